@@ -1,0 +1,179 @@
+//! The ASCII board shared by all games' diagrams: a grid of boxed squares,
+//! fit for a plain-text email in a fixed-width font.
+//!
+//! Empty squares show their number, so players read coordinates off the
+//! board (Bomba's advice for play by mail, rules/new-millennium-checkers.txt,
+//! "Playing Pieces & Playing Board"); every row ends with the range of its
+//! numbers, so an occupied square's number is easy to find too. The last
+//! move's squares are bracketed: `[B3]`.
+
+use crate::geom::{Geometry, Sq};
+
+/// What one square shows.
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    /// The piece (`B3`, `r2`); empty: the square's number is shown.
+    pub piece: String,
+    /// Padding character: `' '`, or a shade that marks a kind of square
+    /// (Toroidal Checkers' heaven).
+    pub fill: Option<char>,
+    /// Part of the last move.
+    pub marked: bool,
+}
+
+/// Draws `geometry` with each square's [`Cell`]. `corner(r, c)` gives the
+/// character at grid line crossing `(r, c)` (0..=height, 0..=width), `'+'`
+/// by default; Guerrilla Checkers draws its stones there. With `flip` the
+/// board is turned 180°, for the player who sits at the other end.
+pub fn grid(
+    geometry: Geometry,
+    flip: bool,
+    cell: impl Fn(Sq) -> Cell,
+    corner: impl Fn(u8, u8) -> char,
+) -> String {
+    let (w, h) = (geometry.width, geometry.height);
+    let cells: Vec<Cell> = (0..geometry.squares()).map(|s| cell(Sq(s))).collect();
+    let label = |s: usize| -> String {
+        if cells[s].piece.is_empty() {
+            Sq(s as u8).to_string()
+        } else {
+            cells[s].piece.clone()
+        }
+    };
+    let inner = (0..cells.len())
+        .map(|s| label(s).chars().count())
+        .max()
+        .unwrap_or(2)
+        .max(Sq(geometry.squares() - 1).to_string().len());
+    let order = |i: u8, n: u8| if flip { n - 1 - i } else { i };
+    let line_order = |i: u8, n: u8| if flip { n - i } else { i };
+    let mut out = String::new();
+    for vr in 0..=h {
+        // The rule above display row vr.
+        let r_line = line_order(vr, h);
+        for vc in 0..=w {
+            let c_line = line_order(vc, w);
+            out.push(corner(r_line, c_line));
+            if vc < w {
+                out.push_str(&"-".repeat(inner + 2));
+            }
+        }
+        out.push('\n');
+        if vr == h {
+            break;
+        }
+        let r = order(vr, h);
+        out.push('|');
+        for vc in 0..w {
+            let c = order(vc, w);
+            let s = geometry.at(r, c).index();
+            let text = label(s);
+            let fill = cells[s].fill.unwrap_or(' ');
+            let pad = inner - text.chars().count();
+            let (left, right) = (pad / 2 + pad % 2, pad / 2);
+            let (open, close) = if cells[s].marked {
+                ('[', ']')
+            } else {
+                (fill, fill)
+            };
+            out.push(open);
+            out.extend(std::iter::repeat_n(fill, left));
+            out.push_str(&text);
+            out.extend(std::iter::repeat_n(fill, right));
+            out.push(close);
+            out.push('|');
+        }
+        let first = geometry.at(r, 0).number();
+        let last = geometry.at(r, w - 1).number();
+        out.push_str(&format!("  {first}-{last}\n"));
+    }
+    out
+}
+
+/// A plain `'+'` at every crossing.
+pub fn plain_corner(_: u8, _: u8) -> char {
+    '+'
+}
+
+/// Wraps `text` to `width` columns at spaces (for legends).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for para in text.lines() {
+        let mut line = String::new();
+        for word in para.split_whitespace() {
+            if !line.is_empty() && line.len() + 1 + word.len() > width {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_squares_show_numbers_and_fit_72_columns() {
+        for g in [Geometry::EIGHT, Geometry::TEN] {
+            let d = grid(g, false, |_| Cell::default(), plain_corner);
+            assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
+            assert!(d.contains("| 1 |") || d.contains("|  1 |") || d.contains("| 1  |"), "{d}");
+            assert!(d.contains(&g.squares().to_string()));
+        }
+    }
+
+    #[test]
+    fn flip_turns_the_board() {
+        let g = Geometry::EIGHT;
+        let d = grid(g, true, |_| Cell::default(), plain_corner);
+        let first_row = d.lines().nth(1).unwrap();
+        assert!(first_row.starts_with("| 64 |"), "{first_row}");
+        assert!(first_row.ends_with("57-64"), "{first_row}");
+    }
+}
+
+/// The caption above every board: the game, the move number and whose turn
+/// it is, or how the game ended.
+pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> String {
+    let rules = G::RULES;
+    match crate::game::outcome(pos) {
+        Some(end) => {
+            let result = match end.outcome {
+                crate::game::Outcome::Win(s) => format!("{} wins", rules.side_name(s)),
+                crate::game::Outcome::Draw => "drawn".to_string(),
+            };
+            wrap(
+                &format!(
+                    "{} after {} moves: game over, {result} ({}).",
+                    rules.name(),
+                    view.ply,
+                    end.reason
+                ),
+                72,
+            )
+        }
+        None => format!(
+            "{}: move {}, {} to play.\n",
+            rules.name(),
+            view.ply + 1,
+            rules.side_name(pos.turn())
+        ),
+    }
+}
+
+/// " [ ] = last move (22-15)." or nothing.
+pub fn last_move_legend(view: &crate::game::View) -> String {
+    match &view.last {
+        Some(_) => " [ ] marks the last move.".to_string(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,397 @@
+//! The [`Game`] trait that all eight games implement, and the generic code
+//! built on it: checked play, resolving notation against a position, and
+//! the errors a player sees.
+
+use crate::geom::Geometry;
+use crate::notation::{self, Notation, ParseError};
+use crate::rules::Rules;
+use std::fmt;
+use std::hash::Hash;
+
+/// One of a game's two sides. `A` is the side RULES.md lists first (the
+/// one that sets up on the low-numbered rows), `B` the other; their names
+/// come from [`Rules::side_name`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Side {
+    A,
+    B,
+}
+
+impl Side {
+    pub const BOTH: [Side; 2] = [Side::A, Side::B];
+    #[inline]
+    pub const fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome {
+    Win(Side),
+    Draw,
+}
+
+/// A finished game: the outcome and why, in words for the players
+/// ("red has no tower left; black scored 6, red 3").
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct End {
+    pub outcome: Outcome,
+    pub reason: String,
+}
+
+impl End {
+    pub fn win(side: Side, reason: impl Into<String>) -> End {
+        End {
+            outcome: Outcome::Win(side),
+            reason: reason.into(),
+        }
+    }
+    pub fn draw(reason: impl Into<String>) -> End {
+        End {
+            outcome: Outcome::Draw,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// What a diagram should show beyond the position itself.
+#[derive(Clone, Debug, Default)]
+pub struct View {
+    /// The move that led to this position, marked on the board.
+    pub last: Option<Notation>,
+    /// Draw the board from this side's seat (rotated 180° for side B where
+    /// the game has a "bottom" side); `None`: the standard orientation.
+    pub seat: Option<Side>,
+    /// Moves played so far (for the caption).
+    pub ply: usize,
+}
+
+/// A game's rules: position, move generation, play, end, notation and
+/// diagram. Implemented once per game in `src/games/`; everything generic
+/// (resolution of notation, checked play, replay, perft, the conformance
+/// suite) is written once against this trait.
+pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
+    /// A move, resolved against a position. Cheap to copy.
+    type Move: Copy + Eq + Hash + fmt::Debug + Send + Sync;
+
+    /// Which game this is: slug, names, geometry.
+    const RULES: Rules;
+
+    /// The setup of RULES.md, `first` to move. Games whose rules fix the
+    /// first side ignore `first` (the record reader checks it).
+    fn start(first: Side) -> Self;
+
+    /// The side to move.
+    fn turn(&self) -> Side;
+
+    /// Appends every legal move to `out` (in any order, no duplicates).
+    /// Appends nothing when the game is over, whether by a rule checked
+    /// after the last move ([`Game::decided`]) or because the side to move
+    /// is stuck.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Plays a move from [`Game::legal_moves`]. Anything else is a bug in
+    /// the caller; it must not panic, but the position is then unspecified.
+    fn play_unchecked(&mut self, mv: Self::Move);
+
+    /// The end the rules declare after the last move (a win, a score, a
+    /// draw by count). "No legal move loses" (RULES.md, Common ground) is
+    /// added by [`outcome`], so games need not check it here.
+    fn decided(&self) -> Option<End>;
+
+    /// The canonical notation of `mv`, in this position (before the move).
+    fn notation(&self, mv: Self::Move) -> Notation;
+
+    /// Why `n` matches no legal move here, in words for a player: the rule
+    /// and the facts behind it ("22 holds no black tower (black towers: 1,
+    /// 3, 5)"). Called only when the game is not over and nothing matched.
+    fn explain(&self, n: &Notation) -> String;
+
+    /// Rewrites equivalent forms of a move before matching (M.A.D.'s `:4`
+    /// for a whole stack of 4). Most games need nothing.
+    fn normalize(&self, n: Notation) -> Notation {
+        n
+    }
+
+    /// The ASCII board for a plain-text email: at most 72 columns, empty
+    /// squares show their numbers, a legend, the side to move, the score,
+    /// the last move marked.
+    fn diagram(&self, view: &View) -> String;
+
+    /// Counts legal moves; games may override with something faster than
+    /// generating them (perft's last ply).
+    fn count_moves(&self) -> usize {
+        let mut v = Vec::new();
+        self.legal_moves(&mut v);
+        v.len()
+    }
+}
+
+/// The side's name in this game ("black", "guerrilla").
+pub fn side_name<G: Game>(side: Side) -> &'static str {
+    G::RULES.side_name(side)
+}
+
+/// The end of the game in this position, if it is over: what the last move
+/// decided, else a loss for a side to move that has no legal move
+/// (RULES.md, Common ground: "a player who has no legal move on their turn
+/// loses the game").
+pub fn outcome<G: Game>(pos: &G) -> Option<End> {
+    if let Some(end) = pos.decided() {
+        return Some(end);
+    }
+    if pos.count_moves() == 0 {
+        let side = pos.turn();
+        return Some(End::win(
+            side.other(),
+            format!("{} has no legal move", side_name::<G>(side)),
+        ));
+    }
+    None
+}
+
+/// The legal moves with their canonical notation, in a stable order
+/// (by squares), for listing to players and scripts.
+pub fn listed_moves<G: Game>(pos: &G) -> Vec<(G::Move, Notation)> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut listed: Vec<(G::Move, Notation)> =
+        moves.into_iter().map(|m| (m, pos.notation(m))).collect();
+    listed.sort_by_cached_key(|(_, n)| sort_key(n));
+    listed
+}
+
+fn sort_key(n: &Notation) -> (u8, Vec<u16>, bool, bool, u8) {
+    match n {
+        Notation::Path(p) => {
+            let mut k = vec![p.from.number()];
+            k.extend(p.to.iter().map(|s| s.number()));
+            (0, k, p.lunge, p.off, p.count.unwrap_or(0))
+        }
+        Notation::Stones(points) => (1, points.iter().map(|p| p.0 as u16).collect(), false, false, 0),
+    }
+}
+
+/// Why a move was refused.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum MoveError {
+    /// Not a move at all.
+    Syntax(ParseError),
+    /// The game is already over.
+    GameOver(End),
+    /// Well-formed, but not legal here.
+    Illegal {
+        /// The side to move.
+        side: &'static str,
+        /// The rule it breaks and the facts behind it.
+        reason: String,
+        /// The legal moves from the same origin, canonical.
+        alternatives: Vec<String>,
+    },
+    /// Matches several legal moves once its capture mark is ignored.
+    Ambiguous { candidates: Vec<String> },
+}
+
+/// A refused move with the text the player wrote, for messages.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Rejected {
+    pub input: String,
+    pub error: MoveError,
+}
+
+impl fmt::Display for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let input = self.input.trim();
+        match &self.error {
+            MoveError::Syntax(e) => write!(f, "{e}"),
+            MoveError::GameOver(end) => {
+                write!(f, "{input} cannot be played: the game is over ({})", end.reason)
+            }
+            MoveError::Illegal {
+                side,
+                reason,
+                alternatives,
+            } => {
+                write!(f, "{input} is not a legal move for {side}: {reason}")?;
+                if !alternatives.is_empty() {
+                    let from = input_origin(input);
+                    write!(
+                        f,
+                        "; legal moves from {from}: {}",
+                        alternatives.join(", ")
+                    )?;
+                }
+                Ok(())
+            }
+            MoveError::Ambiguous { candidates } => write!(
+                f,
+                "{input} is ambiguous: it could be {}; write the one you mean",
+                join_or(candidates)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Rejected {}
+
+fn input_origin(input: &str) -> String {
+    input
+        .trim_start_matches(['L', 'l'])
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '/')
+        .collect()
+}
+
+/// "a, b or c".
+pub fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// "1, 3, 5" for squares and the like.
+pub fn join_list<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    items
+        .into_iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Finds the legal move that `n` names.
+///
+/// An exact match wins; failing that, a move written with the wrong capture
+/// mark is accepted when exactly one legal move matches it (RULES.md,
+/// "Canonical notation").
+///
+/// # Errors
+/// [`MoveError::GameOver`], [`MoveError::Ambiguous`], or
+/// [`MoveError::Illegal`] with the game's explanation and the legal moves
+/// from the same square.
+pub fn resolve<G: Game>(pos: &G, n: &Notation) -> Result<G::Move, MoveError> {
+    if let Some(end) = outcome(pos) {
+        return Err(MoveError::GameOver(end));
+    }
+    let n = pos.normalize(n.clone());
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut loose = Vec::new();
+    for &m in &moves {
+        let written = pos.notation(m);
+        if written == n {
+            return Ok(m);
+        }
+        if written.same_ignoring_capture(&n) {
+            loose.push((m, written));
+        }
+    }
+    let geometry = G::RULES.geometry();
+    match loose.len() {
+        1 => Ok(loose[0].0),
+        0 => {
+            let origin = match &n {
+                Notation::Path(p) => Some(p.from),
+                Notation::Stones(s) => s.first().map(|p| geometry.point_square(*p)),
+            };
+            let alternatives = listed_moves(pos)
+                .into_iter()
+                .filter(|(_, w)| match (&n, w) {
+                    (Notation::Path(_), Notation::Path(p)) => Some(p.from) == origin,
+                    (Notation::Stones(a), Notation::Stones(b)) => a.first() == b.first(),
+                    _ => false,
+                })
+                .map(|(_, w)| w.canonical(geometry))
+                .collect();
+            Err(MoveError::Illegal {
+                side: side_name::<G>(pos.turn()),
+                reason: pos.explain(&n),
+                alternatives,
+            })
+        }
+        _ => Err(MoveError::Ambiguous {
+            candidates: loose.iter().map(|(_, w)| w.canonical(geometry)).collect(),
+        }),
+    }
+}
+
+/// Parses `text` and resolves it in `pos`.
+///
+/// # Errors
+/// [`Rejected`] quoting `text`.
+pub fn parse_move<G: Game>(pos: &G, text: &str) -> Result<G::Move, Rejected> {
+    let reject = |error| Rejected {
+        input: text.trim().to_string(),
+        error,
+    };
+    let n = notation::parse(text, G::RULES.geometry()).map_err(|e| reject(MoveError::Syntax(e)))?;
+    resolve(pos, &n).map_err(reject)
+}
+
+/// The canonical text of a legal move.
+pub fn canonical<G: Game>(pos: &G, mv: G::Move) -> String {
+    pos.notation(mv).canonical(G::RULES.geometry())
+}
+
+/// Counts the leaf nodes `depth` moves deep (perft). Finished games have no
+/// children; the last ply is counted without playing it.
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return pos.count_moves() as u64;
+    }
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut total = 0;
+    for m in moves {
+        let mut next = pos.clone();
+        next.play_unchecked(m);
+        total += perft(&next, depth - 1);
+    }
+    total
+}
+
+/// The geometry of game `G`, for code that only has the type.
+pub fn geometry<G: Game>() -> Geometry {
+    G::RULES.geometry()
+}
+
+/// Plays seeded random legal moves from the start until the game ends or
+/// `max_plies` moves are played; returns the moves. Used by the
+/// conformance suite, the benchmarks and to make example games.
+pub fn random_game<G: Game>(first: Side, seed: u64, max_plies: usize) -> (G, Vec<G::Move>) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut pos = G::start(first);
+    let mut played = Vec::new();
+    let mut moves = Vec::new();
+    while played.len() < max_plies {
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.usize(..moves.len())];
+        pos.play_unchecked(m);
+        played.push(m);
+    }
+    (pos, played)
+}
+
+/// The sides that may move first in game `G`.
+pub fn first_sides<G: Game>() -> Vec<Side> {
+    match G::RULES.fixed_first() {
+        Some(s) => vec![s],
+        None => Side::BOTH.to_vec(),
+    }
+}

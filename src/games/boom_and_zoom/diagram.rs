@@ -1,0 +1,41 @@
+//! The Boom & Zoom board for a plain-text email.
+
+use super::{BoomAndZoom, G};
+use crate::diagram::{Cell, grid, plain_corner};
+use crate::game::{Game, Side, View};
+
+pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
+    let rules = BoomAndZoom::RULES;
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    let board = grid(
+        G,
+        view.seat == Some(Side::B),
+        |s| Cell {
+            piece: match pos.tower(s) {
+                Some((Side::A, h)) => format!("B{h}"),
+                Some((Side::B, h)) => format!("R{h}"),
+                None => String::new(),
+            },
+            fill: None,
+            marked: marked.contains(&s),
+        },
+        plain_corner,
+    );
+    let mut out = crate::diagram::status_line(pos, view);
+    out.push_str(&format!(
+        "Checkers zoomed off: {} {}, {} {}\n\n",
+        rules.side_name(Side::A),
+        pos.score(Side::A),
+        rules.side_name(Side::B),
+        pos.score(Side::B)
+    ));
+    out.push_str(&board);
+    out.push_str(&crate::diagram::wrap(
+        &format!(
+            "\nB3 = black tower of 3 checkers, R2 = red tower of 2. Empty squares show their number.{} Black zooms off the bottom edge, red off the top.",
+            crate::diagram::last_move_legend(view)
+        ),
+        72,
+    ));
+    out
+}

@@ -1,0 +1,32 @@
+//! pbem: a play-by-email adjudicator for eight board games.
+//!
+//! # Architecture
+//!
+//! ```text
+//! mail -> command -> record -> rules -> reply
+//! ```
+//!
+//! - [`geom`], [`notation`]: squares, directions, points; the syntax of
+//!   moves (parsed without a position, RULES.md "Canonical notation").
+//! - [`game`]: the [`game::Game`] trait every game implements, and the
+//!   generic code on it: resolving notation against a position, checked
+//!   play, the errors players see, perft.
+//! - [`rules`]: the closed [`rules::Rules`] enum of the eight games and
+//!   [`with_game!`], the one place where a runtime game meets generic code.
+//! - [`games`]: one module per game (RULES.md sections 1-8).
+//! - [`diagram`]: the ASCII board shared by all games.
+//! - [`record`]: the game record (RECORD.md): reading with line numbers
+//!   (syntax only), replay (legality), writing (canonical, atomic).
+//! - [`cli`]: the subcommands.
+//!
+//! Layers do not leak: the rules never see text or files, and the record
+//! reader never checks legality; replay joins them.
+
+pub mod cli;
+pub mod diagram;
+pub mod game;
+pub mod games;
+pub mod geom;
+pub mod notation;
+pub mod record;
+pub mod rules;
