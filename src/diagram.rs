@@ -170,10 +170,15 @@ pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> S
     }
 }
 
-/// " [ ] = last move (22-15)." or nothing.
+/// " Last move: 22-15, marked [ ]." or nothing.
 pub fn last_move_legend(view: &crate::game::View) -> String {
     match &view.last {
-        Some(_) => " [ ] marks the last move.".to_string(),
+        // Only stones need the geometry for their names, and only the 8x8
+        // Guerrilla Checkers has stones.
+        Some(n) => format!(
+            " Last move: {}, marked [ ].",
+            n.canonical(Geometry::EIGHT)
+        ),
         None => String::new(),
     }
 }

@@ -1,1 +1,131 @@
-pub fn placeholder() {}
+//! The command line: one file per subcommand, each a clap struct whose doc
+//! comment is its `--help` and an `execute` method returning the exit code.
+
+mod moves;
+mod rules;
+mod show;
+mod validate;
+
+pub use validate::{Checked, check as validate_record};
+
+use crate::game::Side;
+use crate::record::{Record, RecordError};
+use crate::rules::Rules;
+use clap::{Args, Parser, Subcommand};
+use std::io::Read;
+
+/// pbem: a play-by-email adjudicator for eight board games.
+///
+/// pbem checks moves written in the rulebooks' square numbers (1-64, row
+/// by row from the top-left; 1-100 on Mad Bishops' 10x10 board), keeps
+/// each game as a plain-text record, and draws the board as ASCII.
+#[derive(Parser, Debug)]
+#[command(name = "pbem", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    Validate(validate::Validate),
+    Moves(moves::Moves),
+    Show(show::Show),
+    Rules(rules::RulesCmd),
+}
+
+impl Cli {
+    /// Runs the command; returns the process exit code.
+    ///
+    /// # Errors
+    /// Only failures to write to standard output.
+    pub fn execute(self) -> anyhow::Result<i32> {
+        match self.command {
+            Command::Validate(c) => c.execute(),
+            Command::Moves(c) => c.execute(),
+            Command::Show(c) => c.execute(),
+            Command::Rules(c) => c.execute(),
+        }
+    }
+}
+
+/// How to read a game: a record, or with `--rules` a bare move list.
+#[derive(Args, Debug, Clone)]
+pub struct Source {
+    /// Read a bare move list (one move per line) for this game instead of
+    /// a record: boom-and-zoom, dragons-teeth, embed, mad, mad-rooks,
+    /// mad-bishops, guerrilla-checkers, toroidal-checkers.
+    #[arg(long, value_name = "GAME")]
+    pub rules: Option<Rules>,
+    /// With --rules: the side that moves first (needed for the four New
+    /// Millennium games, whose players choose).
+    #[arg(long, value_name = "SIDE", requires = "rules")]
+    pub first: Option<String>,
+}
+
+impl Source {
+    /// Reads `file` (`-`: standard input) as a record or a move list.
+    ///
+    /// # Errors
+    /// A [`RecordError`] naming the file and, where it applies, the line.
+    pub fn load(&self, file: &str) -> Result<Record, RecordError> {
+        let name = if file == "-" { "stdin" } else { file };
+        let fail = |line, message: String| RecordError {
+            file: name.to_string(),
+            line,
+            message,
+        };
+        let mut text = String::new();
+        let read = if file == "-" {
+            std::io::stdin().read_to_string(&mut text).map(|_| ())
+        } else {
+            std::fs::read(file).and_then(|bytes| {
+                text = String::from_utf8(bytes).map_err(|e| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("not UTF-8 text (bad byte at offset {})", e.utf8_error().valid_up_to()),
+                    )
+                })?;
+                Ok(())
+            })
+        };
+        read.map_err(|e| fail(0, format!("cannot read it: {e}")))?;
+        match self.rules {
+            None => Record::parse(name, &text),
+            Some(rules) => {
+                let first = match &self.first {
+                    None => None,
+                    Some(f) => Some(rules.side_named(f).ok_or_else(|| {
+                        fail(
+                            0,
+                            format!(
+                                "--first {f}: {} has the sides {} and {}",
+                                rules.name(),
+                                rules.side_name(Side::A),
+                                rules.side_name(Side::B)
+                            ),
+                        )
+                    })?),
+                };
+                Record::from_move_list(name, rules, first, &text)
+            }
+        }
+    }
+}
+
+impl clap::builder::ValueParserFactory for Rules {
+    type Parser = clap::builder::ValueParser;
+    fn value_parser() -> Self::Parser {
+        clap::builder::ValueParser::new(|s: &str| s.parse::<Rules>())
+    }
+}
+
+/// Prints a line to standard output, returning an error when the reader
+/// has gone away (a closed pipe ends the command quietly in `main`).
+macro_rules! out {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($t)*)?;
+    }};
+}
+pub(crate) use out;

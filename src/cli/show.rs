@@ -1,0 +1,118 @@
+use super::{Source, out};
+use crate::game::{self, Game, View};
+use crate::record;
+use clap::Args;
+use serde_json::json;
+
+/// Draw the board of a game as ASCII, after all moves or after move N.
+///
+/// Examples:
+///   pbem show games/embed.toml
+///   pbem show games/embed.toml --ply 10 --seat red
+#[derive(Args, Debug)]
+pub struct Show {
+    /// The record (`-` reads standard input).
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// Show the position after this many moves (0: the setup). Default:
+    /// all of them.
+    #[arg(long, value_name = "N")]
+    ply: Option<usize>,
+    /// Draw the board from this side's seat.
+    #[arg(long, value_name = "SIDE")]
+    seat: Option<String>,
+    #[command(flatten)]
+    source: Source,
+    /// Print JSON (with the diagram as a string) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+impl Show {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let rec = match self.source.load(&self.file) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{e}");
+                return Ok(1);
+            }
+        };
+        crate::with_game!(rec.rules, G => self.draw::<G>(&rec))
+    }
+
+    fn draw<G: Game>(&self, rec: &record::Record) -> anyhow::Result<i32> {
+        let replayed = match record::replay::<G>(rec) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("{e}");
+                return Ok(1);
+            }
+        };
+        let total = replayed.moves.len();
+        let ply = self.ply.unwrap_or(total);
+        if ply > total {
+            eprintln!(
+                "--ply {ply}: {} has only {total} move{}",
+                self.file,
+                if total == 1 { "" } else { "s" }
+            );
+            return Ok(2);
+        }
+        let seat = match &self.seat {
+            None => None,
+            Some(s) => match G::RULES.side_named(s) {
+                Some(side) => Some(side),
+                None => {
+                    eprintln!(
+                        "--seat {s}: {} has the sides {} and {}",
+                        G::RULES.name(),
+                        G::RULES.info().sides[0],
+                        G::RULES.info().sides[1]
+                    );
+                    return Ok(2);
+                }
+            },
+        };
+        let pos = &replayed.positions[ply];
+        let last = ply.checked_sub(1).map(|i| replayed.moves[i].clone());
+        let view = View {
+            last: last.clone(),
+            seat,
+            ply,
+        };
+        let mut diagram = pos.diagram(&view);
+        // Resignations, timeouts and agreed draws end a game off the board.
+        let end = if ply == total { replayed.end.clone() } else { None };
+        if let Some(end) = &end
+            && game::outcome(pos).as_ref() != Some(end)
+        {
+            diagram.push_str(&format!(
+                "\nGame over: {} ({}).\n",
+                match end.outcome {
+                    game::Outcome::Win(s) => format!("{} wins", G::RULES.side_name(s)),
+                    game::Outcome::Draw => "drawn".to_string(),
+                },
+                end.reason
+            ));
+        }
+        if self.json {
+            let geometry = G::RULES.geometry();
+            out!(
+                "{}",
+                json!({
+                    "file": self.file,
+                    "rules": G::RULES.slug(),
+                    "ply": ply,
+                    "turn": G::RULES.side_name(pos.turn()),
+                    "result": if ply == total { replayed.result() } else { record::replay::result_word::<G>(game::outcome(pos).as_ref()) },
+                    "last_move": last.map(|n| n.canonical(geometry)),
+                    "diagram": diagram,
+                })
+            );
+        } else {
+            use std::io::Write as _;
+            std::io::stdout().lock().write_all(diagram.as_bytes())?;
+        }
+        Ok(0)
+    }
+}

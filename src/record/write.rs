@@ -1,0 +1,127 @@
+//! Writing records in the full form of RECORD.md: fixed key order, moves
+//! last so that appending a move appends a line, and atomic replacement on
+//! disk (a crash never leaves half a record).
+
+use super::{Entry, Record};
+use crate::game::Side;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+/// A TOML basic string, quoted and escaped.
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// Escapes text for a `"""` multi-line basic string: backslashes, quotes
+/// and control characters (a hostile message id must not end the string).
+fn escape_multiline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The full form of `record`. Move lines are written as given (the caller
+/// stores canonical moves); numbers are the ply numbers.
+pub fn to_string(record: &Record) -> String {
+    let rules = record.rules;
+    let mut s = String::new();
+    let id = record.id.as_deref().unwrap_or("");
+    let file = if id.is_empty() {
+        "this file".to_string()
+    } else {
+        format!("{id}.toml")
+    };
+    if id.is_empty() {
+        let _ = writeln!(s, "# {}. Check it with: pbem validate {file}", rules.name());
+    } else {
+        let _ = writeln!(
+            s,
+            "# {} — game {id}. Check it with: pbem validate {file}",
+            rules.name()
+        );
+    }
+    let _ = writeln!(s, "format = 1");
+    let _ = writeln!(s, "rules = {}", quoted(rules.slug()));
+    if let Some(id) = &record.id {
+        let _ = writeln!(s, "id = {}", quoted(id));
+    }
+    if let Some(c) = &record.created {
+        let _ = writeln!(s, "created = {}", c.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    }
+    let first = record.first_side();
+    let _ = writeln!(s, "first = {}", quoted(rules.side_name(first)));
+    let result = record.result.as_ref().map(|(r, _)| r.as_str()).unwrap_or("*");
+    let _ = writeln!(
+        s,
+        "result = {:<24}# \"*\" while in play, else a side name or \"draw\"",
+        quoted(result)
+    );
+    if !record.players.is_empty() {
+        let _ = writeln!(s, "\n[players]");
+        for side in Side::BOTH {
+            if let Some(p) = record.players.get(rules.side_name(side)) {
+                let _ = writeln!(s, "{} = {}", rules.side_name(side), quoted(p));
+            }
+        }
+    }
+    let _ = writeln!(s, "\n[play]\nmoves = \"\"\"");
+    let width = rules.info().sides.iter().map(|n| n.len()).max().unwrap_or(5);
+    let mut ply = 0;
+    for l in &record.lines {
+        let (num, text) = match &l.entry {
+            Entry::Move(m) => {
+                ply += 1;
+                (format!("{ply}."), m.clone())
+            }
+            Entry::Event(e) => (String::new(), e.as_str().to_string()),
+        };
+        let mut line = format!("{num:<4} ");
+        if let Some(side) = l.side {
+            let _ = write!(line, "{:<width$}  ", rules.side_name(side));
+        }
+        let _ = write!(line, "{text:<8}");
+        if let Some(t) = &l.time {
+            let _ = write!(line, "  {}", t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        }
+        if let Some(id) = &l.message_id {
+            let _ = write!(line, "  {id}");
+        }
+        let _ = writeln!(s, "{}", escape_multiline(line.trim_end()));
+    }
+    s.push_str("\"\"\"\n");
+    s
+}
+
+/// Replaces `path` with `contents` atomically: a temporary file in the same
+/// folder, flushed and synced, renamed over the old one, then the folder
+/// synced (RECORD.md, "Writes are atomic").
+///
+/// # Errors
+/// Any I/O error; the old file is then untouched.
+pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".pbem-")
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    tmp.write_all(contents.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
