@@ -50,8 +50,9 @@ pub fn check(rec: &Record) -> Result<Checked, RecordError> {
 impl Validate {
     pub fn execute(self) -> anyhow::Result<i32> {
         let mut bad = 0;
-        for file in &self.files {
-            let checked = self.source.load(file).and_then(|rec| check(&rec));
+        for path in &self.files {
+            let file = if path == "-" { "stdin" } else { path.as_str() };
+            let checked = self.source.load(path).and_then(|rec| check(&rec));
             match (&checked, self.json) {
                 (Ok(c), false) => out!("{file}: ok ({} moves, {})", c.moves, c.result),
                 (Err(e), false) => out!("{e}"),

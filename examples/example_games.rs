@@ -1,0 +1,103 @@
+//! Writes `games/<slug>.toml`: one complete, finished example game per
+//! game, played out by the engine with seeded random moves that favour
+//! winning moves and captures, in the full record form.
+//!
+//! `cargo run --example example_games` (rewrites the files; the games are
+//! the same every time).
+
+use chrono::{DateTime, Duration, FixedOffset};
+use pbem::game::{self, Game, Outcome, Side};
+use pbem::record::{self, Entry, MoveLine, Record};
+use pbem::rules::Rules;
+use std::collections::BTreeMap;
+
+const MAX_PLIES: usize = 400;
+
+/// One playout: winning moves first, then captures half the time.
+fn playout<G: Game>(first: Side, seed: u64) -> Option<(Vec<G::Move>, G)> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut pos = G::start(first);
+    let mut played = Vec::new();
+    let mut moves = Vec::new();
+    while played.len() < MAX_PLIES {
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return Some((played, pos));
+        }
+        let me = pos.turn();
+        let wins = moves.iter().copied().find(|&m| {
+            let mut p = pos.clone();
+            p.play_unchecked(m);
+            matches!(game::outcome(&p).map(|e| e.outcome), Some(Outcome::Win(s)) if s == me)
+        });
+        let captures: Vec<G::Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| match pos.notation(m) {
+                pbem::notation::Notation::Path(p) => p.capture || p.off,
+                pbem::notation::Notation::Stones(_) => false,
+            })
+            .collect();
+        let m = match wins {
+            Some(w) => w,
+            None if !captures.is_empty() && rng.bool() => captures[rng.usize(..captures.len())],
+            None => moves[rng.usize(..moves.len())],
+        };
+        pos.play_unchecked(m);
+        played.push(m);
+    }
+    None
+}
+
+fn example<G: Game>() -> String {
+    let first = G::RULES.fixed_first().unwrap_or(Side::B);
+    // The first seed whose game ends decisively; a draw only if none does.
+    let (moves, _) = (0..400)
+        .filter_map(|seed| playout::<G>(first, seed))
+        .find(|(_, end)| matches!(game::outcome(end).map(|e| e.outcome), Some(Outcome::Win(_))))
+        .or_else(|| (0..400).find_map(|seed| playout::<G>(first, seed)))
+        .expect("no playout finished");
+    let t0: DateTime<FixedOffset> = DateTime::parse_from_rfc3339("2026-11-01T09:00:00Z").unwrap();
+    let mut pos = G::start(first);
+    let mut lines = Vec::new();
+    let mut t = t0;
+    for (i, m) in moves.iter().enumerate() {
+        t += Duration::minutes(17 + (i as i64 * 7919) % 1300);
+        lines.push(MoveLine {
+            line: 0,
+            number: Some(i as u32 + 1),
+            side: Some(pos.turn()),
+            entry: Entry::Move(game::canonical(&pos, *m)),
+            time: Some(t),
+            message_id: Some(format!("<{}.{}@mail.example.org>", G::RULES.slug(), i + 1)),
+        });
+        pos.play_unchecked(*m);
+    }
+    let result = record::replay::result_word::<G>(game::outcome(&pos).as_ref());
+    let mut players = BTreeMap::new();
+    players.insert(G::RULES.side_name(Side::A).to_string(), "Alice Example <alice@example.org>".to_string());
+    players.insert(G::RULES.side_name(Side::B).to_string(), "Bob Example <bob@example.org>".to_string());
+    record::write::to_string(&Record {
+        file: String::new(),
+        format: Some(1),
+        rules: G::RULES,
+        id: Some(G::RULES.slug().to_string()),
+        created: Some(t0),
+        first: Some(first),
+        result: Some((result.to_string(), 0)),
+        players,
+        lines,
+    })
+}
+
+fn main() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    std::fs::create_dir_all(&dir).unwrap();
+    for rules in Rules::ALL {
+        let text = pbem::with_game!(rules, G => example::<G>());
+        let path = dir.join(format!("{}.toml", rules.slug()));
+        record::write::write_atomic(&path, &text).unwrap();
+        println!("wrote {}", path.display());
+    }
+}

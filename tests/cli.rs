@@ -1,0 +1,165 @@
+//! The `pbem` binary as a user runs it: output formats, exit codes, stdin,
+//! JSON, and a useful `--help` for every subcommand.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn pbem(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run pbem");
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp(name: &str, contents: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, contents).unwrap();
+    let p = path.to_str().unwrap().to_string();
+    (dir, p)
+}
+
+const GOOD: &str = "rules = \"boom-and-zoom\"\nfirst = \"red\"\nresult = \"*\"\nmoves = \"\"\"\n58-50\n2-10\n\"\"\"\n";
+
+#[test]
+fn validate_reports_each_file_and_keeps_going() {
+    let (_d1, good) = temp("good.toml", GOOD);
+    let (_d2, bad) = temp("bad.toml", &GOOD.replace("2-10", "2-11x"));
+    let (_d3, illegal) = temp("illegal.toml", &GOOD.replace("2-10", "2-34"));
+    let o = pbem(&["validate", &illegal], None);
+    assert_eq!(
+        text(&o),
+        format!("{illegal}:6: 2-34 is not a legal move for black: a 3-high tower zooms and booms at most 3 squares; 2 to 34 is 4; legal moves from 2: 2-9, 2-10, 2-11, 2-18, 2-20, 2-26, 2-29\n")
+    );
+    let o = pbem(&["validate", &bad, &good, "/no/such/file.toml"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], format!("{bad}:6: `2-11x` is not a move: a square after `x` is missing"));
+    assert_eq!(lines[1], format!("{good}: ok (2 moves, *)"));
+    assert!(lines[2].starts_with("/no/such/file.toml: cannot read it"), "{out}");
+    let o = pbem(&["validate", &good], None);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn validate_a_bare_move_list_from_stdin() {
+    let o = pbem(&["validate", "--rules", "boom-and-zoom", "--first", "red", "-"], Some("58-50\n2-10\n"));
+    assert_eq!(text(&o), "stdin: ok (2 moves, *)\n");
+    assert_eq!(o.status.code(), Some(0));
+    let o = pbem(&["validate", "--rules", "boom-and-zoom", "-"], Some("58-50\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).contains("needs the first side: add --first black or --first red"), "{}", text(&o));
+    let o = pbem(&["validate", "--rules", "chess", "-"], Some(""));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("unknown game `chess`"), "{}", err(&o));
+}
+
+#[test]
+fn validate_json() {
+    let (_d, good) = temp("good.toml", GOOD);
+    let o = pbem(&["validate", "--json", &good], None);
+    let v: serde_json::Value = serde_json::from_str(text(&o).trim()).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["moves"], 2);
+    assert_eq!(v["result"], "*");
+}
+
+#[test]
+fn moves_lists_canonical_moves_and_filters() {
+    let (_d, good) = temp("good.toml", GOOD);
+    let o = pbem(&["moves", &good, "--from", "50"], None);
+    assert_eq!(o.status.code(), Some(0));
+    let owned = text(&o);
+    let moves: Vec<&str> = owned.lines().collect();
+    assert!(moves.contains(&"50-42") && moves.iter().all(|m| m.starts_with("50")), "{moves:?}");
+    let all = text(&pbem(&["moves", &good], None));
+    assert!(all.lines().count() > moves.len());
+    let o = pbem(&["moves", &good, "--from", "65"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("there is no square 65"));
+    let o = pbem(&["moves", "--json", &good], None);
+    let v: serde_json::Value = serde_json::from_str(text(&o).trim()).unwrap();
+    assert_eq!(v["turn"], "red");
+    assert!(v["moves"].as_array().unwrap().len() > 10);
+}
+
+#[test]
+fn a_finished_game_has_no_moves() {
+    let o = pbem(
+        &["moves", "--rules", "boom-and-zoom", "--first", "red", "-"],
+        Some("58-50\nblack resign\n"),
+    );
+    assert_eq!((o.status.code(), text(&o)), (Some(0), String::new()));
+}
+
+#[test]
+fn show_draws_the_board_at_any_ply() {
+    let (_d, good) = temp("good.toml", GOOD);
+    let o = pbem(&["show", &good], None);
+    let board = text(&o);
+    assert!(board.contains("move 3, red to play"), "{board}");
+    assert!(board.contains("[ 2]") && board.contains("[B3]"), "last move 2-10 marked: {board}");
+    assert!(board.lines().all(|l| l.chars().count() <= 72));
+    let o = pbem(&["show", &good, "--ply", "0"], None);
+    assert!(text(&o).contains("move 1, red to play"), "{}", text(&o));
+    let o = pbem(&["show", &good, "--ply", "3"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("has only 2 moves"));
+    let o = pbem(&["show", "--json", &good], None);
+    let v: serde_json::Value = serde_json::from_str(text(&o).trim()).unwrap();
+    assert_eq!(v["last_move"], "2-10");
+    assert!(v["diagram"].as_str().unwrap().contains("B3"));
+}
+
+#[test]
+fn rules_lists_and_explains_games() {
+    let all = text(&pbem(&["rules"], None));
+    for slug in ["boom-and-zoom", "dragons-teeth", "embed", "mad", "mad-rooks", "mad-bishops", "guerrilla-checkers", "toroidal-checkers"] {
+        assert!(all.contains(slug), "{slug} missing: {all}");
+    }
+    let one = text(&pbem(&["rules", "Boom & Zoom"], None));
+    assert!(one.contains("Notation: zoom 22-15") && one.contains("The setup:"), "{one}");
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for sub in ["validate", "moves", "show", "rules"] {
+        let o = pbem(&[sub, "--help"], None);
+        assert_eq!(o.status.code(), Some(0));
+        let h = text(&o);
+        assert!(h.contains("Usage: pbem") && h.contains("Examples:"), "{sub}: {h}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let (_d, good) = temp("good.toml", GOOD);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["moves", &good])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert!(!err(&o).contains("panicked"), "{}", err(&o));
+}
