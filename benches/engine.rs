@@ -60,7 +60,10 @@ fn long_game<G: Game>(seed: u64) -> (Vec<String>, Side) {
 }
 
 fn record_text<G: Game>() -> (String, usize) {
-    let (moves, first) = (0..8).map(long_game::<G>).max_by_key(|(m, _)| m.len()).unwrap();
+    let (moves, first) = (0..8)
+        .map(long_game::<G>)
+        .max_by_key(|(m, _)| m.len())
+        .unwrap();
     let t0 = chrono::DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z").unwrap();
     let mut pos = G::start(first);
     let mut lines = Vec::new();
@@ -169,10 +172,17 @@ fn main() {
             row.process_ms_p90
         );
         if row.nps < 10e6 {
-            misses.push(format!("{}: perft {:.1} Mnodes/s < 10", row.game, row.nps / 1e6));
+            misses.push(format!(
+                "{}: perft {:.1} Mnodes/s < 10",
+                row.game,
+                row.nps / 1e6
+            ));
         }
         if row.process_ms_median >= 5.0 {
-            misses.push(format!("{}: validate {:.2} ms >= 5", row.game, row.process_ms_median));
+            misses.push(format!(
+                "{}: validate {:.2} ms >= 5",
+                row.game, row.process_ms_median
+            ));
         }
     }
     println!(

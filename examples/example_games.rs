@@ -76,8 +76,14 @@ fn example<G: Game>() -> String {
     }
     let result = record::replay::result_word::<G>(game::outcome(&pos).as_ref());
     let mut players = BTreeMap::new();
-    players.insert(G::RULES.side_name(Side::A).to_string(), "Alice Example <alice@example.org>".to_string());
-    players.insert(G::RULES.side_name(Side::B).to_string(), "Bob Example <bob@example.org>".to_string());
+    players.insert(
+        G::RULES.side_name(Side::A).to_string(),
+        "Alice Example <alice@example.org>".to_string(),
+    );
+    players.insert(
+        G::RULES.side_name(Side::B).to_string(),
+        "Bob Example <bob@example.org>".to_string(),
+    );
     record::write::to_string(&Record {
         file: String::new(),
         format: Some(1),

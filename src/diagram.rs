@@ -117,30 +117,6 @@ pub fn wrap(text: &str, width: usize) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn empty_squares_show_numbers_and_fit_72_columns() {
-        for g in [Geometry::EIGHT, Geometry::TEN] {
-            let d = grid(g, false, |_| Cell::default(), plain_corner);
-            assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
-            assert!(d.contains("| 1 |") || d.contains("|  1 |") || d.contains("| 1  |"), "{d}");
-            assert!(d.contains(&g.squares().to_string()));
-        }
-    }
-
-    #[test]
-    fn flip_turns_the_board() {
-        let g = Geometry::EIGHT;
-        let d = grid(g, true, |_| Cell::default(), plain_corner);
-        let first_row = d.lines().nth(1).unwrap();
-        assert!(first_row.starts_with("| 64 |"), "{first_row}");
-        assert!(first_row.ends_with("57-64"), "{first_row}");
-    }
-}
-
 /// The caption above every board: the game, the move number and whose turn
 /// it is, or how the game ended.
 pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> String {
@@ -175,10 +151,34 @@ pub fn last_move_legend(view: &crate::game::View) -> String {
     match &view.last {
         // Only stones need the geometry for their names, and only the 8x8
         // Guerrilla Checkers has stones.
-        Some(n) => format!(
-            " Last move: {}, marked [ ].",
-            n.canonical(Geometry::EIGHT)
-        ),
+        Some(n) => format!(" Last move: {}, marked [ ].", n.canonical(Geometry::EIGHT)),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_squares_show_numbers_and_fit_72_columns() {
+        for g in [Geometry::EIGHT, Geometry::TEN] {
+            let d = grid(g, false, |_| Cell::default(), plain_corner);
+            assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
+            assert!(
+                d.contains("| 1 |") || d.contains("|  1 |") || d.contains("| 1  |"),
+                "{d}"
+            );
+            assert!(d.contains(&g.squares().to_string()));
+        }
+    }
+
+    #[test]
+    fn flip_turns_the_board() {
+        let g = Geometry::EIGHT;
+        let d = grid(g, true, |_| Cell::default(), plain_corner);
+        let first_row = d.lines().nth(1).unwrap();
+        assert!(first_row.starts_with("| 64 |"), "{first_row}");
+        assert!(first_row.ends_with("57-64"), "{first_row}");
     }
 }

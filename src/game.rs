@@ -176,7 +176,13 @@ fn sort_key(n: &Notation) -> (u8, Vec<u16>, bool, bool, u8) {
             k.extend(p.to.iter().map(|s| s.number()));
             (0, k, p.lunge, p.off, p.count.unwrap_or(0))
         }
-        Notation::Stones(points) => (1, points.iter().map(|p| p.0 as u16).collect(), false, false, 0),
+        Notation::Stones(points) => (
+            1,
+            points.iter().map(|p| p.0 as u16).collect(),
+            false,
+            false,
+            0,
+        ),
     }
 }
 
@@ -213,7 +219,11 @@ impl fmt::Display for Rejected {
         match &self.error {
             MoveError::Syntax(e) => write!(f, "{e}"),
             MoveError::GameOver(end) => {
-                write!(f, "{input} cannot be played: the game is over ({})", end.reason)
+                write!(
+                    f,
+                    "{input} cannot be played: the game is over ({})",
+                    end.reason
+                )
             }
             MoveError::Illegal {
                 side,
@@ -223,11 +233,7 @@ impl fmt::Display for Rejected {
                 write!(f, "{input} is not a legal move for {side}: {reason}")?;
                 if !alternatives.is_empty() {
                     let from = input_origin(input);
-                    write!(
-                        f,
-                        "; legal moves from {from}: {}",
-                        alternatives.join(", ")
-                    )?;
+                    write!(f, "; legal moves from {from}: {}", alternatives.join(", "))?;
                 }
                 Ok(())
             }

@@ -44,7 +44,10 @@ impl Dir {
         Dir { dr, dc }
     }
     pub const fn reverse(self) -> Dir {
-        Dir { dr: -self.dr, dc: -self.dc }
+        Dir {
+            dr: -self.dr,
+            dc: -self.dc,
+        }
     }
 }
 

@@ -136,7 +136,9 @@ impl Notation {
     /// the squares at the top-left of each stone's point.
     pub fn squares(&self) -> Vec<Sq> {
         match self {
-            Notation::Path(p) => std::iter::once(p.from).chain(p.to.iter().copied()).collect(),
+            Notation::Path(p) => std::iter::once(p.from)
+                .chain(p.to.iter().copied())
+                .collect(),
             Notation::Stones(_) => Vec::new(),
         }
     }
@@ -248,7 +250,7 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
         chars.next();
     }
     let number = |chars: &mut std::iter::Peekable<std::str::Chars>,
-                      what: &'static str|
+                  what: &'static str|
      -> Result<Sq, ParseErrorKind> {
         let mut n: u32 = 0;
         let mut digits = 0;

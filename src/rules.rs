@@ -326,7 +326,13 @@ mod tests {
         assert_eq!("Boom & Zoom".parse(), Ok(Rules::BoomAndZoom));
         assert_eq!("M.A.D.".parse(), Ok(Rules::Mad));
         assert_eq!("MAD".parse(), Ok(Rules::Mad));
-        assert!("chess".parse::<Rules>().unwrap_err().to_string().contains("mad-rooks"));
+        assert!(
+            "chess"
+                .parse::<Rules>()
+                .unwrap_err()
+                .to_string()
+                .contains("mad-rooks")
+        );
         for r in Rules::ALL {
             assert_eq!(r.slug().parse(), Ok(r));
             assert_eq!(r.geometry(), r.info().geometry);

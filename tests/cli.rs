@@ -13,7 +13,12 @@ fn pbem(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("run pbem");
     if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
     } else {
         drop(child.stdin.take());
     }
@@ -46,28 +51,53 @@ fn validate_reports_each_file_and_keeps_going() {
     let o = pbem(&["validate", &illegal], None);
     assert_eq!(
         text(&o),
-        format!("{illegal}:6: 2-34 is not a legal move for black: a 3-high tower zooms and booms at most 3 squares; 2 to 34 is 4; legal moves from 2: 2-9, 2-10, 2-11, 2-18, 2-20, 2-26, 2-29\n")
+        format!(
+            "{illegal}:6: 2-34 is not a legal move for black: a 3-high tower zooms and booms at most 3 squares; 2 to 34 is 4; legal moves from 2: 2-9, 2-10, 2-11, 2-18, 2-20, 2-26, 2-29\n"
+        )
     );
     let o = pbem(&["validate", &bad, &good, "/no/such/file.toml"], None);
     assert_eq!(o.status.code(), Some(1));
     let out = text(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert_eq!(lines[0], format!("{bad}:6: `2-11x` is not a move: a square after `x` is missing"));
+    assert_eq!(
+        lines[0],
+        format!("{bad}:6: `2-11x` is not a move: a square after `x` is missing")
+    );
     assert_eq!(lines[1], format!("{good}: ok (2 moves, *)"));
-    assert!(lines[2].starts_with("/no/such/file.toml: cannot read it"), "{out}");
+    assert!(
+        lines[2].starts_with("/no/such/file.toml: cannot read it"),
+        "{out}"
+    );
     let o = pbem(&["validate", &good], None);
     assert_eq!(o.status.code(), Some(0));
 }
 
 #[test]
 fn validate_a_bare_move_list_from_stdin() {
-    let o = pbem(&["validate", "--rules", "boom-and-zoom", "--first", "red", "-"], Some("58-50\n2-10\n"));
+    let o = pbem(
+        &[
+            "validate",
+            "--rules",
+            "boom-and-zoom",
+            "--first",
+            "red",
+            "-",
+        ],
+        Some("58-50\n2-10\n"),
+    );
     assert_eq!(text(&o), "stdin: ok (2 moves, *)\n");
     assert_eq!(o.status.code(), Some(0));
-    let o = pbem(&["validate", "--rules", "boom-and-zoom", "-"], Some("58-50\n"));
+    let o = pbem(
+        &["validate", "--rules", "boom-and-zoom", "-"],
+        Some("58-50\n"),
+    );
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).contains("needs the first side: add --first black or --first red"), "{}", text(&o));
+    assert!(
+        text(&o).contains("needs the first side: add --first black or --first red"),
+        "{}",
+        text(&o)
+    );
     let o = pbem(&["validate", "--rules", "chess", "-"], Some(""));
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("unknown game `chess`"), "{}", err(&o));
@@ -90,7 +120,10 @@ fn moves_lists_canonical_moves_and_filters() {
     assert_eq!(o.status.code(), Some(0));
     let owned = text(&o);
     let moves: Vec<&str> = owned.lines().collect();
-    assert!(moves.contains(&"50-42") && moves.iter().all(|m| m.starts_with("50")), "{moves:?}");
+    assert!(
+        moves.contains(&"50-42") && moves.iter().all(|m| m.starts_with("50")),
+        "{moves:?}"
+    );
     let all = text(&pbem(&["moves", &good], None));
     assert!(all.lines().count() > moves.len());
     let o = pbem(&["moves", &good, "--from", "65"], None);
@@ -117,7 +150,10 @@ fn show_draws_the_board_at_any_ply() {
     let o = pbem(&["show", &good], None);
     let board = text(&o);
     assert!(board.contains("move 3, red to play"), "{board}");
-    assert!(board.contains("[ 2]") && board.contains("[B3]"), "last move 2-10 marked: {board}");
+    assert!(
+        board.contains("[ 2]") && board.contains("[B3]"),
+        "last move 2-10 marked: {board}"
+    );
     assert!(board.lines().all(|l| l.chars().count() <= 72));
     let o = pbem(&["show", &good, "--ply", "0"], None);
     assert!(text(&o).contains("move 1, red to play"), "{}", text(&o));
@@ -133,11 +169,23 @@ fn show_draws_the_board_at_any_ply() {
 #[test]
 fn rules_lists_and_explains_games() {
     let all = text(&pbem(&["rules"], None));
-    for slug in ["boom-and-zoom", "dragons-teeth", "embed", "mad", "mad-rooks", "mad-bishops", "guerrilla-checkers", "toroidal-checkers"] {
+    for slug in [
+        "boom-and-zoom",
+        "dragons-teeth",
+        "embed",
+        "mad",
+        "mad-rooks",
+        "mad-bishops",
+        "guerrilla-checkers",
+        "toroidal-checkers",
+    ] {
         assert!(all.contains(slug), "{slug} missing: {all}");
     }
     let one = text(&pbem(&["rules", "Boom & Zoom"], None));
-    assert!(one.contains("Notation: zoom 22-15") && one.contains("The setup:"), "{one}");
+    assert!(
+        one.contains("Notation: zoom 22-15") && one.contains("The setup:"),
+        "{one}"
+    );
 }
 
 #[test]
@@ -146,7 +194,10 @@ fn every_subcommand_has_help() {
         let o = pbem(&[sub, "--help"], None);
         assert_eq!(o.status.code(), Some(0));
         let h = text(&o);
-        assert!(h.contains("Usage: pbem") && h.contains("Examples:"), "{sub}: {h}");
+        assert!(
+            h.contains("Usage: pbem") && h.contains("Examples:"),
+            "{sub}: {h}"
+        );
     }
 }
 

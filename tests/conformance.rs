@@ -44,7 +44,11 @@ fn playout<G: Game>(first: Side, seed: u64) {
         });
         assert!(!d.is_empty(), "empty diagram: {}", ctx());
         for line in d.lines() {
-            assert!(line.chars().count() <= 72, "diagram line over 72: {line:?} {}", ctx());
+            assert!(
+                line.chars().count() <= 72,
+                "diagram line over 72: {line:?} {}",
+                ctx()
+            );
         }
         if let Some(end) = outcome {
             // A finished game refuses moves, whatever they are.
@@ -63,7 +67,11 @@ fn playout<G: Game>(first: Side, seed: u64) {
         assert_eq!(legal.len(), listed.len(), "duplicate moves: {}", ctx());
         for n in listed.iter().map(|(_, n)| n) {
             let text = n.canonical(geometry);
-            assert!(texts.insert(text.clone()), "two moves written {text}: {}", ctx());
+            assert!(
+                texts.insert(text.clone()),
+                "two moves written {text}: {}",
+                ctx()
+            );
         }
         // Every listed move on the early plies, a sample later on.
         let check_all = ply < 20;
@@ -79,12 +87,22 @@ fn playout<G: Game>(first: Side, seed: u64) {
             assert_eq!(resolved, *m, "{text} resolves to another move: {}", ctx());
             // Upper case and spaces are accepted too.
             let shouted = format!("  {}  ", text.to_uppercase());
-            assert_eq!(game::parse_move(&pos, &shouted).ok(), Some(*m), "{shouted:?}");
+            assert_eq!(
+                game::parse_move(&pos, &shouted).ok(),
+                Some(*m),
+                "{shouted:?}"
+            );
         }
         // Nothing unlisted plays: random and near-miss candidates resolve
         // only to listed moves, and only when they name them.
-        let mut candidates: Vec<Notation> = (0..20).map(|_| random_notation(&mut rng, geometry)).collect();
-        for (_, n) in listed.iter().filter(|_| check_all || rng.u8(..16) == 0).take(8) {
+        let mut candidates: Vec<Notation> = (0..20)
+            .map(|_| random_notation(&mut rng, geometry))
+            .collect();
+        for (_, n) in listed
+            .iter()
+            .filter(|_| check_all || rng.u8(..16) == 0)
+            .take(8)
+        {
             candidates.extend(mutations(n, geometry));
         }
         for c in candidates {
@@ -98,10 +116,22 @@ fn playout<G: Game>(first: Side, seed: u64) {
                         ctx()
                     );
                 }
-                Err(MoveError::Illegal { reason, alternatives, .. }) => {
-                    assert!(!reason.trim().is_empty(), "empty reason for {c:?}: {}", ctx());
+                Err(MoveError::Illegal {
+                    reason,
+                    alternatives,
+                    ..
+                }) => {
+                    assert!(
+                        !reason.trim().is_empty(),
+                        "empty reason for {c:?}: {}",
+                        ctx()
+                    );
                     for a in alternatives {
-                        assert!(texts.contains(&a), "alternative {a} is not legal: {}", ctx());
+                        assert!(
+                            texts.contains(&a),
+                            "alternative {a} is not legal: {}",
+                            ctx()
+                        );
                     }
                 }
                 Err(MoveError::Ambiguous { candidates }) => {
@@ -147,7 +177,11 @@ fn random_notation(rng: &mut fastrand::Rng, geometry: pbem::geom::Geometry) -> N
                 to,
                 off: false,
                 capture: rng.bool(),
-                count: if rng.u8(..6) == 0 { Some(rng.u8(1..=4)) } else { None },
+                count: if rng.u8(..6) == 0 {
+                    Some(rng.u8(1..=4))
+                } else {
+                    None
+                },
             })
         }
     }

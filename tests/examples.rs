@@ -11,19 +11,32 @@ fn one_finished_full_form_game_per_game() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
     for rules in Rules::ALL {
         let path = dir.join(format!("{}.toml", rules.slug()));
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.display().to_string();
         let rec = Record::parse(&name, &text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rec.rules, rules);
         assert_eq!(rec.format, Some(1), "{name}: full form");
-        assert!(rec.id.is_some() && rec.created.is_some(), "{name}: full form");
+        assert!(
+            rec.id.is_some() && rec.created.is_some(),
+            "{name}: full form"
+        );
         assert_eq!(rec.players.len(), 2, "{name}: both players");
         let checked = pbem::cli::validate_record(&rec).unwrap_or_else(|e| panic!("{e}"));
-        assert_ne!(checked.result, "*", "{name}: the example game must be finished");
+        assert_ne!(
+            checked.result, "*",
+            "{name}: the example game must be finished"
+        );
         assert!(checked.moves >= 10, "{name}: a real game, not a stub");
-        assert_eq!(rec.result.as_ref().map(|(r, _)| r.as_str()), Some(checked.result));
+        assert_eq!(
+            rec.result.as_ref().map(|(r, _)| r.as_str()),
+            Some(checked.result)
+        );
         // Exactly what the writer produces: canonical moves, fixed layout.
-        assert_eq!(record::write::to_string(&rec), text, "{name}: rewrite it with `cargo run --example example_games`");
+        assert_eq!(
+            record::write::to_string(&rec),
+            text,
+            "{name}: rewrite it with `cargo run --example example_games`"
+        );
     }
 }

@@ -46,7 +46,9 @@ fn check_game<G: Game>(text: &str, file: &str) -> usize {
             pos = Some(p);
             continue;
         }
-        let depth: u32 = head.parse().unwrap_or_else(|_| panic!("{at}: bad depth {head}"));
+        let depth: u32 = head
+            .parse()
+            .unwrap_or_else(|_| panic!("{at}: bad depth {head}"));
         let nodes: u64 = words
             .next()
             .and_then(|w| w.parse().ok())
@@ -54,7 +56,9 @@ fn check_game<G: Game>(text: &str, file: &str) -> usize {
         if words.next() == Some("slow") && cfg!(debug_assertions) {
             continue;
         }
-        let p = pos.as_ref().unwrap_or_else(|| panic!("{at}: depth before position"));
+        let p = pos
+            .as_ref()
+            .unwrap_or_else(|| panic!("{at}: depth before position"));
         assert_eq!(game::perft(p, depth), nodes, "{at}: perft({depth})");
         checked += 1;
     }

@@ -27,8 +27,14 @@ fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
     }
     let result = record::replay::result_word::<G>(game::outcome(&pos).as_ref());
     let mut players = BTreeMap::new();
-    players.insert(G::RULES.side_name(Side::A).to_string(), "Alice Example <alice@example.org>".to_string());
-    players.insert(G::RULES.side_name(Side::B).to_string(), "Bob \"Bobby\" Example <bob@example.org>".to_string());
+    players.insert(
+        G::RULES.side_name(Side::A).to_string(),
+        "Alice Example <alice@example.org>".to_string(),
+    );
+    players.insert(
+        G::RULES.side_name(Side::B).to_string(),
+        "Bob \"Bobby\" Example <bob@example.org>".to_string(),
+    );
     Record {
         file: "t.toml".into(),
         format: Some(1),
@@ -53,7 +59,10 @@ fn round_trip<G: Game>() {
             assert_eq!(back.created, rec.created);
             assert_eq!(back.lines.len(), rec.lines.len());
             for (a, b) in back.lines.iter().zip(&rec.lines) {
-                assert_eq!((&a.entry, a.number, a.side, a.time, &a.message_id), (&b.entry, b.number, b.side, b.time, &b.message_id));
+                assert_eq!(
+                    (&a.entry, a.number, a.side, a.time, &a.message_id),
+                    (&b.entry, b.number, b.side, b.time, &b.message_id)
+                );
                 // Each move is on the line the reader says it is.
                 let line = text.lines().nth(a.line - 1).unwrap();
                 if let Entry::Move(m) = &a.entry {
@@ -91,13 +100,17 @@ moves = \"\"\"
 #[test]
 fn illegal_move_names_its_line() {
     let bad = BZ.replace("50-42", "50-43x");
-    let e = Record::parse("bz.toml", &bad).and_then(|r| record::replay::<pbem::games::boom_and_zoom::BoomAndZoom>(&r).map(|_| ()));
+    let e = Record::parse("bz.toml", &bad)
+        .and_then(|r| record::replay::<pbem::games::boom_and_zoom::BoomAndZoom>(&r).map(|_| ()));
     let e = e.unwrap_err();
     assert_eq!(e.line, 9, "{e}");
     let bad = BZ.replace("50-42", "50-10");
     let r = Record::parse("bz.toml", &bad).unwrap();
     let e = record::replay::<pbem::games::boom_and_zoom::BoomAndZoom>(&r).unwrap_err();
-    assert_eq!(e.to_string(), "bz.toml:9: 50-10 is not a legal move for red: a 3-high tower zooms and booms at most 3 squares; 50 to 10 is 5; legal moves from 50: 50-26, 50-29, 50-34, 50-36, 50-41, 50-42, 50-43, 50-49, 50-51, 50-52, 50-53, 50-58");
+    assert_eq!(
+        e.to_string(),
+        "bz.toml:9: 50-10 is not a legal move for red: a 3-high tower zooms and booms at most 3 squares; 50 to 10 is 5; legal moves from 50: 50-26, 50-29, 50-34, 50-36, 50-41, 50-42, 50-43, 50-49, 50-51, 50-52, 50-53, 50-58"
+    );
 }
 
 #[test]
@@ -106,7 +119,11 @@ fn wrong_side_or_number_names_its_line() {
     let r = Record::parse("bz.toml", &BZ.replace("3. red", "3. black")).unwrap();
     let e = record::replay::<Bz>(&r).unwrap_err();
     assert_eq!(e.line, 9);
-    assert!(e.message.contains("the line says black but it is red's move 3"), "{e}");
+    assert!(
+        e.message
+            .contains("the line says black but it is red's move 3"),
+        "{e}"
+    );
     let r = Record::parse("bz.toml", &BZ.replace("3. red", "4. red")).unwrap();
     let e = record::replay::<Bz>(&r).unwrap_err();
     assert_eq!(e.line, 9);
@@ -119,13 +136,20 @@ fn result_must_match_the_replay() {
     let r = Record::parse("bz.toml", &BZ.replace("result = \"*\"", "result = \"red\"")).unwrap();
     let e = record::replay::<Bz>(&r).unwrap_err();
     assert_eq!(e.line, 4);
-    assert!(e.message.contains("result = \"red\" but the moves give \"*\" (the game is still in play, black to move)"), "{e}");
+    assert!(
+        e.message.contains(
+            "result = \"red\" but the moves give \"*\" (the game is still in play, black to move)"
+        ),
+        "{e}"
+    );
 }
 
 #[test]
 fn events_end_the_game_and_nothing_may_follow() {
     type Bz = pbem::games::boom_and_zoom::BoomAndZoom;
-    let resign = BZ.replace("3. red 50-42\n", "3. red 50-42\nblack resign\n").replace("result = \"*\"", "result = \"red\"");
+    let resign = BZ
+        .replace("3. red 50-42\n", "3. red 50-42\nblack resign\n")
+        .replace("result = \"*\"", "result = \"red\"");
     let r = Record::parse("bz.toml", &resign).unwrap();
     let done = record::replay::<Bz>(&r).unwrap();
     assert_eq!(done.result(), "red");
@@ -133,11 +157,26 @@ fn events_end_the_game_and_nothing_may_follow() {
     let after = resign.replace("black resign\n", "black resign\n10-18\n");
     let e = record::replay::<Bz>(&Record::parse("bz.toml", &after).unwrap()).unwrap_err();
     assert_eq!(e.line, 11);
-    assert!(e.message.contains("comes after the end of the game (red won: black resigned)"), "{e}");
-    let timeout = BZ.replace("3. red 50-42\n", "3. red 50-42\ntimeout\n").replace("result = \"*\"", "result = \"red\"");
+    assert!(
+        e.message
+            .contains("comes after the end of the game (red won: black resigned)"),
+        "{e}"
+    );
+    let timeout = BZ
+        .replace("3. red 50-42\n", "3. red 50-42\ntimeout\n")
+        .replace("result = \"*\"", "result = \"red\"");
     let r = record::replay::<Bz>(&Record::parse("bz.toml", &timeout).unwrap()).unwrap();
-    assert_eq!(r.end.unwrap().reason, "black ran out of time", "the side to move times out");
-    let draw = BZ.replace("3. red 50-42\n", "3. red 50-42\nblack draw offered\nred draw agreed\n").replace("result = \"*\"", "result = \"draw\"");
+    assert_eq!(
+        r.end.unwrap().reason,
+        "black ran out of time",
+        "the side to move times out"
+    );
+    let draw = BZ
+        .replace(
+            "3. red 50-42\n",
+            "3. red 50-42\nblack draw offered\nred draw agreed\n",
+        )
+        .replace("result = \"*\"", "result = \"draw\"");
     let r = record::replay::<Bz>(&Record::parse("bz.toml", &draw).unwrap()).unwrap();
     assert_eq!(r.result(), "draw");
     let offered = BZ.replace("3. red 50-42\n", "3. red 50-42\nblack draw offered\n");
@@ -150,7 +189,12 @@ fn events_end_the_game_and_nothing_may_follow() {
 fn moves_may_sit_at_the_top_level_or_under_play() {
     let a = Record::parse("a.toml", BZ).unwrap();
     let b = Record::parse("b.toml", &BZ.replace("moves = ", "[play]\nmoves = ")).unwrap();
-    let entries = |r: &Record| r.lines.iter().map(|l| (l.line, l.entry.clone())).collect::<Vec<_>>();
+    let entries = |r: &Record| {
+        r.lines
+            .iter()
+            .map(|l| (l.line, l.entry.clone()))
+            .collect::<Vec<_>>()
+    };
     let shifted: Vec<_> = entries(&a).into_iter().map(|(l, e)| (l + 1, e)).collect();
     assert_eq!(shifted, entries(&b), "one line lower under [play]");
     let both = format!("{BZ}[play]\nmoves = \"\"\"\n58-50\n\"\"\"\n");
@@ -175,7 +219,9 @@ fn garbage_never_panics() {
         let mut bytes = text.clone().into_bytes();
         for _ in 0..rng.usize(1..4) {
             let i = rng.usize(..bytes.len());
-            bytes[i] = *b"0123456789-x/.#\n\"\\ abcOFF<>".get(rng.usize(..27)).unwrap();
+            bytes[i] = *b"0123456789-x/.#\n\"\\ abcOFF<>"
+                .get(rng.usize(..27))
+                .unwrap();
         }
         if let Ok(s) = String::from_utf8(bytes)
             && let Ok(r) = Record::parse("x", &s)

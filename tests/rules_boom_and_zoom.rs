@@ -26,7 +26,10 @@ fn play(p: &mut BoomAndZoom, text: &str) {
 }
 
 fn refuse(p: &BoomAndZoom, text: &str) -> String {
-    game::parse_move(p, text).map(|_| ()).unwrap_err().to_string()
+    game::parse_move(p, text)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
 }
 
 #[test]
@@ -45,10 +48,18 @@ fn boom_takes_the_top_checker_and_a_single_checker_is_removed() {
     );
     play(&mut p, "20x28");
     assert_eq!(p.tower(Sq::from_number(28)), None);
-    assert_eq!(p.tower(Sq::from_number(20)), Some((Side::A, 3)), "booming does not move");
+    assert_eq!(
+        p.tower(Sq::from_number(20)),
+        Some((Side::A, 3)),
+        "booming does not move"
+    );
     play(&mut p, "38-47");
     play(&mut p, "20x47");
-    assert_eq!(p.tower(Sq::from_number(47)), Some((Side::B, 1)), "R2 loses its top checker");
+    assert_eq!(
+        p.tower(Sq::from_number(47)),
+        Some((Side::B, 1)),
+        "R2 loses its top checker"
+    );
 }
 
 #[test]
@@ -66,7 +77,10 @@ fn boom_range_and_line_of_fire() {
     );
     let m = moves(&p);
     assert!(m.contains("20x36"), "a 2-high tower fires 2 squares: {m:?}");
-    assert!(m.contains("52x61"), "a single checker fires at an adjacent tower");
+    assert!(
+        m.contains("52x61"),
+        "a single checker fires at an adjacent tower"
+    );
     let e = refuse(&p, "20x44");
     assert!(e.contains("at most 2"), "{e}");
     let e = refuse(&p, "20x52");
@@ -188,7 +202,11 @@ fn play_stops_the_instant_a_side_has_no_tower_and_scores_decide() {
     .unwrap();
     play(&mut p, "20x28");
     let end = game::outcome(&p).unwrap();
-    assert_eq!(end.outcome, Outcome::Draw, "2 all, black's tower scores nothing");
+    assert_eq!(
+        end.outcome,
+        Outcome::Draw,
+        "2 all, black's tower scores nothing"
+    );
     assert!(p.legal_moves_vec().is_empty());
     let mut q = BoomAndZoom::from_diagram(
         ". . . . . . . .
@@ -228,7 +246,9 @@ fn naive_moves(p: &BoomAndZoom) -> BTreeSet<String> {
     let me = p.turn();
     let rc = |s: u8| ((s / 8) as i32, (s % 8) as i32);
     for a in 0..64u8 {
-        let Some((owner, h)) = p.tower(Sq(a)) else { continue };
+        let Some((owner, h)) = p.tower(Sq(a)) else {
+            continue;
+        };
         if owner != me {
             continue;
         }
@@ -306,12 +326,21 @@ fn records_name_the_rule_and_the_facts() {
         "22-13 is not a legal move for black: 22 holds no black tower (black towers: 1, 2, 3, 4, 5, 6, 7, 8)"
     );
     let e = refuse(&p, "57-49");
-    assert!(e.contains("holds a red tower, and it is black's turn"), "{e}");
+    assert!(
+        e.contains("holds a red tower, and it is black's turn"),
+        "{e}"
+    );
     let e = refuse(&p, "1-20");
     assert!(e.contains("not in a straight line"), "{e}");
     // A boom written at an empty square is the zoom when that is the only
     // match (RULES.md, Canonical notation); an unreachable one explains.
-    assert_eq!(game::canonical(&p, game::parse_move(&p, "1x9").unwrap()), "1-9");
+    assert_eq!(
+        game::canonical(&p, game::parse_move(&p, "1x9").unwrap()),
+        "1-9"
+    );
     let e = refuse(&p, "1x33");
-    assert!(e.contains("a 3-high tower zooms and booms at most 3 squares; 1 to 33 is 4"), "{e}");
+    assert!(
+        e.contains("a 3-high tower zooms and booms at most 3 squares; 1 to 33 is 4"),
+        "{e}"
+    );
 }

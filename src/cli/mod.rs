@@ -83,7 +83,10 @@ impl Source {
                 text = String::from_utf8(bytes).map_err(|e| {
                     std::io::Error::new(
                         std::io::ErrorKind::InvalidData,
-                        format!("not UTF-8 text (bad byte at offset {})", e.utf8_error().valid_up_to()),
+                        format!(
+                            "not UTF-8 text (bad byte at offset {})",
+                            e.utf8_error().valid_up_to()
+                        ),
                     )
                 })?;
                 Ok(())

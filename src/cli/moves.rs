@@ -115,7 +115,10 @@ fn parse_origin(text: &str, geometry: crate::geom::Geometry) -> Result<Origin, S
     }
     match text.trim().parse::<u32>() {
         Ok(n) if geometry.contains_number(n) => Ok(Origin::Square(crate::geom::Sq((n - 1) as u8))),
-        Ok(n) => Err(format!("there is no square {n}: squares are 1-{}", geometry.squares())),
+        Ok(n) => Err(format!(
+            "there is no square {n}: squares are 1-{}",
+            geometry.squares()
+        )),
         Err(_) => Err("give a square number, like 22".into()),
     }
 }

@@ -82,7 +82,11 @@ impl Show {
         };
         let mut diagram = pos.diagram(&view);
         // Resignations, timeouts and agreed draws end a game off the board.
-        let end = if ply == total { replayed.end.clone() } else { None };
+        let end = if ply == total {
+            replayed.end.clone()
+        } else {
+            None
+        };
         if let Some(end) = &end
             && game::outcome(pos).as_ref() != Some(end)
         {

@@ -312,11 +312,7 @@ impl Record {
             (Some(f), Some(fixed)) if f != fixed => {
                 return Err(err(
                     1,
-                    format!(
-                        "in {} {} moves first",
-                        rules.name(),
-                        rules.side_name(fixed)
-                    ),
+                    format!("in {} {} moves first", rules.name(), rules.side_name(fixed)),
                 ));
             }
             (f, fixed) => f.or(fixed),
@@ -342,9 +338,7 @@ impl Record {
 
     /// The side that moves first: the record's, else the rules'.
     pub fn first_side(&self) -> Side {
-        self.first
-            .or(self.rules.fixed_first())
-            .unwrap_or(Side::A)
+        self.first.or(self.rules.fixed_first()).unwrap_or(Side::A)
     }
 }
 
@@ -497,18 +491,24 @@ mod tests {
         let e = Record::parse("x.toml", "rules = \"mad\"\nmoves = \"\"\"\n12-20\n\"\"\"\n")
             .unwrap_err();
         assert!(e.message.contains("`first` is missing"), "{e}");
-        let e = Record::parse(
-            "x.toml",
-            "rules = \"mad-rooks\"\nfirst = \"blue\"\n",
-        )
-        .unwrap_err();
+        let e = Record::parse("x.toml", "rules = \"mad-rooks\"\nfirst = \"blue\"\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("red moves first"), "{e}");
-        let e = Record::parse("x.toml", "rules = \"mad\"\nfirst = \"red\"\nresult = \"won\"\n")
-            .unwrap_err();
-        assert_eq!((e.line, e.message.contains("not a result")), (3, true), "{e}");
-        let e = Record::parse("x.toml", "rules = \"mad\"\nfirst = \"red\"\nmoves = \"\"\"\n12.\n\"\"\"\n")
-            .unwrap_err();
+        let e = Record::parse(
+            "x.toml",
+            "rules = \"mad\"\nfirst = \"red\"\nresult = \"won\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.line, e.message.contains("not a result")),
+            (3, true),
+            "{e}"
+        );
+        let e = Record::parse(
+            "x.toml",
+            "rules = \"mad\"\nfirst = \"red\"\nmoves = \"\"\"\n12.\n\"\"\"\n",
+        )
+        .unwrap_err();
         assert_eq!(e.line, 4, "{e}");
         let e = Record::parse("x.toml", "rules = \"mad\"\n\nfirst = \n").unwrap_err();
         assert_eq!(e.line, 3, "{e}");

@@ -22,7 +22,9 @@ pub struct Replayed<G: Game> {
 
 impl<G: Game> Replayed<G> {
     pub fn position(&self) -> &G {
-        self.positions.last().expect("the start position is always there")
+        self.positions
+            .last()
+            .expect("the start position is always there")
     }
     /// The record's `result` value for this outcome: `*`, a side, `draw`.
     pub fn result(&self) -> &'static str {
@@ -99,7 +101,9 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
                 {
                     return Err(err(
                         ml.line,
-                        format!("move number {n}. should be {ply}. (moves are numbered 1, 2, 3, ... for both sides)"),
+                        format!(
+                            "move number {n}. should be {ply}. (moves are numbered 1, 2, 3, ... for both sides)"
+                        ),
                     ));
                 }
                 let m = game::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))?;
@@ -149,9 +153,7 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
             };
             return Err(err(
                 *line,
-                format!(
-                    "result = \"{claimed}\" but the moves give \"{actual}\" ({why})"
-                ),
+                format!("result = \"{claimed}\" but the moves give \"{actual}\" ({why})"),
             ));
         }
     }

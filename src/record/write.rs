@@ -56,11 +56,19 @@ pub fn to_string(record: &Record) -> String {
         let _ = writeln!(s, "id = {}", quoted(id));
     }
     if let Some(c) = &record.created {
-        let _ = writeln!(s, "created = {}", c.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        let _ = writeln!(
+            s,
+            "created = {}",
+            c.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        );
     }
     let first = record.first_side();
     let _ = writeln!(s, "first = {}", quoted(rules.side_name(first)));
-    let result = record.result.as_ref().map(|(r, _)| r.as_str()).unwrap_or("*");
+    let result = record
+        .result
+        .as_ref()
+        .map(|(r, _)| r.as_str())
+        .unwrap_or("*");
     let _ = writeln!(
         s,
         "result = {:<24}# \"*\" while in play, else a side name or \"draw\"",
@@ -75,7 +83,13 @@ pub fn to_string(record: &Record) -> String {
         }
     }
     let _ = writeln!(s, "\n[play]\nmoves = \"\"\"");
-    let width = rules.info().sides.iter().map(|n| n.len()).max().unwrap_or(5);
+    let width = rules
+        .info()
+        .sides
+        .iter()
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(5);
     let mut ply = 0;
     for l in &record.lines {
         let (num, text) = match &l.entry {
@@ -91,7 +105,11 @@ pub fn to_string(record: &Record) -> String {
         }
         let _ = write!(line, "{text:<8}");
         if let Some(t) = &l.time {
-            let _ = write!(line, "  {}", t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+            let _ = write!(
+                line,
+                "  {}",
+                t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            );
         }
         if let Some(id) = &l.message_id {
             let _ = write!(line, "  {id}");

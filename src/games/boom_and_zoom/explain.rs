@@ -16,7 +16,8 @@ pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> String {
         Notation::Path(p) => p,
     };
     if p.lunge {
-        return "there are no lunges in Boom & Zoom (that is M.A.D.); a tower zooms like 22-15".into();
+        return "there are no lunges in Boom & Zoom (that is M.A.D.); a tower zooms like 22-15"
+            .into();
     }
     if p.count.is_some() {
         return "a tower always moves whole in Boom & Zoom; leave out the `:` count".into();
@@ -86,6 +87,9 @@ pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> String {
     match pos.tower(to) {
         Some((o, _)) if o == me => format!("{to} holds your own tower; you boom only enemy towers"),
         Some(_) => format!("{} can boom {to}: write {}x{to}", p.from, p.from),
-        None => format!("{to} is empty: there is nothing to boom there; write {}-{to} to zoom", p.from),
+        None => format!(
+            "{to} is empty: there is nothing to boom there; write {}-{to} to zoom",
+            p.from
+        ),
     }
 }
