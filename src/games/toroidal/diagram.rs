@@ -1,0 +1,71 @@
+//! The Toroidal Checkers board for a plain-text email: heaven squares
+//! shaded, men and kings of both sides, the count towards the 40-move
+//! draw, and a reminder that the board wraps.
+
+use super::{G, QUIET_LIMIT, Toroidal};
+use crate::diagram::{Cell, grid, plain_corner, status_line, wrap};
+use crate::game::{Side, View};
+
+/// The shade on heaven (dark) squares.
+const HEAVEN: char = ':';
+
+pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    // White's seat turns the board, as in every game (View::seat).
+    let flip = view.seat == Some(Side::B);
+    let board = grid(
+        G,
+        flip,
+        |s| Cell {
+            piece: match pos.piece(s) {
+                Some(p) => match (p.side, p.king) {
+                    (Side::A, false) => "b",
+                    (Side::A, true) => "BB",
+                    (Side::B, false) => "w",
+                    (Side::B, true) => "WW",
+                }
+                .to_string(),
+                None => String::new(),
+            },
+            fill: G.is_dark(s).then_some(HEAVEN),
+            marked: marked.contains(&s),
+        },
+        plain_corner,
+    );
+    let count = |side: Side| {
+        let all = pos.squares_of(side).len();
+        let heaven = pos.in_heaven(side) as usize;
+        (heaven, all.saturating_sub(heaven))
+    };
+    let (bh, bl) = count(Side::A);
+    let (wh, wl) = count(Side::B);
+    let mut out = status_line(pos, view);
+    out.push_str(&format!(
+        "In heaven: black {bh}, white {wh}. In hell: black {bl}, white {wl}.\n"
+    ));
+    out.push_str(&format!(
+        "Moves without a jump: {} of {QUIET_LIMIT} (drawn at {QUIET_LIMIT}).\n\n",
+        pos.quiet_moves()
+    ));
+    out.push_str(&board);
+    let ways = if flip {
+        "Black men move towards higher numbers (up the page in this view), white men towards lower ones (down the page)."
+    } else {
+        "Black men move down the board, white men up."
+    };
+    let mut legend = format!(
+        "\n{HEAVEN}{HEAVEN} = heaven (dark squares), blank = hell. b = black man, BB = black king, w = white man, WW = white king. Empty squares show their number.\n"
+    );
+    if let Some(last) = &view.last {
+        // On a line of its own, so that wrapping never splits "[ ]".
+        legend.push_str(&format!(
+            "[ ] marks the last move, {}.\n",
+            last.canonical(G)
+        ));
+    }
+    legend.push_str(&format!(
+        "{ways} The board wraps: row 1-8 touches row 57-64, and column 1 touches column 8 (the diagonal neighbours of 57 are 2, 8, 50 and 56). A side with no piece in heaven loses."
+    ));
+    out.push_str(&wrap(&legend, 72));
+    out
+}
