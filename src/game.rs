@@ -67,8 +67,10 @@ impl End {
 pub struct View {
     /// The move that led to this position, marked on the board.
     pub last: Option<Notation>,
-    /// Draw the board from this side's seat (rotated 180° for side B where
-    /// the game has a "bottom" side); `None`: the standard orientation.
+    /// Draw the board from this side's seat: games with a home edge turn
+    /// it 180° for side A, whose pieces start at the top, so that every
+    /// player sees their own side at the bottom; `None`: the standard
+    /// orientation (square 1 at the top left).
     pub seat: Option<Side>,
     /// Moves played so far (for the caption).
     pub ply: usize,

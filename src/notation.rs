@@ -406,7 +406,7 @@ mod tests {
         assert_eq!(canon("22x36X50"), "22x36x50");
         assert_eq!(canon("l12-28"), "L12-28");
         assert_eq!(canon("12-20:2"), "12-20:2");
-        assert_eq!(canon("28/35, 36/37"), "27/36,28/37");
+        assert_eq!(canon("28/35, 37/28"), "27/36,28/37");
         assert_eq!(canon("036-015"), "36-15");
     }
 

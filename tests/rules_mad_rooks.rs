@@ -683,7 +683,7 @@ fn diagrams_show_checkers_counts_and_the_last_move() {
         "last move marked, 1 at the top left: {d}"
     );
     assert!(d.contains("R = red checker, B = blue checker"), "{d}");
-    assert!(d.contains("[ ] marks the last move"), "{d}");
+    assert!(d.contains("Last move: 2x1, marked [ ]."), "{d}");
     let q = replay::<MadBishops>(BISHOPS_LATE);
     let d = q.diagram(&View::default());
     println!("{d}");

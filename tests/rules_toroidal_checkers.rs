@@ -683,7 +683,7 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
     .unwrap();
     let dk = k.diagram(&View {
         last: None,
-        seat: Some(Side::B),
+        seat: Some(Side::A),
         ply: 30,
     });
     println!("{dk}");
@@ -708,7 +708,7 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
     assert!(dk.contains("Moves without a jump: 17 of 40"), "{dk}");
     assert!(
         dk.lines().any(|l| l.starts_with("| 64 |")),
-        "white's seat turns the board: {dk}"
+        "black's seat turns the board: {dk}"
     );
 }
 

@@ -11,8 +11,8 @@ const HEAVEN: char = ':';
 
 pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    // White's seat turns the board, as in every game (View::seat).
-    let flip = view.seat == Some(Side::B);
+    // Black starts at the top, so black's seat turns the board (View::seat).
+    let flip = view.seat == Some(Side::A);
     let board = grid(
         G,
         flip,
