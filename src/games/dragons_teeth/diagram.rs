@@ -1,0 +1,41 @@
+//! The Dragons Teeth board for a plain-text email.
+
+use super::{DragonsTeeth, G, WINNING_SCORE};
+use crate::diagram::{Cell, grid, last_move_legend, plain_corner, status_line, wrap};
+use crate::game::{Game, Side, View};
+
+pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
+    let rules = DragonsTeeth::RULES;
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    let board = grid(
+        G,
+        view.seat == Some(Side::B),
+        |s| Cell {
+            piece: match pos.tooth(s) {
+                Some((Side::A, t)) => format!("B{t}"),
+                Some((Side::B, t)) => format!("R{t}"),
+                None => String::new(),
+            },
+            fill: None,
+            marked: marked.contains(&s),
+        },
+        plain_corner,
+    );
+    let mut out = status_line(pos, view);
+    out.push_str(&format!(
+        "Strength moved off: {} {}, {} {} ({WINNING_SCORE} wins).\n\n",
+        rules.side_name(Side::A),
+        pos.score(Side::A),
+        rules.side_name(Side::B),
+        pos.score(Side::B)
+    ));
+    out.push_str(&board);
+    out.push_str(&wrap(
+        &format!(
+            "\nB3, B2, B1 = black large, medium, small tooth (strength 3, 2, 1); R3, R2, R1 = red ones. Empty squares show their number.{} Black moves off the bottom edge, red off the top.",
+            last_move_legend(view)
+        ),
+        72,
+    ));
+    out
+}
