@@ -27,6 +27,7 @@ pub mod diagram;
 pub mod game;
 pub mod games;
 pub mod geom;
+pub mod mail;
 pub mod notation;
 pub mod record;
 pub mod rules;

@@ -625,9 +625,10 @@ fn diagrams_show_teeth_scores_and_the_last_move() {
     assert!(d.contains("[20]") && d.contains("[B1]"), "{d}");
     assert!(d.contains("| 25 |"), "{d}");
     assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
+    // Black starts at the top, so black's seat turns the board.
     let flipped = p.diagram(&View {
         last: None,
-        seat: Some(Side::B),
+        seat: Some(Side::A),
         ply: 1,
     });
     println!("{flipped}");

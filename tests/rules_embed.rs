@@ -656,9 +656,10 @@ fn diagrams_show_drones_bosses_and_embedding() {
     assert!(d.contains("| *R* |") && d.contains("| *B* |"), "{d}");
     assert!(d.contains("[ 19]") && d.contains("[ B ]"), "{d}");
     assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
+    // Black starts at the top, so black's seat turns the board.
     let flipped = p.diagram(&View {
         last: None,
-        seat: Some(Side::B),
+        seat: Some(Side::A),
         ply: 1,
     });
     println!("{flipped}");

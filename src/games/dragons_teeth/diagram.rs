@@ -9,7 +9,7 @@ pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     let board = grid(
         G,
-        view.seat == Some(Side::B),
+        view.seat == Some(Side::A),
         |s| Cell {
             piece: match pos.tooth(s) {
                 Some((Side::A, t)) => format!("B{t}"),

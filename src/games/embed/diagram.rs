@@ -9,7 +9,7 @@ pub(super) fn diagram(pos: &Embed, view: &View) -> String {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     let board = grid(
         G,
-        view.seat == Some(Side::B),
+        view.seat == Some(Side::A),
         |s| Cell {
             piece: match pos.piece(s) {
                 Some(Piece::Drone(Side::A)) => "B".into(),

@@ -1,0 +1,349 @@
+//! Commands in the body of a player's mail, one per line
+//! (case-insensitive; issue 3, "Commands"). Lines that are neither a
+//! command nor look like a move are chatter ("Hi Bob!") and are ignored;
+//! a line that looks like a move but is not one is an error to report.
+
+use crate::rules::Rules;
+use regex::Regex;
+use std::fmt;
+use std::sync::LazyLock;
+
+/// Who moves first in a challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// The challenger moves first.
+    First,
+    /// The challenged player moves first.
+    Second,
+    Random,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `22-15`, `move 22-15`, `#12 22-15`: the move, and the move number it
+    /// claims to be (so a stale or re-sent move is refused).
+    Move {
+        number: Option<u32>,
+        text: String,
+    },
+    Challenge {
+        rules: Rules,
+        opponent: String,
+        order: Order,
+    },
+    Accept,
+    Decline,
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    Board,
+    Moves {
+        from: Option<String>,
+    },
+    Games,
+    Rules {
+        game: Option<Rules>,
+    },
+    Help,
+    /// A player's secret, typed in the body instead of replying.
+    Token(String),
+}
+
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Move {
+                number: Some(n),
+                text,
+            } => write!(f, "#{n} {text}"),
+            Command::Move { number: None, text } => write!(f, "{text}"),
+            Command::Challenge {
+                rules,
+                opponent,
+                order,
+            } => write!(
+                f,
+                "challenge {} {opponent} {}",
+                rules.slug(),
+                match order {
+                    Order::First => "first",
+                    Order::Second => "second",
+                    Order::Random => "random",
+                }
+            ),
+            Command::Accept => f.write_str("accept"),
+            Command::Decline => f.write_str("decline"),
+            Command::Resign => f.write_str("resign"),
+            Command::OfferDraw => f.write_str("draw"),
+            Command::AcceptDraw => f.write_str("accept draw"),
+            Command::DeclineDraw => f.write_str("decline draw"),
+            Command::Board => f.write_str("board"),
+            Command::Moves { from: Some(s) } => write!(f, "moves {s}"),
+            Command::Moves { from: None } => f.write_str("moves"),
+            Command::Games => f.write_str("games"),
+            Command::Rules { game: Some(g) } => write!(f, "rules {}", g.slug()),
+            Command::Rules { game: None } => f.write_str("rules"),
+            Command::Help => f.write_str("help"),
+            Command::Token(_) => f.write_str("token ..."),
+        }
+    }
+}
+
+/// A line that tried to be a command and failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommandError {
+    /// The line as written (trimmed).
+    pub line: String,
+    pub message: String,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "`{}`: {}", self.line, self.message)
+    }
+}
+
+/// What a mail body says.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Commands {
+    pub commands: Vec<Command>,
+    pub errors: Vec<CommandError>,
+}
+
+/// Looks like a move: digits with move punctuation, an optional lunge
+/// prefix, `off`, points (`27/36,28/37`).
+static MOVE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−:/,;+&]|off)\s*\d{0,3}\s*)+$").expect("valid regex")
+});
+
+/// Parses every line of a cleaned body (see [`super::text`]).
+pub fn parse(body: &str) -> Commands {
+    let mut out = Commands::default();
+    for raw in body.lines() {
+        let line = raw.trim().trim_end_matches(['.', '!']).trim();
+        if line.is_empty() {
+            continue;
+        }
+        match parse_line(line) {
+            Ok(Some(c)) => out.commands.push(c),
+            Ok(None) => {}
+            Err(message) => out.errors.push(CommandError {
+                line: line.to_string(),
+                message,
+            }),
+        }
+    }
+    out
+}
+
+/// One line: `Ok(None)` for chatter.
+pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let rest = |n: usize| words.get(n..).map(|w| w.join(" ")).unwrap_or_default();
+    let Some(head) = lower.first() else {
+        return Ok(None);
+    };
+    let cmd = match head.as_str() {
+        h if h.starts_with('#') && h.len() > 1 => {
+            let n: u32 = h[1..].parse().map_err(|_| {
+                format!(
+                    "`{}` is not a move number: write it like #12 22-15",
+                    words[0]
+                )
+            })?;
+            let mut r = rest(1);
+            if let Some(stripped) = strip_word(&r, "move") {
+                r = stripped;
+            }
+            if r.is_empty() {
+                return Err(format!("#{n} needs a move after it, like #{n} 22-15"));
+            }
+            Command::Move {
+                number: Some(n),
+                text: r,
+            }
+        }
+        "move" | "play" => {
+            let r = rest(1);
+            if r.is_empty() {
+                return Err("`move` needs a move, like move 22-15".into());
+            }
+            Command::Move {
+                number: None,
+                text: r,
+            }
+        }
+        "challenge" => return parse_challenge(&words[1..]).map(Some),
+        "accept" | "accepted" => match lower.get(1).map(String::as_str) {
+            None | Some("challenge") => Command::Accept,
+            Some("draw") => Command::AcceptDraw,
+            Some(_) => return Err("write `accept` (a challenge) or `accept draw`".into()),
+        },
+        "decline" | "declined" | "refuse" => match lower.get(1).map(String::as_str) {
+            None | Some("challenge") => Command::Decline,
+            Some("draw") => Command::DeclineDraw,
+            Some(_) => return Err("write `decline` (a challenge) or `decline draw`".into()),
+        },
+        "resign" | "resigns" | "resigned" if words.len() == 1 => Command::Resign,
+        "draw" | "draw?" if words.len() == 1 => Command::OfferDraw,
+        "offer" if lower.get(1).map(String::as_str) == Some("draw") && words.len() == 2 => {
+            Command::OfferDraw
+        }
+        "board" | "show" if words.len() == 1 => Command::Board,
+        "moves" | "legal" => Command::Moves {
+            from: words.get(1).map(|s| s.to_string()),
+        },
+        "games" if words.len() == 1 => Command::Games,
+        "rules" => {
+            let r = rest(1);
+            Command::Rules {
+                game: if r.is_empty() {
+                    None
+                } else {
+                    Some(r.parse::<Rules>().map_err(|e| e.to_string())?)
+                },
+            }
+        }
+        "help" | "help?" | "?" if words.len() == 1 => Command::Help,
+        "token" | "secret" => match words.get(1) {
+            Some(t) if words.len() == 2 => Command::Token(t.to_string()),
+            _ => return Err("write the token alone after the word: token abc123".into()),
+        },
+        _ if MOVE_LIKE.is_match(line) => Command::Move {
+            number: None,
+            text: line.to_string(),
+        },
+        _ => return Ok(None),
+    };
+    Ok(Some(cmd))
+}
+
+fn strip_word(s: &str, word: &str) -> Option<String> {
+    let (first, rest) = s.split_once(char::is_whitespace)?;
+    first
+        .eq_ignore_ascii_case(word)
+        .then(|| rest.trim().to_string())
+}
+
+fn parse_challenge(args: &[&str]) -> Result<Command, String> {
+    const USAGE: &str =
+        "write it like: challenge boom-and-zoom bob@example.org [first|second|random]";
+    let mut order = Order::Random;
+    let mut opponent = None;
+    let mut game = Vec::new();
+    for a in args {
+        match a.to_lowercase().as_str() {
+            "first" => order = Order::First,
+            "second" => order = Order::Second,
+            "random" => order = Order::Random,
+            _ if a.contains('@') => {
+                if opponent.is_some() {
+                    return Err(format!(
+                        "two addresses; challenge one player at a time ({USAGE})"
+                    ));
+                }
+                opponent = Some(a.trim_matches(['<', '>', ',', ';']).to_string());
+            }
+            _ => game.push(*a),
+        }
+    }
+    let Some(opponent) = opponent else {
+        return Err(format!("whom do you challenge? {USAGE}"));
+    };
+    if game.is_empty() {
+        return Err(format!("which game? {USAGE}"));
+    }
+    let rules: Rules = game
+        .join(" ")
+        .parse()
+        .map_err(|e: crate::rules::UnknownRules| e.to_string())?;
+    Ok(Command::Challenge {
+        rules,
+        opponent,
+        order,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(line: &str) -> Command {
+        parse_line(line)
+            .unwrap()
+            .unwrap_or_else(|| panic!("chatter: {line}"))
+    }
+
+    #[test]
+    fn moves_in_every_form() {
+        let mv = |n: Option<u32>, t: &str| Command::Move {
+            number: n,
+            text: t.into(),
+        };
+        assert_eq!(one("22-15"), mv(None, "22-15"));
+        assert_eq!(one("MOVE 22x15"), mv(None, "22x15"));
+        assert_eq!(one("#12 22-15"), mv(Some(12), "22-15"));
+        assert_eq!(one("#12 move 22-15"), mv(Some(12), "22-15"));
+        assert_eq!(one("27/36, 28/37"), mv(None, "27/36, 28/37"));
+        assert_eq!(one("L12-28"), mv(None, "L12-28"));
+        assert_eq!(one("12-20:2"), mv(None, "12-20:2"));
+        assert_eq!(one("22 - off"), mv(None, "22 - off"));
+        assert_eq!(one("22–15"), mv(None, "22–15"));
+    }
+
+    #[test]
+    fn other_commands() {
+        assert_eq!(
+            one("Challenge Boom & Zoom <bob@example.org> first"),
+            Command::Challenge {
+                rules: Rules::BoomAndZoom,
+                opponent: "bob@example.org".into(),
+                order: Order::First
+            }
+        );
+        assert_eq!(one("accept"), Command::Accept);
+        assert_eq!(one("Accept draw"), Command::AcceptDraw);
+        assert_eq!(one("decline draw"), Command::DeclineDraw);
+        assert_eq!(one("RESIGN"), Command::Resign);
+        assert_eq!(one("draw"), Command::OfferDraw);
+        assert_eq!(one("offer draw"), Command::OfferDraw);
+        assert_eq!(one("board"), Command::Board);
+        assert_eq!(
+            one("moves 22"),
+            Command::Moves {
+                from: Some("22".into())
+            }
+        );
+        assert_eq!(one("games"), Command::Games);
+        assert_eq!(
+            one("rules mad"),
+            Command::Rules {
+                game: Some(Rules::Mad)
+            }
+        );
+        assert_eq!(one("help"), Command::Help);
+        assert_eq!(one("token k3y"), Command::Token("k3y".into()));
+    }
+
+    #[test]
+    fn chatter_is_ignored_and_near_misses_are_errors() {
+        assert_eq!(parse_line("Hi Bob, good move!").unwrap(), None);
+        assert_eq!(parse_line("I resign from my job").unwrap(), None);
+        assert!(
+            parse_line("challenge chess bob@x.org")
+                .unwrap_err()
+                .contains("unknown game")
+        );
+        assert!(parse_line("challenge mad").unwrap_err().contains("whom"));
+        assert!(
+            parse_line("#x 22-15")
+                .unwrap_err()
+                .contains("not a move number")
+        );
+        let c = parse("Hi!\n22-15.\nthanks\n");
+        assert_eq!(c.commands.len(), 1);
+        assert!(c.errors.is_empty());
+    }
+}

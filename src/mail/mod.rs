@@ -1,0 +1,8 @@
+//! Mail: what players send (parsed into commands) and what pbem sends back.
+//!
+//! `source -> parse -> command -> record -> reply -> outbox -> transport`
+//! (issue 3). This module holds the pure parts: [`text`] cleans a body,
+//! [`command`] reads the commands in it.
+
+pub mod command;
+pub mod text;
