@@ -5,4 +5,5 @@
 //! [`command`] reads the commands in it.
 
 pub mod command;
+pub mod inbound;
 pub mod text;

@@ -1,0 +1,239 @@
+//! A received mail, parsed with mail-parser (which never panics) into what
+//! pbem needs: who sent it, which game it is about, and the cleaned text.
+
+use super::text;
+use mail_parser::{HeaderValue, MessageParser};
+
+/// The header pbem stamps on its own mail; mail carrying it is dropped
+/// (issue 3: never answer our own mail, never loop).
+pub const LOOP_HEADER: &str = "X-Pbem-Loop";
+
+/// A parsed mail.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Inbound {
+    /// The sender's address, lower case; `None` when there is none usable.
+    pub from: Option<String>,
+    /// The sender's display name, if any.
+    pub from_name: Option<String>,
+    /// Every recipient address (To, Cc, Delivered-To, X-Original-To), lower
+    /// case: where a plus-address (`pbem+<id>.<token>@host`) is found.
+    pub recipients: Vec<String>,
+    pub subject: String,
+    /// `<id@host>`, with brackets.
+    pub message_id: Option<String>,
+    /// In-Reply-To and References, with brackets, nearest first.
+    pub thread: Vec<String>,
+    /// The text the sender wrote: text/plain preferred, else the HTML part
+    /// turned into text; normalised; quotes and signature removed.
+    pub body: String,
+    /// Why this mail must not be answered (RFC 3834), if it must not.
+    pub automated: Option<String>,
+    /// Raw `Authentication-Results` headers (trusted only when configured).
+    pub authentication_results: Vec<String>,
+}
+
+/// Why a mail could not be read at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable(pub String);
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unreadable mail: {}", self.0)
+    }
+}
+
+impl std::error::Error for Unreadable {}
+
+fn bracket(id: &str) -> String {
+    let id = id.trim().trim_start_matches('<').trim_end_matches('>');
+    format!("<{id}>")
+}
+
+fn ids(v: &HeaderValue) -> Vec<String> {
+    match v {
+        HeaderValue::Text(t) => vec![bracket(t)],
+        HeaderValue::TextList(l) => l.iter().map(|t| bracket(t)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Parses raw mail bytes.
+///
+/// # Errors
+/// [`Unreadable`] when the bytes are not a mail at all (no headers).
+pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
+    let msg = MessageParser::default()
+        .parse(raw)
+        .ok_or_else(|| Unreadable("no mail headers found".into()))?;
+    if msg.headers().is_empty() {
+        return Err(Unreadable("no mail headers found".into()));
+    }
+    let first = msg.from().and_then(|a| a.first());
+    let from = first
+        .and_then(|a| a.address())
+        .map(|a| a.trim().to_lowercase())
+        .filter(|a| a.contains('@') && !a.chars().any(|c| c.is_whitespace() || c.is_control()));
+    let from_name = first
+        .and_then(|a| a.name())
+        .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>())
+        .filter(|n| !n.trim().is_empty());
+    let mut recipients: Vec<String> = Vec::new();
+    for a in msg.to().into_iter().chain(msg.cc()) {
+        recipients.extend(
+            a.iter()
+                .filter_map(|x| x.address())
+                .map(|s| s.to_lowercase()),
+        );
+    }
+    for h in ["Delivered-To", "X-Original-To", "Envelope-To"] {
+        for v in msg.header_values(h) {
+            if let Some(t) = v.as_text() {
+                recipients.push(t.trim().trim_matches(['<', '>']).to_lowercase());
+            }
+        }
+    }
+    let mut thread = ids(msg.in_reply_to());
+    for r in ids(msg.references()).into_iter().rev() {
+        if !thread.contains(&r) {
+            thread.push(r);
+        }
+    }
+    let body = match msg
+        .body_text(0)
+        .filter(|_| msg.text_body_count() > 0 && !is_html_only(&msg))
+    {
+        Some(t) => text::normalize(&t),
+        None => match msg.body_html(0) {
+            Some(h) => text::normalize(&text::html_to_text(&h)),
+            None => String::new(),
+        },
+    };
+    let automated = automated(&msg, from.as_deref());
+    let authentication_results = msg
+        .header_values("Authentication-Results")
+        .filter_map(|v| v.as_text().map(str::to_string))
+        .collect();
+    Ok(Inbound {
+        from,
+        from_name,
+        recipients,
+        subject: msg.subject().unwrap_or("").trim().to_string(),
+        message_id: msg.message_id().map(bracket),
+        thread,
+        body: text::strip_quotes(&body),
+        automated,
+        authentication_results,
+    })
+}
+
+/// mail-parser offers an HTML-only mail's converted text as its text body;
+/// we convert HTML ourselves (quotes stripped first).
+fn is_html_only(msg: &mail_parser::Message) -> bool {
+    msg.html_body_count() > 0 && msg.text_bodies().all(|p| p.is_text_html())
+}
+
+/// RFC 3834 section 2 and common practice: automated mail is never
+/// answered.
+fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
+    if msg.header(LOOP_HEADER).is_some() {
+        return Some(format!(
+            "it carries pbem's own {LOOP_HEADER} header (a loop)"
+        ));
+    }
+    if let Some(v) = msg.header("Auto-Submitted").and_then(|v| v.as_text())
+        && !v.trim().eq_ignore_ascii_case("no")
+    {
+        return Some(format!("Auto-Submitted: {}", v.trim()));
+    }
+    if let Some(v) = msg.header("Precedence").and_then(|v| v.as_text()) {
+        let v = v.trim().to_lowercase();
+        if matches!(v.as_str(), "bulk" | "junk" | "list") {
+            return Some(format!("Precedence: {v}"));
+        }
+    }
+    for (name, _) in msg.headers_raw() {
+        if name.len() > 5
+            && name
+                .get(..5)
+                .is_some_and(|p| p.eq_ignore_ascii_case("list-"))
+        {
+            return Some(format!("mailing-list mail ({name})"));
+        }
+        if name.eq_ignore_ascii_case("X-Autoreply") || name.eq_ignore_ascii_case("X-Autorespond") {
+            return Some(format!("an autoresponder ({name})"));
+        }
+    }
+    if let Some(rp) = msg.header_raw("Return-Path")
+        && rp.trim().trim_matches(['<', '>']).trim().is_empty()
+    {
+        return Some("empty Return-Path (a bounce)".into());
+    }
+    if let Some(f) = from {
+        let local = f.split('@').next().unwrap_or("");
+        if local.eq_ignore_ascii_case("mailer-daemon") || local.eq_ignore_ascii_case("postmaster") {
+            return Some(format!("sent by {f} (a bounce)"));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAIN: &str = "From: Bob Example <Bob@Example.org>\r\nTo: pbem+bz-7k2q.s3cr3t@example.net\r\nSubject: Re: [pbem bz-7k2q] Boom & Zoom: your move\r\nMessage-ID: <abc@example.org>\r\nIn-Reply-To: <pbem.1@example.net>\r\nReferences: <pbem.0@example.net> <pbem.1@example.net>\r\n\r\n#3 22-15\r\n\r\nOn Tue, Alice wrote:\r\n> board\r\n";
+
+    #[test]
+    fn reads_a_plain_reply() {
+        let m = parse(PLAIN.as_bytes()).unwrap();
+        assert_eq!(m.from.as_deref(), Some("bob@example.org"));
+        assert_eq!(m.from_name.as_deref(), Some("Bob Example"));
+        assert_eq!(m.recipients, ["pbem+bz-7k2q.s3cr3t@example.net"]);
+        assert_eq!(m.message_id.as_deref(), Some("<abc@example.org>"));
+        assert_eq!(m.thread, ["<pbem.1@example.net>", "<pbem.0@example.net>"]);
+        assert_eq!(m.body.trim(), "#3 22-15");
+        assert_eq!(m.automated, None);
+    }
+
+    #[test]
+    fn spots_automated_mail() {
+        let auto = PLAIN.replace("Subject:", "Auto-Submitted: auto-replied\r\nSubject:");
+        assert!(
+            parse(auto.as_bytes())
+                .unwrap()
+                .automated
+                .unwrap()
+                .contains("auto-replied")
+        );
+        let list = PLAIN.replace("Subject:", "List-Id: <games.example.org>\r\nSubject:");
+        assert!(parse(list.as_bytes()).unwrap().automated.is_some());
+        let bounce = PLAIN.replace(
+            "From: Bob Example <Bob@Example.org>",
+            "From: MAILER-DAEMON@example.org",
+        );
+        assert!(parse(bounce.as_bytes()).unwrap().automated.is_some());
+        let ours = PLAIN.replace("Subject:", "X-Pbem-Loop: example.net\r\nSubject:");
+        assert!(
+            parse(ours.as_bytes())
+                .unwrap()
+                .automated
+                .unwrap()
+                .contains("loop")
+        );
+        let no = PLAIN.replace("Subject:", "Auto-Submitted: no\r\nSubject:");
+        assert_eq!(parse(no.as_bytes()).unwrap().automated, None);
+    }
+
+    #[test]
+    fn html_only_mail_loses_its_quote() {
+        let html = "From: a@example.org\r\nSubject: x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<div>22&ndash;15</div><blockquote>1-2</blockquote>";
+        let m = parse(html.as_bytes()).unwrap();
+        assert_eq!(m.body.trim(), "22–15");
+    }
+
+    #[test]
+    fn garbage_is_an_error_not_a_panic() {
+        assert!(parse(b"").is_err());
+        let _ = parse(b"\xff\xfe\x00garbage");
+    }
+}
