@@ -2,68 +2,9 @@
 
 use super::{DragonsTeeth, G, Move};
 use crate::game::Side;
-use crate::geom::{ALL, Dir, Sq};
+use crate::geom::{Dir, Sq};
 
-/// Squares along every ray and around every square, computed once: move
-/// generation reads them instead of stepping row and column.
-pub(super) struct Tables {
-    /// `ray[s][d][..ray_len[s][d]]`: the squares from `s` (exclusive) in
-    /// direction `ALL[d]` to the edge, nearest first.
-    ray: [[[u8; 7]; 8]; 64],
-    ray_len: [[u8; 8]; 64],
-    /// `neighbours[s][..neighbour_count[s]]`: the board squares adjacent to
-    /// `s` (8 neighbours, diagonals included), in increasing order.
-    neighbours: [[u8; 8]; 64],
-    neighbour_count: [u8; 64],
-}
-
-const fn build() -> Tables {
-    let mut t = Tables {
-        ray: [[[0; 7]; 8]; 64],
-        ray_len: [[0; 8]; 64],
-        neighbours: [[0; 8]; 64],
-        neighbour_count: [0; 64],
-    };
-    let mut s = 0;
-    while s < 64 {
-        let (r, c) = ((s / 8) as i8, (s % 8) as i8);
-        let mut d = 0;
-        while d < 8 {
-            let (dr, dc) = (ALL[d].dr, ALL[d].dc);
-            let (mut rr, mut cc) = (r + dr, c + dc);
-            let mut n = 0;
-            while rr >= 0 && rr < 8 && cc >= 0 && cc < 8 {
-                t.ray[s][d][n] = (rr * 8 + cc) as u8;
-                n += 1;
-                rr += dr;
-                cc += dc;
-            }
-            t.ray_len[s][d] = n as u8;
-            if n > 0 {
-                // ALL is ordered by square offset, so neighbours come out
-                // in increasing order.
-                t.neighbours[s][t.neighbour_count[s] as usize] = t.ray[s][d][0];
-                t.neighbour_count[s] += 1;
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-pub(super) static TABLES: Tables = build();
-
-impl Tables {
-    #[inline]
-    pub(super) fn ray(&self, s: Sq, d: usize) -> &[u8] {
-        &self.ray[s.index() & 63][d][..self.ray_len[s.index() & 63][d] as usize]
-    }
-    #[inline]
-    pub(super) fn neighbours(&self, s: Sq) -> &[u8] {
-        &self.neighbours[s.index() & 63][..self.neighbour_count[s.index() & 63] as usize]
-    }
-}
+pub(super) use crate::geom::RAYS_8X8 as TABLES;
 
 /// The mover's attack on `target` from `from` (RULES.md 2, Move): its own
 /// strength plus the strengths of all the mover's OTHER teeth adjacent to
