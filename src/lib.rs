@@ -31,3 +31,4 @@ pub mod mail;
 pub mod notation;
 pub mod record;
 pub mod rules;
+pub mod store;

@@ -1,0 +1,396 @@
+//! pbem's data folder: game records, the players' secrets, pending
+//! challenges, the log of processed mail and the outbox.
+//!
+//! ```text
+//! DATA/games/<id>.toml        records (RECORD.md; meant to be published)
+//! DATA/secrets/<id>.toml      per-player tokens (never in the record)
+//! DATA/challenges/<id>.toml   challenges not yet answered
+//! DATA/processed.log          keys of processed mails, one per line
+//! DATA/outbox/staging/<key>/  replies of a mail not yet committed
+//! DATA/outbox/ready/          replies waiting for the transport
+//! DATA/pbem.lock              one poll at a time
+//! ```
+//!
+//! Every file is replaced atomically ([`crate::record::write::write_atomic`]);
+//! ids are checked so that no name can leave the folder.
+
+use crate::record::write::write_atomic;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// An error of the store, with the path it concerns.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("{0}")]
+    Invalid(String),
+    #[error("another pbem is working on {0} (it holds the lock); try again when it is done")]
+    Busy(String),
+}
+
+fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// A game id: lower-case letters, digits and dashes, 2-40 characters,
+/// starting with a letter or digit. Nothing else can name a file.
+pub fn valid_id(id: &str) -> bool {
+    (2..=40).contains(&id.len())
+        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !id.starts_with('-')
+}
+
+/// The players' secrets of one game: side name -> token.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Secrets {
+    pub tokens: BTreeMap<String, String>,
+}
+
+/// A challenge waiting for the opponent's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub rules: String,
+    /// "Name <address>" of the challenger.
+    pub challenger: String,
+    /// Address of the challenged player.
+    pub opponent: String,
+    /// The side the challenger plays.
+    pub challenger_side: String,
+    /// The side that moves first.
+    pub first: String,
+    pub created: String,
+}
+
+/// A fresh secret: 12 characters from the OS's random source.
+///
+/// # Errors
+/// When the OS has no randomness to give.
+pub fn new_token() -> Result<String, StoreError> {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).map_err(|e| StoreError::Invalid(format!("no randomness: {e}")))?;
+    Ok(bytes
+        .iter()
+        .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
+        .collect())
+}
+
+/// FNV-1a: a stable 64-bit hash for keys of mails without a Message-ID
+/// and for ids derived from one.
+pub fn stable_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// The data folder.
+#[derive(Clone, Debug)]
+pub struct Store {
+    root: PathBuf,
+}
+
+/// Holds the data folder's lock until dropped.
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+impl Store {
+    /// Opens (creating if needed) the data folder at `root`.
+    ///
+    /// # Errors
+    /// When a folder cannot be created.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Store, StoreError> {
+        let root = root.into();
+        for sub in ["games", "secrets", "challenges", "outbox/staging", "outbox/ready"] {
+            let p = root.join(sub);
+            fs::create_dir_all(&p).map_err(io_err(&p))?;
+        }
+        Ok(Store { root })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Takes the lock: one poll at a time (issue 3, "Exactly once").
+    /// `wait`: block until the other process is done; else fail at once.
+    ///
+    /// # Errors
+    /// [`StoreError::Busy`] when another process holds it and `wait` is off.
+    pub fn lock(&self, wait: bool) -> Result<Lock, StoreError> {
+        let path = self.root.join("pbem.lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        if wait {
+            file.lock().map_err(io_err(&path))?;
+        } else {
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(StoreError::Busy(self.root.display().to_string()));
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+            }
+        }
+        Ok(Lock { _file: file })
+    }
+
+    fn checked(&self, kind: &str, id: &str) -> Result<PathBuf, StoreError> {
+        if !valid_id(id) {
+            return Err(StoreError::Invalid(format!(
+                "`{id}` is not a game id (lower-case letters, digits and dashes)"
+            )));
+        }
+        Ok(self.root.join(kind).join(format!("{id}.toml")))
+    }
+
+    pub fn game_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        self.checked("games", id)
+    }
+
+    /// The record's text, `None` when there is no such game.
+    ///
+    /// # Errors
+    /// Any I/O error but "not found".
+    pub fn read_game(&self, id: &str) -> Result<Option<String>, StoreError> {
+        read_opt(&self.game_path(id)?)
+    }
+
+    /// # Errors
+    /// Any I/O error; the old record is then untouched.
+    pub fn write_game(&self, id: &str, text: &str) -> Result<(), StoreError> {
+        let p = self.game_path(id)?;
+        write_atomic(&p, text).map_err(io_err(&p))
+    }
+
+    /// The ids of all games, sorted.
+    ///
+    /// # Errors
+    /// When the games folder cannot be read.
+    pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
+        let dir = self.root.join("games");
+        let mut ids: Vec<String> = fs::read_dir(&dir)
+            .map_err(io_err(&dir))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+            .filter(|id| valid_id(id))
+            .collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    /// # Errors
+    /// I/O errors, or a secrets file that is not valid TOML.
+    pub fn secrets(&self, id: &str) -> Result<Secrets, StoreError> {
+        let p = self.checked("secrets", id)?;
+        match read_opt(&p)? {
+            None => Ok(Secrets::default()),
+            Some(t) => toml::from_str(&t).map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
+        }
+    }
+
+    /// Written with mode 0600: only pbem's user may read the tokens.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_secrets(&self, id: &str, s: &Secrets) -> Result<(), StoreError> {
+        let p = self.checked("secrets", id)?;
+        let text = toml::to_string(s).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        write_atomic(&p, &text).map_err(io_err(&p))?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).map_err(io_err(&p))?;
+        }
+        Ok(())
+    }
+
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn challenge(&self, id: &str) -> Result<Option<Challenge>, StoreError> {
+        let p = self.checked("challenges", id)?;
+        match read_opt(&p)? {
+            None => Ok(None),
+            Some(t) => toml::from_str(&t)
+                .map(Some)
+                .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
+        }
+    }
+
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_challenge(&self, id: &str, c: &Challenge) -> Result<(), StoreError> {
+        let p = self.checked("challenges", id)?;
+        let text = toml::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        write_atomic(&p, &text).map_err(io_err(&p))
+    }
+
+    /// # Errors
+    /// Any I/O error but "not found".
+    pub fn remove_challenge(&self, id: &str) -> Result<(), StoreError> {
+        let p = self.checked("challenges", id)?;
+        match fs::remove_file(&p) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(&p)(e)),
+            _ => Ok(()),
+        }
+    }
+
+    /// The ids of pending challenges.
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub fn challenge_ids(&self) -> Result<Vec<String>, StoreError> {
+        let dir = self.root.join("challenges");
+        let mut ids: Vec<String> = fs::read_dir(&dir)
+            .map_err(io_err(&dir))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+            .filter(|id| valid_id(id))
+            .collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    /// Keys of every mail processed so far. A line cut short by a crash
+    /// (it lacks the closing ` .`) is not a key: it was never committed.
+    ///
+    /// # Errors
+    /// Any I/O error but "not found".
+    pub fn processed(&self) -> Result<HashSet<String>, StoreError> {
+        let p = self.root.join("processed.log");
+        let text = read_opt(&p)?.unwrap_or_default();
+        let complete = match text.rfind('\n') {
+            Some(i) => &text[..=i],
+            None => "",
+        };
+        Ok(complete
+            .lines()
+            .filter_map(|l| l.strip_suffix(" ."))
+            .map(str::to_string)
+            .collect())
+    }
+
+    /// Commits a mail as processed: appends its key and syncs. This is the
+    /// commit point of a mail (see [`crate::poll`]).
+    ///
+    /// # Errors
+    /// Any I/O error: the mail then counts as not processed.
+    pub fn mark_processed(&self, key: &str) -> Result<(), StoreError> {
+        let p = self.root.join("processed.log");
+        let mut f = OpenOptions::new().create(true).append(true).open(&p).map_err(io_err(&p))?;
+        // A line cut short by an earlier crash must not swallow this key.
+        let len = f.metadata().map_err(io_err(&p))?.len();
+        let mut line = String::new();
+        if len > 0 {
+            let mut last = [0u8; 1];
+            use std::io::{Read, Seek, SeekFrom};
+            let mut r = File::open(&p).map_err(io_err(&p))?;
+            r.seek(SeekFrom::Start(len - 1)).map_err(io_err(&p))?;
+            r.read_exact(&mut last).map_err(io_err(&p))?;
+            if last[0] != b'\n' {
+                line.push('\n');
+            }
+        }
+        // " ." ends every committed key: a torn line never has it.
+        line.push_str(key);
+        line.push_str(" .\n");
+        f.write_all(line.as_bytes()).map_err(io_err(&p))?;
+        f.sync_all().map_err(io_err(&p))
+    }
+
+    pub fn outbox_staging(&self) -> PathBuf {
+        self.root.join("outbox/staging")
+    }
+    pub fn outbox_ready(&self) -> PathBuf {
+        self.root.join("outbox/ready")
+    }
+}
+
+fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
+    match fs::read_to_string(p) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(p)(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_cannot_escape_the_folder() {
+        for bad in ["../x", "a/b", "A1", "-x", "", "x", "a.b", "a\nb", &"x".repeat(41)] {
+            assert!(!valid_id(bad), "{bad:?}");
+        }
+        assert!(valid_id("bz-7k2q"));
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        assert!(s.read_game("../../etc/passwd").is_err());
+    }
+
+    #[test]
+    fn processed_log_ignores_a_torn_last_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        s.mark_processed("<a@x>").unwrap();
+        fs::OpenOptions::new()
+            .append(true)
+            .open(dir.path().join("processed.log"))
+            .unwrap()
+            .write_all(b"<tor")
+            .unwrap();
+        assert_eq!(s.processed().unwrap().len(), 1);
+        s.mark_processed("<b@x>").unwrap();
+        let p = s.processed().unwrap();
+        assert!(p.contains("<a@x>") && p.contains("<b@x>") && !p.contains("<tor"), "{p:?}");
+    }
+
+    #[test]
+    fn one_lock_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let held = s.lock(false).unwrap();
+        assert!(matches!(s.lock(false), Err(StoreError::Busy(_))));
+        drop(held);
+        assert!(s.lock(false).is_ok());
+    }
+
+    #[test]
+    fn tokens_are_random_and_secrets_private() {
+        let a = new_token().unwrap();
+        assert_eq!(a.len(), 12);
+        assert_ne!(a, new_token().unwrap());
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let mut sec = Secrets::default();
+        sec.tokens.insert("black".into(), a.clone());
+        s.write_secrets("bz-1", &sec).unwrap();
+        assert_eq!(s.secrets("bz-1").unwrap(), sec);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(dir.path().join("secrets/bz-1.toml")).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+    }
+}
