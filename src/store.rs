@@ -47,7 +47,9 @@ fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
 /// starting with a letter or digit. Nothing else can name a file.
 pub fn valid_id(id: &str) -> bool {
     (2..=40).contains(&id.len())
-        && id.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !id.starts_with('-')
 }
 
@@ -116,7 +118,13 @@ impl Store {
     /// When a folder cannot be created.
     pub fn open(root: impl Into<PathBuf>) -> Result<Store, StoreError> {
         let root = root.into();
-        for sub in ["games", "secrets", "challenges", "outbox/staging", "outbox/ready"] {
+        for sub in [
+            "games",
+            "secrets",
+            "challenges",
+            "outbox/staging",
+            "outbox/ready",
+        ] {
             let p = root.join(sub);
             fs::create_dir_all(&p).map_err(io_err(&p))?;
         }
@@ -191,7 +199,12 @@ impl Store {
         let mut ids: Vec<String> = fs::read_dir(&dir)
             .map_err(io_err(&dir))?
             .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()?
+                    .strip_suffix(".toml")
+                    .map(str::to_string)
+            })
             .filter(|id| valid_id(id))
             .collect();
         ids.sort();
@@ -204,7 +217,9 @@ impl Store {
         let p = self.checked("secrets", id)?;
         match read_opt(&p)? {
             None => Ok(Secrets::default()),
-            Some(t) => toml::from_str(&t).map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
+            Some(t) => {
+                toml::from_str(&t).map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display())))
+            }
         }
     }
 
@@ -263,7 +278,12 @@ impl Store {
         let mut ids: Vec<String> = fs::read_dir(&dir)
             .map_err(io_err(&dir))?
             .filter_map(|e| e.ok())
-            .filter_map(|e| e.file_name().to_str()?.strip_suffix(".toml").map(str::to_string))
+            .filter_map(|e| {
+                e.file_name()
+                    .to_str()?
+                    .strip_suffix(".toml")
+                    .map(str::to_string)
+            })
             .filter(|id| valid_id(id))
             .collect();
         ids.sort();
@@ -296,7 +316,11 @@ impl Store {
     /// Any I/O error: the mail then counts as not processed.
     pub fn mark_processed(&self, key: &str) -> Result<(), StoreError> {
         let p = self.root.join("processed.log");
-        let mut f = OpenOptions::new().create(true).append(true).open(&p).map_err(io_err(&p))?;
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&p)
+            .map_err(io_err(&p))?;
         // A line cut short by an earlier crash must not swallow this key.
         let len = f.metadata().map_err(io_err(&p))?.len();
         let mut line = String::new();
@@ -339,7 +363,17 @@ mod tests {
 
     #[test]
     fn ids_cannot_escape_the_folder() {
-        for bad in ["../x", "a/b", "A1", "-x", "", "x", "a.b", "a\nb", &"x".repeat(41)] {
+        for bad in [
+            "../x",
+            "a/b",
+            "A1",
+            "-x",
+            "",
+            "x",
+            "a.b",
+            "a\nb",
+            &"x".repeat(41),
+        ] {
             assert!(!valid_id(bad), "{bad:?}");
         }
         assert!(valid_id("bz-7k2q"));
@@ -362,7 +396,10 @@ mod tests {
         assert_eq!(s.processed().unwrap().len(), 1);
         s.mark_processed("<b@x>").unwrap();
         let p = s.processed().unwrap();
-        assert!(p.contains("<a@x>") && p.contains("<b@x>") && !p.contains("<tor"), "{p:?}");
+        assert!(
+            p.contains("<a@x>") && p.contains("<b@x>") && !p.contains("<tor"),
+            "{p:?}"
+        );
     }
 
     #[test]
@@ -389,7 +426,10 @@ mod tests {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = fs::metadata(dir.path().join("secrets/bz-1.toml")).unwrap().permissions().mode();
+            let mode = fs::metadata(dir.path().join("secrets/bz-1.toml"))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(mode & 0o777, 0o600);
         }
     }

@@ -972,9 +972,10 @@ fn the_diagram_shows_stacks_heights_counts_and_the_last_move() {
     assert!(d.lines().all(|l| l.chars().count() <= 72));
     let first_row = d.lines().find(|l| l.starts_with('|')).unwrap();
     assert!(first_row.ends_with("1-8"), "{first_row}");
+    // Black starts at the top, so black's seat turns the board.
     let flipped = p.diagram(&View {
         last: None,
-        seat: Some(R),
+        seat: Some(B),
         ply: 1,
     });
     println!("{flipped}");

@@ -6,4 +6,5 @@
 
 pub mod command;
 pub mod inbound;
+pub mod templates;
 pub mod text;

@@ -25,7 +25,7 @@ pub(super) fn diagram(pos: &Mad, view: &View) -> String {
     let marked = view.last.as_ref().map(touched).unwrap_or_default();
     let board = grid(
         G,
-        view.seat == Some(Side::B),
+        view.seat == Some(Side::A),
         |s| Cell {
             piece: match pos.stack(s) {
                 Some((Side::A, h)) => format!("B{h}"),

@@ -1,0 +1,187 @@
+//! The wording of every mail pbem sends lives in `templates/` and is
+//! rendered by minijinja. The defaults are built into the binary; an admin
+//! can point pbem at a folder of their own, whose files take precedence
+//! (missing ones fall back to the defaults).
+//!
+//! Each template's first line is `Subject: ...`, then a blank line, then
+//! the plain-text body.
+
+use minijinja::{Environment, Value};
+use std::path::PathBuf;
+
+/// The built-in templates, by file name.
+pub const DEFAULTS: &[(&str, &str)] = &[
+    ("_footer.txt", include_str!("../../templates/_footer.txt")),
+    ("board.txt", include_str!("../../templates/board.txt")),
+    (
+        "challenge.txt",
+        include_str!("../../templates/challenge.txt"),
+    ),
+    (
+        "challenged.txt",
+        include_str!("../../templates/challenged.txt"),
+    ),
+    ("declined.txt", include_str!("../../templates/declined.txt")),
+    ("draw.txt", include_str!("../../templates/draw.txt")),
+    ("help.txt", include_str!("../../templates/help.txt")),
+    ("info.txt", include_str!("../../templates/info.txt")),
+    ("moved.txt", include_str!("../../templates/moved.txt")),
+    ("over.txt", include_str!("../../templates/over.txt")),
+    ("rejected.txt", include_str!("../../templates/rejected.txt")),
+    ("spoofed.txt", include_str!("../../templates/spoofed.txt")),
+    ("started.txt", include_str!("../../templates/started.txt")),
+];
+
+/// A rendered mail: subject and plain text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rendered {
+    pub subject: String,
+    pub text: String,
+}
+
+/// The template set.
+pub struct Templates {
+    env: Environment<'static>,
+}
+
+/// A template that failed to render: a bad admin template, usually.
+#[derive(Debug, thiserror::Error)]
+#[error("template {name}: {message}")]
+pub struct TemplateError {
+    pub name: String,
+    pub message: String,
+}
+
+impl Templates {
+    /// The built-in templates, overridden by files in `dir` when given.
+    /// Only the known template names are read from `dir`, so no name can
+    /// reach outside it.
+    pub fn new(dir: Option<PathBuf>) -> Templates {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(minijinja::UndefinedBehavior::Lenient);
+        let mut sources: Vec<(&'static str, String)> =
+            DEFAULTS.iter().map(|(n, s)| (*n, s.to_string())).collect();
+        if let Some(dir) = dir {
+            for (name, text) in &mut sources {
+                if let Ok(custom) = std::fs::read_to_string(dir.join(*name)) {
+                    *text = custom;
+                }
+            }
+        }
+        for (name, text) in sources {
+            // The subject line is its own template, rendered apart from the
+            // body: no value can carry a line break into the header. A bad
+            // custom template shows up when it is rendered.
+            let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
+            if let Some(subject) = first.strip_prefix("Subject:") {
+                let _ =
+                    env.add_template_owned(format!("subject:{name}"), subject.trim().to_string());
+                let body = body.strip_prefix('\n').unwrap_or(body).to_string();
+                let _ = env.add_template_owned(name, body);
+            } else {
+                let _ = env.add_template_owned(name, text);
+            }
+        }
+        Templates { env }
+    }
+
+    /// Renders template `name` (without `.txt`).
+    ///
+    /// # Errors
+    /// [`TemplateError`] for a missing or broken template.
+    pub fn render(&self, name: &str, ctx: Value) -> Result<Rendered, TemplateError> {
+        let file = format!("{name}.txt");
+        let err = |message: String| TemplateError {
+            name: file.clone(),
+            message,
+        };
+        let body = self
+            .env
+            .get_template(&file)
+            .map_err(|e| err(e.to_string()))?;
+        let text = body.render(&ctx).map_err(|e| err(e.to_string()))?;
+        let subject = match self.env.get_template(&format!("subject:{file}")) {
+            Ok(t) => t.render(&ctx).map_err(|e| err(e.to_string()))?,
+            Err(_) if file.starts_with('_') => String::new(),
+            Err(_) => return Err(err("the first line must be `Subject: ...`".into())),
+        };
+        // Subjects are single lines: no header injection from any value.
+        let subject: String = subject
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect::<String>()
+            .trim()
+            .to_string();
+        Ok(Rendered {
+            subject,
+            text: tidy(&text),
+        })
+    }
+}
+
+/// At most one blank line in a row, one newline at the end.
+fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = 0;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            blank += 1;
+            if blank > 1 {
+                continue;
+            }
+        } else {
+            blank = 0;
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use minijinja::context;
+
+    #[test]
+    fn every_default_renders() {
+        let t = Templates::new(None);
+        for (name, _) in DEFAULTS {
+            let Some(n) = name.strip_suffix(".txt") else {
+                continue;
+            };
+            if n.starts_with('_') {
+                continue;
+            }
+            let r = t
+                .render(
+                    n,
+                    context! { id => "bz-1", game => "Boom & Zoom", what => "x", title => "t" },
+                )
+                .unwrap();
+            assert!(r.subject.starts_with("[pbem"), "{n}: {}", r.subject);
+        }
+    }
+
+    #[test]
+    fn an_admin_folder_overrides_and_subjects_stay_one_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("info.txt"),
+            "Subject: Hi {{ title }}\n\nCustom {{ text }}\n",
+        )
+        .unwrap();
+        let t = Templates::new(Some(dir.path().to_path_buf()));
+        let r = t
+            .render(
+                "info",
+                context! { title => "a\r\nBcc: x@evil", text => "body" },
+            )
+            .unwrap();
+        assert_eq!(r.subject, "Hi a  Bcc: x@evil");
+        assert_eq!(r.text, "Custom body\n");
+    }
+}
