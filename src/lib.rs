@@ -22,6 +22,7 @@
 //! Layers do not leak: the rules never see text or files, and the record
 //! reader never checks legality; replay joins them.
 
+pub mod adjudicate;
 pub mod cli;
 pub mod diagram;
 pub mod game;
