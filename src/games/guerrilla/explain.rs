@@ -1,0 +1,221 @@
+//! Why a Guerrilla Checkers move is not legal, in words a player can act on.
+
+use super::movegen::{self, CROSS, PT_NEIGH, STEP};
+use super::{G, Guerrilla, Move, bits};
+use crate::game::{Game, join_list, join_or};
+use crate::geom::{Point, Sq};
+use crate::notation::{Notation, Path};
+
+pub(super) fn explain(pos: &Guerrilla, n: &Notation) -> String {
+    use crate::game::Side;
+    match (pos.turn, n) {
+        (Side::A, Notation::Stones(points)) => stones(pos, points),
+        (Side::A, Notation::Path(_)) => "it is the guerrilla's turn: the guerrilla places two stones on grid points, written like 27/36,28/37 (a point is named by the squares at its upper-left and lower-right)".into(),
+        (Side::B, Notation::Stones(_)) => "it is COIN's turn: a COIN piece steps one square diagonally, written like 27-36, or captures, like 27x36x45".into(),
+        (Side::B, Notation::Path(p)) => coin(pos, p),
+    }
+}
+
+fn name(p: Point) -> String {
+    G.point_name(p)
+}
+
+/// Grid distance between two points (steps across plus steps up/down).
+fn distance(a: u8, b: u8) -> u8 {
+    (a / 7).abs_diff(b / 7) + (a % 7).abs_diff(b % 7)
+}
+
+/// Up to `k` points of `set`, nearest to `p` first, by name.
+fn nearest(set: u64, p: u8, k: usize) -> Vec<String> {
+    let mut v: Vec<u8> = bits(set).collect();
+    v.sort_by_key(|&q| (distance(p, q), q));
+    v.into_iter().take(k).map(|q| name(Point(q))).collect()
+}
+
+/// The legal first stones: next to a stone (anywhere on the first turn)
+/// and followed by a legal second stone, or winning at once.
+fn legal_firsts(pos: &Guerrilla) -> u64 {
+    bits(movegen::first_candidates(pos))
+        .filter(|&f| movegen::seconds_after(pos, f) != Some(0))
+        .fold(0, |b, f| b | 1 << f)
+}
+
+fn stones(pos: &Guerrilla, points: &[Point]) -> String {
+    if points.iter().any(|p| p.0 >= 49) {
+        return "that point is not inside the board; stones stand only on the 49 grid points inside the board".into();
+    }
+    let Some(&first) = points.first() else {
+        return "a turn places two stones, like 27/36,28/37".into();
+    };
+    if points.len() > 2 {
+        return format!("a turn places exactly two stones, not {}", points.len());
+    }
+    let f = first.0;
+    if pos.stone(first) {
+        let free = nearest(legal_firsts(pos), f, 4);
+        return format!(
+            "{} is taken{}",
+            name(first),
+            if free.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (free points for a first stone nearby: {})",
+                    free.join(", ")
+                )
+            }
+        );
+    }
+    if pos.stones != 0 && PT_NEIGH[f as usize] & pos.stones == 0 {
+        let near = nearest(pos.stones, f, 1).join("");
+        let free = nearest(legal_firsts(pos), f, 4);
+        return format!(
+            "the first stone must touch one of your stones, one grid step across or up/down (nearest: {near}; free points next to your stones near {}: {})",
+            name(first),
+            free.join(", ")
+        );
+    }
+    match movegen::seconds_after(pos, f) {
+        None => format!(
+            "{0} removes the last COIN piece and wins at once, so no second stone follows: write {0} alone",
+            name(first)
+        ),
+        Some(0) if pos.supply < 2 => format!(
+            "a turn places two stones and your supply holds only {}; only a stone that removes the last COIN piece may go alone",
+            pos.supply
+        ),
+        Some(0) => format!(
+            "{} has no free point next to it for the second stone (a first stone needs a free point beside it)",
+            name(first)
+        ),
+        Some(seconds) => {
+            let free = join_list(bits(seconds).map(|s| name(Point(s))));
+            let Some(&second) = points.get(1) else {
+                return format!(
+                    "a turn places two stones: {0} alone does not remove the last COIN piece; add a second stone next to it, like {0},{1}",
+                    name(first),
+                    name(Point(seconds.trailing_zeros() as u8))
+                );
+            };
+            if second == first {
+                return format!("{} is named twice: a point holds one stone", name(first));
+            }
+            if pos.stone(second) {
+                return format!(
+                    "{} is taken (free points next to {}: {free})",
+                    name(second),
+                    name(first)
+                );
+            }
+            if PT_NEIGH[f as usize] & 1 << second.0 == 0 {
+                return format!(
+                    "{} is not next to {}: the second stone goes one grid step across or up/down from the first (free: {free})",
+                    name(second),
+                    name(first)
+                );
+            }
+            "no legal move matches".into()
+        }
+    }
+}
+
+/// The direction index from `a` to the diagonal neighbour `b`.
+fn dir_to(a: Sq, b: Sq) -> Option<usize> {
+    if a.0 >= 64 || b.0 >= 64 {
+        return None;
+    }
+    (0..4).find(|&d| STEP[a.index()][d] == b.0)
+}
+
+fn coin(pos: &Guerrilla, p: &Path) -> String {
+    if p.lunge {
+        return "COIN pieces do not lunge: a piece steps one square diagonally, like 27-36".into();
+    }
+    if p.off {
+        return "COIN pieces never leave the board: a piece steps one square diagonally, like 27-36".into();
+    }
+    if p.count.is_some() {
+        return "COIN pieces move one at a time; leave out the `:` count".into();
+    }
+    if !pos.coin(p.from) {
+        return format!(
+            "{} holds no COIN piece (COIN pieces: {})",
+            p.from,
+            join_list(pos.coin_squares())
+        );
+    }
+    let Some(&first_to) = p.to.first() else {
+        return "a COIN move names the square it goes to, like 27-36".into();
+    };
+    let occupied = pos.coin & !(1 << p.from.0);
+    let mut stones = pos.stones;
+    let mut at = p.from;
+    for (i, &to) in p.to.iter().enumerate() {
+        let Some(d) = dir_to(at, to) else {
+            return if p.to.len() == 1 {
+                format!(
+                    "a COIN piece steps one square diagonally; {at} to {to} is not one diagonal step"
+                )
+            } else {
+                format!(
+                    "a COIN piece steps one square diagonally, capture by capture; {at} to {to} is not one diagonal step (a chain is written by its landing squares, like 27x36x45)"
+                )
+            };
+        };
+        if occupied & 1 << to.0 != 0 {
+            return format!("{to} is occupied by a COIN piece");
+        }
+        let pt = CROSS[at.index()][d];
+        if stones & 1 << pt == 0 {
+            let crossed = name(Point(pt));
+            return if i == 0 && p.to.len() == 1 {
+                format!("{at} to {to} crosses no stone ({crossed} is empty): write it {at}-{to}")
+            } else if i == 0 {
+                format!(
+                    "{at} to {to} crosses no stone ({crossed} is empty), so it is a quiet step and ends the move; only captures go on"
+                )
+            } else if pos.stones & 1 << pt != 0 {
+                format!(
+                    "{at} to {to} crosses {crossed}, whose stone this chain has already captured: a chain goes on only by captures"
+                )
+            } else {
+                format!(
+                    "{at} to {to} crosses no stone ({crossed} is empty): a chain goes on only by captures"
+                )
+            };
+        }
+        stones &= !(1 << pt);
+        at = to;
+    }
+    // Every step was a capture: the chain stopped while it could go on.
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let goes_on: Vec<String> = moves
+        .into_iter()
+        .filter(|&m| matches!(m, Move::Coin { from, .. } if from == p.from))
+        .filter_map(|m| {
+            let l = m.landings();
+            (l.len() > p.to.len() && l.starts_with(&p.to)).then(|| pos.notation(m).canonical(G))
+        })
+        .collect();
+    if goes_on.is_empty() {
+        return "no legal move matches".into();
+    }
+    let shown = if goes_on.len() > 6 {
+        format!("{}, ... ({} ways)", goes_on[..6].join(", "), goes_on.len())
+    } else {
+        join_or(&goes_on)
+    };
+    let lead = if p.to.len() == 1 && !p.capture {
+        format!(
+            "{} to {first_to} crosses the stone on {}, so it captures, and ",
+            p.from,
+            name(Point(
+                CROSS[p.from.index()][dir_to(p.from, first_to).unwrap_or(0)]
+            ))
+        )
+    } else {
+        String::new()
+    };
+    format!("{lead}the capture must go on: {shown}")
+}
