@@ -6,5 +6,6 @@
 
 pub mod command;
 pub mod inbound;
+pub mod outbound;
 pub mod templates;
 pub mod text;
