@@ -495,7 +495,7 @@ impl Adjudicator<'_> {
                     from,
                     mail,
                     id,
-                    &[ch.opponent.clone()],
+                    std::slice::from_ref(&ch.opponent),
                     rules.name(),
                 );
             }

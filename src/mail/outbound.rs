@@ -94,7 +94,9 @@ pub fn build(
         .header(AutoSubmitted)
         .header(Loop(identity.domain().to_string()));
     if let Some(rt) = &reply.reply_to {
-        let rt: Mailbox = format!("{} <{rt}>", identity.name).parse().map_err(|e| err(format!("reply address: {e}")))?;
+        let rt: Mailbox = format!("{} <{rt}>", identity.name)
+            .parse()
+            .map_err(|e| err(format!("reply address: {e}")))?;
         b = b.reply_to(rt);
     }
     if let Some(irt) = in_reply_to {
