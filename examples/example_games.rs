@@ -51,7 +51,8 @@ fn playout<G: Game>(first: Side, seed: u64) -> Option<(Vec<G::Move>, G)> {
 }
 
 fn example<G: Game>() -> String {
-    let first = G::RULES.fixed_first().unwrap_or(Side::B);
+    // The side a challenge makes first (pbem's default for open games).
+    let first = G::RULES.fixed_first().unwrap_or(Side::A);
     // The first seed whose game ends decisively; a draw only if none does.
     let (moves, _) = (0..400)
         .filter_map(|seed| playout::<G>(first, seed))

@@ -96,7 +96,12 @@ pub fn mailbox(name: Option<&str>, address: &str) -> String {
                 .chars()
                 .filter(|c| !c.is_control() && *c != '"' && *c != '\\')
                 .collect();
-            format!("\"{}\" <{address}>", n.trim())
+            let n = n.trim();
+            if n.chars().any(|c| "()<>[]:;@,.".contains(c)) {
+                format!("\"{n}\" <{address}>")
+            } else {
+                format!("{n} <{address}>")
+            }
         }
         _ => address.to_string(),
     }
@@ -185,7 +190,7 @@ impl Adjudicator<'_> {
                 .iter()
                 .any(|r| r.rendered.subject.contains("was not accepted"));
             return Ok(Handled {
-                fate: format!("{} from {from}", summary(&commands)),
+                fate: summary(&commands),
                 replies,
                 failed: failed_any,
             });

@@ -24,12 +24,18 @@
 
 pub mod adjudicate;
 pub mod cli;
+pub mod clock;
+pub mod config;
+pub mod demo;
 pub mod diagram;
 pub mod game;
 pub mod games;
 pub mod geom;
 pub mod mail;
+pub mod mailbox;
 pub mod notation;
+pub mod poll;
 pub mod record;
 pub mod rules;
 pub mod store;
+pub mod transport;

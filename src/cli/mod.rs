@@ -3,9 +3,11 @@
 
 mod moves;
 mod rules;
+mod server;
 mod show;
 mod validate;
 
+pub use server::Server;
 pub use validate::{Checked, check as validate_record};
 
 use crate::game::Side;
@@ -32,6 +34,10 @@ pub enum Command {
     Moves(moves::Moves),
     Show(show::Show),
     Rules(rules::RulesCmd),
+    Init(server::Init),
+    Poll(server::Poll),
+    Deliver(server::Deliver),
+    Daemon(server::Daemon),
 }
 
 impl Cli {
@@ -45,6 +51,10 @@ impl Cli {
             Command::Moves(c) => c.execute(),
             Command::Show(c) => c.execute(),
             Command::Rules(c) => c.execute(),
+            Command::Init(c) => c.execute(),
+            Command::Poll(c) => c.execute(),
+            Command::Deliver(c) => c.execute(),
+            Command::Daemon(c) => c.execute(),
         }
     }
 }

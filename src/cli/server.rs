@@ -1,0 +1,259 @@
+//! The subcommands that run pbem against a mailbox: init, poll, deliver,
+//! daemon.
+
+use super::out;
+use crate::adjudicate::Identity;
+use crate::config::{self, Config};
+use crate::mail::templates::Templates;
+use crate::mailbox::{Maildir, Source, Stdin};
+use crate::poll::{Poller, Report};
+use crate::store::{Store, StoreError};
+use crate::transport;
+use clap::Args;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Where the settings are: --config, else $PBEM_CONFIG, else ./pbem.toml.
+#[derive(Args, Debug, Clone)]
+pub struct ConfigArg {
+    /// The settings file (default: $PBEM_CONFIG, else ./pbem.toml).
+    #[arg(long, short = 'c', value_name = "FILE", global = true)]
+    pub config: Option<PathBuf>,
+}
+
+impl ConfigArg {
+    pub fn path(&self) -> PathBuf {
+        self.config
+            .clone()
+            .or_else(|| std::env::var_os("PBEM_CONFIG").map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("pbem.toml"))
+    }
+    pub fn load(&self) -> anyhow::Result<Config> {
+        Ok(Config::load(&self.path())?)
+    }
+}
+
+/// Everything a poll needs, built from the settings.
+pub struct Server {
+    pub config: Config,
+    pub store: Store,
+    pub identity: Identity,
+    pub templates: Templates,
+    pub transport: Box<dyn transport::Transport>,
+}
+
+impl Server {
+    pub fn new(config: Config) -> anyhow::Result<Server> {
+        let store = Store::open(&config.data)?;
+        let identity = Identity {
+            address: config.address.to_lowercase(),
+            name: config.name.clone(),
+            trusted_authserv: config.trusted_authserv.clone(),
+        };
+        let templates = Templates::new(config.templates.clone());
+        let transport = transport::from_config(&config.send)?;
+        Ok(Server {
+            config,
+            store,
+            identity,
+            templates,
+            transport,
+        })
+    }
+
+    pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
+        Poller {
+            store: &self.store,
+            identity: &self.identity,
+            templates: &self.templates,
+            transport: self.transport.as_ref(),
+        }
+        .poll(source, crate::clock::now(), wait)
+    }
+}
+
+fn print_report(r: &Report, quiet: bool) {
+    for l in &r.log {
+        eprintln!("{l}");
+    }
+    for e in &r.errors {
+        eprintln!("pbem: error: {e}");
+    }
+    for e in &r.send_errors {
+        eprintln!("pbem: not sent (stays in the outbox): {e}");
+    }
+    if !quiet || r.failed() {
+        eprintln!(
+            "pbem: {} mail{} handled ({} refused or dropped), {} already done, {} failed; {} repl{} sent, {} waiting",
+            r.handled,
+            if r.handled == 1 { "" } else { "s" },
+            r.refused,
+            r.skipped,
+            r.errors.len(),
+            r.sent,
+            if r.sent == 1 { "y" } else { "ies" },
+            r.send_errors.len()
+        );
+    }
+}
+
+/// Write a commented pbem.toml: the embedded default (a local Maildir in,
+/// Maildirs out), ready for `pbem poll`.
+///
+/// Examples:
+///   pbem init
+///   pbem init --config /srv/pbem/pbem.toml
+#[derive(Args, Debug)]
+pub struct Init {
+    #[command(flatten)]
+    config: ConfigArg,
+    /// Replace an existing file.
+    #[arg(long)]
+    force: bool,
+}
+
+impl Init {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let path = self.config.path();
+        if path.exists() && !self.force {
+            eprintln!(
+                "pbem init: {} exists; add --force to replace it",
+                path.display()
+            );
+            return Ok(1);
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        crate::record::write::write_atomic(&path, config::INIT)?;
+        let c = Config::load(&path)?;
+        Store::open(&c.data)?;
+        Maildir::open(&c.inbox.maildir)?;
+        out!(
+            "wrote {}\nmail for pbem goes into {}/new; run `pbem poll` to answer it",
+            path.display(),
+            c.inbox.maildir.display()
+        );
+        Ok(0)
+    }
+}
+
+/// Process the mailbox once and send the outbox (for cron). Exits 1 when
+/// a mail could not be processed or a reply could not be sent (they are
+/// kept and tried again next time), 0 otherwise.
+///
+/// Examples:
+///   pbem poll
+///   */5 * * * *  pbem poll --config /srv/pbem/pbem.toml --quiet
+#[derive(Args, Debug)]
+pub struct Poll {
+    #[command(flatten)]
+    config: ConfigArg,
+    /// Wait for another running pbem instead of exiting at once.
+    #[arg(long)]
+    wait: bool,
+    /// Print only problems.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl Poll {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let server = Server::new(self.config.load()?)?;
+        let mut md = Maildir::open(&server.config.inbox.maildir)?;
+        match server.poll(&mut md, self.wait) {
+            Ok(r) => {
+                print_report(&r, self.quiet);
+                Ok(if r.failed() { 1 } else { 0 })
+            }
+            Err(e @ StoreError::Busy(_)) => {
+                eprintln!("pbem poll: {e}");
+                Ok(1)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// Read one mail on standard input and process it (for an MTA pipe,
+/// .forward or procmail). Exits 75 (EX_TEMPFAIL) when the mail could not
+/// be processed now, so the MTA keeps it and retries.
+///
+/// Examples:
+///   pbem: "|/usr/local/bin/pbem deliver --config /srv/pbem/pbem.toml"
+#[derive(Args, Debug)]
+pub struct Deliver {
+    #[command(flatten)]
+    config: ConfigArg,
+}
+
+impl Deliver {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        const TEMPFAIL: i32 = 75;
+        let run = || -> anyhow::Result<Report> {
+            let server = Server::new(self.config.load()?)?;
+            let mut src = Stdin::read()?;
+            Ok(server.poll(&mut src, true)?)
+        };
+        match run() {
+            Ok(r) => {
+                print_report(&r, true);
+                // Processed: sending may fail and retry later from the outbox.
+                Ok(if r.errors.is_empty() { 0 } else { TEMPFAIL })
+            }
+            Err(e) => {
+                eprintln!("pbem deliver: {e:#}");
+                Ok(TEMPFAIL)
+            }
+        }
+    }
+}
+
+/// Keep polling: react to new mail within a second, send the outbox, and
+/// stop cleanly on SIGTERM or SIGINT.
+///
+/// Examples:
+///   pbem daemon --config /srv/pbem/pbem.toml
+#[derive(Args, Debug)]
+pub struct Daemon {
+    #[command(flatten)]
+    config: ConfigArg,
+    /// How often to look at the mailbox, in milliseconds.
+    #[arg(long, default_value_t = 500, value_name = "MS")]
+    interval: u64,
+}
+
+impl Daemon {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let server = Server::new(self.config.load()?)?;
+        let mut md = Maildir::open(&server.config.inbox.maildir)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))?;
+        signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))?;
+        eprintln!(
+            "pbem daemon: watching {}",
+            server.config.inbox.maildir.display()
+        );
+        let new_dir = server.config.inbox.maildir.join("new");
+        let mut last_seen: Option<std::time::SystemTime> = None;
+        let mut ticks = 0u64;
+        while !stop.load(Ordering::Relaxed) {
+            // Poll when new/ changed, and every 30 s anyway (cur/, outbox).
+            let changed = std::fs::metadata(&new_dir).and_then(|m| m.modified()).ok();
+            let due = ticks % (30_000 / self.interval.max(1)).max(1) == 0;
+            if changed != last_seen || due {
+                last_seen = changed;
+                match server.poll(&mut md, true) {
+                    Ok(r) => print_report(&r, true),
+                    Err(e) => eprintln!("pbem daemon: {e}"),
+                }
+            }
+            std::thread::sleep(Duration::from_millis(self.interval));
+            ticks += 1;
+        }
+        eprintln!("pbem daemon: stopped");
+        Ok(0)
+    }
+}

@@ -1,0 +1,188 @@
+//! Settings: one TOML file (`pbem.toml`; `pbem init` writes a commented
+//! one). Relative paths are taken from the file's folder.
+
+use crate::transport::SendConfig;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// pbem's own address; players reply to `local+<game>.<key>@domain`.
+    pub address: String,
+    /// The display name on pbem's mail.
+    #[serde(default = "default_name")]
+    pub name: String,
+    /// The data folder: records, secrets, outbox.
+    pub data: PathBuf,
+    /// A folder of templates overriding the built-in ones.
+    #[serde(default)]
+    pub templates: Option<PathBuf>,
+    /// Trust `Authentication-Results: <this>; dmarc=pass` from your own
+    /// MTA instead of the key in the reply address.
+    #[serde(default)]
+    pub trusted_authserv: Option<String>,
+    pub inbox: Inbox,
+    pub send: SendConfig,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Inbox {
+    /// The Maildir pbem reads.
+    pub maildir: PathBuf,
+}
+
+fn default_name() -> String {
+    "pbem".into()
+}
+
+/// A config file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct ConfigError {
+    pub path: String,
+    pub message: String,
+}
+
+impl Config {
+    /// Reads `path`, resolving relative paths against its folder.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the file: unreadable, bad TOML (with the
+    /// line), unknown keys, a bad address.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let err = |message: String| ConfigError {
+            path: path.display().to_string(),
+            message,
+        };
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            err(format!(
+                "{e}{}",
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    " (write one with `pbem init`)"
+                } else {
+                    ""
+                }
+            ))
+        })?;
+        let mut c: Config = toml::from_str(&text).map_err(|e| {
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            err(match line {
+                Some(l) => format!("line {l}: {}", e.message()),
+                None => e.message().to_string(),
+            })
+        })?;
+        if c.address.parse::<lettre::Address>().is_err() {
+            return Err(err(format!(
+                "address = \"{}\" is not a mail address",
+                c.address
+            )));
+        }
+        let base = path.parent().unwrap_or(Path::new("."));
+        let fix = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = base.join(&*p);
+            }
+        };
+        fix(&mut c.data);
+        fix(&mut c.inbox.maildir);
+        if let Some(t) = &mut c.templates {
+            fix(t);
+        }
+        match &mut c.send {
+            SendConfig::Maildir { folder } => fix(folder),
+            SendConfig::Smtp {
+                password_file,
+                ca_file,
+                ..
+            } => {
+                if let Some(p) = password_file {
+                    fix(p);
+                }
+                if let Some(p) = ca_file {
+                    fix(p);
+                }
+            }
+            SendConfig::Sendmail { .. } => {}
+        }
+        Ok(c)
+    }
+}
+
+/// The commented file `pbem init` writes: the embedded default, a local
+/// Maildir in and Maildirs out, so nothing needs a mail server.
+pub const INIT: &str = r#"# pbem settings. Relative paths are taken from this file's folder.
+
+# pbem's own address. Players reply to pbem+<game>.<key>@<domain>, so the
+# mail server must deliver plus-addresses to pbem's mailbox.
+address = "pbem@localhost"
+name = "pbem"
+
+# Records (games/), players' keys (secrets/), the outbox.
+data = "data"
+
+# A folder whose files replace the built-in templates of the same name
+# (see the templates/ folder of the source for the names).
+# templates = "templates"
+
+# Trust "Authentication-Results: <this id>; dmarc=pass" added by your own
+# mail server, instead of requiring the key in the reply address.
+# trusted_authserv = "mx.example.org"
+
+[inbox]
+# The Maildir pbem reads (new/ and unseen mail in cur/).
+maildir = "mail/inbox"
+
+[send]
+# Where replies go. "maildir": one Maildir per recipient under `folder`.
+transport = "maildir"
+folder = "mail/sent"
+
+# Over SMTP instead:
+# transport = "smtp"
+# host = "smtp.example.org"
+# port = 587
+# security = "starttls"      # or "tls" (port 465), or "none" (loopback only)
+# user = "pbem@example.org"
+# password_file = "smtp-password"
+
+# Or through sendmail:
+# transport = "sendmail"
+# command = "/usr/sbin/sendmail"
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_init_file_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("pbem.toml");
+        std::fs::write(&p, INIT).unwrap();
+        let c = Config::load(&p).unwrap();
+        assert_eq!(c.data, dir.path().join("data"));
+        assert_eq!(
+            c.send,
+            SendConfig::Maildir {
+                folder: dir.path().join("mail/sent")
+            }
+        );
+    }
+
+    #[test]
+    fn errors_name_the_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("pbem.toml");
+        std::fs::write(&p, INIT.replace("name = \"pbem\"", "nmae = \"pbem\"")).unwrap();
+        let e = Config::load(&p).unwrap_err().to_string();
+        assert!(e.contains("pbem.toml: line 6") && e.contains("nmae"), "{e}");
+        let e = Config::load(&dir.path().join("none.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("pbem init"), "{e}");
+    }
+}

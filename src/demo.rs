@@ -1,0 +1,188 @@
+//! Scripted players: two people who play a whole game with pbem by mail,
+//! reading pbem's replies from their Maildirs and answering them the way a
+//! mail client's Reply does (To: the Reply-To address, In-Reply-To,
+//! References, "Re:" subject). `pbem demo` shows it; the tests use it to
+//! play every game through the mail path.
+
+use crate::mailbox::Maildir;
+use crate::rules::Rules;
+use mail_parser::MessageParser;
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A mail a player received from pbem.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub subject: String,
+    pub message_id: String,
+    pub reply_to: Option<String>,
+    pub references: Vec<String>,
+    pub text: String,
+}
+
+/// A scripted player with a mailbox under the maildir transport's folder.
+pub struct Player {
+    pub name: String,
+    pub address: String,
+    mailbox: PathBuf,
+    seen: HashSet<String>,
+    /// What the player received, in order.
+    pub received: Vec<Received>,
+    sent: usize,
+}
+
+impl Player {
+    /// `sent_folder` is the maildir transport's folder.
+    pub fn new(name: &str, address: &str, sent_folder: &Path) -> Player {
+        Player {
+            name: name.into(),
+            address: address.into(),
+            mailbox: sent_folder.join(address.to_lowercase()).join("new"),
+            seen: HashSet::new(),
+            received: Vec::new(),
+            sent: 0,
+        }
+    }
+
+    /// Reads the mail that arrived since the last look.
+    pub fn check(&mut self) -> Vec<Received> {
+        let mut new = Vec::new();
+        let Ok(entries) = fs::read_dir(&self.mailbox) else {
+            return new;
+        };
+        let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                !self
+                    .seen
+                    .contains(&e.file_name().to_string_lossy().to_string())
+            })
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .collect();
+        files.sort();
+        for (_, f) in files {
+            self.seen.insert(
+                f.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string(),
+            );
+            let Ok(raw) = fs::read(&f) else { continue };
+            let Some(m) = MessageParser::default().parse(&raw) else {
+                continue;
+            };
+            let r = Received {
+                subject: m.subject().unwrap_or("").to_string(),
+                message_id: format!("<{}>", m.message_id().unwrap_or("")),
+                reply_to: m
+                    .reply_to()
+                    .and_then(|a| a.first())
+                    .and_then(|a| a.address())
+                    .map(str::to_string),
+                references: m
+                    .references()
+                    .as_text_list()
+                    .map(|l| l.iter().map(|s| format!("<{s}>")).collect())
+                    .or_else(|| m.references().as_text().map(|s| vec![format!("<{s}>")]))
+                    .unwrap_or_default(),
+                text: m.body_text(0).unwrap_or_default().to_string(),
+            };
+            new.push(r.clone());
+            self.received.push(r);
+        }
+        new
+    }
+
+    /// Writes a mail from this player into pbem's inbox. With `reply_to`,
+    /// it answers that mail as a mail client's Reply would.
+    pub fn send(
+        &mut self,
+        inbox: &Maildir,
+        to: &str,
+        subject: &str,
+        body: &str,
+        reply_to: Option<&Received>,
+    ) -> std::io::Result<()> {
+        self.sent += 1;
+        let id = format!(
+            "<{}.{}@{}>",
+            self.sent,
+            self.name.to_lowercase(),
+            self.address.split('@').nth(1).unwrap_or("example.org")
+        );
+        let mut raw = format!(
+            "From: {} <{}>\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {id}\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n",
+            self.name, self.address
+        );
+        if let Some(r) = reply_to {
+            let mut refs = r.references.clone();
+            refs.push(r.message_id.clone());
+            raw.push_str(&format!(
+                "In-Reply-To: {}\r\nReferences: {}\r\n",
+                r.message_id,
+                refs.join(" ")
+            ));
+        }
+        raw.push_str("Content-Type: text/plain; charset=utf-8\r\n\r\n");
+        raw.push_str(&body.replace('\n', "\r\n"));
+        if let Some(r) = reply_to {
+            // Quote the mail being answered, as clients do.
+            raw.push_str("\r\n\r\nOn Sat, 21 Nov 2026, pbem wrote:\r\n");
+            for l in r.text.lines().take(12) {
+                raw.push_str(&format!("> {l}\r\n"));
+            }
+        }
+        let name = format!(
+            "{}.{}.{}",
+            1_700_000_000 + self.sent,
+            self.name.to_lowercase(),
+            self.sent
+        );
+        inbox.deliver(&name, raw.as_bytes()).map(|_| ())
+    }
+
+    /// Answers the newest mail from pbem whose subject contains `tag`.
+    pub fn reply(&mut self, inbox: &Maildir, tag: &str, body: &str) -> std::io::Result<()> {
+        let last = self
+            .received
+            .iter()
+            .rev()
+            .find(|r| r.subject.contains(tag))
+            .cloned()
+            .ok_or_else(|| {
+                std::io::Error::other(format!("{} has no mail about {tag} to answer", self.name))
+            })?;
+        let to = last
+            .reply_to
+            .clone()
+            .unwrap_or_else(|| "pbem@localhost".into());
+        let subject = format!("Re: {}", last.subject);
+        self.send(inbox, &to, &subject, body, Some(&last))
+    }
+}
+
+/// The moves of the bundled example game of `rules` (games/<slug>.toml).
+pub fn example_moves(rules: Rules) -> Vec<String> {
+    let text = match rules {
+        Rules::BoomAndZoom => include_str!("../games/boom-and-zoom.toml"),
+        Rules::DragonsTeeth => include_str!("../games/dragons-teeth.toml"),
+        Rules::Embed => include_str!("../games/embed.toml"),
+        Rules::Mad => include_str!("../games/mad.toml"),
+        Rules::MadRooks => include_str!("../games/mad-rooks.toml"),
+        Rules::MadBishops => include_str!("../games/mad-bishops.toml"),
+        Rules::GuerrillaCheckers => include_str!("../games/guerrilla-checkers.toml"),
+        Rules::ToroidalCheckers => include_str!("../games/toroidal-checkers.toml"),
+    };
+    crate::record::Record::parse("example", text)
+        .map(|r| {
+            r.lines
+                .into_iter()
+                .filter_map(|l| match l.entry {
+                    crate::record::Entry::Move(m) => Some(m),
+                    crate::record::Entry::Event(_) => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}

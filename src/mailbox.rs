@@ -1,0 +1,202 @@
+//! Where mail comes from: a Maildir, or one message on standard input
+//! (`pbem deliver`, for an MTA pipe). Both sit behind [`Source`], so the
+//! poll does not care (the next issue adds IMAP).
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// One mail waiting to be processed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    /// The source's name for it (a Maildir file name).
+    pub name: String,
+    pub raw: Vec<u8>,
+}
+
+/// A mailbox pbem reads.
+pub trait Source {
+    /// The mails not yet processed, oldest first.
+    ///
+    /// # Errors
+    /// When the mailbox cannot be read.
+    fn pending(&mut self) -> io::Result<Vec<Pending>>;
+    /// Marks a mail as done; called only after its record and replies are
+    /// durable.
+    ///
+    /// # Errors
+    /// When the mailbox cannot be changed.
+    fn done(&mut self, mail: &Pending) -> io::Result<()>;
+}
+
+/// A Maildir: new mail in `new/`, done mail in `cur/` with the Seen flag.
+/// Unseen mail in `cur/` is read too (an IMAP server's SELECT moves mail
+/// from `new/` to `cur/`).
+#[derive(Clone, Debug)]
+pub struct Maildir {
+    root: PathBuf,
+}
+
+/// The largest mail read; anything bigger is left alone and reported.
+pub const MAX_MAIL: u64 = 25 * 1024 * 1024;
+
+impl Maildir {
+    /// Opens the Maildir at `root`, creating `new/`, `cur/` and `tmp/`.
+    ///
+    /// # Errors
+    /// When the folders cannot be created.
+    pub fn open(root: impl Into<PathBuf>) -> io::Result<Maildir> {
+        let root = root.into();
+        for sub in ["new", "cur", "tmp"] {
+            fs::create_dir_all(root.join(sub))?;
+        }
+        Ok(Maildir { root })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Delivers `raw` into `new/` the Maildir way: write to `tmp/`, sync,
+    /// rename into `new/`. Used for the file transport and the demo.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn deliver(&self, name: &str, raw: &[u8]) -> io::Result<PathBuf> {
+        use std::io::Write;
+        let tmp = self.root.join("tmp").join(name);
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(raw)?;
+        f.sync_all()?;
+        let dest = self.root.join("new").join(name);
+        fs::rename(&tmp, &dest)?;
+        if let Ok(d) = fs::File::open(self.root.join("new")) {
+            let _ = d.sync_all();
+        }
+        Ok(dest)
+    }
+
+    fn seen(name: &str) -> bool {
+        name.rsplit_once(":2,")
+            .is_some_and(|(_, flags)| flags.contains('S'))
+    }
+}
+
+impl Source for Maildir {
+    fn pending(&mut self) -> io::Result<Vec<Pending>> {
+        let mut found = Vec::new();
+        for sub in ["new", "cur"] {
+            for entry in fs::read_dir(self.root.join(sub))? {
+                let entry = entry?;
+                let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+                    continue;
+                };
+                if name.starts_with('.') || Self::seen(&name) || !entry.file_type()?.is_file() {
+                    continue;
+                }
+                let len = entry.metadata()?.len();
+                let raw = if len > MAX_MAIL {
+                    // Too big to be a move: read only the headers' worth.
+                    let mut buf = vec![0u8; 64 * 1024];
+                    let n = fs::File::open(entry.path())?.read(&mut buf)?;
+                    buf.truncate(n);
+                    buf
+                } else {
+                    fs::read(entry.path())?
+                };
+                let mtime = entry.metadata()?.modified().ok();
+                found.push((mtime, format!("{sub}/{name}"), raw));
+            }
+        }
+        // Oldest first; the name breaks ties (Maildir names start with the
+        // delivery time).
+        found.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        Ok(found
+            .into_iter()
+            .map(|(_, name, raw)| Pending { name, raw })
+            .collect())
+    }
+
+    fn done(&mut self, mail: &Pending) -> io::Result<()> {
+        let from = self.root.join(&mail.name);
+        let base = mail
+            .name
+            .split_once('/')
+            .map(|(_, n)| n)
+            .unwrap_or(&mail.name);
+        let target = match base.rsplit_once(":2,") {
+            Some((stem, flags)) => {
+                let mut f: Vec<char> = flags.chars().chain(['S']).collect();
+                f.sort_unstable();
+                f.dedup();
+                format!("{stem}:2,{}", f.into_iter().collect::<String>())
+            }
+            None => format!("{base}:2,S"),
+        };
+        fs::rename(&from, self.root.join("cur").join(target))?;
+        if let Ok(d) = fs::File::open(self.root.join("cur")) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}
+
+/// One mail read from standard input (`pbem deliver`).
+pub struct Stdin {
+    mail: Option<Vec<u8>>,
+}
+
+impl Stdin {
+    /// Reads the whole of standard input (at most [`MAX_MAIL`] bytes).
+    ///
+    /// # Errors
+    /// When standard input cannot be read.
+    pub fn read() -> io::Result<Stdin> {
+        let mut raw = Vec::new();
+        io::stdin().take(MAX_MAIL).read_to_end(&mut raw)?;
+        Ok(Stdin { mail: Some(raw) })
+    }
+    pub fn from_bytes(raw: Vec<u8>) -> Stdin {
+        Stdin { mail: Some(raw) }
+    }
+}
+
+impl Source for Stdin {
+    fn pending(&mut self) -> io::Result<Vec<Pending>> {
+        Ok(self
+            .mail
+            .clone()
+            .map(|raw| Pending {
+                name: "stdin".into(),
+                raw,
+            })
+            .into_iter()
+            .collect())
+    }
+    fn done(&mut self, _: &Pending) -> io::Result<()> {
+        self.mail = None;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_and_unseen_cur_are_pending_and_done_marks_seen() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut md = Maildir::open(dir.path()).unwrap();
+        md.deliver("1.a.host", b"Subject: a\n\nx").unwrap();
+        fs::write(dir.path().join("cur/2.b.host:2,"), b"Subject: b\n\ny").unwrap();
+        fs::write(dir.path().join("cur/3.c.host:2,S"), b"Subject: c\n\nz").unwrap();
+        let p = md.pending().unwrap();
+        assert_eq!(p.len(), 2, "{p:?}");
+        for m in &p {
+            md.done(m).unwrap();
+        }
+        assert!(md.pending().unwrap().is_empty());
+        assert!(dir.path().join("cur/1.a.host:2,S").exists());
+        assert!(dir.path().join("cur/2.b.host:2,S").exists());
+    }
+}

@@ -1,0 +1,248 @@
+//! One poll: every pending mail processed exactly once, then the outbox
+//! sent (issue 3, "Exactly once").
+//!
+//! For each mail, in this order:
+//! 1. its key (Message-ID, else a hash of the bytes) already committed?
+//!    then only step 5 is left;
+//! 2. the adjudicator writes the game record (atomically, synced);
+//! 3. the replies are written to `outbox/staging/<key>/` (synced);
+//! 4. the key is appended to `processed.log` and synced: the commit point;
+//!    the staging folder is renamed into `outbox/ready/`;
+//! 5. the mail leaves `new/` (moved to `cur/`, flagged Seen).
+//!
+//! A crash before 4 leaves the key uncommitted: the staging folder is
+//! thrown away at the next start and the mail handled again, and the
+//! adjudicator sees its Message-ID already in the record and changes
+//! nothing twice. A crash after 4 finds the staging folder committed and
+//! moves it to `ready/`. So a move is never lost or doubled, and each reply
+//! is queued once. One poll at a time: the data folder's lock.
+
+use crate::adjudicate::{Adjudicator, Identity};
+use crate::mail::{inbound, outbound, templates::Templates};
+use crate::mailbox::Source;
+use crate::store::{Store, StoreError, stable_hash};
+use crate::transport::{self, Transport};
+use chrono::{DateTime, Utc};
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+/// What a poll did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Mails handled (answered or dropped on purpose).
+    pub handled: usize,
+    /// Of those, mails whose command was refused or that were dropped.
+    pub refused: usize,
+    /// Mails already processed (found again after a crash).
+    pub skipped: usize,
+    /// Mails that could not be processed (left in the mailbox).
+    pub errors: Vec<String>,
+    pub sent: usize,
+    pub send_errors: Vec<String>,
+    /// One line per mail: its fate.
+    pub log: Vec<String>,
+}
+
+impl Report {
+    /// Whether anything failed: a mail left unprocessed or a reply unsent.
+    pub fn failed(&self) -> bool {
+        !self.errors.is_empty() || !self.send_errors.is_empty()
+    }
+}
+
+/// Everything a poll needs.
+pub struct Poller<'a> {
+    pub store: &'a Store,
+    pub identity: &'a Identity,
+    pub templates: &'a Templates,
+    pub transport: &'a dyn Transport,
+}
+
+/// The key that makes a mail "the same mail" across runs.
+pub fn mail_key(raw: &[u8], message_id: Option<&str>) -> String {
+    match message_id {
+        Some(id) if id.len() > 2 && id.len() < 500 => id
+            .chars()
+            .filter(|c| !c.is_control() && *c != ' ')
+            .collect(),
+        _ => format!("sha:{:016x}", stable_hash(raw)),
+    }
+}
+
+fn sync_dir(p: &Path) {
+    if let Ok(d) = fs::File::open(p) {
+        let _ = d.sync_all();
+    }
+}
+
+impl Poller<'_> {
+    /// Processes every pending mail of `source`, then flushes the outbox.
+    /// Keeps going past a bad mail (STYLE.md habit 9).
+    ///
+    /// # Errors
+    /// Only when the lock or the store cannot be used at all.
+    pub fn poll(
+        &self,
+        source: &mut dyn Source,
+        now: DateTime<Utc>,
+        wait_for_lock: bool,
+    ) -> Result<Report, StoreError> {
+        let _lock = self.store.lock(wait_for_lock)?;
+        let mut report = Report::default();
+        self.recover()?;
+        let mut processed = self.store.processed()?;
+        let pending = source
+            .pending()
+            .map_err(|e| StoreError::Invalid(format!("cannot read the mailbox: {e}")))?;
+        let adj = Adjudicator {
+            store: self.store,
+            identity: self.identity,
+            templates: self.templates,
+            now,
+        };
+        for mail in pending {
+            let parsed = inbound::parse(&mail.raw);
+            let key = mail_key(
+                &mail.raw,
+                parsed.as_ref().ok().and_then(|m| m.message_id.as_deref()),
+            );
+            if processed.contains(&key) {
+                report.skipped += 1;
+                if let Err(e) = source.done(&mail) {
+                    report
+                        .errors
+                        .push(format!("{}: cannot mark as done: {e}", mail.name));
+                }
+                continue;
+            }
+            let outcome = match &parsed {
+                Err(e) => Ok((Vec::new(), format!("dropped: {e}"), true)),
+                Ok(m) => adj.handle(m).map(|h| (h.replies, h.fate, h.failed)),
+            };
+            let (replies, fate, refused) = match outcome {
+                Ok(x) => x,
+                Err(e) => {
+                    report
+                        .errors
+                        .push(format!("{} ({key}): {e}; left in the mailbox", mail.name));
+                    continue;
+                }
+            };
+            let from = parsed
+                .as_ref()
+                .ok()
+                .and_then(|m| m.from.clone())
+                .unwrap_or_else(|| "?".into());
+            if let Err(e) = self.commit(&key, &replies, parsed.as_ref().ok(), now) {
+                report
+                    .errors
+                    .push(format!("{} ({key}): {e}; left in the mailbox", mail.name));
+                continue;
+            }
+            processed.insert(key.clone());
+            report.handled += 1;
+            if refused {
+                report.refused += 1;
+            }
+            report.log.push(format!(
+                "{} {key} from {from}: {fate} ({} replies)",
+                now.format("%Y-%m-%dT%H:%M:%SZ"),
+                replies.len()
+            ));
+            if let Err(e) = source.done(&mail) {
+                report
+                    .errors
+                    .push(format!("{}: cannot mark as done: {e}", mail.name));
+            }
+        }
+        let flushed = transport::flush(&self.store.outbox_ready(), self.transport);
+        report.sent = flushed.sent;
+        report.send_errors = flushed.errors;
+        Ok(report)
+    }
+
+    /// Stages the replies, commits the key, releases the replies.
+    fn commit(
+        &self,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        mail: Option<&inbound::Inbound>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let h = stable_hash(key.as_bytes());
+        let staging = self.store.outbox_staging().join(format!("{h:016x}"));
+        let io = |p: &Path| {
+            let p = p.display().to_string();
+            move |source: std::io::Error| StoreError::Io { path: p, source }
+        };
+        if staging.exists() {
+            fs::remove_dir_all(&staging).map_err(io(&staging))?;
+        }
+        fs::create_dir_all(&staging).map_err(io(&staging))?;
+        for (n, reply) in replies.iter().enumerate() {
+            let game = reply.game.as_deref().unwrap_or("x");
+            let message_id = format!("<pbem.{game}.{h:016x}.{n}@{}>", self.identity.domain());
+            let in_reply_to = mail.and_then(|m| m.message_id.as_deref());
+            let thread = mail.map(|m| m.thread.clone()).unwrap_or_default();
+            let raw =
+                match outbound::build(self.identity, reply, &message_id, in_reply_to, &thread, now)
+                {
+                    Ok(raw) => raw,
+                    // A recipient that is not an address: log it, send the rest.
+                    Err(e) => {
+                        eprintln!("pbem: {e}");
+                        continue;
+                    }
+                };
+            let file = staging.join(format!("{n:03}.eml"));
+            let mut f = fs::File::create(&file).map_err(io(&file))?;
+            f.write_all(&raw).map_err(io(&file))?;
+            f.sync_all().map_err(io(&file))?;
+        }
+        let keyfile = staging.join("key");
+        let mut f = fs::File::create(&keyfile).map_err(io(&keyfile))?;
+        f.write_all(key.as_bytes()).map_err(io(&keyfile))?;
+        f.sync_all().map_err(io(&keyfile))?;
+        sync_dir(&staging);
+        self.store.mark_processed(key)?;
+        self.release(&staging, now)
+    }
+
+    /// Moves a committed staging folder into `ready/`, named so that
+    /// batches go out in the order they were made.
+    fn release(&self, staging: &Path, now: DateTime<Utc>) -> Result<(), StoreError> {
+        let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("x");
+        let ready = self
+            .store
+            .outbox_ready()
+            .join(format!("{}-{name}", now.format("%Y%m%dT%H%M%S%6f")));
+        fs::rename(staging, &ready).map_err(|source| StoreError::Io {
+            path: ready.display().to_string(),
+            source,
+        })?;
+        sync_dir(&self.store.outbox_ready());
+        sync_dir(&self.store.outbox_staging());
+        Ok(())
+    }
+
+    /// After a crash: committed staging folders go to `ready/`, the others
+    /// are thrown away (their mails will be handled again).
+    fn recover(&self) -> Result<(), StoreError> {
+        let processed = self.store.processed()?;
+        let dir = self.store.outbox_staging();
+        let Ok(entries) = fs::read_dir(&dir) else {
+            return Ok(());
+        };
+        for e in entries.filter_map(|e| e.ok()) {
+            let p = e.path();
+            let key = fs::read_to_string(p.join("key")).ok();
+            if key.as_ref().is_some_and(|k| processed.contains(k)) {
+                self.release(&p, crate::clock::now())?;
+            } else {
+                let _ = fs::remove_dir_all(&p);
+            }
+        }
+        Ok(())
+    }
+}

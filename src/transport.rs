@@ -1,0 +1,268 @@
+//! Sending what is in the outbox: over SMTP (lettre; STARTTLS, TLS, or
+//! plain on loopback; with AUTH), through a sendmail binary, or into local
+//! Maildirs (the embedded default: one Maildir per recipient).
+//!
+//! Replies wait in `DATA/outbox/ready/` until the transport has taken
+//! them; a failure leaves them there for the next poll (issue 3, "Outbox
+//! and transports").
+
+use crate::mailbox::Maildir;
+use lettre::address::Envelope;
+use lettre::transport::smtp::authentication::Credentials;
+use lettre::transport::smtp::client::{Tls, TlsParameters};
+use lettre::{Address, SendmailTransport, SmtpTransport, Transport as _};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// How pbem sends mail (`[send]` in pbem.toml).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "transport", rename_all = "lowercase", deny_unknown_fields)]
+pub enum SendConfig {
+    /// Into `<folder>/<recipient address>/new/`: nothing leaves the machine.
+    Maildir { folder: PathBuf },
+    /// Over SMTP.
+    Smtp {
+        host: String,
+        #[serde(default = "default_port")]
+        port: u16,
+        /// `starttls` (default), `tls`, or `none` (loopback only).
+        #[serde(default = "default_security")]
+        security: String,
+        #[serde(default)]
+        user: Option<String>,
+        /// A file holding the password (kept out of pbem.toml).
+        #[serde(default)]
+        password_file: Option<PathBuf>,
+        /// Extra CA certificate (PEM) to trust, for a private server.
+        #[serde(default)]
+        ca_file: Option<PathBuf>,
+    },
+    /// Through a sendmail-compatible binary.
+    Sendmail {
+        #[serde(default = "default_sendmail")]
+        command: PathBuf,
+    },
+}
+
+fn default_port() -> u16 {
+    587
+}
+fn default_security() -> String {
+    "starttls".into()
+}
+fn default_sendmail() -> PathBuf {
+    "/usr/sbin/sendmail".into()
+}
+
+/// A failed send: transient ones are retried next poll, permanent ones too
+/// (the mail stays in the outbox) but are logged as needing the admin.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct SendError {
+    pub message: String,
+    pub transient: bool,
+}
+
+/// Something that takes mail.
+pub trait Transport {
+    /// Sends one raw mail to the envelope's recipients.
+    ///
+    /// # Errors
+    /// [`SendError`], classified as transient or not.
+    fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError>;
+}
+
+/// Builds the transport for `config`.
+///
+/// # Errors
+/// A configuration that cannot work (unknown security, unreadable password
+/// or CA file).
+pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError> {
+    let fail = |m: String| SendError {
+        message: m,
+        transient: false,
+    };
+    Ok(match config {
+        SendConfig::Maildir { folder } => Box::new(MaildirSink {
+            folder: folder.clone(),
+        }),
+        SendConfig::Sendmail { command } => {
+            Box::new(Sendmail(SendmailTransport::new_with_command(command)))
+        }
+        SendConfig::Smtp {
+            host,
+            port,
+            security,
+            user,
+            password_file,
+            ca_file,
+        } => {
+            let mut tls = TlsParameters::builder(host.clone());
+            if let Some(ca) = ca_file {
+                let pem =
+                    fs::read(ca).map_err(|e| fail(format!("ca_file {}: {e}", ca.display())))?;
+                let cert = lettre::transport::smtp::client::Certificate::from_pem(&pem)
+                    .map_err(|e| fail(format!("ca_file {}: {e}", ca.display())))?;
+                tls = tls.add_root_certificate(cert);
+            }
+            let tls = tls
+                .build()
+                .map_err(|e| fail(format!("TLS for {host}: {e}")))?;
+            let mut b = SmtpTransport::builder_dangerous(host.as_str()).port(*port);
+            b = match security.as_str() {
+                "starttls" => b.tls(Tls::Required(tls)),
+                "tls" => b.tls(Tls::Wrapper(tls)),
+                "none" => b.tls(Tls::None),
+                other => {
+                    return Err(fail(format!(
+                        "security = \"{other}\": use \"starttls\", \"tls\" or \"none\""
+                    )));
+                }
+            };
+            if let Some(user) = user {
+                let password = match password_file {
+                    Some(p) => fs::read_to_string(p)
+                        .map_err(|e| fail(format!("password_file {}: {e}", p.display())))?
+                        .trim_end_matches(['\n', '\r'])
+                        .to_string(),
+                    None => return Err(fail("smtp `user` needs a `password_file`".into())),
+                };
+                b = b.credentials(Credentials::new(user.clone(), password));
+            }
+            Box::new(Smtp(b.build()))
+        }
+    })
+}
+
+struct Smtp(SmtpTransport);
+
+impl Transport for Smtp {
+    fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+        self.0
+            .send_raw(envelope, raw)
+            .map(|_| ())
+            .map_err(|e| SendError {
+                transient: !e.is_permanent(),
+                message: format!("SMTP: {e}"),
+            })
+    }
+}
+
+struct Sendmail(SendmailTransport);
+
+impl Transport for Sendmail {
+    fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+        self.0
+            .send_raw(envelope, raw)
+            .map(|_| ())
+            .map_err(|e| SendError {
+                transient: true,
+                message: format!("sendmail: {e}"),
+            })
+    }
+}
+
+/// One Maildir per recipient under a folder: the embedded default, where
+/// "sent" mail can be read with any mail client or `cat`.
+pub struct MaildirSink {
+    pub folder: PathBuf,
+}
+
+impl Transport for MaildirSink {
+    fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+        let io = |e: std::io::Error| SendError {
+            message: format!("{}: {e}", self.folder.display()),
+            transient: true,
+        };
+        for to in envelope.to() {
+            let dir = self.folder.join(to.to_string().to_lowercase());
+            let md = Maildir::open(&dir).map_err(io)?;
+            let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
+            if !md.root().join("new").join(&name).exists() {
+                md.deliver(&name, raw).map_err(io)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The envelope of a queued mail: From and To from its headers.
+///
+/// # Errors
+/// When the mail has no usable sender or recipient.
+pub fn envelope_of(raw: &[u8]) -> Result<Envelope, SendError> {
+    let bad = |m: &str| SendError {
+        message: format!("queued mail: {m}"),
+        transient: false,
+    };
+    let msg = mail_parser::MessageParser::default()
+        .parse(raw)
+        .ok_or_else(|| bad("not a mail"))?;
+    let addr = |a: Option<&mail_parser::Address>| -> Option<Address> {
+        a.and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .and_then(|s| s.parse().ok())
+    };
+    let from = addr(msg.from()).ok_or_else(|| bad("no From"))?;
+    let to = addr(msg.to()).ok_or_else(|| bad("no To"))?;
+    Envelope::new(Some(from), vec![to]).map_err(|e| bad(&e.to_string()))
+}
+
+/// What one flush of the outbox did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flushed {
+    pub sent: usize,
+    pub failed: usize,
+    pub errors: Vec<String>,
+}
+
+/// Sends everything in `ready` (oldest batch first); what is sent is
+/// removed, what fails stays for the next time.
+pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
+    let mut out = Flushed::default();
+    let Ok(entries) = fs::read_dir(ready) else {
+        return out;
+    };
+    let mut batches: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    batches.sort();
+    for batch in batches {
+        let mut files: Vec<PathBuf> = match fs::read_dir(&batch) {
+            Ok(e) => e
+                .filter_map(|e| e.ok())
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+                .collect(),
+            Err(_) => continue,
+        };
+        files.sort();
+        for f in files {
+            let result = fs::read(&f)
+                .map_err(|e| SendError {
+                    message: format!("{}: {e}", f.display()),
+                    transient: true,
+                })
+                .and_then(|raw| envelope_of(&raw).and_then(|env| transport.send(&env, &raw)));
+            match result {
+                Ok(()) => {
+                    let _ = fs::remove_file(&f);
+                    out.sent += 1;
+                }
+                Err(e) => {
+                    out.failed += 1;
+                    out.errors.push(format!("{}: {e}", f.display()));
+                }
+            }
+        }
+        // All sent: the batch's bookkeeping goes with it.
+        if out.failed == 0 {
+            let _ = fs::remove_file(batch.join("key"));
+        }
+        let _ = fs::remove_dir(&batch); // only when empty
+    }
+    out
+}
