@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each a clap struct whose doc
 //! comment is its `--help` and an `execute` method returning the exit code.
 
+mod demo;
 mod moves;
 mod rules;
 mod server;
@@ -34,6 +35,7 @@ pub enum Command {
     Moves(moves::Moves),
     Show(show::Show),
     Rules(rules::RulesCmd),
+    Demo(demo::Demo),
     Init(server::Init),
     Poll(server::Poll),
     Deliver(server::Deliver),
@@ -51,6 +53,7 @@ impl Cli {
             Command::Moves(c) => c.execute(),
             Command::Show(c) => c.execute(),
             Command::Rules(c) => c.execute(),
+            Command::Demo(c) => c.execute(),
             Command::Init(c) => c.execute(),
             Command::Poll(c) => c.execute(),
             Command::Deliver(c) => c.execute(),

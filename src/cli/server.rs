@@ -242,7 +242,7 @@ impl Daemon {
         while !stop.load(Ordering::Relaxed) {
             // Poll when new/ changed, and every 30 s anyway (cur/, outbox).
             let changed = std::fs::metadata(&new_dir).and_then(|m| m.modified()).ok();
-            let due = ticks % (30_000 / self.interval.max(1)).max(1) == 0;
+            let due = ticks.is_multiple_of((30_000 / self.interval.max(1)).max(1));
             if changed != last_seen || due {
                 last_seen = changed;
                 match server.poll(&mut md, true) {
