@@ -395,7 +395,7 @@ impl Adjudicator<'_> {
             .clone()
             .unwrap_or_else(|| format!("{from}{}", mail.body));
         let h = store::stable_hash(seed.as_bytes());
-        let id = format!("{}-{}", prefix(rules), base32(h, 5));
+        let id = format!("{}-{}", id_prefix(rules), base32(h, 5));
         let challenger_first = match order {
             Order::First => true,
             Order::Second => false,
@@ -615,18 +615,31 @@ impl Adjudicator<'_> {
         ))
     }
 
-    fn accept(&self, id: &str, ch: &Challenge, rules: Rules, mail: &Inbound) -> Result<Handled> {
-        let first = rules.side_named(&ch.first);
-        let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
-        let mut players = BTreeMap::new();
-        players.insert(
-            rules.side_name(challenger_side).to_string(),
-            ch.challenger.clone(),
-        );
-        players.insert(
-            rules.side_name(challenger_side.other()).to_string(),
-            mailbox(mail.from_name.as_deref(), &ch.opponent),
-        );
+    /// Creates game `id` (record and keys) unless it exists; `players`
+    /// maps side names to "Name <address>". Used by `accept` and by the
+    /// admin's `pbem new`.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub fn start_game(
+        &self,
+        id: &str,
+        rules: Rules,
+        first: Option<Side>,
+        players: BTreeMap<String, String>,
+    ) -> Result<()> {
+        if self.store.read_game(id)?.is_some() {
+            return Ok(());
+        }
+        let mut secrets = self.store.secrets(id)?;
+        for s in Side::BOTH {
+            if !secrets.tokens.contains_key(rules.side_name(s)) {
+                secrets
+                    .tokens
+                    .insert(rules.side_name(s).into(), store::new_token()?);
+            }
+        }
+        self.store.write_secrets(id, &secrets)?;
         let rec = Record {
             file: format!("{id}.toml"),
             format: Some(1),
@@ -638,12 +651,24 @@ impl Adjudicator<'_> {
             players,
             lines: Vec::new(),
         };
-        if self.store.read_game(id)?.is_none() {
-            self.store.write_game(id, &record::write::to_string(&rec))?;
-        }
-        self.store.remove_challenge(id)?;
+        self.store.write_game(id, &record::write::to_string(&rec))?;
+        Ok(())
+    }
+
+    /// The "game begins" mails of game `id`, one per player.
+    ///
+    /// # Errors
+    /// Store and template failures; a game that does not exist.
+    pub fn started(&self, id: &str) -> Result<Vec<Reply>> {
+        let text = self
+            .store
+            .read_game(id)?
+            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
+        let rec = Record::parse(&format!("{id}.toml"), &text)
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let rules = rec.rules;
         let secrets = self.store.secrets(id)?;
-        let replies = crate::with_game!(rules, G => {
+        Ok(crate::with_game!(rules, G => {
             let pos = G::start(rec.first_side());
             let mut out = Vec::new();
             for side in Side::BOTH {
@@ -661,7 +686,24 @@ impl Adjudicator<'_> {
                 });
             }
             out
-        });
+        }))
+    }
+
+    fn accept(&self, id: &str, ch: &Challenge, rules: Rules, mail: &Inbound) -> Result<Handled> {
+        let first = rules.side_named(&ch.first);
+        let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let mut players = BTreeMap::new();
+        players.insert(
+            rules.side_name(challenger_side).to_string(),
+            ch.challenger.clone(),
+        );
+        players.insert(
+            rules.side_name(challenger_side.other()).to_string(),
+            mailbox(mail.from_name.as_deref(), &ch.opponent),
+        );
+        self.store
+            .remove_challenge_after(id, || self.start_game(id, rules, first, players.clone()))?;
+        let replies = self.started(id)?;
         Ok(Handled {
             replies,
             fate: format!("challenge {id} accepted: game begins"),
@@ -904,6 +946,12 @@ impl Adjudicator<'_> {
                     });
                     fates.push(format!("{me} asked for {c}"));
                 }
+                // An accept handled again after a crash: the game exists
+                // but nothing is played yet; send the opening mails.
+                Command::Accept if rec.lines.is_empty() && already_accepted(mail, &rec) => {
+                    replies.extend(self.started(id)?);
+                    fates.push(format!("{me} accepted (again)"));
+                }
                 Command::Accept | Command::Decline => {
                     replies.push(refuse(
                         self,
@@ -942,6 +990,26 @@ impl Adjudicator<'_> {
             replies,
             fate: format!("{id}: {}", fates.join("; ")),
             failed: false,
+        })
+    }
+
+    /// The mails telling both players of the last line of game `id`'s
+    /// record (for the admin's `pbem move`).
+    ///
+    /// # Errors
+    /// Store and template failures; a damaged record.
+    pub fn news_of(&self, id: &str) -> Result<Vec<Reply>> {
+        let text = self
+            .store
+            .read_game(id)?
+            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
+        let rec = Record::parse(&format!("{id}.toml"), &text)
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let secrets = self.store.secrets(id)?;
+        crate::with_game!(rec.rules, G => {
+            let replayed = record::replay::<G>(&rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
+            let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
+            self.news::<G>(id, &rec, &replayed, mover, &secrets)
         })
     }
 
@@ -1013,6 +1081,14 @@ impl Adjudicator<'_> {
     }
 }
 
+/// Whether `mail` can be the accept that created `rec`: the sender plays
+/// in it (the caller checked that no move is played yet).
+fn already_accepted(mail: &Inbound, rec: &Record) -> bool {
+    mail.from
+        .as_ref()
+        .is_some_and(|f| rec.players.values().any(|p| address_of(p) == *f))
+}
+
 /// A legal move to show as an example of the notation.
 fn example_move<G: Game>(pos: &G) -> String {
     game::listed_moves(pos)
@@ -1046,7 +1122,7 @@ fn failed(replies: Vec<Reply>, s: String) -> Handled {
 }
 
 /// Short game-id prefixes.
-fn prefix(r: Rules) -> &'static str {
+pub fn id_prefix(r: Rules) -> &'static str {
     match r {
         Rules::BoomAndZoom => "bz",
         Rules::DragonsTeeth => "dt",

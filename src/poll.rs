@@ -162,8 +162,9 @@ impl Poller<'_> {
         Ok(report)
     }
 
-    /// Stages the replies, commits the key, releases the replies.
-    fn commit(
+    /// Stages the replies, commits the key, releases the replies (also
+    /// used for the admin's commands, with `mail = None`).
+    pub fn commit(
         &self,
         key: &str,
         replies: &[crate::adjudicate::Reply],

@@ -269,6 +269,22 @@ impl Store {
         }
     }
 
+    /// Runs `start` (which creates the game) and then removes the
+    /// challenge, so that a crash in between leaves the challenge to be
+    /// accepted again rather than lost.
+    ///
+    /// # Errors
+    /// What `start` returns, or a failure to remove the challenge.
+    pub fn remove_challenge_after<E: From<StoreError>>(
+        &self,
+        id: &str,
+        start: impl FnOnce() -> Result<(), E>,
+    ) -> Result<(), E> {
+        start()?;
+        self.remove_challenge(id)?;
+        Ok(())
+    }
+
     /// The ids of pending challenges.
     ///
     /// # Errors

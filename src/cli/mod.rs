@@ -1,6 +1,7 @@
 //! The command line: one file per subcommand, each a clap struct whose doc
 //! comment is its `--help` and an `execute` method returning the exit code.
 
+mod admin;
 mod demo;
 mod moves;
 mod rules;
@@ -36,6 +37,9 @@ pub enum Command {
     Show(show::Show),
     Rules(rules::RulesCmd),
     Demo(demo::Demo),
+    New(admin::New),
+    Games(admin::Games),
+    Move(admin::Move),
     Init(server::Init),
     Poll(server::Poll),
     Deliver(server::Deliver),
@@ -54,6 +58,9 @@ impl Cli {
             Command::Show(c) => c.execute(),
             Command::Rules(c) => c.execute(),
             Command::Demo(c) => c.execute(),
+            Command::New(c) => c.execute(),
+            Command::Games(c) => c.execute(),
+            Command::Move(c) => c.execute(),
             Command::Init(c) => c.execute(),
             Command::Poll(c) => c.execute(),
             Command::Deliver(c) => c.execute(),

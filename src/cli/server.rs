@@ -63,6 +63,38 @@ impl Server {
         })
     }
 
+    fn poller(&self) -> Poller<'_> {
+        Poller {
+            store: &self.store,
+            identity: &self.identity,
+            templates: &self.templates,
+            transport: self.transport.as_ref(),
+        }
+    }
+
+    /// Queues mails made outside a poll (the admin's commands) under
+    /// `key`, then sends the outbox.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub fn queue(
+        &self,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Report, StoreError> {
+        {
+            let _lock = self.store.lock(true)?;
+            self.poller().commit(key, replies, None, now)?;
+        }
+        let flushed = transport::flush(&self.store.outbox_ready(), self.transport.as_ref());
+        Ok(Report {
+            sent: flushed.sent,
+            send_errors: flushed.errors,
+            ..Report::default()
+        })
+    }
+
     pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
         Poller {
             store: &self.store,
