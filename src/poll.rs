@@ -230,6 +230,7 @@ impl Poller<'_> {
     /// After a crash: committed staging folders go to `ready/`, the others
     /// are thrown away (their mails will be handled again).
     fn recover(&self) -> Result<(), StoreError> {
+        self.store.remove_stale_temps();
         let processed = self.store.processed()?;
         let dir = self.store.outbox_staging();
         let Ok(entries) = fs::read_dir(&dir) else {

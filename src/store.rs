@@ -357,6 +357,29 @@ impl Store {
         f.sync_all().map_err(io_err(&p))
     }
 
+    /// Removes temporary files a killed process left half-written (their
+    /// rename never happened, so nothing refers to them). Call it only
+    /// while holding the lock.
+    pub fn remove_stale_temps(&self) -> usize {
+        let mut n = 0;
+        for sub in ["", "games", "secrets", "challenges"] {
+            let Ok(entries) = fs::read_dir(self.root.join(sub)) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                if name.starts_with(".pbem-")
+                    && name.ends_with(".tmp")
+                    && fs::remove_file(e.path()).is_ok()
+                {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
     pub fn outbox_staging(&self) -> PathBuf {
         self.root.join("outbox/staging")
     }
