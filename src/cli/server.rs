@@ -243,8 +243,9 @@ impl Deliver {
     }
 }
 
-/// Keep polling: react to new mail within a second, send the outbox, and
-/// stop cleanly on SIGTERM or SIGINT.
+/// Keep running: answer new mail as it arrives (inotify on the Maildir),
+/// sweep the mailbox and the outbox every 30 seconds, and stop cleanly on
+/// SIGTERM or SIGINT (a poll under way is finished first).
 ///
 /// Examples:
 ///   pbem daemon --config /srv/pbem/pbem.toml
@@ -252,7 +253,8 @@ impl Deliver {
 pub struct Daemon {
     #[command(flatten)]
     config: ConfigArg,
-    /// How often to look at the mailbox, in milliseconds.
+    /// How often to look at the mailbox where inotify is not available, in
+    /// milliseconds.
     #[arg(long, default_value_t = 500, value_name = "MS")]
     interval: u64,
 }
@@ -268,22 +270,50 @@ impl Daemon {
             "pbem daemon: watching {}",
             server.config.inbox.maildir.display()
         );
+        // inotify tells of mail arriving in new/ (delivered there, or
+        // renamed in from tmp/); a sweep every 30 s catches the rest: mail
+        // an IMAP server moved to cur/, replies waiting in the outbox.
         let new_dir = server.config.inbox.maildir.join("new");
-        let mut last_seen: Option<std::time::SystemTime> = None;
-        let mut ticks = 0u64;
+        let mut watch = inotify::Inotify::init().ok();
+        if let Some(w) = &mut watch
+            && let Err(e) = w.watches().add(
+                &new_dir,
+                inotify::WatchMask::CREATE | inotify::WatchMask::MOVED_TO,
+            )
+        {
+            eprintln!(
+                "pbem daemon: no inotify ({e}); looking every {} ms",
+                self.interval
+            );
+            watch = None;
+        }
+        let mut buffer = [0u8; 4096];
+        let sweep = Duration::from_secs(30);
+        let mut last_poll: Option<std::time::Instant> = None;
+        let mut last_mtime = None;
         while !stop.load(Ordering::Relaxed) {
-            // Poll when new/ changed, and every 30 s anyway (cur/, outbox).
-            let changed = std::fs::metadata(&new_dir).and_then(|m| m.modified()).ok();
-            let due = ticks.is_multiple_of((30_000 / self.interval.max(1)).max(1));
-            if changed != last_seen || due {
-                last_seen = changed;
+            let arrived = match &mut watch {
+                Some(w) => w
+                    .read_events(&mut buffer)
+                    .map(|ev| ev.count() > 0)
+                    .unwrap_or(false),
+                None => {
+                    let m = std::fs::metadata(&new_dir).and_then(|m| m.modified()).ok();
+                    let changed = m != last_mtime;
+                    last_mtime = m;
+                    changed
+                }
+            };
+            if arrived || last_poll.is_none_or(|t| t.elapsed() >= sweep) {
+                last_poll = Some(std::time::Instant::now());
                 match server.poll(&mut md, true) {
                     Ok(r) => print_report(&r, true),
                     Err(e) => eprintln!("pbem daemon: {e}"),
                 }
+                continue;
             }
-            std::thread::sleep(Duration::from_millis(self.interval));
-            ticks += 1;
+            let nap = if watch.is_some() { 20 } else { self.interval };
+            std::thread::sleep(Duration::from_millis(nap));
         }
         eprintln!("pbem daemon: stopped");
         Ok(0)
