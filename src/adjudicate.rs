@@ -280,7 +280,7 @@ impl Adjudicator<'_> {
             to: to.to_string(),
             rendered: self.templates.render(
                 "rejected",
-                context! { id => game, game => name, what, command, reason, board, legal => legal.join(", ") },
+                context! { id => game, game => name, what, command, reason, board, legal => capped(&legal) },
             )?,
             game: game.map(str::to_string),
             reply_to: None,
@@ -928,7 +928,7 @@ impl Adjudicator<'_> {
                                 if list.is_empty() {
                                     "none".to_string()
                                 } else {
-                                    list.join(", ")
+                                    capped(&list)
                                 },
                                 f.clone(),
                             )
@@ -1089,6 +1089,22 @@ fn already_accepted(mail: &Inbound, rec: &Record) -> bool {
         .is_some_and(|f| rec.players.values().any(|p| address_of(p) == *f))
 }
 
+/// The most moves a mail lists; Guerrilla Checkers can have hundreds of
+/// thousands of legal capture chains.
+pub const MAX_LISTED: usize = 80;
+
+/// "a, b, c" or, past [`MAX_LISTED`], the first ones and how many more.
+fn capped(list: &[String]) -> String {
+    if list.len() <= MAX_LISTED {
+        return list.join(", ");
+    }
+    format!(
+        "{}, ... and {} more (`moves SQUARE` lists the moves from one square)",
+        list[..MAX_LISTED].join(", "),
+        list.len() - MAX_LISTED
+    )
+}
+
 /// A legal move to show as an example of the notation.
 fn example_move<G: Game>(pos: &G) -> String {
     game::listed_moves(pos)
@@ -1148,3 +1164,33 @@ fn base32(mut h: u64, n: usize) -> String {
 
 #[allow(dead_code)]
 fn _assert_value(_: Value) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_move_lists_are_capped() {
+        let list: Vec<String> = (0..500).map(|i| format!("{i}-{}", i + 1)).collect();
+        let s = capped(&list);
+        assert!(
+            s.ends_with("... and 420 more (`moves SQUARE` lists the moves from one square)"),
+            "{s}"
+        );
+        assert_eq!(capped(&list[..3]), "0-1, 1-2, 2-3");
+    }
+
+    #[test]
+    fn mailboxes_quote_only_when_needed() {
+        assert_eq!(mailbox(Some("Bob"), "bob@x.org"), "Bob <bob@x.org>");
+        assert_eq!(
+            mailbox(Some("Smith, Bob"), "bob@x.org"),
+            "\"Smith, Bob\" <bob@x.org>"
+        );
+        assert_eq!(
+            mailbox(Some("Evil\"\r\nBcc: x"), "bob@x.org"),
+            "EvilBcc: x <bob@x.org>".replace("EvilBcc: x", "\"EvilBcc: x\"")
+        );
+        assert_eq!(address_of("Bob <Bob@X.org>"), "bob@x.org");
+    }
+}
