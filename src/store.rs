@@ -195,7 +195,12 @@ impl Store {
     /// # Errors
     /// When the games folder cannot be read.
     pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
-        let dir = self.root.join("games");
+        self.ids_in("games")
+    }
+
+    /// The ids named by the `<id>.toml` files of a folder, sorted.
+    fn ids_in(&self, sub: &str) -> Result<Vec<String>, StoreError> {
+        let dir = self.root.join(sub);
         let mut ids: Vec<String> = fs::read_dir(&dir)
             .map_err(io_err(&dir))?
             .filter_map(|e| e.ok())
@@ -290,20 +295,7 @@ impl Store {
     /// # Errors
     /// When the folder cannot be read.
     pub fn challenge_ids(&self) -> Result<Vec<String>, StoreError> {
-        let dir = self.root.join("challenges");
-        let mut ids: Vec<String> = fs::read_dir(&dir)
-            .map_err(io_err(&dir))?
-            .filter_map(|e| e.ok())
-            .filter_map(|e| {
-                e.file_name()
-                    .to_str()?
-                    .strip_suffix(".toml")
-                    .map(str::to_string)
-            })
-            .filter(|id| valid_id(id))
-            .collect();
-        ids.sort();
-        Ok(ids)
+        self.ids_in("challenges")
     }
 
     /// Keys of every mail processed so far. A line cut short by a crash
