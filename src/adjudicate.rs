@@ -272,10 +272,37 @@ impl Adjudicator<'_> {
         } else {
             "your command".to_string()
         };
-        let name = game
+        let record = game
             .and_then(|id| self.store.read_game(id).ok().flatten())
-            .and_then(|t| Record::parse("x", &t).ok())
-            .map(|r| r.rules.name().to_string());
+            .and_then(|t| Record::parse("x", &t).ok());
+        let name = record.as_ref().map(|r| r.rules.name().to_string());
+        // "Send the corrected command in a reply": the reply must carry
+        // the key, so a player gets their own (at their own address).
+        let reply_to = game.and_then(|id| {
+            let side = match &record {
+                Some(r) => r
+                    .players
+                    .iter()
+                    .find(|(_, m)| address_of(m) == address_of(to))
+                    .map(|(s, _)| s.clone()),
+                None => self.store.challenge(id).ok().flatten().and_then(|c| {
+                    let rules: Rules = c.rules.parse().ok()?;
+                    let theirs = rules.side_named(&c.challenger_side)?;
+                    if address_of(&c.challenger) == address_of(to) {
+                        Some(c.challenger_side.clone())
+                    } else if c.opponent == address_of(to) {
+                        Some(rules.side_name(theirs.other()).to_string())
+                    } else {
+                        None
+                    }
+                }),
+            }?;
+            let secrets = self.store.secrets(id).ok()?;
+            secrets
+                .tokens
+                .get(&side)
+                .map(|t| self.identity.reply_to(id, t))
+        });
         Ok(Reply {
             to: to.to_string(),
             rendered: self.templates.render(
@@ -283,7 +310,7 @@ impl Adjudicator<'_> {
                 context! { id => game, game => name, what, command, reason, board, legal => legal.join(", ") },
             )?,
             game: game.map(str::to_string),
-            reply_to: None,
+            reply_to,
         })
     }
 
