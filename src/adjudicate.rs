@@ -163,12 +163,36 @@ impl Adjudicator<'_> {
             return Ok(failed(vec![r], format!("refused from {from}: {e}")));
         }
         if commands.is_empty() {
+            // Show what was read: a player can then see whether pbem
+            // missed their text (a quote or signature it cut too early).
+            let read: Vec<&str> = mail
+                .body
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let how = "write your move alone on a line, like 22-15, or `help` for the commands";
+            let reason = if read.is_empty() {
+                format!(
+                    "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature."
+                )
+            } else {
+                let mut shown: Vec<String> =
+                    read.iter().take(6).map(|l| format!("| {l}")).collect();
+                if read.len() > 6 {
+                    shown.push("| ...".into());
+                }
+                format!(
+                    "{how}. This is what pbem read in your mail (quotes and signature left out):\n\n{}",
+                    shown.join("\n")
+                )
+            };
             let r = self.reject(
                 &from,
                 mail,
                 target.as_ref().map(|t| t.id.as_str()),
-                "(nothing)",
-                "pbem found no command in your mail. Write your move alone on a line, like 22-15, or `help` for the commands",
+                "",
+                &reason,
                 None,
                 Vec::new(),
             )?;
@@ -267,7 +291,9 @@ impl Adjudicator<'_> {
         board: Option<String>,
         legal: Vec<String>,
     ) -> Result<Reply> {
-        let what = if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
+        let what = if command.is_empty() {
+            "your mail".to_string()
+        } else if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
             format!("your move {command}")
         } else {
             "your command".to_string()
