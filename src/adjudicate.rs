@@ -548,12 +548,35 @@ impl Adjudicator<'_> {
             let authentic = from == ch.opponent
                 && (token.is_some() && token == opp_token.map(String::as_str)
                     || self.dmarc_pass(mail));
+            // The challenger, with their key: too early, not a stranger.
+            let own_token = secrets.tokens.get(rules.side_name(opp_side.other()));
+            if from == address_of(&ch.challenger)
+                && token.is_some()
+                && token == own_token.map(String::as_str)
+            {
+                let r = self.reject(
+                    from,
+                    mail,
+                    Some(id),
+                    &summary(commands),
+                    &format!(
+                        "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do",
+                        ch.opponent
+                    ),
+                    None,
+                    Vec::new(),
+                )?;
+                return Ok(failed(
+                    vec![r],
+                    format!("refused from {from}: challenge {id} not answered yet"),
+                ));
+            }
             if !authentic {
                 return self.spoof_or_stranger(
                     from,
                     mail,
                     id,
-                    std::slice::from_ref(&ch.opponent),
+                    &[ch.opponent.clone(), ch.challenger.clone()],
                     rules.name(),
                 );
             }
