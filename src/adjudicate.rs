@@ -1064,13 +1064,30 @@ impl Adjudicator<'_> {
                     self.templates.render("over", context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec) })?
                 }
                 (None, Some(Entry::Event(ev))) => {
-                    let text = match ev {
+                    let name = rules.side_name(mover);
+                    let mut chars = name.chars();
+                    let who: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+                    let mut text = match ev {
                         Event::DrawOffered if side == mover => "You offered a draw; your opponent has been asked.".to_string(),
-                        Event::DrawOffered => format!("{} offers a draw.", rules.side_name(mover)),
-                        Event::DrawDeclined => format!("{} declined the draw offer; play goes on.", rules.side_name(mover)),
+                        Event::DrawOffered => format!("{who} offers a draw."),
+                        Event::DrawDeclined => format!("{who} declined the draw offer; play goes on."),
                         other => other.as_str().to_string(),
                     };
-                    self.templates.render("draw", context! { id, game => rules.name(), what => what.clone(), text, board, offer_to_you => *ev == Event::DrawOffered && side != mover })?
+                    let mut what = what.clone();
+                    // A move sent in the same mail (`22-15` and `draw`).
+                    let prev = rec.lines.iter().rev().nth(1);
+                    if let (Some(prev), Some(last)) = (prev, last_line)
+                        && prev.message_id.is_some()
+                        && prev.message_id == last.message_id
+                        && let Entry::Move(m) = &prev.entry
+                    {
+                        text = format!("{who} played {m} (move {ply}). {text}");
+                        what = format!("{name} played {m}, {what}");
+                    }
+                    self.templates.render("draw", context! {
+                        id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
+                        next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
+                    })?
                 }
                 _ => self.templates.render("moved", context! {
                     id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
