@@ -356,10 +356,10 @@ impl Adjudicator<'_> {
                 let text = match game {
                     Some(r) => {
                         let i = r.info();
-                        format!("{} by {}\n\n{}\n\nNotation: {}.", i.name, i.author, i.summary, i.notation)
+                        format!("{} {}\n\n{}\n\nNotation: {}.", i.name, byline(i.author), i.summary, i.notation)
                     }
                     None => Rules::ALL
-                        .map(|r| format!("{:<20} {} by {}", r.slug(), r.name(), r.info().author))
+                        .map(|r| format!("{:<20} {} {}", r.slug(), r.name(), byline(r.info().author)))
                         .join("\n"),
                 };
                 vec![self.info(from, "rules", &text, None)?]
@@ -396,10 +396,11 @@ impl Adjudicator<'_> {
                 lines.push(format!(
                     "{id:<16} {:<20} you play {side:<10} {}",
                     rec.rules.name(),
-                    if result == "*" {
-                        "in play".to_string()
-                    } else {
-                        format!("result: {result}")
+                    match result {
+                        "*" => "in play".to_string(),
+                        "draw" => "over: drawn".to_string(),
+                        r if r == side => "over: you won".to_string(),
+                        r => format!("over: {r} won"),
                     }
                 ));
             }
@@ -408,10 +409,19 @@ impl Adjudicator<'_> {
             if let Some(c) = self.store.challenge(&id)?
                 && (address_of(&c.challenger) == who || c.opponent == who)
             {
-                lines.push(format!(
-                    "{id:<16} {:<20} challenge waiting for {}",
-                    c.rules, c.opponent
-                ));
+                let name = c
+                    .rules
+                    .parse::<Rules>()
+                    .map_or(c.rules.clone(), |r| r.name().to_string());
+                let state = if c.opponent == who {
+                    format!(
+                        "{} challenges you: answer accept or decline",
+                        address_of(&c.challenger)
+                    )
+                } else {
+                    format!("challenge waiting for {}", c.opponent)
+                };
+                lines.push(format!("{id:<16} {name:<20} {state}"));
             }
         }
         Ok(if lines.is_empty() {
@@ -1103,6 +1113,15 @@ impl Adjudicator<'_> {
             });
         }
         Ok(out)
+    }
+}
+
+/// "by Ty Bomba", but "after T. Robison" (not "by after ...").
+fn byline(author: &str) -> String {
+    if author.starts_with("after ") {
+        author.to_string()
+    } else {
+        format!("by {author}")
     }
 }
 
