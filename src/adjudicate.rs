@@ -174,7 +174,7 @@ impl Adjudicator<'_> {
             let how = "write your move alone on a line, like 22-15, or `help` for the commands";
             let reason = if read.is_empty() {
                 format!(
-                    "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature."
+                    "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature, and not the subject."
                 )
             } else {
                 let mut shown: Vec<String> =
