@@ -842,9 +842,21 @@ impl Adjudicator<'_> {
                 )
                 && !already
             {
-                replies.push(refuse(
-                    self,
-                    format!("the game is over: {}", end.reason),
+                // No board: its caption would still name a side to play.
+                let result = match end.outcome {
+                    game::Outcome::Win(s) => format!("{} won", rules.side_name(s)),
+                    game::Outcome::Draw => "drawn".into(),
+                };
+                replies.push(self.reject(
+                    from,
+                    mail,
+                    Some(id),
+                    &c.to_string(),
+                    &format!(
+                        "the game is over ({result}: {}); nothing more can be played in it",
+                        end.reason
+                    ),
+                    None,
                     Vec::new(),
                 )?);
                 return Ok(failed(
