@@ -163,12 +163,36 @@ impl Adjudicator<'_> {
             return Ok(failed(vec![r], format!("refused from {from}: {e}")));
         }
         if commands.is_empty() {
+            // Show what was read: a player can then see whether pbem
+            // missed their text (a quote or signature it cut too early).
+            let read: Vec<&str> = mail
+                .body
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let how = "write your move alone on a line, like 22-15, or `help` for the commands";
+            let reason = if read.is_empty() {
+                format!(
+                    "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature, and not the subject."
+                )
+            } else {
+                let mut shown: Vec<String> =
+                    read.iter().take(6).map(|l| format!("| {l}")).collect();
+                if read.len() > 6 {
+                    shown.push("| ...".into());
+                }
+                format!(
+                    "{how}. This is what pbem read in your mail (quotes and signature left out):\n\n{}",
+                    shown.join("\n")
+                )
+            };
             let r = self.reject(
                 &from,
                 mail,
                 target.as_ref().map(|t| t.id.as_str()),
-                "(nothing)",
-                "pbem found no command in your mail. Write your move alone on a line, like 22-15, or `help` for the commands",
+                "",
+                &reason,
                 None,
                 Vec::new(),
             )?;
@@ -267,15 +291,44 @@ impl Adjudicator<'_> {
         board: Option<String>,
         legal: Vec<String>,
     ) -> Result<Reply> {
-        let what = if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
+        let what = if command.is_empty() {
+            "your mail".to_string()
+        } else if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
             format!("your move {command}")
         } else {
             "your command".to_string()
         };
-        let name = game
+        let record = game
             .and_then(|id| self.store.read_game(id).ok().flatten())
-            .and_then(|t| Record::parse("x", &t).ok())
-            .map(|r| r.rules.name().to_string());
+            .and_then(|t| Record::parse("x", &t).ok());
+        let name = record.as_ref().map(|r| r.rules.name().to_string());
+        // "Send the corrected command in a reply": the reply must carry
+        // the key, so a player gets their own (at their own address).
+        let reply_to = game.and_then(|id| {
+            let side = match &record {
+                Some(r) => r
+                    .players
+                    .iter()
+                    .find(|(_, m)| address_of(m) == address_of(to))
+                    .map(|(s, _)| s.clone()),
+                None => self.store.challenge(id).ok().flatten().and_then(|c| {
+                    let rules: Rules = c.rules.parse().ok()?;
+                    let theirs = rules.side_named(&c.challenger_side)?;
+                    if address_of(&c.challenger) == address_of(to) {
+                        Some(c.challenger_side.clone())
+                    } else if c.opponent == address_of(to) {
+                        Some(rules.side_name(theirs.other()).to_string())
+                    } else {
+                        None
+                    }
+                }),
+            }?;
+            let secrets = self.store.secrets(id).ok()?;
+            secrets
+                .tokens
+                .get(&side)
+                .map(|t| self.identity.reply_to(id, t))
+        });
         Ok(Reply {
             to: to.to_string(),
             rendered: self.templates.render(
@@ -283,7 +336,7 @@ impl Adjudicator<'_> {
                 context! { id => game, game => name, what, command, reason, board, legal => capped(&legal) },
             )?,
             game: game.map(str::to_string),
-            reply_to: None,
+            reply_to,
         })
     }
 
@@ -303,10 +356,10 @@ impl Adjudicator<'_> {
                 let text = match game {
                     Some(r) => {
                         let i = r.info();
-                        format!("{} by {}\n\n{}\n\nNotation: {}.", i.name, i.author, i.summary, i.notation)
+                        format!("{} {}\n\n{}\n\nNotation: {}.", i.name, byline(i.author), i.summary, i.notation)
                     }
                     None => Rules::ALL
-                        .map(|r| format!("{:<20} {} by {}", r.slug(), r.name(), r.info().author))
+                        .map(|r| format!("{:<20} {} {}", r.slug(), r.name(), byline(r.info().author)))
                         .join("\n"),
                 };
                 vec![self.info(from, "rules", &text, None)?]
@@ -343,10 +396,11 @@ impl Adjudicator<'_> {
                 lines.push(format!(
                     "{id:<16} {:<20} you play {side:<10} {}",
                     rec.rules.name(),
-                    if result == "*" {
-                        "in play".to_string()
-                    } else {
-                        format!("result: {result}")
+                    match result {
+                        "*" => "in play".to_string(),
+                        "draw" => "over: drawn".to_string(),
+                        r if r == side => "over: you won".to_string(),
+                        r => format!("over: {r} won"),
                     }
                 ));
             }
@@ -355,10 +409,19 @@ impl Adjudicator<'_> {
             if let Some(c) = self.store.challenge(&id)?
                 && (address_of(&c.challenger) == who || c.opponent == who)
             {
-                lines.push(format!(
-                    "{id:<16} {:<20} challenge waiting for {}",
-                    c.rules, c.opponent
-                ));
+                let name = c
+                    .rules
+                    .parse::<Rules>()
+                    .map_or(c.rules.clone(), |r| r.name().to_string());
+                let state = if c.opponent == who {
+                    format!(
+                        "{} challenges you: answer accept or decline",
+                        address_of(&c.challenger)
+                    )
+                } else {
+                    format!("challenge waiting for {}", c.opponent)
+                };
+                lines.push(format!("{id:<16} {name:<20} {state}"));
             }
         }
         Ok(if lines.is_empty() {
@@ -495,12 +558,35 @@ impl Adjudicator<'_> {
             let authentic = from == ch.opponent
                 && (token.is_some() && token == opp_token.map(String::as_str)
                     || self.dmarc_pass(mail));
+            // The challenger, with their key: too early, not a stranger.
+            let own_token = secrets.tokens.get(rules.side_name(opp_side.other()));
+            if from == address_of(&ch.challenger)
+                && token.is_some()
+                && token == own_token.map(String::as_str)
+            {
+                let r = self.reject(
+                    from,
+                    mail,
+                    Some(id),
+                    &summary(commands),
+                    &format!(
+                        "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do",
+                        ch.opponent
+                    ),
+                    None,
+                    Vec::new(),
+                )?;
+                return Ok(failed(
+                    vec![r],
+                    format!("refused from {from}: challenge {id} not answered yet"),
+                ));
+            }
             if !authentic {
                 return self.spoof_or_stranger(
                     from,
                     mail,
                     id,
-                    std::slice::from_ref(&ch.opponent),
+                    &[ch.opponent.clone(), ch.challenger.clone()],
                     rules.name(),
                 );
             }
@@ -798,9 +884,21 @@ impl Adjudicator<'_> {
                 )
                 && !already
             {
-                replies.push(refuse(
-                    self,
-                    format!("the game is over: {}", end.reason),
+                // No board: its caption would still name a side to play.
+                let result = match end.outcome {
+                    game::Outcome::Win(s) => format!("{} won", rules.side_name(s)),
+                    game::Outcome::Draw => "drawn".into(),
+                };
+                replies.push(self.reject(
+                    from,
+                    mail,
+                    Some(id),
+                    &c.to_string(),
+                    &format!(
+                        "the game is over ({result}: {}); nothing more can be played in it",
+                        end.reason
+                    ),
+                    None,
                     Vec::new(),
                 )?);
                 return Ok(failed(
@@ -1056,13 +1154,30 @@ impl Adjudicator<'_> {
                     self.templates.render("over", context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec) })?
                 }
                 (None, Some(Entry::Event(ev))) => {
-                    let text = match ev {
+                    let name = rules.side_name(mover);
+                    let mut chars = name.chars();
+                    let who: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+                    let mut text = match ev {
                         Event::DrawOffered if side == mover => "You offered a draw; your opponent has been asked.".to_string(),
-                        Event::DrawOffered => format!("{} offers a draw.", rules.side_name(mover)),
-                        Event::DrawDeclined => format!("{} declined the draw offer; play goes on.", rules.side_name(mover)),
+                        Event::DrawOffered => format!("{who} offers a draw."),
+                        Event::DrawDeclined => format!("{who} declined the draw offer; play goes on."),
                         other => other.as_str().to_string(),
                     };
-                    self.templates.render("draw", context! { id, game => rules.name(), what => what.clone(), text, board, offer_to_you => *ev == Event::DrawOffered && side != mover })?
+                    let mut what = what.clone();
+                    // A move sent in the same mail (`22-15` and `draw`).
+                    let prev = rec.lines.iter().rev().nth(1);
+                    if let (Some(prev), Some(last)) = (prev, last_line)
+                        && prev.message_id.is_some()
+                        && prev.message_id == last.message_id
+                        && let Entry::Move(m) = &prev.entry
+                    {
+                        text = format!("{who} played {m} (move {ply}). {text}");
+                        what = format!("{name} played {m}, {what}");
+                    }
+                    self.templates.render("draw", context! {
+                        id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
+                        next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
+                    })?
                 }
                 _ => self.templates.render("moved", context! {
                     id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
@@ -1103,6 +1218,15 @@ fn capped(list: &[String]) -> String {
         list[..MAX_LISTED].join(", "),
         list.len() - MAX_LISTED
     )
+}
+
+/// "by Ty Bomba", but "after T. Robison" (not "by after ...").
+fn byline(author: &str) -> String {
+    if author.starts_with("after ") {
+        author.to_string()
+    } else {
+        format!("by {author}")
+    }
 }
 
 /// A legal move to show as an example of the notation.

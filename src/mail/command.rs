@@ -120,6 +120,7 @@ static MOVE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
 /// Parses every line of a cleaned body (see [`super::text`]).
 pub fn parse(body: &str) -> Commands {
     let mut out = Commands::default();
+    let mut chatter = Vec::new();
     for raw in body.lines() {
         let line = raw.trim().trim_end_matches(['.', '!']).trim();
         if line.is_empty() {
@@ -127,11 +128,29 @@ pub fn parse(body: &str) -> Commands {
         }
         match parse_line(line) {
             Ok(Some(c)) => out.commands.push(c),
-            Ok(None) => {}
+            Ok(None) => chatter.push(line),
             Err(message) => out.errors.push(CommandError {
                 line: line.to_string(),
                 message,
             }),
+        }
+    }
+    // Nothing but chatter: a line with a move in it was most likely meant
+    // as one (`mvoe 13-21`, `13-21 please`); say how to write it.
+    if out.commands.is_empty() && out.errors.is_empty() {
+        let near = chatter.iter().find_map(|line| {
+            line.split_whitespace()
+                .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
+                .find(|w| MOVE_LIKE.is_match(w))
+                .map(|w| (line, w))
+        });
+        if let Some((line, w)) = near {
+            out.errors.push(CommandError {
+                line: line.to_string(),
+                message: format!(
+                    "pbem reads a move only when it stands alone on its line; if you meant {w}, write it by itself, or as `move {w}`"
+                ),
+            });
         }
     }
     out
@@ -345,5 +364,12 @@ mod tests {
         let c = parse("Hi!\n22-15.\nthanks\n");
         assert_eq!(c.commands.len(), 1);
         assert!(c.errors.is_empty());
+        // With no command at all, a line holding a move is a near miss.
+        let c = parse("Hi!\nmvoe 13-21\n");
+        assert_eq!(c.errors[0].line, "mvoe 13-21");
+        assert!(c.errors[0].message.contains("`move 13-21`"));
+        // Beside a command it is chatter.
+        assert!(parse("Nice 13x34!\n22-15\n").errors.is_empty());
+        assert!(parse("See you on Monday\n").errors.is_empty());
     }
 }

@@ -98,10 +98,13 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
             thread.push(r);
         }
     }
-    let body = match msg
-        .body_text(0)
-        .filter(|_| msg.text_body_count() > 0 && !is_html_only(&msg))
-    {
+    // A blank text part beside HTML (some phone clients send one) does
+    // not hide the HTML.
+    let body = match msg.body_text(0).filter(|t| {
+        msg.text_body_count() > 0
+            && !is_html_only(&msg)
+            && (!t.trim().is_empty() || msg.html_body_count() == 0)
+    }) {
         Some(t) => text::normalize(&t),
         None => match msg.body_html(0) {
             Some(h) => text::normalize(&text::html_to_text(&h)),
@@ -229,6 +232,12 @@ mod tests {
         let html = "From: a@example.org\r\nSubject: x\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<div>22&ndash;15</div><blockquote>1-2</blockquote>";
         let m = parse(html.as_bytes()).unwrap();
         assert_eq!(m.body.trim(), "22–15");
+    }
+
+    #[test]
+    fn a_blank_text_part_does_not_hide_the_html() {
+        let mail = "From: a@example.org\r\nSubject: x\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\r\n--b\r\nContent-Type: text/html\r\n\r\n<div>22-15</div>\r\n--b--\r\n";
+        assert_eq!(parse(mail.as_bytes()).unwrap().body.trim(), "22-15");
     }
 
     #[test]

@@ -59,6 +59,7 @@ impl Templates {
     pub fn new(dir: Option<PathBuf>) -> Templates {
         let mut env = Environment::new();
         env.set_undefined_behavior(minijinja::UndefinedBehavior::Lenient);
+        env.add_filter("wrap", wrap);
         let mut sources: Vec<(&'static str, String)> =
             DEFAULTS.iter().map(|(n, s)| (*n, s.to_string())).collect();
         if let Some(dir) = dir {
@@ -117,6 +118,26 @@ impl Templates {
             text: tidy(&text),
         })
     }
+}
+
+/// The `wrap` filter, `{{ reason | wrap(72, "  ") }}` or
+/// `{% filter wrap %}...{% endfilter %}`: lines longer than `width`
+/// (default 72) broken at spaces, every line after the first starting with
+/// `indent` (for a value placed after an indent in the template).
+fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
+    let indent = indent.unwrap_or_default();
+    let width = width.unwrap_or(72).saturating_sub(indent.len()).max(20);
+    text.split('\n')
+        .map(|line| {
+            if line.len() <= width {
+                line.trim_end().to_string()
+            } else {
+                crate::diagram::wrap(line, width).trim_end().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace('\n', &format!("\n{indent}"))
 }
 
 /// At most one blank line in a row, one newline at the end.
@@ -183,5 +204,26 @@ mod tests {
             .unwrap();
         assert_eq!(r.subject, "Hi a  Bcc: x@evil");
         assert_eq!(r.text, "Custom body\n");
+    }
+
+    #[test]
+    fn long_lines_wrap_with_their_indent() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("info.txt"),
+            "Subject: x\n\n  {{ text | wrap(30, \"  \") }}\n",
+        )
+        .unwrap();
+        let t = Templates::new(Some(dir.path().to_path_buf()));
+        let r = t
+            .render(
+                "info",
+                context! { text => "one two three four five six seven eight\nnine" },
+            )
+            .unwrap();
+        assert_eq!(
+            r.text,
+            "  one two three four five six\n  seven eight\n  nine\n"
+        );
     }
 }

@@ -46,7 +46,8 @@ pub fn normalize(text: &str) -> String {
 /// The lines the player wrote: quoted text (`>` lines, "On ... wrote:"
 /// blocks, Outlook's "-----Original Message-----" and "From: ... Sent:"
 /// header blocks, Gmail's forwarded blocks) and the signature (after
-/// `-- `) cut off. Top-posted replies keep what is above the quote.
+/// `-- `) cut off. Top-posted replies keep what is above the quote;
+/// bottom-posted ones what is below a `>`-marked quote too.
 pub fn strip_quotes(text: &str) -> String {
     let mut out = Vec::new();
     let lines: Vec<&str> = text.lines().collect();
@@ -56,6 +57,17 @@ pub fn strip_quotes(text: &str) -> String {
         let t = line.trim();
         if line == "-- " || t == "--" || t == "__" || t.starts_with("Sent from my ") {
             break; // signature: nothing after it is a command
+        }
+        if let Some(len) = attribution(&lines, i) {
+            // "On ... wrote:" above a quote marked with `>`: the reply may
+            // go on below the quote (bottom-posting), so skip only the
+            // header. Above unmarked old mail, the rest is the old mail.
+            let next = lines[i + len..].iter().find(|l| !l.trim().is_empty());
+            if next.is_some_and(|l| l.trim_start().starts_with('>')) {
+                i += len;
+                continue;
+            }
+            break;
         }
         if is_quote_header(&lines, i) {
             break; // everything from the quote header down is the old mail
@@ -72,7 +84,8 @@ pub fn strip_quotes(text: &str) -> String {
     s
 }
 
-/// Whether line `i` starts the quoted part of a reply.
+/// Whether line `i` starts an unmarked copy of the old mail (Outlook's
+/// and forwarding clients' header blocks).
 fn is_quote_header(lines: &[&str], i: usize) -> bool {
     let t = lines[i].trim();
     let lower = t.to_lowercase();
@@ -90,31 +103,38 @@ fn is_quote_header(lines: &[&str], i: usize) -> bool {
             l.starts_with("sent:") || l.starts_with("date:") || l.starts_with("to:")
         });
     }
-    // "On Tue, 3 Nov 2026 at 10:00, Alice <a@x> wrote:" possibly wrapped
-    // over two or three lines; also the common translations.
-    let starts = ["on ", "am ", "le ", "el ", "il ", "op "];
-    if starts.iter().any(|s| lower.starts_with(s)) {
-        // The verb, and a colon ending one of the header's lines.
-        let header: Vec<String> = lines[i..]
-            .iter()
-            .take(3)
-            .map(|l| l.trim().to_lowercase())
-            .collect();
-        let verbs = [
-            "wrote",
-            "schrieb",
-            "a écrit",
-            "escribió",
-            "ha scritto",
-            "schreef",
-            "skrev",
-        ];
-        let joined = header.join(" ");
-        return verbs.iter().any(|v| joined.contains(v))
-            && header.iter().any(|l| l.ends_with(':'))
-            && joined.len() < 400;
-    }
     false
+}
+
+/// The number of lines of the attribution starting at line `i`: "On Tue,
+/// 3 Nov 2026 at 10:00, Alice <a@x> wrote:", possibly wrapped over two or
+/// three lines; also the common translations.
+fn attribution(lines: &[&str], i: usize) -> Option<usize> {
+    let lower = lines[i].trim().to_lowercase();
+    let starts = ["on ", "am ", "le ", "el ", "il ", "op "];
+    if !starts.iter().any(|s| lower.starts_with(s)) {
+        return None;
+    }
+    // The verb, and a colon ending one of the header's lines.
+    let header: Vec<String> = lines[i..]
+        .iter()
+        .take(3)
+        .map(|l| l.trim().to_lowercase())
+        .collect();
+    let verbs = [
+        "wrote",
+        "schrieb",
+        "a écrit",
+        "escribió",
+        "ha scritto",
+        "schreef",
+        "skrev",
+    ];
+    let joined = header.join(" ");
+    if !verbs.iter().any(|v| joined.contains(v)) || joined.len() >= 400 {
+        return None;
+    }
+    header.iter().position(|l| l.ends_with(':')).map(|n| n + 1)
 }
 
 /// Turns an HTML body into text for command parsing: quoted blocks
@@ -132,7 +152,8 @@ pub fn html_to_text(html: &str) -> String {
             let end = find_ci(&s[start..], close)
                 .map(|e| start + e + close.len())
                 .unwrap_or(s.len());
-            s.replace_range(start..end, "\n");
+            // A `>` line where the quote was, as a text part marks it.
+            s.replace_range(start..end, "\n>\n");
         }
     }
     for tag in ["script", "style", "head"] {
@@ -256,6 +277,13 @@ mod tests {
         assert_eq!(strip_quotes(inline).trim(), "22-15");
         let german = "22-15\nAm 03.11.2026 um 10:00 schrieb pbem:\n> x\n";
         assert_eq!(strip_quotes(german).trim(), "22-15");
+        // Bottom-posting (Thunderbird): the reply below the quote is kept.
+        let bottom =
+            "On 19/11/2026 12:33, pbem wrote:\n> 1. red 58-50\n>\n> #3 1-9. Other\n\n22-15\n";
+        assert_eq!(strip_quotes(bottom).trim(), "22-15");
+        // Above unmarked old mail (a converted HTML quote), nothing after counts.
+        let unmarked = "22-15\nOn Tue, pbem wrote:\n#3 1-9\n";
+        assert_eq!(strip_quotes(unmarked).trim(), "22-15");
         // A line starting "On" that is not a quote header stays.
         assert_eq!(
             strip_quotes("On reflection: resign\n").trim(),
@@ -268,6 +296,6 @@ mod tests {
         let html = "<html><head><style>p{}</style></head><body><div>22&ndash;15</div><div>board<br>moves&nbsp;22</div><blockquote>old 1-2</blockquote><script>alert(1)</script></body></html>";
         let t = html_to_text(html);
         let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        assert_eq!(lines, ["22–15", "board", "moves 22"]);
+        assert_eq!(lines, ["22–15", "board", "moves 22", ">"]);
     }
 }
