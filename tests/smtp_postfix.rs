@@ -1,0 +1,500 @@
+//! Sending through a real mail server (issue 3): pbem's own SMTP transport
+//! talks to Postfix on loopback (`scripts/mailstack`), which hands the mail
+//! to Dovecot over LMTP, which writes it into the recipient's Maildir.
+//! These tests look for the mail there.
+//!
+//! The stack is found through the variables `scripts/mailstack env` prints
+//! (`eval "$(scripts/mailstack env)"`; `scripts/test` does it). Without
+//! them the tests start the stack themselves with `scripts/mailstack start`
+//! (it needs root), except under CI or with PBEM_REQUIRE_MAILSTACK=1, where
+//! they fail: there the stack must have been started on purpose.
+
+use chrono::{TimeZone, Utc};
+use mail_parser::{MessageParser, MimeHeaders};
+use pbem::adjudicate::{Identity, Reply};
+use pbem::cli::Server;
+use pbem::config::{Config, Inbox};
+use pbem::mail::inbound::{self, Inbound};
+use pbem::mail::outbound;
+use pbem::mail::templates::Rendered;
+use pbem::mailbox::Maildir;
+use pbem::transport::{self, SendConfig};
+use std::collections::HashMap;
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The running stack, as `scripts/mailstack env` describes it.
+struct Stack {
+    host: String,
+    domain: String,
+    smtp_port: u16,
+    submission_port: u16,
+    smtps_port: u16,
+    ca_file: PathBuf,
+    user: String,
+    password_file: PathBuf,
+    /// The Maildir of `NAME@domain` (and `NAME+x@domain`) is `maildirs/NAME`.
+    maildirs: PathBuf,
+}
+
+const HOW: &str = "run `scripts/mailstack start` and `eval \"$(scripts/mailstack env)\"` \
+                   (as root), or `scripts/test`";
+
+fn stack() -> &'static Stack {
+    static STACK: OnceLock<Stack> = OnceLock::new();
+    STACK.get_or_init(|| {
+        let vars: HashMap<String, String> = std::env::vars()
+            .filter(|(k, _)| k.starts_with("PBEM_MAILSTACK_"))
+            .collect();
+        let stack = if vars.contains_key("PBEM_MAILSTACK_SUBMISSION_PORT") {
+            Stack::from_vars(&vars)
+        } else if std::env::var_os("CI").is_some()
+            || std::env::var("PBEM_REQUIRE_MAILSTACK").as_deref() == Ok("1")
+        {
+            panic!(
+                "the SMTP tests need the loopback mail stack, and PBEM_MAILSTACK_* \
+                 is not set: {HOW}"
+            );
+        } else {
+            Stack::from_vars(&start_stack())
+        };
+        for port in [stack.smtp_port, stack.submission_port, stack.smtps_port] {
+            if let Err(e) = TcpStream::connect((stack.host.as_str(), port)) {
+                panic!(
+                    "the mail stack does not answer on {}:{port} ({e}): {HOW}",
+                    stack.host
+                );
+            }
+        }
+        stack
+    })
+}
+
+/// Runs `scripts/mailstack start`, then reads what `env` exports.
+fn start_stack() -> HashMap<String, String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mailstack");
+    eprintln!(
+        "smtp_postfix: PBEM_MAILSTACK_* not set; running {} start",
+        script.display()
+    );
+    let out = Command::new(&script)
+        .arg("start")
+        .output()
+        .expect("run scripts/mailstack");
+    assert!(
+        out.status.success(),
+        "`scripts/mailstack start` failed ({}): {}{}\nthe SMTP tests need it: {HOW}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = Command::new("bash")
+        .args(["-c", "eval \"$(\"$0\" env)\" && env -0"])
+        .arg(&script)
+        .output()
+        .expect("run scripts/mailstack env");
+    assert!(out.status.success(), "`scripts/mailstack env` failed");
+    String::from_utf8_lossy(&out.stdout)
+        .split('\0')
+        .filter_map(|kv| kv.split_once('='))
+        .filter(|(k, _)| k.starts_with("PBEM_MAILSTACK_"))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+impl Stack {
+    fn from_vars(vars: &HashMap<String, String>) -> Stack {
+        let get = |k: &str| -> String {
+            vars.get(&format!("PBEM_MAILSTACK_{k}"))
+                .unwrap_or_else(|| panic!("PBEM_MAILSTACK_{k} is not set: {HOW}"))
+                .clone()
+        };
+        let port = |k: &str| -> u16 {
+            get(k)
+                .parse()
+                .unwrap_or_else(|e| panic!("PBEM_MAILSTACK_{k}: {e}"))
+        };
+        Stack {
+            host: get("HOST"),
+            domain: get("DOMAIN"),
+            smtp_port: port("SMTP_PORT"),
+            submission_port: port("SUBMISSION_PORT"),
+            smtps_port: port("SMTPS_PORT"),
+            ca_file: get("CA_FILE").into(),
+            user: get("USER"),
+            password_file: get("PASSWORD_FILE").into(),
+            maildirs: get("MAILDIRS").into(),
+        }
+    }
+
+    /// pbem's transport config: `security` on `port`, with AUTH and the
+    /// test CA.
+    fn smtp(&self, host: &str, port: u16, security: &str) -> SendConfig {
+        SendConfig::Smtp {
+            host: host.to_string(),
+            port,
+            security: security.to_string(),
+            user: Some(self.user.clone()),
+            password_file: Some(self.password_file.clone()),
+            ca_file: Some(self.ca_file.clone()),
+        }
+    }
+
+    /// The submission port: STARTTLS, then AUTH (what pbem's default is).
+    fn submission(&self) -> SendConfig {
+        self.smtp(&self.host, self.submission_port, "starttls")
+    }
+
+    fn address(&self, local: &str) -> String {
+        format!("{local}@{}", self.domain)
+    }
+
+    /// The mails in `user`'s Maildir (new/ and cur/; an IMAP client may
+    /// have moved them) that `pick` picks.
+    fn mails(&self, user: &str, pick: &dyn Fn(&Inbound) -> bool) -> Vec<Vec<u8>> {
+        let mut found = Vec::new();
+        for sub in ["new", "cur"] {
+            let Ok(entries) = std::fs::read_dir(self.maildirs.join(user).join(sub)) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                if let Ok(raw) = std::fs::read(e.path())
+                    && inbound::parse(&raw).is_ok_and(|m| pick(&m))
+                {
+                    found.push(raw);
+                }
+            }
+        }
+        found
+    }
+
+    /// Waits up to 10 s for the mail `pick` picks in `user`'s Maildir,
+    /// then a moment more to see that it came only once.
+    fn wait_for(&self, user: &str, what: &str, pick: &dyn Fn(&Inbound) -> bool) -> Vec<u8> {
+        let start = Instant::now();
+        loop {
+            if !self.mails(user, pick).is_empty() {
+                std::thread::sleep(Duration::from_millis(300));
+                let mut found = self.mails(user, pick);
+                assert_eq!(found.len(), 1, "{what} arrives once in {user}'s Maildir");
+                return found.remove(0);
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {what} in {} after 10 s; see the logs in {}",
+                self.maildirs.join(user).display(),
+                self.log_dir().display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits for the mail whose subject holds `tag`.
+    fn wait_for_tag(&self, user: &str, tag: &str) -> Vec<u8> {
+        self.wait_for(user, &format!("mail tagged {tag}"), &|m| {
+            m.subject.contains(tag)
+        })
+    }
+
+    fn log_dir(&self) -> PathBuf {
+        // $PBEM_MAILSTACK_DIR/mail/<domain> -> $PBEM_MAILSTACK_DIR/log
+        self.maildirs
+            .parent()
+            .and_then(Path::parent)
+            .unwrap_or(Path::new("/"))
+            .join("log")
+    }
+}
+
+/// A tag no other run has used, to find this test's mail.
+fn nonce() -> String {
+    format!("{:016x}", fastrand::u64(..))
+}
+
+fn identity(s: &Stack) -> Identity {
+    Identity {
+        address: s.address("pbem"),
+        name: "pbem".into(),
+        trusted_authserv: None,
+    }
+}
+
+/// A pbem reply about game bz-1 to `to`, its subject tagged with `tag`.
+fn reply_mail(s: &Stack, to: &str, tag: &str) -> Vec<u8> {
+    let id = identity(s);
+    let reply = Reply {
+        to: format!("Bob <{to}>"),
+        rendered: Rendered {
+            subject: format!("[pbem bz-1] Alice moved 58-50 ({tag})"),
+            text: format!("Alice played 58-50.\n\n  1 | <b> & ·  –\n\nYour move, Bob ({tag}).\n"),
+        },
+        game: Some("bz-1".into()),
+        reply_to: Some(id.reply_to("bz-1", "key")),
+    };
+    outbound::build(
+        &id,
+        &reply,
+        &format!("<pbem.bz-1.{tag}@{}>", s.domain),
+        Some("<move1@example.org>"),
+        &["<challenge@example.org>".to_string()],
+        Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap(),
+    )
+    .unwrap()
+}
+
+fn send(config: &SendConfig, raw: &[u8]) -> Result<(), transport::SendError> {
+    let t = transport::from_config(config).expect("the transport builds");
+    let envelope = transport::envelope_of(raw).unwrap();
+    t.send(&envelope, raw)
+}
+
+/// The Received header Postfix wrote says how the mail came in.
+fn received_by_postfix(raw: &[u8]) -> String {
+    let msg = MessageParser::default().parse(raw).unwrap();
+    msg.headers_raw()
+        .filter(|(k, v)| k.eq_ignore_ascii_case("Received") && v.contains("(Postfix)"))
+        .map(|(_, v)| v.to_string())
+        .next()
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_reply_goes_through_submission_with_starttls_and_auth_into_the_maildir() {
+    let s = stack();
+    let tag = nonce();
+    let raw = reply_mail(s, &s.address("bob"), &tag);
+    send(&s.submission(), &raw).expect("Postfix takes the mail");
+
+    let got = s.wait_for_tag("bob", &tag);
+    let msg = MessageParser::default().parse(&got).unwrap();
+    assert_eq!(
+        msg.subject(),
+        Some(format!("[pbem bz-1] Alice moved 58-50 ({tag})").as_str())
+    );
+    let addr = |a: Option<&mail_parser::Address>| {
+        a.and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .map(str::to_string)
+    };
+    assert_eq!(addr(msg.from()), Some(s.address("pbem")));
+    assert_eq!(addr(msg.to()), Some(s.address("bob")));
+    assert_eq!(addr(msg.reply_to()), Some(s.address("pbem+bz-1.key")));
+    assert_eq!(
+        msg.message_id(),
+        Some(format!("pbem.bz-1.{tag}@{}", s.domain).as_str())
+    );
+    assert_eq!(msg.in_reply_to().as_text(), Some("move1@example.org"));
+    assert_eq!(
+        msg.header_raw("Auto-Submitted").map(str::trim),
+        Some("auto-replied")
+    );
+    assert_eq!(
+        msg.header_raw("Delivered-To").map(str::trim),
+        Some(s.address("bob").as_str())
+    );
+    // multipart/alternative: the text, and the same text in HTML <pre>.
+    let ct = msg.content_type().expect("a Content-Type");
+    assert_eq!(
+        (ct.ctype(), ct.subtype()),
+        ("multipart", Some("alternative"))
+    );
+    assert_eq!(msg.text_body_count(), 1);
+    assert_eq!(msg.html_body_count(), 1);
+    let text = msg.body_text(0).unwrap();
+    assert!(text.contains("  1 | <b> & ·  –"), "{text}");
+    assert!(text.contains(&format!("Your move, Bob ({tag})")), "{text}");
+    let html = msg.body_html(0).unwrap();
+    assert!(html.contains("<pre"), "{html}");
+    assert!(html.contains("  1 | &lt;b&gt; &amp; ·  –"), "{html}");
+    // It came in over TLS and authenticated: ESMTPSA (RFC 3848).
+    let received = received_by_postfix(&got);
+    assert!(received.contains("with ESMTPSA"), "{received}");
+}
+
+#[test]
+fn tls_wrapper_mode_on_the_smtps_port() {
+    let s = stack();
+    let tag = nonce();
+    let raw = reply_mail(s, &s.address("bob"), &tag);
+    // By name this time: the certificate is for localhost and 127.0.0.1.
+    send(&s.smtp("localhost", s.smtps_port, "tls"), &raw).expect("Postfix takes the mail");
+    let got = s.wait_for_tag("bob", &tag);
+    let received = received_by_postfix(&got);
+    assert!(received.contains("with ESMTPSA"), "{received}");
+}
+
+#[test]
+fn a_wrong_password_is_a_permanent_error() {
+    let s = stack();
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("password");
+    std::fs::write(&wrong, "not-the-password\n").unwrap();
+    let mut config = s.submission();
+    if let SendConfig::Smtp { password_file, .. } = &mut config {
+        *password_file = Some(wrong);
+    }
+    let tag = nonce();
+    let e = send(&config, &reply_mail(s, &s.address("bob"), &tag))
+        .expect_err("a wrong password is refused");
+    assert!(!e.transient, "not worth retrying: {e}");
+    assert!(e.message.contains("535"), "{e}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        s.mails("bob", &|m| m.subject.contains(&tag)).is_empty(),
+        "nothing was delivered"
+    );
+}
+
+#[test]
+fn a_server_that_is_down_is_transient_and_the_outbox_keeps_the_mail() {
+    let s = stack();
+    // A port nobody listens on.
+    let closed = std::net::TcpListener::bind((s.host.as_str(), 0))
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = tempfile::tempdir().unwrap();
+    let ready = dir.path().join("outbox/ready");
+    let batch = ready.join("20261121T100000000000-0000000000000001");
+    std::fs::create_dir_all(&batch).unwrap();
+    let tag = nonce();
+    // To a plus-address: Postfix hands it to pbem's Maildir.
+    let to = s.address("pbem+bz-1.key");
+    std::fs::write(batch.join("000.eml"), reply_mail(s, &to, &tag)).unwrap();
+    std::fs::write(batch.join("key"), "mail-key").unwrap();
+
+    let down = transport::from_config(&s.smtp(&s.host, closed, "starttls")).unwrap();
+    let f = transport::flush(&ready, down.as_ref());
+    assert_eq!((f.sent, f.failed), (0, 1), "{f:?}");
+    assert!(batch.join("000.eml").exists() && batch.join("key").exists());
+    let e = send(
+        &s.smtp(&s.host, closed, "starttls"),
+        &std::fs::read(batch.join("000.eml")).unwrap(),
+    )
+    .unwrap_err();
+    assert!(e.transient, "a server that is down is worth retrying: {e}");
+
+    let up = transport::from_config(&s.submission()).unwrap();
+    let f = transport::flush(&ready, up.as_ref());
+    assert_eq!((f.sent, f.failed), (1, 0), "{f:?}");
+    assert!(!batch.exists(), "the sent batch is gone");
+    let f = transport::flush(&ready, up.as_ref());
+    assert_eq!((f.sent, f.failed), (0, 0), "nothing left to send");
+
+    let got = s.wait_for_tag("pbem", &tag);
+    let msg = MessageParser::default().parse(&got).unwrap();
+    assert_eq!(
+        msg.header_raw("Delivered-To").map(str::trim),
+        Some(to.as_str()),
+        "the +detail survives delivery"
+    );
+}
+
+/// A raw mail from `from` to `to`, written as a mail client would.
+fn plain_mail(from: &str, to: &str, subject: &str, message_id: &str, body: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {message_id}\r\n\
+         Date: Sat, 21 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+         {}\r\n",
+        body.replace('\n', "\r\n")
+    )
+}
+
+/// A whole pbem server whose transport is SMTP: a challenge in its inbox
+/// goes out to both players through Postfix; the challenged player's
+/// "accept" goes to the reply address through Postfix into pbem's Maildir,
+/// and from there the game begins.
+#[test]
+fn a_pbem_server_answers_a_challenge_through_postfix() {
+    let s = stack();
+    let tag = nonce();
+    // Fresh players per run, so each Maildir holds only this run's mail.
+    let (alice_box, bob_box) = (format!("alice.{tag}"), format!("bob.{tag}"));
+    let (alice, bob) = (s.address(&alice_box), s.address(&bob_box));
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        address: s.address("pbem"),
+        name: "pbem".into(),
+        data: dir.path().join("data"),
+        templates: None,
+        trusted_authserv: None,
+        inbox: Inbox {
+            maildir: dir.path().join("inbox"),
+        },
+        send: s.submission(),
+    };
+    let inbox = Maildir::open(&config.inbox.maildir).unwrap();
+    let server = Server::new(config).unwrap();
+
+    let challenge = plain_mail(
+        &format!("Alice <{alice}>"),
+        &s.address("pbem"),
+        "a game?",
+        &format!("<challenge.{tag}@example.test>"),
+        &format!("Hi Bob!\n\nchallenge boom-and-zoom {bob} first\n"),
+    );
+    inbox.deliver("1.challenge", challenge.as_bytes()).unwrap();
+    let r = server.poll(&mut inbox.clone(), true).unwrap();
+    assert!(!r.failed(), "{r:?}");
+    assert_eq!(r.sent, 2, "{r:?}");
+
+    let about = |what: &'static str| move |m: &Inbound| m.subject.contains(what);
+    let to_bob = s.wait_for(&bob_box, "the challenge", &about("challenges you"));
+    s.wait_for(&alice_box, "the acknowledgement", &about("challenge sent"));
+    let to_bob_parsed = inbound::parse(&to_bob).unwrap();
+    let msg = MessageParser::default().parse(&to_bob).unwrap();
+    let reply_to = msg
+        .reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .expect("the challenge has a reply address")
+        .to_string();
+    assert!(
+        reply_to.starts_with("pbem+") && reply_to.ends_with(&format!("@{}", s.domain)),
+        "{reply_to}"
+    );
+
+    // Bob answers through Postfix's plain port, like any mail from outside.
+    let accept_id = format!("<accept.{tag}@example.test>");
+    let accept = plain_mail(
+        &format!("Bob <{bob}>"),
+        &reply_to,
+        &format!("Re: {}", to_bob_parsed.subject),
+        &accept_id,
+        "accept",
+    );
+    let plain = transport::from_config(&SendConfig::Smtp {
+        host: s.host.clone(),
+        port: s.smtp_port,
+        security: "none".into(),
+        user: None,
+        password_file: None,
+        ca_file: None,
+    })
+    .unwrap();
+    plain
+        .send(
+            &transport::envelope_of(accept.as_bytes()).unwrap(),
+            accept.as_bytes(),
+        )
+        .unwrap();
+    // pbem's Maildir (where its IMAP fetch will read) holds it, addressed
+    // to the plus-address.
+    let arrived = s.wait_for("pbem", "Bob's accept", &|m| {
+        m.message_id.as_deref() == Some(accept_id.as_str())
+    });
+    let parsed = inbound::parse(&arrived).unwrap();
+    assert!(parsed.recipients.contains(&reply_to), "{parsed:?}");
+
+    // Handed to the server: the game begins, and both players hear so.
+    inbox.deliver("2.accept", &arrived).unwrap();
+    let r = server.poll(&mut inbox.clone(), true).unwrap();
+    assert!(!r.failed(), "{r:?}");
+    assert_eq!(r.sent, 2, "{r:?}");
+    s.wait_for(&alice_box, "the start", &about("the game begins"));
+    s.wait_for(&bob_box, "the start", &about("the game begins"));
+}
