@@ -15,7 +15,7 @@ use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::rules::Rules;
 use crate::store::{self, Challenge, Secrets, Store, StoreError};
 use chrono::{DateTime, Utc};
-use minijinja::{Value, context};
+use minijinja::context;
 use std::collections::BTreeMap;
 
 /// What the adjudicator needs to know about its own address.
@@ -141,7 +141,7 @@ impl Adjudicator<'_> {
             return Ok(fate("dropped: sent by pbem itself".into()));
         }
         let parsed = command::parse(&mail.body);
-        let target = self.target(mail, &parsed.commands);
+        let target = self.target(mail);
         let mut commands = parsed.commands.clone();
         let token = target.as_ref().and_then(|t| t.token.clone()).or_else(|| {
             commands.iter().find_map(|c| match c {
@@ -153,7 +153,6 @@ impl Adjudicator<'_> {
         if let Some(e) = parsed.errors.first() {
             let r = self.reject(
                 &from,
-                mail,
                 target.as_ref().map(|t| t.id.as_str()),
                 &e.line,
                 &e.message,
@@ -189,7 +188,6 @@ impl Adjudicator<'_> {
             };
             let r = self.reject(
                 &from,
-                mail,
                 target.as_ref().map(|t| t.id.as_str()),
                 "",
                 &reason,
@@ -224,7 +222,7 @@ impl Adjudicator<'_> {
 
     /// Finds the game a mail is about: the plus-address, the subject tag
     /// `[pbem <id>]`, or a Message-ID of pbem's in its thread.
-    fn target(&self, mail: &Inbound, _commands: &[Command]) -> Option<Target> {
+    fn target(&self, mail: &Inbound) -> Option<Target> {
         let (local, domain) = self.identity.local_domain();
         let prefix = format!("{}+", local.to_lowercase());
         for r in &mail.recipients {
@@ -280,11 +278,9 @@ impl Adjudicator<'_> {
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn reject(
         &self,
         to: &str,
-        _mail: &Inbound,
         game: Option<&str>,
         command: &str,
         reason: &str,
@@ -372,7 +368,6 @@ impl Adjudicator<'_> {
             } => self.challenge(from, mail, *rules, opponent, *order)?,
             other => vec![self.reject(
                 from,
-                mail,
                 None,
                 &other.to_string(),
                 "which game? Reply to a mail from pbem about the game, or put its id in the subject like [pbem bz-7k2q]",
@@ -443,7 +438,6 @@ impl Adjudicator<'_> {
         if opponent == from || !opponent.contains('@') {
             return Ok(vec![self.reject(
                 from,
-                mail,
                 None,
                 "challenge",
                 "challenge another player's address, not your own",
@@ -566,7 +560,6 @@ impl Adjudicator<'_> {
             {
                 let r = self.reject(
                     from,
-                    mail,
                     Some(id),
                     &summary(commands),
                     &format!(
@@ -612,7 +605,6 @@ impl Adjudicator<'_> {
                 _ => {
                     let r = self.reject(
                         from,
-                        mail,
                         Some(id),
                         &summary(commands),
                         "the game has not begun: reply `accept` to play, or `decline`",
@@ -851,7 +843,7 @@ impl Adjudicator<'_> {
         let mut replies = Vec::new();
         let mut changed = false;
         let mut fates = Vec::new();
-        for (i, c) in commands.iter().enumerate() {
+        for c in commands {
             let pos = replayed.position().clone();
             let board_for =
                 |p: &G, s: Side, last: Option<crate::notation::Notation>, ply: usize| {
@@ -865,7 +857,6 @@ impl Adjudicator<'_> {
             let refuse = |this: &Self, reason: String, legal: Vec<String>| -> Result<Reply> {
                 this.reject(
                     from,
-                    mail,
                     Some(id),
                     &c.to_string(),
                     &reason,
@@ -891,7 +882,6 @@ impl Adjudicator<'_> {
                 };
                 replies.push(self.reject(
                     from,
-                    mail,
                     Some(id),
                     &c.to_string(),
                     &format!(
@@ -1074,7 +1064,6 @@ impl Adjudicator<'_> {
                     Err(e) => return self.damaged(from, id, &e.to_string()),
                 }
             }
-            let _ = i;
         }
         if changed || already {
             let result = replayed.result();
@@ -1285,9 +1274,6 @@ fn base32(mut h: u64, n: usize) -> String {
         })
         .collect()
 }
-
-#[allow(dead_code)]
-fn _assert_value(_: Value) {}
 
 #[cfg(test)]
 mod tests {
