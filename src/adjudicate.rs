@@ -7,7 +7,7 @@
 //! record (a crash after the record was written) changes nothing again but
 //! yields the same replies, so a re-run finishes the job.
 
-use crate::game::{self, Game, Side, View};
+use crate::game::{self, Game, Origin, Side, View};
 use crate::mail::command::{self, Command, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{Rendered, TemplateError, Templates};
@@ -998,20 +998,21 @@ impl Adjudicator<'_> {
                 Command::Board | Command::Moves { .. } => {
                     let (legal, from_sq) = match c {
                         Command::Moves { from: f } => {
-                            let all = game::listed_moves(&pos);
-                            let list: Vec<String> = all
-                                .iter()
-                                .filter(|(_, n)| {
-                                    f.as_ref().is_none_or(|f| {
-                                        n.canonical(rules.geometry()).starts_with(&format!("{f}-"))
-                                            || n.canonical(rules.geometry())
-                                                .starts_with(&format!("{f}x"))
-                                            || n.canonical(rules.geometry())
-                                                .starts_with(&format!("{f}/"))
+                            // An origin that does not read lists nothing.
+                            let origin = match f {
+                                Some(f) => Origin::parse(f, rules.geometry()).ok().map(Some),
+                                None => Some(None),
+                            };
+                            let list: Vec<String> = match origin {
+                                None => Vec::new(),
+                                Some(o) => game::listed_moves(&pos)
+                                    .into_iter()
+                                    .filter(|(_, n)| {
+                                        o.is_none_or(|o| o.starts(n, rules.geometry()))
                                     })
-                                })
-                                .map(|(_, n)| n.canonical(rules.geometry()))
-                                .collect();
+                                    .map(|(_, n)| n.canonical(rules.geometry()))
+                                    .collect(),
+                            };
                             (
                                 if list.is_empty() {
                                     "none".to_string()

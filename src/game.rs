@@ -188,6 +188,53 @@ fn sort_key(n: &Notation) -> (u8, Vec<u16>, bool, bool, u8) {
     }
 }
 
+/// Where a listed move starts: a square, or for stones the first stone's
+/// point (`pbem moves --from`, the `moves SQUARE` mail command).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    Square(crate::geom::Sq),
+    Point(crate::geom::Point),
+}
+
+impl Origin {
+    /// Reads `22` or `27/36` (either diagonal name of a point).
+    ///
+    /// # Errors
+    /// A message saying what to write instead.
+    pub fn parse(text: &str, geometry: Geometry) -> Result<Origin, String> {
+        if text.contains('/') {
+            return match notation::parse(text, geometry) {
+                Ok(Notation::Stones(p)) if p.len() == 1 => Ok(Origin::Point(p[0])),
+                Ok(_) => Err("give one point, like 27/36".into()),
+                Err(e) => Err(e.to_string()),
+            };
+        }
+        match text.trim().parse::<u32>() {
+            Ok(n) if geometry.contains_number(n) => {
+                Ok(Origin::Square(crate::geom::Sq((n - 1) as u8)))
+            }
+            Ok(n) => Err(format!(
+                "there is no square {n}: squares are 1-{}",
+                geometry.squares()
+            )),
+            Err(_) => Err("give a square number, like 22".into()),
+        }
+    }
+
+    /// Whether the move written `n` starts here. A square also matches
+    /// stones whose first point is at its bottom-right corner.
+    pub fn starts(&self, n: &Notation, geometry: Geometry) -> bool {
+        match (self, n) {
+            (Origin::Square(s), Notation::Path(p)) => p.from == *s,
+            (Origin::Square(s), Notation::Stones(points)) => {
+                points.first().map(|p| geometry.point_square(*p)) == Some(*s)
+            }
+            (Origin::Point(q), Notation::Stones(points)) => points.first() == Some(q),
+            (Origin::Point(_), Notation::Path(_)) => false,
+        }
+    }
+}
+
 /// Why a move was refused.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveError {
@@ -401,5 +448,22 @@ pub fn first_sides<G: Game>() -> Vec<Side> {
     match G::RULES.fixed_first() {
         Some(s) => vec![s],
         None => Side::BOTH.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_match_by_notation_not_by_text() {
+        let g = Geometry::EIGHT;
+        let twelve = Origin::parse("12", g).unwrap();
+        // A lunge starts on 12 though its text starts with `L`.
+        assert!(twelve.starts(&notation::parse("L12-28", g).unwrap(), g));
+        assert!(!twelve.starts(&notation::parse("2-10", g).unwrap(), g));
+        let point = Origin::parse("28/35", g).unwrap();
+        assert!(point.starts(&notation::parse("27/36,28/37", g).unwrap(), g));
+        assert!(Origin::parse("65", g).unwrap_err().contains("no square 65"));
     }
 }

@@ -1,6 +1,5 @@
 use super::{Source, out};
-use crate::game::{self, Game};
-use crate::notation::{self, Notation};
+use crate::game::{self, Game, Origin};
 use crate::record;
 use clap::Args;
 use serde_json::json;
@@ -46,7 +45,7 @@ impl Moves {
         let geometry = G::RULES.geometry();
         let filter = match &self.from {
             None => None,
-            Some(f) => match parse_origin(f, geometry) {
+            Some(f) => match Origin::parse(f, geometry) {
                 Ok(n) => Some(n),
                 Err(msg) => {
                     eprintln!("--from {f}: {msg}");
@@ -67,15 +66,7 @@ impl Moves {
         } else {
             game::listed_moves(pos)
                 .into_iter()
-                .filter(|(_, n)| match (&filter, n) {
-                    (None, _) => true,
-                    (Some(Origin::Square(s)), Notation::Path(p)) => p.from == *s,
-                    (Some(Origin::Square(s)), Notation::Stones(points)) => {
-                        points.first().map(|p| geometry.point_square(*p)) == Some(*s)
-                    }
-                    (Some(Origin::Point(q)), Notation::Stones(points)) => points.first() == Some(q),
-                    (Some(Origin::Point(_)), Notation::Path(_)) => false,
-                })
+                .filter(|(_, n)| filter.as_ref().is_none_or(|o| o.starts(n, geometry)))
                 .map(|(_, n)| n.canonical(geometry))
                 .collect()
         };
@@ -97,28 +88,5 @@ impl Moves {
             }
         }
         Ok(0)
-    }
-}
-
-enum Origin {
-    Square(crate::geom::Sq),
-    Point(crate::geom::Point),
-}
-
-fn parse_origin(text: &str, geometry: crate::geom::Geometry) -> Result<Origin, String> {
-    if text.contains('/') {
-        return match notation::parse(text, geometry) {
-            Ok(Notation::Stones(p)) if p.len() == 1 => Ok(Origin::Point(p[0])),
-            Ok(_) => Err("give one point, like 27/36".into()),
-            Err(e) => Err(e.to_string()),
-        };
-    }
-    match text.trim().parse::<u32>() {
-        Ok(n) if geometry.contains_number(n) => Ok(Origin::Square(crate::geom::Sq((n - 1) as u8))),
-        Ok(n) => Err(format!(
-            "there is no square {n}: squares are 1-{}",
-            geometry.squares()
-        )),
-        Err(_) => Err("give a square number, like 22".into()),
     }
 }
