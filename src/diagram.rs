@@ -95,6 +95,33 @@ pub fn grid(
     out
 }
 
+/// The board of the games whose pieces are a side and a number (Boom &
+/// Zoom's towers, Dragons Teeth's teeth, M.A.D.'s stacks): `B3` for black,
+/// `R2` for red; squares in `marked` bracketed; turned for side A's seat
+/// (its pieces start at the top).
+pub fn counted_grid(
+    geometry: Geometry,
+    view: &crate::game::View,
+    marked: &[Sq],
+    piece: impl Fn(Sq) -> Option<(crate::game::Side, u8)>,
+) -> String {
+    use crate::game::Side;
+    grid(
+        geometry,
+        view.seat == Some(Side::A),
+        |s| Cell {
+            piece: match piece(s) {
+                Some((Side::A, n)) => format!("B{n}"),
+                Some((Side::B, n)) => format!("R{n}"),
+                None => String::new(),
+            },
+            fill: None,
+            marked: marked.contains(&s),
+        },
+        plain_corner,
+    )
+}
+
 /// A plain `'+'` at every crossing.
 pub fn plain_corner(_: u8, _: u8) -> char {
     '+'

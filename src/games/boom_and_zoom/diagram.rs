@@ -1,26 +1,12 @@
 //! The Boom & Zoom board for a plain-text email.
 
 use super::{BoomAndZoom, G};
-use crate::diagram::{Cell, grid, plain_corner};
 use crate::game::{Game, Side, View};
 
 pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
     let rules = BoomAndZoom::RULES;
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    let board = grid(
-        G,
-        view.seat == Some(Side::A),
-        |s| Cell {
-            piece: match pos.tower(s) {
-                Some((Side::A, h)) => format!("B{h}"),
-                Some((Side::B, h)) => format!("R{h}"),
-                None => String::new(),
-            },
-            fill: None,
-            marked: marked.contains(&s),
-        },
-        plain_corner,
-    );
+    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tower(s));
     let mut out = crate::diagram::status_line(pos, view);
     out.push_str(&format!(
         "Checkers zoomed off: {} {}, {} {}\n\n",

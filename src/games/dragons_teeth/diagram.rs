@@ -1,26 +1,13 @@
 //! The Dragons Teeth board for a plain-text email.
 
 use super::{DragonsTeeth, G, WINNING_SCORE};
-use crate::diagram::{Cell, grid, last_move_legend, plain_corner, status_line, wrap};
+use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
 pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
     let rules = DragonsTeeth::RULES;
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    let board = grid(
-        G,
-        view.seat == Some(Side::A),
-        |s| Cell {
-            piece: match pos.tooth(s) {
-                Some((Side::A, t)) => format!("B{t}"),
-                Some((Side::B, t)) => format!("R{t}"),
-                None => String::new(),
-            },
-            fill: None,
-            marked: marked.contains(&s),
-        },
-        plain_corner,
-    );
+    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tooth(s));
     let mut out = status_line(pos, view);
     out.push_str(&format!(
         "Strength moved off: {} {}, {} {} ({WINNING_SCORE} wins).\n\n",

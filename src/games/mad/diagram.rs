@@ -1,7 +1,6 @@
 //! The M.A.D. board for a plain-text email.
 
 use super::{G, Mad};
-use crate::diagram::{Cell, grid, plain_corner};
 use crate::game::{Game, Side, View};
 use crate::geom::{ALL, Sq};
 use crate::notation::Notation;
@@ -23,20 +22,7 @@ fn touched(last: &Notation) -> Vec<Sq> {
 pub(super) fn diagram(pos: &Mad, view: &View) -> String {
     let rules = Mad::RULES;
     let marked = view.last.as_ref().map(touched).unwrap_or_default();
-    let board = grid(
-        G,
-        view.seat == Some(Side::A),
-        |s| Cell {
-            piece: match pos.stack(s) {
-                Some((Side::A, h)) => format!("B{h}"),
-                Some((Side::B, h)) => format!("R{h}"),
-                None => String::new(),
-            },
-            fill: None,
-            marked: marked.contains(&s),
-        },
-        plain_corner,
-    );
+    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.stack(s));
     let mut out = crate::diagram::status_line(pos, view);
     out.push_str(&format!(
         "Checkers on the board: {} {}, {} {}\n\n",
