@@ -122,6 +122,213 @@ struct Target {
     token: Option<String>,
 }
 
+/// A game or a challenge waiting for its answer, as found on disk.
+enum Table {
+    Challenge {
+        rules: Rules,
+        challenge: Challenge,
+        secrets: Secrets,
+    },
+    Game {
+        record: Record,
+        secrets: Secrets,
+    },
+    /// A record or challenge pbem cannot read; `text` is what is on disk.
+    Damaged {
+        error: String,
+        text: String,
+    },
+}
+
+/// Who wrote a mail, as far as one game is concerned (issue 3, "Who may
+/// move").
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Standing {
+    /// A player who proved it, with their key or (if trusted) DMARC: the
+    /// side they play.
+    Player(Side),
+    /// A player's address without a valid key: perhaps forged.
+    Unproven,
+    /// Not a player.
+    Stranger,
+    /// The record cannot be read, and the sender's address is in it.
+    Unreadable(String),
+}
+
+impl Table {
+    fn rules(&self) -> Option<Rules> {
+        match self {
+            Table::Challenge { rules, .. } => Some(*rules),
+            Table::Game { record, .. } => Some(record.rules),
+            Table::Damaged { .. } => None,
+        }
+    }
+
+    /// The players, side by side, as "Name <address>".
+    fn players(&self) -> Vec<(Side, String)> {
+        match self {
+            Table::Challenge {
+                rules, challenge, ..
+            } => {
+                let theirs = rules
+                    .side_named(&challenge.challenger_side)
+                    .unwrap_or(Side::A);
+                vec![
+                    (theirs, challenge.challenger.clone()),
+                    (theirs.other(), challenge.opponent.clone()),
+                ]
+            }
+            Table::Game { record, .. } => record
+                .players
+                .iter()
+                .filter_map(|(name, m)| Some((record.rules.side_named(name)?, m.clone())))
+                .collect(),
+            Table::Damaged { .. } => Vec::new(),
+        }
+    }
+
+    fn token(&self, side: Side) -> Option<&str> {
+        let (rules, secrets) = match self {
+            Table::Challenge { rules, secrets, .. } => (*rules, secrets),
+            Table::Game { record, secrets } => (record.rules, secrets),
+            Table::Damaged { .. } => return None,
+        };
+        secrets
+            .tokens
+            .get(rules.side_name(side))
+            .map(String::as_str)
+    }
+
+    /// Whether `from` proved they play: their address with the key of
+    /// their side, or their address alone when the admin's MTA vouched
+    /// for it (`dmarc_pass`) and it plays one side only.
+    fn standing(&self, from: &str, token: Option<&str>, dmarc_pass: bool) -> Standing {
+        if let Table::Damaged { error, text } = self {
+            return if text.to_lowercase().contains(from) {
+                Standing::Unreadable(error.clone())
+            } else {
+                Standing::Stranger
+            };
+        }
+        let mine: Vec<Side> = self
+            .players()
+            .into_iter()
+            .filter(|(_, m)| address_of(m) == from)
+            .map(|(s, _)| s)
+            .collect();
+        if let Some(&s) = mine
+            .iter()
+            .find(|&&s| token.is_some() && token == self.token(s))
+        {
+            Standing::Player(s)
+        } else if mine.len() == 1 && dmarc_pass {
+            Standing::Player(mine[0])
+        } else if mine.is_empty() {
+            Standing::Stranger
+        } else {
+            Standing::Unproven
+        }
+    }
+}
+
+/// A refusal: what was refused, why, and what helps (issue 3, "Replies":
+/// what was wrong and why, the board, and the legal moves).
+#[derive(Debug, Default)]
+struct Refusal {
+    /// The command as written; empty when the mail had none.
+    command: String,
+    reason: String,
+    board: Option<String>,
+    legal: Vec<String>,
+    /// The square the legal moves start from, when they all do.
+    from: Option<String>,
+    /// The mail's other commands, not carried out because of this one.
+    skipped: String,
+}
+
+/// A command refused, and why (for the log).
+struct Refused {
+    refusal: Refusal,
+    why: String,
+}
+
+/// One game while a mail's commands are applied to it.
+struct Turn<'a, G: Game> {
+    id: &'a str,
+    from: &'a str,
+    mail: &'a Inbound,
+    /// The side of the mail's sender.
+    side: Side,
+    secrets: &'a Secrets,
+    rec: Record,
+    replayed: record::Replayed<G>,
+    /// The mail was handled before (its Message-ID is in the record).
+    already: bool,
+    /// Lines were added to `rec`.
+    changed: bool,
+    replies: Vec<Reply>,
+    fates: Vec<String>,
+}
+
+impl<G: Game> Turn<'_, G> {
+    fn pos(&self) -> &G {
+        self.replayed.position()
+    }
+
+    fn ply(&self) -> usize {
+        self.replayed.moves.len()
+    }
+
+    /// The board from the sender's seat.
+    fn board(&self) -> String {
+        self.pos().diagram(&View {
+            last: self.replayed.moves.last().cloned(),
+            seat: Some(self.side),
+            ply: self.ply(),
+            ended: self.replayed.end.clone(),
+        })
+    }
+
+    /// "Name <address>" of the player of `side`.
+    fn player(&self, side: Side) -> String {
+        self.rec
+            .players
+            .get(G::RULES.side_name(side))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn reply_to(&self, a: &Adjudicator<'_>, side: Side) -> Option<String> {
+        self.secrets
+            .tokens
+            .get(G::RULES.side_name(side))
+            .map(|k| a.identity.reply_to(self.id, k))
+    }
+
+    /// Adds a line written by the sender, now, from this mail.
+    fn push(&mut self, number: Option<u32>, entry: Entry, now: DateTime<Utc>) {
+        self.rec.lines.push(MoveLine {
+            line: 0,
+            number,
+            side: Some(self.side),
+            entry,
+            time: Some(now.fixed_offset()),
+            message_id: self.mail.message_id.clone(),
+        });
+        self.changed = true;
+    }
+}
+
+impl Refusal {
+    fn new(command: impl Into<String>, reason: impl Into<String>) -> Refusal {
+        Refusal {
+            command: command.into(),
+            reason: reason.into(),
+            ..Refusal::default()
+        }
+    }
+}
+
 impl Adjudicator<'_> {
     /// Handles one mail.
     ///
@@ -150,74 +357,110 @@ impl Adjudicator<'_> {
             })
         });
         commands.retain(|c| !matches!(c, Command::Token(_)));
-        if let Some(e) = parsed.errors.first() {
-            let r = self.reject(
-                &from,
-                target.as_ref().map(|t| t.id.as_str()),
-                &e.line,
-                &e.message,
-                None,
-                Vec::new(),
-            )?;
-            return Ok(failed(vec![r], format!("refused from {from}: {e}")));
-        }
-        if commands.is_empty() {
-            // Show what was read: a player can then see whether pbem
-            // missed their text (a quote or signature it cut too early).
-            let read: Vec<&str> = mail
-                .body
-                .lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty())
-                .collect();
-            let how = "write your move alone on a line, like 22-15, or `help` for the commands";
-            let reason = if read.is_empty() {
-                format!(
-                    "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature, and not the subject."
-                )
-            } else {
-                let mut shown: Vec<String> =
-                    read.iter().take(6).map(|l| format!("| {l}")).collect();
-                if read.len() > 6 {
-                    shown.push("| ...".into());
-                }
-                format!(
-                    "{how}. This is what pbem read in your mail (quotes and signature left out):\n\n{}",
-                    shown.join("\n")
-                )
-            };
-            let r = self.reject(
-                &from,
-                target.as_ref().map(|t| t.id.as_str()),
-                "",
-                &reason,
-                None,
-                Vec::new(),
-            )?;
-            return Ok(failed(vec![r], format!("refused from {from}: no command")));
-        }
-        // Commands that need no game.
+        // The game the mail is about, and whether its sender proved they
+        // play it. Checked before anything is answered, so a stranger
+        // learns nothing of a game, not even from a refused line.
+        let table = match &target {
+            Some(t) => self.table(&t.id)?.map(|table| (t.id.clone(), table)),
+            None => None,
+        };
         let needs_game = |c: &Command| {
             !matches!(
                 c,
                 Command::Challenge { .. } | Command::Games | Command::Rules { .. } | Command::Help
             )
         };
-        let Some(target) = target.filter(|_| commands.iter().any(needs_game)) else {
-            let mut replies = Vec::new();
-            for c in &commands {
-                replies.extend(self.gameless(&from, mail, c)?);
+        let mut side = None;
+        if let Some((id, table)) = &table {
+            let about_game =
+                !parsed.errors.is_empty() || commands.is_empty() || commands.iter().any(needs_game);
+            match table.standing(&from, token.as_deref(), self.dmarc_pass(mail)) {
+                Standing::Player(s) => side = Some(s),
+                _ if !about_game => {}
+                Standing::Unproven => return self.spoofed(&from, mail, id, table),
+                Standing::Unreadable(error) => return self.damaged(&from, id, &error),
+                Standing::Stranger => {
+                    return Ok(failed(
+                        Vec::new(),
+                        format!("dropped: {from} is not a player of {id}"),
+                    ));
+                }
             }
-            let failed_any = replies
-                .iter()
-                .any(|r| r.rendered.subject.contains("was not accepted"));
-            return Ok(Handled {
-                fate: summary(&commands),
-                replies,
-                failed: failed_any,
-            });
+        }
+        // The game named in a refusal: only for its players.
+        let known = table
+            .as_ref()
+            .filter(|_| side.is_some())
+            .map(|(id, _)| id.as_str());
+        if let Some(e) = parsed.errors.first() {
+            let r = self.reject(&from, known, Refusal::new(&e.line, &e.message))?;
+            return Ok(failed(vec![r], format!("refused from {from}: {e}")));
+        }
+        if commands.is_empty() {
+            let r = self.reject(
+                &from,
+                known,
+                Refusal::new("", no_command_reason(&mail.body)),
+            )?;
+            return Ok(failed(vec![r], format!("refused from {from}: no command")));
+        }
+        match (table, side) {
+            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => {
+                self.in_game(&from, mail, &id, table, side, &commands)
+            }
+            (None, _) if target.is_some() && commands.iter().any(needs_game) => {
+                // An unknown id: say nothing that helps a stranger guess.
+                Ok(fate(format!(
+                    "dropped: mail from {from} names unknown game {}",
+                    target.map(|t| t.id).unwrap_or_default()
+                )))
+            }
+            _ => {
+                let mut replies = Vec::new();
+                for c in &commands {
+                    replies.extend(self.gameless(&from, mail, c)?);
+                }
+                let failed_any = replies
+                    .iter()
+                    .any(|r| r.rendered.subject.contains("was not accepted"));
+                Ok(Handled {
+                    fate: summary(&commands),
+                    replies,
+                    failed: failed_any,
+                })
+            }
+        }
+    }
+
+    /// The game or challenge `id` names, if there is one.
+    fn table(&self, id: &str) -> Result<Option<Table>> {
+        if let Some(ch) = self.store.challenge(id)? {
+            let secrets = self.store.secrets(id)?;
+            return Ok(Some(match ch.rules.parse::<Rules>() {
+                Ok(rules) => Table::Challenge {
+                    rules,
+                    challenge: ch,
+                    secrets,
+                },
+                Err(e) => Table::Damaged {
+                    error: format!("challenge {id}: {e}"),
+                    text: toml::to_string(&ch).unwrap_or_default(),
+                },
+            }));
+        }
+        let Some(text) = self.store.read_game(id)? else {
+            return Ok(None);
         };
-        self.in_game(&from, mail, &target.id, token.as_deref(), &commands)
+        Ok(Some(match Record::parse(&format!("{id}.toml"), &text) {
+            Ok(record) => Table::Game {
+                record,
+                secrets: self.store.secrets(id)?,
+            },
+            Err(e) => Table::Damaged {
+                error: e.to_string(),
+                text,
+            },
+        }))
     }
 
     /// Finds the game a mail is about: the plus-address, the subject tag
@@ -278,15 +521,15 @@ impl Adjudicator<'_> {
         })
     }
 
-    fn reject(
-        &self,
-        to: &str,
-        game: Option<&str>,
-        command: &str,
-        reason: &str,
-        board: Option<String>,
-        legal: Vec<String>,
-    ) -> Result<Reply> {
+    fn reject(&self, to: &str, game: Option<&str>, refusal: Refusal) -> Result<Reply> {
+        let Refusal {
+            command,
+            reason,
+            board,
+            legal,
+            from,
+            skipped,
+        } = refusal;
         let what = if command.is_empty() {
             "your mail".to_string()
         } else if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
@@ -294,42 +537,25 @@ impl Adjudicator<'_> {
         } else {
             "your command".to_string()
         };
-        let record = game
-            .and_then(|id| self.store.read_game(id).ok().flatten())
-            .and_then(|t| Record::parse("x", &t).ok());
-        let name = record.as_ref().map(|r| r.rules.name().to_string());
+        let table = match game {
+            Some(id) => self.table(id)?,
+            None => None,
+        };
+        let name = table.as_ref().and_then(Table::rules).map(Rules::name);
         // "Send the corrected command in a reply": the reply must carry
         // the key, so a player gets their own (at their own address).
-        let reply_to = game.and_then(|id| {
-            let side = match &record {
-                Some(r) => r
-                    .players
-                    .iter()
-                    .find(|(_, m)| address_of(m) == address_of(to))
-                    .map(|(s, _)| s.clone()),
-                None => self.store.challenge(id).ok().flatten().and_then(|c| {
-                    let rules: Rules = c.rules.parse().ok()?;
-                    let theirs = rules.side_named(&c.challenger_side)?;
-                    if address_of(&c.challenger) == address_of(to) {
-                        Some(c.challenger_side.clone())
-                    } else if c.opponent == address_of(to) {
-                        Some(rules.side_name(theirs.other()).to_string())
-                    } else {
-                        None
-                    }
-                }),
-            }?;
-            let secrets = self.store.secrets(id).ok()?;
-            secrets
-                .tokens
-                .get(&side)
-                .map(|t| self.identity.reply_to(id, t))
+        let reply_to = game.zip(table.as_ref()).and_then(|(id, t)| {
+            let (side, _) = t
+                .players()
+                .into_iter()
+                .find(|(_, m)| address_of(m) == address_of(to))?;
+            t.token(side).map(|k| self.identity.reply_to(id, k))
         });
         Ok(Reply {
             to: to.to_string(),
             rendered: self.templates.render(
                 "rejected",
-                context! { id => game, game => name, what, command, reason, board, legal => capped(&legal) },
+                context! { id => game, game => name, what, command, reason, board, legal => capped(&legal), from, skipped },
             )?,
             game: game.map(str::to_string),
             reply_to,
@@ -369,10 +595,10 @@ impl Adjudicator<'_> {
             other => vec![self.reject(
                 from,
                 None,
-                &other.to_string(),
-                "which game? Reply to a mail from pbem about the game, or put its id in the subject like [pbem bz-7k2q]",
-                None,
-                Vec::new(),
+                Refusal::new(
+                    other.to_string(),
+                    "which game? Reply to a mail from pbem about the game, or put its id in the subject like [pbem bz-7k2q]",
+                ),
             )?],
         })
     }
@@ -439,10 +665,10 @@ impl Adjudicator<'_> {
             return Ok(vec![self.reject(
                 from,
                 None,
-                "challenge",
-                "challenge another player's address, not your own",
-                None,
-                Vec::new(),
+                Refusal::new(
+                    "challenge",
+                    "challenge another player's address, not your own",
+                ),
             )?]);
         }
         // The id comes from the challenge's Message-ID: a re-run after a
@@ -524,118 +750,88 @@ impl Adjudicator<'_> {
         ])
     }
 
-    /// Commands about one game, from an authenticated player.
+    /// Commands about one game, from a player who proved it (`side`).
     fn in_game(
         &self,
         from: &str,
         mail: &Inbound,
         id: &str,
-        token: Option<&str>,
+        table: Table,
+        side: Side,
         commands: &[Command],
     ) -> Result<Handled> {
-        let secrets = self.store.secrets(id)?;
-        // A challenge waiting for an answer.
-        if let Some(ch) = self.store.challenge(id)? {
-            let rules: Rules = match ch.rules.parse() {
-                Ok(r) => r,
-                Err(_) => {
-                    return Ok(fate(format!(
-                        "dropped: challenge {id} names an unknown game"
-                    )));
-                }
-            };
-            let opp_side = rules
-                .side_named(&ch.challenger_side)
-                .unwrap_or(Side::A)
-                .other();
-            let opp_token = secrets.tokens.get(rules.side_name(opp_side));
-            let authentic = from == ch.opponent
-                && (token.is_some() && token == opp_token.map(String::as_str)
-                    || self.dmarc_pass(mail));
+        let (record, secrets) = match table {
+            Table::Game { record, secrets } => (record, secrets),
+            Table::Challenge {
+                rules, challenge, ..
+            } => return self.answer(from, mail, id, rules, &challenge, side, commands),
+            Table::Damaged { error, .. } => return self.damaged(from, id, &error),
+        };
+        crate::with_game!(record.rules, G => self.play::<G>(from, mail, id, side, &secrets, record, commands))
+    }
+
+    /// A mail about a challenge waiting for its answer.
+    #[allow(clippy::too_many_arguments)]
+    fn answer(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        id: &str,
+        rules: Rules,
+        ch: &Challenge,
+        side: Side,
+        commands: &[Command],
+    ) -> Result<Handled> {
+        let not_yet = |reason: String, why: &str| -> Result<Handled> {
+            let r = self.reject(from, Some(id), Refusal::new(summary(commands), reason))?;
+            Ok(failed(
+                vec![r],
+                format!("refused from {from}: challenge {id} {why}"),
+            ))
+        };
+        if rules.side_named(&ch.challenger_side) == Some(side) {
             // The challenger, with their key: too early, not a stranger.
-            let own_token = secrets.tokens.get(rules.side_name(opp_side.other()));
-            if from == address_of(&ch.challenger)
-                && token.is_some()
-                && token == own_token.map(String::as_str)
-            {
-                let r = self.reject(
-                    from,
-                    Some(id),
-                    &summary(commands),
-                    &format!(
-                        "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do",
-                        ch.opponent
-                    ),
-                    None,
-                    Vec::new(),
-                )?;
-                return Ok(failed(
-                    vec![r],
-                    format!("refused from {from}: challenge {id} not answered yet"),
-                ));
-            }
-            if !authentic {
-                return self.spoof_or_stranger(
-                    from,
-                    mail,
-                    id,
-                    &[ch.opponent.clone(), ch.challenger.clone()],
-                    rules.name(),
-                );
-            }
-            return match commands.first() {
-                Some(Command::Accept) => self.accept(id, &ch, rules, mail),
-                Some(Command::Decline) => {
-                    self.store.remove_challenge(id)?;
-                    let r = Reply {
-                        to: ch.challenger.clone(),
-                        rendered: self.templates.render(
-                            "declined",
-                            context! { id, game => rules.name(), opponent => ch.opponent.clone() },
-                        )?,
-                        game: Some(id.to_string()),
-                        reply_to: None,
-                    };
-                    Ok(Handled {
-                        replies: vec![r],
-                        fate: format!("challenge {id} declined by {from}"),
-                        failed: false,
-                    })
-                }
-                _ => {
-                    let r = self.reject(
-                        from,
-                        Some(id),
-                        &summary(commands),
-                        "the game has not begun: reply `accept` to play, or `decline`",
-                        None,
-                        Vec::new(),
-                    )?;
-                    Ok(failed(
-                        vec![r],
-                        format!("refused from {from}: challenge {id} not answered"),
-                    ))
-                }
-            };
+            return not_yet(
+                format!(
+                    "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do",
+                    ch.opponent
+                ),
+                "not answered yet",
+            );
         }
-        let Some(text) = self.store.read_game(id)? else {
-            // An unknown id: say nothing that helps a stranger guess.
-            return Ok(fate(format!(
-                "dropped: mail from {from} names unknown game {id}"
-            )));
-        };
-        let rec = match Record::parse(&format!("{id}.toml"), &text) {
-            Ok(r) => r,
-            Err(e) => return self.damaged(from, id, &e.to_string()),
-        };
-        crate::with_game!(rec.rules, G => self.play::<G>(from, mail, id, token, &secrets, rec, commands))
+        match commands.first() {
+            Some(Command::Accept) => self.accept(id, ch, rules, mail),
+            Some(Command::Decline) => {
+                self.store.remove_challenge(id)?;
+                let r = Reply {
+                    to: ch.challenger.clone(),
+                    rendered: self.templates.render(
+                        "declined",
+                        context! { id, game => rules.name(), opponent => ch.opponent.clone() },
+                    )?,
+                    game: Some(id.to_string()),
+                    reply_to: None,
+                };
+                Ok(Handled {
+                    replies: vec![r],
+                    fate: format!("challenge {id} declined by {from}"),
+                    failed: false,
+                })
+            }
+            _ => not_yet(
+                "the game has not begun: reply `accept` to play, or `decline`".into(),
+                "not answered",
+            ),
+        }
     }
 
     fn dmarc_pass(&self, mail: &Inbound) -> bool {
         let Some(trusted) = &self.identity.trusted_authserv else {
             return false;
         };
-        mail.authentication_results.iter().any(|h| {
+        // Only the topmost header: the one the admin's MTA added last. A
+        // sender can write any header below it (RFC 8601, section 7.2).
+        mail.authentication_results.first().is_some_and(|h| {
             let mut parts = h.split(';');
             let server = parts
                 .next()
@@ -648,21 +844,11 @@ impl Adjudicator<'_> {
         })
     }
 
-    /// A mail for a game from someone who could not prove who they are.
-    fn spoof_or_stranger(
-        &self,
-        from: &str,
-        mail: &Inbound,
-        id: &str,
-        players: &[String],
-        game: &str,
-    ) -> Result<Handled> {
-        if !players.iter().any(|p| address_of(p) == from) {
-            return Ok(failed(
-                Vec::new(),
-                format!("dropped: {from} is not a player of {id}"),
-            ));
-        }
+    /// A mail for a game from a player's address without a valid key:
+    /// nothing moves, and the registered address is told (it is the
+    /// sender's, so a forger learns nothing).
+    fn spoofed(&self, from: &str, mail: &Inbound, id: &str, table: &Table) -> Result<Handled> {
+        let game = table.rules().map_or("", Rules::name);
         let r = Reply {
             to: from.to_string(),
             rendered: self.templates.render(
@@ -789,286 +975,97 @@ impl Adjudicator<'_> {
         })
     }
 
+    /// Applies a mail's commands to a game, in order. A mail is carried
+    /// out whole or not at all: the first refused command refuses the mail
+    /// and nothing of it is written.
     #[allow(clippy::too_many_arguments)]
     fn play<G: Game>(
         &self,
         from: &str,
         mail: &Inbound,
         id: &str,
-        token: Option<&str>,
+        side: Side,
         secrets: &Secrets,
-        mut rec: Record,
+        rec: Record,
         commands: &[Command],
     ) -> Result<Handled> {
-        let rules = G::RULES;
-        let addr = |s: Side| {
-            rec.players
-                .get(rules.side_name(s))
-                .map(|m| address_of(m))
-                .unwrap_or_default()
-        };
-        let token_of = |s: Side| secrets.tokens.get(rules.side_name(s)).map(String::as_str);
-        // Who is writing: the side whose address sent it and whose key it
-        // carries (or, if trusted, whose DMARC-checked address sent it).
-        let side = Side::BOTH
-            .into_iter()
-            .find(|&s| addr(s) == from && token.is_some() && token == token_of(s))
-            .or_else(|| {
-                let by_addr: Vec<Side> = Side::BOTH
-                    .into_iter()
-                    .filter(|&s| addr(s) == from)
-                    .collect();
-                (by_addr.len() == 1 && self.dmarc_pass(mail)).then(|| by_addr[0])
-            });
-        let Some(side) = side else {
-            let players: Vec<String> = rec.players.values().cloned().collect();
-            return self.spoof_or_stranger(from, mail, id, &players, rules.name());
-        };
-        let mut replayed = match record::replay::<G>(&rec) {
+        let replayed = match record::replay::<G>(&rec) {
             Ok(r) => r,
             Err(e) => return self.damaged(from, id, &e.to_string()),
         };
-        let me = rules.side_name(side);
-        let reply_to = |s: Side| token_of(s).map(|t| self.identity.reply_to(id, t));
-        let mailbox_of = |s: Side| {
-            rec.players
-                .get(rules.side_name(s))
-                .cloned()
-                .unwrap_or_default()
-        };
+        // This mail was handled before a crash: its lines stand in the
+        // record. Nothing is written again; the replies are made again.
         let already = mail
             .message_id
             .as_ref()
             .is_some_and(|m| rec.lines.iter().any(|l| l.message_id.as_ref() == Some(m)));
-        let mut replies = Vec::new();
-        let mut changed = false;
-        let mut fates = Vec::new();
-        for c in commands {
-            let pos = replayed.position().clone();
-            let board_for =
-                |p: &G, s: Side, last: Option<crate::notation::Notation>, ply: usize| {
-                    p.diagram(&View {
-                        last,
-                        seat: Some(s),
-                        ply,
-                    })
-                };
-            let ply = replayed.moves.len();
-            let refuse = |this: &Self, reason: String, legal: Vec<String>| -> Result<Reply> {
-                this.reject(
-                    from,
-                    Some(id),
-                    &c.to_string(),
-                    &reason,
-                    Some(board_for(&pos, side, replayed.moves.last().cloned(), ply)),
-                    legal,
-                )
-            };
-            if let Some(end) = &replayed.end
-                && !matches!(
-                    c,
-                    Command::Board
-                        | Command::Moves { .. }
-                        | Command::Games
-                        | Command::Rules { .. }
-                        | Command::Help
-                )
-                && !already
-            {
-                // No board: its caption would still name a side to play.
-                let result = match end.outcome {
-                    game::Outcome::Win(s) => format!("{} won", rules.side_name(s)),
-                    game::Outcome::Draw => "drawn".into(),
-                };
-                replies.push(self.reject(
-                    from,
-                    Some(id),
-                    &c.to_string(),
-                    &format!(
-                        "the game is over ({result}: {}); nothing more can be played in it",
-                        end.reason
-                    ),
-                    None,
-                    Vec::new(),
-                )?);
+        let mut t = Turn {
+            id,
+            from,
+            mail,
+            side,
+            secrets,
+            rec,
+            replayed,
+            already,
+            changed: false,
+            replies: Vec::new(),
+            fates: Vec::new(),
+        };
+        // The board as it stands, for refusals: a refused mail changes
+        // nothing, even if commands before the refused one were fine.
+        let board = t.board();
+        for (i, c) in commands.iter().enumerate() {
+            if let Err(Refused { mut refusal, why }) = self.command(&mut t, c)? {
+                if t.changed {
+                    let before: Vec<Command> = commands[..i]
+                        .iter()
+                        .filter(|o| o.changes_game())
+                        .cloned()
+                        .collect();
+                    refusal.reason = format!(
+                        "after {} in the same mail, {}",
+                        summary(&before),
+                        refusal.reason
+                    );
+                }
+                refusal.board = refusal.board.map(|_| board.clone());
+                let others: Vec<Command> = commands
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, o)| j != i && o.changes_game())
+                    .map(|(_, o)| o.clone())
+                    .collect();
+                if !others.is_empty() {
+                    refusal.skipped = summary(&others);
+                }
+                t.replies.push(self.reject(from, Some(id), refusal)?);
                 return Ok(failed(
-                    replies,
-                    format!("refused {c} from {from} in {id}: game over"),
+                    t.replies,
+                    format!("refused {c} from {from} in {id}: {why}"),
                 ));
             }
-            let event = |ev: Event| MoveLine {
-                line: 0,
-                number: None,
-                side: Some(side),
-                entry: Entry::Event(ev),
-                time: Some(self.now.fixed_offset()),
-                message_id: mail.message_id.clone(),
-            };
-            match c {
-                Command::Move { number, text } => {
-                    if !already {
-                        if pos.turn() != side {
-                            replies.push(refuse(self, format!("it is {}'s move, not yours (you play {me}); wait for their move", rules.side_name(pos.turn())), Vec::new())?);
-                            return Ok(failed(
-                                replies,
-                                format!("refused {c} from {from} in {id}: not their turn"),
-                            ));
-                        }
-                        if let Some(n) = number
-                            && *n as usize != ply + 1
-                        {
-                            replies.push(refuse(self, format!("#{n} does not fit: the game is at move #{}; {text} was not played. If you meant it for this move, send #{} {text}", ply + 1, ply + 1), Vec::new())?);
-                            return Ok(failed(
-                                replies,
-                                format!("refused {c} from {from} in {id}: stale move number"),
-                            ));
-                        }
-                        let m = match game::parse_move(&pos, text) {
-                            Ok(m) => m,
-                            Err(rej) => {
-                                let legal = match &rej.error {
-                                    game::MoveError::Illegal { alternatives, .. }
-                                        if !alternatives.is_empty() =>
-                                    {
-                                        alternatives.clone()
-                                    }
-                                    _ => game::listed_moves(&pos)
-                                        .into_iter()
-                                        .map(|(_, n)| n.canonical(rules.geometry()))
-                                        .collect(),
-                                };
-                                replies.push(refuse(self, rej.to_string(), legal)?);
-                                return Ok(failed(
-                                    replies,
-                                    format!("refused {c} from {from} in {id}: {rej}"),
-                                ));
-                            }
-                        };
-                        rec.lines.push(MoveLine {
-                            line: 0,
-                            number: Some(ply as u32 + 1),
-                            side: Some(side),
-                            entry: Entry::Move(game::canonical(&pos, m)),
-                            time: Some(self.now.fixed_offset()),
-                            message_id: mail.message_id.clone(),
-                        });
-                        changed = true;
-                    }
-                    fates.push(format!("{me} played {text}"));
-                }
-                Command::Resign => {
-                    if !already {
-                        rec.lines.push(event(Event::Resign));
-                        changed = true;
-                    }
-                    fates.push(format!("{me} resigned"));
-                }
-                Command::OfferDraw => {
-                    if !already {
-                        rec.lines.push(event(Event::DrawOffered));
-                        changed = true;
-                    }
-                    fates.push(format!("{me} offered a draw"));
-                }
-                Command::AcceptDraw | Command::DeclineDraw => {
-                    if !already {
-                        if replayed.draw_offer != Some(side.other()) {
-                            replies.push(refuse(self, "there is no draw offer from your opponent to answer; `draw` offers one".into(), Vec::new())?);
-                            return Ok(failed(
-                                replies,
-                                format!("refused {c} from {from} in {id}: no offer"),
-                            ));
-                        }
-                        rec.lines.push(event(if *c == Command::AcceptDraw {
-                            Event::DrawAgreed
-                        } else {
-                            Event::DrawDeclined
-                        }));
-                        changed = true;
-                    }
-                    fates.push(format!(
-                        "{me} {}",
-                        if *c == Command::AcceptDraw {
-                            "agreed a draw"
-                        } else {
-                            "declined a draw"
-                        }
-                    ));
-                }
-                Command::Board | Command::Moves { .. } => {
-                    let (legal, from_sq) = match c {
-                        Command::Moves { from: f } => {
-                            // An origin that does not read lists nothing.
-                            let origin = match f {
-                                Some(f) => Origin::parse(f, rules.geometry()).ok().map(Some),
-                                None => Some(None),
-                            };
-                            let list: Vec<String> = match origin {
-                                None => Vec::new(),
-                                Some(o) => game::listed_moves(&pos)
-                                    .into_iter()
-                                    .filter(|(_, n)| {
-                                        o.is_none_or(|o| o.starts(n, rules.geometry()))
-                                    })
-                                    .map(|(_, n)| n.canonical(rules.geometry()))
-                                    .collect(),
-                            };
-                            (
-                                if list.is_empty() {
-                                    "none".to_string()
-                                } else {
-                                    capped(&list)
-                                },
-                                f.clone(),
-                            )
-                        }
-                        _ => (String::new(), None),
-                    };
-                    replies.push(Reply {
-                        to: mailbox_of(side),
-                        rendered: self.templates.render("board", context! {
-                            id, game => rules.name(), board => board_for(&pos, side, replayed.moves.last().cloned(), ply),
-                            legal, from => from_sq, next => (pos.turn() == side && replayed.end.is_none()).then_some(ply + 1), example => example_move::<G>(&pos),
-                        })?,
-                        game: Some(id.to_string()),
-                        reply_to: reply_to(side),
-                    });
-                    fates.push(format!("{me} asked for {c}"));
-                }
-                // An accept handled again after a crash: the game exists
-                // but nothing is played yet; send the opening mails.
-                Command::Accept if rec.lines.is_empty() && already_accepted(mail, &rec) => {
-                    replies.extend(self.started(id)?);
-                    fates.push(format!("{me} accepted (again)"));
-                }
-                Command::Accept | Command::Decline => {
-                    replies.push(refuse(
-                        self,
-                        "the game has already begun".into(),
-                        Vec::new(),
-                    )?);
-                    return Ok(failed(replies, format!("refused {c} from {from} in {id}")));
-                }
-                other => {
-                    for r in self.gameless(from, mail, other)? {
-                        replies.push(r);
-                    }
-                }
-            }
-            if changed {
+            if t.changed {
                 // Replay what was added, so later commands see it.
                 match record::replay::<G>(&Record {
                     result: None,
-                    ..rec.clone()
+                    ..t.rec.clone()
                 }) {
-                    Ok(r) => replayed = r,
+                    Ok(r) => t.replayed = r,
                     Err(e) => return self.damaged(from, id, &e.to_string()),
                 }
             }
         }
+        let Turn {
+            mut rec,
+            replayed,
+            changed,
+            mut replies,
+            fates,
+            ..
+        } = t;
         if changed || already {
-            let result = replayed.result();
-            rec.result = Some((result.to_string(), 0));
+            rec.result = Some((replayed.result().to_string(), 0));
             if changed {
                 self.store.write_game(id, &record::write::to_string(&rec))?;
             }
@@ -1078,6 +1075,169 @@ impl Adjudicator<'_> {
             replies,
             fate: format!("{id}: {}", fates.join("; ")),
             failed: false,
+        })
+    }
+
+    /// Applies one command of a mail to `t`, or refuses it.
+    fn command<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        c: &Command,
+    ) -> Result<std::result::Result<(), Refused>> {
+        let rules = G::RULES;
+        let me = rules.side_name(t.side);
+        let refuse = |t: &Turn<'_, G>, reason: String, why: &str| {
+            Ok(Err(Refused {
+                refusal: Refusal {
+                    board: Some(t.board()),
+                    ..Refusal::new(c.to_string(), reason)
+                },
+                why: why.to_string(),
+            }))
+        };
+        if let Some(end) = &t.replayed.end
+            && c.changes_game()
+            && !t.already
+        {
+            let result = match end.outcome {
+                game::Outcome::Win(s) => format!("{} won", rules.side_name(s)),
+                game::Outcome::Draw => "drawn".into(),
+            };
+            let reason = format!(
+                "the game is over ({result}: {}); nothing more can be played in it",
+                end.reason
+            );
+            return refuse(t, reason, "game over");
+        }
+        match c {
+            Command::Move { number, text } => {
+                if !t.already {
+                    let ply = t.ply();
+                    if t.pos().turn() != t.side {
+                        let reason = format!(
+                            "it is {}'s move, not yours (you play {me}); wait for their move",
+                            rules.side_name(t.pos().turn())
+                        );
+                        return refuse(t, reason, "not their turn");
+                    }
+                    if let Some(n) = number
+                        && *n as usize != ply + 1
+                    {
+                        let reason = format!(
+                            "#{n} does not fit: the game is at move #{}; {text} was not played. If you meant it for this move, send #{} {text}",
+                            ply + 1,
+                            ply + 1
+                        );
+                        return refuse(t, reason, "stale move number");
+                    }
+                    let m = match game::parse_move(t.pos(), text) {
+                        Ok(m) => m,
+                        Err(rej) => {
+                            let (reason, from_square) = rej.without_alternatives();
+                            let (from, legal) = match from_square {
+                                Some((sq, list)) => (Some(sq), list),
+                                None => (None, all_moves(t.pos())),
+                            };
+                            return Ok(Err(Refused {
+                                refusal: Refusal {
+                                    board: Some(t.board()),
+                                    legal,
+                                    from,
+                                    ..Refusal::new(c.to_string(), reason)
+                                },
+                                why: rej.to_string(),
+                            }));
+                        }
+                    };
+                    let entry = Entry::Move(game::canonical(t.pos(), m));
+                    t.push(Some(ply as u32 + 1), entry, self.now);
+                }
+                t.fates.push(format!("{me} played {text}"));
+            }
+            Command::Resign | Command::OfferDraw => {
+                if !t.already {
+                    let ev = if *c == Command::Resign {
+                        Event::Resign
+                    } else {
+                        Event::DrawOffered
+                    };
+                    t.push(None, Entry::Event(ev), self.now);
+                }
+                t.fates.push(format!("{me} {}", done_phrase(c)));
+            }
+            Command::AcceptDraw | Command::DeclineDraw => {
+                if !t.already {
+                    if t.replayed.draw_offer != Some(t.side.other()) {
+                        let reason = "there is no draw offer from your opponent to answer; `draw` offers one";
+                        return refuse(t, reason.into(), "no offer");
+                    }
+                    let ev = if *c == Command::AcceptDraw {
+                        Event::DrawAgreed
+                    } else {
+                        Event::DrawDeclined
+                    };
+                    t.push(None, Entry::Event(ev), self.now);
+                }
+                t.fates.push(format!("{me} {}", done_phrase(c)));
+            }
+            Command::Board | Command::Moves { .. } => {
+                let reply = self.board_reply(t, c)?;
+                t.replies.push(reply);
+                t.fates.push(format!("{me} asked for {c}"));
+            }
+            // An accept handled again after a crash: the game exists but
+            // nothing is played yet; send the opening mails.
+            Command::Accept if t.rec.lines.is_empty() && already_accepted(t.mail, &t.rec) => {
+                t.replies.extend(self.started(t.id)?);
+                t.fates.push(format!("{me} accepted (again)"));
+            }
+            Command::Accept | Command::Decline => {
+                return refuse(t, "the game has already begun".into(), "already begun");
+            }
+            other => {
+                let replies = self.gameless(t.from, t.mail, other)?;
+                t.replies.extend(replies);
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// The answer to `board` or `moves [SQUARE]`.
+    fn board_reply<G: Game>(&self, t: &Turn<'_, G>, c: &Command) -> Result<Reply> {
+        let rules = G::RULES;
+        let (legal, from_sq) = match c {
+            Command::Moves { from: f } => {
+                // An origin that does not read lists nothing.
+                let list: Vec<String> = match f {
+                    None => all_moves(t.pos()),
+                    Some(f) => match Origin::parse(f, rules.geometry()) {
+                        Err(_) => Vec::new(),
+                        Ok(o) => game::listed_moves(t.pos())
+                            .into_iter()
+                            .filter(|(_, n)| o.starts(n, rules.geometry()))
+                            .map(|(_, n)| n.canonical(rules.geometry()))
+                            .collect(),
+                    },
+                };
+                let legal = if list.is_empty() {
+                    "none".to_string()
+                } else {
+                    capped(&list)
+                };
+                (legal, f.clone())
+            }
+            _ => (String::new(), None),
+        };
+        let ply = t.ply();
+        let mine = t.pos().turn() == t.side && t.replayed.end.is_none();
+        Ok(Reply {
+            to: t.player(t.side),
+            rendered: self.templates.render("board", context! {
+                id => t.id, game => rules.name(), board => t.board(),
+                legal, from => from_sq, next => mine.then_some(ply + 1), example => example_move(t.pos()),
+            })?,
+            game: Some(t.id.to_string()),
+            reply_to: t.reply_to(self, t.side),
         })
     }
 
@@ -1130,6 +1290,7 @@ impl Adjudicator<'_> {
                 last: replayed.moves.last().cloned(),
                 seat: Some(side),
                 ply,
+                ended: replayed.end.clone(),
             });
             let reply_to = secrets
                 .tokens
@@ -1184,6 +1345,50 @@ impl Adjudicator<'_> {
         }
         Ok(out)
     }
+}
+
+/// "resigned", "offered a draw": what a command did, for the log.
+fn done_phrase(c: &Command) -> &'static str {
+    match c {
+        Command::Resign => "resigned",
+        Command::OfferDraw => "offered a draw",
+        Command::AcceptDraw => "agreed a draw",
+        Command::DeclineDraw => "declined a draw",
+        _ => "did something",
+    }
+}
+
+/// Every legal move in `pos`, canonical.
+fn all_moves<G: Game>(pos: &G) -> Vec<String> {
+    game::listed_moves(pos)
+        .into_iter()
+        .map(|(_, n)| n.canonical(G::RULES.geometry()))
+        .collect()
+}
+
+/// The refusal of a mail in which pbem found no command. It shows what
+/// was read: a player can then see whether pbem missed their text (a
+/// quote or signature cut too early).
+fn no_command_reason(body: &str) -> String {
+    let read: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let how = "write your move alone on a line, like 22-15, or `help` for the commands";
+    if read.is_empty() {
+        return format!(
+            "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature, and not the subject."
+        );
+    }
+    let mut shown: Vec<String> = read.iter().take(6).map(|l| format!("| {l}")).collect();
+    if read.len() > 6 {
+        shown.push("| ...".into());
+    }
+    format!(
+        "{how}. This is what pbem read in your mail (quotes and signature left out):\n\n{}",
+        shown.join("\n")
+    )
 }
 
 /// Whether `mail` can be the accept that created `rec`: the sender plays

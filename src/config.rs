@@ -129,7 +129,9 @@ data = "data"
 # templates = "templates"
 
 # Trust "Authentication-Results: <this id>; dmarc=pass" added by your own
-# mail server, instead of requiring the key in the reply address.
+# mail server, instead of requiring the key in the reply address. pbem
+# reads only the topmost such header; your server must add it on top of
+# every incoming mail (and should remove copies sent from outside).
 # trusted_authserv = "mx.example.org"
 
 [inbox]

@@ -166,7 +166,7 @@ pub fn wrap(text: &str, width: usize) -> String {
 /// it is, or how the game ended.
 pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> String {
     let rules = G::RULES;
-    match crate::game::outcome(pos) {
+    match view.ended.clone().or_else(|| crate::game::outcome(pos)) {
         Some(end) => {
             let result = match end.outcome {
                 crate::game::Outcome::Win(s) => format!("{} wins", rules.side_name(s)),

@@ -74,6 +74,9 @@ pub struct View {
     pub seat: Option<Side>,
     /// Moves played so far (for the caption).
     pub ply: usize,
+    /// How the game ended off the board (a resignation, an agreed draw, a
+    /// timeout): the caption then says so instead of naming a side to play.
+    pub ended: Option<End>,
 }
 
 /// A game's rules: position, move generation, play, end, notation and
@@ -296,6 +299,34 @@ impl fmt::Display for Rejected {
 }
 
 impl std::error::Error for Rejected {}
+
+impl Rejected {
+    /// The refusal without its list of legal moves, and that list with
+    /// the square it starts from: for messages that show the list apart.
+    pub fn without_alternatives(&self) -> (String, Option<(String, Vec<String>)>) {
+        match &self.error {
+            MoveError::Illegal {
+                side,
+                reason,
+                alternatives,
+            } if !alternatives.is_empty() => {
+                let bare = Rejected {
+                    input: self.input.clone(),
+                    error: MoveError::Illegal {
+                        side,
+                        reason: reason.clone(),
+                        alternatives: Vec::new(),
+                    },
+                };
+                (
+                    bare.to_string(),
+                    Some((input_origin(self.input.trim()), alternatives.clone())),
+                )
+            }
+            _ => (self.to_string(), None),
+        }
+    }
+}
 
 fn input_origin(input: &str) -> String {
     input

@@ -187,9 +187,9 @@ On your turn zoom or boom with one tower. A tower of height h zooms 1..h
 squares in a straight line (8 directions) through empty squares, or booms
 an enemy tower 1..h squares away with only empty squares between: the
 target loses its top checker (a single checker is removed).
-Black zooms off through the bottom edge, red through the top; the step off
-the board counts as one square (straight or diagonally forward, the far
-corner too). Checkers zoomed off score for their owner. The instant one
+Black zooms off the edge beyond 57-64, red beyond 1-8; the step off the
+board counts as one square (straight or diagonally forward, the far corner
+too). Checkers zoomed off score for their owner. The instant one
 side has no tower on the board, play stops: more checkers off wins.",
     notation: "zoom 22-15, zoom off 22-off, boom 22x15",
 };
@@ -207,8 +207,8 @@ on 41-64, large teeth on the home rows. A tooth moves any distance in a
 straight line through empty squares, and may end on an enemy tooth to
 eliminate it when its attack (its strength plus the strengths of your other
 teeth next to the target) is at least the target's strength. Black moves
-off through the bottom edge, red through the top; a tooth that leaves
-scores its strength. First to move off 6 or more points wins.",
+off the edge beyond 57-64, red beyond 1-8; a tooth that leaves scores its
+strength. First to move off 6 or more points wins.",
     notation: "move 17-33, elimination 33x41, off 49-off",
 };
 

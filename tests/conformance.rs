@@ -41,6 +41,7 @@ fn playout<G: Game>(first: Side, seed: u64) {
             last: None,
             seat: None,
             ply,
+            ..View::default()
         });
         assert!(!d.is_empty(), "empty diagram: {}", ctx());
         for line in d.lines() {

@@ -8,7 +8,8 @@
 //!
 //! The `.eml` files start with driver headers that are stripped before
 //! delivery: `X-Golden-Setup: started challenge` (the starting state, see
-//! [`setup`]) and `X-Golden-Note: ...` (what the case is about).
+//! [`setup`]; `trust-dmarc` makes pbem trust `Authentication-Results` from
+//! `mx.example.net`) and `X-Golden-Note: ...` (what the case is about).
 //!
 //! ```text
 //! cargo test --test golden_mail                       check every case
@@ -227,10 +228,19 @@ fn snapshot(data: &Path) -> BTreeMap<String, String> {
 fn run(case: &Case, mail: &[u8]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let config_path = dir.path().join("pbem.toml");
-    fs::write(&config_path, INIT.replace("pbem@localhost", PBEM)).unwrap();
+    let mut settings = INIT.replace("pbem@localhost", PBEM);
+    // `trust-dmarc`: the admin's MTA `mx.example.net` checks DMARC.
+    if case.setups.iter().any(|s| s == "trust-dmarc") {
+        settings = settings.replace(
+            "# trusted_authserv = \"mx.example.org\"",
+            "trusted_authserv = \"mx.example.net\"",
+        );
+        assert!(settings.contains("\ntrusted_authserv"), "INIT changed");
+    }
+    fs::write(&config_path, settings).unwrap();
     let config = Config::load(&config_path).unwrap();
     let store = Store::open(&config.data).unwrap();
-    for s in &case.setups {
+    for s in case.setups.iter().filter(|s| *s != "trust-dmarc") {
         setup(&store, s);
     }
     let before = snapshot(&config.data);

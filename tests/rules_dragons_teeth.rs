@@ -614,6 +614,7 @@ fn diagrams_show_teeth_scores_and_the_last_move() {
         last: Some(notation::parse("20x44", G).unwrap()),
         seat: None,
         ply: 1,
+        ..View::default()
     });
     println!("{d}");
     assert!(d.contains("Dragons Teeth: move 2, red to play."), "{d}");
@@ -630,6 +631,7 @@ fn diagrams_show_teeth_scores_and_the_last_move() {
         last: None,
         seat: Some(Side::A),
         ply: 1,
+        ..View::default()
     });
     println!("{flipped}");
     let first_row = flipped.lines().find(|l| l.starts_with('|')).unwrap();

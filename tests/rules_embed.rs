@@ -646,6 +646,7 @@ fn diagrams_show_drones_bosses_and_embedding() {
         last: Some(notation::parse("19-28", G).unwrap()),
         seat: None,
         ply: 1,
+        ..View::default()
     });
     println!("{d}");
     assert!(d.contains("Embed: move 2, red to play."), "{d}");
@@ -661,6 +662,7 @@ fn diagrams_show_drones_bosses_and_embedding() {
         last: None,
         seat: Some(Side::A),
         ply: 1,
+        ..View::default()
     });
     println!("{flipped}");
     let first_row = flipped.lines().find(|l| l.starts_with('|')).unwrap();

@@ -605,6 +605,7 @@ fn the_diagram_draws_stones_on_the_crossings_and_tells_the_supply() {
         last: Some(pbem::notation::parse("29/38,30/39", G).unwrap()),
         seat: None,
         ply: 3,
+        ..View::default()
     });
     println!("{d}");
     assert!(d.contains("move 4, coin to play"), "{d}");
@@ -627,6 +628,7 @@ fn the_diagram_draws_stones_on_the_crossings_and_tells_the_supply() {
         last: Some(pbem::notation::parse("27x36x45", G).unwrap()),
         seat: Some(Side::B),
         ply: 10,
+        ..View::default()
     });
     println!("{d}");
     assert!(

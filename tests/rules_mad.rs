@@ -961,6 +961,7 @@ fn the_diagram_shows_stacks_heights_counts_and_the_last_move() {
         last: Some(last),
         seat: None,
         ply: 1,
+        ..View::default()
     });
     println!("{d}");
     assert!(d.contains("M.A.D.: move 2, red to play."), "{d}");
@@ -977,6 +978,7 @@ fn the_diagram_shows_stacks_heights_counts_and_the_last_move() {
         last: None,
         seat: Some(B),
         ply: 1,
+        ..View::default()
     });
     println!("{flipped}");
     let first_row = flipped.lines().find(|l| l.starts_with('|')).unwrap();

@@ -674,6 +674,7 @@ fn diagrams_show_checkers_counts_and_the_last_move() {
         last: Some(Notation::step(sq(2), sq(1), true)),
         seat: Some(Side::B),
         ply: 1,
+        ..View::default()
     });
     println!("{d}");
     assert!(d.starts_with("Mad Rooks: move 2, blue to play.\n"), "{d}");

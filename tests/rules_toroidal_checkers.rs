@@ -666,6 +666,7 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
         last: Some(n),
         seat: None,
         ply: 5,
+        ..View::default()
     });
     println!("{d}");
     let k = Toroidal::from_diagram(
@@ -685,6 +686,7 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
         last: None,
         seat: Some(Side::A),
         ply: 30,
+        ..View::default()
     });
     println!("{dk}");
     for d in [&d0, &d, &dk] {

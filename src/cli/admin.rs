@@ -325,5 +325,6 @@ fn play_admin<G: Game>(
         last: after.moves.last().cloned(),
         seat: None,
         ply: after.moves.len(),
+        ..View::default()
     }))
 }

@@ -75,30 +75,19 @@ impl Show {
         };
         let pos = &replayed.positions[ply];
         let last = ply.checked_sub(1).map(|i| replayed.moves[i].clone());
-        let view = View {
-            last: last.clone(),
-            seat,
-            ply,
-        };
-        let mut diagram = pos.diagram(&view);
         // Resignations, timeouts and agreed draws end a game off the board.
         let end = if ply == total {
             replayed.end.clone()
         } else {
             None
         };
-        if let Some(end) = &end
-            && game::outcome(pos).as_ref() != Some(end)
-        {
-            diagram.push_str(&format!(
-                "\nGame over: {} ({}).\n",
-                match end.outcome {
-                    game::Outcome::Win(s) => format!("{} wins", G::RULES.side_name(s)),
-                    game::Outcome::Draw => "drawn".to_string(),
-                },
-                end.reason
-            ));
-        }
+        let view = View {
+            last: last.clone(),
+            seat,
+            ply,
+            ended: end,
+        };
+        let diagram = pos.diagram(&view);
         if self.json {
             let geometry = G::RULES.geometry();
             out!(

@@ -50,6 +50,24 @@ pub enum Command {
     Token(String),
 }
 
+impl Command {
+    /// Whether the command would change a game's record (moves, draws,
+    /// resignation, the answer to a challenge): refused in a finished
+    /// game, and what a refused mail leaves undone.
+    pub fn changes_game(&self) -> bool {
+        matches!(
+            self,
+            Command::Move { .. }
+                | Command::Accept
+                | Command::Decline
+                | Command::Resign
+                | Command::OfferDraw
+                | Command::AcceptDraw
+                | Command::DeclineDraw
+        )
+    }
+}
+
 impl fmt::Display for Command {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
