@@ -31,6 +31,7 @@ pub mod diagram;
 pub mod game;
 pub mod games;
 pub mod geom;
+pub mod logging;
 pub mod mail;
 pub mod mailbox;
 pub mod notation;

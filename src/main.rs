@@ -5,6 +5,7 @@ use clap::Parser;
 
 fn main() {
     let cli = pbem::cli::Cli::parse();
+    pbem::logging::init();
     let code = match cli.execute() {
         Ok(code) => code,
         Err(e) => {

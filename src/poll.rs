@@ -145,10 +145,14 @@ impl Poller<'_> {
             if refused {
                 report.refused += 1;
             }
-            report.log.push(format!(
-                "{} {key} from {from}: {fate} ({} replies)",
-                now.format("%Y-%m-%dT%H:%M:%SZ"),
-                replies.len()
+            report.log.push(crate::logging::line(
+                "mail",
+                &[
+                    ("key", &key),
+                    ("from", &from),
+                    ("replies", &replies.len()),
+                    ("fate", &fate),
+                ],
             ));
             if let Err(e) = source.done(&mail) {
                 report
@@ -192,7 +196,10 @@ impl Poller<'_> {
                     Ok(raw) => raw,
                     // A recipient that is not an address: log it, send the rest.
                     Err(e) => {
-                        eprintln!("pbem: {e}");
+                        log::warn!(
+                            "{}",
+                            crate::logging::line("reply-dropped", &[("key", &key), ("error", &e)])
+                        );
                         continue;
                     }
                 };

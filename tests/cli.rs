@@ -214,3 +214,111 @@ fn a_closed_pipe_is_not_an_error() {
     let o = child.wait_with_output().unwrap();
     assert!(!err(&o).contains("panicked"), "{}", err(&o));
 }
+
+#[test]
+fn completions_name_every_subcommand() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = pbem(&["completions", shell], None);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", err(&o));
+        let script = text(&o);
+        for sub in [
+            "validate", "moves", "poll", "daemon", "deliver", "new", "manpage",
+        ] {
+            assert!(script.contains(sub), "{shell} completion lacks {sub}");
+        }
+    }
+    let o = pbem(&["completions", "tcsh"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("possible values"), "{}", err(&o));
+}
+
+#[test]
+fn manual_pages_for_pbem_and_each_subcommand() {
+    let o = pbem(&["manpage"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let page = text(&o);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH pbem"),
+        "{page}"
+    );
+    assert!(page.contains("poll"), "the main page names the subcommands");
+
+    let dir = tempfile::tempdir().unwrap();
+    let man = dir.path().join("man1");
+    let o = pbem(&["manpage", "--dir", man.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    for sub in [
+        "pbem",
+        "pbem-poll",
+        "pbem-deliver",
+        "pbem-validate",
+        "pbem-new",
+    ] {
+        let p = man.join(format!("{sub}.1"));
+        let t = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(t.contains(&format!(".TH {sub}")), "{sub}: {t}");
+    }
+    // The examples keep their lines (verbatim doc comments).
+    let poll = std::fs::read_to_string(man.join("pbem-poll.1")).unwrap();
+    assert!(
+        poll.contains("Examples:\n  pbem poll\n  */5 * * * *"),
+        "{poll}"
+    );
+}
+
+#[test]
+fn subcommand_help_keeps_example_lines() {
+    let o = pbem(&["poll", "--help"], None);
+    let help = text(&o);
+    assert!(help.contains("Examples:\n  pbem poll\n"), "{help}");
+}
+
+/// `pbem poll` in a fresh `pbem init` folder with the log filter `filter`
+/// (None: the default), one chatty mail in the inbox; its stderr.
+fn poll_log(filter: Option<(&str, &str)>) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml");
+    let o = pbem(&["init", "--config", config.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let inbox = dir.path().join("mail/inbox/new");
+    std::fs::write(
+        inbox.join("1.m"),
+        "From: Carol <carol@example.org>\r\nTo: pbem@localhost\r\nSubject: hi\r\n\
+         Message-ID: <log.1@example.org>\r\n\r\nhello there\r\n",
+    )
+    .unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_pbem"));
+    cmd.args(["poll", "--config", config.to_str().unwrap()])
+        .env_remove("RUST_LOG")
+        .env_remove("PBEM_LOG")
+        .env("PBEM_NOW", "2026-11-20T10:00:00Z");
+    if let Some((k, v)) = filter {
+        cmd.env(k, v);
+    }
+    let o = cmd.output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    err(&o)
+}
+
+#[test]
+fn logs_one_line_per_mail_with_levels_from_the_environment() {
+    let log = poll_log(None);
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert_eq!(
+        lines[0],
+        "2026-11-20T10:00:00Z INFO  mail key=<log.1@example.org> from=carol@example.org replies=1 fate=\"refused from carol@example.org: no command\""
+    );
+    assert!(
+        lines[1].starts_with("2026-11-20T10:00:00Z INFO  poll handled=1 refused=1"),
+        "{log}"
+    );
+    assert_eq!(poll_log(Some(("PBEM_LOG", "warn"))), "", "warn hides info");
+    assert_eq!(
+        poll_log(Some(("RUST_LOG", "error"))),
+        "",
+        "RUST_LOG is read too"
+    );
+    let debug = poll_log(Some(("PBEM_LOG", "pbem=debug")));
+    assert!(debug.contains("INFO  mail key="), "{debug}");
+}

@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 ///   pbem new boom-and-zoom --black alice@example.org --red "Bob <bob@example.org>" --first red
 ///   pbem new mad-rooks --red alice@example.org --blue bob@example.org
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct New {
     /// The game.
     #[arg(value_name = "GAME")]
@@ -161,6 +162,7 @@ impl New {
 ///   pbem games
 ///   pbem games --json
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Games {
     #[command(flatten)]
     config: ConfigArg,
@@ -239,6 +241,7 @@ impl Games {
 /// Examples:
 ///   pbem move bz-7k2qa 22-15
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Move {
     /// The game's id (or its record file in the data folder).
     #[arg(value_name = "GAME")]

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 ///   pbem demo
 ///   pbem demo --game embed --dir /tmp/pbem-demo
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Demo {
     /// The folder to set up (it must not hold a pbem.toml yet).
     #[arg(long, default_value = "pbem-demo", value_name = "DIR")]

@@ -3,6 +3,7 @@
 
 mod admin;
 mod demo;
+mod docs;
 mod moves;
 mod rules;
 mod server;
@@ -44,6 +45,8 @@ pub enum Command {
     Poll(server::Poll),
     Deliver(server::Deliver),
     Daemon(server::Daemon),
+    Completions(docs::Completions),
+    Manpage(docs::Manpage),
 }
 
 impl Cli {
@@ -58,6 +61,8 @@ impl Cli {
             Command::Show(c) => c.execute(),
             Command::Rules(c) => c.execute(),
             Command::Demo(c) => c.execute(),
+            Command::Completions(c) => c.execute(),
+            Command::Manpage(c) => c.execute(),
             Command::New(c) => c.execute(),
             Command::Games(c) => c.execute(),
             Command::Move(c) => c.execute(),

@@ -14,6 +14,7 @@ use serde_json::json;
 ///   pbem moves games/mad.toml --from 12
 ///   pbem moves --rules guerrilla-checkers - < moves.txt
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Moves {
     /// The record (`-` reads standard input).
     #[arg(value_name = "FILE")]

@@ -9,6 +9,7 @@ use clap::Args;
 ///   pbem rules
 ///   pbem rules mad-rooks
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct RulesCmd {
     /// The game (its slug or name); omit to list them all.
     #[arg(value_name = "GAME")]

@@ -107,27 +107,33 @@ impl Server {
 }
 
 fn print_report(r: &Report, quiet: bool) {
+    use crate::logging::line;
     for l in &r.log {
-        eprintln!("{l}");
+        log::info!("{l}");
     }
     for e in &r.errors {
-        eprintln!("pbem: error: {e}");
+        log::error!("{}", line("not-processed", &[("error", e)]));
     }
     for e in &r.send_errors {
-        eprintln!("pbem: not sent (stays in the outbox): {e}");
+        log::warn!("{}", line("not-sent", &[("error", e)]));
     }
-    if !quiet || r.failed() {
-        eprintln!(
-            "pbem: {} mail{} handled ({} refused or dropped), {} already done, {} failed; {} repl{} sent, {} waiting",
-            r.handled,
-            if r.handled == 1 { "" } else { "s" },
-            r.refused,
-            r.skipped,
-            r.errors.len(),
-            r.sent,
-            if r.sent == 1 { "y" } else { "ies" },
-            r.send_errors.len()
-        );
+    let summary = line(
+        "poll",
+        &[
+            ("handled", &r.handled),
+            ("refused", &r.refused),
+            ("already", &r.skipped),
+            ("failed", &r.errors.len()),
+            ("sent", &r.sent),
+            ("waiting", &r.send_errors.len()),
+        ],
+    );
+    if r.failed() {
+        log::warn!("{summary}");
+    } else if quiet {
+        log::debug!("{summary}");
+    } else {
+        log::info!("{summary}");
     }
 }
 
@@ -138,6 +144,7 @@ fn print_report(r: &Report, quiet: bool) {
 ///   pbem init
 ///   pbem init --config /srv/pbem/pbem.toml
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Init {
     #[command(flatten)]
     config: ConfigArg,
@@ -180,6 +187,7 @@ impl Init {
 ///   pbem poll
 ///   */5 * * * *  pbem poll --config /srv/pbem/pbem.toml --quiet
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Poll {
     #[command(flatten)]
     config: ConfigArg,
@@ -201,7 +209,7 @@ impl Poll {
                 Ok(if r.failed() { 1 } else { 0 })
             }
             Err(e @ StoreError::Busy(_)) => {
-                eprintln!("pbem poll: {e}");
+                log::warn!("{}", crate::logging::line("busy", &[("error", &e)]));
                 Ok(1)
             }
             Err(e) => Err(e.into()),
@@ -216,6 +224,7 @@ impl Poll {
 /// Examples:
 ///   pbem: "|/usr/local/bin/pbem deliver --config /srv/pbem/pbem.toml"
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Deliver {
     #[command(flatten)]
     config: ConfigArg,
@@ -236,7 +245,13 @@ impl Deliver {
                 Ok(if r.errors.is_empty() { 0 } else { TEMPFAIL })
             }
             Err(e) => {
-                eprintln!("pbem deliver: {e:#}");
+                log::error!(
+                    "{}",
+                    crate::logging::line(
+                        "deliver-failed",
+                        &[("exit", &TEMPFAIL), ("error", &format!("{e:#}"))]
+                    )
+                );
                 Ok(TEMPFAIL)
             }
         }
@@ -250,6 +265,7 @@ impl Deliver {
 /// Examples:
 ///   pbem daemon --config /srv/pbem/pbem.toml
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Daemon {
     #[command(flatten)]
     config: ConfigArg,
@@ -266,9 +282,12 @@ impl Daemon {
         let stop = Arc::new(AtomicBool::new(false));
         signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))?;
         signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))?;
-        eprintln!(
-            "pbem daemon: watching {}",
-            server.config.inbox.maildir.display()
+        log::info!(
+            "{}",
+            crate::logging::line(
+                "daemon-start",
+                &[("maildir", &server.config.inbox.maildir.display())]
+            )
         );
         // inotify tells of mail arriving in new/ (delivered there, or
         // renamed in from tmp/); a sweep every 30 s catches the rest: mail
@@ -281,9 +300,12 @@ impl Daemon {
                 inotify::WatchMask::CREATE | inotify::WatchMask::MOVED_TO,
             )
         {
-            eprintln!(
-                "pbem daemon: no inotify ({e}); looking every {} ms",
-                self.interval
+            log::warn!(
+                "{}",
+                crate::logging::line(
+                    "no-inotify",
+                    &[("error", &e), ("interval_ms", &self.interval)]
+                )
             );
             watch = None;
         }
@@ -308,14 +330,16 @@ impl Daemon {
                 last_poll = Some(std::time::Instant::now());
                 match server.poll(&mut md, true) {
                     Ok(r) => print_report(&r, true),
-                    Err(e) => eprintln!("pbem daemon: {e}"),
+                    Err(e) => {
+                        log::error!("{}", crate::logging::line("poll-failed", &[("error", &e)]))
+                    }
                 }
                 continue;
             }
             let nap = if watch.is_some() { 20 } else { self.interval };
             std::thread::sleep(Duration::from_millis(nap));
         }
-        eprintln!("pbem daemon: stopped");
+        log::info!("daemon-stop");
         Ok(0)
     }
 }

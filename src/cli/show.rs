@@ -10,6 +10,7 @@ use serde_json::json;
 ///   pbem show games/embed.toml
 ///   pbem show games/embed.toml --ply 10 --seat red
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Show {
     /// The record (`-` reads standard input).
     #[arg(value_name = "FILE")]

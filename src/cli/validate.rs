@@ -14,6 +14,7 @@ use serde_json::json;
 ///   pbem validate --rules mad --first black moves.txt
 ///   cat moves.txt | pbem validate --rules mad-rooks -
 #[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
 pub struct Validate {
     /// Record files (`-` reads standard input).
     #[arg(required = true, value_name = "FILE")]

@@ -1,0 +1,78 @@
+//! Shell completions and manual pages, generated from the same clap
+//! definitions as `--help` (issue 4, "Operations").
+
+use super::{Cli, out};
+use clap::{Args, CommandFactory};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Print a shell completion script for pbem.
+///
+/// Examples:
+///   pbem completions bash > /etc/bash_completion.d/pbem
+///   pbem completions zsh > "${fpath[1]}/_pbem"
+///   pbem completions fish > ~/.config/fish/completions/pbem.fish
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Completions {
+    /// The shell.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+impl Completions {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let mut cmd = Cli::command();
+        let mut out = Vec::new();
+        clap_complete::generate(self.shell, &mut cmd, "pbem", &mut out);
+        std::io::stdout().lock().write_all(&out)?;
+        Ok(0)
+    }
+}
+
+/// Write pbem's manual pages: pbem(1) and one page per subcommand
+/// (pbem-poll(1), ...).
+///
+/// Without --dir, pbem(1) goes to standard output.
+///
+/// Examples:
+///   pbem manpage | man -l -
+///   pbem manpage --dir /usr/local/share/man/man1
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Manpage {
+    /// Write every page into this folder (made if missing).
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+impl Manpage {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let cmd = Cli::command();
+        let Some(dir) = self.dir else {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut out)?;
+            std::io::stdout().lock().write_all(&out)?;
+            return Ok(0);
+        };
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| anyhow::anyhow!("pbem manpage: cannot make {}: {e}", dir.display()))?;
+        let mut written = Vec::new();
+        let mut page = |name: String, cmd: clap::Command| -> anyhow::Result<()> {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd.name(name.clone())).render(&mut out)?;
+            let path = dir.join(format!("{name}.1"));
+            crate::record::write::write_atomic(&path, &String::from_utf8_lossy(&out))?;
+            written.push(path);
+            Ok(())
+        };
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            page(format!("pbem-{}", sub.get_name()), sub.clone())?;
+        }
+        page("pbem".into(), cmd)?;
+        for p in &written {
+            out!("wrote {}", p.display());
+        }
+        Ok(0)
+    }
+}
