@@ -52,6 +52,16 @@ impl Config {
     /// [`ConfigError`] naming the file: unreadable, bad TOML (with the
     /// line), unknown keys, a bad address.
     pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        Config::load_with(path, &[])
+    }
+
+    /// Reads `path`, then applies `overrides` (`send.port=2587`: a dotted
+    /// key and a TOML value, or else a bare string), as the command line's
+    /// `--set` does.
+    ///
+    /// # Errors
+    /// As [`Config::load`]; an override that does not fit names itself.
+    pub fn load_with(path: &Path, overrides: &[String]) -> Result<Config, ConfigError> {
         let err = |message: String| ConfigError {
             path: path.display().to_string(),
             message,
@@ -75,6 +85,9 @@ impl Config {
                 None => e.message().to_string(),
             })
         })?;
+        if !overrides.is_empty() {
+            c = apply_overrides(&c, overrides).map_err(err)?;
+        }
         if c.address.parse::<lettre::Address>().is_err() {
             return Err(err(format!(
                 "address = \"{}\" is not a mail address",
@@ -110,6 +123,42 @@ impl Config {
         }
         Ok(c)
     }
+}
+
+/// `c` with each `key.path=value` of `overrides` set.
+fn apply_overrides(c: &Config, overrides: &[String]) -> Result<Config, String> {
+    let mut table = toml::Table::try_from(c).map_err(|e| e.to_string())?;
+    for o in overrides {
+        let Some((key, value)) = o.split_once('=') else {
+            return Err(format!(
+                "--set {o}: write KEY=VALUE, like --set send.port=2587"
+            ));
+        };
+        let key = key.trim();
+        // A TOML value (2587, true, "x y", [..]), or else the text itself.
+        let value = toml::from_str::<toml::Table>(&format!("v = {value}"))
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.to_string()));
+        let mut parts: Vec<&str> = key.split('.').collect();
+        let last = parts.pop().filter(|l| !l.is_empty()).ok_or_else(|| {
+            format!("--set {o}: the key is empty; write KEY=VALUE, like --set send.port=2587")
+        })?;
+        let mut at = &mut table;
+        for p in parts {
+            at = match at
+                .entry(p.to_string())
+                .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+            {
+                toml::Value::Table(t) => t,
+                _ => return Err(format!("--set {o}: `{p}` is not a section")),
+            };
+        }
+        at.insert(last.to_string(), value);
+    }
+    toml::Value::Table(table)
+        .try_into()
+        .map_err(|e: toml::de::Error| format!("after --set: {}", e.message()))
 }
 
 /// The commented file `pbem init` writes: the embedded default, a local
@@ -186,5 +235,44 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("pbem init"), "{e}");
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("pbem.toml");
+        std::fs::write(&p, INIT).unwrap();
+        let set = |o: &[&str]| {
+            let o: Vec<String> = o.iter().map(|s| s.to_string()).collect();
+            Config::load_with(&p, &o)
+        };
+        let c = set(&["address=judge@example.org", "name=The Judge", "data=/srv/x"]).unwrap();
+        assert_eq!(c.address, "judge@example.org");
+        assert_eq!(c.name, "The Judge");
+        assert_eq!(c.data, PathBuf::from("/srv/x"));
+        // A relative path is taken from the file's folder, as in the file.
+        let c = set(&["inbox.maildir=box"]).unwrap();
+        assert_eq!(c.inbox.maildir, dir.path().join("box"));
+        let c = set(&[
+            "send={transport=\"smtp\", host=\"localhost\"}",
+            "send.port=2587",
+        ])
+        .unwrap();
+        assert!(
+            matches!(&c.send, SendConfig::Smtp { host, port: 2587, .. } if host == "localhost"),
+            "{:?}",
+            c.send
+        );
+        for (bad, says) in [
+            ("sendport", "write KEY=VALUE"),
+            ("=x", "the key is empty"),
+            ("send.port=\"many\"", "after --set"),
+            ("adress=x@y.org", "adress"),
+            ("address=nobody", "not a mail address"),
+            ("name.first=x", "`name` is not a section"),
+        ] {
+            let e = set(&[bad]).unwrap_err().to_string();
+            assert!(e.contains(says), "--set {bad}: {e}");
+        }
     }
 }

@@ -21,6 +21,11 @@ pub struct ConfigArg {
     /// The settings file (default: $PBEM_CONFIG, else ./pbem.toml).
     #[arg(long, short = 'c', value_name = "FILE", global = true)]
     pub config: Option<PathBuf>,
+    /// Override one setting of the file, like `--set send.port=2587` or
+    /// `--set inbox.maildir=/var/mail/pbem` (repeatable; paths are taken
+    /// from the file's folder, as in the file).
+    #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
+    pub set: Vec<String>,
 }
 
 impl ConfigArg {
@@ -31,7 +36,7 @@ impl ConfigArg {
             .unwrap_or_else(|| PathBuf::from("pbem.toml"))
     }
     pub fn load(&self) -> anyhow::Result<Config> {
-        Ok(Config::load(&self.path())?)
+        Ok(Config::load_with(&self.path(), &self.set)?)
     }
 }
 
