@@ -575,15 +575,7 @@ pub enum VacationError {
         until: DateTime<Utc>,
         zone: Option<Tz>,
     },
-    #[error(
-        "`vacation {days}`: only {left} of your {per_year} vacation days for {year} are left; \
-         hint: {}",
-        if *.left == 0 {
-            "the allowance starts again on 1 January".to_string()
-        } else {
-            format!("ask for {} days or fewer", .left)
-        }
-    )]
+    #[error("{}", allowance_exceeded(*.days, *.left, *.per_year, *.year))]
     AllowanceExceeded {
         days: u32,
         left: u32,
@@ -592,6 +584,22 @@ pub enum VacationError {
     },
     #[error("`vacation off`: you are not on vacation")]
     NotOnVacation,
+}
+
+/// The message of [`VacationError::AllowanceExceeded`].
+fn allowance_exceeded(days: u32, left: u32, per_year: u32, year: i32) -> String {
+    if left == 0 {
+        format!(
+            "`vacation {days}`: none of your {per_year} vacation days for {year} is left; \
+             hint: the allowance starts again on 1 January {}",
+            year.saturating_add(1)
+        )
+    } else {
+        format!(
+            "`vacation {days}`: only {left} of your {per_year} vacation days for {year} \
+             are left; hint: ask for {left} days or fewer"
+        )
+    }
 }
 
 impl ClockState {
@@ -865,11 +873,11 @@ impl ClockState {
 
     // --- counted time -----------------------------------------------------
 
-    /// The pause of `side` that contains `at`, or else the next one to
-    /// begin after it: a weekend (if free) or a vacation.
+    /// The pause of `side` that contains `at` (from `at` on), or else the
+    /// next one to begin after it: a weekend (if free) or a vacation.
     fn next_pause(&self, side: Side, at: DateTime<Utc>) -> Option<(DateTime<Utc>, DateTime<Utc>)> {
         let mut best = if self.control.weekends_free {
-            weekend_from(self.zone(side), at)
+            weekend_from(self.zone(side), at).map(|(start, end)| (start.max(at), end))
         } else {
             None
         };
@@ -1582,7 +1590,58 @@ mod tests {
                     let _ = s.due(now, &policy);
                     let _ = s.clone().on_move(now);
                     let _ = s.clone().start_vacation(Side::A, 5, now, &policy);
+                    let _ = s.clone().end_vacation(Side::A, now);
+                    let _ = format_deadline(now, Some(Tz::Pacific__Kiritimati));
+                    let _ = format_deadline(now, Some(Tz::Pacific__Pago_Pago));
+                    let _ = daily_slot(Tz::Pacific__Kiritimati, 23, now);
                 }
+            }
+        }
+    }
+
+    /// Counted time and deadlines agree, for random zones, starts,
+    /// vacations and amounts: the counted time up to `instant_after(d)` is
+    /// `d`, counted time never exceeds the span, and it never goes back.
+    #[test]
+    fn counted_time_and_deadlines_agree() {
+        let zones = [
+            Tz::UTC,
+            Tz::Europe__Berlin,
+            Tz::America__New_York,
+            Tz::America__Santiago,
+            Tz::Australia__Lord_Howe,
+            Tz::Pacific__Kiritimati,
+        ];
+        let policy = ClockPolicy::default();
+        let base = utc("2026-01-01T00:00:00Z");
+        let mut rng = fastrand::Rng::with_seed(44);
+        for _ in 0..2000 {
+            let control = TimeControl {
+                days_per_move: rng.u32(1..8),
+                bank: None,
+                weekends_free: rng.bool(),
+            };
+            let start = base + TimeDelta::minutes(rng.i64(0..525_600));
+            let mut s = ClockState::new(control, Side::A, start);
+            s.a.zone = Some(zones[rng.usize(..zones.len())]);
+            for _ in 0..rng.usize(0..3) {
+                let at = start + TimeDelta::minutes(rng.i64(-5_000..20_000));
+                let _ = s.start_vacation(Side::A, rng.u32(1..6), at, &policy);
+                if rng.bool() {
+                    let _ = s.end_vacation(Side::A, at + TimeDelta::minutes(rng.i64(0..5000)));
+                }
+            }
+            let amount = TimeDelta::minutes(rng.i64(0..15_000));
+            let end = s.instant_after(Side::A, start, amount);
+            let big = TimeDelta::days(1000);
+            assert!(end >= start + amount, "{s:?}");
+            assert_eq!(s.counted(Side::A, start, end, big), amount, "{s:?}");
+            let mut last = TimeDelta::zero();
+            for k in 0..30 {
+                let to = start + TimeDelta::minutes(k * 997);
+                let c = s.counted(Side::A, start, to, big);
+                assert!(c >= last && c <= to - start, "{s:?} {to}");
+                last = c;
             }
         }
     }
