@@ -55,7 +55,8 @@
 //! the vacation is booked. All the days of a vacation are charged to the
 //! year it starts in, even when it runs into the next; the count starts
 //! again from zero at the first booking of a new year. One vacation at a
-//! time.
+//! time. The ledger ([`Allowance`]) is kept per side in each game's
+//! [`ClockState`], so a player's vacation is booked game by game.
 //!
 //! # Reminders, the final notice and loss on time
 //!
@@ -79,6 +80,15 @@
 //! passed with it. Sent notices are part of the stored state, so each
 //! point is sent at most once per turn whatever the poll frequency, and
 //! `due` without `mark_sent` gives the same answer again (idempotent).
+//!
+//! # In the poll
+//!
+//! For each game in play: apply the moves that came by mail with
+//! [`ClockState::on_move`] (a move at or after the deadline is refused with
+//! [`ClockError::OutOfTime`]); then ask [`ClockState::due`], send what it
+//! says (a timeout to both players, with `timeout` in the record), call
+//! [`ClockState::mark_sent`], and store the state with the mail it
+//! staged.
 //!
 //! # Showing deadlines
 //!
@@ -107,7 +117,8 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
 
-/// The most days any number in a time control or a vacation may have.
+/// The most days any number in a time control may have (a stored bank
+/// beyond it counts as this much).
 pub const MAX_DAYS: u32 = 365;
 
 const DAY_SECS: i64 = 86_400;
@@ -159,6 +170,8 @@ pub enum TimeControlErrorKind {
     Empty,
     #[error("`{0}` is not a number of days such as `3d`")]
     NotDays(String),
+    #[error("a number of days is missing, as in `3d`")]
+    MissingDays,
     #[error("a bank needs a cap after `/`, as in `+1d/10d`")]
     MissingCap,
     #[error("a move needs at least 1 day")]
@@ -274,6 +287,9 @@ impl FromStr for TimeControl {
 
 /// `3d` -> 3, at most [`MAX_DAYS`].
 fn read_days(text: &str) -> Result<u32, TimeControlErrorKind> {
+    if text.is_empty() {
+        return Err(TimeControlErrorKind::MissingDays);
+    }
     let not_days = || TimeControlErrorKind::NotDays(text.to_string());
     let digits = text.strip_suffix('d').ok_or_else(not_days)?;
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -462,7 +478,7 @@ pub struct SideClock {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<Tz>,
     /// The vacation days used, by year.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Allowance::is_unused")]
     pub allowance: Allowance,
     /// Vacations that may still matter: the current or latest ones (those
     /// over before the running turn are dropped at each move).
@@ -480,6 +496,11 @@ pub struct Allowance {
 }
 
 impl Allowance {
+    /// No day ever booked.
+    pub fn is_unused(&self) -> bool {
+        *self == Allowance::default()
+    }
+
     /// The days used in `year`.
     pub fn used_in(&self, year: i32) -> u32 {
         if self.year == year { self.used_days } else { 0 }
@@ -1361,7 +1382,8 @@ mod tests {
             ("99999999999999999999999d", K::TooMany(u64::MAX)),
             ("3d+", K::MissingCap),
             ("3d+1d", K::MissingCap),
-            ("3d+1d/", K::NotDays("".into())),
+            ("3d+1d/", K::MissingDays),
+            ("+1d/10d", K::MissingDays),
             ("3d+0d/10d", K::ZeroAdd),
             ("3d+1d/2d", K::CapBelowStart { days: 3, cap: 2 }),
             ("3d+11d/10d", K::AddAboveCap { add: 11, cap: 10 }),
