@@ -17,6 +17,9 @@
 //! - [`diagram`]: the ASCII board shared by all games.
 //! - [`record`]: the game record (RECORD.md): reading with line numbers
 //!   (syntax only), replay (legality), writing (canonical, atomic).
+//! - [`timecontrol`]: clocks (issue 4): time controls, deadlines,
+//!   reminders, loss on time, vacations, weekends, digests; pure, the
+//!   time passed in.
 //! - [`cli`]: the subcommands.
 //!
 //! Layers do not leak: the rules never see text or files, and the record
@@ -39,4 +42,5 @@ pub mod poll;
 pub mod record;
 pub mod rules;
 pub mod store;
+pub mod timecontrol;
 pub mod transport;
