@@ -7,13 +7,18 @@
 //! record (a crash after the record was written) changes nothing again but
 //! yields the same replies, so a re-run finishes the job.
 
+mod clocks;
+
+pub use clocks::Tick;
+
 use crate::game::{self, Game, Origin, Side, View};
 use crate::mail::command::{self, Command, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{Rendered, TemplateError, Templates};
 use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::rules::Rules;
-use crate::store::{self, Challenge, Secrets, Store, StoreError};
+use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
+use crate::timecontrol::{ClockPolicy, TimeControl};
 use chrono::{DateTime, Utc};
 use minijinja::context;
 use std::collections::BTreeMap;
@@ -29,6 +34,9 @@ pub struct Identity {
     /// Trust `Authentication-Results: <this id>; dmarc=pass` from the
     /// admin's own MTA instead of a token (issue 3, "Who may move").
     pub trusted_authserv: Option<String>,
+    /// Reminder points, final notice and vacation allowance of game clocks
+    /// (issue 4, "Clocks, reminders and absence").
+    pub clocks: ClockPolicy,
 }
 
 impl Identity {
@@ -266,6 +274,8 @@ struct Turn<'a, G: Game> {
     already: bool,
     /// Lines were added to `rec`.
     changed: bool,
+    /// The game's clock, caught up with the record, if it has one.
+    clock: Option<GameClock>,
     replies: Vec<Reply>,
     fates: Vec<String>,
 }
@@ -591,7 +601,16 @@ impl Adjudicator<'_> {
                 rules,
                 opponent,
                 order,
-            } => self.challenge(from, mail, *rules, opponent, *order)?,
+                clock,
+            } => self.challenge(from, mail, *rules, opponent, *order, *clock)?,
+            Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => vec![self.reject(
+                from,
+                None,
+                Refusal::new(
+                    c.to_string(),
+                    "pbem cannot tell it is you: send it in a reply to a mail from pbem about one of your games (the reply address carries your key); it then applies to all your games",
+                ),
+            )?],
             other => vec![self.reject(
                 from,
                 None,
@@ -659,6 +678,7 @@ impl Adjudicator<'_> {
         rules: Rules,
         opponent: &str,
         order: Order,
+        clock: Option<TimeControl>,
     ) -> Result<Vec<Reply>> {
         let opponent = opponent.to_lowercase();
         if opponent == from || !opponent.contains('@') {
@@ -700,6 +720,7 @@ impl Adjudicator<'_> {
                     challenger_side: rules.side_name(challenger_side).into(),
                     first: rules.side_name(first).into(),
                     created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                    clock,
                 };
                 let mut secrets = Secrets::default();
                 for s in Side::BOTH {
@@ -733,7 +754,7 @@ impl Adjudicator<'_> {
                     "challenge",
                     context! { id => id.clone(), game => i.name, author => i.author, challenger => challenge.challenger.clone(),
                         your_side => rules.side_name(opp_side), first => rules.side_name(first),
-                        summary => i.summary, notation => i.notation, board },
+                        summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
                 )?,
                 game: Some(id.clone()),
                 reply_to: Some(self.identity.reply_to(&id, &token(opp_side))),
@@ -742,7 +763,7 @@ impl Adjudicator<'_> {
                 to: challenge.challenger.clone(),
                 rendered: self.templates.render(
                     "challenged",
-                    context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first) },
+                    context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
                 )?,
                 game: Some(id.clone()),
                 reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
@@ -891,6 +912,7 @@ impl Adjudicator<'_> {
         rules: Rules,
         first: Option<Side>,
         players: BTreeMap<String, String>,
+        clock: Option<TimeControl>,
     ) -> Result<()> {
         if self.store.read_game(id)?.is_some() {
             return Ok(());
@@ -915,6 +937,11 @@ impl Adjudicator<'_> {
             players,
             lines: Vec::new(),
         };
+        // The clock first: a crash before the record leaves no game, and
+        // the next try writes both.
+        if let Some(control) = clock {
+            self.start_clock(id, control, rec.first_side(), &rec)?;
+        }
         self.store.write_game(id, &record::write::to_string(&rec))?;
         Ok(())
     }
@@ -932,6 +959,7 @@ impl Adjudicator<'_> {
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let rules = rec.rules;
         let secrets = self.store.secrets(id)?;
+        let clock = self.game_clock(id, &rec)?;
         Ok(crate::with_game!(rules, G => {
             let pos = G::start(rec.first_side());
             let mut out = Vec::new();
@@ -944,6 +972,7 @@ impl Adjudicator<'_> {
                         id, game => rules.name(), players => rec.players.values().cloned().collect::<Vec<_>>().join(" and "),
                         your_side => rules.side_name(side), your_turn => pos.turn() == side,
                         turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
+                        deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
                     })?,
                     game: Some(id.to_string()),
                     reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
@@ -965,8 +994,9 @@ impl Adjudicator<'_> {
             rules.side_name(challenger_side.other()).to_string(),
             mailbox(mail.from_name.as_deref(), &ch.opponent),
         );
-        self.store
-            .remove_challenge_after(id, || self.start_game(id, rules, first, players.clone()))?;
+        self.store.remove_challenge_after(id, || {
+            self.start_game(id, rules, first, players.clone(), ch.clock)
+        })?;
         let replies = self.started(id)?;
         Ok(Handled {
             replies,
@@ -999,6 +1029,7 @@ impl Adjudicator<'_> {
             .message_id
             .as_ref()
             .is_some_and(|m| rec.lines.iter().any(|l| l.message_id.as_ref() == Some(m)));
+        let clock = self.game_clock(id, &rec)?;
         let mut t = Turn {
             id,
             from,
@@ -1009,6 +1040,7 @@ impl Adjudicator<'_> {
             replayed,
             already,
             changed: false,
+            clock,
             replies: Vec::new(),
             fates: Vec::new(),
         };
@@ -1062,6 +1094,7 @@ impl Adjudicator<'_> {
             changed,
             mut replies,
             fates,
+            mut clock,
             ..
         } = t;
         if changed || already {
@@ -1069,7 +1102,13 @@ impl Adjudicator<'_> {
             if changed {
                 self.store.write_game(id, &record::write::to_string(&rec))?;
             }
-            replies.extend(self.news::<G>(id, &rec, &replayed, side, secrets)?);
+            // After the record: the clock catches up from the record's
+            // times, also after a crash in between.
+            if let Some(gc) = &mut clock {
+                self.sync_clock(gc, &rec)?;
+                self.store.write_clock(id, gc)?;
+            }
+            replies.extend(self.news::<G>(id, &rec, &replayed, side, secrets, clock.as_ref())?);
         }
         Ok(Handled {
             replies,
@@ -1129,6 +1168,19 @@ impl Adjudicator<'_> {
                             ply + 1
                         );
                         return refuse(t, reason, "stale move number");
+                    }
+                    if let Some(gc) = &t.clock
+                        && let Some(deadline) = gc.state.deadline()
+                        && self.now >= deadline
+                    {
+                        let reason = format!(
+                            "your time for this move ran out at {}; the game is lost on time",
+                            crate::timecontrol::format_deadline(
+                                deadline,
+                                gc.state.side(t.side).zone
+                            )
+                        );
+                        return refuse(t, reason, "out of time");
                     }
                     let m = match game::parse_move(t.pos(), text) {
                         Ok(m) => m,
@@ -1194,12 +1246,115 @@ impl Adjudicator<'_> {
             Command::Accept | Command::Decline => {
                 return refuse(t, "the game has already begun".into(), "already begun");
             }
+            Command::Timezone(zone) => {
+                let mut p = self.store.player(t.from)?;
+                p.zone = *zone;
+                self.store.write_player(&p)?;
+                if let Some(gc) = &mut t.clock {
+                    gc.state.set_zone(t.side, *zone);
+                }
+                let text = format!(
+                    "Your time zone is now {}: deadlines in all your games are shown in it{}. It is now {}.",
+                    zone.map_or("UTC".to_string(), |z| z.name().to_string()),
+                    if t.clock
+                        .as_ref()
+                        .is_some_and(|c| c.state.control.weekends_free)
+                    {
+                        ", and free weekends are counted in it"
+                    } else {
+                        ""
+                    },
+                    crate::timecontrol::format_deadline(self.now, *zone)
+                );
+                let reply = Reply {
+                    reply_to: t.reply_to(self, t.side),
+                    ..self.info(&t.player(t.side), "time zone", &text, Some(t.id))?
+                };
+                t.replies.push(reply);
+                t.fates.push(format!("{me} set the time zone"));
+            }
+            Command::Vacation(days) => {
+                let text = self.vacation(t.from, *days)?;
+                // The vacation was written to this game's clock too.
+                t.clock = self.game_clock(t.id, &t.rec)?;
+                let reply = Reply {
+                    reply_to: t.reply_to(self, t.side),
+                    ..self.info(&t.player(t.side), "vacation", &text, Some(t.id))?
+                };
+                t.replies.push(reply);
+                t.fates.push(format!("{me}: {c}"));
+            }
+            Command::Digest(_) => {
+                return refuse(
+                    t,
+                    "digests are not available yet: pbem sends one mail per event".into(),
+                    "digest",
+                );
+            }
             other => {
                 let replies = self.gameless(t.from, t.mail, other)?;
                 t.replies.extend(replies);
             }
         }
         Ok(Ok(()))
+    }
+
+    /// `vacation DAYS` (or `vacation off`, `None`) for every running game
+    /// with a clock that `who` plays; what became of each, for the reply.
+    fn vacation(&self, who: &str, days: Option<u32>) -> Result<String> {
+        use crate::timecontrol::format_deadline;
+        let mut lines = Vec::new();
+        for id in self.store.clock_ids()? {
+            let Some(text) = self.store.read_game(&id)? else {
+                continue;
+            };
+            let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+                continue;
+            };
+            if rec.result.as_ref().is_some_and(|(r, _)| r != "*") {
+                continue;
+            }
+            let Some(side) = rec
+                .players
+                .iter()
+                .find(|(_, m)| address_of(m) == who)
+                .and_then(|(n, _)| rec.rules.side_named(n))
+            else {
+                continue;
+            };
+            let Some(mut gc) = self.game_clock(&id, &rec)? else {
+                continue;
+            };
+            let zone = gc.state.side(side).zone;
+            let line = match days {
+                Some(d) => match gc
+                    .state
+                    .start_vacation(side, d, self.now, &self.identity.clocks)
+                {
+                    Ok(v) => format!(
+                        "{id}: your clock is paused until {} ({} vacation days left this year)",
+                        format_deadline(v.end, zone),
+                        gc.state
+                            .vacation_days_left(side, self.now, &self.identity.clocks)
+                    ),
+                    Err(e) => format!("{id}: {e}"),
+                },
+                None => match gc.state.end_vacation(side, self.now) {
+                    Ok(back) => format!(
+                        "{id}: your clock runs again; {back} unused day{} given back",
+                        if back == 1 { "" } else { "s" }
+                    ),
+                    Err(e) => format!("{id}: {e}"),
+                },
+            };
+            self.store.write_clock(&id, &gc)?;
+            lines.push(line);
+        }
+        Ok(if lines.is_empty() {
+            "You have no running game with a clock: nothing to pause.".into()
+        } else {
+            lines.join("\n")
+        })
     }
 
     /// The answer to `board` or `moves [SQUARE]`.
@@ -1235,6 +1390,7 @@ impl Adjudicator<'_> {
             rendered: self.templates.render("board", context! {
                 id => t.id, game => rules.name(), board => t.board(),
                 legal, from => from_sq, next => mine.then_some(ply + 1), example => example_move(t.pos()),
+                deadline => Self::deadline_for(t.clock.as_ref(), t.side), clock => t.clock.as_ref().map(|c| c.state.control.to_string()),
             })?,
             game: Some(t.id.to_string()),
             reply_to: t.reply_to(self, t.side),
@@ -1257,7 +1413,11 @@ impl Adjudicator<'_> {
         crate::with_game!(rec.rules, G => {
             let replayed = record::replay::<G>(&rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
             let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
-            self.news::<G>(id, &rec, &replayed, mover, &secrets)
+            let clock = self.game_clock(id, &rec)?;
+            if let Some(gc) = &clock {
+                self.store.write_clock(id, gc)?;
+            }
+            self.news::<G>(id, &rec, &replayed, mover, &secrets, clock.as_ref())
         })
     }
 
@@ -1269,9 +1429,11 @@ impl Adjudicator<'_> {
         replayed: &record::Replayed<G>,
         mover: Side,
         secrets: &Secrets,
+        clock: Option<&GameClock>,
     ) -> Result<Vec<Reply>> {
         let rules = G::RULES;
         let pos = replayed.position();
+        let control = clock.map(|c| c.state.control.to_string());
         let ply = replayed.moves.len();
         let last_line = rec.lines.last();
         let what = match last_line.map(|l| &l.entry) {
@@ -1328,12 +1490,13 @@ impl Adjudicator<'_> {
                     self.templates.render("draw", context! {
                         id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
                         next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
+                        deadline => Self::deadline_for(clock, side), clock => control.clone(),
                     })?
                 }
                 _ => self.templates.render("moved", context! {
                     id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
                     your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
-                    example => example_move::<G>(pos),
+                    example => example_move::<G>(pos), deadline => Self::deadline_for(clock, side), clock => control.clone(),
                 })?,
             };
             out.push(Reply {

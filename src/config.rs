@@ -22,6 +22,9 @@ pub struct Config {
     /// MTA instead of the key in the reply address.
     #[serde(default)]
     pub trusted_authserv: Option<String>,
+    /// Game clocks: reminder points, final notice, vacation allowance.
+    #[serde(default)]
+    pub clock: crate::timecontrol::ClockPolicy,
     pub inbox: Inbox,
     pub send: SendConfig,
 }
@@ -182,6 +185,15 @@ data = "data"
 # reads only the topmost such header; your server must add it on top of
 # every incoming mail (and should remove copies sent from outside).
 # trusted_authserv = "mx.example.org"
+
+# Game clocks, for games challenged with a time control ("challenge mad
+# bob@example.org 3d+1d/10d"): reminders at these points of a turn's time,
+# a final notice this many hours before the deadline, and the vacation
+# days each player has per year.
+[clock]
+reminders = ["50%", "80%"]
+final_notice_hours = 12
+vacation_days_per_year = 30
 
 [inbox]
 # The Maildir pbem reads (new/ and unseen mail in cur/).

@@ -101,6 +101,9 @@ impl Poller<'_> {
             templates: self.templates,
             now,
         };
+        // Clocks first: a deadline that passed before this poll is a loss
+        // on time, whatever mail comes in it.
+        self.tick_clocks(&adj, &mut processed, now, &mut report)?;
         for mail in pending {
             let parsed = inbound::parse(&mail.raw);
             let key = mail_key(
@@ -164,6 +167,57 @@ impl Poller<'_> {
         report.sent = flushed.sent;
         report.send_errors = flushed.errors;
         Ok(report)
+    }
+
+    /// Sends what the game clocks owe (reminders, final notices, losses
+    /// on time), each once: its mails are committed under the notice's
+    /// key before the record and the clock are written, so a crash in
+    /// between sends nothing twice and the next poll finishes the rest.
+    /// A game whose clock fails is reported and the others go on.
+    ///
+    /// # Errors
+    /// Only when the list of clocks cannot be read.
+    fn tick_clocks(
+        &self,
+        adj: &Adjudicator<'_>,
+        processed: &mut std::collections::HashSet<String>,
+        now: DateTime<Utc>,
+        report: &mut Report,
+    ) -> Result<(), StoreError> {
+        for id in self.store.clock_ids()? {
+            let done = (|| -> Result<Option<crate::adjudicate::Tick>, String> {
+                let Some(tick) = adj.clock_due(&id).map_err(|e| e.to_string())? else {
+                    return Ok(None);
+                };
+                if !processed.contains(&tick.key) {
+                    self.commit(&tick.key, &tick.replies, None, now)
+                        .map_err(|e| e.to_string())?;
+                    processed.insert(tick.key.clone());
+                }
+                if let Some(text) = &tick.record {
+                    self.store
+                        .write_game(&id, text)
+                        .map_err(|e| e.to_string())?;
+                }
+                self.store
+                    .write_clock(&id, &tick.clock)
+                    .map_err(|e| e.to_string())?;
+                Ok(Some(tick))
+            })();
+            match done {
+                Ok(None) => {}
+                Ok(Some(tick)) => report.log.push(crate::logging::line(
+                    "clock",
+                    &[
+                        ("key", &tick.key),
+                        ("replies", &tick.replies.len()),
+                        ("fate", &tick.fate),
+                    ],
+                )),
+                Err(e) => report.errors.push(format!("clock of {id}: {e}")),
+            }
+        }
+        Ok(())
     }
 
     /// Stages the replies, commits the key, releases the replies (also

@@ -5,6 +5,8 @@
 //! DATA/games/<id>.toml        records (RECORD.md; meant to be published)
 //! DATA/secrets/<id>.toml      per-player tokens (never in the record)
 //! DATA/challenges/<id>.toml   challenges not yet answered
+//! DATA/clocks/<id>.toml       a game's clock (time control, deadlines)
+//! DATA/players/<hash>.toml    a player's settings (time zone, digest)
 //! DATA/processed.log          keys of processed mails, one per line
 //! DATA/outbox/staging/<key>/  replies of a mail not yet committed
 //! DATA/outbox/ready/          replies waiting for the transport
@@ -72,6 +74,28 @@ pub struct Challenge {
     /// The side that moves first.
     pub first: String,
     pub created: String,
+    /// The time control asked for (`3d+1d/10d`); none, no clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::timecontrol::TimeControl>,
+}
+
+/// A game's clock as stored: the state and how many lines of the record
+/// it has taken into account, so that a crash between writing the record
+/// and the clock is mended from the record's times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameClock {
+    pub lines: usize,
+    pub state: crate::timecontrol::ClockState,
+}
+
+/// A player's own settings, for all their games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub address: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<chrono_tz::Tz>,
+    #[serde(default)]
+    pub digest: crate::timecontrol::DigestMode,
 }
 
 /// A fresh secret: 12 characters from the OS's random source.
@@ -122,6 +146,8 @@ impl Store {
             "games",
             "secrets",
             "challenges",
+            "clocks",
+            "players",
             "outbox/staging",
             "outbox/ready",
         ] {
@@ -288,6 +314,79 @@ impl Store {
         start()?;
         self.remove_challenge(id)?;
         Ok(())
+    }
+
+    /// The clock of game `id`, if it has one.
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn clock(&self, id: &str) -> Result<Option<GameClock>, StoreError> {
+        let p = self.checked("clocks", id)?;
+        match read_opt(&p)? {
+            None => Ok(None),
+            Some(t) => toml::from_str(&t)
+                .map(Some)
+                .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
+        }
+    }
+
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_clock(&self, id: &str, c: &GameClock) -> Result<(), StoreError> {
+        let p = self.checked("clocks", id)?;
+        let text = toml::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        write_atomic(&p, &text).map_err(io_err(&p))
+    }
+
+    /// The ids of games with a clock.
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub fn clock_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.ids_in("clocks")
+    }
+
+    fn player_path(&self, address: &str) -> PathBuf {
+        let a = address.trim().to_lowercase();
+        self.root
+            .join("players")
+            .join(format!("{:016x}.toml", stable_hash(a.as_bytes())))
+    }
+
+    /// A player's settings (the defaults when they set none).
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn player(&self, address: &str) -> Result<Player, StoreError> {
+        let p = self.player_path(address);
+        let address = address.trim().to_lowercase();
+        match read_opt(&p)? {
+            None => Ok(Player {
+                address,
+                ..Player::default()
+            }),
+            Some(t) => {
+                let found: Player = toml::from_str(&t)
+                    .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display())))?;
+                // Two addresses with one hash: the other's file is not ours.
+                Ok(if found.address == address {
+                    found
+                } else {
+                    Player {
+                        address,
+                        ..Player::default()
+                    }
+                })
+            }
+        }
+    }
+
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_player(&self, player: &Player) -> Result<(), StoreError> {
+        let p = self.player_path(&player.address);
+        let text = toml::to_string(player).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        write_atomic(&p, &text).map_err(io_err(&p))
     }
 
     /// The ids of pending challenges.

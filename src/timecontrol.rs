@@ -202,6 +202,25 @@ impl TimeControl {
     pub fn start_time(&self) -> TimeDelta {
         days(self.days_per_move)
     }
+
+    /// The control in words, for mails: "3 days per move", "3 days to
+    /// start, 1 more after each move, at most 10; weekends free".
+    pub fn in_words(&self) -> String {
+        let d = |n: u32| format!("{n} day{}", if n == 1 { "" } else { "s" });
+        let mut s = match self.bank {
+            None => format!("{} per move", d(self.days_per_move)),
+            Some(b) => format!(
+                "{} to start, {} more after each move, at most {}",
+                d(self.days_per_move),
+                d(b.add_days),
+                d(b.cap_days)
+            ),
+        };
+        if self.weekends_free {
+            s.push_str("; weekends do not count");
+        }
+        s
+    }
 }
 
 impl FromStr for TimeControl {

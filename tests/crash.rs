@@ -74,6 +74,7 @@ fn killed_polls_lose_and_double_nothing() {
         address: config.address.clone(),
         name: "pbem".into(),
         trusted_authserv: None,
+        clocks: Default::default(),
     };
     let templates = Templates::new(None);
     let adj = Adjudicator {
@@ -97,6 +98,7 @@ fn killed_polls_lose_and_double_nothing() {
             rules,
             Some(rules.fixed_first().unwrap_or(Side::A)),
             map,
+            None,
         )
         .unwrap();
         let secrets = store.secrets(&id).unwrap();

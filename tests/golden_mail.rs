@@ -131,6 +131,7 @@ fn setup(store: &Store, name: &str) {
                         challenger_side: "black".into(),
                         first: "black".into(),
                         created: "2026-11-19T08:00:00Z".into(),
+                        clock: None,
                     },
                 )
                 .unwrap();

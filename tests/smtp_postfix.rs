@@ -219,6 +219,7 @@ fn identity(s: &Stack) -> Identity {
         address: s.address("pbem"),
         name: "pbem".into(),
         trusted_authserv: None,
+        clocks: Default::default(),
     }
 }
 
@@ -422,6 +423,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         data: dir.path().join("data"),
         templates: None,
         trusted_authserv: None,
+        clock: Default::default(),
         inbox: Inbox {
             maildir: dir.path().join("inbox"),
         },

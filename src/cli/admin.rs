@@ -42,6 +42,10 @@ pub struct New {
     /// The game's id (default: made up, like bz-7k2qa).
     #[arg(long, value_name = "ID")]
     id: Option<String>,
+    /// A time control: `3d` (days per move), `3d+1d/10d` (a bank: add a
+    /// day per move, at most 10), `weekends-free` after it; none: no clock.
+    #[arg(long, value_name = "CONTROL")]
+    clock: Option<crate::timecontrol::TimeControl>,
     #[command(flatten)]
     config: ConfigArg,
 }
@@ -143,7 +147,7 @@ impl New {
             templates: &server.templates,
             now,
         };
-        adj.start_game(&id, rules, first, players)?;
+        adj.start_game(&id, rules, first, players, self.clock)?;
         let replies = adj.started(&id)?;
         drop(_lock);
         let report = server.queue(&format!("new:{id}"), &replies, now)?;

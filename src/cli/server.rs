@@ -56,6 +56,7 @@ impl Server {
             address: config.address.to_lowercase(),
             name: config.name.clone(),
             trusted_authserv: config.trusted_authserv.clone(),
+            clocks: config.clock.clone(),
         };
         let templates = Templates::new(config.templates.clone());
         let transport = transport::from_config(&config.send)?;

@@ -4,6 +4,8 @@
 //! a line that looks like a move but is not one is an error to report.
 
 use crate::rules::Rules;
+use crate::timecontrol::{DigestMode, TimeControl, parse_zone};
+use chrono_tz::Tz;
 use regex::Regex;
 use std::fmt;
 use std::sync::LazyLock;
@@ -26,10 +28,13 @@ pub enum Command {
         number: Option<u32>,
         text: String,
     },
+    /// `challenge GAME ADDRESS [first|second|random] [TIME CONTROL]`.
     Challenge {
         rules: Rules,
         opponent: String,
         order: Order,
+        /// `3d`, `3d+1d/10d weekends-free`: none, no clock.
+        clock: Option<TimeControl>,
     },
     Accept,
     Decline,
@@ -48,6 +53,13 @@ pub enum Command {
     Help,
     /// A player's secret, typed in the body instead of replying.
     Token(String),
+    /// `timezone Europe/Berlin` (deadlines shown in it, weekends counted
+    /// in it); `timezone utc` forgets it.
+    Timezone(Option<Tz>),
+    /// `vacation 7`: pause my clocks for 7 days; `vacation off`: back.
+    Vacation(Option<u32>),
+    /// `digest off|per-poll|daily 08:00`.
+    Digest(DigestMode),
 }
 
 impl Command {
@@ -80,16 +92,23 @@ impl fmt::Display for Command {
                 rules,
                 opponent,
                 order,
-            } => write!(
-                f,
-                "challenge {} {opponent} {}",
-                rules.slug(),
-                match order {
-                    Order::First => "first",
-                    Order::Second => "second",
-                    Order::Random => "random",
+                clock,
+            } => {
+                write!(
+                    f,
+                    "challenge {} {opponent} {}",
+                    rules.slug(),
+                    match order {
+                        Order::First => "first",
+                        Order::Second => "second",
+                        Order::Random => "random",
+                    }
+                )?;
+                match clock {
+                    Some(c) => write!(f, " {c}"),
+                    None => Ok(()),
                 }
-            ),
+            }
             Command::Accept => f.write_str("accept"),
             Command::Decline => f.write_str("decline"),
             Command::Resign => f.write_str("resign"),
@@ -104,6 +123,11 @@ impl fmt::Display for Command {
             Command::Rules { game: None } => f.write_str("rules"),
             Command::Help => f.write_str("help"),
             Command::Token(_) => f.write_str("token ..."),
+            Command::Timezone(Some(z)) => write!(f, "timezone {}", z.name()),
+            Command::Timezone(None) => f.write_str("timezone utc"),
+            Command::Vacation(Some(d)) => write!(f, "vacation {d}"),
+            Command::Vacation(None) => f.write_str("vacation off"),
+            Command::Digest(m) => write!(f, "digest {m}"),
         }
     }
 }
@@ -244,6 +268,37 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             }
         }
         "help" | "help?" | "?" if words.len() == 1 => Command::Help,
+        "timezone" | "tz" | "zone" => match words.get(1) {
+            Some(z) if words.len() == 2 => {
+                if ["utc", "gmt", "none", "off"].contains(&z.to_lowercase().as_str()) {
+                    Command::Timezone(None)
+                } else {
+                    Command::Timezone(Some(parse_zone(z).map_err(|e| e.to_string())?))
+                }
+            }
+            _ => {
+                return Err(
+                    "write a time zone name after the word, like timezone Europe/Berlin (or timezone utc)"
+                        .into(),
+                );
+            }
+        },
+        "vacation" | "holiday" | "away" => match lower.get(1).map(String::as_str) {
+            Some("off" | "over" | "end" | "back") if words.len() == 2 => Command::Vacation(None),
+            Some(d) if words.len() <= 3 && (words.len() == 2 || lower[2].starts_with("day")) => {
+                match d.trim_end_matches('d').parse::<u32>() {
+                    Ok(n) if n > 0 => Command::Vacation(Some(n)),
+                    _ => {
+                        return Err(format!(
+                            "`{}` is not a number of days: write vacation 7 (days), or vacation off",
+                            words[1]
+                        ));
+                    }
+                }
+            }
+            _ => return Err("write vacation 7 (days), or vacation off".into()),
+        },
+        "digest" => Command::Digest(rest(1).parse::<DigestMode>().map_err(|e| e.to_string())?),
         "token" | "secret" => match words.get(1) {
             Some(t) if words.len() == 2 => Command::Token(t.to_string()),
             _ => return Err("write the token alone after the word: token abc123".into()),
@@ -265,16 +320,23 @@ fn strip_word(s: &str, word: &str) -> Option<String> {
 }
 
 fn parse_challenge(args: &[&str]) -> Result<Command, String> {
-    const USAGE: &str =
-        "write it like: challenge boom-and-zoom bob@example.org [first|second|random]";
+    const USAGE: &str = "write it like: challenge boom-and-zoom bob@example.org [first|second|random] [3d or 3d+1d/10d, weekends-free]";
     let mut order = Order::Random;
     let mut opponent = None;
     let mut game = Vec::new();
+    let mut clock = Vec::new();
     for a in args {
-        match a.to_lowercase().as_str() {
+        let lower = a.to_lowercase();
+        match lower.as_str() {
             "first" => order = Order::First,
             "second" => order = Order::Second,
             "random" => order = Order::Random,
+            // A time control: `3d`, `3d+1d/10d`, `weekends-free`.
+            w if w.starts_with("weekend")
+                || w.starts_with(|c: char| c.is_ascii_digit()) && w.contains('d') =>
+            {
+                clock.push(*a);
+            }
             _ if a.contains('@') => {
                 if opponent.is_some() {
                     return Err(format!(
@@ -296,10 +358,21 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
         .join(" ")
         .parse()
         .map_err(|e: crate::rules::UnknownRules| e.to_string())?;
+    let clock = if clock.is_empty() {
+        None
+    } else {
+        Some(
+            clock
+                .join(" ")
+                .parse::<TimeControl>()
+                .map_err(|e| e.to_string())?,
+        )
+    };
     Ok(Command::Challenge {
         rules,
         opponent,
         order,
+        clock,
     })
 }
 
@@ -337,8 +410,46 @@ mod tests {
             Command::Challenge {
                 rules: Rules::BoomAndZoom,
                 opponent: "bob@example.org".into(),
-                order: Order::First
+                order: Order::First,
+                clock: None,
             }
+        );
+        assert_eq!(
+            one("challenge mad bob@example.org second 3d+1d/10D Weekends-Free"),
+            Command::Challenge {
+                rules: Rules::Mad,
+                opponent: "bob@example.org".into(),
+                order: Order::Second,
+                clock: Some("3d+1d/10d weekends-free".parse().unwrap()),
+            }
+        );
+        assert!(
+            parse_line("challenge mad bob@example.org 0d")
+                .unwrap_err()
+                .contains("0d"),
+        );
+        assert_eq!(
+            one("timezone europe/berlin"),
+            Command::Timezone(Some(chrono_tz::Europe::Berlin))
+        );
+        assert_eq!(one("timezone UTC"), Command::Timezone(None));
+        assert!(
+            parse_line("timezone Berlin")
+                .unwrap_err()
+                .contains("Europe/Berlin")
+        );
+        assert_eq!(one("vacation 7"), Command::Vacation(Some(7)));
+        assert_eq!(one("vacation 7 days"), Command::Vacation(Some(7)));
+        assert_eq!(one("Vacation off"), Command::Vacation(None));
+        assert!(
+            parse_line("vacation soon")
+                .unwrap_err()
+                .contains("vacation 7")
+        );
+        assert!(
+            parse_line("vacation 0")
+                .unwrap_err()
+                .contains("not a number of days")
         );
         assert_eq!(one("accept"), Command::Accept);
         assert_eq!(one("Accept draw"), Command::AcceptDraw);

@@ -1,0 +1,237 @@
+//! Game clocks in play (issue 4, "Clocks, reminders and absence"): the
+//! glue between the pure rules of [`crate::timecontrol`] and the records,
+//! the players' settings and the mails.
+//!
+//! A game's clock is stored beside its record ([`GameClock`]) with the
+//! number of record lines it has taken into account. Whenever a game is
+//! touched, the clock first catches up with the record from the record's
+//! own times ([`Adjudicator::sync_clock`]), so a crash between writing the
+//! record and the clock loses nothing. The poll asks every running clock
+//! what it owes ([`Adjudicator::clock_due`]): a reminder, the final notice,
+//! or the loss on time, each exactly once (the poll commits the mails under
+//! a key naming the turn and the notice, like a mail's Message-ID).
+
+use super::{Adjudicator, Reply, Result, address_of, example_move};
+use crate::game::{Game, Side, View};
+use crate::record::{self, Entry, Event, MoveLine, Record};
+use crate::store::{GameClock, StoreError};
+use crate::timecontrol::{ClockState, Notice, TimeControl, format_deadline};
+use chrono::{DateTime, Utc};
+use minijinja::context;
+
+/// What a game's clock owes now, ready for the poll to commit.
+#[derive(Debug)]
+pub struct Tick {
+    /// The key the mails are committed under: the same turn and notice
+    /// always give the same key, so a notice goes out once.
+    pub key: String,
+    pub replies: Vec<Reply>,
+    /// The record with its `timeout` line, to write after the mails are
+    /// committed (a loss on time).
+    pub record: Option<String>,
+    /// The clock to store after that.
+    pub clock: GameClock,
+    /// For the log.
+    pub fate: String,
+}
+
+impl Adjudicator<'_> {
+    /// Starts the clock of a new game.
+    pub(super) fn start_clock(
+        &self,
+        id: &str,
+        control: TimeControl,
+        first: Side,
+        rec: &Record,
+    ) -> Result<()> {
+        let mut gc = GameClock {
+            lines: 0,
+            state: ClockState::new(control, first, self.now),
+        };
+        self.sync_clock(&mut gc, rec)?;
+        self.store.write_clock(id, &gc)?;
+        Ok(())
+    }
+
+    /// The clock of game `id`, caught up with `rec`; none if it has none.
+    pub(super) fn game_clock(&self, id: &str, rec: &Record) -> Result<Option<GameClock>> {
+        let Some(mut gc) = self.store.clock(id)? else {
+            return Ok(None);
+        };
+        self.sync_clock(&mut gc, rec)?;
+        Ok(Some(gc))
+    }
+
+    /// Brings `gc` up to date: the players' time zones, and the record's
+    /// lines it has not seen, at the times the record gives them.
+    pub(super) fn sync_clock(&self, gc: &mut GameClock, rec: &Record) -> Result<()> {
+        for (name, m) in &rec.players {
+            if let Some(side) = rec.rules.side_named(name) {
+                let zone = self.store.player(&address_of(m))?.zone;
+                if gc.state.side(side).zone != zone {
+                    gc.state.set_zone(side, zone);
+                }
+            }
+        }
+        for line in rec.lines.iter().skip(gc.lines) {
+            let at = line.time.map_or(self.now, |t| t.with_timezone(&Utc));
+            match &line.entry {
+                Entry::Move(_) => {
+                    if let Err(e) = gc.state.on_move(at) {
+                        // Only a record edited by hand gets here: the
+                        // move is in the record, so the clock gives way.
+                        log::warn!(
+                            "{}",
+                            crate::logging::line(
+                                "clock-stopped",
+                                &[("game", &rec.id.clone().unwrap_or_default()), ("error", &e)]
+                            )
+                        );
+                        gc.state.stop();
+                    }
+                }
+                Entry::Event(Event::Resign | Event::DrawAgreed | Event::Timeout) => {
+                    gc.state.stop();
+                }
+                Entry::Event(_) => {}
+            }
+        }
+        gc.lines = rec.lines.len();
+        if rec.result.as_ref().is_some_and(|(r, _)| r != "*") {
+            gc.state.stop();
+        }
+        Ok(())
+    }
+
+    /// The deadline of the side to move, shown in `reader`'s zone.
+    pub(super) fn deadline_for(gc: Option<&GameClock>, reader: Side) -> Option<String> {
+        let gc = gc?;
+        let d = gc.state.deadline()?;
+        Some(format_deadline(d, gc.state.side(reader).zone))
+    }
+
+    /// What game `id`'s clock owes at this poll, if anything.
+    ///
+    /// # Errors
+    /// Store and template failures; a damaged record is skipped (the
+    /// players hear of it when they write).
+    pub fn clock_due(&self, id: &str) -> Result<Option<Tick>> {
+        // Cheap first: most clocks owe nothing, and need no record.
+        let Some(stored) = self.store.clock(id)? else {
+            return Ok(None);
+        };
+        if stored.state.due(self.now, &self.identity.clocks).is_none() {
+            return Ok(None);
+        }
+        let Some(text) = self.store.read_game(id)? else {
+            return Ok(None);
+        };
+        let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+            return Ok(None);
+        };
+        crate::with_game!(rec.rules, G => self.tick::<G>(id, rec, stored))
+    }
+
+    fn tick<G: Game>(&self, id: &str, mut rec: Record, mut gc: GameClock) -> Result<Option<Tick>> {
+        let rules = G::RULES;
+        self.sync_clock(&mut gc, &rec)?;
+        let Some(notice) = gc.state.due(self.now, &self.identity.clocks) else {
+            // The record had moved on (a crash between writing the record
+            // and the clock): keep the clock that caught up.
+            self.store.write_clock(id, &gc)?;
+            return Ok(None);
+        };
+        let turn = gc.state.turn_start.format("%Y%m%dT%H%M%SZ");
+        let side = notice.side();
+        let name = rules.side_name(side);
+        let secrets = self.store.secrets(id)?;
+        let (kind, replies, record, fate) = match notice {
+            Notice::Timeout { deadline, .. } => {
+                rec.lines.push(MoveLine {
+                    line: 0,
+                    number: None,
+                    side: Some(side),
+                    entry: Entry::Event(Event::Timeout),
+                    time: Some(deadline.fixed_offset()),
+                    message_id: None,
+                });
+                let after = record::replay::<G>(&Record {
+                    result: None,
+                    ..rec.clone()
+                })
+                .map_err(|e| StoreError::Invalid(e.to_string()))?;
+                rec.result = Some((after.result().to_string(), 0));
+                let replies = self.news::<G>(id, &rec, &after, side, &secrets, None)?;
+                (
+                    "timeout".to_string(),
+                    replies,
+                    Some(record::write::to_string(&rec)),
+                    format!("{id}: {name} lost on time"),
+                )
+            }
+            Notice::Reminder {
+                point, deadline, ..
+            } => (
+                format!("reminder-{}", point.permille()),
+                vec![self.reminder::<G>(id, &rec, &gc, side, Some(point.to_string()), deadline)?],
+                None,
+                format!("{id}: {name} reminded ({point} of the time used)"),
+            ),
+            Notice::Final { deadline, .. } => (
+                "final".to_string(),
+                vec![self.reminder::<G>(id, &rec, &gc, side, None, deadline)?],
+                None,
+                format!("{id}: {name} sent the final notice"),
+            ),
+        };
+        gc.state.mark_sent(&notice);
+        gc.lines = rec.lines.len();
+        Ok(Some(Tick {
+            key: format!("clock:{id}:{turn}:{kind}"),
+            replies,
+            record,
+            clock: gc,
+            fate,
+        }))
+    }
+
+    /// A reminder (`used`: the share of the turn's time used) or, without
+    /// `used`, the final notice, to the player of `side`.
+    fn reminder<G: Game>(
+        &self,
+        id: &str,
+        rec: &Record,
+        gc: &GameClock,
+        side: Side,
+        used: Option<String>,
+        deadline: DateTime<Utc>,
+    ) -> Result<Reply> {
+        let rules = G::RULES;
+        let replayed = record::replay::<G>(rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let pos = replayed.position();
+        let ply = replayed.moves.len();
+        let board = pos.diagram(&View {
+            last: replayed.moves.last().cloned(),
+            seat: Some(side),
+            ply,
+            ended: None,
+        });
+        let secrets = self.store.secrets(id)?;
+        Ok(Reply {
+            to: rec.players.get(rules.side_name(side)).cloned().unwrap_or_default(),
+            rendered: self.templates.render(
+                "reminder",
+                context! {
+                    id, game => rules.name(), next => ply + 1, board, is_final => used.is_none(), used,
+                    deadline => format_deadline(deadline, gc.state.side(side).zone),
+                    clock => gc.state.control.to_string(), example => example_move(pos),
+                },
+            )?,
+            game: Some(id.to_string()),
+            reply_to: secrets
+                .tokens
+                .get(rules.side_name(side))
+                .map(|k| self.identity.reply_to(id, k)),
+        })
+    }
+}
