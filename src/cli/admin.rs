@@ -319,7 +319,13 @@ fn play_admin<G: Game>(
         time: Some(now.fixed_offset()),
         message_id: None,
     });
-    let after = record::replay::<G>(rec).map_err(|e| e.to_string())?;
+    // Replayed without the old `result` ("*"), which a move that ends the
+    // game makes wrong; the new one is set from the replay.
+    let after = record::replay::<G>(&Record {
+        result: None,
+        ..rec.clone()
+    })
+    .map_err(|e| e.to_string())?;
     rec.result = Some((after.result().to_string(), 0));
     Ok(after.position().diagram(&View {
         last: after.moves.last().cloned(),
