@@ -117,8 +117,6 @@ impl New {
                 }
             },
         };
-        let server = Server::new(self.config.load()?)?;
-        let _lock = server.store.lock(true)?;
         let id = match &self.id {
             Some(id) if store::valid_id(id) => id.clone(),
             Some(id) => {
@@ -131,9 +129,12 @@ impl New {
                 store::new_token()?.get(..5).unwrap_or("x")
             ),
         };
+        let server = Server::new(self.config.load()?)?;
+        let _lock = server.store.lock(true)?;
         if server.store.read_game(&id)?.is_some() || server.store.challenge(&id)?.is_some() {
-            eprintln!("pbem new: a game {id} exists already");
-            return Ok(1);
+            // A usage error like the others: nothing is touched.
+            eprintln!("pbem new: a game {id} exists already; choose another --id");
+            return Ok(2);
         }
         let now = crate::clock::now();
         let adj = Adjudicator {
