@@ -9,6 +9,7 @@ use crate::rules::Rules;
 use crate::store;
 use clap::Args;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Start a game between two players and mail them both the board.
 ///
@@ -235,13 +236,14 @@ impl Games {
 }
 
 /// Play a move in a game as the admin (for the side to move), write the
-/// record, and mail both players. GAME is a game id in the data folder.
+/// record, and mail both players. GAME is a game id in the data folder,
+/// or the path of its record there (`DATA/games/<id>.toml`).
 ///
 /// Examples:
 ///   pbem move bz-7k2qa 22-15
 #[derive(Args, Debug)]
 pub struct Move {
-    /// The game's id (or its record file in the data folder).
+    /// The game's id (or the path of its record in the data folder).
     #[arg(value_name = "GAME")]
     game: String,
     /// The move, in any accepted notation.
@@ -254,18 +256,20 @@ pub struct Move {
 impl Move {
     pub fn execute(self) -> anyhow::Result<i32> {
         let server = Server::new(self.config.load()?)?;
-        let id = std::path::Path::new(&self.game)
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or(&self.game)
-            .to_string();
+        let id = match game_id(&self.game, &server.store) {
+            Ok(id) => id,
+            Err(e) => {
+                eprintln!("pbem move: {e}");
+                return Ok(2);
+            }
+        };
         let lock = server.store.lock(true)?;
         let Some(text) = server.store.read_game(&id)? else {
             eprintln!(
                 "pbem move: no game {id} in {}",
                 server.store.root().display()
             );
-            return Ok(1);
+            return Ok(2);
         };
         let mut rec = match Record::parse(&format!("{id}.toml"), &text) {
             Ok(r) => r,
@@ -297,6 +301,43 @@ impl Move {
         let report = server.queue(&format!("move:{id}:{}", rec.lines.len()), &replies, now)?;
         out!("{board}");
         Ok(if report.send_errors.is_empty() { 0 } else { 1 })
+    }
+}
+
+/// The id of the game `arg` names: an id, or the path of a record in the
+/// data folder's `games/`. A record anywhere else is refused rather than
+/// taken for the data folder's game of the same name: the admin would
+/// think they had changed the file they named.
+fn game_id(arg: &str, store: &store::Store) -> Result<String, String> {
+    if !arg.contains('/') && !arg.ends_with(".toml") {
+        return if store::valid_id(arg) {
+            Ok(arg.to_string())
+        } else {
+            Err(format!(
+                "`{arg}` is not a game id (lower-case letters, digits and dashes)"
+            ))
+        };
+    }
+    let path = Path::new(arg);
+    let games = store.root().join("games");
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let in_games = matches!(
+        (folder.canonicalize(), games.canonicalize()),
+        (Ok(a), Ok(b)) if a == b
+    );
+    match path.file_stem().and_then(|s| s.to_str()) {
+        Some(id)
+            if in_games && path.extension().is_some_and(|x| x == "toml") && store::valid_id(id) =>
+        {
+            Ok(id.to_string())
+        }
+        _ => Err(format!(
+            "{arg} is not a record in the data folder ({}); name the game by its id",
+            games.display()
+        )),
     }
 }
 
