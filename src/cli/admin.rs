@@ -157,7 +157,8 @@ impl New {
     }
 }
 
-/// List the games in the data folder: id, game, players, state.
+/// List the games in the data folder: id, game, players, state; then the
+/// challenges not yet answered. Exits 1 when a record is damaged.
 ///
 /// Examples:
 ///   pbem games
@@ -166,7 +167,7 @@ impl New {
 pub struct Games {
     #[command(flatten)]
     config: ConfigArg,
-    /// One JSON object per game.
+    /// One JSON object per line for each game and challenge (`kind`).
     #[arg(long)]
     json: bool,
 }
@@ -181,51 +182,83 @@ impl Games {
                 continue;
             };
             let name = format!("{id}.toml");
-            let rec = Record::parse(&name, &text);
-            let (summary, state) = match rec.as_ref().map(|r| (r, super::validate_record(r))) {
-                Ok((r, Ok(c))) => (
-                    format!(
-                        "{:<20} {}",
-                        r.rules.name(),
-                        r.players
-                            .iter()
-                            .map(|(s, p)| format!("{s}: {p}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    if c.result == "*" {
-                        format!(
-                            "in play, {} move{}",
-                            c.moves,
-                            if c.moves == 1 { "" } else { "s" }
-                        )
-                    } else {
-                        format!("{} ({} moves)", c.result, c.moves)
-                    },
-                ),
-                Ok((_, Err(e))) => {
-                    bad += 1;
-                    ("DAMAGED".into(), e.to_string())
-                }
+            let checked = Record::parse(&name, &text)
+                .and_then(|r| super::validate_record(&r).map(|c| (r, c)));
+            let (rec, c) = match checked {
+                Ok(x) => x,
                 Err(e) => {
                     bad += 1;
-                    ("DAMAGED".into(), e.to_string())
+                    if self.json {
+                        out!(
+                            "{}",
+                            serde_json::json!({"id": id, "kind": "game", "state": "damaged", "error": e.to_string()})
+                        );
+                    } else {
+                        out!("{id:<16} DAMAGED  [{e}]");
+                    }
+                    continue;
                 }
             };
+            let plural = if c.moves == 1 { "" } else { "s" };
             if self.json {
                 out!(
                     "{}",
-                    serde_json::json!({"id": id, "summary": summary, "state": state})
+                    serde_json::json!({
+                        "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
+                        "players": rec.players, "first": rec.rules.side_name(rec.first_side()),
+                        "state": if c.result == "*" { "in play" } else { "over" },
+                        "result": c.result, "moves": c.moves,
+                    })
                 );
             } else {
-                out!("{id:<16} {summary}  [{state}]");
+                let players = rec
+                    .players
+                    .iter()
+                    .map(|(s, p)| format!("{s}: {p}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let state = if c.result == "*" {
+                    format!("in play, {} move{plural}", c.moves)
+                } else {
+                    format!("{} ({} move{plural})", c.result, c.moves)
+                };
+                out!("{id:<16} {:<20} {players}  [{state}]", rec.rules.name());
             }
         }
         for id in store.challenge_ids()? {
-            if let Some(c) = store.challenge(&id)? {
+            let c = match store.challenge(&id) {
+                Ok(Some(c)) => c,
+                Ok(None) => continue,
+                Err(e) => {
+                    bad += 1;
+                    if self.json {
+                        out!(
+                            "{}",
+                            serde_json::json!({"id": id, "kind": "challenge", "state": "damaged", "error": e.to_string()})
+                        );
+                    } else {
+                        out!("{id:<16} DAMAGED  [{e}]");
+                    }
+                    continue;
+                }
+            };
+            let game = c
+                .rules
+                .parse::<Rules>()
+                .map(Rules::name)
+                .unwrap_or(c.rules.as_str());
+            if self.json {
                 out!(
-                    "{id:<16} {:<20} challenge from {} to {}, not answered",
-                    c.rules,
+                    "{}",
+                    serde_json::json!({
+                        "id": id, "kind": "challenge", "rules": c.rules, "game": game,
+                        "challenger": c.challenger, "challenger_side": c.challenger_side,
+                        "opponent": c.opponent, "first": c.first, "state": "not answered",
+                    })
+                );
+            } else {
+                out!(
+                    "{id:<16} {game:<20} challenge from {} to {}, not answered",
                     c.challenger,
                     c.opponent
                 );
