@@ -240,6 +240,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
             Err(_) => continue,
         };
         files.sort();
+        let failed_before = out.failed;
         for f in files {
             let result = fs::read(&f)
                 .map_err(|e| SendError {
@@ -258,8 +259,9 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
                 }
             }
         }
-        // All sent: the batch's bookkeeping goes with it.
-        if out.failed == 0 {
+        // All of this batch sent: its bookkeeping goes with it (whatever
+        // an earlier batch left), so the emptied folder is removed.
+        if out.failed == failed_before {
             let _ = fs::remove_file(batch.join("key"));
         }
         let _ = fs::remove_dir(&batch); // only when empty

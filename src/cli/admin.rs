@@ -9,6 +9,7 @@ use crate::rules::Rules;
 use crate::store;
 use clap::Args;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Start a game between two players and mail them both the board.
 ///
@@ -122,8 +123,6 @@ impl New {
                 }
             },
         };
-        let server = Server::new(self.config.load()?)?;
-        let _lock = server.store.lock(true)?;
         let id = match &self.id {
             Some(id) if store::valid_id(id) => id.clone(),
             Some(id) => {
@@ -136,9 +135,12 @@ impl New {
                 store::new_token()?.get(..5).unwrap_or("x")
             ),
         };
+        let server = Server::new(self.config.load()?)?;
+        let _lock = server.store.lock(true)?;
         if server.store.read_game(&id)?.is_some() || server.store.challenge(&id)?.is_some() {
-            eprintln!("pbem new: a game {id} exists already");
-            return Ok(1);
+            // A usage error like the others: nothing is touched.
+            eprintln!("pbem new: a game {id} exists already; choose another --id");
+            return Ok(2);
         }
         let now = crate::clock::now();
         let adj = Adjudicator {
@@ -160,7 +162,8 @@ impl New {
     }
 }
 
-/// List the games in the data folder: id, game, players, state.
+/// List the games in the data folder: id, game, players, state; then the
+/// challenges not yet answered. Exits 1 when a record is damaged.
 ///
 /// Examples:
 ///   pbem games
@@ -170,7 +173,7 @@ impl New {
 pub struct Games {
     #[command(flatten)]
     config: ConfigArg,
-    /// One JSON object per game.
+    /// One JSON object per line for each game and challenge (`kind`).
     #[arg(long)]
     json: bool,
 }
@@ -185,51 +188,83 @@ impl Games {
                 continue;
             };
             let name = format!("{id}.toml");
-            let rec = Record::parse(&name, &text);
-            let (summary, state) = match rec.as_ref().map(|r| (r, super::validate_record(r))) {
-                Ok((r, Ok(c))) => (
-                    format!(
-                        "{:<20} {}",
-                        r.rules.name(),
-                        r.players
-                            .iter()
-                            .map(|(s, p)| format!("{s}: {p}"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    if c.result == "*" {
-                        format!(
-                            "in play, {} move{}",
-                            c.moves,
-                            if c.moves == 1 { "" } else { "s" }
-                        )
-                    } else {
-                        format!("{} ({} moves)", c.result, c.moves)
-                    },
-                ),
-                Ok((_, Err(e))) => {
-                    bad += 1;
-                    ("DAMAGED".into(), e.to_string())
-                }
+            let checked = Record::parse(&name, &text)
+                .and_then(|r| super::validate_record(&r).map(|c| (r, c)));
+            let (rec, c) = match checked {
+                Ok(x) => x,
                 Err(e) => {
                     bad += 1;
-                    ("DAMAGED".into(), e.to_string())
+                    if self.json {
+                        out!(
+                            "{}",
+                            serde_json::json!({"id": id, "kind": "game", "state": "damaged", "error": e.to_string()})
+                        );
+                    } else {
+                        out!("{id:<16} DAMAGED  [{e}]");
+                    }
+                    continue;
                 }
             };
+            let plural = if c.moves == 1 { "" } else { "s" };
             if self.json {
                 out!(
                     "{}",
-                    serde_json::json!({"id": id, "summary": summary, "state": state})
+                    serde_json::json!({
+                        "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
+                        "players": rec.players, "first": rec.rules.side_name(rec.first_side()),
+                        "state": if c.result == "*" { "in play" } else { "over" },
+                        "result": c.result, "moves": c.moves,
+                    })
                 );
             } else {
-                out!("{id:<16} {summary}  [{state}]");
+                let players = rec
+                    .players
+                    .iter()
+                    .map(|(s, p)| format!("{s}: {p}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let state = if c.result == "*" {
+                    format!("in play, {} move{plural}", c.moves)
+                } else {
+                    format!("{} ({} move{plural})", c.result, c.moves)
+                };
+                out!("{id:<16} {:<20} {players}  [{state}]", rec.rules.name());
             }
         }
         for id in store.challenge_ids()? {
-            if let Some(c) = store.challenge(&id)? {
+            let c = match store.challenge(&id) {
+                Ok(Some(c)) => c,
+                Ok(None) => continue,
+                Err(e) => {
+                    bad += 1;
+                    if self.json {
+                        out!(
+                            "{}",
+                            serde_json::json!({"id": id, "kind": "challenge", "state": "damaged", "error": e.to_string()})
+                        );
+                    } else {
+                        out!("{id:<16} DAMAGED  [{e}]");
+                    }
+                    continue;
+                }
+            };
+            let game = c
+                .rules
+                .parse::<Rules>()
+                .map(Rules::name)
+                .unwrap_or(c.rules.as_str());
+            if self.json {
                 out!(
-                    "{id:<16} {:<20} challenge from {} to {}, not answered",
-                    c.rules,
+                    "{}",
+                    serde_json::json!({
+                        "id": id, "kind": "challenge", "rules": c.rules, "game": game,
+                        "challenger": c.challenger, "challenger_side": c.challenger_side,
+                        "opponent": c.opponent, "first": c.first, "state": "not answered",
+                    })
+                );
+            } else {
+                out!(
+                    "{id:<16} {game:<20} challenge from {} to {}, not answered",
                     c.challenger,
                     c.opponent
                 );
@@ -240,14 +275,15 @@ impl Games {
 }
 
 /// Play a move in a game as the admin (for the side to move), write the
-/// record, and mail both players. GAME is a game id in the data folder.
+/// record, and mail both players. GAME is a game id in the data folder,
+/// or the path of its record there (`DATA/games/<id>.toml`).
 ///
 /// Examples:
 ///   pbem move bz-7k2qa 22-15
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Move {
-    /// The game's id (or its record file in the data folder).
+    /// The game's id (or the path of its record in the data folder).
     #[arg(value_name = "GAME")]
     game: String,
     /// The move, in any accepted notation.
@@ -260,18 +296,20 @@ pub struct Move {
 impl Move {
     pub fn execute(self) -> anyhow::Result<i32> {
         let server = Server::new(self.config.load()?)?;
-        let id = std::path::Path::new(&self.game)
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or(&self.game)
-            .to_string();
+        let id = match game_id(&self.game, &server.store) {
+            Ok(id) => id,
+            Err(e) => {
+                eprintln!("pbem move: {e}");
+                return Ok(2);
+            }
+        };
         let lock = server.store.lock(true)?;
         let Some(text) = server.store.read_game(&id)? else {
             eprintln!(
                 "pbem move: no game {id} in {}",
                 server.store.root().display()
             );
-            return Ok(1);
+            return Ok(2);
         };
         let mut rec = match Record::parse(&format!("{id}.toml"), &text) {
             Ok(r) => r,
@@ -306,6 +344,43 @@ impl Move {
     }
 }
 
+/// The id of the game `arg` names: an id, or the path of a record in the
+/// data folder's `games/`. A record anywhere else is refused rather than
+/// taken for the data folder's game of the same name: the admin would
+/// think they had changed the file they named.
+fn game_id(arg: &str, store: &store::Store) -> Result<String, String> {
+    if !arg.contains('/') && !arg.ends_with(".toml") {
+        return if store::valid_id(arg) {
+            Ok(arg.to_string())
+        } else {
+            Err(format!(
+                "`{arg}` is not a game id (lower-case letters, digits and dashes)"
+            ))
+        };
+    }
+    let path = Path::new(arg);
+    let games = store.root().join("games");
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let in_games = matches!(
+        (folder.canonicalize(), games.canonicalize()),
+        (Ok(a), Ok(b)) if a == b
+    );
+    match path.file_stem().and_then(|s| s.to_str()) {
+        Some(id)
+            if in_games && path.extension().is_some_and(|x| x == "toml") && store::valid_id(id) =>
+        {
+            Ok(id.to_string())
+        }
+        _ => Err(format!(
+            "{arg} is not a record in the data folder ({}); name the game by its id",
+            games.display()
+        )),
+    }
+}
+
 fn play_admin<G: Game>(
     rec: &mut Record,
     text: &str,
@@ -326,7 +401,13 @@ fn play_admin<G: Game>(
         time: Some(now.fixed_offset()),
         message_id: None,
     });
-    let after = record::replay::<G>(rec).map_err(|e| e.to_string())?;
+    // Replayed without the old `result` ("*"), which a move that ends the
+    // game makes wrong; the new one is set from the replay.
+    let after = record::replay::<G>(&Record {
+        result: None,
+        ..rec.clone()
+    })
+    .map_err(|e| e.to_string())?;
     rec.result = Some((after.result().to_string(), 0));
     Ok(after.position().diagram(&View {
         last: after.moves.last().cloned(),
