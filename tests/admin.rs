@@ -390,6 +390,7 @@ fn new_never_replaces_a_game_or_a_challenge() {
                 challenger_side: "black".into(),
                 first: "black".into(),
                 created: "2026-11-19T08:00:00Z".into(),
+                clock: None,
             },
         )
         .unwrap();
@@ -518,6 +519,7 @@ fn games_lists_games_in_play_finished_games_and_challenges() {
                 challenger_side: "red".into(),
                 first: "red".into(),
                 created: "2026-11-19T08:00:00Z".into(),
+                clock: None,
             },
         )
         .unwrap();

@@ -256,7 +256,10 @@ fn deliver_exits_75_when_it_cannot_work_now_and_the_retry_succeeds() {
         let o = site.deliver(NOW, &raw);
         assert_eq!(o.status.code(), Some(EX_TEMPFAIL), "{what}: {}", stderr(&o));
         let err = stderr(&o);
-        assert!(err.starts_with("pbem deliver: "), "{what}: {err}");
+        assert!(
+            err.contains("ERROR deliver-failed exit=75 "),
+            "{what}: {err}"
+        );
         assert!(err.contains(message), "{what}: `{message}` not in {err}");
         assert!(!err.contains("panicked"), "{err}");
         assert_eq!(site.mails_to(BOB).len(), 1, "{what}: nothing sent");
@@ -568,7 +571,7 @@ fn a_failing_sendmail_keeps_the_replies_for_the_next_poll_which_sends_each_once(
     let o = site.run("2026-11-20T10:30:00Z", &["poll"], b"");
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("not sent (stays in the outbox)"), "{err}");
+    assert!(err.contains("WARN  not-sent error="), "{err}");
     assert!(err.contains("fake sendmail: cannot reach"), "{err}");
     assert_eq!(moves_of(&site.record("bz-sm1")), ["58-50"]);
     assert!(site.path("mail/inbox/cur/1.bob:2,S").exists());
