@@ -1284,12 +1284,24 @@ impl Adjudicator<'_> {
                 t.replies.push(reply);
                 t.fates.push(format!("{me}: {c}"));
             }
-            Command::Digest(_) => {
-                return refuse(
-                    t,
-                    "digests are not available yet: pbem sends one mail per event".into(),
-                    "digest",
-                );
+            Command::Digest(mode) => {
+                let mut p = self.store.player(t.from)?;
+                p.digest = *mode;
+                self.store.write_player(&p)?;
+                let text = match mode {
+                    crate::timecontrol::DigestMode::Off => "Digests are off: pbem writes to you about each event in your games as it happens.".to_string(),
+                    crate::timecontrol::DigestMode::PerPoll => "News of your games (your opponents' moves, reminders, results) now comes gathered in one mail each time pbem reads its mail. Answers to your own mails still come at once.".to_string(),
+                    crate::timecontrol::DigestMode::Daily { hour } => format!(
+                        "News of your games (your opponents' moves, reminders, results) now comes in one mail a day, after {hour:02}:00 {}. A last call before a deadline still comes at once, and answers to your own mails too.",
+                        p.zone.map_or("UTC".to_string(), |z| z.name().to_string())
+                    ),
+                };
+                let reply = Reply {
+                    reply_to: t.reply_to(self, t.side),
+                    ..self.info(&t.player(t.side), "digest", &text, Some(t.id))?
+                };
+                t.replies.push(reply);
+                t.fates.push(format!("{me}: {c}"));
             }
             other => {
                 let replies = self.gameless(t.from, t.mail, other)?;

@@ -27,6 +27,10 @@ use std::fs;
 use std::io::Write;
 use std::path::Path;
 
+mod digest;
+
+use digest::Hold;
+
 /// What a poll did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Report {
@@ -163,6 +167,9 @@ impl Poller<'_> {
                     .push(format!("{}: cannot mark as done: {e}", mail.name));
             }
         }
+        if let Err(e) = self.send_digests(&mut processed, now, &mut report) {
+            report.errors.push(format!("digests: {e}"));
+        }
         let flushed = transport::flush(&self.store.outbox_ready(), self.transport);
         report.sent = flushed.sent;
         report.send_errors = flushed.errors;
@@ -190,7 +197,10 @@ impl Poller<'_> {
                     return Ok(None);
                 };
                 if !processed.contains(&tick.key) {
-                    self.commit(&tick.key, &tick.replies, None, now)
+                    let hold = Hold::News {
+                        urgent: tick.urgent,
+                    };
+                    self.commit_as(&tick.key, &tick.replies, None, now, hold)
                         .map_err(|e| e.to_string())?;
                     processed.insert(tick.key.clone());
                 }
@@ -229,6 +239,18 @@ impl Poller<'_> {
         mail: Option<&inbound::Inbound>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
+        self.commit_as(key, replies, mail, now, Hold::News { urgent: false })
+    }
+
+    /// [`Poller::commit`], saying which replies may wait for a digest.
+    fn commit_as(
+        &self,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        mail: Option<&inbound::Inbound>,
+        now: DateTime<Utc>,
+        hold: Hold,
+    ) -> Result<(), StoreError> {
         let h = stable_hash(key.as_bytes());
         let staging = self.store.outbox_staging().join(format!("{h:016x}"));
         let io = |p: &Path| {
@@ -239,7 +261,14 @@ impl Poller<'_> {
             fs::remove_dir_all(&staging).map_err(io(&staging))?;
         }
         fs::create_dir_all(&staging).map_err(io(&staging))?;
+        let sender = mail.and_then(|m| m.from.as_deref());
         for (n, reply) in replies.iter().enumerate() {
+            if let Hold::News { urgent } = hold
+                && self.held(reply, sender)?
+            {
+                self.stage_held(&staging, n, reply, urgent, now)?;
+                continue;
+            }
             let game = reply.game.as_deref().unwrap_or("x");
             let message_id = format!("<pbem.{game}.{h:016x}.{n}@{}>", self.identity.domain());
             let in_reply_to = mail.and_then(|m| m.message_id.as_deref());
@@ -275,6 +304,7 @@ impl Poller<'_> {
     /// batches go out in the order they were made.
     fn release(&self, staging: &Path, now: DateTime<Utc>) -> Result<(), StoreError> {
         let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("x");
+        self.release_held(staging, name)?;
         let ready = self
             .store
             .outbox_ready()

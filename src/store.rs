@@ -10,6 +10,7 @@
 //! DATA/processed.log          keys of processed mails, one per line
 //! DATA/outbox/staging/<key>/  replies of a mail not yet committed
 //! DATA/outbox/ready/          replies waiting for the transport
+//! DATA/outbox/digest/         news held for players' digests
 //! DATA/pbem.lock              one poll at a time
 //! ```
 //!
@@ -150,6 +151,7 @@ impl Store {
             "players",
             "outbox/staging",
             "outbox/ready",
+            "outbox/digest",
         ] {
             let p = root.join(sub);
             fs::create_dir_all(&p).map_err(io_err(&p))?;
@@ -476,6 +478,10 @@ impl Store {
     }
     pub fn outbox_ready(&self) -> PathBuf {
         self.root.join("outbox/ready")
+    }
+    /// News held for players' digests.
+    pub fn outbox_digest(&self) -> PathBuf {
+        self.root.join("outbox/digest")
     }
 }
 

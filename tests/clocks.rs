@@ -330,3 +330,107 @@ fn the_clock_can_be_asked_for_and_refused_without_a_key() {
         got[0].subject
     );
 }
+
+/// Alice makes her first move in game `id`.
+fn first_move(w: &mut World, id: &str) {
+    let inbox = w.inbox.clone();
+    w.alice
+        .reply(&inbox, &format!("[pbem {id}]"), "#1 6-13")
+        .unwrap();
+}
+
+#[test]
+fn a_per_poll_digest_gathers_the_news_of_one_round() {
+    let mut w = World::new();
+    let one = w.start("3d");
+    let two = w.start("3d");
+    let inbox = w.inbox.clone();
+    w.bob
+        .reply(&inbox, &format!("[pbem {one}]"), "digest per-poll")
+        .unwrap();
+    w.poll();
+    let ack = w.bob.check();
+    assert_eq!(ack.len(), 1, "the answer to his own mail comes at once");
+    assert!(
+        ack[0].text.contains("gathered in one mail"),
+        "{}",
+        ack[0].text
+    );
+    first_move(&mut w, &one);
+    first_move(&mut w, &two);
+    w.poll();
+    assert_eq!(w.alice.check().len(), 2, "Alice has no digest: two mails");
+    let got = w.bob.check();
+    assert_eq!(got.len(), 1, "one digest for Bob: {:?}", subjects(&got));
+    let d = &got[0];
+    assert!(d.subject.contains("your games: 2 news"), "{}", d.subject);
+    for id in [&one, &two] {
+        assert!(
+            d.text
+                .contains(&format!("== [pbem {id}] Boom & Zoom: black played 6-13")),
+            "{}",
+            d.text
+        );
+        assert!(
+            d.text.contains(&format!("write to pbem+{id}.")),
+            "{}",
+            d.text
+        );
+    }
+    assert!(!d.text.contains("Reply to this mail"), "{}", d.text);
+    // He answers through the address the digest gave: it carries his key.
+    let to = d
+        .text
+        .lines()
+        .find_map(|l| l.strip_prefix("To answer in this game, write to "))
+        .unwrap()
+        .to_string();
+    let game = to["pbem+".len()..].split('.').next().unwrap().to_string();
+    w.bob
+        .send(&inbox, &to, "my move", "#2 58-50", None)
+        .unwrap();
+    w.poll();
+    assert_eq!(
+        w.record(&game).lines.len(),
+        2,
+        "the move from the digest's address counts"
+    );
+    // Nothing waits afterwards, and nothing is sent twice.
+    w.now += Duration::minutes(5);
+    w.poll();
+    assert_eq!(w.bob.check().len(), 1, "only the answer to his move");
+}
+
+#[test]
+fn a_daily_digest_comes_once_a_day_and_a_last_call_at_once() {
+    let mut w = World::new();
+    let id = w.start("2d");
+    let inbox = w.inbox.clone();
+    w.bob
+        .reply(&inbox, &format!("[pbem {id}]"), "digest daily 08:00")
+        .unwrap();
+    w.poll();
+    assert_eq!(w.bob.check().len(), 1);
+    // Alice moves Wed 10:00; Bob's news waits for Thu 08:00.
+    w.now = at("2026-11-04T10:00:00Z");
+    first_move(&mut w, &id);
+    w.poll();
+    w.alice.check();
+    let (_, b) = w.run(at("2026-11-05T07:59:00Z"), Duration::hours(1));
+    assert_eq!(b.len(), 0, "nothing before 08:00: {:?}", subjects(&b));
+    let (_, b) = w.run(at("2026-11-05T08:30:00Z"), Duration::minutes(10));
+    assert_eq!(b.len(), 1, "{:?}", subjects(&b));
+    assert!(
+        b[0].subject.contains("black played 6-13"),
+        "{:?}",
+        subjects(&b)
+    );
+    // His 2 days run out Fri 10:00: the 50% and 80% reminders wait for the
+    // next digest (Fri 08:00); the last call (Fri 05:12) comes at once and
+    // takes what waits with it.
+    let (_, b) = w.run(at("2026-11-06T05:30:00Z"), Duration::minutes(10));
+    let s = subjects(&b);
+    assert_eq!(b.len(), 1, "{s:?}");
+    assert!(s[0].contains("your games: 3 news"), "{s:?}");
+    assert!(b[0].text.contains("last call"), "{}", b[0].text);
+}

@@ -33,6 +33,9 @@ pub struct Tick {
     pub clock: GameClock,
     /// For the log.
     pub fate: String,
+    /// A final notice or a loss on time: it goes out at once, even to a
+    /// player who asked for a daily digest.
+    pub urgent: bool,
 }
 
 impl Adjudicator<'_> {
@@ -187,6 +190,7 @@ impl Adjudicator<'_> {
         gc.state.mark_sent(&notice);
         gc.lines = rec.lines.len();
         Ok(Some(Tick {
+            urgent: !matches!(notice, Notice::Reminder { .. }),
             key: format!("clock:{id}:{turn}:{kind}"),
             replies,
             record,

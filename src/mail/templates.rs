@@ -22,6 +22,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
         include_str!("../../templates/challenged.txt"),
     ),
     ("declined.txt", include_str!("../../templates/declined.txt")),
+    ("digest.txt", include_str!("../../templates/digest.txt")),
     ("draw.txt", include_str!("../../templates/draw.txt")),
     ("help.txt", include_str!("../../templates/help.txt")),
     ("info.txt", include_str!("../../templates/info.txt")),

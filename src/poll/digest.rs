@@ -1,0 +1,232 @@
+//! Digests (issue 4: "a daily or per-poll digest option for players with
+//! many games, instead of one mail per event"). A player who sent
+//! `digest per-poll` or `digest daily 08:00` gets the news of their games
+//! (the opponent's moves, reminders, results) gathered into one mail; the
+//! answers to their own mails still come at once.
+//!
+//! Held news takes the same exactly-once path as every reply: it is staged
+//! with the mail that caused it (as `NNN.held.json`), committed with it,
+//! and moved into `DATA/outbox/digest/` on release. At the end of each
+//! poll [`crate::timecontrol::release`] decides what goes out; a digest is
+//! committed under a key naming its items before they are removed, so a
+//! crash in between sends it once.
+
+use super::{Poller, Report, sync_dir};
+use crate::adjudicate::{Reply, address_of};
+use crate::mail::templates::Rendered;
+use crate::store::{StoreError, stable_hash};
+use crate::timecontrol::{self, DigestMode, DigestPrefs, Queued};
+use chrono::{DateTime, Utc};
+use minijinja::context;
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Which replies of a commit may wait for a digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Hold {
+    /// None: they are digests already.
+    Never,
+    /// News for players who asked for digests; `urgent` news (a final
+    /// notice, a loss on time) takes their waiting news out at once.
+    News { urgent: bool },
+}
+
+/// A reply waiting for its digest, as stored.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Held {
+    to: String,
+    subject: String,
+    text: String,
+    game: Option<String>,
+    reply_to: Option<String>,
+    urgent: bool,
+    at: DateTime<Utc>,
+}
+
+impl Held {
+    fn into_reply(self) -> Reply {
+        Reply {
+            to: self.to,
+            rendered: Rendered {
+                subject: self.subject,
+                text: self.text,
+            },
+            game: self.game,
+            reply_to: self.reply_to,
+        }
+    }
+}
+
+fn io(p: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: p.display().to_string(),
+        source,
+    }
+}
+
+impl Poller<'_> {
+    /// Whether `reply` waits for a digest: it is news (not the answer to
+    /// `sender`'s own mail) for a player who asked for digests.
+    pub(super) fn held(&self, reply: &Reply, sender: Option<&str>) -> Result<bool, StoreError> {
+        let to = address_of(&reply.to);
+        if sender == Some(to.as_str()) {
+            return Ok(false);
+        }
+        Ok(self.store.player(&to)?.digest != DigestMode::Off)
+    }
+
+    /// Stages `reply` as held news beside the mails of a commit.
+    pub(super) fn stage_held(
+        &self,
+        staging: &Path,
+        n: usize,
+        reply: &Reply,
+        urgent: bool,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        let held = Held {
+            to: reply.to.clone(),
+            subject: reply.rendered.subject.clone(),
+            text: reply.rendered.text.clone(),
+            game: reply.game.clone(),
+            reply_to: reply.reply_to.clone(),
+            urgent,
+            at: now,
+        };
+        let json = serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let p = staging.join(format!("{n:03}.held.json"));
+        crate::record::write::write_atomic(&p, &json).map_err(io(&p))
+    }
+
+    /// Moves a committed batch's held news into the digest queue (before
+    /// the batch goes to `ready/`; again after a crash, harmlessly).
+    pub(super) fn release_held(&self, staging: &Path, batch: &str) -> Result<(), StoreError> {
+        let Ok(entries) = fs::read_dir(staging) else {
+            return Ok(());
+        };
+        let queue = self.store.outbox_digest();
+        let mut moved = false;
+        for e in entries.filter_map(|e| e.ok()) {
+            let name = e.file_name().to_string_lossy().to_string();
+            if name.ends_with(".held.json") {
+                let dest = queue.join(format!("{batch}-{name}"));
+                fs::rename(e.path(), &dest).map_err(io(&dest))?;
+                moved = true;
+            }
+        }
+        if moved {
+            sync_dir(&queue);
+        }
+        Ok(())
+    }
+
+    /// Sends the digests that are due at `now` (and, for players who
+    /// turned digests off since, what they still had waiting).
+    pub(super) fn send_digests(
+        &self,
+        processed: &mut HashSet<String>,
+        now: DateTime<Utc>,
+        report: &mut Report,
+    ) -> Result<(), StoreError> {
+        let dir = self.store.outbox_digest();
+        let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+            .map_err(io(&dir))?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.to_string_lossy().ends_with(".held.json"))
+            .collect();
+        if files.is_empty() {
+            return Ok(());
+        }
+        files.sort();
+        let mut queue = Vec::new();
+        for f in files {
+            let held: Held = match fs::read_to_string(&f)
+                .map_err(|e| e.to_string())
+                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+            {
+                Ok(h) => h,
+                Err(e) => {
+                    report
+                        .errors
+                        .push(format!("{}: {e}; left in place", f.display()));
+                    continue;
+                }
+            };
+            queue.push(Queued {
+                recipient: address_of(&held.to),
+                at: held.at,
+                urgent: held.urgent,
+                item: (f, held),
+            });
+        }
+        let released = timecontrol::release(queue, now, |r| match self.store.player(r) {
+            Ok(p) => DigestPrefs {
+                mode: p.digest,
+                zone: p.zone,
+            },
+            Err(_) => DigestPrefs {
+                mode: DigestMode::Off,
+                zone: None,
+            },
+        });
+        for batch in released.send {
+            let names: Vec<String> = batch
+                .items
+                .iter()
+                .map(|(p, _)| {
+                    p.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .to_string()
+                })
+                .collect();
+            let key = format!("digest:{:016x}", stable_hash(names.join(" ").as_bytes()));
+            let count = batch.items.len();
+            if !processed.contains(&key) {
+                let mut items: Vec<Held> = batch.items.iter().map(|(_, h)| h.clone()).collect();
+                let reply = if items.len() == 1 {
+                    items.remove(0).into_reply()
+                } else {
+                    self.digest_of(&items)?
+                };
+                self.commit_as(&key, &[reply], None, now, Hold::Never)?;
+                processed.insert(key.clone());
+            }
+            for (p, _) in &batch.items {
+                let _ = fs::remove_file(p);
+            }
+            report.log.push(crate::logging::line(
+                "digest",
+                &[("key", &key), ("to", &batch.recipient), ("items", &count)],
+            ));
+        }
+        sync_dir(&dir);
+        Ok(())
+    }
+
+    /// One mail gathering `items` (news for one player).
+    fn digest_of(&self, items: &[Held]) -> Result<Reply, StoreError> {
+        let shown: Vec<_> = items
+            .iter()
+            .map(|h| {
+                // The per-mail footer ("reply to this mail ...") does not
+                // hold in a digest; each item says where to answer.
+                let text = h.text.split("\n--\n").next().unwrap_or(&h.text).trim_end();
+                context! { subject => h.subject.clone(), text, game => h.game.clone(), reply_to => h.reply_to.clone() }
+            })
+            .collect();
+        let rendered = self
+            .templates
+            .render("digest", context! { items => shown, count => items.len() })
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        Ok(Reply {
+            to: items[0].to.clone(),
+            rendered,
+            game: None,
+            reply_to: None,
+        })
+    }
+}
