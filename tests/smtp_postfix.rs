@@ -422,12 +422,10 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         data: dir.path().join("data"),
         templates: None,
         trusted_authserv: None,
-        inbox: Inbox {
-            maildir: dir.path().join("inbox"),
-        },
+        inbox: Inbox::maildir(dir.path().join("inbox")),
         send: s.submission(),
     };
-    let inbox = Maildir::open(&config.inbox.maildir).unwrap();
+    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let server = Server::new(config).unwrap();
 
     let challenge = plain_mail(
