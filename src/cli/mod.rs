@@ -2,6 +2,7 @@
 //! comment is its `--help` and an `execute` method returning the exit code.
 
 mod admin;
+mod check;
 mod demo;
 mod moves;
 mod rules;
@@ -44,6 +45,7 @@ pub enum Command {
     Poll(server::Poll),
     Deliver(server::Deliver),
     Daemon(server::Daemon),
+    Check(check::Check),
 }
 
 impl Cli {
@@ -65,6 +67,7 @@ impl Cli {
             Command::Poll(c) => c.execute(),
             Command::Deliver(c) => c.execute(),
             Command::Daemon(c) => c.execute(),
+            Command::Check(c) => c.execute(),
         }
     }
 }

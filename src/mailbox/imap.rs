@@ -195,19 +195,20 @@ impl ImapConfig {
         }
     }
 
-    /// `imap://user@host:port/folder`, for messages (no password).
+    /// `imap HOST:PORT (SECURITY) as USER, folder "FOLDER"`, for
+    /// messages (no password).
     pub fn describe(&self) -> String {
         format!(
-            "imap://{}@{}:{}/{} ({})",
-            self.user,
+            "imap {}:{} ({}) as {}, folder \"{}\"",
             self.host,
             self.port(),
-            self.folder,
             match self.security {
                 Security::Plain => "plain",
                 Security::Starttls => "starttls",
                 Security::Tls => "tls",
-            }
+            },
+            self.user,
+            self.folder,
         )
     }
 
@@ -738,7 +739,9 @@ fn connect(config: &ImapConfig) -> Result<Conn, ImapError> {
         }
     }
     let mut tcp = tcp.ok_or_else(|| failed(last))?;
-    tcp.set_read_timeout(Some(IO_TIMEOUT))
+    // Until logged in, a short timeout: a server that says nothing is
+    // likely an IMAPS port spoken to without TLS.
+    tcp.set_read_timeout(Some(CONNECT_TIMEOUT))
         .and_then(|()| tcp.set_write_timeout(Some(IO_TIMEOUT)))
         .map_err(|e| failed(e.to_string()))?;
     let socket = tcp.try_clone().map_err(|e| failed(e.to_string()))?;
@@ -759,6 +762,12 @@ fn connect(config: &ImapConfig) -> Result<Conn, ImapError> {
                         port,
                     });
                 }
+                Err(e) if is_timeout(&e) => {
+                    return Err(failed(format!(
+                        "no greeting within {} s (an IMAPS port? then security = \"tls\")",
+                        CONNECT_TIMEOUT.as_secs()
+                    )));
+                }
                 Err(e) => return Err(failed(format!("before STARTTLS: {e}"))),
             }
             Stream::Tls(Box::new(handshake(config, tcp).map_err(tls_failed)?))
@@ -769,9 +778,13 @@ fn connect(config: &ImapConfig) -> Result<Conn, ImapError> {
         // Read by `starttls`, before the handshake.
         client.greeting_read = true;
     } else {
-        let greeting = client
-            .read_greeting()
-            .map_err(|e| failed(format!("no greeting: {e}")))?;
+        let greeting = client.read_greeting().map_err(|e| match e {
+            imap::Error::Io(e) if is_timeout(&e) => failed(format!(
+                "no greeting within {} s (an IMAPS port? then security = \"tls\")",
+                CONNECT_TIMEOUT.as_secs()
+            )),
+            e => failed(format!("no greeting: {e}")),
+        })?;
         if !greeting.starts_with(b"* OK") && !greeting.starts_with(b"* PREAUTH") {
             return Err(failed(format!(
                 "the server says {:?}",
@@ -786,6 +799,9 @@ fn connect(config: &ImapConfig) -> Result<Conn, ImapError> {
             user: config.user.clone(),
             message: e.to_string(),
         })?;
+    socket
+        .set_read_timeout(Some(IO_TIMEOUT))
+        .map_err(|e| failed(e.to_string()))?;
     let caps = session
         .capabilities()
         .map_err(ImapError::protocol("CAPABILITY"))?;
@@ -820,6 +836,13 @@ fn connect(config: &ImapConfig) -> Result<Conn, ImapError> {
         caps,
         validity,
     })
+}
+
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
 }
 
 /// The TLS client settings: the public roots, plus `ca_file`.
