@@ -26,7 +26,8 @@ fn play_over_imap(rules: Rules) {
     let mut config = s.imap(&address, Security::Starttls);
     config.processed_folder = Some("done".into());
     let inbox = Imap::new(config);
-    let (mut room, mut players) = StackRoom::new(s, &tag, &address, PbemSide::Imap(server, inbox));
+    let (mut room, mut players) =
+        StackRoom::new(s, &tag, &address, PbemSide::Imap(server, Box::new(inbox)));
     let id = play_game(&mut room, &mut players, rules);
 
     // pbem's INBOX is empty; every mail it handled is in "done", seen.

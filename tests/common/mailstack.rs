@@ -374,7 +374,7 @@ impl MailClient {
 /// How pbem takes its mail in a [`StackRoom`].
 pub enum PbemSide {
     /// `Server::poll` in this process, on an IMAP source.
-    Imap(Server, Imap),
+    Imap(Server, Box<Imap>),
     /// `Server::poll` in this process, on the Maildir the server writes.
     Maildir(Server, Maildir),
     /// pbem runs by itself (a daemon, an MTA pipe); its data folder.
@@ -457,7 +457,7 @@ impl Mailroom for StackRoom {
         let mut handled = 0;
         loop {
             let r = match &mut self.pbem {
-                PbemSide::Imap(server, imap) => server.poll(imap, true),
+                PbemSide::Imap(server, imap) => server.poll(imap.as_mut(), true),
                 PbemSide::Maildir(server, md) => server.poll(md, true),
                 PbemSide::Outside(_) => return,
             }

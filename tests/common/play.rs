@@ -61,13 +61,13 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
     let (to, raw) = players[1].answer(&id, "accept").unwrap();
     room.post(1, &to, &raw);
     room.run_pbem(1);
-    for who in 0..2 {
-        let got = room.receive(who, &mut players[who], 1);
+    for (who, player) in players.iter_mut().enumerate() {
+        let got = room.receive(who, player, 1);
         assert_eq!(
             got.len(),
             1,
             "{} hears the game begins: {got:?}",
-            players[who].name
+            player.name
         );
         assert!(
             got[0].subject.contains("the game begins"),
@@ -90,13 +90,13 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         );
         room.post(who, &to, &raw);
         room.run_pbem(1);
-        for p in 0..2 {
-            let got = room.receive(p, &mut players[p], 1);
+        for (p, player) in players.iter_mut().enumerate() {
+            let got = room.receive(p, player, 1);
             assert_eq!(
                 got.len(),
                 1,
                 "{rules}: {} hears of move {} {m} once: {:?}",
-                players[p].name,
+                player.name,
                 i + 1,
                 got.iter().map(|r| &r.subject).collect::<Vec<_>>()
             );
