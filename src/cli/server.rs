@@ -411,3 +411,13 @@ fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
     }
     imap.logout();
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn backoff_doubles_up_to_a_minute() {
+        let secs: Vec<u64> = (1..=9).map(|n| super::backoff(n).as_secs()).collect();
+        assert_eq!(secs, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(super::backoff(u32::MAX).as_secs(), 60);
+    }
+}

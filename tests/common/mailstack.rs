@@ -235,6 +235,18 @@ pub fn nonce() -> String {
 }
 
 impl Stack {
+    /// Postfix's plain port, no AUTH: how mail from outside comes in.
+    pub fn plain_smtp(&self) -> SendConfig {
+        SendConfig::Smtp {
+            host: self.host.clone(),
+            port: self.smtp_port,
+            security: "none".into(),
+            user: None,
+            password_file: None,
+            ca_file: None,
+        }
+    }
+
     /// Submission (STARTTLS, AUTH) as `user`: how players and pbem send.
     pub fn submission_as(&self, user: &str) -> SendConfig {
         SendConfig::Smtp {
@@ -344,26 +356,26 @@ impl MailClient {
 
     /// Waits until at least `n` unseen mails are there (`n = 0`: looks
     /// once), marks them seen, and returns them in the order they came.
+    /// Like a mail client, tries again while the server is away.
     pub fn wait(&mut self, n: usize) -> Vec<Vec<u8>> {
         let start = Instant::now();
         loop {
-            let pending = self
-                .imap
-                .pending()
-                .unwrap_or_else(|e| panic!("{}: IMAP: {e}", self.who));
-            if pending.len() >= n {
-                for p in &pending {
-                    self.imap
-                        .done(p)
-                        .unwrap_or_else(|e| panic!("{}: IMAP: {e}", self.who));
+            let last = match self.imap.pending() {
+                Ok(pending) if pending.len() >= n => {
+                    let marked: Result<Vec<()>, _> =
+                        pending.iter().map(|p| self.imap.done(p)).collect();
+                    match marked {
+                        Ok(_) => return pending.into_iter().map(|p| p.raw).collect(),
+                        Err(e) => format!("cannot mark as seen: {e}"),
+                    }
                 }
-                return pending.into_iter().map(|p| p.raw).collect();
-            }
+                Ok(pending) => format!("{} of {n} mails", pending.len()),
+                Err(e) => format!("IMAP: {e}"),
+            };
             assert!(
                 start.elapsed() < PATIENCE,
-                "{}: {} of {n} mails after {} s; see the logs of scripts/mailstack",
+                "{}: after {} s, {last}; see the logs of scripts/mailstack",
                 self.who,
-                pending.len(),
                 PATIENCE.as_secs()
             );
             std::thread::sleep(Duration::from_millis(20));
@@ -390,9 +402,11 @@ pub struct StackRoom {
     pub pbem_address: String,
     pub pbem: PbemSide,
     clients: [MailClient; 2],
-    senders: [Box<dyn Transport>; 2],
+    /// How the players send (submission as themselves, unless a test
+    /// changes it).
+    pub senders: [Box<dyn Transport>; 2],
     /// Called after each answered move.
-    pub hook: Option<Box<dyn FnMut(usize)>>,
+    pub hook: Option<Box<dyn FnMut(usize) + Send>>,
 }
 
 impl StackRoom {
@@ -447,9 +461,17 @@ impl Mailroom for StackRoom {
 
     fn post(&mut self, who: usize, _to: &str, raw: &[u8]) {
         let envelope = transport::envelope_of(raw).unwrap();
-        self.senders[who]
-            .send(&envelope, raw)
-            .unwrap_or_else(|e| panic!("{} cannot send: {e}", self.clients[who].who));
+        // Like a mail client, tries again while the server is away (a
+        // mail sent twice is still one move: pbem knows its Message-ID).
+        let start = Instant::now();
+        while let Err(e) = self.senders[who].send(&envelope, raw) {
+            assert!(
+                start.elapsed() < PATIENCE,
+                "{} cannot send: {e}",
+                self.clients[who].who
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
     }
 
     fn run_pbem(&mut self, n: usize) {

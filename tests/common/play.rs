@@ -110,6 +110,12 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         }
         room.after_ply(i + 1);
     }
+    // Nothing more comes: no reply was sent twice.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for (who, player) in players.iter_mut().enumerate() {
+        let extra = room.receive(who, player, 0);
+        assert!(extra.is_empty(), "{} got more: {extra:?}", player.name);
+    }
     let last = players[0].received.last().unwrap();
     assert!(last.subject.contains("game over"), "{}", last.subject);
     assert!(last.text.contains("The game is over"), "{}", last.text);
