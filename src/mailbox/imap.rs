@@ -380,12 +380,18 @@ pub enum Wake {
 pub struct Imap {
     config: ImapConfig,
     conn: Option<Conn>,
+    /// The server's IDLE misbehaved once: poll instead from then on.
+    idle_broken: bool,
 }
 
 impl Imap {
     /// Does not connect yet.
     pub fn new(config: ImapConfig) -> Imap {
-        Imap { config, conn: None }
+        Imap {
+            config,
+            conn: None,
+            idle_broken: false,
+        }
     }
 
     pub fn config(&self) -> &ImapConfig {
@@ -479,7 +485,7 @@ impl Imap {
     /// # Errors
     /// A lost connection (dropped: the next call reconnects).
     pub fn wait(&mut self, max: Duration, stop: &AtomicBool) -> Result<Wake, ImapError> {
-        let idle = self.config.idle;
+        let idle = self.config.idle && !self.idle_broken;
         let conn = self.conn()?;
         // Mail that came while pbem was busy was announced (EXISTS) in
         // the answers to its commands, and IDLE would not tell it again.
@@ -519,15 +525,32 @@ impl Imap {
                     std::thread::sleep(Duration::from_millis(50));
                 }
             });
-            let r = conn
-                .session
-                .idle()
-                .timeout(max)
-                .keepalive(false)
-                .wait_while(stop_on_any);
+            // The crate asserts a well-formed answer to IDLE; a server
+            // that breaks it must not bring pbem down.
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                conn.session
+                    .idle()
+                    .timeout(max)
+                    .keepalive(false)
+                    .wait_while(stop_on_any)
+            }));
             over.store(true, Ordering::Relaxed);
             r
         });
+        let outcome = match outcome {
+            Ok(r) => r,
+            Err(_) => {
+                self.idle_broken = true;
+                self.conn = None;
+                return Err(ImapError::Protocol {
+                    what: "IDLE",
+                    message: format!(
+                        "the server's answer makes no sense; looking every {} s instead",
+                        self.config.poll_seconds
+                    ),
+                });
+            }
+        };
         // IDLE leaves the socket without a read timeout.
         let _ = conn.socket.set_read_timeout(Some(IO_TIMEOUT));
         if stop.load(Ordering::Relaxed) {
