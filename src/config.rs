@@ -1,6 +1,7 @@
 //! Settings: one TOML file (`pbem.toml`; `pbem init` writes a commented
 //! one). Relative paths are taken from the file's folder.
 
+use crate::mailbox::imap::ImapConfig;
 use crate::transport::SendConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -29,11 +30,62 @@ pub struct Config {
     pub send: SendConfig,
 }
 
+/// Where pbem reads its mail (`[inbox]`): one of a Maildir or an IMAP
+/// folder.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Inbox {
     /// The Maildir pbem reads.
-    pub maildir: PathBuf,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maildir: Option<PathBuf>,
+    /// The IMAP folder pbem reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imap: Option<ImapConfig>,
+}
+
+/// The one mailbox an [`Inbox`] names.
+#[derive(Clone, Copy, Debug)]
+pub enum InboxKind<'a> {
+    Maildir(&'a Path),
+    Imap(&'a ImapConfig),
+}
+
+impl Inbox {
+    /// A Maildir inbox.
+    pub fn maildir(path: impl Into<PathBuf>) -> Inbox {
+        Inbox {
+            maildir: Some(path.into()),
+            imap: None,
+        }
+    }
+
+    /// An IMAP inbox.
+    pub fn imap(config: ImapConfig) -> Inbox {
+        Inbox {
+            maildir: None,
+            imap: Some(config),
+        }
+    }
+
+    /// Which mailbox it is.
+    ///
+    /// # Errors
+    /// Neither or both set, or bad IMAP settings: a message naming the key.
+    pub fn kind(&self) -> Result<InboxKind<'_>, String> {
+        match (&self.maildir, &self.imap) {
+            (Some(m), None) => Ok(InboxKind::Maildir(m)),
+            (None, Some(i)) => {
+                i.validate("inbox.imap")?;
+                Ok(InboxKind::Imap(i))
+            }
+            (Some(_), Some(_)) => Err(
+                "[inbox] sets both `maildir` and `imap`: pbem reads one mailbox; keep one".into(),
+            ),
+            (None, None) => Err("[inbox] needs `maildir = \"FOLDER\"` or \
+                 `imap = { host = ..., user = ..., password_file = ... }`"
+                .into()),
+        }
+    }
 }
 
 fn default_name() -> String {
@@ -104,7 +156,13 @@ impl Config {
             }
         };
         fix(&mut c.data);
-        fix(&mut c.inbox.maildir);
+        if let Some(m) = &mut c.inbox.maildir {
+            fix(m);
+        }
+        if let Some(i) = &mut c.inbox.imap {
+            i.resolve(base);
+        }
+        c.inbox.kind().map_err(err)?;
         if let Some(t) = &mut c.templates {
             fix(t);
         }
@@ -199,6 +257,21 @@ vacation_days_per_year = 30
 # The Maildir pbem reads (new/ and unseen mail in cur/).
 maildir = "mail/inbox"
 
+# Or an IMAP folder: drop `maildir` above and fill in this table. pbem
+# reads the folder's unseen mail and, once a mail is answered, flags it
+# \Seen (or moves it to processed_folder). Give pbem a mailbox of its own.
+# [inbox.imap]
+# host = "imap.example.org"
+# port = 143                      # default: 993 with security = "tls", else 143
+# security = "starttls"           # or "tls" (IMAPS), or "plain" (this machine only)
+# user = "pbem@example.org"
+# password_file = "imap-password" # or password = "..."
+# folder = "INBOX"
+# processed_folder = "pbem-done"  # optional; created when missing
+# ca_file = "ca.pem"              # optional: a private CA to trust
+# idle = true                     # pbem daemon waits with IMAP IDLE, or
+# poll_seconds = 60               # looks this often without it
+
 [send]
 # Where replies go. "maildir": one Maildir per recipient under `folder`.
 transport = "maildir"
@@ -264,7 +337,7 @@ mod tests {
         assert_eq!(c.data, PathBuf::from("/srv/x"));
         // A relative path is taken from the file's folder, as in the file.
         let c = set(&["inbox.maildir=box"]).unwrap();
-        assert_eq!(c.inbox.maildir, dir.path().join("box"));
+        assert_eq!(c.inbox.maildir, Some(dir.path().join("box")));
         let c = set(&[
             "send={transport=\"smtp\", host=\"localhost\"}",
             "send.port=2587",

@@ -1,8 +1,10 @@
 //! Scripted players: two people who play a whole game with pbem by mail,
-//! reading pbem's replies from their Maildirs and answering them the way a
-//! mail client's Reply does (To: the Reply-To address, In-Reply-To,
-//! References, "Re:" subject). `pbem demo` shows it; the tests use it to
-//! play every game through the mail path.
+//! reading pbem's replies and answering them the way a mail client's Reply
+//! does (To: the Reply-To address, In-Reply-To, References, "Re:"
+//! subject). `pbem demo` shows it with local Maildirs; the tests use it to
+//! play every game through the mail path, and through a real mail server
+//! (the player's mail then comes over IMAP: [`Player::take`], and goes out
+//! over SMTP: [`Player::compose`], [`Player::answer`]).
 
 use crate::mailbox::Maildir;
 use crate::rules::Rules;
@@ -21,11 +23,36 @@ pub struct Received {
     pub text: String,
 }
 
-/// A scripted player with a mailbox under the maildir transport's folder.
+impl Received {
+    /// Reads a mail from pbem; `None` when it is not a mail.
+    pub fn parse(raw: &[u8]) -> Option<Received> {
+        let m = MessageParser::default().parse(raw)?;
+        Some(Received {
+            subject: m.subject().unwrap_or("").to_string(),
+            message_id: format!("<{}>", m.message_id().unwrap_or("")),
+            reply_to: m
+                .reply_to()
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .map(str::to_string),
+            references: m
+                .references()
+                .as_text_list()
+                .map(|l| l.iter().map(|s| format!("<{s}>")).collect())
+                .or_else(|| m.references().as_text().map(|s| vec![format!("<{s}>")]))
+                .unwrap_or_default(),
+            text: m.body_text(0).unwrap_or_default().to_string(),
+        })
+    }
+}
+
+/// A scripted player. With a mailbox folder (the maildir transport's),
+/// [`Player::check`] reads it; else the mail is handed in with
+/// [`Player::take`].
 pub struct Player {
     pub name: String,
     pub address: String,
-    mailbox: PathBuf,
+    mailbox: Option<PathBuf>,
     seen: HashSet<String>,
     /// What the player received, in order.
     pub received: Vec<Received>,
@@ -36,19 +63,36 @@ impl Player {
     /// `sent_folder` is the maildir transport's folder.
     pub fn new(name: &str, address: &str, sent_folder: &Path) -> Player {
         Player {
+            mailbox: Some(sent_folder.join(address.to_lowercase()).join("new")),
+            ..Player::elsewhere(name, address)
+        }
+    }
+
+    /// A player whose mail is read elsewhere (over IMAP) and handed in
+    /// with [`Player::take`].
+    pub fn elsewhere(name: &str, address: &str) -> Player {
+        Player {
             name: name.into(),
             address: address.into(),
-            mailbox: sent_folder.join(address.to_lowercase()).join("new"),
+            mailbox: None,
             seen: HashSet::new(),
             received: Vec::new(),
             sent: 0,
         }
     }
 
-    /// Reads the mail that arrived since the last look.
+    /// Takes in a mail that reached the player.
+    pub fn take(&mut self, raw: &[u8]) -> Option<Received> {
+        let r = Received::parse(raw)?;
+        self.received.push(r.clone());
+        Some(r)
+    }
+
+    /// Reads the mail that arrived in the mailbox folder since the last
+    /// look.
     pub fn check(&mut self) -> Vec<Received> {
         let mut new = Vec::new();
-        let Ok(entries) = fs::read_dir(&self.mailbox) else {
+        let Some(Ok(entries)) = self.mailbox.as_ref().map(fs::read_dir) else {
             return new;
         };
         let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
@@ -69,48 +113,28 @@ impl Player {
                     .to_string(),
             );
             let Ok(raw) = fs::read(&f) else { continue };
-            let Some(m) = MessageParser::default().parse(&raw) else {
-                continue;
-            };
-            let r = Received {
-                subject: m.subject().unwrap_or("").to_string(),
-                message_id: format!("<{}>", m.message_id().unwrap_or("")),
-                reply_to: m
-                    .reply_to()
-                    .and_then(|a| a.first())
-                    .and_then(|a| a.address())
-                    .map(str::to_string),
-                references: m
-                    .references()
-                    .as_text_list()
-                    .map(|l| l.iter().map(|s| format!("<{s}>")).collect())
-                    .or_else(|| m.references().as_text().map(|s| vec![format!("<{s}>")]))
-                    .unwrap_or_default(),
-                text: m.body_text(0).unwrap_or_default().to_string(),
-            };
-            new.push(r.clone());
-            self.received.push(r);
+            if let Some(r) = self.take(&raw) {
+                new.push(r);
+            }
         }
         new
     }
 
-    /// Writes a mail from this player into pbem's inbox. With `reply_to`,
-    /// it answers that mail as a mail client's Reply would.
-    pub fn send(
+    /// Writes a mail from this player to `to`. With `reply_to`, it
+    /// answers that mail as a mail client's Reply would.
+    pub fn compose(
         &mut self,
-        inbox: &Maildir,
         to: &str,
         subject: &str,
         body: &str,
         reply_to: Option<&Received>,
-    ) -> std::io::Result<()> {
+    ) -> Vec<u8> {
         self.sent += 1;
-        let id = format!(
-            "<{}.{}@{}>",
-            self.sent,
-            self.name.to_lowercase(),
-            self.address.split('@').nth(1).unwrap_or("example.org")
-        );
+        let (local, domain) = self
+            .address
+            .split_once('@')
+            .unwrap_or((self.address.as_str(), "example.org"));
+        let id = format!("<{}.{}@{domain}>", self.sent, local.to_lowercase());
         let mut raw = format!(
             "From: {} <{}>\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: {id}\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n",
             self.name, self.address
@@ -133,17 +157,30 @@ impl Player {
                 raw.push_str(&format!("> {l}\r\n"));
             }
         }
-        let name = format!(
-            "{}.{}.{}",
-            1_700_000_000 + self.sent,
-            self.name.to_lowercase(),
-            self.sent
-        );
-        inbox.deliver(&name, raw.as_bytes()).map(|_| ())
+        raw.into_bytes()
     }
 
-    /// Answers the newest mail from pbem whose subject contains `tag`.
-    pub fn reply(&mut self, inbox: &Maildir, tag: &str, body: &str) -> std::io::Result<()> {
+    /// Writes a mail from this player into pbem's inbox (see
+    /// [`Player::compose`]).
+    pub fn send(
+        &mut self,
+        inbox: &Maildir,
+        to: &str,
+        subject: &str,
+        body: &str,
+        reply_to: Option<&Received>,
+    ) -> std::io::Result<()> {
+        let raw = self.compose(to, subject, body, reply_to);
+        self.deliver(inbox, &raw)
+    }
+
+    /// Answers the newest mail from pbem whose subject contains `tag`, as
+    /// a mail client's Reply would: the mail, and the address it goes to
+    /// (the Reply-To).
+    ///
+    /// # Errors
+    /// When no mail about `tag` came.
+    pub fn answer(&mut self, tag: &str, body: &str) -> std::io::Result<(String, Vec<u8>)> {
         let last = self
             .received
             .iter()
@@ -158,7 +195,26 @@ impl Player {
             .clone()
             .unwrap_or_else(|| "pbem@localhost".into());
         let subject = format!("Re: {}", last.subject);
-        self.send(inbox, &to, &subject, body, Some(&last))
+        let raw = self.compose(&to, &subject, body, Some(&last));
+        Ok((to, raw))
+    }
+
+    /// Puts a mail of this player's into pbem's Maildir, named the Maildir
+    /// way.
+    fn deliver(&self, inbox: &Maildir, raw: &[u8]) -> std::io::Result<()> {
+        let name = format!(
+            "{}.{}.{}",
+            1_700_000_000 + self.sent,
+            self.name.to_lowercase(),
+            self.sent
+        );
+        inbox.deliver(&name, raw).map(|_| ())
+    }
+
+    /// Answers the newest mail about `tag` into pbem's inbox.
+    pub fn reply(&mut self, inbox: &Maildir, tag: &str, body: &str) -> std::io::Result<()> {
+        let (_, raw) = self.answer(tag, body)?;
+        self.deliver(inbox, &raw)
     }
 }
 

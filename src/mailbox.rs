@@ -1,6 +1,8 @@
-//! Where mail comes from: a Maildir, or one message on standard input
-//! (`pbem deliver`, for an MTA pipe). Both sit behind [`Source`], so the
-//! poll does not care (the next issue adds IMAP).
+//! Where mail comes from: a Maildir, an IMAP folder ([`imap`]), or one
+//! message on standard input (`pbem deliver`, for an MTA pipe). All sit
+//! behind [`Source`], so the poll does not care.
+
+pub mod imap;
 
 use std::fs;
 use std::io::{self, Read};
@@ -9,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// One mail waiting to be processed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pending {
-    /// The source's name for it (a Maildir file name).
+    /// The source's name for it: a Maildir file name, `imap:<UIDVALIDITY>:<UID>`.
     pub name: String,
     pub raw: Vec<u8>,
 }

@@ -8,7 +8,9 @@
 //! 3. the replies are written to `outbox/staging/<key>/` (synced);
 //! 4. the key is appended to `processed.log` and synced: the commit point;
 //!    the staging folder is renamed into `outbox/ready/`;
-//! 5. the mail leaves `new/` (moved to `cur/`, flagged Seen).
+//! 5. the mail is marked done in its mailbox ([`Source::done`]): a Maildir's
+//!    leaves `new/` (moved to `cur/`, flagged Seen), an IMAP mail is flagged
+//!    `\Seen` or moved to the processed folder.
 //!
 //! A crash before 4 leaves the key uncommitted: the staging folder is
 //! thrown away at the next start and the mail handled again, and the

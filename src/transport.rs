@@ -79,10 +79,6 @@ pub trait Transport {
 /// A configuration that cannot work (unknown security, unreadable password
 /// or CA file).
 pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError> {
-    let fail = |m: String| SendError {
-        message: m,
-        transient: false,
-    };
     Ok(match config {
         SendConfig::Maildir { folder } => Box::new(MaildirSink {
             folder: folder.clone(),
@@ -90,6 +86,17 @@ pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError>
         SendConfig::Sendmail { command } => {
             Box::new(Sendmail(SendmailTransport::new_with_command(command)))
         }
+        SendConfig::Smtp { .. } => Box::new(Smtp(smtp(config)?)),
+    })
+}
+
+/// The lettre transport for `[send] transport = "smtp"`.
+fn smtp(config: &SendConfig) -> Result<SmtpTransport, SendError> {
+    let fail = |m: String| SendError {
+        message: m,
+        transient: false,
+    };
+    match config {
         SendConfig::Smtp {
             host,
             port,
@@ -130,9 +137,86 @@ pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError>
                 };
                 b = b.credentials(Credentials::new(user.clone(), password));
             }
-            Box::new(Smtp(b.build()))
+            Ok(b.build())
         }
-    })
+        _ => Err(fail("not an SMTP transport".into())),
+    }
+}
+
+/// Tries the transport without sending anything (`pbem check`): for SMTP
+/// connect, EHLO, STARTTLS or TLS, and AUTH; for sendmail, that the
+/// command is there and executable; for Maildirs, that the folder is
+/// writable. Returns what worked, in words.
+///
+/// # Errors
+/// What failed, with the setting to look at.
+pub fn check(config: &SendConfig) -> Result<String, SendError> {
+    let fail = |m: String| SendError {
+        message: m,
+        transient: false,
+    };
+    match config {
+        SendConfig::Smtp {
+            host,
+            port,
+            security,
+            user,
+            ..
+        } => {
+            let what = format!(
+                "smtp {host}:{port} ({security}{})",
+                user.as_ref()
+                    .map(|u| format!(", AUTH as {u}"))
+                    .unwrap_or_default()
+            );
+            let t = smtp(config)?;
+            match t.test_connection() {
+                Ok(true) => Ok(format!(
+                    "{what}: connect, EHLO{}{} work",
+                    if security == "none" { "" } else { ", TLS" },
+                    if user.is_some() { ", AUTH" } else { "" }
+                )),
+                Ok(false) => Err(fail(format!("{what}: the server closed the connection"))),
+                Err(e) => Err(fail(format!(
+                    "{what}: {e} (check send.host, send.port, send.security{})",
+                    if user.is_some() {
+                        ", send.user and send.password_file"
+                    } else {
+                        ""
+                    }
+                ))),
+            }
+        }
+        SendConfig::Sendmail { command } => {
+            use std::os::unix::fs::PermissionsExt;
+            match fs::metadata(command) {
+                Ok(m) if m.is_file() && m.permissions().mode() & 0o111 != 0 => {
+                    Ok(format!("sendmail {} is there", command.display()))
+                }
+                Ok(_) => Err(fail(format!(
+                    "sendmail {} is not an executable file (check send.command)",
+                    command.display()
+                ))),
+                Err(e) => Err(fail(format!(
+                    "sendmail {}: {e} (install an MTA, or set send.command)",
+                    command.display()
+                ))),
+            }
+        }
+        SendConfig::Maildir { folder } => {
+            let probe = folder.join(format!(".pbem-check.{}", std::process::id()));
+            fs::create_dir_all(folder)
+                .and_then(|()| fs::write(&probe, b"x"))
+                .and_then(|()| fs::remove_file(&probe))
+                .map(|()| format!("Maildirs under {} (writable)", folder.display()))
+                .map_err(|e| {
+                    fail(format!(
+                        "{}: {e} (check send.folder, and that pbem's user may write there)",
+                        folder.display()
+                    ))
+                })
+        }
+    }
 }
 
 struct Smtp(SmtpTransport);

@@ -97,7 +97,7 @@ impl Site {
 
     fn inbox(&self) -> Maildir {
         let config = Config::load(&self.config).unwrap();
-        Maildir::open(config.inbox.maildir).unwrap()
+        Maildir::open(config.inbox.maildir.unwrap()).unwrap()
     }
 
     /// Everything in the data folder that a refused command must leave

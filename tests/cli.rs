@@ -190,7 +190,9 @@ fn rules_lists_and_explains_games() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["validate", "moves", "show", "rules"] {
+    for sub in [
+        "validate", "moves", "show", "rules", "check", "poll", "daemon",
+    ] {
         let o = pbem(&[sub, "--help"], None);
         assert_eq!(o.status.code(), Some(0));
         let h = text(&o);
@@ -321,4 +323,115 @@ fn logs_one_line_per_mail_with_levels_from_the_environment() {
     );
     let debug = poll_log(Some(("PBEM_LOG", "pbem=debug")));
     assert!(debug.contains("INFO  mail key="), "{debug}");
+}
+
+#[test]
+fn check_passes_on_the_init_file_and_names_what_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml");
+    let config = config.to_str().unwrap();
+    let o = pbem(&["init", "--config", config], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let o = pbem(&["check", "--config", config], None);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{}", err(&o));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for (line, what) in lines.iter().zip(["config", "data", "inbox", "send"]) {
+        assert!(line.starts_with(&format!("OK    {what}")), "{out}");
+    }
+
+    // A Maildir without its folders, and a sendmail that is not there.
+    std::fs::remove_dir_all(dir.path().join("mail/inbox")).unwrap();
+    let text_of = std::fs::read_to_string(config).unwrap().replace(
+        "transport = \"maildir\"\nfolder = \"mail/sent\"",
+        "transport = \"sendmail\"\ncommand = \"/no/such/sendmail\"",
+    );
+    std::fs::write(config, text_of).unwrap();
+    let o = pbem(&["check", "--config", config], None);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains("FAIL  inbox") && out.contains("pbem init") && out.contains("inbox.maildir"),
+        "{out}"
+    );
+    assert!(
+        out.contains("FAIL  send") && out.contains("/no/such/sendmail"),
+        "{out}"
+    );
+
+    // A file that does not parse: one line, and the hint.
+    let o = pbem(&["check", "--config", "/no/such/pbem.toml"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).starts_with("FAIL  config") && text(&o).contains("pbem init"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn imap_settings_are_checked_and_name_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml");
+    let config = config.to_str().unwrap();
+    let base = pbem::config::INIT.replace("maildir = \"mail/inbox\"\n", "");
+    let with = |imap: &str| {
+        std::fs::write(config, base.replace("[send]", &format!("{imap}\n[send]"))).unwrap();
+        pbem(&["check", "--config", config], None)
+    };
+    // Plain IMAP to another machine would send the password in clear.
+    let o = with(
+        "[inbox.imap]\nhost = \"imap.example.org\"\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"hunter2\"",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("inbox.imap.security") && text(&o).contains("starttls"),
+        "{}",
+        text(&o)
+    );
+    assert!(!text(&o).contains("hunter2"), "never the password");
+    let o = with("[inbox.imap]\nhost = \"localhost\"\nuser = \"pbem\"");
+    assert!(text(&o).contains("password_file"), "{}", text(&o));
+    let o = with(
+        "[inbox.imap]\nhost = \"localhost\"\nuser = \"pbem\"\npassword = \"x\"\nsecurity = \"ssl\"",
+    );
+    assert!(
+        text(&o).contains("line") && text(&o).contains("`starttls`"),
+        "{}",
+        text(&o)
+    );
+    // Both a Maildir and IMAP.
+    std::fs::write(
+        config,
+        pbem::config::INIT.replace(
+            "[send]",
+            "[inbox.imap]\nhost = \"localhost\"\nuser = \"pbem\"\npassword = \"x\"\n[send]",
+        ),
+    )
+    .unwrap();
+    let o = pbem(&["check", "--config", config], None);
+    assert!(
+        text(&o).contains("both `maildir` and `imap`"),
+        "{}",
+        text(&o)
+    );
+    // A server that is not there: the check fails, naming the setting.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let o = with(&format!(
+        "[inbox.imap]\nhost = \"127.0.0.1\"\nport = {port}\nsecurity = \"plain\"\nuser = \"pbem\"\npassword = \"hunter2\""
+    ));
+    assert_eq!(o.status.code(), Some(1));
+    let out = text(&o);
+    assert!(
+        out.contains("OK    config")
+            && out.contains("FAIL  inbox")
+            && out.contains("inbox.imap.port"),
+        "{out}"
+    );
+    assert!(!out.contains("hunter2") && !err(&o).contains("hunter2"));
 }

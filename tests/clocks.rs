@@ -33,7 +33,7 @@ impl World {
         std::fs::write(&path, INIT).unwrap();
         let config = Config::load(&path).unwrap();
         let sent = dir.path().join("mail/sent");
-        let inbox = Maildir::open(&config.inbox.maildir).unwrap();
+        let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
         World {
             server: Server::new(config).unwrap(),
             inbox,

@@ -83,7 +83,7 @@ fn killed_polls_lose_and_double_nothing() {
         templates: &templates,
         now: pbem::clock::now(),
     };
-    let inbox = Maildir::open(&config.inbox.maildir).unwrap();
+    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let mut games = Vec::new();
     let mut mails = 0;
     for g in 0..n_games {
@@ -224,11 +224,11 @@ fn killed_polls_lose_and_double_nothing() {
     }
     // Every mail done, nothing left half-way.
     assert!(
-        files(&config.inbox.maildir.join("new")).is_empty(),
+        files(&config.inbox.maildir.as_ref().unwrap().join("new")).is_empty(),
         "all mail left new/"
     );
     assert!(
-        files(&config.inbox.maildir.join("cur"))
+        files(&config.inbox.maildir.as_ref().unwrap().join("cur"))
             .iter()
             .all(|p| p.to_string_lossy().ends_with(",S"))
     );

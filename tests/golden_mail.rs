@@ -245,7 +245,7 @@ fn run(case: &Case, mail: &[u8]) -> String {
         setup(&store, s);
     }
     let before = snapshot(&config.data);
-    let inbox = Maildir::open(&config.inbox.maildir).unwrap();
+    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let mail_name = "1763632800.M1P1.golden";
     inbox.deliver(mail_name, mail).unwrap();
 
@@ -290,10 +290,19 @@ fn run(case: &Case, mail: &[u8]) -> String {
     }
 
     let _ = writeln!(o, "\n== inbox");
-    let new_left = config.inbox.maildir.join("new").join(mail_name).exists();
+    let new_left = config
+        .inbox
+        .maildir
+        .as_ref()
+        .unwrap()
+        .join("new")
+        .join(mail_name)
+        .exists();
     let seen = config
         .inbox
         .maildir
+        .as_ref()
+        .unwrap()
         .join("cur")
         .join(format!("{mail_name}:2,S"))
         .exists();

@@ -1,15 +1,12 @@
 //! Sending through a real mail server (issue 3): pbem's own SMTP transport
 //! talks to Postfix on loopback (`scripts/mailstack`), which hands the mail
 //! to Dovecot over LMTP, which writes it into the recipient's Maildir.
-//! These tests look for the mail there.
-//!
-//! The stack is found through the variables `scripts/mailstack env` prints
-//! (`eval "$(scripts/mailstack env)"`; `scripts/test` does it). Without
-//! them the tests start the stack themselves with `scripts/mailstack start`
-//! (it needs root), except under CI or with PBEM_REQUIRE_MAILSTACK=1, where
-//! they fail: there the stack must have been started on purpose.
+//! These tests look for the mail there. The stack: `common::mailstack`.
+
+mod common;
 
 use chrono::{TimeZone, Utc};
+use common::mailstack::{Stack, nonce, stack};
 use mail_parser::{MessageParser, MimeHeaders};
 use pbem::adjudicate::{Identity, Reply};
 use pbem::cli::Server;
@@ -19,201 +16,7 @@ use pbem::mail::outbound;
 use pbem::mail::templates::Rendered;
 use pbem::mailbox::Maildir;
 use pbem::transport::{self, SendConfig};
-use std::collections::HashMap;
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
-
-/// The running stack, as `scripts/mailstack env` describes it.
-struct Stack {
-    host: String,
-    domain: String,
-    smtp_port: u16,
-    submission_port: u16,
-    smtps_port: u16,
-    ca_file: PathBuf,
-    user: String,
-    password_file: PathBuf,
-    /// The Maildir of `NAME@domain` (and `NAME+x@domain`) is `maildirs/NAME`.
-    maildirs: PathBuf,
-}
-
-const HOW: &str = "run `scripts/mailstack start` and `eval \"$(scripts/mailstack env)\"` \
-                   (as root), or `scripts/test`";
-
-fn stack() -> &'static Stack {
-    static STACK: OnceLock<Stack> = OnceLock::new();
-    STACK.get_or_init(|| {
-        let vars: HashMap<String, String> = std::env::vars()
-            .filter(|(k, _)| k.starts_with("PBEM_MAILSTACK_"))
-            .collect();
-        let stack = if vars.contains_key("PBEM_MAILSTACK_SUBMISSION_PORT") {
-            Stack::from_vars(&vars)
-        } else if std::env::var_os("CI").is_some()
-            || std::env::var("PBEM_REQUIRE_MAILSTACK").as_deref() == Ok("1")
-        {
-            panic!(
-                "the SMTP tests need the loopback mail stack, and PBEM_MAILSTACK_* \
-                 is not set: {HOW}"
-            );
-        } else {
-            Stack::from_vars(&start_stack())
-        };
-        for port in [stack.smtp_port, stack.submission_port, stack.smtps_port] {
-            if let Err(e) = TcpStream::connect((stack.host.as_str(), port)) {
-                panic!(
-                    "the mail stack does not answer on {}:{port} ({e}): {HOW}",
-                    stack.host
-                );
-            }
-        }
-        stack
-    })
-}
-
-/// Runs `scripts/mailstack start`, then reads what `env` exports.
-fn start_stack() -> HashMap<String, String> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mailstack");
-    eprintln!(
-        "smtp_postfix: PBEM_MAILSTACK_* not set; running {} start",
-        script.display()
-    );
-    let out = Command::new(&script)
-        .arg("start")
-        .output()
-        .expect("run scripts/mailstack");
-    assert!(
-        out.status.success(),
-        "`scripts/mailstack start` failed ({}): {}{}\nthe SMTP tests need it: {HOW}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out = Command::new("bash")
-        .args(["-c", "eval \"$(\"$0\" env)\" && env -0"])
-        .arg(&script)
-        .output()
-        .expect("run scripts/mailstack env");
-    assert!(out.status.success(), "`scripts/mailstack env` failed");
-    String::from_utf8_lossy(&out.stdout)
-        .split('\0')
-        .filter_map(|kv| kv.split_once('='))
-        .filter(|(k, _)| k.starts_with("PBEM_MAILSTACK_"))
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
-}
-
-impl Stack {
-    fn from_vars(vars: &HashMap<String, String>) -> Stack {
-        let get = |k: &str| -> String {
-            vars.get(&format!("PBEM_MAILSTACK_{k}"))
-                .unwrap_or_else(|| panic!("PBEM_MAILSTACK_{k} is not set: {HOW}"))
-                .clone()
-        };
-        let port = |k: &str| -> u16 {
-            get(k)
-                .parse()
-                .unwrap_or_else(|e| panic!("PBEM_MAILSTACK_{k}: {e}"))
-        };
-        Stack {
-            host: get("HOST"),
-            domain: get("DOMAIN"),
-            smtp_port: port("SMTP_PORT"),
-            submission_port: port("SUBMISSION_PORT"),
-            smtps_port: port("SMTPS_PORT"),
-            ca_file: get("CA_FILE").into(),
-            user: get("USER"),
-            password_file: get("PASSWORD_FILE").into(),
-            maildirs: get("MAILDIRS").into(),
-        }
-    }
-
-    /// pbem's transport config: `security` on `port`, with AUTH and the
-    /// test CA.
-    fn smtp(&self, host: &str, port: u16, security: &str) -> SendConfig {
-        SendConfig::Smtp {
-            host: host.to_string(),
-            port,
-            security: security.to_string(),
-            user: Some(self.user.clone()),
-            password_file: Some(self.password_file.clone()),
-            ca_file: Some(self.ca_file.clone()),
-        }
-    }
-
-    /// The submission port: STARTTLS, then AUTH (what pbem's default is).
-    fn submission(&self) -> SendConfig {
-        self.smtp(&self.host, self.submission_port, "starttls")
-    }
-
-    fn address(&self, local: &str) -> String {
-        format!("{local}@{}", self.domain)
-    }
-
-    /// The mails in `user`'s Maildir (new/ and cur/; an IMAP client may
-    /// have moved them) that `pick` picks.
-    fn mails(&self, user: &str, pick: &dyn Fn(&Inbound) -> bool) -> Vec<Vec<u8>> {
-        let mut found = Vec::new();
-        for sub in ["new", "cur"] {
-            let Ok(entries) = std::fs::read_dir(self.maildirs.join(user).join(sub)) else {
-                continue;
-            };
-            for e in entries.flatten() {
-                if let Ok(raw) = std::fs::read(e.path())
-                    && inbound::parse(&raw).is_ok_and(|m| pick(&m))
-                {
-                    found.push(raw);
-                }
-            }
-        }
-        found
-    }
-
-    /// Waits up to 10 s for the mail `pick` picks in `user`'s Maildir,
-    /// then a moment more to see that it came only once.
-    fn wait_for(&self, user: &str, what: &str, pick: &dyn Fn(&Inbound) -> bool) -> Vec<u8> {
-        let start = Instant::now();
-        loop {
-            if !self.mails(user, pick).is_empty() {
-                std::thread::sleep(Duration::from_millis(300));
-                let mut found = self.mails(user, pick);
-                assert_eq!(found.len(), 1, "{what} arrives once in {user}'s Maildir");
-                return found.remove(0);
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no {what} in {} after 10 s; see the logs in {}",
-                self.maildirs.join(user).display(),
-                self.log_dir().display()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Waits for the mail whose subject holds `tag`.
-    fn wait_for_tag(&self, user: &str, tag: &str) -> Vec<u8> {
-        self.wait_for(user, &format!("mail tagged {tag}"), &|m| {
-            m.subject.contains(tag)
-        })
-    }
-
-    fn log_dir(&self) -> PathBuf {
-        // $PBEM_MAILSTACK_DIR/mail/<domain> -> $PBEM_MAILSTACK_DIR/log
-        self.maildirs
-            .parent()
-            .and_then(Path::parent)
-            .unwrap_or(Path::new("/"))
-            .join("log")
-    }
-}
-
-/// A tag no other run has used, to find this test's mail.
-fn nonce() -> String {
-    format!("{:016x}", fastrand::u64(..))
-}
-
+use std::time::Duration;
 fn identity(s: &Stack) -> Identity {
     Identity {
         address: s.address("pbem"),
@@ -424,12 +227,10 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         templates: None,
         trusted_authserv: None,
         clock: Default::default(),
-        inbox: Inbox {
-            maildir: dir.path().join("inbox"),
-        },
+        inbox: Inbox::maildir(dir.path().join("inbox")),
         send: s.submission(),
     };
-    let inbox = Maildir::open(&config.inbox.maildir).unwrap();
+    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let server = Server::new(config).unwrap();
 
     let challenge = plain_mail(

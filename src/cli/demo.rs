@@ -49,7 +49,13 @@ impl Demo {
             crate::transport::SendConfig::Maildir { folder } => folder.clone(),
             _ => unreachable!("the embedded default sends to Maildirs"),
         };
-        let inbox = Maildir::open(&config.inbox.maildir)?;
+        let inbox = Maildir::open(
+            config
+                .inbox
+                .maildir
+                .as_deref()
+                .ok_or_else(|| anyhow::anyhow!("the embedded default reads a Maildir"))?,
+        )?;
         let server = Server::new(config)?;
         let mut alice = Player::new("Alice", "alice@example.org", &sent);
         let mut bob = Player::new("Bob", "bob@example.org", &sent);

@@ -2,6 +2,7 @@
 //! comment is its `--help` and an `execute` method returning the exit code.
 
 mod admin;
+mod check;
 mod demo;
 mod docs;
 mod moves;
@@ -47,6 +48,7 @@ pub enum Command {
     Daemon(server::Daemon),
     Completions(docs::Completions),
     Manpage(docs::Manpage),
+    Check(check::Check),
 }
 
 impl Cli {
@@ -70,6 +72,7 @@ impl Cli {
             Command::Poll(c) => c.execute(),
             Command::Deliver(c) => c.execute(),
             Command::Daemon(c) => c.execute(),
+            Command::Check(c) => c.execute(),
         }
     }
 }

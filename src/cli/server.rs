@@ -3,8 +3,9 @@
 
 use super::out;
 use crate::adjudicate::Identity;
-use crate::config::{self, Config};
+use crate::config::{self, Config, InboxKind};
 use crate::mail::templates::Templates;
+use crate::mailbox::imap::{Imap, Wake, nap_unless};
 use crate::mailbox::{Maildir, Source, Stdin};
 use crate::poll::{Poller, Report};
 use crate::store::{Store, StoreError};
@@ -101,6 +102,20 @@ impl Server {
         })
     }
 
+    /// The configured mailbox, opened (a Maildir's folders are made; an
+    /// IMAP server is reached at the first use).
+    ///
+    /// # Errors
+    /// A Maildir whose folders cannot be made.
+    pub fn inbox(&self) -> anyhow::Result<Box<dyn Source>> {
+        Ok(
+            match self.config.inbox.kind().map_err(anyhow::Error::msg)? {
+                InboxKind::Maildir(m) => Box::new(Maildir::open(m)?),
+                InboxKind::Imap(i) => Box::new(Imap::new(i.clone())),
+            },
+        )
+    }
+
     pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
         Poller {
             store: &self.store,
@@ -175,11 +190,13 @@ impl Init {
         crate::record::write::write_atomic(&path, config::INIT)?;
         let c = Config::load(&path)?;
         Store::open(&c.data)?;
-        Maildir::open(&c.inbox.maildir)?;
+        let maildir = c.inbox.maildir.clone().unwrap_or_default();
+        Maildir::open(&maildir)?;
         out!(
-            "wrote {}\nmail for pbem goes into {}/new; run `pbem poll` to answer it",
+            "wrote {}\nmail for pbem goes into {}/new; run `pbem poll` to answer it \
+             (`pbem check` tests the settings)",
             path.display(),
-            c.inbox.maildir.display()
+            maildir.display()
         );
         Ok(0)
     }
@@ -208,8 +225,8 @@ pub struct Poll {
 impl Poll {
     pub fn execute(self) -> anyhow::Result<i32> {
         let server = Server::new(self.config.load()?)?;
-        let mut md = Maildir::open(&server.config.inbox.maildir)?;
-        match server.poll(&mut md, self.wait) {
+        let mut inbox = server.inbox()?;
+        match server.poll(inbox.as_mut(), self.wait) {
             Ok(r) => {
                 print_report(&r, self.quiet);
                 Ok(if r.failed() { 1 } else { 0 })
@@ -264,9 +281,14 @@ impl Deliver {
     }
 }
 
-/// Keep running: answer new mail as it arrives (inotify on the Maildir),
-/// sweep the mailbox and the outbox every 30 seconds, and stop cleanly on
+/// Keep running: answer new mail as it arrives, and stop cleanly on
 /// SIGTERM or SIGINT (a poll under way is finished first).
+///
+/// With a Maildir inbox: inotify on new/, and a sweep of the mailbox and
+/// the outbox every 30 seconds. With an IMAP inbox: IMAP IDLE (or, where
+/// the server lacks it or `idle = false`, a look every `poll_seconds`),
+/// and a sweep every 30 seconds; a lost connection is logged and tried
+/// again after 1, 2, 4 ... seconds (at most a minute).
 ///
 /// Examples:
 ///   pbem daemon --config /srv/pbem/pbem.toml
@@ -275,30 +297,56 @@ impl Deliver {
 pub struct Daemon {
     #[command(flatten)]
     config: ConfigArg,
-    /// How often to look at the mailbox where inotify is not available, in
+    /// How often to look at the Maildir where inotify is not available, in
     /// milliseconds.
     #[arg(long, default_value_t = 500, value_name = "MS")]
     interval: u64,
 }
 
+/// The sweep: mail that came unannounced, replies waiting in the outbox.
+const SWEEP: Duration = Duration::from_secs(30);
+
+/// The wait before reconnecting after `failures` failures in a row: 1, 2,
+/// 4 ... seconds, at most 60.
+pub fn backoff(failures: u32) -> Duration {
+    Duration::from_secs(1u64 << failures.saturating_sub(1).min(6)).min(Duration::from_secs(60))
+}
+
 impl Daemon {
     pub fn execute(self) -> anyhow::Result<i32> {
         let server = Server::new(self.config.load()?)?;
-        let mut md = Maildir::open(&server.config.inbox.maildir)?;
         let stop = Arc::new(AtomicBool::new(false));
         signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))?;
         signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))?;
+        match server.config.inbox.kind().map_err(anyhow::Error::msg)? {
+            InboxKind::Maildir(m) => {
+                let m = m.to_path_buf();
+                self.watch_maildir(&server, &m, &stop)?;
+            }
+            InboxKind::Imap(i) => {
+                let imap = Imap::new(i.clone());
+                watch_imap(&server, imap, &stop);
+            }
+        }
+        log::info!("daemon-stop");
+        Ok(0)
+    }
+
+    fn watch_maildir(
+        &self,
+        server: &Server,
+        maildir: &std::path::Path,
+        stop: &AtomicBool,
+    ) -> anyhow::Result<()> {
+        let mut md = Maildir::open(maildir)?;
         log::info!(
             "{}",
-            crate::logging::line(
-                "daemon-start",
-                &[("maildir", &server.config.inbox.maildir.display())]
-            )
+            crate::logging::line("daemon-start", &[("maildir", &maildir.display())])
         );
         // inotify tells of mail arriving in new/ (delivered there, or
         // renamed in from tmp/); a sweep every 30 s catches the rest: mail
         // an IMAP server moved to cur/, replies waiting in the outbox.
-        let new_dir = server.config.inbox.maildir.join("new");
+        let new_dir = maildir.join("new");
         let mut watch = inotify::Inotify::init().ok();
         if let Some(w) = &mut watch
             && let Err(e) = w.watches().add(
@@ -316,7 +364,6 @@ impl Daemon {
             watch = None;
         }
         let mut buffer = [0u8; 4096];
-        let sweep = Duration::from_secs(30);
         let mut last_poll: Option<std::time::Instant> = None;
         let mut last_mtime = None;
         while !stop.load(Ordering::Relaxed) {
@@ -332,7 +379,7 @@ impl Daemon {
                     changed
                 }
             };
-            if arrived || last_poll.is_none_or(|t| t.elapsed() >= sweep) {
+            if arrived || last_poll.is_none_or(|t| t.elapsed() >= SWEEP) {
                 last_poll = Some(std::time::Instant::now());
                 match server.poll(&mut md, true) {
                     Ok(r) => print_report(&r, true),
@@ -345,7 +392,65 @@ impl Daemon {
             let nap = if watch.is_some() { 20 } else { self.interval };
             std::thread::sleep(Duration::from_millis(nap));
         }
-        log::info!("daemon-stop");
-        Ok(0)
+        Ok(())
+    }
+}
+
+/// The IMAP loop: poll, then wait (IDLE or a nap); on a failure, log it
+/// and wait 1, 2, 4 ... s before the next try. Never gives up, never
+/// panics; returns when `stop` is raised.
+fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
+    let what = imap.config().describe();
+    log::info!("{}", crate::logging::line("daemon-start", &[("imap", &what)]));
+    let mut failures = 0u32;
+    let retry = |failures: u32, e: &dyn std::fmt::Display| {
+        let d = backoff(failures);
+        log::warn!(
+            "{}",
+            crate::logging::line(
+                "inbox-failed",
+                &[("error", e), ("retry_s", &d.as_secs()), ("failures", &failures)]
+            )
+        );
+        nap_unless(stop, d)
+    };
+    while !stop.load(Ordering::Relaxed) {
+        match server.poll(&mut imap, true) {
+            Ok(r) => {
+                if failures > 0 {
+                    log::info!("{}", crate::logging::line("inbox-back", &[("imap", &what)]));
+                }
+                failures = 0;
+                print_report(&r, true);
+            }
+            Err(e) => {
+                failures += 1;
+                if retry(failures, &e) {
+                    break;
+                }
+                continue;
+            }
+        }
+        match imap.wait(SWEEP, stop) {
+            Ok(Wake::Stopped) => break,
+            Ok(Wake::Changed | Wake::TimedOut) => {}
+            Err(e) => {
+                failures += 1;
+                if retry(failures, &format!("IMAP connection lost: {e}")) {
+                    break;
+                }
+            }
+        }
+    }
+    imap.logout();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn backoff_doubles_up_to_a_minute() {
+        let secs: Vec<u64> = (1..=9).map(|n| super::backoff(n).as_secs()).collect();
+        assert_eq!(secs, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(super::backoff(u32::MAX).as_secs(), 60);
     }
 }

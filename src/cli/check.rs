@@ -1,0 +1,152 @@
+//! `pbem check`: tries the settings the way a poll will use them, and
+//! says in one line per check what works and what to fix (issue 4,
+//! "Operations").
+
+use super::out;
+use super::server::ConfigArg;
+use crate::config::{Config, InboxKind};
+use crate::mailbox::imap::Imap;
+use crate::store::Store;
+use crate::transport;
+use clap::Args;
+use std::path::Path;
+
+/// Test the settings: the file parses, the data folder is writable, the
+/// mailbox can be reached (the Maildir's folders are there and writable,
+/// or the IMAP login and folder selection work), and mail can be sent
+/// (SMTP: connect, EHLO, STARTTLS or TLS, AUTH; sendmail: the command is
+/// there; Maildirs: the folder is writable). Nothing is sent or changed.
+///
+/// Prints one line per check, `OK` or `FAIL` and what to do about it.
+/// Exits 0 when every check passes, 1 otherwise.
+///
+/// Examples:
+///   pbem check
+///   pbem check --config /srv/pbem/pbem.toml
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Check {
+    #[command(flatten)]
+    config: ConfigArg,
+}
+
+/// One check's outcome.
+struct Line {
+    what: &'static str,
+    result: Result<String, String>,
+}
+
+impl Check {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let path = self.config.path();
+        let config = match Config::load(&path) {
+            Ok(c) => c,
+            Err(e) => {
+                print(&[Line {
+                    what: "config",
+                    result: Err(format!("{e} (fix it, or write a new one with `pbem init`)")),
+                }])?;
+                return Ok(1);
+            }
+        };
+        let lines = [
+            Line {
+                what: "config",
+                result: Ok(format!("{} reads well", path.display())),
+            },
+            Line {
+                what: "data",
+                result: writable(&config.data, "data"),
+            },
+            Line {
+                what: "inbox",
+                result: inbox(&config),
+            },
+            Line {
+                what: "send",
+                result: transport::check(&config.send).map_err(|e| e.message),
+            },
+        ];
+        print(&lines)?;
+        Ok(if lines.iter().all(|l| l.result.is_ok()) {
+            0
+        } else {
+            1
+        })
+    }
+}
+
+fn print(lines: &[Line]) -> anyhow::Result<()> {
+    for l in lines {
+        match &l.result {
+            Ok(m) => out!("OK    {:<7} {m}", l.what),
+            Err(m) => out!("FAIL  {:<7} {m}", l.what),
+        }
+    }
+    Ok(())
+}
+
+/// The data folder: opened (made when missing) and written to.
+fn writable(dir: &Path, key: &str) -> Result<String, String> {
+    let hint =
+        format!("(check `{key}` in pbem.toml, and that the user pbem runs as may write there)");
+    Store::open(dir).map_err(|e| format!("{}: {e} {hint}", dir.display()))?;
+    probe(dir).map_err(|e| format!("{}: {e} {hint}", dir.display()))?;
+    Ok(format!("{} is writable", dir.display()))
+}
+
+/// Writes and removes a file in `dir`.
+fn probe(dir: &Path) -> std::io::Result<()> {
+    let p = dir.join(format!(".pbem-check.{}", std::process::id()));
+    std::fs::write(&p, b"x")?;
+    std::fs::remove_file(&p)
+}
+
+fn inbox(config: &Config) -> Result<String, String> {
+    match config.inbox.kind()? {
+        InboxKind::Maildir(m) => {
+            for sub in ["new", "cur", "tmp"] {
+                let d = m.join(sub);
+                if !d.is_dir() {
+                    return Err(format!(
+                        "Maildir {}: no {sub}/ folder (`pbem init` makes one, or \
+                         mkdir -p {}/{{new,cur,tmp}}; check inbox.maildir)",
+                        m.display(),
+                        m.display()
+                    ));
+                }
+            }
+            probe(&m.join("tmp")).map_err(|e| {
+                format!(
+                    "Maildir {}: {e} (pbem moves mail from new/ to cur/, so its \
+                     user must be able to write there)",
+                    m.display()
+                )
+            })?;
+            Ok(format!("Maildir {} is there and writable", m.display()))
+        }
+        InboxKind::Imap(i) => {
+            let mut imap = Imap::new(i.clone());
+            let state = imap
+                .select()
+                .map_err(|e| format!("{}: {e}", i.describe()))?;
+            imap.logout();
+            Ok(format!(
+                "{}: login and SELECT work ({} mail{}, {} unseen); {}{}",
+                i.describe(),
+                state.messages,
+                if state.messages == 1 { "" } else { "s" },
+                state.unseen,
+                if state.caps.idle && i.idle {
+                    "the daemon waits with IDLE".to_string()
+                } else {
+                    format!("the daemon looks every {} s", i.poll_seconds)
+                },
+                match &i.processed_folder {
+                    Some(p) => format!("; done mail goes to \"{p}\""),
+                    None => String::new(),
+                }
+            ))
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! Helpers shared by the test files that include them (`mod common;`):
+//! the scripted whole game ([`play`]) and the loopback mail stack
+//! ([`mailstack`]). Each test file uses a part, hence `dead_code`.
+#![allow(dead_code)]
+
+pub mod mailstack;
+pub mod play;

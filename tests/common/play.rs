@@ -1,0 +1,171 @@
+//! One whole game by mail, from challenge to result, whatever carries the
+//! mail ([`Mailroom`]): two scripted players ([`pbem::demo::Player`])
+//! answer pbem's mails as a mail client's Reply would, with the move
+//! numbers and the reply addresses (keys) of pbem's mails; at the end the
+//! record on disk is the bundled example game, move for move.
+
+use pbem::demo::{Player, Received, example_moves};
+use pbem::record::{self, Entry, Record};
+use pbem::rules::Rules;
+use pbem::store::Store;
+
+/// Whatever carries the mail between the players and pbem.
+pub trait Mailroom {
+    /// Where challenges go.
+    fn pbem_address(&self) -> String;
+    /// Sends `raw`, written by player `who` (0 Alice, 1 Bob), to `to`.
+    fn post(&mut self, who: usize, to: &str, raw: &[u8]);
+    /// Lets pbem work until it has handled `n` more mails (a no-op where
+    /// pbem runs by itself: a daemon, an MTA pipe).
+    fn run_pbem(&mut self, n: usize);
+    /// Waits for at least `n` new mails to reach player `who`; hands them
+    /// all to the player and returns them.
+    fn receive(&mut self, who: usize, player: &mut Player, n: usize) -> Vec<Received>;
+    /// pbem's data folder.
+    fn store(&self) -> Store;
+    /// Called after each move has been answered (ply counts from 1).
+    fn after_ply(&mut self, _ply: usize) {}
+}
+
+/// Plays the example game of `rules` through `room` and checks the
+/// record; returns the game's id.
+pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rules) -> String {
+    let pbem = room.pbem_address();
+    let bob = players[1].address.clone();
+    let challenge = players[0].compose(
+        &pbem,
+        "a game?",
+        &format!("Hi Bob!\n\nchallenge {} {bob} first\n", rules.slug()),
+        None,
+    );
+    room.post(0, &pbem, &challenge);
+    room.run_pbem(1);
+    let got = room.receive(1, &mut players[1], 1);
+    assert_eq!(got.len(), 1, "{rules}: bob gets the challenge: {got:?}");
+    let subject = &got[0].subject;
+    assert!(subject.contains("challenges you"), "{subject}");
+    let id: String = subject
+        .strip_prefix("[pbem ")
+        .unwrap_or_else(|| panic!("a pbem subject: {subject}"))
+        .chars()
+        .take_while(|c| *c != ']')
+        .collect();
+    let ack = room.receive(0, &mut players[0], 1);
+    assert_eq!(ack.len(), 1, "{ack:?}");
+    assert!(
+        ack[0].subject.contains("challenge sent"),
+        "{}",
+        ack[0].subject
+    );
+
+    let (to, raw) = players[1].answer(&id, "accept").unwrap();
+    room.post(1, &to, &raw);
+    room.run_pbem(1);
+    for (who, player) in players.iter_mut().enumerate() {
+        let got = room.receive(who, player, 1);
+        assert_eq!(
+            got.len(),
+            1,
+            "{} hears the game begins: {got:?}",
+            player.name
+        );
+        assert!(
+            got[0].subject.contains("the game begins"),
+            "{}",
+            got[0].subject
+        );
+    }
+
+    let tag = format!("[pbem {id}]");
+    let moves = example_moves(rules);
+    assert!(moves.len() >= 10);
+    for (i, m) in moves.iter().enumerate() {
+        let who = i % 2;
+        let (to, raw) = players[who]
+            .answer(&tag, &format!("#{} {m}", i + 1))
+            .unwrap();
+        assert!(
+            to.contains('+'),
+            "the reply goes to the keyed address: {to}"
+        );
+        room.post(who, &to, &raw);
+        room.run_pbem(1);
+        for (p, player) in players.iter_mut().enumerate() {
+            let got = room.receive(p, player, 1);
+            assert_eq!(
+                got.len(),
+                1,
+                "{rules}: {} hears of move {} {m} once: {:?}",
+                player.name,
+                i + 1,
+                got.iter().map(|r| &r.subject).collect::<Vec<_>>()
+            );
+            assert!(
+                got[0].subject.contains(m.as_str()) || got[0].subject.contains("game over"),
+                "{rules} move {} {m}: {}\n{}",
+                i + 1,
+                got[0].subject,
+                got[0].text
+            );
+        }
+        room.after_ply(i + 1);
+    }
+    // Nothing more comes: no reply was sent twice.
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for (who, player) in players.iter_mut().enumerate() {
+        let extra = room.receive(who, player, 0);
+        assert!(extra.is_empty(), "{} got more: {extra:?}", player.name);
+    }
+    let last = players[0].received.last().unwrap();
+    assert!(last.subject.contains("game over"), "{}", last.subject);
+    assert!(last.text.contains("The game is over"), "{}", last.text);
+    check_record(&room.store(), &id, rules, &moves);
+    id
+}
+
+/// The record on disk is the example game in the writer's full form, and
+/// holds no key.
+pub fn check_record(store: &Store, id: &str, rules: Rules, moves: &[String]) {
+    let text = store.read_game(id).unwrap().expect("the record is there");
+    let rec = Record::parse(&format!("{id}.toml"), &text).unwrap();
+    let played: Vec<String> = rec
+        .lines
+        .iter()
+        .filter_map(|l| match &l.entry {
+            Entry::Move(m) => Some(m.clone()),
+            Entry::Event(_) => None,
+        })
+        .collect();
+    assert_eq!(played, moves, "{rules}: every move once, in order");
+    assert!(
+        rec.lines
+            .iter()
+            .all(|l| l.time.is_some() && l.message_id.is_some()),
+        "every line has its time and Message-ID"
+    );
+    let checked = pbem::cli::validate_record(&rec).unwrap();
+    assert_ne!(checked.result, "*");
+    let example = Record::parse(
+        "example",
+        &std::fs::read_to_string(format!(
+            "{}/games/{}.toml",
+            env!("CARGO_MANIFEST_DIR"),
+            rules.slug()
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        Some(checked.result),
+        example.result.as_ref().map(|(r, _)| r.as_str())
+    );
+    assert_eq!(
+        record::write::to_string(&rec),
+        text,
+        "the record is in the writer's full form"
+    );
+    let secrets = store.secrets(id).unwrap();
+    for t in secrets.tokens.values() {
+        assert!(!text.contains(t.as_str()), "keys never reach the record");
+    }
+}
