@@ -1314,8 +1314,27 @@ impl Adjudicator<'_> {
     /// `vacation DAYS` (or `vacation off`, `None`) for every running game
     /// with a clock that `who` plays; what became of each, for the reply.
     fn vacation(&self, who: &str, days: Option<u32>) -> Result<String> {
-        use crate::timecontrol::format_deadline;
+        use crate::timecontrol::{Allowance, format_deadline};
+        use chrono::Datelike;
+        let mut player = self.store.player(who)?;
+        let year = self
+            .now
+            .with_timezone(&player.zone.unwrap_or(chrono_tz::Tz::UTC))
+            .year();
+        let per_year = self.identity.clocks.vacation_days_per_year;
+        let used = player.vacation.used_in(year);
+        if let Some(d) = days
+            && used + d > per_year
+        {
+            return Ok(format!(
+                "`vacation {d}`: you have {} vacation day{} left in {year} ({per_year} a year); nothing was paused. Hint: book fewer days.",
+                per_year - used,
+                if per_year - used == 1 { "" } else { "s" }
+            ));
+        }
         let mut lines = Vec::new();
+        let mut paused = false;
+        let mut given_back = 0;
         for id in self.store.clock_ids()? {
             let Some(text) = self.store.read_game(&id)? else {
                 continue;
@@ -1343,30 +1362,48 @@ impl Adjudicator<'_> {
                     .state
                     .start_vacation(side, d, self.now, &self.identity.clocks)
                 {
-                    Ok(v) => format!(
-                        "{id}: your clock is paused until {} ({} vacation days left this year)",
-                        format_deadline(v.end, zone),
-                        gc.state
-                            .vacation_days_left(side, self.now, &self.identity.clocks)
-                    ),
+                    Ok(v) => {
+                        paused = true;
+                        format!(
+                            "{id}: your clock is paused until {}",
+                            format_deadline(v.end, zone)
+                        )
+                    }
                     Err(e) => format!("{id}: {e}"),
                 },
                 None => match gc.state.end_vacation(side, self.now) {
-                    Ok(back) => format!(
-                        "{id}: your clock runs again; {back} unused day{} given back",
-                        if back == 1 { "" } else { "s" }
-                    ),
+                    Ok(back) => {
+                        given_back = given_back.max(back);
+                        format!("{id}: your clock runs again")
+                    }
                     Err(e) => format!("{id}: {e}"),
                 },
             };
             self.store.write_clock(&id, &gc)?;
             lines.push(line);
         }
-        Ok(if lines.is_empty() {
-            "You have no running game with a clock: nothing to pause.".into()
-        } else {
-            lines.join("\n")
-        })
+        if lines.is_empty() {
+            return Ok("You have no running game with a clock: nothing to pause.".into());
+        }
+        let now_used = match days {
+            Some(d) if paused => used + d,
+            None => used.saturating_sub(given_back),
+            _ => used,
+        };
+        if now_used != used {
+            player.vacation = Allowance {
+                year,
+                used_days: now_used,
+            };
+            self.store.write_player(&player)?;
+        }
+        let left = per_year.saturating_sub(now_used);
+        lines.push(String::new());
+        lines.push(format!(
+            "You have {left} vacation day{} left in {year} ({per_year} a year, for all your games together).",
+            if left == 1 { "" } else { "s" }
+        ));
+        Ok(lines.join("\n"))
     }
 
     /// The answer to `board` or `moves [SQUARE]`.

@@ -97,6 +97,13 @@ pub struct Player {
     pub zone: Option<chrono_tz::Tz>,
     #[serde(default)]
     pub digest: crate::timecontrol::DigestMode,
+    /// Vacation days booked this year, over all the player's games (the
+    /// yearly allowance is the player's, not a game's).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::timecontrol::Allowance::is_unused"
+    )]
+    pub vacation: crate::timecontrol::Allowance,
 }
 
 /// A fresh secret: 12 characters from the OS's random source.

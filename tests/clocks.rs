@@ -228,7 +228,9 @@ fn vacation_pauses_the_clock_and_the_reply_says_until_when() {
         got[0].text
     );
     assert!(
-        got[0].text.contains("25 vacation days left this year"),
+        got[0]
+            .text
+            .contains("You have 25 vacation days left in 2026"),
         "{}",
         got[0].text
     );
@@ -433,4 +435,63 @@ fn a_daily_digest_comes_once_a_day_and_a_last_call_at_once() {
     assert_eq!(b.len(), 1, "{s:?}");
     assert!(s[0].contains("your games: 3 news"), "{s:?}");
     assert!(b[0].text.contains("last call"), "{}", b[0].text);
+}
+
+#[test]
+fn the_vacation_allowance_is_the_players_over_all_games() {
+    let mut w = World::new();
+    let one = w.start("3d");
+    let two = w.start("3d");
+    let inbox = w.inbox.clone();
+    w.alice
+        .reply(&inbox, &format!("[pbem {one}]"), "vacation 20")
+        .unwrap();
+    w.poll();
+    let got = w.alice.check();
+    for id in [&one, &two] {
+        assert!(
+            got[0]
+                .text
+                .contains(&format!("{id}: your clock is paused until")),
+            "{}",
+            got[0].text
+        );
+    }
+    assert!(
+        got[0]
+            .text
+            .contains("You have 10 vacation days left in 2026"),
+        "{}",
+        got[0].text
+    );
+    // Back early (Nov 6 09:00, 2 days in): 18 whole days come back.
+    w.now = at("2026-11-06T09:00:00Z");
+    w.alice
+        .reply(&inbox, &format!("[pbem {two}]"), "vacation off")
+        .unwrap();
+    w.poll();
+    let got = w.alice.check();
+    assert!(
+        got[0].text.contains("You have 28 vacation days left"),
+        "{}",
+        got[0].text
+    );
+    // 29 days are more than the 28 left: nothing is paused anywhere.
+    w.alice
+        .reply(&inbox, &format!("[pbem {two}]"), "vacation 29")
+        .unwrap();
+    w.poll();
+    let got = w.alice.check();
+    assert!(
+        got[0]
+            .text
+            .contains("you have 28 vacation days left in 2026"),
+        "{}",
+        got[0].text
+    );
+    assert!(
+        got[0].text.contains("nothing was paused"),
+        "{}",
+        got[0].text
+    );
 }

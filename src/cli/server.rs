@@ -401,7 +401,10 @@ impl Daemon {
 /// panics; returns when `stop` is raised.
 fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
     let what = imap.config().describe();
-    log::info!("{}", crate::logging::line("daemon-start", &[("imap", &what)]));
+    log::info!(
+        "{}",
+        crate::logging::line("daemon-start", &[("imap", &what)])
+    );
     let mut failures = 0u32;
     let retry = |failures: u32, e: &dyn std::fmt::Display| {
         let d = backoff(failures);
@@ -409,7 +412,11 @@ fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
             "{}",
             crate::logging::line(
                 "inbox-failed",
-                &[("error", e), ("retry_s", &d.as_secs()), ("failures", &failures)]
+                &[
+                    ("error", e),
+                    ("retry_s", &d.as_secs()),
+                    ("failures", &failures)
+                ]
             )
         );
         nap_unless(stop, d)
