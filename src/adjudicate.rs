@@ -1266,10 +1266,7 @@ impl Adjudicator<'_> {
                     },
                     crate::timecontrol::format_deadline(self.now, *zone)
                 );
-                let reply = Reply {
-                    reply_to: t.reply_to(self, t.side),
-                    ..self.info(&t.player(t.side), "time zone", &text, Some(t.id))?
-                };
+                let reply = self.note(t, "time zone", &text)?;
                 t.replies.push(reply);
                 t.fates.push(format!("{me} set the time zone"));
             }
@@ -1277,10 +1274,7 @@ impl Adjudicator<'_> {
                 let text = self.vacation(t.from, *days)?;
                 // The vacation was written to this game's clock too.
                 t.clock = self.game_clock(t.id, &t.rec)?;
-                let reply = Reply {
-                    reply_to: t.reply_to(self, t.side),
-                    ..self.info(&t.player(t.side), "vacation", &text, Some(t.id))?
-                };
+                let reply = self.note(t, "vacation", &text)?;
                 t.replies.push(reply);
                 t.fates.push(format!("{me}: {c}"));
             }
@@ -1296,10 +1290,7 @@ impl Adjudicator<'_> {
                         p.zone.map_or("UTC".to_string(), |z| z.name().to_string())
                     ),
                 };
-                let reply = Reply {
-                    reply_to: t.reply_to(self, t.side),
-                    ..self.info(&t.player(t.side), "digest", &text, Some(t.id))?
-                };
+                let reply = self.note(t, "digest", &text)?;
                 t.replies.push(reply);
                 t.fates.push(format!("{me}: {c}"));
             }
@@ -1404,6 +1395,14 @@ impl Adjudicator<'_> {
             if left == 1 { "" } else { "s" }
         ));
         Ok(lines.join("\n"))
+    }
+
+    /// An answer to the sender of a game's mail, with their key.
+    fn note<G: Game>(&self, t: &Turn<'_, G>, title: &str, text: &str) -> Result<Reply> {
+        Ok(Reply {
+            reply_to: t.reply_to(self, t.side),
+            ..self.info(&t.player(t.side), title, text, Some(t.id))?
+        })
     }
 
     /// The answer to `board` or `moves [SQUARE]`.

@@ -255,12 +255,7 @@ impl Store {
     /// I/O errors, or a secrets file that is not valid TOML.
     pub fn secrets(&self, id: &str) -> Result<Secrets, StoreError> {
         let p = self.checked("secrets", id)?;
-        match read_opt(&p)? {
-            None => Ok(Secrets::default()),
-            Some(t) => {
-                toml::from_str(&t).map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display())))
-            }
-        }
+        Ok(read_toml(&p)?.unwrap_or_default())
     }
 
     /// Written with mode 0600: only pbem's user may read the tokens.
@@ -269,8 +264,7 @@ impl Store {
     /// Any I/O error.
     pub fn write_secrets(&self, id: &str, s: &Secrets) -> Result<(), StoreError> {
         let p = self.checked("secrets", id)?;
-        let text = toml::to_string(s).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        write_atomic(&p, &text).map_err(io_err(&p))?;
+        write_toml(&p, s)?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -282,21 +276,13 @@ impl Store {
     /// # Errors
     /// I/O errors or a damaged file.
     pub fn challenge(&self, id: &str) -> Result<Option<Challenge>, StoreError> {
-        let p = self.checked("challenges", id)?;
-        match read_opt(&p)? {
-            None => Ok(None),
-            Some(t) => toml::from_str(&t)
-                .map(Some)
-                .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
-        }
+        read_toml(&self.checked("challenges", id)?)
     }
 
     /// # Errors
     /// Any I/O error.
     pub fn write_challenge(&self, id: &str, c: &Challenge) -> Result<(), StoreError> {
-        let p = self.checked("challenges", id)?;
-        let text = toml::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        write_atomic(&p, &text).map_err(io_err(&p))
+        write_toml(&self.checked("challenges", id)?, c)
     }
 
     /// # Errors
@@ -330,21 +316,13 @@ impl Store {
     /// # Errors
     /// I/O errors or a damaged file.
     pub fn clock(&self, id: &str) -> Result<Option<GameClock>, StoreError> {
-        let p = self.checked("clocks", id)?;
-        match read_opt(&p)? {
-            None => Ok(None),
-            Some(t) => toml::from_str(&t)
-                .map(Some)
-                .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
-        }
+        read_toml(&self.checked("clocks", id)?)
     }
 
     /// # Errors
     /// Any I/O error.
     pub fn write_clock(&self, id: &str, c: &GameClock) -> Result<(), StoreError> {
-        let p = self.checked("clocks", id)?;
-        let text = toml::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        write_atomic(&p, &text).map_err(io_err(&p))
+        write_toml(&self.checked("clocks", id)?, c)
     }
 
     /// The ids of games with a clock.
@@ -367,35 +345,19 @@ impl Store {
     /// # Errors
     /// I/O errors or a damaged file.
     pub fn player(&self, address: &str) -> Result<Player, StoreError> {
-        let p = self.player_path(address);
         let address = address.trim().to_lowercase();
-        match read_opt(&p)? {
-            None => Ok(Player {
-                address,
-                ..Player::default()
-            }),
-            Some(t) => {
-                let found: Player = toml::from_str(&t)
-                    .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display())))?;
-                // Two addresses with one hash: the other's file is not ours.
-                Ok(if found.address == address {
-                    found
-                } else {
-                    Player {
-                        address,
-                        ..Player::default()
-                    }
-                })
-            }
-        }
+        let found: Option<Player> = read_toml(&self.player_path(&address))?;
+        // Two addresses with one hash: the other's file is not ours.
+        Ok(found.filter(|p| p.address == address).unwrap_or(Player {
+            address,
+            ..Player::default()
+        }))
     }
 
     /// # Errors
     /// Any I/O error.
     pub fn write_player(&self, player: &Player) -> Result<(), StoreError> {
-        let p = self.player_path(&player.address);
-        let text = toml::to_string(player).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        write_atomic(&p, &text).map_err(io_err(&p))
+        write_toml(&self.player_path(&player.address), player)
     }
 
     /// The ids of pending challenges.
@@ -490,6 +452,22 @@ impl Store {
     pub fn outbox_digest(&self) -> PathBuf {
         self.root.join("outbox/digest")
     }
+}
+
+/// A TOML file read into `T`, or `None` when it does not exist.
+fn read_toml<T: serde::de::DeserializeOwned>(p: &Path) -> Result<Option<T>, StoreError> {
+    match read_opt(p)? {
+        None => Ok(None),
+        Some(t) => toml::from_str(&t)
+            .map(Some)
+            .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
+    }
+}
+
+/// `value` written as TOML, atomically.
+fn write_toml<T: Serialize>(p: &Path, value: &T) -> Result<(), StoreError> {
+    let text = toml::to_string(value).map_err(|e| StoreError::Invalid(e.to_string()))?;
+    write_atomic(p, &text).map_err(io_err(p))
 }
 
 fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
