@@ -244,5 +244,8 @@ fn the_daemon_polls_when_idle_is_off() {
     let out = daemon.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("help.") && err.contains("stopped"), "{err}");
+    assert!(
+        err.contains("fate=help") && err.contains("INFO  daemon-stop"),
+        "{err}"
+    );
 }
