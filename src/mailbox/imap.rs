@@ -844,12 +844,20 @@ fn connect(config: &ImapConfig) -> Result<Conn, ImapError> {
             .iter()
             .next()
             .is_some();
-        if !exists {
-            session.create(to).map_err(|e| ImapError::Folder {
-                folder: to.clone(),
-                key: "processed_folder",
-                message: format!("cannot create it: {e}"),
-            })?;
+        if !exists && let Err(e) = session.create(to) {
+            // Another connection (a second pbem, a reconnect) may have
+            // made it between the LIST and the CREATE: that is no error.
+            let made_meanwhile = e.to_string().contains("ALREADYEXISTS")
+                || session
+                    .list(None, Some(to))
+                    .is_ok_and(|l| l.iter().next().is_some());
+            if !made_meanwhile {
+                return Err(ImapError::Folder {
+                    folder: to.clone(),
+                    key: "processed_folder",
+                    message: format!("cannot create it: {e}"),
+                });
+            }
         }
     }
     let validity = select(&mut session, &config.folder, "folder")?;
