@@ -214,7 +214,11 @@ fn decode_entities(s: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         let tail = &rest[amp..];
-        let end = tail[..tail.len().min(10)].find(';');
+        // Bytes, not a str slice: the 10th byte may fall inside a
+        // character (`&` then non-ASCII text panicked, issue 5 fuzzing).
+        let end = tail.as_bytes()[..tail.len().min(10)]
+            .iter()
+            .position(|b| *b == b';');
         let decoded = end.and_then(|e| {
             let ent = &tail[1..e];
             let c = match ent {
@@ -289,6 +293,15 @@ mod tests {
             strip_quotes("On reflection: resign\n").trim(),
             "On reflection: resign"
         );
+    }
+
+    #[test]
+    fn issue5_an_ampersand_before_non_ascii_text_is_kept() {
+        // Found by fuzz/fuzz_targets/mail.rs: a str slice inside 'é'.
+        assert_eq!(decode_entities("& Zéééééé"), "& Zéééééé");
+        assert_eq!(decode_entities("&é;x"), "&é;x");
+        assert_eq!(html_to_text("<p>&€€€€;</p>").trim(), "&€€€€;");
+        assert_eq!(decode_entities("&amp;é"), "&é");
     }
 
     #[test]
