@@ -141,30 +141,17 @@ fn attribution(lines: &[&str], i: usize) -> Option<usize> {
 /// (`<blockquote>`, Gmail's `gmail_quote`) dropped first, block elements
 /// to line breaks, tags removed, entities decoded.
 pub fn html_to_text(html: &str) -> String {
-    let mut s = html.to_string();
     // Drop quoted blocks before anything else: mail-parser's own
-    // conversion keeps them without markers.
+    // conversion keeps them without markers. A `>` line where the quote
+    // was, as a text part marks it.
+    let mut s = drop_blocks(html, "<blockquote", "</blockquote>", "\n>\n");
+    s = drop_blocks(&s, "<div class=\"gmail_quote", "</div>", "\n>\n");
     for (open, close) in [
-        ("<blockquote", "</blockquote>"),
-        ("<div class=\"gmail_quote", "</div>"),
+        ("<script", "</script>"),
+        ("<style", "</style>"),
+        ("<head", "</head>"),
     ] {
-        while let Some(start) = find_ci(&s, open) {
-            let end = find_ci(&s[start..], close)
-                .map(|e| start + e + close.len())
-                .unwrap_or(s.len());
-            // A `>` line where the quote was, as a text part marks it.
-            s.replace_range(start..end, "\n>\n");
-        }
-    }
-    for tag in ["script", "style", "head"] {
-        let open = format!("<{tag}");
-        let close = format!("</{tag}>");
-        while let Some(start) = find_ci(&s, &open) {
-            let end = find_ci(&s[start..], &close)
-                .map(|e| start + e + close.len())
-                .unwrap_or(s.len());
-            s.replace_range(start..end, "");
-        }
+        s = drop_blocks(&s, open, close, "");
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s.as_str();
@@ -203,9 +190,25 @@ pub fn html_to_text(html: &str) -> String {
     decode_entities(&out)
 }
 
-fn find_ci(hay: &str, needle: &str) -> Option<usize> {
-    let h = hay.to_ascii_lowercase();
-    h.find(&needle.to_ascii_lowercase())
+/// `html` with every block from `open` to the next `close` (or the end)
+/// replaced by `with`, tags matched without regard to ASCII case. One
+/// pass: lowering the whole text again for each block made a mail of many
+/// `<script>` tags take hours (issue 5).
+fn drop_blocks(html: &str, open: &str, close: &str, with: &str) -> String {
+    // ASCII lower case keeps every byte offset.
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::with_capacity(html.len());
+    let mut pos = 0;
+    while let Some(i) = lower[pos..].find(open) {
+        let start = pos + i;
+        out.push_str(&html[pos..start]);
+        out.push_str(with);
+        pos = lower[start..]
+            .find(close)
+            .map_or(html.len(), |e| start + e + close.len());
+    }
+    out.push_str(&html[pos..]);
+    out
 }
 
 fn decode_entities(s: &str) -> String {
@@ -302,6 +305,20 @@ mod tests {
         assert_eq!(decode_entities("&é;x"), "&é;x");
         assert_eq!(html_to_text("<p>&€€€€;</p>").trim(), "&€€€€;");
         assert_eq!(decode_entities("&amp;é"), "&é");
+    }
+
+    #[test]
+    fn issue5_many_tags_take_linear_time() {
+        let html = format!(
+            "{}<p>22-15</p>{}",
+            "<SCRIPT>x</script><blockquote>q</blockquote>".repeat(100_000),
+            "<style>".repeat(1000)
+        );
+        let t = std::time::Instant::now();
+        let text = html_to_text(&html);
+        assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+        assert!(text.contains("22-15"));
+        assert!(!text.contains('x') && !text.contains('q'));
     }
 
     #[test]
