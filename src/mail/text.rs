@@ -4,7 +4,7 @@
 
 /// Normalises characters clients add: CRLF and CR to LF, non-breaking and
 /// other Unicode spaces to a plain space, zero-width characters and BOMs
-/// removed, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
+/// removed, fullwidth forms to ASCII, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
 /// leftovers of quoted-printable undone.
 pub fn normalize(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
@@ -20,6 +20,9 @@ pub fn normalize(text: &str) -> String {
                 | '\u{205F}'
                 | '\u{3000}'
                 | '\t' => Some(' '),
+                // Fullwidth forms (East Asian input methods) are their ASCII
+                // letters: `２２－１５` is 22-15, `ｂｏａｒｄ` is board.
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
                 c => Some(c),
             })
             .collect();
@@ -267,6 +270,7 @@ mod tests {
             "22-15\n board\n\n"
         );
         assert_eq!(normalize("#12=2022-15\n"), "#12 22-15\n\n");
+        assert_eq!(normalize("２２－１５\nｂｏａｒｄ"), "22-15\nboard\n");
         assert_eq!(normalize("mo=\nve 22-15\n"), "move 22-15\n\n");
     }
 
