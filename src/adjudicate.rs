@@ -661,6 +661,21 @@ impl Adjudicator<'_> {
         order: Order,
     ) -> Result<Vec<Reply>> {
         let opponent = opponent.to_lowercase();
+        // One address pbem can write to, or nothing is made (issue 5: a
+        // list or a broken address made a challenge whose mail to the
+        // opponent was never sent, while the challenger was told it was).
+        if opponent.parse::<lettre::Address>().is_err() {
+            return Ok(vec![self.reject(
+                from,
+                None,
+                Refusal::new(
+                    format!("challenge {} {opponent}", rules.slug()),
+                    format!(
+                        "`{opponent}` is not a mail address pbem can write to; challenge one player by their address, like bob@example.org"
+                    ),
+                ),
+            )?]);
+        }
         if opponent == from || !opponent.contains('@') {
             return Ok(vec![self.reject(
                 from,
