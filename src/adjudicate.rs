@@ -660,11 +660,15 @@ impl Adjudicator<'_> {
         opponent: &str,
         order: Order,
     ) -> Result<Vec<Reply>> {
-        let opponent = opponent.to_lowercase();
-        // One address pbem can write to, or nothing is made (issue 5: a
-        // list or a broken address made a challenge whose mail to the
-        // opponent was never sent, while the challenger was told it was).
-        if opponent.parse::<lettre::Address>().is_err() {
+        // One address pbem can write to, as it will write it, or nothing
+        // is made (issue 5: a list or a broken address made a challenge
+        // whose mail to the opponent was never sent, while the challenger
+        // was told it was).
+        let Ok(opponent) = opponent
+            .parse::<lettre::message::Mailbox>()
+            .map(|m| m.email.to_string().to_lowercase())
+        else {
+            let opponent = opponent.to_lowercase();
             return Ok(vec![self.reject(
                 from,
                 None,
@@ -675,7 +679,7 @@ impl Adjudicator<'_> {
                     ),
                 ),
             )?]);
-        }
+        };
         if opponent == from || !opponent.contains('@') {
             return Ok(vec![self.reject(
                 from,

@@ -76,7 +76,7 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
         .and_then(|a| a.address())
         .map(|a| a.trim().to_lowercase())
         .filter(|a| a.contains('@') && !a.chars().any(|c| c.is_whitespace() || c.is_control()))
-        .filter(|a| a.parse::<lettre::Address>().is_ok());
+        .filter(|a| a.parse::<lettre::message::Mailbox>().is_ok());
     let from_name = first
         .and_then(|a| a.name())
         .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>())
