@@ -4,7 +4,7 @@
 
 /// Normalises characters clients add: CRLF and CR to LF, non-breaking and
 /// other Unicode spaces to a plain space, zero-width characters and BOMs
-/// removed, fullwidth forms to ASCII, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
+/// removed, so are bidirectional marks, fullwidth forms to ASCII, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
 /// leftovers of quoted-printable undone.
 pub fn normalize(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
@@ -14,6 +14,9 @@ pub fn normalize(text: &str) -> String {
             .chars()
             .filter_map(|c| match c {
                 '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' => None,
+                // Bidirectional marks and overrides: invisible, and able
+                // to make `12-31` show as `13-21` (issue 5).
+                '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => None,
                 '\u{00A0}'
                 | '\u{2000}'..='\u{200A}'
                 | '\u{202F}'
@@ -271,6 +274,7 @@ mod tests {
         );
         assert_eq!(normalize("#12=2022-15\n"), "#12 22-15\n\n");
         assert_eq!(normalize("２２－１５\nｂｏａｒｄ"), "22-15\nboard\n");
+        assert_eq!(normalize("\u{202E}22-15\u{200E}"), "22-15\n");
         assert_eq!(normalize("mo=\nve 22-15\n"), "move 22-15\n\n");
     }
 
