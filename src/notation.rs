@@ -233,7 +233,7 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .map(|c| match c {
-            '–' | '—' | '−' | '‐' | '‑' => '-',
+            '–' | '—' | '−' | '‐' | '‑' | '‒' | '―' | '﹣' => '-',
             '×' => 'x',
             c => c.to_ascii_lowercase(),
         })
@@ -403,6 +403,8 @@ mod tests {
         assert_eq!(canon(" 22-15 "), "22-15");
         assert_eq!(canon("22X15"), "22x15");
         assert_eq!(canon("22 – 15"), "22-15");
+        assert_eq!(canon("22‒15"), "22-15");
+        assert_eq!(canon("22﹣15"), "22-15");
         assert_eq!(canon("22—OFF"), "22-off");
         assert_eq!(canon("22x36X50"), "22x36x50");
         assert_eq!(canon("l12-28"), "L12-28");

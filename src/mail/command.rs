@@ -129,11 +129,31 @@ pub struct Commands {
     pub errors: Vec<CommandError>,
 }
 
-/// Looks like a move: digits with move punctuation, an optional lunge
-/// prefix, `off`, points (`27/36,28/37`).
+/// Looks like a move: digits with move punctuation (every dash that
+/// [`crate::notation::parse`] reads as `-`), an optional lunge prefix,
+/// `off`, points (`27/36,28/37`).
 static MOVE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−:/,;+&]|off)\s*\d{0,3}\s*)+$").expect("valid regex")
+    Regex::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$")
+        .expect("valid regex")
 });
+
+/// A word that would be a move but for a look-alike character (`13х21`
+/// with a Cyrillic `х`, `¹³-²¹`): the first character no move holds, if
+/// the word has a digit and is short.
+fn lookalike(word: &str) -> Option<char> {
+    if word.chars().nth(20).is_some() || !word.chars().any(char::is_numeric) {
+        return None;
+    }
+    // ASCII letters only those of moves: `x`, `l`, `off`.
+    if word
+        .chars()
+        .any(|c| c.is_ascii_alphabetic() && !"xXlLoOfF".contains(c))
+    {
+        return None;
+    }
+    word.chars()
+        .find(|c| !c.is_ascii() && !"×–—−‐‑‒―﹣".contains(*c))
+}
 
 /// The longest line read as a command. The longest real command is a
 /// challenge or a chain of jumps, well under 100 characters; a longer line
@@ -205,6 +225,20 @@ pub fn parse(body: &str) -> Commands {
                 line: shorten(line),
                 message: format!(
                     "pbem reads a move only when it stands alone on its line; if you meant {w}, write it by itself, or as `move {w}`"
+                ),
+            });
+        } else if let Some((line, c)) = chatter.iter().find_map(|line| {
+            line.split_whitespace()
+                .find_map(lookalike)
+                .map(|c| (line, c))
+        }) {
+            // Issue 5: say which character, or the player sees only
+            // "no command" beside a move they think they wrote.
+            out.errors.push(CommandError {
+                line: shorten(line),
+                message: format!(
+                    "{c:?} (U+{:04X}) is not a character of moves, though it looks like one; write moves with the digits 0-9, `-`, `x`, `/` and `off`, like 22-15",
+                    c as u32
                 ),
             });
         }
@@ -429,6 +463,37 @@ mod tests {
         // A near miss in a long word is not quoted back.
         let c = parse(&format!("hi {}\n", "1-".repeat(10_000)));
         assert!(c.errors.is_empty());
+    }
+
+    #[test]
+    fn issue5_lookalikes_are_named() {
+        for (text, c) in [
+            ("13х21", 'х'),
+            ("13Х21", 'Х'),
+            ("13χ21", 'χ'),
+            ("¹³-²¹", '¹'),
+            ("⑬-㉑", '⑬'),
+            ("13-оff", 'о'),
+            ("1\u{0335}3-21", '\u{0335}'),
+        ] {
+            let p = parse(&format!("{text}\n"));
+            assert!(!p.errors.is_empty(), "{text}: {p:?}");
+            assert!(p.commands.is_empty(), "{text}");
+            assert!(
+                p.errors[0]
+                    .message
+                    .contains(&format!("{c:?} (U+{:04X})", c as u32)),
+                "{text}: {:?}",
+                p.errors
+            );
+        }
+        // Dashes pbem reads are moves; words and chatter are not named.
+        for dash in ['‐', '‑', '‒', '―', '﹣'] {
+            assert!(matches!(one(&format!("13{dash}21")), Command::Move { .. }));
+        }
+        for chatter in ["Привет", "café at 10", "XIII-XXI", "rеsign"] {
+            assert!(parse(chatter).errors.is_empty(), "{chatter}");
+        }
     }
 
     #[test]
