@@ -181,6 +181,18 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
             return Some(format!("sent by {f} (a bounce)"));
         }
     }
+    // Delivery reports and read receipts (RFC 6522 multipart/report:
+    // RFC 3464 bounces, RFC 8098 receipts) are machines talking (issue 5:
+    // an Outlook read receipt was answered "no command").
+    if let Some(ct) = mail_parser::MimeHeaders::content_type(msg.root_part())
+        && ct.ctype().eq_ignore_ascii_case("multipart")
+        && ct
+            .subtype()
+            .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    {
+        let kind = ct.attribute("report-type").unwrap_or("report");
+        return Some(format!("a {kind} report (multipart/report)"));
+    }
     None
 }
 
@@ -226,6 +238,17 @@ mod tests {
                 .automated
                 .unwrap()
                 .contains("loop")
+        );
+        let receipt = PLAIN.replace(
+            "Subject:",
+            "Content-Type: multipart/report; report-type=disposition-notification; boundary=b\r\nSubject:",
+        );
+        assert!(
+            parse(receipt.as_bytes())
+                .unwrap()
+                .automated
+                .unwrap()
+                .contains("disposition-notification")
         );
         let no = PLAIN.replace("Subject:", "Auto-Submitted: no\r\nSubject:");
         assert_eq!(parse(no.as_bytes()).unwrap().automated, None);
