@@ -42,6 +42,18 @@ fn round_trip(c: &Command) {
             }
             return;
         }
+        // `#3 move move 22-15` keeps one `move` in its text, which the
+        // written `#3 move 22-15` loses; both are refused as moves.
+        Command::Move {
+            number: Some(_),
+            text,
+        } if text
+            .split_whitespace()
+            .next()
+            .is_some_and(|w| w.eq_ignore_ascii_case("move")) =>
+        {
+            return;
+        }
         Command::Token(t) => format!("token {t}"),
         c => c.to_string(),
     };
