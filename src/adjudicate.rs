@@ -680,7 +680,26 @@ impl Adjudicator<'_> {
         order: Order,
         clock: Option<TimeControl>,
     ) -> Result<Vec<Reply>> {
-        let opponent = opponent.to_lowercase();
+        // One address pbem can write to, as it will write it, or nothing
+        // is made (issue 5: a list or a broken address made a challenge
+        // whose mail to the opponent was never sent, while the challenger
+        // was told it was).
+        let Ok(opponent) = opponent
+            .parse::<lettre::message::Mailbox>()
+            .map(|m| m.email.to_string().to_lowercase())
+        else {
+            let opponent = opponent.to_lowercase();
+            return Ok(vec![self.reject(
+                from,
+                None,
+                Refusal::new(
+                    format!("challenge {} {opponent}", rules.slug()),
+                    format!(
+                        "`{opponent}` is not a mail address pbem can write to; challenge one player by their address, like bob@example.org"
+                    ),
+                ),
+            )?]);
+        };
         if opponent == from || !opponent.contains('@') {
             return Ok(vec![self.reject(
                 from,
@@ -1592,7 +1611,16 @@ fn no_command_reason(body: &str) -> String {
             "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature, and not the subject."
         );
     }
-    let mut shown: Vec<String> = read.iter().take(6).map(|l| format!("| {l}")).collect();
+    // Each line cut to 100 characters: a mail of one 10 MB line was
+    // quoted whole in the reply (issue 5).
+    let mut shown: Vec<String> = read
+        .iter()
+        .take(6)
+        .map(|l| match l.char_indices().nth(100) {
+            Some((i, _)) => format!("| {} ...", &l[..i]),
+            None => format!("| {l}"),
+        })
+        .collect();
     if read.len() > 6 {
         shown.push("| ...".into());
     }
@@ -1705,6 +1733,15 @@ mod tests {
             "{s}"
         );
         assert_eq!(capped(&list[..3]), "0-1, 1-2, 2-3");
+    }
+
+    #[test]
+    fn issue5_a_mail_without_a_command_is_quoted_short() {
+        let body = format!("{}\n", "chatter ".repeat(1_000_000));
+        let r = no_command_reason(&body);
+        assert!(r.len() < 400, "{} bytes", r.len());
+        assert!(r.ends_with("chat ..."), "{r}");
+        assert!(no_command_reason("hi\n").ends_with("| hi"));
     }
 
     #[test]

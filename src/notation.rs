@@ -233,7 +233,7 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .map(|c| match c {
-            '–' | '—' | '−' | '‐' | '‑' => '-',
+            '–' | '—' | '−' | '‐' | '‑' | '‒' | '―' | '﹣' => '-',
             '×' => 'x',
             c => c.to_ascii_lowercase(),
         })
@@ -290,8 +290,9 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
                 if path.off {
                     return Err(err(ParseErrorKind::AfterOff));
                 }
-                let rest: String = chars.clone().collect();
-                if rest.starts_with("off") {
+                // Three characters ahead, not the rest copied (which made a
+                // long `1-2-1-2-...` line quadratic, issue 5).
+                if chars.clone().take(3).eq("off".chars()) {
                     if sep == 'x' {
                         return Err(err(ParseErrorKind::OffWithCapture));
                     }
@@ -402,6 +403,8 @@ mod tests {
         assert_eq!(canon(" 22-15 "), "22-15");
         assert_eq!(canon("22X15"), "22x15");
         assert_eq!(canon("22 – 15"), "22-15");
+        assert_eq!(canon("22‒15"), "22-15");
+        assert_eq!(canon("22﹣15"), "22-15");
         assert_eq!(canon("22—OFF"), "22-off");
         assert_eq!(canon("22x36X50"), "22x36x50");
         assert_eq!(canon("l12-28"), "L12-28");
@@ -422,5 +425,16 @@ mod tests {
         assert!(e("12-20:9").contains(":9"));
         assert!(e("22").contains("square to move to"));
         assert!(parse("99-100", Geometry::TEN).is_ok());
+    }
+
+    #[test]
+    fn issue5_a_long_chain_parses_in_linear_time() {
+        // Copying the rest of the text at every `-` made this quadratic:
+        // hours for a few megabytes.
+        let long = format!("1{}", "-2-1".repeat(500_000));
+        let t = std::time::Instant::now();
+        let n = parse(&long, Geometry::EIGHT).unwrap();
+        assert_eq!(n.squares().len(), 1_000_001);
+        assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
     }
 }

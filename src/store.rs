@@ -391,8 +391,16 @@ impl Store {
     /// commit point of a mail (see [`crate::poll`]).
     ///
     /// # Errors
-    /// Any I/O error: the mail then counts as not processed.
+    /// Any I/O error: the mail then counts as not processed; a key with a
+    /// control character.
     pub fn mark_processed(&self, key: &str) -> Result<(), StoreError> {
+        // One key, one line: a key holding a line break would commit
+        // another mail's key as well (issue 5, "Names and paths").
+        if key.is_empty() || key.chars().any(|c| c.is_control()) {
+            return Err(StoreError::Invalid(format!(
+                "{key:?} is not a mail key (one line, no control characters)"
+            )));
+        }
         let p = self.root.join("processed.log");
         let mut f = OpenOptions::new()
             .create(true)

@@ -260,7 +260,7 @@ impl Transport for MaildirSink {
             transient: true,
         };
         for to in envelope.to() {
-            let dir = self.folder.join(to.to_string().to_lowercase());
+            let dir = self.folder.join(folder_name(to.as_ref()));
             let md = Maildir::open(&dir).map_err(io)?;
             let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
             if !md.root().join("new").join(&name).exists() {
@@ -269,6 +269,25 @@ impl Transport for MaildirSink {
         }
         Ok(())
     }
+}
+
+/// The folder of one recipient under [`MaildirSink::folder`]: the address
+/// in lower case, as one plain path component. An address may hold `/`
+/// (`/tmp/x@example.org` is a valid address) and must not name a path
+/// (issue 5, "Names and paths"), so `%` and `/` are written `%25` and
+/// `%2f`, and a leading `.` `%2e`.
+pub fn folder_name(address: &str) -> String {
+    let mut out = String::with_capacity(address.len());
+    for (i, c) in address.to_lowercase().chars().enumerate() {
+        match c {
+            '%' => out.push_str("%25"),
+            '/' | '\\' => out.push_str(if c == '/' { "%2f" } else { "%5c" }),
+            '.' if i == 0 => out.push_str("%2e"),
+            c if c.is_control() => out.push_str(&format!("%{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The envelope of a queued mail: From and To from its headers.
@@ -351,4 +370,41 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         let _ = fs::remove_dir(&batch); // only when empty
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue5_a_recipient_folder_never_leaves_the_sent_folder() {
+        let outside = tempfile::tempdir().unwrap();
+        let sent = tempfile::tempdir().unwrap();
+        let sink = MaildirSink {
+            folder: sent.path().to_path_buf(),
+        };
+        // Valid addresses, all: `/` is an atext character (RFC 5322 3.2.3).
+        let abs = format!("{}/x@example.org", outside.path().display());
+        for a in [abs.as_str(), "a/b@example.org", "Bob@Example.org"] {
+            let to: Address = a.parse().unwrap();
+            let env = Envelope::new(Some("pbem@example.net".parse().unwrap()), vec![to]).unwrap();
+            sink.send(&env, b"Subject: x\r\n\r\nx\r\n").unwrap();
+        }
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+        let mut names: Vec<String> = fs::read_dir(sent.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names.len(), 3, "{names:?}");
+        assert!(names.contains(&"a%2fb@example.org".to_string()));
+        assert!(names.contains(&"bob@example.org".to_string()));
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.contains('/') && !n.starts_with('.'))
+        );
+        assert_eq!(folder_name(".x@y"), "%2ex@y");
+        assert_eq!(folder_name("a%2fb@y"), "a%252fb@y");
+    }
 }

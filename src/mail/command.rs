@@ -153,11 +153,52 @@ pub struct Commands {
     pub errors: Vec<CommandError>,
 }
 
-/// Looks like a move: digits with move punctuation, an optional lunge
-/// prefix, `off`, points (`27/36,28/37`).
+/// Looks like a move: digits with move punctuation (every dash that
+/// [`crate::notation::parse`] reads as `-`), an optional lunge prefix,
+/// `off`, points (`27/36,28/37`).
 static MOVE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−:/,;+&]|off)\s*\d{0,3}\s*)+$").expect("valid regex")
+    Regex::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$")
+        .expect("valid regex")
 });
+
+/// A word that would be a move but for a look-alike character (`13х21`
+/// with a Cyrillic `х`, `¹³-²¹`): the first character no move holds, if
+/// the word has a digit and is short.
+fn lookalike(word: &str) -> Option<char> {
+    if word.chars().nth(20).is_some() || !word.chars().any(char::is_numeric) {
+        return None;
+    }
+    // ASCII letters only those of moves: `x`, `l`, `off`.
+    if word
+        .chars()
+        .any(|c| c.is_ascii_alphabetic() && !"xXlLoOfF".contains(c))
+    {
+        return None;
+    }
+    word.chars()
+        .find(|c| !c.is_ascii() && !"×–—−‐‑‒―﹣".contains(*c))
+}
+
+/// The longest line read as a command. The longest real command is a
+/// challenge or a chain of jumps, well under 100 characters; a longer line
+/// that would be one is refused, so no reply quotes a megabyte of it
+/// (issue 5, "Hostile and broken input").
+pub const MAX_LINE: usize = 200;
+
+/// The most commands one mail may hold. Each can bring a reply (and a
+/// challenge two, one to a new address): one mail must not become a storm
+/// of mails (issue 5). A mail with more is refused whole.
+pub const MAX_COMMANDS: usize = 20;
+
+/// `line` for quoting in a reply: a line longer than [`MAX_LINE`] is cut
+/// to its first 60 characters.
+fn shorten(line: &str) -> String {
+    if line.chars().nth(MAX_LINE).is_none() {
+        return line.to_string();
+    }
+    let cut = line.char_indices().nth(60).map_or(line.len(), |(i, _)| i);
+    format!("{}...", &line[..cut])
+}
 
 /// Parses every line of a cleaned body (see [`super::text`]).
 pub fn parse(body: &str) -> Commands {
@@ -168,14 +209,31 @@ pub fn parse(body: &str) -> Commands {
         if line.is_empty() {
             continue;
         }
+        let long = line.chars().nth(MAX_LINE).is_some();
         match parse_line(line) {
-            Ok(Some(c)) => out.commands.push(c),
             Ok(None) => chatter.push(line),
+            _ if long => out.errors.push(CommandError {
+                line: shorten(line),
+                message: format!(
+                    "this line is {} characters long, too long for a command (at most {MAX_LINE}); write each command on a short line of its own",
+                    line.chars().count()
+                ),
+            }),
+            Ok(Some(c)) => out.commands.push(c),
             Err(message) => out.errors.push(CommandError {
                 line: line.to_string(),
                 message,
             }),
         }
+    }
+    if out.commands.len() > MAX_COMMANDS {
+        out.errors.push(CommandError {
+            line: format!("{} commands", out.commands.len()),
+            message: format!(
+                "a mail may hold at most {MAX_COMMANDS} commands, and this one holds {}; nothing of it was done",
+                out.commands.len()
+            ),
+        });
     }
     // Nothing but chatter: a line with a move in it was most likely meant
     // as one (`mvoe 13-21`, `13-21 please`); say how to write it.
@@ -186,11 +244,25 @@ pub fn parse(body: &str) -> Commands {
                 .find(|w| MOVE_LIKE.is_match(w))
                 .map(|w| (line, w))
         });
-        if let Some((line, w)) = near {
+        if let Some((line, w)) = near.filter(|(_, w)| w.chars().nth(60).is_none()) {
             out.errors.push(CommandError {
-                line: line.to_string(),
+                line: shorten(line),
                 message: format!(
                     "pbem reads a move only when it stands alone on its line; if you meant {w}, write it by itself, or as `move {w}`"
+                ),
+            });
+        } else if let Some((line, c)) = chatter.iter().find_map(|line| {
+            line.split_whitespace()
+                .find_map(lookalike)
+                .map(|c| (line, c))
+        }) {
+            // Issue 5: say which character, or the player sees only
+            // "no command" beside a move they think they wrote.
+            out.errors.push(CommandError {
+                line: shorten(line),
+                message: format!(
+                    "{c:?} (U+{:04X}) is not a character of moves, though it looks like one; write moves with the digits 0-9, `-`, `x`, `/` and `off`, like 22-15",
+                    c as u32
                 ),
             });
         }
@@ -473,6 +545,66 @@ mod tests {
         );
         assert_eq!(one("help"), Command::Help);
         assert_eq!(one("token k3y"), Command::Token("k3y".into()));
+    }
+
+    #[test]
+    fn issue5_long_lines_and_many_commands_are_refused_not_carried_out() {
+        // A megabyte move: refused with its first 60 characters quoted.
+        let long = "1-2-".repeat(250_000);
+        let c = parse(&format!("{long}\n"));
+        assert!(c.commands.is_empty());
+        assert_eq!(c.errors.len(), 1);
+        assert!(c.errors[0].line.len() < 70, "{}", c.errors[0].line);
+        assert!(c.errors[0].message.contains("too long"));
+        let c = parse(&format!("move {}\n", "x".repeat(300)));
+        assert!(c.errors[0].message.contains("too long"));
+        // A long line of chatter is chatter.
+        let c = parse(&format!("{}\nboard\n", "blah ".repeat(100)));
+        assert_eq!(c.commands, [Command::Board]);
+        assert!(c.errors.is_empty());
+        // A storm in one mail: 10,000 `help` lines would be 10,000 replies.
+        let c = parse(&"help\n".repeat(10_000));
+        assert!(
+            c.errors
+                .iter()
+                .any(|e| e.message.contains("at most 20 commands"))
+        );
+        let c = parse(&"board\n".repeat(MAX_COMMANDS));
+        assert!(c.errors.is_empty());
+        // A near miss in a long word is not quoted back.
+        let c = parse(&format!("hi {}\n", "1-".repeat(10_000)));
+        assert!(c.errors.is_empty());
+    }
+
+    #[test]
+    fn issue5_lookalikes_are_named() {
+        for (text, c) in [
+            ("13х21", 'х'),
+            ("13Х21", 'Х'),
+            ("13χ21", 'χ'),
+            ("¹³-²¹", '¹'),
+            ("⑬-㉑", '⑬'),
+            ("13-оff", 'о'),
+            ("1\u{0335}3-21", '\u{0335}'),
+        ] {
+            let p = parse(&format!("{text}\n"));
+            assert!(!p.errors.is_empty(), "{text}: {p:?}");
+            assert!(p.commands.is_empty(), "{text}");
+            assert!(
+                p.errors[0]
+                    .message
+                    .contains(&format!("{c:?} (U+{:04X})", c as u32)),
+                "{text}: {:?}",
+                p.errors
+            );
+        }
+        // Dashes pbem reads are moves; words and chatter are not named.
+        for dash in ['‐', '‑', '‒', '―', '﹣'] {
+            assert!(matches!(one(&format!("13{dash}21")), Command::Move { .. }));
+        }
+        for chatter in ["Привет", "café at 10", "XIII-XXI", "rеsign"] {
+            assert!(parse(chatter).errors.is_empty(), "{chatter}");
+        }
     }
 
     #[test]

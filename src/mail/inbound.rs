@@ -69,10 +69,14 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
         return Err(Unreadable("no mail headers found".into()));
     }
     let first = msg.from().and_then(|a| a.first());
+    // An address pbem can write back to: one lettre reads (issue 5: a
+    // sender `../../x@example.org` was answered with a reply that could
+    // not be built, and so was never sent).
     let from = first
         .and_then(|a| a.address())
         .map(|a| a.trim().to_lowercase())
-        .filter(|a| a.contains('@') && !a.chars().any(|c| c.is_whitespace() || c.is_control()));
+        .filter(|a| a.contains('@') && !a.chars().any(|c| c.is_whitespace() || c.is_control()))
+        .filter(|a| a.parse::<lettre::message::Mailbox>().is_ok());
     let from_name = first
         .and_then(|a| a.name())
         .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>())
@@ -177,6 +181,18 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
             return Some(format!("sent by {f} (a bounce)"));
         }
     }
+    // Delivery reports and read receipts (RFC 6522 multipart/report:
+    // RFC 3464 bounces, RFC 8098 receipts) are machines talking (issue 5:
+    // an Outlook read receipt was answered "no command").
+    if let Some(ct) = mail_parser::MimeHeaders::content_type(msg.root_part())
+        && ct.ctype().eq_ignore_ascii_case("multipart")
+        && ct
+            .subtype()
+            .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    {
+        let kind = ct.attribute("report-type").unwrap_or("report");
+        return Some(format!("a {kind} report (multipart/report)"));
+    }
     None
 }
 
@@ -223,6 +239,17 @@ mod tests {
                 .unwrap()
                 .contains("loop")
         );
+        let receipt = PLAIN.replace(
+            "Subject:",
+            "Content-Type: multipart/report; report-type=disposition-notification; boundary=b\r\nSubject:",
+        );
+        assert!(
+            parse(receipt.as_bytes())
+                .unwrap()
+                .automated
+                .unwrap()
+                .contains("disposition-notification")
+        );
         let no = PLAIN.replace("Subject:", "Auto-Submitted: no\r\nSubject:");
         assert_eq!(parse(no.as_bytes()).unwrap().automated, None);
     }
@@ -238,6 +265,28 @@ mod tests {
     fn a_blank_text_part_does_not_hide_the_html() {
         let mail = "From: a@example.org\r\nSubject: x\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\r\n--b\r\nContent-Type: text/html\r\n\r\n<div>22-15</div>\r\n--b--\r\n";
         assert_eq!(parse(mail.as_bytes()).unwrap().body.trim(), "22-15");
+    }
+
+    #[test]
+    fn issue5_a_sender_pbem_cannot_write_to_has_no_from() {
+        for from in [
+            "../../x@example.org",
+            ".hidden@example.org",
+            "\"../../x\"@example.org",
+            "a..b@example.org",
+            "x@../../etc",
+            "@example.org",
+        ] {
+            let mail = PLAIN.replace("Bob Example <Bob@Example.org>", from);
+            assert_eq!(parse(mail.as_bytes()).unwrap().from, None, "{from}");
+        }
+        // `/` is an atext character: a valid address (its Maildir folder
+        // is made safe by the transport).
+        let mail = PLAIN.replace("Bob Example <Bob@Example.org>", "a/b@example.org");
+        assert_eq!(
+            parse(mail.as_bytes()).unwrap().from.as_deref(),
+            Some("a/b@example.org")
+        );
     }
 
     #[test]

@@ -85,6 +85,7 @@ pub fn build(
         .parse()
         .map_err(|e| err(format!("pbem's own address: {e}")))?;
     let to: Mailbox = reply.to.parse().map_err(|e| err(format!("{e}")))?;
+    let to_address = to.email.to_string();
     let mut b = Message::builder()
         .from(from)
         .to(to)
@@ -129,5 +130,212 @@ pub fn build(
                 ),
         )
         .map_err(|e| err(e.to_string()))?;
-    Ok(msg.formatted())
+    let raw = msg.formatted();
+    // The last word on header injection: whatever a sender put in their
+    // name, subject or Message-ID, the mail has pbem's headers and no
+    // others, and goes to the one address it is for.
+    check_headers(&raw, &to_address).map_err(err)?;
+    Ok(raw)
+}
+
+/// The headers of the mails pbem writes, each at most once.
+pub const HEADERS: &[&str] = &[
+    "From",
+    "To",
+    "Subject",
+    "Date",
+    "Message-ID",
+    "In-Reply-To",
+    "References",
+    "Reply-To",
+    "Auto-Submitted",
+    LOOP_HEADER,
+    "MIME-Version",
+    "Content-Type",
+    "Content-Transfer-Encoding",
+];
+
+/// Checks a mail pbem wrote (issue 5, "Names and paths": nothing can
+/// inject a header): the header block is CRLF lines, each one of
+/// [`HEADERS`] (at most once) or the folded continuation of one, and the
+/// mail goes to `to` alone.
+///
+/// # Errors
+/// What is wrong, in words.
+pub fn check_headers(raw: &[u8], to: &str) -> Result<(), String> {
+    let end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or("no end of the headers")?;
+    let block = &raw[..end + 2];
+    let mut seen: Vec<&str> = Vec::new();
+    for line in block.split(|b| *b == b'\n') {
+        if line.is_empty() {
+            continue; // after the last CRLF
+        }
+        let Some(line) = line.strip_suffix(b"\r") else {
+            return Err("a header line without CRLF".into());
+        };
+        if line.contains(&b'\r') || line.contains(&0) {
+            return Err("a stray CR or NUL in the headers".into());
+        }
+        if line.starts_with(b" ") || line.starts_with(b"\t") {
+            if seen.is_empty() {
+                return Err("a continuation line before any header".into());
+            }
+            continue;
+        }
+        let name = line
+            .iter()
+            .position(|b| *b == b':')
+            .and_then(|i| std::str::from_utf8(&line[..i]).ok())
+            .ok_or_else(|| {
+                format!(
+                    "a header line that is no header: {:?}",
+                    String::from_utf8_lossy(line)
+                )
+            })?;
+        let Some(known) = HEADERS.iter().find(|h| h.eq_ignore_ascii_case(name)) else {
+            return Err(format!("a header pbem does not write: {name:?}"));
+        };
+        if seen.contains(known) {
+            return Err(format!("{known} twice"));
+        }
+        seen.push(known);
+    }
+    for needed in ["From", "To", "Subject", "Date", "Message-ID"] {
+        if !seen.contains(&needed) {
+            return Err(format!("no {needed} header"));
+        }
+    }
+    let msg = mail_parser::MessageParser::default()
+        .parse(raw)
+        .ok_or("the mail does not parse")?;
+    let tos: Vec<String> = msg
+        .to()
+        .map(|a| {
+            a.iter()
+                .map(|x| x.address().unwrap_or("").to_lowercase())
+                .collect()
+        })
+        .unwrap_or_default();
+    if tos != [to.to_lowercase()] {
+        return Err(format!("To is {tos:?}, not {to:?}"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::templates::Rendered;
+
+    fn identity() -> Identity {
+        Identity {
+            address: "pbem@example.net".into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+        }
+    }
+
+    fn reply(to: &str, subject: &str) -> Reply {
+        Reply {
+            to: to.into(),
+            rendered: Rendered {
+                subject: subject.into(),
+                text: "text\r\nBcc: evil@example.com\r\n".into(),
+            },
+            game: Some("bz-test1".into()),
+            reply_to: Some("pbem+bz-test1.k3y@example.net".into()),
+        }
+    }
+
+    fn now() -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z")
+            .unwrap()
+            .to_utc()
+    }
+
+    fn built(r: &Reply, irt: Option<&str>, refs: &[String]) -> Result<Vec<u8>, BuildError> {
+        build(
+            &identity(),
+            r,
+            "<pbem.bz-test1.1@example.net>",
+            irt,
+            refs,
+            now(),
+        )
+    }
+
+    #[test]
+    fn issue5_no_header_injection_from_names_subjects_or_ids() {
+        let names = [
+            "Bob\r\nBcc: evil@example.com",
+            "Bob\nBcc: evil@example.com",
+            "=?utf-8?q?Bob=0D=0ABcc:_evil@example.com?=",
+            "\"Bob\r\n\" <x@example.com>",
+        ];
+        for n in names {
+            let to = crate::adjudicate::mailbox(Some(n), "bob@example.org");
+            let raw = built(&reply(&to, "[pbem bz-test1] x"), None, &[]).unwrap();
+            check_headers(&raw, "bob@example.org").unwrap();
+        }
+        for s in [
+            "x\r\nBcc: evil@example.com",
+            "x\nBcc: evil@example.com",
+            "x\rBcc: evil@example.com",
+            "=?utf-8?b?eA0KQmNjOiBldmlsQGV4YW1wbGUuY29t?=",
+            &"long ".repeat(5000),
+        ] {
+            if let Ok(raw) = built(&reply("bob@example.org", s), None, &[]) {
+                check_headers(&raw, "bob@example.org").unwrap();
+            }
+        }
+        for id in [
+            "<a@b>\r\nBcc: evil@example.com",
+            "<a@b> <c@d>",
+            "<\r\n>",
+            "<>",
+        ] {
+            if let Ok(raw) = built(
+                &reply("bob@example.org", "x"),
+                Some(id),
+                &[id.to_string(), "<x\nBcc: y@z>".to_string()],
+            ) {
+                check_headers(&raw, "bob@example.org").unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn issue5_a_recipient_is_one_address_or_nothing() {
+        for to in [
+            "bob@example.org, evil@example.com",
+            "bob@example.org\r\nBcc: evil@example.com",
+            "<bob@example.org> evil@example.com",
+            "bob@example.org;evil@example.com",
+        ] {
+            if let Ok(raw) = built(&reply(to, "x"), None, &[]) {
+                let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                let n = msg.to().map(|a| a.iter().count()).unwrap_or(0);
+                assert_eq!(n, 1, "{to:?}:\n{}", String::from_utf8_lossy(&raw));
+            }
+        }
+    }
+
+    #[test]
+    fn check_headers_spots_an_injected_header() {
+        let raw = built(&reply("bob@example.org", "x"), None, &[]).unwrap();
+        check_headers(&raw, "bob@example.org").unwrap();
+        let text = String::from_utf8(raw).unwrap();
+        let evil = text.replacen(
+            "Subject: x\r\n",
+            "Subject: x\r\nBcc: evil@example.com\r\n",
+            1,
+        );
+        assert!(check_headers(evil.as_bytes(), "bob@example.org").is_err());
+        let bare = text.replacen("Subject: x\r\n", "Subject: x\nX: y\r\n", 1);
+        assert!(check_headers(bare.as_bytes(), "bob@example.org").is_err());
+        assert!(check_headers(text.as_bytes(), "alice@example.org").is_err());
+    }
 }

@@ -4,7 +4,7 @@
 
 /// Normalises characters clients add: CRLF and CR to LF, non-breaking and
 /// other Unicode spaces to a plain space, zero-width characters and BOMs
-/// removed, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
+/// removed, so are bidirectional marks, fullwidth forms to ASCII, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
 /// leftovers of quoted-printable undone.
 pub fn normalize(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
@@ -14,12 +14,18 @@ pub fn normalize(text: &str) -> String {
             .chars()
             .filter_map(|c| match c {
                 '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' => None,
+                // Bidirectional marks and overrides: invisible, and able
+                // to make `12-31` show as `13-21` (issue 5).
+                '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => None,
                 '\u{00A0}'
                 | '\u{2000}'..='\u{200A}'
                 | '\u{202F}'
                 | '\u{205F}'
                 | '\u{3000}'
                 | '\t' => Some(' '),
+                // Fullwidth forms (East Asian input methods) are their ASCII
+                // letters: `２２－１５` is 22-15, `ｂｏａｒｄ` is board.
+                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
                 c => Some(c),
             })
             .collect();
@@ -141,30 +147,17 @@ fn attribution(lines: &[&str], i: usize) -> Option<usize> {
 /// (`<blockquote>`, Gmail's `gmail_quote`) dropped first, block elements
 /// to line breaks, tags removed, entities decoded.
 pub fn html_to_text(html: &str) -> String {
-    let mut s = html.to_string();
     // Drop quoted blocks before anything else: mail-parser's own
-    // conversion keeps them without markers.
+    // conversion keeps them without markers. A `>` line where the quote
+    // was, as a text part marks it.
+    let mut s = drop_blocks(html, "<blockquote", "</blockquote>", "\n>\n");
+    s = drop_blocks(&s, "<div class=\"gmail_quote", "</div>", "\n>\n");
     for (open, close) in [
-        ("<blockquote", "</blockquote>"),
-        ("<div class=\"gmail_quote", "</div>"),
+        ("<script", "</script>"),
+        ("<style", "</style>"),
+        ("<head", "</head>"),
     ] {
-        while let Some(start) = find_ci(&s, open) {
-            let end = find_ci(&s[start..], close)
-                .map(|e| start + e + close.len())
-                .unwrap_or(s.len());
-            // A `>` line where the quote was, as a text part marks it.
-            s.replace_range(start..end, "\n>\n");
-        }
-    }
-    for tag in ["script", "style", "head"] {
-        let open = format!("<{tag}");
-        let close = format!("</{tag}>");
-        while let Some(start) = find_ci(&s, &open) {
-            let end = find_ci(&s[start..], &close)
-                .map(|e| start + e + close.len())
-                .unwrap_or(s.len());
-            s.replace_range(start..end, "");
-        }
+        s = drop_blocks(&s, open, close, "");
     }
     let mut out = String::with_capacity(s.len());
     let mut rest = s.as_str();
@@ -203,9 +196,25 @@ pub fn html_to_text(html: &str) -> String {
     decode_entities(&out)
 }
 
-fn find_ci(hay: &str, needle: &str) -> Option<usize> {
-    let h = hay.to_ascii_lowercase();
-    h.find(&needle.to_ascii_lowercase())
+/// `html` with every block from `open` to the next `close` (or the end)
+/// replaced by `with`, tags matched without regard to ASCII case. One
+/// pass: lowering the whole text again for each block made a mail of many
+/// `<script>` tags take hours (issue 5).
+fn drop_blocks(html: &str, open: &str, close: &str, with: &str) -> String {
+    // ASCII lower case keeps every byte offset.
+    let lower = html.to_ascii_lowercase();
+    let mut out = String::with_capacity(html.len());
+    let mut pos = 0;
+    while let Some(i) = lower[pos..].find(open) {
+        let start = pos + i;
+        out.push_str(&html[pos..start]);
+        out.push_str(with);
+        pos = lower[start..]
+            .find(close)
+            .map_or(html.len(), |e| start + e + close.len());
+    }
+    out.push_str(&html[pos..]);
+    out
 }
 
 fn decode_entities(s: &str) -> String {
@@ -214,7 +223,11 @@ fn decode_entities(s: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         let tail = &rest[amp..];
-        let end = tail[..tail.len().min(10)].find(';');
+        // Bytes, not a str slice: the 10th byte may fall inside a
+        // character (`&` then non-ASCII text panicked, issue 5 fuzzing).
+        let end = tail.as_bytes()[..tail.len().min(10)]
+            .iter()
+            .position(|b| *b == b';');
         let decoded = end.and_then(|e| {
             let ent = &tail[1..e];
             let c = match ent {
@@ -260,6 +273,8 @@ mod tests {
             "22-15\n board\n\n"
         );
         assert_eq!(normalize("#12=2022-15\n"), "#12 22-15\n\n");
+        assert_eq!(normalize("２２－１５\nｂｏａｒｄ"), "22-15\nboard\n");
+        assert_eq!(normalize("\u{202E}22-15\u{200E}"), "22-15\n");
         assert_eq!(normalize("mo=\nve 22-15\n"), "move 22-15\n\n");
     }
 
@@ -289,6 +304,29 @@ mod tests {
             strip_quotes("On reflection: resign\n").trim(),
             "On reflection: resign"
         );
+    }
+
+    #[test]
+    fn issue5_an_ampersand_before_non_ascii_text_is_kept() {
+        // Found by fuzz/fuzz_targets/mail.rs: a str slice inside 'é'.
+        assert_eq!(decode_entities("& Zéééééé"), "& Zéééééé");
+        assert_eq!(decode_entities("&é;x"), "&é;x");
+        assert_eq!(html_to_text("<p>&€€€€;</p>").trim(), "&€€€€;");
+        assert_eq!(decode_entities("&amp;é"), "&é");
+    }
+
+    #[test]
+    fn issue5_many_tags_take_linear_time() {
+        let html = format!(
+            "{}<p>22-15</p>{}",
+            "<SCRIPT>x</script><blockquote>q</blockquote>".repeat(100_000),
+            "<style>".repeat(1000)
+        );
+        let t = std::time::Instant::now();
+        let text = html_to_text(&html);
+        assert!(t.elapsed().as_secs() < 5, "{:?}", t.elapsed());
+        assert!(text.contains("22-15"));
+        assert!(!text.contains('x') && !text.contains('q'));
     }
 
     #[test]

@@ -94,7 +94,7 @@ struct Raw {
     created: Option<Spanned<toml::value::Datetime>>,
     first: Option<Spanned<String>>,
     result: Option<Spanned<String>>,
-    players: Option<BTreeMap<String, String>>,
+    players: Option<BTreeMap<Spanned<String>, String>>,
     moves: Option<Spanned<String>>,
     play: Option<RawPlay>,
 }
@@ -236,6 +236,37 @@ impl Record {
                 })?,
             ),
         };
+        // Player keys are side names, in any case, stored as the rules
+        // write them: every reader looks a player up by the side's name,
+        // and the writer writes only those (issue 5, fuzzing: `Black = ...`
+        // or a misspelt side was dropped from the record at the next move).
+        let mut players = BTreeMap::new();
+        for (name, who) in raw.players.unwrap_or_default() {
+            let line = line_of(src, name.span().start);
+            let side = rules.side_named(name.get_ref()).ok_or_else(|| {
+                err(
+                    line,
+                    format!(
+                        "`{}` under [players] is not a side of {}: write {}",
+                        name.get_ref(),
+                        rules.name(),
+                        sides()
+                    ),
+                )
+            })?;
+            if players
+                .insert(rules.side_name(side).to_string(), who)
+                .is_some()
+            {
+                return Err(err(
+                    line,
+                    format!(
+                        "two players for {} under [players]; keep one",
+                        rules.side_name(side)
+                    ),
+                ));
+            }
+        }
         let moves = match (raw.moves, raw.play.and_then(|p| p.moves)) {
             (Some(a), Some(b)) => {
                 return Err(err(
@@ -276,7 +307,7 @@ impl Record {
             created,
             first,
             result,
-            players: raw.players.unwrap_or_default(),
+            players,
             lines,
         })
     }
@@ -481,6 +512,37 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(g.entry, Entry::Move("27/36, 28/37".into()));
+    }
+
+    #[test]
+    fn issue5_players_are_sides() {
+        let r = Record::parse(
+            "x.toml",
+            "rules = \"mad\"\nfirst = \"red\"\n[players]\nBlack = \"A <a@x.org>\"\nRED = \"B <b@x.org>\"\n",
+        )
+        .unwrap();
+        assert_eq!(
+            r.players.keys().collect::<Vec<_>>(),
+            ["black", "red"],
+            "stored as the rules name the sides"
+        );
+        let e = Record::parse(
+            "x.toml",
+            "rules = \"mad\"\nfirst = \"red\"\n[players]\nblack = \"A <a@x.org>\"\nblak = \"B <b@x.org>\"\n",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, 5, "{e}");
+        assert!(
+            e.message
+                .contains("`blak` under [players] is not a side of M.A.D."),
+            "{e}"
+        );
+        let e = Record::parse(
+            "x.toml",
+            "rules = \"mad\"\nfirst = \"red\"\n[players]\nblack = \"A <a@x.org>\"\nBlack = \"B <b@x.org>\"\n",
+        )
+        .unwrap_err();
+        assert!(e.message.contains("two players for black"), "{e}");
     }
 
     #[test]

@@ -1,0 +1,88 @@
+//! Inbound mail as raw bytes (src/mail/inbound.rs), then the commands in
+//! it (src/mail/command.rs), then the replies pbem would write back to the
+//! sender with the mail's own words in them (src/mail/outbound.rs).
+//! Invariants: nothing panics; every reply either is refused with an error
+//! or has exactly the headers pbem writes (no header injection from a
+//! name, an address, a subject, a command or a Message-ID), addressed to
+//! the sender.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use minijinja::context;
+use pbem::adjudicate::{Identity, Reply, mailbox};
+use pbem::mail::command::{self, Command};
+use pbem::mail::templates::Templates;
+use pbem::mail::{inbound, outbound};
+use std::sync::LazyLock;
+
+static TEMPLATES: LazyLock<Templates> = LazyLock::new(|| Templates::new(None));
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(mail) = inbound::parse(data) else {
+        return;
+    };
+    let parsed = command::parse(&mail.body);
+    let _ = command::parse(&mail.subject);
+    let Some(from) = &mail.from else {
+        return;
+    };
+    let identity = Identity {
+        address: "pbem@example.net".into(),
+        name: "pbem".into(),
+        trusted_authserv: None,
+    };
+    let to = mailbox(mail.from_name.as_deref(), from);
+    let what = parsed
+        .commands
+        .first()
+        .map(|c| c.to_string())
+        .or_else(|| parsed.errors.first().map(|e| e.line.clone()))
+        .unwrap_or_default();
+    let mut rendered = vec![
+        TEMPLATES.render(
+            "rejected",
+            context! { id => "bz-test1", game => "Boom & Zoom", what => what.clone(), command => what, reason => "fuzz" },
+        ),
+        TEMPLATES.render(
+            "info",
+            context! { id => "bz-test1", title => format!("{} {to}", mail.subject), text => mail.body.clone() },
+        ),
+    ];
+    for c in &parsed.commands {
+        if let Command::Challenge { opponent, .. } = c {
+            rendered.push(TEMPLATES.render(
+                "challenged",
+                context! { id => "bz-test1", game => "Boom & Zoom", opponent => opponent.clone() },
+            ));
+        }
+    }
+    let now = chrono_now();
+    for r in rendered {
+        let r = r.expect("the built-in templates render");
+        let reply = Reply {
+            to: to.clone(),
+            rendered: r,
+            game: Some("bz-test1".into()),
+            reply_to: Some(identity.reply_to("bz-test1", "k3y")),
+        };
+        let Ok(raw) = outbound::build(
+            &identity,
+            &reply,
+            "<pbem.bz-test1.1@example.net>",
+            mail.message_id.as_deref(),
+            &mail.thread,
+            now,
+        ) else {
+            continue;
+        };
+        if let Err(e) = outbound::check_headers(&raw, from) {
+            panic!("{e}\n{}", String::from_utf8_lossy(&raw));
+        }
+    }
+});
+
+fn chrono_now() -> chrono::DateTime<chrono::Utc> {
+    chrono::DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z")
+        .expect("a valid time")
+        .to_utc()
+}
