@@ -1547,6 +1547,7 @@ fn write_game(store: &Store) {
                 challenger_side: "black".into(),
                 first: "black".into(),
                 created: "2026-11-19T08:00:00Z".into(),
+                clock: None,
             },
         )
         .unwrap();
@@ -1674,7 +1675,7 @@ fn run(name: &str, raw: &[u8]) -> Outcome {
         files(top.path(), &mut v);
         v
     };
-    let inbox = Maildir::open(&config.inbox.maildir).unwrap();
+    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let mail_name = "1763632800.M1P1.badmail";
     inbox.deliver(mail_name, &raw).unwrap();
 
@@ -1728,6 +1729,8 @@ fn run(name: &str, raw: &[u8]) -> Outcome {
     if !config
         .inbox
         .maildir
+        .as_ref()
+        .unwrap()
         .join("cur")
         .join(format!("{mail_name}:2,S"))
         .exists()

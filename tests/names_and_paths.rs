@@ -83,6 +83,7 @@ fn issue5_hostile_ids_name_no_file() {
         challenger_side: "black".into(),
         first: "black".into(),
         created: "2026-11-20T10:00:00Z".into(),
+        clock: None,
     };
     for id in HOSTILE_IDS {
         assert!(store.game_path(id).is_err(), "{id:?}");
@@ -226,6 +227,7 @@ fn issue5_no_value_injects_a_header() {
         address: "pbem@example.net".into(),
         name: "pbem".into(),
         trusted_authserv: None,
+        clocks: Default::default(),
     };
     let evil = [
         "x\r\nBcc: evil@example.com",
