@@ -35,7 +35,13 @@ fn escape_multiline(s: &str) -> String {
 pub fn to_string(record: &Record) -> String {
     let rules = record.rules;
     let mut s = String::new();
-    let id = record.id.as_deref().unwrap_or("");
+    // The id goes into a comment line: not one that holds a line break,
+    // which would end the comment and break the file (issue 5, fuzzing).
+    let id = record
+        .id
+        .as_deref()
+        .filter(|id| !id.chars().any(char::is_control))
+        .unwrap_or("");
     let file = if id.is_empty() {
         "this file".to_string()
     } else {
@@ -142,4 +148,19 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue5_an_id_with_a_line_break_does_not_break_the_file() {
+        let src = "rules = \"mad\"\nfirst = \"red\"\nid = \"\"\"x\nrules = 1\"\"\"\n";
+        let rec = Record::parse("x.toml", src).unwrap();
+        let text = to_string(&rec);
+        let again = Record::parse("x.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(again.id, rec.id);
+        assert!(!text.lines().next().unwrap().contains('x'), "{text}");
+    }
 }
