@@ -97,11 +97,28 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// The side to move.
     fn turn(&self) -> Side;
 
+    /// Appends every move the rules allow the side to move (in any order,
+    /// no duplicates), without asking whether the game is already
+    /// decided: [`Game::legal_moves`] does that once for every game.
+    fn generate(&self, out: &mut Vec<Self::Move>);
+
+    /// Counts what [`Game::generate`] would append; games may override it
+    /// with something faster than generating (perft's last ply).
+    fn count_generated(&self) -> usize {
+        let mut v = Vec::new();
+        self.generate(&mut v);
+        v.len()
+    }
+
     /// Appends every legal move to `out` (in any order, no duplicates).
     /// Appends nothing when the game is over, whether by a rule checked
     /// after the last move ([`Game::decided`]) or because the side to move
     /// is stuck.
-    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    fn legal_moves(&self, out: &mut Vec<Self::Move>) {
+        if self.decided().is_none() {
+            self.generate(out);
+        }
+    }
 
     /// Plays a move from [`Game::legal_moves`]. Anything else is a bug in
     /// the caller; it must not panic, but the position is then unspecified.
@@ -131,12 +148,13 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// the last move marked.
     fn diagram(&self, view: &View) -> String;
 
-    /// Counts legal moves; games may override with something faster than
-    /// generating them (perft's last ply).
+    /// Counts legal moves: none once the game is decided.
     fn count_moves(&self) -> usize {
-        let mut v = Vec::new();
-        self.legal_moves(&mut v);
-        v.len()
+        if self.decided().is_some() {
+            0
+        } else {
+            self.count_generated()
+        }
     }
 }
 

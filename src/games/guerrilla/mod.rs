@@ -216,16 +216,11 @@ impl Game for Guerrilla {
         self.turn
     }
 
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        if self.decided().is_none() {
-            movegen::generate(self, out);
-        }
+    fn generate(&self, out: &mut Vec<Move>) {
+        movegen::generate(self, out);
     }
 
-    fn count_moves(&self) -> usize {
-        if self.decided().is_some() {
-            return 0;
-        }
+    fn count_generated(&self) -> usize {
         movegen::count(self)
     }
 

@@ -223,16 +223,11 @@ impl<V: Variant> Game for MadPosition<V> {
         self.turn
     }
 
-    fn legal_moves(&self, out: &mut Vec<Move>) {
-        if self.decided().is_none() {
-            movegen::generate(self, out);
-        }
+    fn generate(&self, out: &mut Vec<Move>) {
+        movegen::generate(self, out);
     }
 
-    fn count_moves(&self) -> usize {
-        if self.decided().is_some() {
-            return 0;
-        }
+    fn count_generated(&self) -> usize {
         movegen::count(self)
     }
 
