@@ -64,6 +64,24 @@ pub struct SendError {
     pub transient: bool,
 }
 
+impl SendError {
+    /// A failure that trying again will not mend (a bad setting).
+    fn permanent(message: impl Into<String>) -> SendError {
+        SendError {
+            message: message.into(),
+            transient: false,
+        }
+    }
+
+    /// A failure worth trying again later (a server away, a full disk).
+    fn transient(message: impl Into<String>) -> SendError {
+        SendError {
+            message: message.into(),
+            transient: true,
+        }
+    }
+}
+
 /// Something that takes mail.
 pub trait Transport {
     /// Sends one raw mail to the envelope's recipients.
@@ -92,10 +110,7 @@ pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError>
 
 /// The lettre transport for `[send] transport = "smtp"`.
 fn smtp(config: &SendConfig) -> Result<SmtpTransport, SendError> {
-    let fail = |m: String| SendError {
-        message: m,
-        transient: false,
-    };
+    let fail = |m: String| SendError::permanent(m);
     match config {
         SendConfig::Smtp {
             host,
@@ -151,10 +166,7 @@ fn smtp(config: &SendConfig) -> Result<SmtpTransport, SendError> {
 /// # Errors
 /// What failed, with the setting to look at.
 pub fn check(config: &SendConfig) -> Result<String, SendError> {
-    let fail = |m: String| SendError {
-        message: m,
-        transient: false,
-    };
+    let fail = |m: String| SendError::permanent(m);
     match config {
         SendConfig::Smtp {
             host,
@@ -240,10 +252,7 @@ impl Transport for Sendmail {
         self.0
             .send_raw(envelope, raw)
             .map(|_| ())
-            .map_err(|e| SendError {
-                transient: true,
-                message: format!("sendmail: {e}"),
-            })
+            .map_err(|e| SendError::transient(format!("sendmail: {e}")))
     }
 }
 
@@ -255,10 +264,8 @@ pub struct MaildirSink {
 
 impl Transport for MaildirSink {
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
-        let io = |e: std::io::Error| SendError {
-            message: format!("{}: {e}", self.folder.display()),
-            transient: true,
-        };
+        let io =
+            |e: std::io::Error| SendError::transient(format!("{}: {e}", self.folder.display()));
         for to in envelope.to() {
             let dir = self.folder.join(folder_name(to.as_ref()));
             let md = Maildir::open(&dir).map_err(io)?;
@@ -295,10 +302,7 @@ pub fn folder_name(address: &str) -> String {
 /// # Errors
 /// When the mail has no usable sender or recipient.
 pub fn envelope_of(raw: &[u8]) -> Result<Envelope, SendError> {
-    let bad = |m: &str| SendError {
-        message: format!("queued mail: {m}"),
-        transient: false,
-    };
+    let bad = |m: &str| SendError::permanent(format!("queued mail: {m}"));
     let msg = mail_parser::MessageParser::default()
         .parse(raw)
         .ok_or_else(|| bad("not a mail"))?;
@@ -346,10 +350,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         let failed_before = out.failed;
         for f in files {
             let result = fs::read(&f)
-                .map_err(|e| SendError {
-                    message: format!("{}: {e}", f.display()),
-                    transient: true,
-                })
+                .map_err(|e| SendError::transient(format!("{}: {e}", f.display())))
                 .and_then(|raw| envelope_of(&raw).and_then(|env| transport.send(&env, &raw)));
             match result {
                 Ok(()) => {
