@@ -14,9 +14,9 @@
 use super::{Adjudicator, Reply, Result, address_of, example_move};
 use crate::game::{Game, Side, View};
 use crate::record::{self, Entry, Event, MoveLine, Record};
-use crate::store::{GameClock, StoreError};
+use crate::store::{GameClock, Secrets, StoreError};
 use crate::timecontrol::{ClockState, Notice, TimeControl, format_deadline};
-use chrono::{DateTime, Utc};
+use chrono::Utc;
 use minijinja::context;
 
 /// What a game's clock owes now, ready for the poll to commit.
@@ -172,17 +172,15 @@ impl Adjudicator<'_> {
                     format!("{id}: {name} lost on time"),
                 )
             }
-            Notice::Reminder {
-                point, deadline, ..
-            } => (
+            Notice::Reminder { point, .. } => (
                 format!("reminder-{}", point.permille()),
-                vec![self.reminder::<G>(id, &rec, &gc, side, Some(point.to_string()), deadline)?],
+                vec![self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?],
                 None,
                 format!("{id}: {name} reminded ({point} of the time used)"),
             ),
-            Notice::Final { deadline, .. } => (
+            Notice::Final { .. } => (
                 "final".to_string(),
-                vec![self.reminder::<G>(id, &rec, &gc, side, None, deadline)?],
+                vec![self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?],
                 None,
                 format!("{id}: {name} sent the final notice"),
             ),
@@ -199,18 +197,22 @@ impl Adjudicator<'_> {
         }))
     }
 
-    /// A reminder (`used`: the share of the turn's time used) or, without
-    /// `used`, the final notice, to the player of `side`.
+    /// The mail of a reminder or of the final notice, to the side to move.
     fn reminder<G: Game>(
         &self,
         id: &str,
         rec: &Record,
         gc: &GameClock,
-        side: Side,
-        used: Option<String>,
-        deadline: DateTime<Utc>,
+        secrets: &Secrets,
+        notice: &Notice,
     ) -> Result<Reply> {
         let rules = G::RULES;
+        let (side, deadline) = (notice.side(), notice.deadline());
+        // The share of the turn's time used; none for the final notice.
+        let used = match notice {
+            Notice::Reminder { point, .. } => Some(point.to_string()),
+            _ => None,
+        };
         let replayed = record::replay::<G>(rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
         let pos = replayed.position();
         let ply = replayed.moves.len();
@@ -220,7 +222,6 @@ impl Adjudicator<'_> {
             ply,
             ended: None,
         });
-        let secrets = self.store.secrets(id)?;
         Ok(Reply {
             to: rec.players.get(rules.side_name(side)).cloned().unwrap_or_default(),
             rendered: self.templates.render(
