@@ -96,7 +96,7 @@ impl Poller<'_> {
     ) -> Result<Report, StoreError> {
         let _lock = self.store.lock(wait_for_lock)?;
         let mut report = Report::default();
-        self.recover()?;
+        self.recover(now)?;
         let mut processed = self.store.processed()?;
         let pending = source
             .pending()
@@ -322,7 +322,7 @@ impl Poller<'_> {
 
     /// After a crash: committed staging folders go to `ready/`, the others
     /// are thrown away (their mails will be handled again).
-    fn recover(&self) -> Result<(), StoreError> {
+    fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.store.remove_stale_temps();
         let processed = self.store.processed()?;
         let dir = self.store.outbox_staging();
@@ -333,7 +333,7 @@ impl Poller<'_> {
             let p = e.path();
             let key = fs::read_to_string(p.join("key")).ok();
             if key.as_ref().is_some_and(|k| processed.contains(k)) {
-                self.release(&p, crate::clock::now())?;
+                self.release(&p, now)?;
             } else {
                 let _ = fs::remove_dir_all(&p);
             }
