@@ -45,6 +45,9 @@ pub struct Report {
     /// Mails that could not be processed (left in the mailbox).
     pub errors: Vec<String>,
     pub sent: usize,
+    /// Replies still in the outbox after the flush (failed, or not tried
+    /// while the transport is down).
+    pub unsent: usize,
     pub send_errors: Vec<String>,
     /// One line per mail: its fate.
     pub log: Vec<String>,
@@ -174,6 +177,7 @@ impl Poller<'_> {
         }
         let flushed = transport::flush(&self.store.outbox_ready(), self.transport);
         report.sent = flushed.sent;
+        report.unsent = flushed.failed + flushed.waiting;
         report.send_errors = flushed.errors;
         Ok(report)
     }

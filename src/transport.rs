@@ -62,6 +62,10 @@ fn default_sendmail() -> PathBuf {
 pub struct SendError {
     pub message: String,
     pub transient: bool,
+    /// The transport itself failed (no connection, TLS, a timeout, a
+    /// broken sendmail), not this one mail: the mails after it would fail
+    /// the same way, so a flush stops there and keeps them for later.
+    pub down: bool,
 }
 
 impl SendError {
@@ -70,6 +74,7 @@ impl SendError {
         SendError {
             message: message.into(),
             transient: false,
+            down: false,
         }
     }
 
@@ -78,6 +83,7 @@ impl SendError {
         SendError {
             message: message.into(),
             transient: true,
+            down: false,
         }
     }
 }
@@ -240,6 +246,8 @@ impl Transport for Smtp {
             .map(|_| ())
             .map_err(|e| SendError {
                 transient: !e.is_permanent(),
+                // Neither a 4xx nor a 5xx answer: no server to talk to.
+                down: !e.is_permanent() && !e.is_transient(),
                 message: format!("SMTP: {e}"),
             })
     }
@@ -252,7 +260,10 @@ impl Transport for Sendmail {
         self.0
             .send_raw(envelope, raw)
             .map(|_| ())
-            .map_err(|e| SendError::transient(format!("sendmail: {e}")))
+            .map_err(|e| SendError {
+                down: true,
+                ..SendError::transient(format!("sendmail: {e}"))
+            })
     }
 }
 
@@ -321,11 +332,16 @@ pub fn envelope_of(raw: &[u8]) -> Result<Envelope, SendError> {
 pub struct Flushed {
     pub sent: usize,
     pub failed: usize,
+    /// Mails not tried because the transport was down (issue 5, "SMTP
+    /// outage"): they stay queued for the next flush.
+    pub waiting: usize,
     pub errors: Vec<String>,
 }
 
 /// Sends everything in `ready` (oldest batch first); what is sent is
-/// removed, what fails stays for the next time.
+/// removed, what fails stays for the next time. When the transport itself
+/// is down (the server does not answer), the flush stops at the first
+/// failure instead of waiting for each queued mail's own time-out.
 pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
     let mut out = Flushed::default();
     let Ok(entries) = fs::read_dir(ready) else {
@@ -347,8 +363,13 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
             Err(_) => continue,
         };
         files.sort();
+        if out.waiting > 0 {
+            out.waiting += files.len();
+            continue;
+        }
         let failed_before = out.failed;
-        for f in files {
+        let mut files = files.into_iter();
+        while let Some(f) = files.next() {
             let result = fs::read(&f)
                 .map_err(|e| SendError::transient(format!("{}: {e}", f.display())))
                 .and_then(|raw| envelope_of(&raw).and_then(|env| transport.send(&env, &raw)));
@@ -360,6 +381,10 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
                 Err(e) => {
                     out.failed += 1;
                     out.errors.push(format!("{}: {e}", f.display()));
+                    if e.down {
+                        out.waiting += files.len();
+                        break;
+                    }
                 }
             }
         }
@@ -370,12 +395,66 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         }
         let _ = fs::remove_dir(&batch); // only when empty
     }
+    if out.waiting > 0 {
+        out.errors.push(format!(
+            "{} more queued mails not tried while the transport is down; they wait in {}",
+            out.waiting,
+            ready.display()
+        ));
+    }
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A transport whose server is away, counting the tries.
+    struct Away(std::cell::Cell<usize>);
+
+    impl Transport for Away {
+        fn send(&self, _: &Envelope, _: &[u8]) -> Result<(), SendError> {
+            self.0.set(self.0.get() + 1);
+            Err(SendError {
+                down: true,
+                ..SendError::transient("connection refused")
+            })
+        }
+    }
+
+    #[test]
+    fn issue5_a_flush_stops_at_a_transport_that_is_down_and_keeps_everything() {
+        let dir = tempfile::tempdir().unwrap();
+        let mail = b"From: pbem@example.net\r\nTo: bob@example.org\r\nSubject: x\r\n\r\nx\r\n";
+        for b in 0..3 {
+            let batch = dir.path().join(format!("batch{b}"));
+            fs::create_dir_all(&batch).unwrap();
+            for m in 0..2 {
+                fs::write(batch.join(format!("{m:03}.eml")), mail).unwrap();
+            }
+            fs::write(batch.join("key"), "k").unwrap();
+        }
+        let away = Away(Default::default());
+        let f = flush(dir.path(), &away);
+        assert_eq!(away.0.get(), 1, "one try, not one time-out per mail");
+        assert_eq!((f.sent, f.failed, f.waiting), (0, 1, 5), "{f:?}");
+        assert!(f.errors.last().unwrap().contains("5 more queued mails"));
+        let kept: usize = (0..3)
+            .map(|b| {
+                fs::read_dir(dir.path().join(format!("batch{b}")))
+                    .unwrap()
+                    .count()
+            })
+            .sum();
+        assert_eq!(kept, 9, "every mail and key still queued");
+        let sink_dir = tempfile::tempdir().unwrap();
+        let sink = MaildirSink {
+            folder: sink_dir.path().to_path_buf(),
+        };
+        let f = flush(dir.path(), &sink);
+        assert_eq!((f.sent, f.failed, f.waiting), (6, 0, 0), "{f:?}");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "outbox empty");
+    }
 
     #[test]
     fn issue5_a_recipient_folder_never_leaves_the_sent_folder() {

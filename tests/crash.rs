@@ -7,16 +7,14 @@
 //! `PBEM_CRASH_KILLS=1000 cargo test --release --test crash` runs the long
 //! version (the default is a short one for every test run).
 
-use pbem::adjudicate::{Adjudicator, Identity};
+mod common;
+
+use common::workload::{self, Workload};
+use pbem::adjudicate::Identity;
 use pbem::config::{Config, INIT};
-use pbem::demo::example_moves;
-use pbem::game::Side;
-use pbem::mail::templates::Templates;
 use pbem::mailbox::Maildir;
-use pbem::record::{Entry, Record};
-use pbem::rules::Rules;
 use pbem::store::Store;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -43,23 +41,6 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     out
 }
 
-/// The games whose example records are played: short ones, every kind.
-const RULES: [Rules; 6] = [
-    Rules::DragonsTeeth,
-    Rules::Embed,
-    Rules::GuerrillaCheckers,
-    Rules::MadBishops,
-    Rules::MadRooks,
-    Rules::ToroidalCheckers,
-];
-
-struct Game {
-    id: String,
-    moves: Vec<String>,
-    move_ids: Vec<String>,
-    players: [String; 2],
-}
-
 #[test]
 fn killed_polls_lose_and_double_nothing() {
     let kills = kills();
@@ -76,67 +57,19 @@ fn killed_polls_lose_and_double_nothing() {
         trusted_authserv: None,
         clocks: Default::default(),
     };
-    let templates = Templates::new(None);
-    let adj = Adjudicator {
-        store: &store,
-        identity: &identity,
-        templates: &templates,
-        now: pbem::clock::now(),
-    };
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
-    let mut games = Vec::new();
-    let mut mails = 0;
-    for g in 0..n_games {
-        let rules = RULES[g % RULES.len()];
-        let id = format!("crash-{g}");
-        let players = [format!("p{g}a@example.org"), format!("p{g}b@example.org")];
-        let mut map = BTreeMap::new();
-        map.insert(rules.side_name(Side::A).to_string(), players[0].clone());
-        map.insert(rules.side_name(Side::B).to_string(), players[1].clone());
-        adj.start_game(
-            &id,
-            rules,
-            Some(rules.fixed_first().unwrap_or(Side::A)),
-            map,
-            None,
-        )
-        .unwrap();
-        let secrets = store.secrets(&id).unwrap();
-        let moves = example_moves(rules);
-        let mut move_ids = Vec::new();
-        for (i, m) in moves.iter().enumerate() {
-            let side = if i % 2 == 0 { Side::A } else { Side::B };
-            let who = &players[side.index()];
-            let token = &secrets.tokens[rules.side_name(side)];
-            let mid = format!("<{id}.move{}@example.org>", i + 1);
-            let raw = format!(
-                "From: {who}\r\nTo: pbem+{id}.{token}@localhost\r\nSubject: Re: [pbem {id}] move\r\nMessage-ID: {mid}\r\n\r\n#{} {m}\r\n",
-                i + 1
-            );
-            // Named so that the games advance side by side.
-            inbox
-                .deliver(&format!("{:05}.{g:05}.m", i + 1), raw.as_bytes())
-                .unwrap();
-            move_ids.push(mid);
-            mails += 1;
-            // Noise: mail that must be dropped, not answered.
-            if i % 10 == 5 {
-                let junk = format!(
-                    "From: MAILER-DAEMON@example.org\r\nTo: pbem@localhost\r\nSubject: failure\r\nMessage-ID: <bounce.{id}.{i}@example.org>\r\n\r\n22-15\r\n"
-                );
-                inbox
-                    .deliver(&format!("{:05}.{g:05}.n", i + 1), junk.as_bytes())
-                    .unwrap();
-                mails += 1;
-            }
-        }
-        games.push(Game {
-            id,
-            moves,
-            move_ids,
-            players,
-        });
+    let load: Workload = workload::build(
+        &store,
+        &identity,
+        n_games,
+        None,
+        &|g| [format!("p{g}a@example.org"), format!("p{g}b@example.org")],
+        true,
+    );
+    for m in &load.mails {
+        inbox.deliver(&m.name, &m.raw).unwrap();
     }
+    let mails = load.mails.len();
 
     let pbem = env!("CARGO_BIN_EXE_pbem");
     let mut rng = fastrand::Rng::with_seed(20261121);
@@ -180,48 +113,13 @@ fn killed_polls_lose_and_double_nothing() {
     );
 
     let sent = dir.path().join("mail/sent");
-    for g in &games {
-        // Every move in the record exactly once, in order, and valid.
-        let text = store.read_game(&g.id).unwrap().unwrap();
-        let rec = Record::parse(&format!("{}.toml", g.id), &text).unwrap();
-        let played: Vec<String> = rec
-            .lines
+    load.check_records(&store);
+    load.check_replies(&|who| {
+        files(&sent.join(who).join("new"))
             .iter()
-            .filter_map(|l| match &l.entry {
-                Entry::Move(m) => Some(m.clone()),
-                Entry::Event(_) => None,
-            })
-            .collect();
-        assert_eq!(played, g.moves, "{}: no move lost or doubled", g.id);
-        let checked = pbem::cli::validate_record(&rec).unwrap();
-        assert_ne!(checked.result, "*", "{}", g.id);
-        // Every reply exactly once: one mail per move per player, each
-        // answering a different move mail.
-        for who in &g.players {
-            let mut answered: HashMap<String, usize> = HashMap::new();
-            let mut ids = HashSet::new();
-            let got = files(&sent.join(who).join("new"));
-            for f in &got {
-                let raw = std::fs::read(f).unwrap();
-                let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
-                assert!(
-                    ids.insert(m.message_id().unwrap().to_string()),
-                    "duplicate Message-ID in {who}'s mail"
-                );
-                *answered
-                    .entry(format!("<{}>", m.in_reply_to().as_text().unwrap()))
-                    .or_default() += 1;
-            }
-            assert_eq!(got.len(), g.moves.len(), "{who}: one mail per move");
-            for mid in &g.move_ids {
-                assert_eq!(
-                    answered.get(mid),
-                    Some(&1),
-                    "{who}: exactly one reply to {mid}"
-                );
-            }
-        }
-    }
+            .map(|f| std::fs::read(f).unwrap())
+            .collect()
+    });
     // Every mail done, nothing left half-way.
     assert!(
         files(&config.inbox.maildir.as_ref().unwrap().join("new")).is_empty(),

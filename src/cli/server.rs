@@ -97,6 +97,7 @@ impl Server {
         let flushed = transport::flush(&self.store.outbox_ready(), self.transport.as_ref());
         Ok(Report {
             sent: flushed.sent,
+            unsent: flushed.failed + flushed.waiting,
             send_errors: flushed.errors,
             ..Report::default()
         })
@@ -146,7 +147,7 @@ fn print_report(r: &Report, quiet: bool) {
             ("already", &r.skipped),
             ("failed", &r.errors.len()),
             ("sent", &r.sent),
-            ("waiting", &r.send_errors.len()),
+            ("waiting", &r.unsent),
         ],
     );
     if r.failed() {
