@@ -34,6 +34,9 @@ pub struct Identity {
     /// Trust `Authentication-Results: <this id>; dmarc=pass` from the
     /// admin's own MTA instead of a token (issue 3, "Who may move").
     pub trusted_authserv: Option<String>,
+    /// The admin ("Name <address>"), told of damaged records (issue 5,
+    /// "A corrupt record"); none: only the players are told.
+    pub admin: Option<String>,
     /// Reminder points, final notice and vacation allowance of game clocks
     /// (issue 4, "Clocks, reminders and absence").
     pub clocks: ClockPolicy,
@@ -75,6 +78,38 @@ pub struct Handled {
     pub fate: String,
     /// The mail was refused or could not be used (for the exit status).
     pub failed: bool,
+    /// The mail met a game pbem cannot use: the poll tells the admin and
+    /// the players (once per damage).
+    pub damage: Option<Damage>,
+}
+
+/// A game pbem cannot use: its record (or its challenge) does not read or
+/// does not replay (issue 5, "A corrupt record (edited by hand)"). pbem
+/// refuses to touch it until it is mended, and goes on with the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    /// The game's id.
+    pub id: String,
+    /// What the reader says, with the file and line:
+    /// `bz-7k2q.toml:14: 22-13 is not a legal move ...`.
+    pub error: String,
+    /// The file to mend.
+    pub file: std::path::PathBuf,
+    /// The file is a game record, which `pbem validate` checks.
+    pub record: bool,
+}
+
+impl Damage {
+    /// The key its notice is committed under: one per game and distinct
+    /// error, so the admin and the players are told once, not at every
+    /// poll, and told again when the record breaks anew.
+    pub fn key(&self) -> String {
+        format!(
+            "damaged:{}:{:016x}",
+            self.id,
+            store::stable_hash(self.error.as_bytes())
+        )
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +118,17 @@ pub enum AdjudicateError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Template(#[from] TemplateError),
+    /// The game's record cannot be used (met by the clock sweep).
+    #[error("{}", .0.error)]
+    Damaged(Damage),
+}
+
+impl AdjudicateError {
+    /// The data folder cannot be written at all (full, read-only): every
+    /// other mail would fail the same way.
+    pub fn is_unwritable(&self) -> bool {
+        matches!(self, AdjudicateError::Store(e) if e.is_unwritable())
+    }
 }
 
 type Result<T> = std::result::Result<T, AdjudicateError>;
@@ -143,8 +189,10 @@ enum Table {
     },
     /// A record or challenge pbem cannot read; `text` is what is on disk.
     Damaged {
-        error: String,
+        damage: Damage,
         text: String,
+        /// The players' keys, if their file reads.
+        secrets: Option<Secrets>,
     },
 }
 
@@ -159,8 +207,9 @@ enum Standing {
     Unproven,
     /// Not a player.
     Stranger,
-    /// The record cannot be read, and the sender's address is in it.
-    Unreadable(String),
+    /// The record cannot be read, and the sender's address or key is in
+    /// it.
+    Unreadable(Damage),
 }
 
 impl Table {
@@ -211,9 +260,19 @@ impl Table {
     /// their side, or their address alone when the admin's MTA vouched
     /// for it (`dmarc_pass`) and it plays one side only.
     fn standing(&self, from: &str, token: Option<&str>, dmarc_pass: bool) -> Standing {
-        if let Table::Damaged { error, text } = self {
-            return if text.to_lowercase().contains(from) {
-                Standing::Unreadable(error.clone())
+        if let Table::Damaged {
+            damage,
+            text,
+            secrets,
+        } = self
+        {
+            let keyed = token.is_some_and(|t| {
+                secrets
+                    .as_ref()
+                    .is_some_and(|s| s.tokens.values().any(|k| k == t))
+            });
+            return if keyed || text.to_lowercase().contains(from) {
+                Standing::Unreadable(damage.clone())
             } else {
                 Standing::Stranger
             };
@@ -388,12 +447,21 @@ impl Adjudicator<'_> {
                 Standing::Player(s) => side = Some(s),
                 _ if !about_game => {}
                 Standing::Unproven => return self.spoofed(&from, mail, id, table),
-                Standing::Unreadable(error) => return self.damaged(&from, id, &error),
+                Standing::Unreadable(damage) => return self.damaged(&from, damage),
                 Standing::Stranger => {
-                    return Ok(failed(
-                        Vec::new(),
-                        format!("dropped: {from} is not a player of {id}"),
-                    ));
+                    // Not for a stranger's eyes, but the admin and the
+                    // players hear of a damaged game all the same.
+                    let damage = match table {
+                        Table::Damaged { damage, .. } => Some(damage.clone()),
+                        _ => None,
+                    };
+                    return Ok(Handled {
+                        damage,
+                        ..failed(
+                            Vec::new(),
+                            format!("dropped: {from} is not a player of {id}"),
+                        )
+                    });
                 }
             }
         }
@@ -437,6 +505,7 @@ impl Adjudicator<'_> {
                     fate: summary(&commands),
                     replies,
                     failed: failed_any,
+                    damage: None,
                 })
             }
         }
@@ -453,8 +522,14 @@ impl Adjudicator<'_> {
                     secrets,
                 },
                 Err(e) => Table::Damaged {
-                    error: format!("challenge {id}: {e}"),
+                    damage: Damage {
+                        id: id.to_string(),
+                        error: format!("challenge {id}: {e}"),
+                        file: self.store.challenge_path(id)?,
+                        record: false,
+                    },
                     text: toml::to_string(&ch).unwrap_or_default(),
+                    secrets: Some(secrets),
                 },
             }));
         }
@@ -467,8 +542,9 @@ impl Adjudicator<'_> {
                 secrets: self.store.secrets(id)?,
             },
             Err(e) => Table::Damaged {
-                error: e.to_string(),
+                damage: self.damage(id, &e),
                 text,
+                secrets: self.store.secrets(id).ok(),
             },
         }))
     }
@@ -805,7 +881,7 @@ impl Adjudicator<'_> {
             Table::Challenge {
                 rules, challenge, ..
             } => return self.answer(from, mail, id, rules, &challenge, side, commands),
-            Table::Damaged { error, .. } => return self.damaged(from, id, &error),
+            Table::Damaged { damage, .. } => return self.damaged(from, damage),
         };
         crate::with_game!(record.rules, G => self.play::<G>(from, mail, id, side, &secrets, record, commands))
     }
@@ -856,6 +932,7 @@ impl Adjudicator<'_> {
                     replies: vec![r],
                     fate: format!("challenge {id} declined by {from}"),
                     failed: false,
+                    damage: None,
                 })
             }
             _ => not_yet(
@@ -906,17 +983,105 @@ impl Adjudicator<'_> {
         ))
     }
 
-    fn damaged(&self, from: &str, id: &str, error: &str) -> Result<Handled> {
-        let r = self.info(
-            from,
-            "the game record is damaged",
-            &format!("pbem cannot use game {id} until its record is mended:\n\n  {error}\n\nNothing was done with your mail; the admin can see the same error with `pbem validate`."),
-            Some(id),
-        )?;
-        Ok(failed(
-            vec![r],
-            format!("refused: record of {id} is damaged: {error}"),
-        ))
+    /// The refusal of a mail for a damaged game; the poll tells the admin
+    /// and the players (issue 5, "A corrupt record").
+    fn damaged(&self, from: &str, damage: Damage) -> Result<Handled> {
+        let r = self.damage_mail(from, &damage, true, false)?;
+        Ok(Handled {
+            damage: Some(damage.clone()),
+            ..failed(
+                vec![r],
+                format!(
+                    "refused: record of {} is damaged: {}",
+                    damage.id, damage.error
+                ),
+            )
+        })
+    }
+
+    /// The damage of game `id`'s record, `error` being what the reader or
+    /// replay says.
+    fn damage(&self, id: &str, error: &dyn std::fmt::Display) -> Damage {
+        Damage {
+            id: id.to_string(),
+            error: error.to_string(),
+            file: self.store.game_path(id).unwrap_or_default(),
+            record: true,
+        }
+    }
+
+    /// One mail about a damaged game: to the sender of a refused mail
+    /// (`refused`), to a player, or to the admin (`for_admin`).
+    fn damage_mail(&self, to: &str, d: &Damage, refused: bool, for_admin: bool) -> Result<Reply> {
+        Ok(Reply {
+            to: to.to_string(),
+            rendered: self.templates.render(
+                "damaged",
+                context! {
+                    id => d.id.clone(), error => d.error.clone(), refused,
+                    for_admin, file => d.file.display().to_string(), validate => d.record,
+                    admin_told => self.identity.admin.is_some(),
+                },
+            )?,
+            game: Some(d.id.clone()),
+            reply_to: None,
+        })
+    }
+
+    /// The mails that tell the admin (if pbem.toml names one) and the
+    /// game's players that game `d.id` cannot be used, with the file, the
+    /// line and how to mend it. The players are found in what survives
+    /// of the damaged files: the record's `[players]`, else any
+    /// `key = "Name <address>"` line of the record or challenge.
+    ///
+    /// # Errors
+    /// Template failures.
+    pub fn damage_notice(&self, d: &Damage) -> Result<Vec<Reply>> {
+        let mut to: Vec<(String, bool)> = Vec::new();
+        if let Some(admin) = &self.identity.admin {
+            to.push((admin.clone(), true));
+        }
+        for p in self.players_of_damaged(&d.id) {
+            if !to.iter().any(|(t, _)| address_of(t) == address_of(&p)) {
+                to.push((p, false));
+            }
+        }
+        to.iter()
+            .map(|(who, admin)| self.damage_mail(who, d, false, *admin))
+            .collect()
+    }
+
+    /// The players of a game whose files may be damaged, as
+    /// "Name <address>"; whatever cannot be read is skipped.
+    fn players_of_damaged(&self, id: &str) -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        if let Ok(Some(text)) = self.store.read_game(id) {
+            match Record::parse(&format!("{id}.toml"), &text) {
+                Ok(rec) => found.extend(rec.players.into_values()),
+                Err(_) => found.extend(mailboxes_in(&text)),
+            }
+        }
+        if found.is_empty() {
+            match self.store.challenge(id) {
+                Ok(Some(ch)) => found.extend([ch.challenger, ch.opponent]),
+                _ => {
+                    if let Ok(p) = self.store.challenge_path(id)
+                        && let Ok(text) = std::fs::read_to_string(p)
+                    {
+                        found.extend(mailboxes_in(&text));
+                    }
+                }
+            }
+        }
+        let mut out: Vec<String> = Vec::new();
+        for m in found {
+            if m.parse::<lettre::message::Mailbox>().is_ok()
+                && !out.iter().any(|o| address_of(o) == address_of(&m))
+            {
+                out.push(m);
+            }
+        }
+        out
     }
 
     /// Creates game `id` (record and keys) unless it exists; `players`
@@ -1021,6 +1186,7 @@ impl Adjudicator<'_> {
             replies,
             fate: format!("challenge {id} accepted: game begins"),
             failed: false,
+            damage: None,
         })
     }
 
@@ -1040,7 +1206,7 @@ impl Adjudicator<'_> {
     ) -> Result<Handled> {
         let replayed = match record::replay::<G>(&rec) {
             Ok(r) => r,
-            Err(e) => return self.damaged(from, id, &e.to_string()),
+            Err(e) => return self.damaged(from, self.damage(id, &e)),
         };
         // This mail was handled before a crash: its lines stand in the
         // record. Nothing is written again; the replies are made again.
@@ -1103,7 +1269,16 @@ impl Adjudicator<'_> {
                     ..t.rec.clone()
                 }) {
                     Ok(r) => t.replayed = r,
-                    Err(e) => return self.damaged(from, id, &e.to_string()),
+                    Err(e) => {
+                        // The lines this mail added do not replay: the
+                        // record on disk is sound, so nobody is asked
+                        // to mend it; the mail is refused.
+                        let refused = self.damaged(from, self.damage(id, &e))?;
+                        return Ok(Handled {
+                            damage: None,
+                            ..refused
+                        });
+                    }
                 }
             }
         }
@@ -1133,6 +1308,7 @@ impl Adjudicator<'_> {
             replies,
             fate: format!("{id}: {}", fates.join("; ")),
             failed: false,
+            damage: None,
         })
     }
 
@@ -1679,11 +1855,29 @@ fn summary(commands: &[Command]) -> String {
         .join(", ")
 }
 
+/// The values of the `key = "Name <address>"` lines of a file that may
+/// not be valid TOML (a record's `[players]`, a challenge's challenger and
+/// opponent): what a hand-edited, broken file still tells of its players.
+fn mailboxes_in(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once('='))
+        .map(|(_, v)| {
+            let v = v.trim();
+            let v = v.split_once(" #").map_or(v, |(v, _)| v).trim();
+            v.trim_matches(|c| c == '"' || c == '\'').trim().to_string()
+        })
+        .filter(|v| v.contains('@') && v.parse::<lettre::message::Mailbox>().is_ok())
+        .collect()
+}
+
 fn fate(s: String) -> Handled {
     Handled {
         replies: Vec::new(),
         fate: s,
         failed: false,
+        damage: None,
     }
 }
 
@@ -1692,6 +1886,7 @@ fn failed(replies: Vec<Reply>, s: String) -> Handled {
         replies,
         fate: s,
         failed: true,
+        damage: None,
     }
 }
 

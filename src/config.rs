@@ -14,6 +14,11 @@ pub struct Config {
     /// The display name on pbem's mail.
     #[serde(default = "default_name")]
     pub name: String,
+    /// The admin's address ("Name <address>" or a bare address): told when
+    /// pbem finds a game record it cannot use (issue 5, "A corrupt
+    /// record"). Without it only the players are told.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub admin: Option<String>,
     /// The data folder: records, secrets, outbox.
     pub data: PathBuf,
     /// A folder of templates overriding the built-in ones.
@@ -149,6 +154,13 @@ impl Config {
                 c.address
             )));
         }
+        if let Some(a) = &c.admin
+            && a.parse::<lettre::message::Mailbox>().is_err()
+        {
+            return Err(err(format!(
+                "admin = \"{a}\" is not a mail address (write \"Name <address>\" or a bare address)"
+            )));
+        }
         let base = path.parent().unwrap_or(Path::new("."));
         let fix = |p: &mut PathBuf| {
             if p.is_relative() {
@@ -230,6 +242,11 @@ pub const INIT: &str = r#"# pbem settings. Relative paths are taken from this fi
 # mail server must deliver plus-addresses to pbem's mailbox.
 address = "pbem@localhost"
 name = "pbem"
+
+# The admin: told (once per fault) when a game record cannot be read or
+# replayed, with the file, the line and how to mend it. Without it only
+# the game's players are told.
+# admin = "Your Name <you@example.org>"
 
 # Records (games/), players' keys (secrets/), the outbox.
 data = "data"
@@ -336,6 +353,9 @@ mod tests {
         assert_eq!(c.name, "The Judge");
         assert_eq!(c.data, PathBuf::from("/srv/x"));
         // A relative path is taken from the file's folder, as in the file.
+        assert_eq!(set(&[]).unwrap().admin, None);
+        let c = set(&["admin=Ann Admin <ann@example.org>"]).unwrap();
+        assert_eq!(c.admin.as_deref(), Some("Ann Admin <ann@example.org>"));
         let c = set(&["inbox.maildir=box"]).unwrap();
         assert_eq!(c.inbox.maildir, Some(dir.path().join("box")));
         let c = set(&[
@@ -355,6 +375,10 @@ mod tests {
             ("adress=x@y.org", "adress"),
             ("address=nobody", "not a mail address"),
             ("name.first=x", "`name` is not a section"),
+            (
+                "admin=the boss",
+                "admin = \"the boss\" is not a mail address",
+            ),
         ] {
             let e = set(&[bad]).unwrap_err().to_string();
             assert!(e.contains(says), "--set {bad}: {e}");

@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 /// An error of the store, with the path it concerns.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{path}: {source}")]
+    #[error("{path}: {source}{}", io_hint(.source))]
     Io {
         path: String,
         #[source]
@@ -35,8 +35,52 @@ pub enum StoreError {
     },
     #[error("{0}")]
     Invalid(String),
-    #[error("another pbem is working on {0} (it holds the lock); try again when it is done")]
+    #[error(
+        "another pbem is working on the data folder {0} (it holds {0}/pbem.lock), so this \
+         run did nothing; add --wait to wait for it, or try again later"
+    )]
     Busy(String),
+}
+
+impl StoreError {
+    /// The data folder cannot be written at all: the disk is full, the
+    /// quota used up, or the file system read-only (issue 5, "Disk full /
+    /// read-only data folder"). Every other write would fail the same way.
+    pub fn is_unwritable(&self) -> bool {
+        matches!(self, StoreError::Io { source, .. } if unwritable(source))
+    }
+}
+
+fn unwritable(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::StorageFull
+            | io::ErrorKind::QuotaExceeded
+            | io::ErrorKind::ReadOnlyFilesystem
+    )
+}
+
+/// What to do about an I/O error the admin can fix: the OS's words alone
+/// ("No space left on device (os error 28)") do not say.
+fn io_hint(e: &io::Error) -> &'static str {
+    match e.kind() {
+        io::ErrorKind::StorageFull => {
+            " (the disk is full: free some space there; nothing was lost, and what could not \
+             be done is done at the next run)"
+        }
+        io::ErrorKind::QuotaExceeded => {
+            " (pbem's user has used up its disk quota: free some space or raise the quota; \
+             nothing was lost, and what could not be done is done at the next run)"
+        }
+        io::ErrorKind::ReadOnlyFilesystem => {
+            " (the file system is mounted read-only: remount it read-write; nothing was lost, \
+             and what could not be done is done at the next run)"
+        }
+        io::ErrorKind::PermissionDenied => {
+            " (pbem's user may not write there: check the owner and mode of the data folder)"
+        }
+        _ => "",
+    }
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -208,6 +252,10 @@ impl Store {
 
     pub fn game_path(&self, id: &str) -> Result<PathBuf, StoreError> {
         self.checked("games", id)
+    }
+
+    pub fn challenge_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        self.checked("challenges", id)
     }
 
     /// The record's text, `None` when there is no such game.
@@ -423,8 +471,14 @@ impl Store {
         // " ." ends every committed key: a torn line never has it.
         line.push_str(key);
         line.push_str(" .\n");
-        f.write_all(line.as_bytes()).map_err(io_err(&p))?;
-        f.sync_all().map_err(io_err(&p))
+        let written = f.write_all(line.as_bytes()).and_then(|()| f.sync_all());
+        if let Err(e) = written {
+            // A full disk may take half a line: take it back, so the log
+            // holds no torn line (the key is not committed either way).
+            let _ = f.set_len(len).and_then(|()| f.sync_all());
+            return Err(io_err(&p)(e));
+        }
+        Ok(())
     }
 
     /// Removes temporary files a killed process left half-written (their

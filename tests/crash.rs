@@ -55,6 +55,7 @@ fn killed_polls_lose_and_double_nothing() {
         address: config.address.clone(),
         name: "pbem".into(),
         trusted_authserv: None,
+        admin: None,
         clocks: Default::default(),
     };
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();

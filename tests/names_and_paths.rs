@@ -227,6 +227,7 @@ fn issue5_no_value_injects_a_header() {
         address: "pbem@example.net".into(),
         name: "pbem".into(),
         trusted_authserv: None,
+        admin: None,
         clocks: Default::default(),
     };
     let evil = [

@@ -22,6 +22,7 @@ fn identity(s: &Stack) -> Identity {
         address: s.address("pbem"),
         name: "pbem".into(),
         trusted_authserv: None,
+        admin: None,
         clocks: Default::default(),
     }
 }
@@ -223,6 +224,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
     let config = Config {
         address: s.address("pbem"),
         name: "pbem".into(),
+        admin: None,
         data: dir.path().join("data"),
         templates: None,
         trusted_authserv: None,

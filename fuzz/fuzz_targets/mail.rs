@@ -30,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
         address: "pbem@example.net".into(),
         name: "pbem".into(),
         trusted_authserv: None,
+        admin: None,
         clocks: Default::default(),
     };
     let to = mailbox(mail.from_name.as_deref(), from);

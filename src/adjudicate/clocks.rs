@@ -11,7 +11,7 @@
 //! or the loss on time, each exactly once (the poll commits the mails under
 //! a key naming the turn and the notice, like a mail's Message-ID).
 
-use super::{Adjudicator, Reply, Result, address_of, example_move};
+use super::{AdjudicateError, Adjudicator, Reply, Result, address_of, example_move};
 use crate::game::{Game, Side, View};
 use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::store::{GameClock, Secrets, StoreError};
@@ -116,8 +116,9 @@ impl Adjudicator<'_> {
     /// What game `id`'s clock owes at this poll, if anything.
     ///
     /// # Errors
-    /// Store and template failures; a damaged record is skipped (the
-    /// players hear of it when they write).
+    /// Store and template failures; [`AdjudicateError::Damaged`] when the
+    /// clock owes something and the record does not read or replay (the
+    /// poll tells the admin and the players, issue 5).
     pub fn clock_due(&self, id: &str) -> Result<Option<Tick>> {
         // Cheap first: most clocks owe nothing, and need no record.
         let Some(stored) = self.store.clock(id)? else {
@@ -129,14 +130,16 @@ impl Adjudicator<'_> {
         let Some(text) = self.store.read_game(id)? else {
             return Ok(None);
         };
-        let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
-            return Ok(None);
-        };
+        let rec = Record::parse(&format!("{id}.toml"), &text)
+            .map_err(|e| AdjudicateError::Damaged(self.damage(id, &e)))?;
         crate::with_game!(rec.rules, G => self.tick::<G>(id, rec, stored))
     }
 
     fn tick<G: Game>(&self, id: &str, mut rec: Record, mut gc: GameClock) -> Result<Option<Tick>> {
         let rules = G::RULES;
+        // A record that does not replay (a bad move, a result that does
+        // not match) stops the clock's mails until it is mended.
+        record::replay::<G>(&rec).map_err(|e| AdjudicateError::Damaged(self.damage(id, &e)))?;
         self.sync_clock(&mut gc, &rec)?;
         let Some(notice) = gc.state.due(self.now, &self.identity.clocks) else {
             // The record had moved on (a crash between writing the record

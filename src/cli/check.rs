@@ -52,7 +52,16 @@ impl Check {
         let lines = [
             Line {
                 what: "config",
-                result: Ok(format!("{} reads well", path.display())),
+                result: Ok(format!(
+                    "{} reads well; {}",
+                    path.display(),
+                    match &config.admin {
+                        Some(a) => format!("damaged game records are reported to the admin, {a}"),
+                        None => "no admin address: damaged game records are reported to their \
+                                 players only (set admin = \"Name <address>\")"
+                            .into(),
+                    }
+                )),
             },
             Line {
                 what: "data",

@@ -57,6 +57,7 @@ impl Server {
             address: config.address.to_lowercase(),
             name: config.name.clone(),
             trusted_authserv: config.trusted_authserv.clone(),
+            admin: config.admin.clone(),
             clocks: config.clock.clone(),
         };
         let templates = Templates::new(config.templates.clone());
@@ -205,7 +206,9 @@ impl Init {
 
 /// Process the mailbox once and send the outbox (for cron). Exits 1 when
 /// a mail could not be processed or a reply could not be sent (they are
-/// kept and tried again next time), 0 otherwise.
+/// kept and tried again next time), 0 otherwise. Exits 75 (EX_TEMPFAIL),
+/// having done nothing, when another pbem (a daemon, an earlier poll)
+/// holds the data folder's lock; with --wait it waits for it instead.
 ///
 /// Examples:
 ///   pbem poll
@@ -233,13 +236,25 @@ impl Poll {
                 Ok(if r.failed() { 1 } else { 0 })
             }
             Err(e @ StoreError::Busy(_)) => {
-                log::warn!("{}", crate::logging::line("busy", &[("error", &e)]));
+                log::warn!(
+                    "{}",
+                    crate::logging::line("busy", &[("exit", &BUSY), ("error", &e)])
+                );
+                Ok(BUSY)
+            }
+            // The data folder cannot be used (read-only, full): one log
+            // line with the path, the cause and the cure; the mail waits.
+            Err(e) => {
+                log::error!("{}", crate::logging::line("poll-failed", &[("error", &e)]));
                 Ok(1)
             }
-            Err(e) => Err(e.into()),
         }
     }
 }
+
+/// The exit status of a `pbem poll` that found the lock held: EX_TEMPFAIL
+/// (sysexits.h), "try again later" (issue 5, "Two pbem processes at once").
+pub const BUSY: i32 = 75;
 
 /// Read one mail on standard input and process it (for an MTA pipe,
 /// .forward or procmail). Exits 75 (EX_TEMPFAIL) when the mail could not

@@ -235,6 +235,7 @@ mod tests {
             address: "pbem@example.net".into(),
             name: "pbem".into(),
             trusted_authserv: None,
+            admin: None,
             clocks: Default::default(),
         }
     }

@@ -21,6 +21,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
         "challenged.txt",
         include_str!("../../templates/challenged.txt"),
     ),
+    ("damaged.txt", include_str!("../../templates/damaged.txt")),
     ("declined.txt", include_str!("../../templates/declined.txt")),
     ("digest.txt", include_str!("../../templates/digest.txt")),
     ("draw.txt", include_str!("../../templates/draw.txt")),

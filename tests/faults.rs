@@ -1,0 +1,990 @@
+//! Faults of the world around pbem (issue 5, "Hold up under crashes,
+//! outages, hostile mail and load — and prove it"), run as the real
+//! binary over a Maildir:
+//!
+//! - a game record damaged by hand stops that game only, and the admin
+//!   and the players hear of it once, with the line;
+//! - a full disk or a read-only data folder leaves the mail in the
+//!   mailbox, says why, and the next poll processes it exactly once (these
+//!   tests mount a small tmpfs and a read-only bind mount, so they need
+//!   root; without it they say so and stop, and fail under CI or with
+//!   PBEM_REQUIRE_MAILSTACK=1);
+//! - a daemon, polls and MTA deliveries at the same moment process each
+//!   mail once, and a poll that finds the lock held says so.
+
+use chrono::{DateTime, Duration, Utc};
+use pbem::adjudicate::Adjudicator;
+use pbem::cli::Server;
+use pbem::config::{Config, INIT};
+use pbem::demo::example_moves;
+use pbem::game::Side;
+use pbem::mailbox::Maildir;
+use pbem::record::{Entry, Record};
+use pbem::rules::Rules;
+use pbem::store::Store;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The clock of the first poll; later polls add hours to it.
+const T0: &str = "2026-11-20T10:00:00Z";
+const ADMIN: &str = "Ann Admin <admin@example.org>";
+/// `pbem poll`'s exit status when another pbem holds the lock, and
+/// `pbem deliver`'s when it could not process the mail now (EX_TEMPFAIL).
+const EX_TEMPFAIL: i32 = 75;
+
+fn at(hours: i64) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(T0).unwrap().to_utc() + Duration::hours(hours)
+}
+
+fn stamp(t: DateTime<Utc>) -> String {
+    t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every file under `dir`.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(files(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A mail pbem sent, as its reader sees it.
+#[derive(Debug)]
+struct Sent {
+    subject: String,
+    text: String,
+    message_id: String,
+    in_reply_to: Option<String>,
+}
+
+/// A pbem installation in a temporary folder: the embedded default
+/// settings (Maildir in, Maildirs out), with `settings` changed by the
+/// caller.
+struct Site {
+    dir: tempfile::TempDir,
+    config: PathBuf,
+    inbox: Maildir,
+    /// Names the mails delivered so far, in order.
+    delivered: usize,
+}
+
+/// A game of a test: its players and the moves it will be sent.
+struct Game {
+    id: String,
+    rules: Rules,
+    players: [String; 2],
+    keys: [String; 2],
+    moves: Vec<String>,
+}
+
+impl Game {
+    /// The side that plays ply `i` (from 0); every game here starts
+    /// with side A, as the bundled example games do.
+    fn mover(&self, i: usize) -> Side {
+        if i.is_multiple_of(2) {
+            Side::A
+        } else {
+            Side::B
+        }
+    }
+}
+
+impl Site {
+    fn new(settings: &str) -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        Site::in_dir(dir, settings)
+    }
+
+    fn in_dir(dir: tempfile::TempDir, settings: &str) -> Site {
+        let config = dir.path().join("pbem.toml");
+        fs::write(&config, settings).unwrap();
+        let inbox = Maildir::open(dir.path().join("mail/inbox")).unwrap();
+        Site {
+            dir,
+            config,
+            inbox,
+            delivered: 0,
+        }
+    }
+
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn store(&self) -> Store {
+        Store::open(self.data()).unwrap()
+    }
+
+    fn command(&self, now: DateTime<Utc>, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_pbem"));
+        c.args(args)
+            .arg("--config")
+            .arg(&self.config)
+            .env("PBEM_NOW", stamp(now))
+            .env("PBEM_LOG", "info")
+            .env_remove("PBEM_CONFIG")
+            .env_remove("RUST_LOG");
+        c
+    }
+
+    fn run(&self, now: DateTime<Utc>, args: &[&str]) -> Output {
+        self.command(now, args).output().unwrap()
+    }
+
+    fn poll(&self, now: DateTime<Utc>) -> Output {
+        self.run(now, &["poll"])
+    }
+
+    /// Starts `games` games (at `now`), the rules taken in turn from
+    /// `rules`, the players `<id>.a@example.org` and `<id>.b@...`; the
+    /// game named in `clock`, if any, with that time control.
+    fn start(&self, ids: &[&str], rules: &[Rules], clock: Option<(&str, &str)>) -> Vec<Game> {
+        let server = Server::new(Config::load(&self.config).unwrap()).unwrap();
+        let adj = Adjudicator {
+            store: &server.store,
+            identity: &server.identity,
+            templates: &server.templates,
+            now: at(0),
+        };
+        ids.iter()
+            .zip(rules.iter().cycle())
+            .map(|(id, &rules)| {
+                let players = [format!("{id}.a@example.org"), format!("{id}.b@example.org")];
+                let mut map = BTreeMap::new();
+                for s in Side::BOTH {
+                    map.insert(rules.side_name(s).to_string(), players[s.index()].clone());
+                }
+                let control = clock
+                    .filter(|(g, _)| g == id)
+                    .map(|(_, c)| c.parse().unwrap());
+                adj.start_game(id, rules, Some(Side::A), map, control)
+                    .unwrap();
+                let secrets = server.store.secrets(id).unwrap();
+                let key = |s: Side| secrets.tokens[rules.side_name(s)].clone();
+                Game {
+                    id: id.to_string(),
+                    rules,
+                    players,
+                    keys: [key(Side::A), key(Side::B)],
+                    moves: example_moves(rules),
+                }
+            })
+            .collect()
+    }
+
+    /// A mail from the player of `g` who plays ply `ply` (from 0), with
+    /// their key, saying `body`.
+    fn mail(&self, g: &Game, ply: usize, message_id: &str, body: &str) -> Vec<u8> {
+        let side = g.mover(ply);
+        format!(
+            "From: {}\r\nTo: pbem+{}.{}@localhost\r\nSubject: Re: [pbem {}] move\r\n\
+             Message-ID: {message_id}\r\n\r\n{body}\r\n",
+            g.players[side.index()],
+            g.id,
+            g.keys[side.index()],
+            g.id
+        )
+        .into_bytes()
+    }
+
+    /// The move of ply `ply` of `g`, as its player writes it.
+    fn move_mail(&self, g: &Game, ply: usize, message_id: &str) -> Vec<u8> {
+        self.mail(
+            g,
+            ply,
+            message_id,
+            &format!("#{} {}", ply + 1, g.moves[ply]),
+        )
+    }
+
+    /// Puts `raw` into the inbox, named so that mails are taken in the
+    /// order they were delivered.
+    fn deliver(&mut self, raw: &[u8]) -> PathBuf {
+        self.delivered += 1;
+        self.inbox
+            .deliver(&format!("{:06}.test", self.delivered), raw)
+            .unwrap()
+    }
+
+    /// The mails in the inbox's new/.
+    fn waiting(&self) -> Vec<PathBuf> {
+        files(&self.inbox.root().join("new"))
+    }
+
+    /// Every mail pbem sent to `address`.
+    fn mails_to(&self, address: &str) -> Vec<Sent> {
+        let dir = self.dir.path().join("mail/sent").join(address).join("new");
+        files(&dir)
+            .iter()
+            .map(|f| {
+                let raw = fs::read(f).unwrap();
+                let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                Sent {
+                    subject: m.subject().unwrap_or("").to_string(),
+                    text: m.body_text(0).unwrap_or_default().to_string(),
+                    message_id: format!("<{}>", m.message_id().unwrap_or("")),
+                    in_reply_to: m.in_reply_to().as_text().map(|s| format!("<{s}>")),
+                }
+            })
+            .collect()
+    }
+
+    fn record_text(&self, id: &str) -> String {
+        fs::read_to_string(self.data().join("games").join(format!("{id}.toml"))).unwrap()
+    }
+
+    fn played(&self, id: &str) -> Vec<String> {
+        let rec = Record::parse(&format!("{id}.toml"), &self.record_text(id)).unwrap();
+        pbem::cli::validate_record(&rec).unwrap_or_else(|e| panic!("{id}: {e}"));
+        rec.lines
+            .iter()
+            .filter_map(|l| match &l.entry {
+                Entry::Move(m) => Some(m.clone()),
+                Entry::Event(_) => None,
+            })
+            .collect()
+    }
+
+    /// The keys committed to processed.log, in order.
+    fn committed(&self) -> Vec<String> {
+        fs::read_to_string(self.data().join("processed.log"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.strip_suffix(" ."))
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+/// Replaces the line of `text` for which `pick` returns a new line; the
+/// new text and the (1-based) number of the line changed.
+fn edit_line(text: &str, pick: impl Fn(&str) -> Option<String>) -> (String, usize) {
+    let mut changed = None;
+    let lines: Vec<String> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| match pick(l).filter(|_| changed.is_none()) {
+            Some(new) => {
+                changed = Some(i + 1);
+                new
+            }
+            None => l.to_string(),
+        })
+        .collect();
+    (lines.join("\n") + "\n", changed.expect("a line to edit"))
+}
+
+/// The mails `who` got about game `id`'s damage: (notices, refusals of
+/// their own mails).
+fn notices(site: &Site, who: &str, id: &str) -> (usize, usize) {
+    let mails = site.mails_to(who);
+    let about: Vec<&Sent> = mails
+        .iter()
+        .filter(|m| m.subject == format!("[pbem {id}] the game record is damaged"))
+        .collect();
+    let refusals = about
+        .iter()
+        .filter(|m| m.text.starts_with("Your mail was not carried out"))
+        .count();
+    (about.len() - refusals, refusals)
+}
+
+/// Issue 5: "A corrupt record (edited by hand): pbem refuses to touch
+/// that game, tells the admin and the players what is wrong with the line
+/// number, and goes on with every other game."
+#[test]
+fn issue5_a_damaged_record_stops_its_game_only_and_is_reported_once() {
+    let settings = INIT.replace(
+        "# admin = \"Your Name <you@example.org>\"",
+        &format!("admin = \"{ADMIN}\""),
+    );
+    assert_ne!(settings, INIT, "the settings name the admin");
+    let mut site = Site::new(&settings);
+    let ids = ["ok-game", "bad-move", "bad-toml", "bad-result", "bad-rules"];
+    // bad-result has a clock: only the clock sweep meets its damage.
+    let games = site.start(
+        &ids,
+        &[
+            Rules::BoomAndZoom,
+            Rules::DragonsTeeth,
+            Rules::MadRooks,
+            Rules::Embed,
+            Rules::ToroidalCheckers,
+        ],
+        Some(("bad-result", "1d")),
+    );
+    // Two moves in every game.
+    for ply in 0..2 {
+        for g in &games {
+            let raw = site.move_mail(g, ply, &format!("<{}.{ply}@example.org>", g.id));
+            site.deliver(&raw);
+        }
+    }
+    let o = site.poll(at(0));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for g in &games {
+        assert_eq!(site.played(&g.id), g.moves[..2], "{}", g.id);
+    }
+
+    // The admin edits four records by hand, and breaks them.
+    let games_dir = site.data().join("games");
+    let path = |id: &str| games_dir.join(format!("{id}.toml"));
+    let good_bad_move = site.record_text("bad-move");
+    let mut broken: HashMap<&str, (String, usize)> = HashMap::new();
+    // A move in the middle that is not legal: the first move again.
+    let first_move = games[1].moves[0].clone();
+    let second_move = games[1].moves[1].clone();
+    broken.insert(
+        "bad-move",
+        edit_line(&good_bad_move, |l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            (t.len() > 2 && t[0] == "2." && t[2] == second_move)
+                .then(|| l.replacen(&second_move, &first_move, 1))
+        }),
+    );
+    // TOML that does not parse: a string left open.
+    broken.insert(
+        "bad-toml",
+        edit_line(&site.record_text("bad-toml"), |l| {
+            l.starts_with("id = ")
+                .then(|| "id = \"bad-toml".to_string())
+        }),
+    );
+    // A result that replay does not give.
+    let winner = games[3].rules.side_name(Side::A);
+    broken.insert(
+        "bad-result",
+        edit_line(&site.record_text("bad-result"), |l| {
+            l.starts_with("result = ")
+                .then(|| format!("result = \"{winner}\""))
+        }),
+    );
+    // Rules pbem does not know.
+    broken.insert(
+        "bad-rules",
+        edit_line(&site.record_text("bad-rules"), |l| {
+            l.starts_with("rules = ")
+                .then(|| "rules = \"chess\"".into())
+        }),
+    );
+    for (id, (text, _)) in &broken {
+        fs::write(path(id), text).unwrap();
+    }
+    let bad: Vec<&Game> = games
+        .iter()
+        .filter(|g| broken.contains_key(&*g.id))
+        .collect();
+
+    // Twenty hours on (bad-result's clock owes a reminder), the third
+    // move of every game but bad-result comes in, in one poll.
+    for g in games.iter().filter(|g| g.id != "bad-result") {
+        let raw = site.move_mail(g, 2, &format!("<{}.2@example.org>", g.id));
+        site.deliver(&raw);
+    }
+    let o = site.poll(at(20));
+    let log = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a damaged game fails no poll: {log}"
+    );
+    // The healthy game went on, in the same poll.
+    assert_eq!(site.played("ok-game"), games[0].moves[..3]);
+    assert!(site.waiting().is_empty(), "every mail was answered: {log}");
+    for g in &bad {
+        let (text, line) = &broken[&*g.id];
+        assert_eq!(&site.record_text(&g.id), text, "{}: untouched", g.id);
+        assert!(
+            log.lines().any(|l| l.contains("WARN")
+                && l.contains(&format!("damaged-record game={}", g.id))
+                && l.contains(&format!("{}.toml:{line}:", g.id))),
+            "{}: a warning naming the line: {log}",
+            g.id
+        );
+    }
+    // The admin: one mail per damaged game, with the line and the cure.
+    let admin_mail = site.mails_to("admin@example.org");
+    assert_eq!(admin_mail.len(), bad.len(), "{admin_mail:#?}");
+    for g in &bad {
+        let (_, line) = broken[&*g.id];
+        let m: Vec<&Sent> = admin_mail
+            .iter()
+            .filter(|m| m.subject == format!("[pbem {}] the game record is damaged", g.id))
+            .collect();
+        assert_eq!(m.len(), 1, "{}: {admin_mail:#?}", g.id);
+        let text = &m[0].text;
+        assert!(text.contains(&format!("{}.toml:{line}:", g.id)), "{text}");
+        assert!(
+            text.contains(&format!("pbem validate {}", path(&g.id).display())),
+            "{text}"
+        );
+        assert!(text.contains("resumes"), "{text}");
+    }
+    // The players: each told once; the sender of the refused move also
+    // gets the answer to that mail.
+    for g in &bad {
+        let (_, line) = broken[&*g.id];
+        for (i, who) in g.players.iter().enumerate() {
+            let sent_move = g.id != "bad-result" && g.mover(2).index() == i;
+            assert_eq!(
+                notices(&site, who, &g.id),
+                (1, usize::from(sent_move)),
+                "{who} in {}",
+                g.id
+            );
+            for m in site.mails_to(who) {
+                if m.subject.contains("damaged") {
+                    assert!(m.text.contains(&format!("{}.toml:{line}:", g.id)), "{m:#?}");
+                    assert!(m.text.contains("The admin of pbem has been told"), "{m:#?}");
+                }
+            }
+        }
+    }
+
+    // The next poll: the move re-sent to bad-move is refused again, but
+    // nobody is told of the damage a second time.
+    let mover = games[1].mover(2);
+    let raw = site.move_mail(&games[1], 2, "<bad-move.2.again@example.org>");
+    site.deliver(&raw);
+    let o = site.poll(at(21));
+    let log = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{log}");
+    for id in ["bad-move", "bad-result"] {
+        assert!(
+            log.contains(&format!("damaged-record game={id}")),
+            "warned at every poll: {log}"
+        );
+    }
+    assert_eq!(site.mails_to("admin@example.org").len(), bad.len());
+    for g in &bad {
+        for (i, who) in g.players.iter().enumerate() {
+            let refused = match (g.id.as_str(), g.mover(2).index() == i) {
+                ("bad-result", _) | (_, false) => 0,
+                ("bad-move", true) => 2,
+                (_, true) => 1,
+            };
+            assert_eq!(
+                notices(&site, who, &g.id),
+                (1, refused),
+                "{who} in {}",
+                g.id
+            );
+        }
+    }
+    assert_eq!(site.record_text("bad-move"), broken["bad-move"].0);
+
+    // The admin mends bad-move; the move sent again is played.
+    fs::write(path("bad-move"), &good_bad_move).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("validate")
+        .arg(path("bad-move"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let raw = site.move_mail(&games[1], 2, "<bad-move.2.mended@example.org>");
+    site.deliver(&raw);
+    let o = site.poll(at(22));
+    let log = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{log}");
+    assert!(!log.contains("damaged-record game=bad-move"), "{log}");
+    assert_eq!(site.played("bad-move"), games[1].moves[..3]);
+    let news = site
+        .mails_to(&games[1].players[mover.other().index()])
+        .into_iter()
+        .filter(|m| m.in_reply_to.as_deref() == Some("<bad-move.2.mended@example.org>"))
+        .count();
+    assert_eq!(news, 1, "the opponent hears of the move");
+    assert_eq!(site.mails_to("admin@example.org").len(), bad.len());
+}
+
+/// A mount made for a test, taken down when dropped (before the
+/// temporary folder it sits in).
+struct Mounted(PathBuf);
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        let ok = Command::new("umount")
+            .arg(&self.0)
+            .status()
+            .is_ok_and(|s| s.success());
+        if !ok {
+            let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        }
+    }
+}
+
+/// Runs `mount ARGS`. When mounting is impossible here (not root, no
+/// CAP_SYS_ADMIN) the test says so and stops, unless CI or
+/// PBEM_REQUIRE_MAILSTACK=1 requires it: then it fails.
+fn mount(args: &[&str]) -> Option<()> {
+    let o = Command::new("mount").args(args).output();
+    let why = match &o {
+        Ok(o) if o.status.success() => return Some(()),
+        Ok(o) => stderr(o),
+        Err(e) => e.to_string(),
+    };
+    if std::env::var_os("CI").is_some()
+        || std::env::var("PBEM_REQUIRE_MAILSTACK").as_deref() == Ok("1")
+    {
+        panic!("mount {args:?} failed ({why}): the fault tests need root (mount)");
+    }
+    eprintln!("SKIPPED: mount {args:?} failed ({why}); run the fault tests as root");
+    None
+}
+
+/// The data folder's files, but the lock (and `skip`), for "nothing
+/// changed".
+fn snapshot(data: &Path, skip: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    files(data)
+        .into_iter()
+        .filter(|p| !p.ends_with("pbem.lock") && !p.ends_with(skip))
+        .map(|p| {
+            let bytes = fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect()
+}
+
+/// Left behind by a write that did not finish.
+fn leftovers(data: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = files(data)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+        .collect();
+    out.extend(files(&data.join("outbox/staging")));
+    out
+}
+
+/// One game and mails for it: two moves, a `board` request, and a
+/// `help` that needs no game. What each mail should bring once it is
+/// processed is checked by [`check_processed_once`].
+fn fault_setup(site: &mut Site) -> Game {
+    let g = site
+        .start(&["fault-game"], &[Rules::BoomAndZoom], None)
+        .remove(0);
+    // The game's first poll: the lock file and processed.log exist, as on
+    // any running installation.
+    let o = site.poll(at(0));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for ply in 0..2 {
+        let raw = site.move_mail(&g, ply, &format!("<fault.{ply}@example.org>"));
+        site.deliver(&raw);
+    }
+    let raw = site.mail(&g, 0, "<fault.board@example.org>", "board");
+    site.deliver(&raw);
+    site.deliver(
+        b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: hi\r\n\
+          Message-ID: <fault.help@example.org>\r\n\r\nhelp\r\n",
+    );
+    g
+}
+
+/// After the fault is gone: every mail of [`fault_setup`] processed and
+/// answered exactly once, and a further poll does nothing more.
+fn check_processed_once(site: &Site, g: &Game) {
+    let o = site.poll(at(1));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(site.waiting().is_empty());
+    assert_eq!(site.played(&g.id), g.moves[..2]);
+    let ids = [
+        "<fault.0@example.org>",
+        "<fault.1@example.org>",
+        "<fault.board@example.org>",
+        "<fault.help@example.org>",
+    ];
+    let committed = site.committed();
+    for id in ids {
+        assert_eq!(
+            committed.iter().filter(|k| *k == id).count(),
+            1,
+            "{id}: {committed:?}"
+        );
+    }
+    let answers = |who: &str| -> HashMap<String, usize> {
+        let mut n = HashMap::new();
+        for m in site.mails_to(who) {
+            *n.entry(m.in_reply_to.unwrap_or_default()).or_default() += 1;
+        }
+        n
+    };
+    let (a, b) = (answers(&g.players[0]), answers(&g.players[1]));
+    // Both players hear of each move; the board goes to who asked.
+    for (id, to_a, to_b) in [(ids[0], 1, 1), (ids[1], 1, 1), (ids[2], 1, 0)] {
+        assert_eq!(a.get(id).copied().unwrap_or(0), to_a, "{id}: {a:?}");
+        assert_eq!(b.get(id).copied().unwrap_or(0), to_b, "{id}: {b:?}");
+    }
+    assert_eq!(answers("carol@example.org").get(ids[3]), Some(&1));
+    let before = files(&site.dir.path().join("mail/sent")).len();
+    let o = site.poll(at(2));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(files(&site.dir.path().join("mail/sent")).len(), before);
+    assert!(leftovers(&site.data()).is_empty());
+}
+
+/// Issue 5: "Disk full / read-only data folder: the mail stays
+/// unprocessed (not lost) and the error is clear." The data folder is a
+/// small tmpfs, filled up.
+#[test]
+fn issue5_a_full_disk_keeps_the_mail_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    fs::create_dir_all(&data).unwrap();
+    let Some(()) = mount(&[
+        "-t",
+        "tmpfs",
+        "-o",
+        "size=1m",
+        "tmpfs",
+        data.to_str().unwrap(),
+    ]) else {
+        return;
+    };
+    let _mounted = Mounted(data.clone());
+    let mut site = Site::in_dir(dir, INIT);
+    let g = fault_setup(&mut site);
+    // Fill the disk to the last byte.
+    let filler = data.join("filler");
+    let mut f = fs::File::create(&filler).unwrap();
+    let chunk = vec![0u8; 4096];
+    while f.write_all(&chunk).is_ok() {}
+    while f.write_all(&[0]).is_ok() {}
+    let before = snapshot(&data, "filler");
+    let waiting = site.waiting();
+
+    let o = site.poll(at(1));
+    let log = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{log}");
+    assert!(
+        log.contains(&data.display().to_string())
+            && log.contains("No space left on device")
+            && log.contains("the disk is full: free some space")
+            && log.contains("left in the mailbox"),
+        "the path, the cause and what to do: {log}"
+    );
+    assert_eq!(site.waiting(), waiting, "the mail stays in new/");
+    assert_eq!(snapshot(&data, "filler"), before, "nothing changed");
+    assert!(leftovers(&data).is_empty(), "{:?}", leftovers(&data));
+    // The MTA's way in keeps its mail too.
+    let raw = site.mail(&g, 1, "<fault.board2@example.org>", "board");
+    let mut child = site
+        .command(at(1), &["deliver"])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&raw).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(EX_TEMPFAIL), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(snapshot(&data, "filler"), before);
+
+    drop(f);
+    fs::remove_file(&filler).unwrap();
+    check_processed_once(&site, &g);
+}
+
+/// Issue 5: "Disk full / read-only data folder". The data folder is a
+/// read-only bind mount; then only its games/ folder is.
+#[test]
+fn issue5_a_read_only_data_folder_keeps_the_mail_and_says_so() {
+    let mut site = Site::new(INIT);
+    let data = site.data();
+    let g = fault_setup(&mut site);
+    let waiting = site.waiting();
+    let before = snapshot(&data, "");
+    {
+        let p = data.to_str().unwrap();
+        let Some(()) = mount(&["--bind", p, p]) else {
+            return;
+        };
+        let _mounted = Mounted(data.clone());
+        mount(&["-o", "remount,ro,bind", p]).expect("remount read-only");
+        let o = site.poll(at(1));
+        let log = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{log}");
+        assert!(
+            log.contains(&data.join("pbem.lock").display().to_string())
+                && log.contains("Read-only file system")
+                && log.contains("remount it read-write"),
+            "the path, the cause and what to do: {log}"
+        );
+        assert_eq!(site.waiting(), waiting);
+    }
+    assert_eq!(snapshot(&data, ""), before);
+    // Only the records read-only: the poll gets as far as the first
+    // record it writes, and stops there.
+    {
+        let games = data.join("games");
+        let p = games.to_str().unwrap();
+        mount(&["--bind", p, p]).expect("bind mount");
+        let _mounted = Mounted(games.clone());
+        mount(&["-o", "remount,ro,bind", p]).expect("remount read-only");
+        let o = site.poll(at(1));
+        let log = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{log}");
+        let record = games.join("fault-game.toml").display().to_string();
+        assert!(
+            log.contains(&format!("{record}: Read-only file system"))
+                && log.contains("remount it read-write")
+                && log.contains("left in the mailbox"),
+            "{log}"
+        );
+        assert_eq!(site.waiting(), waiting, "{log}");
+    }
+    assert_eq!(
+        site.played(&g.id),
+        Vec::<String>::new(),
+        "no move was played"
+    );
+    assert!(leftovers(&data).is_empty(), "{:?}", leftovers(&data));
+    check_processed_once(&site, &g);
+}
+
+/// Issue 5: "Two pbem processes at once (cron overlapping a daemon): ...
+/// a `pbem poll` without --wait that finds the lock held exits with a
+/// clear message" — and `pbem poll --wait` waits for it.
+#[test]
+fn issue5_a_poll_that_finds_the_lock_held_says_so_or_waits() {
+    let mut site = Site::new(INIT);
+    site.deliver(
+        b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: hi\r\n\
+          Message-ID: <lock.help@example.org>\r\n\r\nhelp\r\n",
+    );
+    let store = site.store();
+    let held = store.lock(false).unwrap();
+    let o = site.poll(at(0));
+    let log = stderr(&o);
+    assert_eq!(o.status.code(), Some(EX_TEMPFAIL), "{log}");
+    assert!(
+        log.contains(&site.data().display().to_string())
+            && log.contains("pbem.lock")
+            && log.contains("--wait"),
+        "names the data folder and the way out: {log}"
+    );
+    assert_eq!(site.waiting().len(), 1, "nothing was done");
+    let mut waiting = site
+        .command(at(0), &["poll", "--wait"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    assert!(waiting.try_wait().unwrap().is_none(), "--wait waits");
+    assert_eq!(site.waiting().len(), 1);
+    drop(held);
+    let o = waiting.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(site.waiting().is_empty());
+    assert_eq!(site.mails_to("carol@example.org").len(), 1);
+}
+
+/// Issue 5: "Two pbem processes at once (cron overlapping a daemon):
+/// nothing is processed twice; the second waits or exits with a clear
+/// message." A daemon watches the Maildir while polls, polls with --wait
+/// and MTA deliveries run beside it over some 300 mails in 12 games.
+#[test]
+fn issue5_a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
+    let mut site = Site::new(INIT);
+    let ids: Vec<String> = (0..12).map(|i| format!("busy-{i}")).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let rules = [
+        Rules::DragonsTeeth,
+        Rules::Embed,
+        Rules::GuerrillaCheckers,
+        Rules::MadBishops,
+        Rules::MadRooks,
+        Rules::ToroidalCheckers,
+    ];
+    let mut games = site.start(&ids, &rules, None);
+    for g in &mut games {
+        g.moves.truncate(20);
+    }
+    // Into the Maildir: every move, in order, and now and then a board
+    // request. Through `pbem deliver`: board requests, half of them
+    // copies of one in the Maildir (the same mail come twice).
+    let mut maildir: Vec<Vec<u8>> = Vec::new();
+    let mut piped: Vec<Vec<u8>> = Vec::new();
+    // What each mail must bring: (recipient, mail answered) -> 1.
+    let mut want: HashMap<(String, String), usize> = HashMap::new();
+    for ply in 0..20 {
+        for g in games.iter().filter(|g| ply < g.moves.len()) {
+            let mid = format!("<{}.move{ply}@example.org>", g.id);
+            maildir.push(site.move_mail(g, ply, &mid));
+            for p in &g.players {
+                want.insert((p.clone(), mid.clone()), 1);
+            }
+            if ply % 5 == 2 {
+                let mid = format!("<{}.board{ply}@example.org>", g.id);
+                let raw = site.mail(g, ply, &mid, "board");
+                maildir.push(raw.clone());
+                piped.push(raw);
+                want.insert((g.players[g.mover(ply).index()].clone(), mid), 1);
+            }
+            if ply % 10 == 4 {
+                let mid = format!("<{}.piped{ply}@example.org>", g.id);
+                piped.push(site.mail(g, ply, &mid, "moves"));
+                want.insert((g.players[g.mover(ply).index()].clone(), mid), 1);
+            }
+        }
+    }
+    let mails: HashSet<&String> = want.keys().map(|(_, m)| m).collect();
+    let expected_keys = mails.len();
+    eprintln!(
+        "{} mails into the Maildir, {} through pbem deliver, {expected_keys} distinct",
+        maildir.len(),
+        piped.len()
+    );
+    let started = std::time::Instant::now();
+    // Half the mail is there when the daemon starts; the rest arrives
+    // while everything runs.
+    let half = maildir.len() / 2;
+    for raw in &maildir[..half] {
+        site.deliver(raw);
+    }
+    // Logs go to files: a pipe nobody reads until the end could fill
+    // and stop a busy process.
+    let logs = site.dir.path().join("logs");
+    fs::create_dir_all(&logs).unwrap();
+    let mut n = 0;
+    let mut log_file = || {
+        n += 1;
+        let p = logs.join(format!("{n:04}.log"));
+        (fs::File::create(&p).unwrap(), p)
+    };
+    let (f, daemon_log) = log_file();
+    let mut daemon = site
+        .command(at(0), &["daemon", "--interval", "50"])
+        .stderr(f)
+        .spawn()
+        .unwrap();
+    let config = site.config.clone();
+    let mut spawn = |args: &[&str]| {
+        let (f, p) = log_file();
+        let child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .args(args)
+            .arg("--config")
+            .arg(&config)
+            .env("PBEM_NOW", stamp(at(0)))
+            .env_remove("PBEM_CONFIG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(f)
+            .spawn()
+            .unwrap();
+        (child, p)
+    };
+    let mut polls = Vec::new();
+    let mut waits = Vec::new();
+    let mut delivers = Vec::new();
+    let mut rest = maildir[half..].iter();
+    let mut piped_left = piped.iter();
+    loop {
+        let mut more = false;
+        for raw in rest.by_ref().take(12) {
+            site.deliver(raw);
+            more = true;
+        }
+        for raw in piped_left.by_ref().take(6) {
+            let (mut c, log) = spawn(&["deliver"]);
+            c.stdin.take().unwrap().write_all(raw).unwrap();
+            delivers.push((c, log));
+            more = true;
+        }
+        polls.push(spawn(&["poll"]));
+        waits.push(spawn(&["poll", "--wait"]));
+        if !more {
+            break;
+        }
+    }
+    let finish = |children: Vec<(std::process::Child, PathBuf)>| -> Vec<(Option<i32>, String)> {
+        children
+            .into_iter()
+            .map(|(mut c, log)| {
+                let code = c.wait().unwrap().code();
+                (code, fs::read_to_string(log).unwrap())
+            })
+            .collect()
+    };
+    let (polls, waits, delivers) = (finish(polls), finish(waits), finish(delivers));
+    // The daemon takes what is left.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while (site.committed().len() < expected_keys || !site.waiting().is_empty())
+        && std::time::Instant::now() < deadline
+    {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    unsafe { libc::kill(daemon.id() as i32, libc::SIGTERM) };
+    let code = daemon.wait().unwrap().code();
+    let log = fs::read_to_string(&daemon_log).unwrap();
+    assert_eq!(code, Some(0), "the daemon stops cleanly: {log}");
+    assert!(!log.contains("ERROR"), "{log}");
+    let busy = polls
+        .iter()
+        .filter(|(code, _)| *code == Some(EX_TEMPFAIL))
+        .count();
+    eprintln!(
+        "{} polls ({busy} found the lock held), {} polls --wait, {} deliveries, {:.1?}",
+        polls.len(),
+        waits.len(),
+        delivers.len(),
+        started.elapsed()
+    );
+    for (code, log) in &polls {
+        match code {
+            Some(0) => {}
+            Some(EX_TEMPFAIL) => assert!(
+                log.contains(&site.data().display().to_string()) && log.contains("--wait"),
+                "{log}"
+            ),
+            _ => panic!("pbem poll: {code:?}: {log}"),
+        }
+    }
+    for (code, log) in waits.iter().chain(&delivers) {
+        assert_eq!(*code, Some(0), "{log}");
+    }
+
+    // Each move recorded once, every record valid.
+    for g in &games {
+        assert_eq!(site.played(&g.id), g.moves, "{}", g.id);
+    }
+    // Each mail committed once, every mail done.
+    let committed = site.committed();
+    let unique: HashSet<&String> = committed.iter().collect();
+    assert_eq!(unique.len(), committed.len(), "no mail committed twice");
+    assert_eq!(committed.len(), expected_keys);
+    assert!(site.waiting().is_empty());
+    // Each reply exactly once.
+    let mut got: HashMap<(String, String), usize> = HashMap::new();
+    let mut message_ids = HashSet::new();
+    for g in &games {
+        for p in &g.players {
+            for m in site.mails_to(p) {
+                assert!(message_ids.insert(m.message_id.clone()), "{m:#?}");
+                *got.entry((p.clone(), m.in_reply_to.unwrap_or_default()))
+                    .or_default() += 1;
+            }
+        }
+    }
+    assert_eq!(got, want, "each reply exactly once");
+    assert!(files(&site.data().join("outbox/ready")).is_empty());
+    assert!(leftovers(&site.data()).is_empty());
+}
