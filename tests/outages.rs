@@ -123,6 +123,7 @@ impl Site {
             name: "pbem".into(),
             trusted_authserv: None,
             clocks: Default::default(),
+            admin: None,
         };
         let tag = self.tag.clone();
         workload::build(
