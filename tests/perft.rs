@@ -10,12 +10,17 @@
 //! 2 1600
 //! ```
 //!
-//! Depths marked `slow` run only in release builds (the benchmark and
-//! `cargo test --release` check them).
+//! Depths marked `slow` run only in release builds or with `PBEM_DEEP=1`
+//! (scripts/test sets it).
 
 use pbem::game::{self, Game};
 use pbem::rules::Rules;
 use std::path::Path;
+
+/// Whether the `slow` depths run.
+fn deep() -> bool {
+    !cfg!(debug_assertions) || std::env::var("PBEM_DEEP").as_deref() == Ok("1")
+}
 
 fn check_game<G: Game>(text: &str, file: &str) -> usize {
     let mut pos: Option<G> = None;
@@ -53,7 +58,7 @@ fn check_game<G: Game>(text: &str, file: &str) -> usize {
             .next()
             .and_then(|w| w.parse().ok())
             .unwrap_or_else(|| panic!("{at}: bad node count"));
-        if words.next() == Some("slow") && cfg!(debug_assertions) {
+        if words.next() == Some("slow") && !deep() {
             continue;
         }
         let p = pos

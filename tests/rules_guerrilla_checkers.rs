@@ -902,8 +902,8 @@ fn perft_agrees_with_the_naive_rules() {
     perft_check(3);
 }
 
-/// Depth 4 takes a while in the naive model: `cargo test --release --test
-/// rules_guerrilla_checkers -- --ignored`.
+/// Depth 4 takes a while in the naive model: `cargo test --test
+/// rules_guerrilla_checkers -- --ignored` (scripts/test runs it).
 #[test]
 #[ignore]
 fn perft_agrees_with_the_naive_rules_at_depth_4() {

@@ -1298,7 +1298,7 @@ fn perft_agrees_with_the_naive_rules() {
 }
 
 /// The naive perft of the table's positions (slow in a debug build):
-/// `cargo test --release --test rules_mad -- --ignored`.
+/// `cargo test --test rules_mad -- --ignored` (scripts/test runs it).
 #[test]
 #[ignore]
 fn perft_table_agrees_with_the_naive_rules() {

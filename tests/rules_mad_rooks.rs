@@ -713,7 +713,7 @@ fn diagrams_show_checkers_counts_and_the_last_move() {
 }
 
 /// Depth 3 of the perft tables by the naive rules; slow in a debug build:
-/// `cargo test --release --test rules_mad_rooks -- --ignored`.
+/// `cargo test --test rules_mad_rooks -- --ignored` (scripts/test runs it).
 #[test]
 #[ignore]
 fn perft_depth_3_agrees_with_the_naive_rules() {
