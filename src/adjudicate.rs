@@ -75,6 +75,10 @@ pub struct Handled {
     pub fate: String,
     /// The mail was refused or could not be used (for the exit status).
     pub failed: bool,
+    /// The mail moved a game (a move, a draw, a result, a game begun or
+    /// a challenge declined): its replies are news, which the reply limits
+    /// do not count ([`crate::poll::limit`]).
+    pub progress: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -437,6 +441,7 @@ impl Adjudicator<'_> {
                     fate: summary(&commands),
                     replies,
                     failed: failed_any,
+                    progress: false,
                 })
             }
         }
@@ -856,6 +861,7 @@ impl Adjudicator<'_> {
                     replies: vec![r],
                     fate: format!("challenge {id} declined by {from}"),
                     failed: false,
+                    progress: true,
                 })
             }
             _ => not_yet(
@@ -1021,6 +1027,7 @@ impl Adjudicator<'_> {
             replies,
             fate: format!("challenge {id} accepted: game begins"),
             failed: false,
+            progress: true,
         })
     }
 
@@ -1133,6 +1140,7 @@ impl Adjudicator<'_> {
             replies,
             fate: format!("{id}: {}", fates.join("; ")),
             failed: false,
+            progress: changed || already,
         })
     }
 
@@ -1684,6 +1692,7 @@ fn fate(s: String) -> Handled {
         replies: Vec::new(),
         fate: s,
         failed: false,
+        progress: false,
     }
 }
 
@@ -1692,6 +1701,7 @@ fn failed(replies: Vec<Reply>, s: String) -> Handled {
         replies,
         fate: s,
         failed: true,
+        progress: false,
     }
 }
 

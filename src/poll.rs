@@ -12,6 +12,11 @@
 //!    leaves `new/` (moved to `cur/`, flagged Seen), an IMAP mail is flagged
 //!    `\Seen` or moved to the processed folder.
 //!
+//! Between 2 and 3 the reply limits ([`limit`]) take out the replies that
+//! a storming sender may not have yet, and write their counts: counted
+//! before staged, so a crash in between counts them twice, never zero
+//! times.
+//!
 //! A crash before 4 leaves the key uncommitted: the staging folder is
 //! thrown away at the next start and the mail handled again, and the
 //! adjudicator sees its Message-ID already in the record and changes
@@ -19,7 +24,7 @@
 //! moves it to `ready/`. So a move is never lost or doubled, and each reply
 //! is queued once. One poll at a time: the data folder's lock.
 
-use crate::adjudicate::{Adjudicator, Identity};
+use crate::adjudicate::{Adjudicator, Handled, Identity};
 use crate::mail::{inbound, outbound, templates::Templates};
 use crate::mailbox::Source;
 use crate::store::{Store, StoreError, stable_hash};
@@ -30,8 +35,10 @@ use std::io::Write;
 use std::path::Path;
 
 mod digest;
+pub mod limit;
 
 use digest::Hold;
+pub use limit::{Limits, Tally};
 
 /// What a poll did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -44,6 +51,8 @@ pub struct Report {
     pub skipped: usize,
     /// Mails that could not be processed (left in the mailbox).
     pub errors: Vec<String>,
+    /// Replies held back by the reply limits (a notice counts as one).
+    pub limited: usize,
     pub sent: usize,
     pub send_errors: Vec<String>,
     /// One line per mail: its fate.
@@ -63,6 +72,8 @@ pub struct Poller<'a> {
     pub identity: &'a Identity,
     pub templates: &'a Templates,
     pub transport: &'a dyn Transport,
+    /// The reply limits against storms and loops.
+    pub limits: Limits,
 }
 
 /// The key that makes a mail "the same mail" across runs.
@@ -126,10 +137,28 @@ impl Poller<'_> {
                 continue;
             }
             let outcome = match &parsed {
-                Err(e) => Ok((Vec::new(), format!("dropped: {e}"), true)),
-                Ok(m) => adj.handle(m).map(|h| (h.replies, h.fate, h.failed)),
-            };
-            let (replies, fate, refused) = match outcome {
+                Err(e) => Ok(Handled {
+                    fate: format!("dropped: {e}"),
+                    failed: true,
+                    ..Handled::default()
+                }),
+                Ok(m) => adj.handle(m).map_err(|e| e.to_string()),
+            }
+            .and_then(|mut h| {
+                let limited = self
+                    .limit(&key, parsed.as_ref().ok(), &mut h, &processed, now)
+                    .map_err(|e| e.to_string())?;
+                Ok((h, limited))
+            });
+            let (
+                Handled {
+                    replies,
+                    fate,
+                    failed: refused,
+                    ..
+                },
+                limited,
+            ) = match outcome {
                 Ok(x) => x,
                 Err(e) => {
                     report
@@ -163,6 +192,19 @@ impl Poller<'_> {
                     ("fate", &fate),
                 ],
             ));
+            for (to, held, until, notice) in &limited.held {
+                report.limited += held;
+                report.log.push(crate::logging::line(
+                    "rate-limited",
+                    &[
+                        ("key", &key),
+                        ("to", to),
+                        ("held", held),
+                        ("until", &until.format("%Y-%m-%dT%H:%M:%SZ")),
+                        ("notice", &if *notice { "sent" } else { "no" }),
+                    ],
+                ));
+            }
             if let Err(e) = source.done(&mail) {
                 report
                     .errors

@@ -76,6 +76,7 @@ impl Server {
             identity: &self.identity,
             templates: &self.templates,
             transport: self.transport.as_ref(),
+            limits: self.config.limits,
         }
     }
 
@@ -122,6 +123,7 @@ impl Server {
             identity: &self.identity,
             templates: &self.templates,
             transport: self.transport.as_ref(),
+            limits: self.config.limits,
         }
         .poll(source, crate::clock::now(), wait)
     }
@@ -138,17 +140,22 @@ fn print_report(r: &Report, quiet: bool) {
     for e in &r.send_errors {
         log::warn!("{}", line("not-sent", &[("error", e)]));
     }
-    let summary = line(
-        "poll",
-        &[
-            ("handled", &r.handled),
-            ("refused", &r.refused),
-            ("already", &r.skipped),
-            ("failed", &r.errors.len()),
-            ("sent", &r.sent),
-            ("waiting", &r.send_errors.len()),
-        ],
-    );
+    let failed = r.errors.len();
+    let waiting = r.send_errors.len();
+    let mut fields: Vec<(&str, &dyn std::fmt::Display)> = vec![
+        ("handled", &r.handled),
+        ("refused", &r.refused),
+        ("already", &r.skipped),
+        ("failed", &failed),
+        ("sent", &r.sent),
+        ("waiting", &waiting),
+    ];
+    // Replies the reply limits held back (issue 5), only when there are
+    // some: the usual line stays as it was.
+    if r.limited > 0 {
+        fields.push(("limited", &r.limited));
+    }
+    let summary = line("poll", &fields);
     if r.failed() {
         log::warn!("{summary}");
     } else if quiet {

@@ -28,6 +28,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("info.txt", include_str!("../../templates/info.txt")),
     ("moved.txt", include_str!("../../templates/moved.txt")),
     ("over.txt", include_str!("../../templates/over.txt")),
+    ("paused.txt", include_str!("../../templates/paused.txt")),
     ("rejected.txt", include_str!("../../templates/rejected.txt")),
     ("reminder.txt", include_str!("../../templates/reminder.txt")),
     ("spoofed.txt", include_str!("../../templates/spoofed.txt")),
