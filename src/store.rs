@@ -260,6 +260,24 @@ impl Store {
         Ok(read_toml(&p)?.unwrap_or_default())
     }
 
+    /// The game or challenge whose secrets hold `token`, if one does (a
+    /// secrets file that cannot be read is passed over: it is another
+    /// game's problem, and shows when that game is used).
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub fn key_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
+        for id in self.ids_in("secrets")? {
+            let Ok(secrets) = self.secrets(&id) else {
+                continue;
+            };
+            if secrets.tokens.values().any(|t| t == token) {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
     /// Written with mode 0600: only pbem's user may read the tokens.
     ///
     /// # Errors

@@ -26,6 +26,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("draw.txt", include_str!("../../templates/draw.txt")),
     ("help.txt", include_str!("../../templates/help.txt")),
     ("info.txt", include_str!("../../templates/info.txt")),
+    ("key_used.txt", include_str!("../../templates/key_used.txt")),
     ("moved.txt", include_str!("../../templates/moved.txt")),
     ("over.txt", include_str!("../../templates/over.txt")),
     ("paused.txt", include_str!("../../templates/paused.txt")),
