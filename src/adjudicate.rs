@@ -81,6 +81,10 @@ pub struct Handled {
     /// The mail met a game pbem cannot use: the poll tells the admin and
     /// the players (once per damage).
     pub damage: Option<Damage>,
+    /// The mail moved a game (a move, a draw, a result, a game begun or
+    /// a challenge declined): its replies are news, which the reply limits
+    /// do not count ([`crate::poll::limit`]).
+    pub progress: bool,
 }
 
 /// A game pbem cannot use: its record (or its challenge) does not read or
@@ -210,6 +214,45 @@ enum Standing {
     /// The record cannot be read, and the sender's address or key is in
     /// it.
     Unreadable(Damage),
+}
+
+/// Whose key a mail carried, when it did not prove its sender a player
+/// (issue 5, "Spoofing").
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Key {
+    /// None.
+    Missing,
+    /// No key pbem gave out: mistyped, made up, or of a game long gone.
+    Unknown,
+    /// The key of a player: of `side` in game (or challenge) `id`, which
+    /// may be another game than the mail's; `player` is "Name <address>".
+    Of {
+        id: String,
+        side: String,
+        player: String,
+    },
+}
+
+impl Key {
+    /// "without a key", "with the key of black in bz-1 (alice@...)": for
+    /// the log.
+    fn words(&self) -> String {
+        match self {
+            Key::Missing => "without a key".into(),
+            Key::Unknown => "with a key pbem never gave out".into(),
+            Key::Of { id, side, player } => {
+                format!("with the key of {side} in {id} ({})", address_of(player))
+            }
+        }
+    }
+}
+
+/// Text from a mail shown in a reply, at most 100 characters.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(100) {
+        Some((i, _)) => format!("{} ...", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 impl Table {
@@ -446,22 +489,25 @@ impl Adjudicator<'_> {
             match table.standing(&from, token.as_deref(), self.dmarc_pass(mail)) {
                 Standing::Player(s) => side = Some(s),
                 _ if !about_game => {}
-                Standing::Unproven => return self.spoofed(&from, mail, id, table),
+                Standing::Unproven => {
+                    let key = self.whose_key(id, table, token.as_deref())?;
+                    return self.spoofed(&from, mail, id, table, key);
+                }
                 Standing::Unreadable(damage) => return self.damaged(&from, damage),
                 Standing::Stranger => {
-                    // Not for a stranger's eyes, but the admin and the
-                    // players hear of a damaged game all the same.
-                    let damage = match table {
-                        Table::Damaged { damage, .. } => Some(damage.clone()),
-                        _ => None,
-                    };
-                    return Ok(Handled {
-                        damage,
-                        ..failed(
-                            Vec::new(),
-                            format!("dropped: {from} is not a player of {id}"),
-                        )
-                    });
+                    if let Table::Damaged { damage, .. } = table {
+                        // Not for a stranger's eyes, but the admin and
+                        // the players hear of a damaged game all the same.
+                        return Ok(Handled {
+                            damage: Some(damage.clone()),
+                            ..failed(
+                                Vec::new(),
+                                format!("dropped: {from} is not a player of {id}"),
+                            )
+                        });
+                    }
+                    let key = self.whose_key(id, table, token.as_deref())?;
+                    return self.stranger(&from, mail, id, key);
                 }
             }
         }
@@ -506,6 +552,7 @@ impl Adjudicator<'_> {
                     replies,
                     failed: failed_any,
                     damage: None,
+                    progress: false,
                 })
             }
         }
@@ -933,6 +980,7 @@ impl Adjudicator<'_> {
                     fate: format!("challenge {id} declined by {from}"),
                     failed: false,
                     damage: None,
+                    progress: true,
                 })
             }
             _ => not_yet(
@@ -961,26 +1009,137 @@ impl Adjudicator<'_> {
         })
     }
 
-    /// A mail for a game from a player's address without a valid key:
+    /// Whose key `token` is, when it did not prove its sender a player of
+    /// game `id` (issue 5, "Spoofing"): a side's of this game, or a
+    /// player's of another game or challenge (every secrets file is read:
+    /// this happens only for refused mail), or nobody's.
+    fn whose_key(&self, id: &str, table: &Table, token: Option<&str>) -> Result<Key> {
+        let Some(token) = token else {
+            return Ok(Key::Missing);
+        };
+        let of = |id: &str, t: &Table| {
+            t.players()
+                .into_iter()
+                .find(|(s, _)| t.token(*s) == Some(token))
+                .and_then(|(s, player)| {
+                    Some(Key::Of {
+                        id: id.to_string(),
+                        side: t.rules()?.side_name(s).to_string(),
+                        player,
+                    })
+                })
+        };
+        if let Some(k) = of(id, table) {
+            return Ok(k);
+        }
+        let Some(other) = self.store.key_owner(token)? else {
+            return Ok(Key::Unknown);
+        };
+        Ok(self
+            .table(&other)?
+            .and_then(|t| of(&other, &t))
+            .unwrap_or(Key::Unknown))
+    }
+
+    /// A mail for a game from a player's address without their key:
     /// nothing moves, and the registered address is told (it is the
-    /// sender's, so a forger learns nothing).
-    fn spoofed(&self, from: &str, mail: &Inbound, id: &str, table: &Table) -> Result<Handled> {
+    /// sender's, so a forger learns nothing), and so is the player whose
+    /// key it carried, if it was another's.
+    fn spoofed(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        id: &str,
+        table: &Table,
+        key: Key,
+    ) -> Result<Handled> {
         let game = table.rules().map_or("", Rules::name);
-        let r = Reply {
+        let why = match &key {
+            Key::Missing => "it did not carry your key".to_string(),
+            Key::Unknown => {
+                "it carried a key pbem never gave out (a mistyped or guessed one)".to_string()
+            }
+            Key::Of { id: k, side, .. } if k == id => {
+                format!("it carried the key of {side}, your opponent's side, not yours")
+            }
+            Key::Of { id: k, player, .. } if address_of(player) == from => {
+                format!("it carried your key for game {k}, which counts only in that game")
+            }
+            Key::Of { .. } => {
+                "the key it carried is not yours: it belongs to another player".to_string()
+            }
+        };
+        let mut replies = vec![Reply {
             to: from.to_string(),
             rendered: self.templates.render(
                 "spoofed",
-                context! { id, game, subject => mail.subject.clone(), message_id => mail.message_id.clone().unwrap_or_default() },
+                context! { id, game, why, subject => shorten(&mail.subject), message_id => shorten(mail.message_id.as_deref().unwrap_or_default()) },
             )?,
             game: Some(id.to_string()),
             reply_to: None,
-        };
+        }];
+        let mut told = "the registered address was told".to_string();
+        if let Some(warning) = self.key_warning(from, mail, id, &key)? {
+            told = format!("{told}, and so was {}", address_of(&warning.to));
+            replies.push(warning);
+        }
         Ok(failed(
-            vec![r],
-            format!(
-                "refused: mail for {id} from {from} without a valid key; the registered address was told"
-            ),
+            replies,
+            format!("refused: mail for {id} from {from} {}; {told}", key.words()),
         ))
+    }
+
+    /// A mail for a game from an address that plays no side in it: nothing
+    /// moves, nothing is answered (a stranger learns nothing of a game);
+    /// when it carried a player's key, that player is told.
+    fn stranger(&self, from: &str, mail: &Inbound, id: &str, key: Key) -> Result<Handled> {
+        let dropped = format!("{from} is not a player of {id}");
+        Ok(match self.key_warning(from, mail, id, &key)? {
+            Some(warning) => {
+                let owner = address_of(&warning.to);
+                failed(
+                    vec![warning],
+                    format!(
+                        "refused: mail for {id} from {from} {}; {dropped}, so nothing was done; {owner} was told",
+                        key.words()
+                    ),
+                )
+            }
+            None => failed(Vec::new(), format!("dropped: {dropped}")),
+        })
+    }
+
+    /// The warning to a player whose key came in a mail from another
+    /// address (`from`), if it did.
+    fn key_warning(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        target: &str,
+        key: &Key,
+    ) -> Result<Option<Reply>> {
+        let Key::Of { id, side, player } = key else {
+            return Ok(None);
+        };
+        if address_of(player) == from {
+            return Ok(None);
+        }
+        let game = self
+            .table(id)?
+            .and_then(|t| t.rules())
+            .map_or("", Rules::name);
+        Ok(Some(Reply {
+            to: player.clone(),
+            rendered: self.templates.render(
+                "key_used",
+                context! {
+                    id, game, side, target, sender => from, address => address_of(player),
+                    subject => shorten(&mail.subject), message_id => shorten(mail.message_id.as_deref().unwrap_or_default()),
+                },
+            )?,
+            game: Some(id.clone()),
+            reply_to: None,
+        }))
     }
 
     /// The refusal of a mail for a damaged game; the poll tells the admin
@@ -1187,6 +1346,7 @@ impl Adjudicator<'_> {
             fate: format!("challenge {id} accepted: game begins"),
             failed: false,
             damage: None,
+            progress: true,
         })
     }
 
@@ -1309,6 +1469,7 @@ impl Adjudicator<'_> {
             fate: format!("{id}: {}", fates.join("; ")),
             failed: false,
             damage: None,
+            progress: changed || already,
         })
     }
 
@@ -1878,6 +2039,7 @@ fn fate(s: String) -> Handled {
         fate: s,
         failed: false,
         damage: None,
+        progress: false,
     }
 }
 
@@ -1887,6 +2049,7 @@ fn failed(replies: Vec<Reply>, s: String) -> Handled {
         fate: s,
         failed: true,
         damage: None,
+        progress: false,
     }
 }
 

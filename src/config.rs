@@ -31,6 +31,9 @@ pub struct Config {
     /// Game clocks: reminder points, final notice, vacation allowance.
     #[serde(default)]
     pub clock: crate::timecontrol::ClockPolicy,
+    /// Reply limits against storms and loops (issue 5).
+    #[serde(default)]
+    pub limits: crate::poll::Limits,
     pub inbox: Inbox,
     pub send: SendConfig,
 }
@@ -270,6 +273,18 @@ reminders = ["50%", "80%"]
 final_notice_hours = 12
 vacation_days_per_year = 30
 
+# Storms and loops: pbem answers one address's own mails (refusals,
+# `board`, `help`: anything but the news of a game) at most this often.
+# Past a limit it still reads and carries out every mail from that address
+# (a legal move is played and the opponent told), sends it one notice that
+# replies are paused and until when, and answers nothing more from it
+# until then: an autoresponder that answers every mail cannot loop with
+# pbem. The same limits hold for mail others' mails cause to an address
+# (challenges, warnings about its key). 0 turns a limit off.
+[limits]
+replies_per_hour = 20
+replies_per_day = 50
+
 [inbox]
 # The Maildir pbem reads (new/ and unseen mail in cur/).
 maildir = "mail/inbox"
@@ -318,6 +333,8 @@ mod tests {
         std::fs::write(&p, INIT).unwrap();
         let c = Config::load(&p).unwrap();
         assert_eq!(c.data, dir.path().join("data"));
+        // The file shows the defaults (tests/storms.rs relies on it).
+        assert_eq!(c.limits, crate::poll::Limits::default());
         assert_eq!(
             c.send,
             SendConfig::Maildir {

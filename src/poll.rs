@@ -12,6 +12,11 @@
 //!    leaves `new/` (moved to `cur/`, flagged Seen), an IMAP mail is flagged
 //!    `\Seen` or moved to the processed folder.
 //!
+//! Between 2 and 3 the reply limits ([`limit`]) take out the replies that
+//! a storming sender may not have yet, and write their counts: counted
+//! before staged, so a crash in between counts them twice, never zero
+//! times.
+//!
 //! A crash before 4 leaves the key uncommitted: the staging folder is
 //! thrown away at the next start and the mail handled again, and the
 //! adjudicator sees its Message-ID already in the record and changes
@@ -40,8 +45,10 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 
 mod digest;
+pub mod limit;
 
 use digest::Hold;
+pub use limit::{Limits, Tally};
 
 /// What a poll did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,6 +61,8 @@ pub struct Report {
     pub skipped: usize,
     /// Mails that could not be processed (left in the mailbox).
     pub errors: Vec<String>,
+    /// Replies held back by the reply limits (a notice counts as one).
+    pub limited: usize,
     pub sent: usize,
     /// Replies still in the outbox after the flush (failed, or not tried
     /// while the transport is down).
@@ -76,6 +85,8 @@ pub struct Poller<'a> {
     pub identity: &'a Identity,
     pub templates: &'a Templates,
     pub transport: &'a dyn Transport,
+    /// The reply limits against storms and loops.
+    pub limits: Limits,
 }
 
 /// The step that handles one parsed mail.
@@ -233,7 +244,7 @@ impl Poller<'_> {
             }),
             Ok(m) => handle(adj, m),
         };
-        let handled = match outcome {
+        let mut handled = match outcome {
             Ok(h) => h,
             Err(e) => return not_processed(report, &e, e.is_unwritable()),
         };
@@ -244,6 +255,12 @@ impl Poller<'_> {
         {
             return not_processed(report, &e, e.is_unwritable());
         }
+        // The reply limits (issue 5, "Loops and storms"): after the record,
+        // before the replies are staged.
+        let limited = match self.limit(&key, parsed.as_ref().ok(), &mut handled, processed, now) {
+            Ok(l) => l,
+            Err(e) => return not_processed(report, &e, e.is_unwritable()),
+        };
         if let Err(e) = self.commit(&key, &handled.replies, parsed.as_ref().ok(), now) {
             return not_processed(report, &e, e.is_unwritable());
         }
@@ -266,6 +283,19 @@ impl Poller<'_> {
                 ("fate", &handled.fate),
             ],
         ));
+        for (to, held, until, notice) in &limited.held {
+            report.limited += held;
+            report.log.push(crate::logging::line(
+                "rate-limited",
+                &[
+                    ("key", &key),
+                    ("to", to),
+                    ("held", held),
+                    ("until", &until.format("%Y-%m-%dT%H:%M:%SZ")),
+                    ("notice", &if *notice { "sent" } else { "no" }),
+                ],
+            ));
+        }
         if let Err(e) = source.done(mail) {
             report
                 .errors
@@ -583,6 +613,7 @@ mod tests {
             identity: &identity,
             templates: &templates,
             transport: &transport,
+            limits: Default::default(),
         };
         // The double: the adjudicator, with a library bug on Bob's mail.
         let buggy = |adj: &Adjudicator<'_>, m: &inbound::Inbound| {

@@ -7,6 +7,7 @@
 //! DATA/challenges/<id>.toml   challenges not yet answered
 //! DATA/clocks/<id>.toml       a game's clock (time control, deadlines)
 //! DATA/players/<hash>.toml    a player's settings (time zone, digest)
+//! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
 //! DATA/processed.log          keys of processed mails, one per line
 //! DATA/outbox/staging/<key>/  replies of a mail not yet committed
 //! DATA/outbox/ready/          replies waiting for the transport
@@ -200,6 +201,7 @@ impl Store {
             "challenges",
             "clocks",
             "players",
+            "ratelimit",
             "outbox/staging",
             "outbox/ready",
             "outbox/digest",
@@ -306,6 +308,24 @@ impl Store {
         Ok(read_toml(&p)?.unwrap_or_default())
     }
 
+    /// The game or challenge whose secrets hold `token`, if one does (a
+    /// secrets file that cannot be read is passed over: it is another
+    /// game's problem, and shows when that game is used).
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub fn key_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
+        for id in self.ids_in("secrets")? {
+            let Ok(secrets) = self.secrets(&id) else {
+                continue;
+            };
+            if secrets.tokens.values().any(|t| t == token) {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
     /// Written with mode 0600: only pbem's user may read the tokens.
     ///
     /// # Errors
@@ -408,6 +428,40 @@ impl Store {
         write_toml(&self.player_path(&player.address), player)
     }
 
+    fn tally_path(&self, address: &str) -> PathBuf {
+        self.root
+            .join("ratelimit")
+            .join(format!("{:016x}.toml", stable_hash(address.as_bytes())))
+    }
+
+    /// What pbem lately sent `address` (lower case), for the reply limits.
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn tally(&self, address: &str) -> Result<crate::poll::Tally, StoreError> {
+        let found: Option<crate::poll::Tally> = read_toml(&self.tally_path(address))?;
+        // Two addresses with one hash: the other's file is not ours.
+        Ok(found
+            .filter(|t| t.address == address)
+            .unwrap_or_else(|| crate::poll::Tally::new(address)))
+    }
+
+    /// Writes a tally, atomically; one with nothing left to remember is
+    /// removed.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_tally(&self, tally: &crate::poll::Tally) -> Result<(), StoreError> {
+        let p = self.tally_path(&tally.address);
+        if tally.is_empty() {
+            return match fs::remove_file(&p) {
+                Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(&p)(e)),
+                _ => Ok(()),
+            };
+        }
+        write_toml(&p, tally)
+    }
+
     /// The ids of pending challenges.
     ///
     /// # Errors
@@ -486,7 +540,7 @@ impl Store {
     /// while holding the lock.
     pub fn remove_stale_temps(&self) -> usize {
         let mut n = 0;
-        for sub in ["", "games", "secrets", "challenges"] {
+        for sub in ["", "games", "secrets", "challenges", "ratelimit"] {
             let Ok(entries) = fs::read_dir(self.root.join(sub)) else {
                 continue;
             };

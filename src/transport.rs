@@ -261,7 +261,10 @@ impl Transport for Sendmail {
             .send_raw(envelope, raw)
             .map(|_| ())
             .map_err(|e| SendError {
-                down: true,
+                // The command could not be run at all (not an exit status,
+                // which may be about this mail's recipient alone).
+                down: std::error::Error::source(&e)
+                    .is_some_and(|s| s.downcast_ref::<std::io::Error>().is_some()),
                 ..SendError::transient(format!("sendmail: {e}"))
             })
     }
@@ -454,6 +457,31 @@ mod tests {
         let f = flush(dir.path(), &sink);
         assert_eq!((f.sent, f.failed, f.waiting), (6, 0, 0), "{f:?}");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "outbox empty");
+    }
+
+    #[test]
+    fn a_sendmail_that_cannot_run_is_down_one_that_refuses_a_mail_is_not() {
+        let env = Envelope::new(
+            Some("pbem@example.net".parse().unwrap()),
+            vec!["bob@example.org".parse().unwrap()],
+        )
+        .unwrap();
+        let missing = Sendmail(SendmailTransport::new_with_command("/nonexistent/sendmail"));
+        let e = missing.send(&env, b"Subject: x\r\n\r\nx\r\n").unwrap_err();
+        assert!(e.down, "{e:?}");
+        // Reads the mail, then refuses it, as a sendmail does with a bad
+        // recipient.
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("sendmail");
+        fs::write(
+            &script,
+            "#!/bin/sh\ncat >/dev/null\necho no such user >&2\nexit 1\n",
+        )
+        .unwrap();
+        fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let refusing = Sendmail(SendmailTransport::new_with_command(&script));
+        let e = refusing.send(&env, b"Subject: x\r\n\r\nx\r\n").unwrap_err();
+        assert!(e.transient && !e.down, "{e:?}");
     }
 
     #[test]

@@ -54,6 +54,7 @@ impl World {
             identity: &s.identity,
             templates: &s.templates,
             transport: s.transport.as_ref(),
+            limits: s.config.limits,
         }
         .poll(&mut md, self.now, true)
         .unwrap();

@@ -229,6 +229,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         templates: None,
         trusted_authserv: None,
         clock: Default::default(),
+        limits: Default::default(),
         inbox: Inbox::maildir(dir.path().join("inbox")),
         send: s.submission(),
     };

@@ -77,6 +77,7 @@ impl Server {
             identity: &self.identity,
             templates: &self.templates,
             transport: self.transport.as_ref(),
+            limits: self.config.limits,
         }
     }
 
@@ -124,6 +125,7 @@ impl Server {
             identity: &self.identity,
             templates: &self.templates,
             transport: self.transport.as_ref(),
+            limits: self.config.limits,
         }
         .poll(source, crate::clock::now(), wait)
     }
@@ -140,17 +142,21 @@ fn print_report(r: &Report, quiet: bool) {
     for e in &r.send_errors {
         log::warn!("{}", line("not-sent", &[("error", e)]));
     }
-    let summary = line(
-        "poll",
-        &[
-            ("handled", &r.handled),
-            ("refused", &r.refused),
-            ("already", &r.skipped),
-            ("failed", &r.errors.len()),
-            ("sent", &r.sent),
-            ("waiting", &r.unsent),
-        ],
-    );
+    let failed = r.errors.len();
+    let mut fields: Vec<(&str, &dyn std::fmt::Display)> = vec![
+        ("handled", &r.handled),
+        ("refused", &r.refused),
+        ("already", &r.skipped),
+        ("failed", &failed),
+        ("sent", &r.sent),
+        ("waiting", &r.unsent),
+    ];
+    // Replies the reply limits held back (issue 5), only when there are
+    // some: the usual line stays as it was.
+    if r.limited > 0 {
+        fields.push(("limited", &r.limited));
+    }
+    let summary = line("poll", &fields);
     if r.failed() {
         log::warn!("{summary}");
     } else if quiet {

@@ -115,7 +115,7 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
             None => String::new(),
         },
     };
-    let automated = automated(&msg, from.as_deref());
+    let automated = automated(&msg, from.as_deref()).or_else(|| quotes_our_mail(raw));
     let authentication_results = msg
         .header_values("Authentication-Results")
         .filter_map(|v| v.as_text().map(str::to_string))
@@ -196,6 +196,35 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
     None
 }
 
+/// A mail that carries pbem's own mail, headers and all, in its body: a
+/// bounce by a mail system that marks its bounces in no way (no RFC 3834
+/// header, no multipart/report, not from MAILER-DAEMON) but sends back
+/// the mail it could not deliver, or a mail forwarded whole (issue 5,
+/// "a bouncing address"). Mail clients quote the text of a mail, never
+/// its `X-Pbem-Loop` header.
+fn quotes_our_mail(raw: &[u8]) -> Option<String> {
+    let lf = raw.windows(2).position(|w| w == b"\n\n");
+    let crlf = raw.windows(4).position(|w| w == b"\r\n\r\n");
+    let body_start = lf.into_iter().chain(crlf).min()?;
+    let needle = LOOP_HEADER.as_bytes();
+    let body = &raw[body_start..];
+    // At the start of a line, perhaps quoted or indented: "> X-Pbem-Loop:".
+    let found = body.windows(needle.len() + 1).enumerate().any(|(i, w)| {
+        w[..needle.len()].eq_ignore_ascii_case(needle)
+            && w[needle.len()] == b':'
+            && body[..i]
+                .iter()
+                .rev()
+                .take_while(|b| **b != b'\n')
+                .all(|b| matches!(b, b' ' | b'\t' | b'>' | b'\r'))
+    });
+    found.then(|| {
+        format!(
+            "it carries a mail pbem sent, with its {LOOP_HEADER} header (a bounce or a forward; answering could loop)"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +281,25 @@ mod tests {
         );
         let no = PLAIN.replace("Subject:", "Auto-Submitted: no\r\nSubject:");
         assert_eq!(parse(no.as_bytes()).unwrap().automated, None);
+    }
+
+    #[test]
+    fn issue5_a_bounce_that_sends_our_mail_back_is_automated() {
+        let ours = "From: pbem <pbem@example.net>\r\nTo: bob@example.org\r\nSubject: [pbem bz-1] Boom & Zoom: black played 6-13\r\nX-Pbem-Loop: example.net\r\n\r\n1. black 6-13\r\n";
+        for wrap in ["", "> ", "    "] {
+            let quoted: String = ours.lines().map(|l| format!("{wrap}{l}\r\n")).collect();
+            let bounce = format!(
+                "From: Mail System <bounces@mx.example.org>\r\nTo: pbem@example.net\r\nSubject: failure notice\r\n\r\nI could not deliver your mail to bob@example.org.\r\n\r\n--- the mail ---\r\n{quoted}"
+            );
+            let why = parse(bounce.as_bytes()).unwrap().automated;
+            assert!(
+                why.as_deref().is_some_and(|w| w.contains("a bounce")),
+                "{wrap:?}: {why:?}"
+            );
+        }
+        // The words in a sentence are not the header.
+        let chat = PLAIN.replace("#3 22-15", "what is X-Pbem-Loop: for?");
+        assert_eq!(parse(chat.as_bytes()).unwrap().automated, None);
     }
 
     #[test]

@@ -1,0 +1,558 @@
+//! Loops and storms (issue 5: "an autoresponder that answers every pbem
+//! mail, a bouncing address, a player who sends 1,000 mails in a minute:
+//! pbem never loops, rate-limits replies per sender, and keeps serving
+//! other players").
+//!
+//! # The rule
+//!
+//! pbem answers one address's own mails at most [`Limits::replies_per_hour`]
+//! times in any hour and [`Limits::replies_per_day`] times in any 24 hours.
+//! What counts is an *answer*: a reply to the sender of the mail that
+//! caused it, from a mail that moved no game (a refusal, `board`, `help`,
+//! a warning about their key). The news of a move, a draw, a result or a
+//! game begun is not counted: a game only moves when the other player
+//! moves too, so news cannot storm.
+//!
+//! The answer that would go past a limit is replaced by one notice (the
+//! `paused` template: replies are paused, until when, in the sender's time
+//! zone), and from then until the end of that window (an hour, or a day
+//! when the daily limit tripped) every reply to the sender's own mails is
+//! held back, news of their own move included. Held replies are dropped,
+//! not queued: sending them later would restart a loop. The mails
+//! themselves are still processed: a legal move is played and the
+//! opponent is told; only replies addressed to the storming sender wait.
+//! A naive autoresponder's loop therefore dies at the notice: its answer
+//! to it comes in while replies are paused and is not answered.
+//!
+//! Mail to a third party that a mail caused without moving a game (a
+//! challenge, a warning to a player that someone used their key) is
+//! counted against its recipient as *unsolicited* with the same limits,
+//! and held back silently past them: nobody can make pbem flood an
+//! address that never wrote to it.
+//!
+//! # State and crash safety
+//!
+//! Each address's counts are a [`Tally`] in `DATA/ratelimit/<hash>.toml`,
+//! so cron polls, `pbem deliver` and the daemon share them. The poll
+//! writes the tally *before* it stages the replies (see [`crate::poll`]):
+//! a crash between the two handles the mail again and counts its replies
+//! again. When unsure, a reply is counted. A notice is known by the mail
+//! it went with; if that mail never committed, the next held answer
+//! carries the notice instead, so a crash cannot swallow it.
+
+use super::Poller;
+use crate::adjudicate::{Handled, Reply, address_of};
+use crate::mail::inbound::Inbound;
+use crate::store::StoreError;
+use crate::timecontrol::format_deadline;
+use chrono::{DateTime, Duration, Utc};
+use minijinja::context;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+
+/// The reply limits (`[limits]` in pbem.toml); 0 turns a limit off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Answers to one address's own mails in any hour (default 20).
+    pub replies_per_hour: u32,
+    /// Answers to one address's own mails in any 24 hours (default 50).
+    pub replies_per_day: u32,
+}
+
+impl Default for Limits {
+    /// 20 an hour and 50 a day. A player writing by hand sends a handful
+    /// of mails that are not moves in an hour; an autoresponder looping
+    /// with a daemon trips the hourly limit within minutes, and one
+    /// looping with a poll every five minutes (12 rounds an hour, under
+    /// the hourly limit) trips the daily one in about four hours.
+    fn default() -> Limits {
+        Limits {
+            replies_per_hour: 20,
+            replies_per_day: 50,
+        }
+    }
+}
+
+/// What pbem remembers of the replies it sent one address, the last 24
+/// hours' (`DATA/ratelimit/<hash>.toml`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// The address, lower case (two addresses may share a hash).
+    pub address: String,
+    /// When answers to this address's own mails went out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<DateTime<Utc>>,
+    /// When mail that others caused went to it (challenges, warnings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsolicited: Vec<DateTime<Utc>>,
+    /// Answers are held back until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paused_until: Option<DateTime<Utc>>,
+    /// The key of the mail whose replies carry the notice of the pause.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+}
+
+/// What becomes of one reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// It goes out.
+    Send,
+    /// It is replaced by the notice: replies are paused until `until`,
+    /// after `count` answers in the last `window`.
+    Notice {
+        until: DateTime<Utc>,
+        count: usize,
+        window: Window,
+    },
+    /// It is held back (dropped) until `until`.
+    Hold { until: DateTime<Utc> },
+}
+
+/// The window whose limit tripped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Window {
+    Hour,
+    Day,
+}
+
+impl Window {
+    pub fn length(self) -> Duration {
+        match self {
+            Window::Hour => Duration::hours(1),
+            Window::Day => Duration::hours(24),
+        }
+    }
+    /// "hour", "24 hours": for the notice.
+    pub fn words(self) -> &'static str {
+        match self {
+            Window::Hour => "hour",
+            Window::Day => "24 hours",
+        }
+    }
+}
+
+impl Limits {
+    /// The window whose limit `times` has reached at `now`, the longest
+    /// first.
+    fn reached(&self, times: &[DateTime<Utc>], now: DateTime<Utc>) -> Option<(Window, usize)> {
+        [
+            (Window::Day, self.replies_per_day),
+            (Window::Hour, self.replies_per_hour),
+        ]
+        .into_iter()
+        .filter(|(_, limit)| *limit > 0)
+        .map(|(w, limit)| (w, limit, in_window(times, now, w)))
+        .find(|(_, limit, n)| *n >= *limit as usize)
+        .map(|(w, _, n)| (w, n))
+    }
+}
+
+/// How many of `times` fall in the `window` that ends at `now`.
+fn in_window(times: &[DateTime<Utc>], now: DateTime<Utc>, window: Window) -> usize {
+    let start = now - window.length();
+    times.iter().filter(|t| **t > start && **t <= now).count()
+}
+
+impl Tally {
+    /// A fresh tally for `address`.
+    pub fn new(address: &str) -> Tally {
+        Tally {
+            address: address.to_string(),
+            ..Tally::default()
+        }
+    }
+
+    /// Forgets what is older than a day, and a pause that is over.
+    /// Times in the future (a clock set back) are kept: they still count.
+    pub fn prune(&mut self, now: DateTime<Utc>) {
+        let start = now - Window::Day.length();
+        self.answers.retain(|t| *t > start);
+        self.unsolicited.retain(|t| *t > start);
+        if self.paused_until.is_some_and(|u| u <= now) {
+            self.paused_until = None;
+            self.notice = None;
+        }
+    }
+
+    /// Nothing left to remember: the file can go.
+    pub fn is_empty(&self) -> bool {
+        self.answers.is_empty() && self.unsolicited.is_empty() && self.paused_until.is_none()
+    }
+
+    /// One reply to this address's own mail `key` at `now`. `counted`: it
+    /// is an answer (not news of a game); news only waits out a pause.
+    /// `committed` says whether a mail's replies are committed (to know
+    /// whether the notice of a pause went out). Records what it allows.
+    pub fn answer(
+        &mut self,
+        now: DateTime<Utc>,
+        limits: &Limits,
+        counted: bool,
+        key: &str,
+        committed: impl Fn(&str) -> bool,
+    ) -> Verdict {
+        self.prune(now);
+        if let Some(until) = self.paused_until {
+            // The notice's mail never committed (a crash): this one
+            // carries it.
+            let lost = self
+                .notice
+                .as_deref()
+                .is_none_or(|k| k != key && !committed(k));
+            if counted && lost {
+                self.notice = Some(key.to_string());
+                let window = if until - now > Window::Hour.length() {
+                    Window::Day
+                } else {
+                    Window::Hour
+                };
+                return Verdict::Notice {
+                    until,
+                    count: in_window(&self.answers, now, window),
+                    window,
+                };
+            }
+            return Verdict::Hold { until };
+        }
+        if !counted {
+            return Verdict::Send;
+        }
+        match limits.reached(&self.answers, now) {
+            None => {
+                self.answers.push(now);
+                Verdict::Send
+            }
+            Some((window, count)) => {
+                let until = now + window.length();
+                self.paused_until = Some(until);
+                self.notice = Some(key.to_string());
+                Verdict::Notice {
+                    until,
+                    count,
+                    window,
+                }
+            }
+        }
+    }
+
+    /// One mail to this address that another's mail caused, at `now`.
+    pub fn unsolicited(&mut self, now: DateTime<Utc>, limits: &Limits) -> Verdict {
+        self.prune(now);
+        match limits.reached(&self.unsolicited, now) {
+            None => {
+                self.unsolicited.push(now);
+                Verdict::Send
+            }
+            Some((window, _)) => {
+                // When the oldest one in the window leaves it.
+                let start = now - window.length();
+                let oldest = self
+                    .unsolicited
+                    .iter()
+                    .filter(|t| **t > start)
+                    .min()
+                    .copied()
+                    .unwrap_or(now);
+                Verdict::Hold {
+                    until: oldest + window.length(),
+                }
+            }
+        }
+    }
+}
+
+/// What the limits did to one mail's replies, for the log and the report.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Limited {
+    /// Per address whose replies were held back: how many, until when,
+    /// and whether the notice went with this mail.
+    pub held: Vec<(String, usize, DateTime<Utc>, bool)>,
+}
+
+impl Poller<'_> {
+    /// Applies the reply limits to the replies of the mail `key` from
+    /// `sender`: held replies are taken out, a notice put in the place of
+    /// the first held answer, and the tallies written (before the replies
+    /// are staged: when unsure, a reply is counted).
+    ///
+    /// # Errors
+    /// A tally or a player's settings that cannot be read or written, a
+    /// template that fails: the mail is then left for the next poll.
+    pub(super) fn limit(
+        &self,
+        key: &str,
+        mail: Option<&Inbound>,
+        handled: &mut Handled,
+        processed: &HashSet<String>,
+        now: DateTime<Utc>,
+    ) -> Result<Limited, StoreError> {
+        let mut limited = Limited::default();
+        let Some(sender) = mail.and_then(|m| m.from.as_deref()) else {
+            return Ok(limited);
+        };
+        let mut tallies: BTreeMap<String, (Tally, bool)> = BTreeMap::new();
+        let mut kept = Vec::with_capacity(handled.replies.len());
+        for reply in std::mem::take(&mut handled.replies) {
+            let to = address_of(&reply.to);
+            if to != sender && handled.progress {
+                // News for the other player: never held.
+                kept.push(reply);
+                continue;
+            }
+            if !tallies.contains_key(&to) {
+                tallies.insert(to.clone(), (self.store.tally(&to)?, false));
+            }
+            let Some((tally, changed)) = tallies.get_mut(&to) else {
+                continue;
+            };
+            let before = tally.clone();
+            let verdict = if to == sender {
+                tally.answer(now, &self.limits, !handled.progress, key, |k| {
+                    processed.contains(k)
+                })
+            } else {
+                tally.unsolicited(now, &self.limits)
+            };
+            *changed |= *tally != before;
+            match verdict {
+                Verdict::Send => kept.push(reply),
+                Verdict::Notice {
+                    until,
+                    count,
+                    window,
+                } => {
+                    kept.push(self.notice(&reply, sender, until, count, window)?);
+                    note(&mut limited, &to, until, true);
+                }
+                Verdict::Hold { until } => note(&mut limited, &to, until, false),
+            }
+        }
+        handled.replies = kept;
+        for (tally, changed) in tallies.values() {
+            if *changed {
+                self.store.write_tally(tally)?;
+            }
+        }
+        Ok(limited)
+    }
+
+    /// The notice that replies to `sender` are paused, in the place of
+    /// `reply`.
+    fn notice(
+        &self,
+        reply: &Reply,
+        sender: &str,
+        until: DateTime<Utc>,
+        count: usize,
+        window: Window,
+    ) -> Result<Reply, StoreError> {
+        let zone = self.store.player(sender)?.zone;
+        let limit = match window {
+            Window::Hour => self.limits.replies_per_hour,
+            Window::Day => self.limits.replies_per_day,
+        };
+        let rendered = self
+            .templates
+            .render(
+                "paused",
+                context! {
+                    address => sender, count, limit, window => window.words(),
+                    until => format_deadline(until, zone),
+                },
+            )
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        Ok(Reply {
+            to: reply.to.clone(),
+            rendered,
+            game: None,
+            reply_to: None,
+        })
+    }
+}
+
+/// Counts one held reply (a notice counts as held: it replaced one).
+fn note(limited: &mut Limited, to: &str, until: DateTime<Utc>, notice: bool) {
+    match limited.held.iter_mut().find(|h| h.0 == to) {
+        Some(h) => {
+            h.1 += 1;
+            h.2 = until;
+            h.3 |= notice;
+        }
+        None => limited.held.push((to.to_string(), 1, until, notice)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
+    }
+
+    const LIMITS: Limits = Limits {
+        replies_per_hour: 3,
+        replies_per_day: 5,
+    };
+
+    fn never(_: &str) -> bool {
+        false
+    }
+
+    #[test]
+    fn issue5_a_burst_gets_the_limit_then_one_notice_then_nothing() {
+        let now = at("2026-11-20T10:00:00Z");
+        let mut t = Tally::new("bob@example.org");
+        let verdicts: Vec<Verdict> = (0..4)
+            .map(|i| t.answer(now, &LIMITS, true, &format!("<m{i}>"), never))
+            .collect();
+        let until = at("2026-11-20T11:00:00Z");
+        assert_eq!(verdicts[..3], [Verdict::Send, Verdict::Send, Verdict::Send]);
+        assert_eq!(
+            verdicts[3],
+            Verdict::Notice {
+                until,
+                count: 3,
+                window: Window::Hour
+            }
+        );
+        // A second answer of the same mail "<m3>" (not committed yet: it
+        // is the one being handled), then the next mail: held.
+        assert_eq!(
+            t.answer(now, &LIMITS, true, "<m3>", never),
+            Verdict::Hold { until }
+        );
+        assert_eq!(
+            t.answer(now, &LIMITS, true, "<m4>", |k| k == "<m3>"),
+            Verdict::Hold { until }
+        );
+        assert_eq!(t.notice.as_deref(), Some("<m3>"));
+        // News of the sender's own move waits out the pause too.
+        assert_eq!(
+            t.answer(now, &LIMITS, false, "<m9>", |_| true),
+            Verdict::Hold { until }
+        );
+        // After the hour: answered again, until the daily limit (5).
+        let later = at("2026-11-20T11:00:01Z");
+        assert_eq!(
+            t.answer(later, &LIMITS, true, "<n1>", |_| true),
+            Verdict::Send
+        );
+        assert_eq!(
+            t.answer(later, &LIMITS, true, "<n2>", |_| true),
+            Verdict::Send
+        );
+        assert_eq!(
+            t.answer(later, &LIMITS, true, "<n3>", |_| true),
+            Verdict::Notice {
+                until: later + Duration::hours(24),
+                count: 5,
+                window: Window::Day
+            }
+        );
+    }
+
+    #[test]
+    fn issue5_news_is_not_counted() {
+        let now = at("2026-11-20T10:00:00Z");
+        let mut t = Tally::new("bob@example.org");
+        for i in 0..100 {
+            assert_eq!(
+                t.answer(now, &LIMITS, false, &format!("<m{i}>"), never),
+                Verdict::Send
+            );
+        }
+        assert!(t.is_empty(), "{t:?}");
+    }
+
+    #[test]
+    fn issue5_a_notice_lost_in_a_crash_goes_with_the_next_answer() {
+        let now = at("2026-11-20T10:00:00Z");
+        let mut t = Tally::new("bob@example.org");
+        for i in 0..4 {
+            t.answer(now, &LIMITS, true, &format!("<m{i}>"), never);
+        }
+        assert_eq!(t.notice.as_deref(), Some("<m3>"));
+        // "<m3>" committed: no second notice.
+        assert!(matches!(
+            t.answer(now, &LIMITS, true, "<m4>", |k| k == "<m3>"),
+            Verdict::Hold { .. }
+        ));
+        // It did not (the poll died before its commit): "<m5>" carries it.
+        assert!(matches!(
+            t.answer(now, &LIMITS, true, "<m5>", never),
+            Verdict::Notice { .. }
+        ));
+        assert_eq!(t.notice.as_deref(), Some("<m5>"));
+    }
+
+    #[test]
+    fn issue5_a_slow_loop_trips_the_daily_limit() {
+        // One answer every 30 minutes never reaches 3 an hour.
+        let mut now = at("2026-11-20T10:00:00Z");
+        let mut t = Tally::new("away@example.org");
+        let mut sent = 0;
+        let mut notices = Vec::new();
+        for i in 0..20 {
+            match t.answer(now, &LIMITS, true, &format!("<m{i}>"), |_| true) {
+                Verdict::Send => sent += 1,
+                Verdict::Notice { until, window, .. } => notices.push((until, window)),
+                Verdict::Hold { .. } => {}
+            }
+            now += Duration::minutes(30);
+        }
+        assert_eq!(sent, 5);
+        assert_eq!(
+            notices,
+            [(at("2026-11-21T12:30:00Z"), Window::Day)],
+            "one notice, at the sixth answer (12:30), for a day"
+        );
+    }
+
+    #[test]
+    fn issue5_zero_turns_a_limit_off() {
+        let off = Limits {
+            replies_per_hour: 0,
+            replies_per_day: 0,
+        };
+        let now = at("2026-11-20T10:00:00Z");
+        let mut t = Tally::new("bob@example.org");
+        for i in 0..1000 {
+            assert_eq!(
+                t.answer(now, &off, true, &format!("<m{i}>"), never),
+                Verdict::Send
+            );
+            assert_eq!(t.unsolicited(now, &off), Verdict::Send);
+        }
+    }
+
+    #[test]
+    fn issue5_unsolicited_mail_is_held_silently_past_the_limit() {
+        let now = at("2026-11-20T10:00:00Z");
+        let mut t = Tally::new("carol@example.org");
+        for _ in 0..3 {
+            assert_eq!(t.unsolicited(now, &LIMITS), Verdict::Send);
+        }
+        assert_eq!(
+            t.unsolicited(now + Duration::minutes(10), &LIMITS),
+            Verdict::Hold {
+                until: now + Duration::hours(1)
+            }
+        );
+        assert_eq!(t.paused_until, None);
+        // Answers to her own mails are a separate count.
+        assert_eq!(t.answer(now, &LIMITS, true, "<c1>", never), Verdict::Send);
+    }
+
+    #[test]
+    fn old_times_are_forgotten() {
+        let now = at("2026-11-20T10:00:00Z");
+        let mut t = Tally::new("bob@example.org");
+        t.answer(now, &LIMITS, true, "<a>", never);
+        t.unsolicited(now, &LIMITS);
+        t.prune(now + Duration::hours(24));
+        assert!(t.is_empty(), "{t:?}");
+    }
+}
