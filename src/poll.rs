@@ -1,33 +1,54 @@
 //! One poll: every pending mail processed exactly once, then the outbox
 //! sent (issue 3, "Exactly once").
 //!
-//! For each mail, in this order:
+//! Mails are handled in batches of up to [`BATCH`]. For each mail:
 //! 1. its key (Message-ID, else a hash of the bytes) already committed?
 //!    then only step 5 is left;
-//! 2. the adjudicator writes the game record (atomically, synced);
-//! 3. the replies are written to `outbox/staging/<key>/` (synced);
-//! 4. the key is appended to `processed.log` and synced: the commit point;
-//!    the staging folder is renamed into `outbox/ready/`;
-//! 5. the mail is marked done in its mailbox ([`Source::done`]): a Maildir's
-//!    leaves `new/` (moved to `cur/`, flagged Seen), an IMAP mail is flagged
-//!    `\Seen` or moved to the processed folder.
+//! 2. the adjudicator writes the game record (a temporary file, synced,
+//!    renamed over the old record);
+//! 3. the replies are written to `outbox/staging/<key>/`.
 //!
-//! A crash before 4 leaves the key uncommitted: the staging folder is
-//! thrown away at the next start and the mail handled again, and the
-//! adjudicator sees its Message-ID already in the record and changes
-//! nothing twice. A crash after 4 finds the staging folder committed and
-//! moves it to `ready/`. So a move is never lost or doubled, and each reply
-//! is queued once. One poll at a time: the data folder's lock.
+//! Then, once for the whole batch (issue 6, "Fast at every size"):
+//! 4. the file system is synced ([`Store::sync`]): every record, rename
+//!    and staged reply of the batch is on disk; only then are the keys
+//!    appended to `processed.log` and synced: the commit point; the
+//!    staging folders are renamed into `outbox/ready/`;
+//! 5. the mails are marked done in their mailbox ([`Source::done`]): a
+//!    Maildir's leave `new/` (moved to `cur/`, flagged Seen), an IMAP mail
+//!    is flagged `\Seen` or moved to the processed folder.
+//!
+//! A crash before 4 leaves the keys uncommitted: the staging folders are
+//! thrown away at the next start and the mails handled again, and the
+//! adjudicator sees their Message-IDs already in the records (where the
+//! writes survived) and changes nothing twice. A crash in the middle of 4
+//! may commit some keys of the batch and not others; each committed one
+//! has its record and replies on disk already. A crash after 4 finds the
+//! staging folders committed and moves them to `ready/`. So a move is
+//! never lost or doubled, no reply is queued before its record is
+//! durable, and each reply is queued once. One poll at a time: the data
+//! folder's lock.
 
 use crate::adjudicate::{Adjudicator, Identity};
 use crate::mail::{inbound, outbound, templates::Templates};
-use crate::mailbox::Source;
+use crate::mailbox::{Pending, Source};
 use crate::store::{Store, StoreError, stable_hash};
 use crate::transport::{self, Transport};
 use chrono::{DateTime, Utc};
+use std::collections::HashSet;
 use std::fs;
-use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Mails handled before their keys are committed together: one file
+/// system sync and one append to `processed.log` per batch instead of
+/// several per mail. A crash makes the next poll handle again at most this
+/// many mails (each found in its record, so nothing is applied twice).
+pub const BATCH: usize = 128;
+
+/// Numbers the batches of replies this process releases, so that they go
+/// out in the order their mails were handled, also within one poll (whose
+/// `now` is one instant) rather than in the order of their keys' hashes.
+static RELEASED: AtomicU64 = AtomicU64::new(0);
 
 mod digest;
 
@@ -101,8 +122,11 @@ impl Poller<'_> {
         let pending = source
             .pending()
             .map_err(|e| StoreError::Invalid(format!("cannot read the mailbox: {e}")))?;
+        // Opened before anything of the batch is written: its sync reports
+        // any write-back error since.
+        let store = self.store.batch()?;
         let adj = Adjudicator {
-            store: self.store,
+            store: &store,
             identity: self.identity,
             templates: self.templates,
             now,
@@ -110,6 +134,7 @@ impl Poller<'_> {
         // Clocks first: a deadline that passed before this poll is a loss
         // on time, whatever mail comes in it.
         self.tick_clocks(&adj, &mut processed, now, &mut report)?;
+        let mut batch = Batch::default();
         for mail in pending {
             let parsed = inbound::parse(&mail.raw);
             let key = mail_key(
@@ -123,6 +148,12 @@ impl Poller<'_> {
                         .errors
                         .push(format!("{}: cannot mark as done: {e}", mail.name));
                 }
+                continue;
+            }
+            if batch.keys.contains(&key) {
+                // The same mail twice in one batch: done with the first.
+                report.skipped += 1;
+                batch.twins.push(mail);
                 continue;
             }
             let outcome = match &parsed {
@@ -143,18 +174,22 @@ impl Poller<'_> {
                 .ok()
                 .and_then(|m| m.from.clone())
                 .unwrap_or_else(|| "?".into());
-            if let Err(e) = self.commit(&key, &replies, parsed.as_ref().ok(), now) {
-                report
-                    .errors
-                    .push(format!("{} ({key}): {e}; left in the mailbox", mail.name));
-                continue;
+            if batch.folders.contains(&self.staging_of(&key)) {
+                // Two keys, one hash: the first one's replies must not be
+                // replaced before they are committed and released.
+                self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
             }
-            processed.insert(key.clone());
-            report.handled += 1;
-            if refused {
-                report.refused += 1;
-            }
-            report.log.push(crate::logging::line(
+            let hold = Hold::News { urgent: false };
+            let staging = match self.stage(&key, &replies, parsed.as_ref().ok(), now, hold) {
+                Ok(dir) => dir,
+                Err(e) => {
+                    report
+                        .errors
+                        .push(format!("{} ({key}): {e}; left in the mailbox", mail.name));
+                    continue;
+                }
+            };
+            let log = crate::logging::line(
                 "mail",
                 &[
                     ("key", &key),
@@ -162,13 +197,21 @@ impl Poller<'_> {
                     ("replies", &replies.len()),
                     ("fate", &fate),
                 ],
-            ));
-            if let Err(e) = source.done(&mail) {
-                report
-                    .errors
-                    .push(format!("{}: cannot mark as done: {e}", mail.name));
+            );
+            batch.keys.insert(key.clone());
+            batch.folders.insert(staging.clone());
+            batch.mails.push(Staged {
+                key,
+                staging,
+                mail,
+                refused,
+                log,
+            });
+            if batch.mails.len() >= BATCH {
+                self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
             }
         }
+        self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
         if let Err(e) = self.send_digests(&mut processed, now, &mut report) {
             report.errors.push(format!("digests: {e}"));
         }
@@ -176,6 +219,72 @@ impl Poller<'_> {
         report.sent = flushed.sent;
         report.send_errors = flushed.errors;
         Ok(report)
+    }
+
+    /// Steps 4 and 5 for a batch: sync, commit the keys, release the
+    /// replies, mark the mails done. On a failure before the commit the
+    /// whole batch is left in the mailbox (its staged replies are thrown
+    /// away at the next start).
+    fn commit_batch(
+        &self,
+        store: &Store,
+        batch: &mut Batch,
+        source: &mut dyn Source,
+        processed: &mut HashSet<String>,
+        report: &mut Report,
+        now: DateTime<Utc>,
+    ) {
+        let Batch { mails, twins, .. } = std::mem::take(batch);
+        if mails.is_empty() {
+            return;
+        }
+        let committed = store.sync().and_then(|()| {
+            let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
+            self.store.mark_processed_all(&keys)
+        });
+        if let Err(e) = committed {
+            for m in &mails {
+                report.errors.push(format!(
+                    "{} ({}): {e}; left in the mailbox",
+                    m.mail.name, m.key
+                ));
+            }
+            report.skipped -= twins.len();
+            for t in &twins {
+                report
+                    .errors
+                    .push(format!("{}: {e}; left in the mailbox", t.name));
+            }
+            return;
+        }
+        for m in &mails {
+            processed.insert(m.key.clone());
+            report.handled += 1;
+            if m.refused {
+                report.refused += 1;
+            }
+            report.log.push(m.log.clone());
+            // Committed: a release that fails here is done by the next
+            // poll's recovery.
+            if let Err(e) = self.release(&m.staging, now) {
+                report
+                    .errors
+                    .push(format!("{} ({}): {e}", m.mail.name, m.key));
+            }
+        }
+        self.sync_outbox();
+        for mail in mails.iter().map(|m| &m.mail).chain(&twins) {
+            if let Err(e) = source.done(mail) {
+                report
+                    .errors
+                    .push(format!("{}: cannot mark as done: {e}", mail.name));
+            }
+        }
+        if let Err(e) = source.flush() {
+            report
+                .errors
+                .push(format!("the mailbox: cannot sync the done marks: {e}"));
+        }
     }
 
     /// Sends what the game clocks owe (reminders, final notices, losses
@@ -189,7 +298,7 @@ impl Poller<'_> {
     fn tick_clocks(
         &self,
         adj: &Adjudicator<'_>,
-        processed: &mut std::collections::HashSet<String>,
+        processed: &mut HashSet<String>,
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<(), StoreError> {
@@ -234,6 +343,10 @@ impl Poller<'_> {
 
     /// Stages the replies, commits the key, releases the replies (also
     /// used for the admin's commands, with `mail = None`).
+    ///
+    /// # Errors
+    /// Store failures: the key is then not committed, or committed with
+    /// its replies left for the next poll's recovery to release.
     pub fn commit(
         &self,
         key: &str,
@@ -244,7 +357,8 @@ impl Poller<'_> {
         self.commit_as(key, replies, mail, now, Hold::News { urgent: false })
     }
 
-    /// [`Poller::commit`], saying which replies may wait for a digest.
+    /// [`Poller::commit`], saying which replies may wait for a digest: a
+    /// batch of one.
     fn commit_as(
         &self,
         key: &str,
@@ -253,8 +367,34 @@ impl Poller<'_> {
         now: DateTime<Utc>,
         hold: Hold,
     ) -> Result<(), StoreError> {
+        let store = self.store.batch()?;
+        let staging = self.stage(key, replies, mail, now, hold)?;
+        store.sync()?;
+        self.store.mark_processed(key)?;
+        self.release(&staging, now)?;
+        self.sync_outbox();
+        Ok(())
+    }
+
+    /// The staging folder of `key`: named by its hash.
+    fn staging_of(&self, key: &str) -> PathBuf {
         let h = stable_hash(key.as_bytes());
-        let staging = self.store.outbox_staging().join(format!("{h:016x}"));
+        self.store.outbox_staging().join(format!("{h:016x}"))
+    }
+
+    /// Step 3: writes the replies of `key` to `outbox/staging/<hash>/`,
+    /// unsynced: the batch's [`Store::sync`] makes them durable before the
+    /// key is committed.
+    fn stage(
+        &self,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        mail: Option<&inbound::Inbound>,
+        now: DateTime<Utc>,
+        hold: Hold,
+    ) -> Result<PathBuf, StoreError> {
+        let h = stable_hash(key.as_bytes());
+        let staging = self.staging_of(key);
         let io = |p: &Path| {
             let p = p.display().to_string();
             move |source: std::io::Error| StoreError::Io { path: p, source }
@@ -289,48 +429,52 @@ impl Poller<'_> {
                     }
                 };
             let file = staging.join(format!("{n:03}.eml"));
-            let mut f = fs::File::create(&file).map_err(io(&file))?;
-            f.write_all(&raw).map_err(io(&file))?;
-            f.sync_all().map_err(io(&file))?;
+            fs::write(&file, &raw).map_err(io(&file))?;
         }
         let keyfile = staging.join("key");
-        let mut f = fs::File::create(&keyfile).map_err(io(&keyfile))?;
-        f.write_all(key.as_bytes()).map_err(io(&keyfile))?;
-        f.sync_all().map_err(io(&keyfile))?;
-        sync_dir(&staging);
-        self.store.mark_processed(key)?;
-        self.release(&staging, now)
+        fs::write(&keyfile, key.as_bytes()).map_err(io(&keyfile))?;
+        Ok(staging)
     }
 
     /// Moves a committed staging folder into `ready/`, named so that
-    /// batches go out in the order they were made.
+    /// batches go out in the order they were made (the poll's time, then
+    /// [`RELEASED`]). The folders are synced
+    /// by the caller, once for many ([`Poller::sync_outbox`]): a rename
+    /// lost to a crash is done again by the next poll's recovery.
     fn release(&self, staging: &Path, now: DateTime<Utc>) -> Result<(), StoreError> {
         let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("x");
         self.release_held(staging, name)?;
-        let ready = self
-            .store
-            .outbox_ready()
-            .join(format!("{}-{name}", now.format("%Y%m%dT%H%M%S%6f")));
+        let ready = self.store.outbox_ready().join(format!(
+            "{}-{:08}-{name}",
+            now.format("%Y%m%dT%H%M%S%6f"),
+            RELEASED.fetch_add(1, Ordering::Relaxed)
+        ));
         fs::rename(staging, &ready).map_err(|source| StoreError::Io {
             path: ready.display().to_string(),
             source,
-        })?;
+        })
+    }
+
+    /// Syncs the outbox's folders after releases.
+    fn sync_outbox(&self) {
         sync_dir(&self.store.outbox_ready());
         sync_dir(&self.store.outbox_staging());
-        Ok(())
     }
 
     /// After a crash: committed staging folders go to `ready/`, the others
     /// are thrown away (their mails will be handled again).
     fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.store.remove_stale_temps();
-        let processed = self.store.processed()?;
         let dir = self.store.outbox_staging();
         let Ok(entries) = fs::read_dir(&dir) else {
             return Ok(());
         };
-        for e in entries.filter_map(|e| e.ok()) {
-            let p = e.path();
+        let found: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        if found.is_empty() {
+            return Ok(());
+        }
+        let processed = self.store.processed()?;
+        for p in found {
             let key = fs::read_to_string(p.join("key")).ok();
             if key.as_ref().is_some_and(|k| processed.contains(k)) {
                 self.release(&p, now)?;
@@ -338,6 +482,81 @@ impl Poller<'_> {
                 let _ = fs::remove_dir_all(&p);
             }
         }
+        self.sync_outbox();
         Ok(())
+    }
+}
+
+/// The mails of a batch waiting for their commit.
+#[derive(Default)]
+struct Batch {
+    keys: HashSet<String>,
+    /// Their staging folders.
+    folders: HashSet<PathBuf>,
+    mails: Vec<Staged>,
+    /// Mails whose key is already in the batch: marked done with it.
+    twins: Vec<Pending>,
+}
+
+/// A mail handled, its replies staged.
+struct Staged {
+    key: String,
+    staging: PathBuf,
+    mail: Pending,
+    refused: bool,
+    /// Its fate, for the log once committed.
+    log: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mailbox::Maildir;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Sink(Mutex<Vec<Vec<u8>>>);
+
+    impl Transport for Sink {
+        fn send(
+            &self,
+            _: &lettre::address::Envelope,
+            raw: &[u8],
+        ) -> Result<(), transport::SendError> {
+            self.0.lock().unwrap().push(raw.to_vec());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn issue6_the_same_mail_twice_in_one_batch_is_handled_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("data")).unwrap();
+        let mut inbox = Maildir::open(dir.path().join("inbox")).unwrap();
+        let identity = Identity {
+            address: "pbem@localhost".into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+            clocks: Default::default(),
+        };
+        let templates = Templates::new(None);
+        let sink = Sink::default();
+        let raw = b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: help\r\n\
+                    Message-ID: <twice@example.org>\r\n\r\nhelp\r\n";
+        inbox.deliver("1.a", raw).unwrap();
+        inbox.deliver("2.b", raw).unwrap();
+        let poller = Poller {
+            store: &store,
+            identity: &identity,
+            templates: &templates,
+            transport: &sink,
+        };
+        let now = "2026-11-21T10:00:00Z".parse().unwrap();
+        let r = poller.poll(&mut inbox, now, false).unwrap();
+        assert_eq!((r.handled, r.skipped, r.errors.len()), (1, 1, 0), "{r:?}");
+        assert_eq!(sink.0.lock().unwrap().len(), 1, "one reply");
+        assert!(inbox.pending().unwrap().is_empty(), "both copies done");
+        let log = fs::read_to_string(dir.path().join("data/processed.log")).unwrap();
+        assert_eq!(log, "<twice@example.org> .\n");
     }
 }

@@ -96,8 +96,9 @@ impl Poller<'_> {
             at: now,
         };
         let json = serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        // Unsynced, like the staged mails: the commit syncs first.
         let p = staging.join(format!("{n:03}.held.json"));
-        crate::record::write::write_atomic(&p, &json).map_err(io(&p))
+        fs::write(&p, json).map_err(io(&p))
     }
 
     /// Moves a committed batch's held news into the digest queue (before

@@ -133,6 +133,27 @@ pub fn to_string(record: &Record) -> String {
 /// # Errors
 /// Any I/O error; the old file is then untouched.
 pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+    let dir = replace(path, contents)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// [`write_atomic`] without the folder's sync: the new contents are on
+/// disk before the rename, so a crash leaves the old file or the new one,
+/// but the rename itself is durable only once the caller has synced the
+/// file system ([`crate::store::Store::sync`], once for a whole batch).
+///
+/// # Errors
+/// Any I/O error; the old file is then untouched.
+pub fn write_atomic_deferred(path: &Path, contents: &str) -> std::io::Result<()> {
+    replace(path, contents).map(|_| ())
+}
+
+/// Writes and syncs a temporary file beside `path` and renames it over
+/// `path`; returns the folder.
+fn replace<'a>(path: &'a Path, contents: &str) -> std::io::Result<&'a Path> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -144,10 +165,7 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
     tmp.write_all(contents.as_bytes())?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    Ok(dir)
 }
 
 #[cfg(test)]
