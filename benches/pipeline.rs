@@ -618,6 +618,7 @@ const SCALE_PLIES: usize = 10;
 struct Scale {
     games: usize,
     build_s: f64,
+    first_poll_s: f64,
     list_s: f64,
     listed: usize,
     move_ms: Vec<f64>,
@@ -760,6 +761,26 @@ fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
     assert!(out.status.success());
     let listed = out.stdout.iter().filter(|&&b| b == b'\n').count();
 
+    // The first poll of a data folder (an upgrade: it builds the deadline
+    // index from every clock), with no mail.
+    let first_poll_s = {
+        let store = Store::open(&config.data).unwrap();
+        let identity = identity(&config);
+        let templates = Templates::new(None);
+        let mut inbox = Maildir::open(config.inbox.maildir.clone().unwrap()).unwrap();
+        let taken = Taken::default();
+        let poller = Poller {
+            store: &store,
+            identity: &identity,
+            templates: &templates,
+            transport: &taken,
+        };
+        let t = Instant::now();
+        let r = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        t.elapsed().as_secs_f64()
+    };
+
     let picks: Vec<usize> = (0..samples).map(|i| i * n / samples).collect();
     let move_ms = sorted(one_move_polls(&config, &mut games, &picks));
 
@@ -787,6 +808,7 @@ fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
     Scale {
         games: n,
         build_s,
+        first_poll_s,
         list_s,
         listed,
         move_ms,
@@ -1003,9 +1025,10 @@ fn main() {
 
     if wanted("scale") && !sizes.scale.is_empty() {
         println!(
-            "\nscale: running games on disk ({SCALE_PLIES} moves each, all with a 30d clock)\n{:>8} {:>9} {:>12} {:>18} {:>16} {:>18} {:>10}",
+            "\nscale: running games on disk ({SCALE_PLIES} moves each, all with a 30d clock)\n{:>8} {:>9} {:>13} {:>12} {:>18} {:>16} {:>18} {:>10}",
             "games",
             "build s",
+            "first poll s",
             "`games` s",
             "1 move/poll ms",
             "daemon start s",
@@ -1017,9 +1040,10 @@ fn main() {
             let s = scale(&sdir, n, sizes.samples);
             assert_eq!(s.listed, s.games, "`pbem games` lists every game");
             println!(
-                "{:>8} {:>9.1} {:>12.2} {:>9.1} (p90 {:>5.1}) {:>16.2} {:>9.1} (max {:>5.1}) {:>10.1}",
+                "{:>8} {:>9.1} {:>13.2} {:>12.2} {:>9.1} (p90 {:>5.1}) {:>16.2} {:>9.1} (max {:>5.1}) {:>10.1}",
                 s.games,
                 s.build_s,
+                s.first_poll_s,
                 s.list_s,
                 quantile(&s.move_ms, 0.5),
                 quantile(&s.move_ms, 0.9),
@@ -1031,7 +1055,7 @@ fn main() {
             let _ = fs::remove_dir_all(&sdir);
         }
         println!(
-            "(1 move/poll: one move mail alone in a poll, in process, durable; daemon move: as latency above, one mail at a time)"
+            "(first poll: no mail, builds the deadline index from every clock once; 1 move/poll: one move mail alone in a poll,\n in process, durable; daemon start: to the answer of a first mail; daemon move: as latency above, one mail at a time)"
         );
     }
 

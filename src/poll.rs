@@ -212,6 +212,9 @@ impl Poller<'_> {
             }
         }
         self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
+        if let Err(e) = store.finish() {
+            report.errors.push(format!("deadline index: {e}"));
+        }
         if let Err(e) = self.send_digests(&mut processed, now, &mut report) {
             report.errors.push(format!("digests: {e}"));
         }
@@ -293,8 +296,12 @@ impl Poller<'_> {
     /// between sends nothing twice and the next poll finishes the rest.
     /// A game whose clock fails is reported and the others go on.
     ///
+    /// Only the clocks the deadline index names are read
+    /// ([`Store::due_clocks`]); one that owes nothing has its marker moved
+    /// on.
+    ///
     /// # Errors
-    /// Only when the list of clocks cannot be read.
+    /// Only when the deadline index cannot be read.
     fn tick_clocks(
         &self,
         adj: &Adjudicator<'_>,
@@ -302,9 +309,21 @@ impl Poller<'_> {
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<(), StoreError> {
-        for id in self.store.clock_ids()? {
+        let policy = &self.identity.clocks;
+        let mut seen = HashSet::new();
+        for (id, marker) in self.store.due_clocks(now, policy)? {
             let done = (|| -> Result<Option<crate::adjudicate::Tick>, String> {
-                let Some(tick) = adj.clock_due(&id).map_err(|e| e.to_string())? else {
+                let due = if seen.insert(id.clone()) {
+                    adj.clock_due(&id).map_err(|e| e.to_string())?
+                } else {
+                    None
+                };
+                let Some(tick) = due else {
+                    // Through the batch view: the marker goes once the
+                    // clock that replaced it is durable.
+                    adj.store
+                        .recheck_due(&id, &marker, policy)
+                        .map_err(|e| e.to_string())?;
                     return Ok(None);
                 };
                 if !processed.contains(&tick.key) {
@@ -321,7 +340,7 @@ impl Poller<'_> {
                         .map_err(|e| e.to_string())?;
                 }
                 self.store
-                    .write_clock(&id, &tick.clock)
+                    .write_clock(&id, &tick.clock, &self.identity.clocks)
                     .map_err(|e| e.to_string())?;
                 Ok(Some(tick))
             })();

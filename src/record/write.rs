@@ -133,39 +133,46 @@ pub fn to_string(record: &Record) -> String {
 /// # Errors
 /// Any I/O error; the old file is then untouched.
 pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
-    let dir = replace(path, contents)?;
-    if let Ok(d) = std::fs::File::open(dir) {
+    let dir = folder_of(path);
+    write_atomic_via(path, contents, dir, true)
+}
+
+/// [`write_atomic`] with the temporary file in `tmp` (a folder on the same
+/// file system: the data folder keeps its temporary files in one place,
+/// so that clearing what a killed process left reads one small folder, not
+/// every game's), and the folder of `path` synced only when
+/// `sync_folder`: without, the new contents are on disk before the rename,
+/// so a crash leaves the old file or the new one, but the rename itself
+/// is durable only once the caller has synced the file system
+/// ([`crate::store::Store::sync`], once for a whole batch).
+///
+/// # Errors
+/// Any I/O error; the old file is then untouched.
+pub fn write_atomic_via(
+    path: &Path,
+    contents: &str,
+    tmp: &Path,
+    sync_folder: bool,
+) -> std::io::Result<()> {
+    let mut file = tempfile::Builder::new()
+        .prefix(".pbem-")
+        .suffix(".tmp")
+        .tempfile_in(tmp)?;
+    file.write_all(contents.as_bytes())?;
+    file.as_file().sync_all()?;
+    file.persist(path).map_err(|e| e.error)?;
+    if sync_folder && let Ok(d) = std::fs::File::open(folder_of(path)) {
         let _ = d.sync_all();
     }
     Ok(())
 }
 
-/// [`write_atomic`] without the folder's sync: the new contents are on
-/// disk before the rename, so a crash leaves the old file or the new one,
-/// but the rename itself is durable only once the caller has synced the
-/// file system ([`crate::store::Store::sync`], once for a whole batch).
-///
-/// # Errors
-/// Any I/O error; the old file is then untouched.
-pub fn write_atomic_deferred(path: &Path, contents: &str) -> std::io::Result<()> {
-    replace(path, contents).map(|_| ())
-}
-
-/// Writes and syncs a temporary file beside `path` and renames it over
-/// `path`; returns the folder.
-fn replace<'a>(path: &'a Path, contents: &str) -> std::io::Result<&'a Path> {
-    let dir = match path.parent() {
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
-    };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pbem-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(contents.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(dir)
+    }
 }
 
 #[cfg(test)]
