@@ -199,7 +199,7 @@ impl Poller<'_> {
                 ],
             );
             batch.keys.insert(key.clone());
-            batch.folders.insert(staging.clone());
+            batch.folders.extend(staging.clone());
             batch.mails.push(Staged {
                 key,
                 staging,
@@ -269,7 +269,9 @@ impl Poller<'_> {
             report.log.push(m.log.clone());
             // Committed: a release that fails here is done by the next
             // poll's recovery.
-            if let Err(e) = self.release(&m.staging, now) {
+            if let Some(staging) = &m.staging
+                && let Err(e) = self.release(staging, now)
+            {
                 report
                     .errors
                     .push(format!("{} ({}): {e}", m.mail.name, m.key));
@@ -390,7 +392,9 @@ impl Poller<'_> {
         let staging = self.stage(key, replies, mail, now, hold)?;
         store.sync()?;
         self.store.mark_processed(key)?;
-        self.release(&staging, now)?;
+        if let Some(staging) = staging {
+            self.release(&staging, now)?;
+        }
         self.sync_outbox();
         Ok(())
     }
@@ -403,7 +407,7 @@ impl Poller<'_> {
 
     /// Step 3: writes the replies of `key` to `outbox/staging/<hash>/`,
     /// unsynced: the batch's [`Store::sync`] makes them durable before the
-    /// key is committed.
+    /// key is committed. No replies, no folder (a dropped mail).
     fn stage(
         &self,
         key: &str,
@@ -411,7 +415,10 @@ impl Poller<'_> {
         mail: Option<&inbound::Inbound>,
         now: DateTime<Utc>,
         hold: Hold,
-    ) -> Result<PathBuf, StoreError> {
+    ) -> Result<Option<PathBuf>, StoreError> {
+        if replies.is_empty() {
+            return Ok(None);
+        }
         let h = stable_hash(key.as_bytes());
         let staging = self.staging_of(key);
         let io = |p: &Path| {
@@ -452,7 +459,7 @@ impl Poller<'_> {
         }
         let keyfile = staging.join("key");
         fs::write(&keyfile, key.as_bytes()).map_err(io(&keyfile))?;
-        Ok(staging)
+        Ok(Some(staging))
     }
 
     /// Moves a committed staging folder into `ready/`, named so that
@@ -520,7 +527,8 @@ struct Batch {
 /// A mail handled, its replies staged.
 struct Staged {
     key: String,
-    staging: PathBuf,
+    /// None when it has no replies.
+    staging: Option<PathBuf>,
     mail: Pending,
     refused: bool,
     /// Its fate, for the log once committed.
