@@ -6,24 +6,26 @@
 //!    then only step 5 is left;
 //! 2. the adjudicator writes the game record (a temporary file, synced,
 //!    renamed over the old record);
-//! 3. the replies are written to `outbox/staging/<key>/`.
+//! 3. the replies are written to the batch's folder in `outbox/staging/`.
 //!
 //! Then, once for the whole batch (issue 6, "Fast at every size"):
 //! 4. the file system is synced ([`Store::sync`]): every record, rename
-//!    and staged reply of the batch is on disk; only then are the keys
-//!    appended to `processed.log` and synced: the commit point; the
-//!    staging folders are renamed into `outbox/ready/`;
+//!    and staged reply of the batch is on disk, and the folder's `keys`
+//!    names its mails; only then are the keys appended to `processed.log`
+//!    and synced: the commit point; the staging folder is renamed into
+//!    `outbox/ready/`;
 //! 5. the mails are marked done in their mailbox ([`Source::done`]): a
 //!    Maildir's leave `new/` (moved to `cur/`, flagged Seen), an IMAP mail
 //!    is flagged `\Seen` or moved to the processed folder.
 //!
-//! A crash before 4 leaves the keys uncommitted: the staging folders are
+//! A crash before 4 leaves the keys uncommitted: the staging folder is
 //! thrown away at the next start and the mails handled again, and the
 //! adjudicator sees their Message-IDs already in the records (where the
 //! writes survived) and changes nothing twice. A crash in the middle of 4
 //! may commit some keys of the batch and not others; each committed one
-//! has its record and replies on disk already. A crash after 4 finds the
-//! staging folders committed and moves them to `ready/`. So a move is
+//! has its record and replies on disk already, and the next start
+//! releases their replies and throws the others' away. A crash after 4
+//! finds the staging folder committed and moves it to `ready/`. So a move is
 //! never lost or doubled, no reply is queued before its record is
 //! durable, and each reply is queued once. One poll at a time: the data
 //! folder's lock.
@@ -174,14 +176,18 @@ impl Poller<'_> {
                 .ok()
                 .and_then(|m| m.from.clone())
                 .unwrap_or_else(|| "?".into());
-            if batch.folders.contains(&self.staging_of(&key)) {
-                // Two keys, one hash: the first one's replies must not be
-                // replaced before they are committed and released.
-                self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
-            }
             let hold = Hold::News { urgent: false };
-            let staging = match self.stage(&key, &replies, parsed.as_ref().ok(), now, hold) {
-                Ok(dir) => dir,
+            let idx = batch.mails.len();
+            let staged = match self.stage_in(
+                &mut batch.folder,
+                idx,
+                &key,
+                &replies,
+                parsed.as_ref().ok(),
+                now,
+                hold,
+            ) {
+                Ok(staged) => staged,
                 Err(e) => {
                     report
                         .errors
@@ -199,10 +205,9 @@ impl Poller<'_> {
                 ],
             );
             batch.keys.insert(key.clone());
-            batch.folders.extend(staging.clone());
             batch.mails.push(Staged {
                 key,
-                staging,
+                staged,
                 mail,
                 refused,
                 log,
@@ -237,14 +242,29 @@ impl Poller<'_> {
         report: &mut Report,
         now: DateTime<Utc>,
     ) {
-        let Batch { mails, twins, .. } = std::mem::take(batch);
+        let Batch {
+            mails,
+            twins,
+            folder,
+            ..
+        } = std::mem::take(batch);
         if mails.is_empty() {
             return;
         }
-        let committed = store.sync().and_then(|()| {
-            let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
-            self.store.mark_processed_all(&keys)
-        });
+        let listed: Vec<(usize, &str)> = mails
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.staged)
+            .map(|(i, m)| (i, m.key.as_str()))
+            .collect();
+        let committed = folder
+            .as_deref()
+            .map_or(Ok(()), |f| seal(f, &listed))
+            .and_then(|()| store.sync())
+            .and_then(|()| {
+                let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
+                self.store.mark_processed_all(&keys)
+            });
         if let Err(e) = committed {
             for m in &mails {
                 report.errors.push(format!(
@@ -267,14 +287,13 @@ impl Poller<'_> {
                 report.refused += 1;
             }
             report.log.push(m.log.clone());
-            // Committed: a release that fails here is done by the next
-            // poll's recovery.
-            if let Some(staging) = &m.staging
-                && let Err(e) = self.release(staging, now)
-            {
-                report
-                    .errors
-                    .push(format!("{} ({}): {e}", m.mail.name, m.key));
+        }
+        // Committed: a release that fails here is done by the next poll's
+        // recovery.
+        if let Some(folder) = &folder {
+            let keep = listed.iter().map(|(i, _)| *i).collect();
+            if let Err(e) = self.release(folder, Some(&keep), now) {
+                report.errors.push(format!("releasing the replies: {e}"));
             }
         }
         self.sync_outbox();
@@ -389,52 +408,85 @@ impl Poller<'_> {
         hold: Hold,
     ) -> Result<(), StoreError> {
         let store = self.store.batch()?;
-        let staging = self.stage(key, replies, mail, now, hold)?;
+        let mut folder = None;
+        self.stage_in(&mut folder, 0, key, replies, mail, now, hold)?;
+        if let Some(f) = &folder {
+            seal(f, &[(0, key)])?;
+        }
         store.sync()?;
         self.store.mark_processed(key)?;
-        if let Some(staging) = staging {
-            self.release(&staging, now)?;
+        if let Some(f) = &folder {
+            self.release(f, Some(&HashSet::from([0])), now)?;
         }
         self.sync_outbox();
         Ok(())
     }
 
-    /// The staging folder of `key`: named by its hash.
-    fn staging_of(&self, key: &str) -> PathBuf {
-        let h = stable_hash(key.as_bytes());
-        self.store.outbox_staging().join(format!("{h:016x}"))
-    }
-
-    /// Step 3: writes the replies of `key` to `outbox/staging/<hash>/`,
-    /// unsynced: the batch's [`Store::sync`] makes them durable before the
-    /// key is committed. No replies, no folder (a dropped mail).
-    fn stage(
+    /// Step 3: writes the replies of mail number `idx` of a batch, key
+    /// `key`, into the batch's staging folder as `<idx>.<n>.eml` (news
+    /// held for a digest: `<idx>.<n>.held.json`), making the folder with
+    /// the first reply (`outbox/staging/<hash of key>/`). Unsynced: the
+    /// batch's [`Store::sync`] makes them durable before its keys are
+    /// committed. One folder for a whole batch, not one per mail: each
+    /// file made costs, and more so on a file system that has just
+    /// removed many (ext4 without a journal skips recently freed inodes
+    /// one by one). Returns whether anything was written; on an error,
+    /// what was written of this mail is removed (or else left out of the
+    /// release: it is not in the folder's `keys`).
+    #[allow(clippy::too_many_arguments)]
+    fn stage_in(
         &self,
+        folder: &mut Option<PathBuf>,
+        idx: usize,
         key: &str,
         replies: &[crate::adjudicate::Reply],
         mail: Option<&inbound::Inbound>,
         now: DateTime<Utc>,
         hold: Hold,
-    ) -> Result<Option<PathBuf>, StoreError> {
+    ) -> Result<bool, StoreError> {
         if replies.is_empty() {
-            return Ok(None);
+            return Ok(false);
         }
-        let h = stable_hash(key.as_bytes());
-        let staging = self.staging_of(key);
-        let io = |p: &Path| {
-            let p = p.display().to_string();
-            move |source: std::io::Error| StoreError::Io { path: p, source }
+        let dir = match folder {
+            Some(dir) => dir.clone(),
+            None => {
+                let h = stable_hash(key.as_bytes());
+                let dir = self.store.outbox_staging().join(format!("{h:016x}"));
+                if dir.exists() {
+                    fs::remove_dir_all(&dir).map_err(io(&dir))?;
+                }
+                fs::create_dir_all(&dir).map_err(io(&dir))?;
+                *folder = Some(dir.clone());
+                dir
+            }
         };
-        if staging.exists() {
-            fs::remove_dir_all(&staging).map_err(io(&staging))?;
+        let written = self.stage(&dir, idx, key, replies, mail, now, hold);
+        if written.is_err() {
+            prune(&dir, &|i| i != idx);
         }
-        fs::create_dir_all(&staging).map_err(io(&staging))?;
+        written.map(|()| true)
+    }
+
+    /// Writes the replies of [`Poller::stage_in`].
+    #[allow(clippy::too_many_arguments)]
+    fn stage(
+        &self,
+        dir: &Path,
+        idx: usize,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        mail: Option<&inbound::Inbound>,
+        now: DateTime<Utc>,
+        hold: Hold,
+    ) -> Result<(), StoreError> {
+        let h = stable_hash(key.as_bytes());
         let sender = mail.and_then(|m| m.from.as_deref());
         for (n, reply) in replies.iter().enumerate() {
+            let stem = format!("{idx:04}.{n:03}");
             if let Hold::News { urgent } = hold
                 && self.held(reply, sender)?
             {
-                self.stage_held(&staging, n, reply, urgent, now)?;
+                self.stage_held(dir, &stem, reply, urgent, now)?;
                 continue;
             }
             let game = reply.game.as_deref().unwrap_or("x");
@@ -454,20 +506,28 @@ impl Poller<'_> {
                         continue;
                     }
                 };
-            let file = staging.join(format!("{n:03}.eml"));
+            let file = dir.join(format!("{stem}.eml"));
             fs::write(&file, &raw).map_err(io(&file))?;
         }
-        let keyfile = staging.join("key");
-        fs::write(&keyfile, key.as_bytes()).map_err(io(&keyfile))?;
-        Ok(Some(staging))
+        Ok(())
     }
 
     /// Moves a committed staging folder into `ready/`, named so that
     /// batches go out in the order they were made (the poll's time, then
-    /// [`RELEASED`]). The folders are synced
-    /// by the caller, once for many ([`Poller::sync_outbox`]): a rename
-    /// lost to a crash is done again by the next poll's recovery.
-    fn release(&self, staging: &Path, now: DateTime<Utc>) -> Result<(), StoreError> {
+    /// [`RELEASED`]), with only the replies of the mails numbered in
+    /// `keep` (the others were not committed: a crash tore the commit, or
+    /// their staging failed); `None`: all of it. The folders are synced by the caller, once
+    /// for many ([`Poller::sync_outbox`]): a rename lost to a crash is
+    /// done again by the next poll's recovery.
+    fn release(
+        &self,
+        staging: &Path,
+        keep: Option<&HashSet<usize>>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        if let Some(keep) = keep {
+            prune(staging, &|i| keep.contains(&i));
+        }
         let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("x");
         self.release_held(staging, name)?;
         let ready = self.store.outbox_ready().join(format!(
@@ -475,10 +535,7 @@ impl Poller<'_> {
             now.format("%Y%m%dT%H%M%S%6f"),
             RELEASED.fetch_add(1, Ordering::Relaxed)
         ));
-        fs::rename(staging, &ready).map_err(|source| StoreError::Io {
-            path: ready.display().to_string(),
-            source,
-        })
+        fs::rename(staging, &ready).map_err(io(&ready))
     }
 
     /// Syncs the outbox's folders after releases.
@@ -487,8 +544,11 @@ impl Poller<'_> {
         sync_dir(&self.store.outbox_staging());
     }
 
-    /// After a crash: committed staging folders go to `ready/`, the others
-    /// are thrown away (their mails will be handled again).
+    /// After a crash: the replies of committed mails go to `ready/`, the
+    /// others are thrown away (their mails will be handled again). A
+    /// staging folder's `keys` lists its mails; one without it was never
+    /// sealed, so none of its mails was committed. (A folder with a `key`
+    /// file holds one mail's replies, as pbem made them before issue 6.)
     fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.store.remove_stale_temps();
         let dir = self.store.outbox_staging();
@@ -501,11 +561,26 @@ impl Poller<'_> {
         }
         let processed = self.store.processed()?;
         for p in found {
-            let key = fs::read_to_string(p.join("key")).ok();
-            if key.as_ref().is_some_and(|k| processed.contains(k)) {
-                self.release(&p, now)?;
-            } else {
+            if let Ok(key) = fs::read_to_string(p.join("key")) {
+                // One mail's replies, as pbem staged them before issue 6.
+                if processed.contains(&key) {
+                    self.release(&p, None, now)?;
+                } else {
+                    let _ = fs::remove_dir_all(&p);
+                }
+                continue;
+            }
+            let keep: HashSet<usize> = fs::read_to_string(p.join("keys"))
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split_once(' '))
+                .filter(|(_, key)| processed.contains(*key))
+                .filter_map(|(i, _)| i.parse().ok())
+                .collect();
+            if keep.is_empty() {
                 let _ = fs::remove_dir_all(&p);
+            } else {
+                self.release(&p, Some(&keep), now)?;
             }
         }
         self.sync_outbox();
@@ -513,12 +588,51 @@ impl Poller<'_> {
     }
 }
 
+/// Writes a staging folder's `keys`: `<idx> <key>` for each mail with
+/// replies in it; the next poll's recovery reads which were committed.
+fn seal(folder: &Path, listed: &[(usize, &str)]) -> Result<(), StoreError> {
+    let mut text = String::new();
+    for (i, key) in listed {
+        text.push_str(&format!("{i} {key}\n"));
+    }
+    let p = folder.join("keys");
+    fs::write(&p, text).map_err(io(&p))
+}
+
+/// Removes from a staging folder the replies (`<idx>.<n>.eml`,
+/// `<idx>.<n>.held.json`) of the mails for which `keep` is false.
+fn prune(folder: &Path, keep: &dyn Fn(usize) -> bool) {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(idx) = name
+            .to_str()
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(i, _)| i.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if !keep(idx) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+fn io(p: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: p.display().to_string(),
+        source,
+    }
+}
+
 /// The mails of a batch waiting for their commit.
 #[derive(Default)]
 struct Batch {
     keys: HashSet<String>,
-    /// Their staging folders.
-    folders: HashSet<PathBuf>,
+    /// The staging folder of their replies, made with the first one.
+    folder: Option<PathBuf>,
     mails: Vec<Staged>,
     /// Mails whose key is already in the batch: marked done with it.
     twins: Vec<Pending>,
@@ -527,8 +641,8 @@ struct Batch {
 /// A mail handled, its replies staged.
 struct Staged {
     key: String,
-    /// None when it has no replies.
-    staging: Option<PathBuf>,
+    /// Whether it has replies in the batch's staging folder.
+    staged: bool,
     mail: Pending,
     refused: bool,
     /// Its fate, for the log once committed.
@@ -553,6 +667,44 @@ mod tests {
             self.0.lock().unwrap().push(raw.to_vec());
             Ok(())
         }
+    }
+
+    #[test]
+    fn issue6_after_a_torn_batch_commit_only_the_committed_replies_go_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let identity = Identity {
+            address: "pbem@localhost".into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+            clocks: Default::default(),
+        };
+        let templates = Templates::new(None);
+        let sink = Sink::default();
+        let poller = Poller {
+            store: &store,
+            identity: &identity,
+            templates: &templates,
+            transport: &sink,
+        };
+        // A sealed batch of two mails; the crash came after the first key.
+        let folder = store.outbox_staging().join("00000000000000ab");
+        fs::create_dir_all(&folder).unwrap();
+        for (i, to) in ["a", "b"].iter().enumerate() {
+            let raw =
+                format!("From: pbem@localhost\r\nTo: {to}@example.org\r\nSubject: x\r\n\r\nx\r\n");
+            fs::write(folder.join(format!("{i:04}.000.eml")), raw).unwrap();
+        }
+        seal(&folder, &[(0, "<a@x>"), (1, "<b@x>")]).unwrap();
+        store.mark_processed("<a@x>").unwrap();
+        let now = "2026-11-21T10:00:00Z".parse().unwrap();
+        poller.recover(now).unwrap();
+        assert!(!folder.exists());
+        let f = transport::flush(&store.outbox_ready(), &sink);
+        assert_eq!(f.sent, 1);
+        let sent = sink.0.lock().unwrap();
+        assert!(String::from_utf8_lossy(&sent[0]).contains("a@example.org"));
+        assert_eq!(fs::read_dir(store.outbox_ready()).unwrap().count(), 0);
     }
 
     #[test]

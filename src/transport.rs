@@ -366,6 +366,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         // All of this batch sent: its bookkeeping goes with it (whatever
         // an earlier batch left), so the emptied folder is removed.
         if out.failed == failed_before {
+            let _ = fs::remove_file(batch.join("keys"));
             let _ = fs::remove_file(batch.join("key"));
         }
         let _ = fs::remove_dir(&batch); // only when empty

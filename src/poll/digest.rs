@@ -59,12 +59,7 @@ impl Held {
     }
 }
 
-fn io(p: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
-        path: p.display().to_string(),
-        source,
-    }
-}
+use super::io;
 
 impl Poller<'_> {
     /// Whether `reply` waits for a digest: it is news (not the answer to
@@ -81,7 +76,7 @@ impl Poller<'_> {
     pub(super) fn stage_held(
         &self,
         staging: &Path,
-        n: usize,
+        stem: &str,
         reply: &Reply,
         urgent: bool,
         now: DateTime<Utc>,
@@ -97,7 +92,7 @@ impl Poller<'_> {
         };
         let json = serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))?;
         // Unsynced, like the staged mails: the commit syncs first.
-        let p = staging.join(format!("{n:03}.held.json"));
+        let p = staging.join(format!("{stem}.held.json"));
         fs::write(&p, json).map_err(io(&p))
     }
 
