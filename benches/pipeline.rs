@@ -12,11 +12,11 @@
 //!   move mails at a steady rate: from the rename of a mail into the
 //!   inbox's `new/` to the rename of its first reply into the recipient's
 //!   Maildir `new/` (the transport's delivery done), seen with inotify;
+//! - **replay**: the cost of a record of 10, 100 and 1,000 moves: parse
+//!   and replay, and one move mail in that game;
 //! - **scale**: data folders of 1,000, 10,000 and 100,000 running games
 //!   with clocks: the time of `pbem games`, the cost of one move mail (a
-//!   poll of one mail, in process), and the daemon's peak RSS (VmHWM);
-//! - **replay**: the cost of a record of 10, 100 and 1,000 moves: parse
-//!   and replay, and one move mail in that game.
+//!   poll of one mail, in process), and the daemon's peak RSS (VmHWM).
 //!
 //! The engine's figures (perft, `pbem validate` and `pbem moves` as whole
 //! processes) are in `benches/engine.rs`; the README's command runs both:
@@ -26,8 +26,10 @@
 //! `PBEM_BENCH_LATENCY_MAILS`, `PBEM_BENCH_RATE` (mails per second),
 //! `PBEM_BENCH_SCALE` (comma-separated game counts), `PBEM_BENCH_DIR` (a
 //! folder on the disk to measure; default: a temporary folder under
-//! `target/`). `PBEM_BENCH_QUICK=1` runs small sizes to check the bench
-//! works; `PBEM_BENCH_ONLY=limit,throughput,...` runs some sections.
+//! `target/`), `PBEM_BENCH_LIMIT_MS` (how long each limit run lasts),
+//! `PBEM_BENCH_SAMPLES` (mails timed one by one). `PBEM_BENCH_QUICK=1`
+//! runs small sizes to check the bench works;
+//! `PBEM_BENCH_ONLY=throughput,latency,replay,scale` runs some sections.
 
 use pbem::adjudicate::{Adjudicator, Identity};
 use pbem::config::{Config, INIT};
@@ -90,7 +92,10 @@ impl Sizes {
                 .filter(|&n: &usize| n > 0)
                 .collect(),
             samples: env_usize("PBEM_BENCH_SAMPLES", samples).max(1),
-            limit_time: Duration::from_millis(if quick { 1000 } else { 3000 }),
+            limit_time: Duration::from_millis(env_usize(
+                "PBEM_BENCH_LIMIT_MS",
+                if quick { 1000 } else { 3000 },
+            ) as u64),
         }
     }
 }
@@ -127,22 +132,29 @@ fn sync_disk() {
 // The disk's limit
 // ---------------------------------------------------------------------------
 
-/// Fsynced write+rename pairs per second in `dir`: temporary file, write
-/// 1 KB (a record's size), fsync, rename over one of 100 files, fsync the
-/// folder; for `time`.
-fn disk_limit(dir: &Path, time: Duration) -> (f64, usize) {
-    let dir = dir.join("limit");
+/// Fsynced write+rename pairs per second in the data folder `data`, the
+/// way pbem writes a record: a temporary file in `DATA/tmp/`, write 1 KB
+/// (a record's size), fsync, rename over one of 100 files in a folder of
+/// `DATA`, fsync that folder; for `time`. In the data folder itself, not
+/// a fresh one: on some file systems what was made and removed there
+/// lately changes what a file costs (ext4 without a journal skips inodes
+/// freed in the last minutes one by one), and the limit must be the one
+/// pbem's writes meet.
+fn disk_limit(data: &Path, time: Duration) -> (f64, usize) {
+    let tmp = data.join("tmp");
+    let dir = data.join("limit");
+    fs::create_dir_all(&tmp).unwrap();
     fs::create_dir_all(&dir).unwrap();
     let body = vec![b'x'; 1024];
     let folder = fs::File::open(&dir).unwrap();
     let t = Instant::now();
     let mut n = 0;
     while t.elapsed() < time {
-        let tmp = dir.join(format!(".pbem-{n}.tmp"));
-        let mut f = fs::File::create(&tmp).unwrap();
+        let temp = tmp.join(format!(".limit-{n}.tmp"));
+        let mut f = fs::File::create(&temp).unwrap();
         f.write_all(&body).unwrap();
         f.sync_all().unwrap();
-        fs::rename(&tmp, dir.join(format!("r{}.toml", n % 100))).unwrap();
+        fs::rename(&temp, dir.join(format!("r{}.toml", n % 100))).unwrap();
         folder.sync_all().unwrap();
         n += 1;
     }
@@ -191,6 +203,20 @@ fn line_of<G: Game>(seed: u64, plies: usize) -> Option<Vec<String>> {
 /// A line of `plies` moves of `rules`, trying seeds from `seed` on.
 fn line(rules: Rules, seed: u64, plies: usize) -> Option<Vec<String>> {
     (seed..seed + 200).find_map(|s| pbem::with_game!(rules, G => line_of::<G>(s, plies)))
+}
+
+/// A line of `plies` moves of `rules`, or if none is found, of as many as
+/// the game lasts (at least `least`).
+fn line_upto(rules: Rules, seed: u64, plies: usize, least: usize) -> Vec<String> {
+    line(rules, seed, plies)
+        .or_else(|| {
+            (least..plies)
+                .rev()
+                .step_by(10)
+                .find_map(|p| line(rules, seed, p))
+        })
+        .or_else(|| line(rules, seed, least))
+        .expect("a line long enough for the throughput mails")
 }
 
 fn players_of(rules: Rules, g: usize) -> (BTreeMap<String, String>, [String; 2]) {
@@ -280,8 +306,15 @@ fn drop_mail(inbox: &Path, name: &str, raw: &str) {
 }
 
 /// Starts `games` games through the adjudicator (half with a 10-day
-/// clock), each with a line long enough for `plies` moves.
-fn start_games(store: &Store, identity: &Identity, games: usize, plies: usize) -> Vec<Played> {
+/// clock), each with a line of `plies` moves (at least `least` where the
+/// game cannot last that long).
+fn start_games(
+    store: &Store,
+    identity: &Identity,
+    games: usize,
+    plies: usize,
+    least: usize,
+) -> Vec<Played> {
     let templates = Templates::new(None);
     let adj = Adjudicator {
         store,
@@ -303,7 +336,12 @@ fn start_games(store: &Store, identity: &Identity, games: usize, plies: usize) -
             // A handful of lines per game kind, shared round-robin.
             let pool = lines.entry(rules).or_default();
             if pool.len() < 8 {
-                pool.push(line(rules, 1000 + pool.len() as u64 * 977, plies).unwrap());
+                pool.push(line_upto(
+                    rules,
+                    1000 + pool.len() as u64 * 977,
+                    plies,
+                    least,
+                ));
             }
             let line = pool[g / Rules::ALL.len() % pool.len()].clone();
             Played {
@@ -963,15 +1001,6 @@ fn main() {
     );
     let mut misses = Vec::new();
 
-    let mut limits = Vec::new();
-    if wanted("limit") || wanted("throughput") {
-        let (rate, n) = disk_limit(dir, sizes.limit_time);
-        println!(
-            "\nlimit      {rate:>8.0} fsynced write+rename pairs/s ({n} pairs: temp file, write 1 KB, fsync, rename, fsync folder)"
-        );
-        limits.push(rate);
-    }
-
     let tp_dir = dir.join("throughput");
     let (tp_config_path, tp_config) = data_folder(&tp_dir);
     let per_game = sizes.mails.div_ceil(sizes.games);
@@ -980,18 +1009,33 @@ fn main() {
     if wanted("throughput") || wanted("latency") {
         let t = Instant::now();
         let store = Store::open(&tp_config.data).unwrap();
-        tp_games = start_games(&store, &identity(&tp_config), sizes.games, per_game + later);
+        tp_games = start_games(
+            &store,
+            &identity(&tp_config),
+            sizes.games,
+            per_game + later,
+            per_game,
+        );
         println!(
-            "setup      {} games started through the adjudicator (half with a 10d clock) in {:.1} s",
+            "\nsetup      {} games started through the adjudicator (half with a 10d clock) in {:.1} s",
             sizes.games,
             t.elapsed().as_secs_f64()
         );
+    }
+    let mut limits = Vec::new();
+    if wanted("limit") || wanted("throughput") {
+        sync_disk();
+        let (rate, n) = disk_limit(&tp_config.data, sizes.limit_time);
+        println!(
+            "limit      {rate:>8.0} fsynced write+rename pairs/s ({n} pairs in the data folder: temp file in DATA/tmp, write 1 KB, fsync, rename, fsync folder)"
+        );
+        limits.push(rate);
     }
     if wanted("throughput") {
         let tp = throughput(&tp_config, &mut tp_games, sizes.mails);
         let rate = tp.mails as f64 / tp.seconds;
         // The limit again, after; the ratio is taken to their mean.
-        let (after, _) = disk_limit(dir, sizes.limit_time);
+        let (after, _) = disk_limit(&tp_config.data, sizes.limit_time);
         limits.push(after);
         let limit = limits.iter().sum::<f64>() / limits.len() as f64;
         println!(
@@ -1051,6 +1095,26 @@ fn main() {
     drop(tp_games);
     let _ = fs::remove_dir_all(&tp_dir);
 
+    if wanted("replay") {
+        let (rules, rows) = replay_rows(&dir.join("replay"), sizes.samples);
+        println!(
+            "\nreplay: one {} game at three lengths\n{:>6} {:>16} {:>22}",
+            rules.slug(),
+            "moves",
+            "parse+replay us",
+            "1 move/poll ms p50"
+        );
+        for r in &rows {
+            println!(
+                "{:>6} {:>16.0} {:>13.2} (p90 {:.2})",
+                r.plies,
+                r.replay_us,
+                quantile(&r.move_ms, 0.5),
+                quantile(&r.move_ms, 0.9)
+            );
+        }
+    }
+
     if wanted("scale") && !sizes.scale.is_empty() {
         println!(
             "\nscale: running games on disk ({SCALE_PLIES} moves each, all with a 30d clock)\n{:>8} {:>9} {:>13} {:>12} {:>18} {:>16} {:>18} {:>10}",
@@ -1085,26 +1149,6 @@ fn main() {
         println!(
             "(first poll: no mail, builds the deadline index from every clock once; 1 move/poll: one move mail alone in a poll,\n in process, durable; daemon start: to the answer of a first mail; daemon move: as latency above, one mail at a time)"
         );
-    }
-
-    if wanted("replay") {
-        let (rules, rows) = replay_rows(&dir.join("replay"), sizes.samples);
-        println!(
-            "\nreplay: one {} game at three lengths\n{:>6} {:>16} {:>22}",
-            rules.slug(),
-            "moves",
-            "parse+replay us",
-            "1 move/poll ms p50"
-        );
-        for r in &rows {
-            println!(
-                "{:>6} {:>16.0} {:>13.2} (p90 {:.2})",
-                r.plies,
-                r.replay_us,
-                quantile(&r.move_ms, 0.5),
-                quantile(&r.move_ms, 0.9)
-            );
-        }
     }
 
     println!(
