@@ -303,8 +303,13 @@ pub fn folder_name(address: &str) -> String {
 /// When the mail has no usable sender or recipient.
 pub fn envelope_of(raw: &[u8]) -> Result<Envelope, SendError> {
     let bad = |m: &str| SendError::permanent(format!("queued mail: {m}"));
+    // The headers are enough: decoding the body is most of a parse.
+    let headers = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(raw, |end| &raw[..end + 4]);
     let msg = mail_parser::MessageParser::default()
-        .parse(raw)
+        .parse(headers)
         .ok_or_else(|| bad("not a mail"))?;
     let addr = |a: Option<&mail_parser::Address>| -> Option<Address> {
         a.and_then(|a| a.first())
