@@ -1460,7 +1460,7 @@ impl Adjudicator<'_> {
             // times, also after a crash in between.
             if let Some(gc) = &mut clock {
                 self.sync_clock(gc, &rec)?;
-                self.store.write_clock(id, gc)?;
+                self.store.write_clock(id, gc, &self.identity.clocks)?;
             }
             replies.extend(self.news::<G>(id, &rec, &replayed, side, secrets, clock.as_ref())?);
         }
@@ -1726,7 +1726,7 @@ impl Adjudicator<'_> {
                     Err(e) => format!("{id}: {e}"),
                 },
             };
-            self.store.write_clock(&id, &gc)?;
+            self.store.write_clock(&id, &gc, &self.identity.clocks)?;
             lines.push(line);
         }
         if lines.is_empty() {
@@ -1819,7 +1819,7 @@ impl Adjudicator<'_> {
             let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
             let clock = self.game_clock(id, &rec)?;
             if let Some(gc) = &clock {
-                self.store.write_clock(id, gc)?;
+                self.store.write_clock(id, gc, &self.identity.clocks)?;
             }
             self.news::<G>(id, &rec, &replayed, mover, &secrets, clock.as_ref())
         })

@@ -29,6 +29,16 @@ pub trait Source {
     /// # Errors
     /// When the mailbox cannot be changed.
     fn done(&mut self, mail: &Pending) -> io::Result<()>;
+    /// Makes the marks of [`Source::done`] so far durable, where they are
+    /// not at once (a Maildir: one folder sync for a batch of mails). A
+    /// mark lost to a crash is harmless: the mail is found again, its key
+    /// is committed, and it is only marked.
+    ///
+    /// # Errors
+    /// When the mailbox cannot be synced.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// A Maildir: new mail in `new/`, done mail in `cur/` with the Seen flag.
@@ -135,9 +145,13 @@ impl Source for Maildir {
             }
             None => format!("{base}:2,S"),
         };
-        fs::rename(&from, self.root.join("cur").join(target))?;
-        if let Ok(d) = fs::File::open(self.root.join("cur")) {
-            let _ = d.sync_all();
+        // The folders are synced once per batch, in `flush`.
+        fs::rename(&from, self.root.join("cur").join(target))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        for sub in ["cur", "new"] {
+            fs::File::open(self.root.join(sub))?.sync_all()?;
         }
         Ok(())
     }

@@ -1,28 +1,34 @@
 //! One poll: every pending mail processed exactly once, then the outbox
 //! sent (issue 3, "Exactly once").
 //!
-//! For each mail, in this order:
+//! Mails are handled in batches of up to [`BATCH`]. For each mail:
 //! 1. its key (Message-ID, else a hash of the bytes) already committed?
 //!    then only step 5 is left;
-//! 2. the adjudicator writes the game record (atomically, synced);
-//! 3. the replies are written to `outbox/staging/<key>/` (synced);
-//! 4. the key is appended to `processed.log` and synced: the commit point;
-//!    the staging folder is renamed into `outbox/ready/`;
-//! 5. the mail is marked done in its mailbox ([`Source::done`]): a Maildir's
-//!    leaves `new/` (moved to `cur/`, flagged Seen), an IMAP mail is flagged
-//!    `\Seen` or moved to the processed folder.
+//! 2. the adjudicator writes the game record (a temporary file, synced,
+//!    renamed over the old record);
+//! 3. the replies are written to the batch's folder in `outbox/staging/`.
 //!
-//! Between 2 and 3 the reply limits ([`limit`]) take out the replies that
-//! a storming sender may not have yet, and write their counts: counted
-//! before staged, so a crash in between counts them twice, never zero
-//! times.
+//! Then, once for the whole batch (issue 6, "Fast at every size"):
+//! 4. the file system is synced ([`Store::sync`]): every record, rename
+//!    and staged reply of the batch is on disk, and the folder's `keys`
+//!    names its mails; only then are the keys appended to `processed.log`
+//!    and synced: the commit point; the staging folder is renamed into
+//!    `outbox/ready/`;
+//! 5. the mails are marked done in their mailbox ([`Source::done`]): a
+//!    Maildir's leave `new/` (moved to `cur/`, flagged Seen), an IMAP mail
+//!    is flagged `\Seen` or moved to the processed folder.
 //!
-//! A crash before 4 leaves the key uncommitted: the staging folder is
-//! thrown away at the next start and the mail handled again, and the
-//! adjudicator sees its Message-ID already in the record and changes
-//! nothing twice. A crash after 4 finds the staging folder committed and
-//! moves it to `ready/`. So a move is never lost or doubled, and each reply
-//! is queued once. One poll at a time: the data folder's lock.
+//! A crash before 4 leaves the keys uncommitted: the staging folder is
+//! thrown away at the next start and the mails handled again, and the
+//! adjudicator sees their Message-IDs already in the records (where the
+//! writes survived) and changes nothing twice. A crash in the middle of 4
+//! may commit some keys of the batch and not others; each committed one
+//! has its record and replies on disk already, and the next start
+//! releases their replies and throws the others' away. A crash after 4
+//! finds the staging folder committed and moves it to `ready/`. So a move is
+//! never lost or doubled, no reply is queued before its record is
+//! durable, and each reply is queued once. One poll at a time: the data
+//! folder's lock.
 //!
 //! A poll goes on past a bad mail (issue 5): a mail pbem cannot process
 //! now, even one a library panics on, is reported with its name and left
@@ -40,9 +46,20 @@ use crate::transport::{self, Transport};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 use std::fs;
-use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Mails handled before their keys are committed together: one file
+/// system sync and one append to `processed.log` per batch instead of
+/// several per mail. A crash makes the next poll handle again at most this
+/// many mails (each found in its record, so nothing is applied twice).
+pub const BATCH: usize = 128;
+
+/// Numbers the batches of replies this process releases, so that they go
+/// out in the order their mails were handled, also within one poll (whose
+/// `now` is one instant) rather than in the order of their keys' hashes.
+static RELEASED: AtomicU64 = AtomicU64::new(0);
 
 mod digest;
 pub mod limit;
@@ -156,8 +173,11 @@ impl Poller<'_> {
         let pending = source
             .pending()
             .map_err(|e| StoreError::Invalid(format!("cannot read the mailbox: {e}")))?;
+        // Opened before anything of the batch is written: its sync reports
+        // any write-back error since.
+        let store = self.store.batch()?;
         let adj = Adjudicator {
-            store: self.store,
+            store: &store,
             identity: self.identity,
             templates: self.templates,
             now,
@@ -165,12 +185,24 @@ impl Poller<'_> {
         // Clocks first: a deadline that passed before this poll is a loss
         // on time, whatever mail comes in it.
         self.tick_clocks(&adj, &mut processed, now, &mut report)?;
+        let mut batch = Batch::default();
         let total = pending.len();
-        for (i, mail) in pending.iter().enumerate() {
+        for (i, mail) in pending.into_iter().enumerate() {
             // A library that panics on one mail must not stop the poll
             // (issue 5): the mail stays in its mailbox, the others go on.
+            let name = mail.name.clone();
+            let idx = batch.mails.len();
             let step = panic::catch_unwind(AssertUnwindSafe(|| {
-                self.one_mail(&adj, source, mail, &mut processed, now, &mut report, handle)
+                self.one_mail(
+                    &adj,
+                    source,
+                    mail,
+                    &mut batch,
+                    &mut processed,
+                    now,
+                    &mut report,
+                    handle,
+                )
             }));
             match step {
                 Ok(Flow::Next) => {}
@@ -185,13 +217,25 @@ impl Poller<'_> {
                     }
                     break;
                 }
-                Err(payload) => report.errors.push(format!(
-                    "{}: pbem failed on this mail ({}); left in the mailbox, the other mails \
-                     go on",
-                    mail.name,
-                    panic_message(payload.as_ref())
-                )),
+                Err(payload) => {
+                    // What it staged, if anything, is not kept.
+                    if let Some(folder) = &batch.folder {
+                        prune(folder, &|n| n != idx);
+                    }
+                    report.errors.push(format!(
+                        "{name}: pbem failed on this mail ({}); left in the mailbox, the other \
+                         mails go on",
+                        panic_message(payload.as_ref())
+                    ));
+                }
             }
+            if batch.mails.len() >= BATCH {
+                self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
+            }
+        }
+        self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
+        if let Err(e) = store.finish() {
+            report.errors.push(format!("deadline index: {e}"));
         }
         if let Err(e) = self.send_digests(&mut processed, now, &mut report) {
             report.errors.push(format!("digests: {e}"));
@@ -203,14 +247,16 @@ impl Poller<'_> {
         Ok(report)
     }
 
-    /// One mail: handled, its replies committed, marked done. Errors go
-    /// into `report`; the mail then stays in its mailbox.
+    /// One mail: handled and its replies staged in the batch (committed
+    /// with it), or, already committed, marked done. Errors go into
+    /// `report`; the mail then stays in its mailbox.
     #[allow(clippy::too_many_arguments)]
     fn one_mail(
         &self,
         adj: &Adjudicator<'_>,
         source: &mut dyn Source,
-        mail: &Pending,
+        mail: Pending,
+        batch: &mut Batch,
         processed: &mut HashSet<String>,
         now: DateTime<Utc>,
         report: &mut Report,
@@ -229,11 +275,17 @@ impl Poller<'_> {
         };
         if processed.contains(&key) {
             report.skipped += 1;
-            if let Err(e) = source.done(mail) {
+            if let Err(e) = source.done(&mail) {
                 report
                     .errors
                     .push(format!("{}: cannot mark as done: {e}", mail.name));
             }
+            return Flow::Next;
+        }
+        if batch.keys.contains(&key) {
+            // The same mail twice in one batch: done with the first.
+            report.skipped += 1;
+            batch.twins.push(mail);
             return Flow::Next;
         }
         let outcome = match &parsed {
@@ -257,24 +309,30 @@ impl Poller<'_> {
         }
         // The reply limits (issue 5, "Loops and storms"): after the record,
         // before the replies are staged.
-        let limited = match self.limit(&key, parsed.as_ref().ok(), &mut handled, processed, now) {
+        let committed = |k: &str| processed.contains(k) || batch.keys.contains(k);
+        let limited = match self.limit(&key, parsed.as_ref().ok(), &mut handled, &committed, now) {
             Ok(l) => l,
             Err(e) => return not_processed(report, &e, e.is_unwritable()),
         };
-        if let Err(e) = self.commit(&key, &handled.replies, parsed.as_ref().ok(), now) {
-            return not_processed(report, &e, e.is_unwritable());
-        }
+        let idx = batch.mails.len();
+        let staged = match self.stage_in(
+            &mut batch.folder,
+            idx,
+            &key,
+            &handled.replies,
+            parsed.as_ref().ok(),
+            now,
+            Hold::News { urgent: false },
+        ) {
+            Ok(staged) => staged,
+            Err(e) => return not_processed(report, &e, e.is_unwritable()),
+        };
         let from = parsed
             .as_ref()
             .ok()
             .and_then(|m| m.from.clone())
             .unwrap_or_else(|| "?".into());
-        processed.insert(key.clone());
-        report.handled += 1;
-        if handled.failed {
-            report.refused += 1;
-        }
-        report.log.push(crate::logging::line(
+        let mut log = vec![crate::logging::line(
             "mail",
             &[
                 ("key", &key),
@@ -282,10 +340,10 @@ impl Poller<'_> {
                 ("replies", &handled.replies.len()),
                 ("fate", &handled.fate),
             ],
-        ));
+        )];
         for (to, held, until, notice) in &limited.held {
             report.limited += held;
-            report.log.push(crate::logging::line(
+            log.push(crate::logging::line(
                 "rate-limited",
                 &[
                     ("key", &key),
@@ -296,12 +354,109 @@ impl Poller<'_> {
                 ],
             ));
         }
-        if let Err(e) = source.done(mail) {
+        batch.keys.insert(key.clone());
+        batch.mails.push(Staged {
+            key,
+            staged,
+            mail,
+            refused: handled.failed,
+            log,
+        });
+        Flow::Next
+    }
+
+    /// Steps 4 and 5 for a batch: sync, commit the keys, release the
+    /// replies, mark the mails done. On a failure before the commit the
+    /// whole batch is left in the mailbox (its staged replies are thrown
+    /// away at the next start).
+    fn commit_batch(
+        &self,
+        store: &Store,
+        batch: &mut Batch,
+        source: &mut dyn Source,
+        processed: &mut HashSet<String>,
+        report: &mut Report,
+        now: DateTime<Utc>,
+    ) {
+        let Batch {
+            mails,
+            twins,
+            folder,
+            ..
+        } = std::mem::take(batch);
+        if mails.is_empty() {
+            return;
+        }
+        let listed: Vec<(usize, &str)> = mails
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.staged)
+            .map(|(i, m)| (i, m.key.as_str()))
+            .collect();
+        let committed = folder
+            .as_deref()
+            .map_or(Ok(()), |f| seal(f, &listed))
+            .and_then(|()| store.sync())
+            .and_then(|()| {
+                let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
+                self.store.mark_processed_all(&keys)
+            });
+        if let Err(e) = committed {
+            // Uncommitted, the staged replies go (a full disk leaves no
+            // half-written mail behind, issue 5), unless a key made it
+            // into the log after all: the next poll's recovery then
+            // releases its replies.
+            if let Some(f) = &folder
+                && self
+                    .store
+                    .processed()
+                    .is_ok_and(|p| !mails.iter().any(|m| p.contains(&m.key)))
+            {
+                let _ = fs::remove_dir_all(f);
+            }
+            for m in &mails {
+                report.errors.push(format!(
+                    "{} ({}): {e}; left in the mailbox",
+                    m.mail.name, m.key
+                ));
+            }
+            report.skipped -= twins.len();
+            for t in &twins {
+                report
+                    .errors
+                    .push(format!("{}: {e}; left in the mailbox", t.name));
+            }
+            return;
+        }
+        for m in &mails {
+            processed.insert(m.key.clone());
+            report.handled += 1;
+            if m.refused {
+                report.refused += 1;
+            }
+            report.log.extend(m.log.iter().cloned());
+        }
+        // Committed: a release that fails here is done by the next poll's
+        // recovery.
+        if let Some(folder) = &folder {
+            let keep = listed.iter().map(|(i, _)| *i).collect();
+            if let Err(e) = self.release(folder, Some(&keep), now) {
+                report.errors.push(format!("releasing the replies: {e}"));
+            }
+        }
+        self.sync_outbox();
+        for mail in mails.iter().map(|m| &m.mail).chain(&twins) {
+            if let Err(e) = source.done(mail) {
+                report
+                    .errors
+                    .push(format!("{}: cannot mark as done: {e}", mail.name));
+            }
+        }
+        if let Err(e) = source.flush() {
             report
                 .errors
-                .push(format!("{}: cannot mark as done: {e}", mail.name));
+                .push(format!("the mailbox: cannot sync the done marks: {e}"));
         }
-        Flow::Next
     }
 
     /// A game whose record does not read or replay, met by a mail or by
@@ -361,10 +516,15 @@ impl Poller<'_> {
     /// on time), each once: its mails are committed under the notice's
     /// key before the record and the clock are written, so a crash in
     /// between sends nothing twice and the next poll finishes the rest.
-    /// A game whose clock fails is reported and the others go on.
+    /// A game whose clock fails (or panics) is reported and the others go
+    /// on.
+    ///
+    /// Only the clocks the deadline index names are read
+    /// ([`Store::due_clocks`]); one that owes nothing has its marker moved
+    /// on.
     ///
     /// # Errors
-    /// Only when the list of clocks cannot be read.
+    /// Only when the deadline index cannot be read.
     fn tick_clocks(
         &self,
         adj: &Adjudicator<'_>,
@@ -372,9 +532,11 @@ impl Poller<'_> {
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<(), StoreError> {
-        for id in self.store.clock_ids()? {
+        let mut seen = HashSet::new();
+        for (id, marker) in self.store.due_clocks(now, &self.identity.clocks)? {
+            let first = seen.insert(id.clone());
             let step = panic::catch_unwind(AssertUnwindSafe(|| {
-                self.tick_clock(adj, &id, processed, now, report)
+                self.tick_clock(adj, &id, &marker, first, processed, now, report)
             }));
             match step {
                 Ok(Ok(None)) => {}
@@ -401,25 +563,39 @@ impl Poller<'_> {
         Ok(())
     }
 
-    /// One game's clock: what it owes committed, then the record and the
-    /// clock written. A damaged record is reported to the admin and the
-    /// players ([`Poller::damage_met`]) and is no error of the poll.
+    /// One game's clock, met through the index's `marker` (`first`: the
+    /// first of its markers this poll): what it owes committed, then the
+    /// record and the clock written; owing nothing, the marker is moved
+    /// on. A damaged record is reported to the admin and the players
+    /// ([`Poller::damage_met`]) and is no error of the poll.
+    #[allow(clippy::too_many_arguments)]
     fn tick_clock(
         &self,
         adj: &Adjudicator<'_>,
         id: &str,
+        marker: &Path,
+        first: bool,
         processed: &mut HashSet<String>,
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<Option<crate::adjudicate::Tick>, AdjudicateError> {
-        let tick = match adj.clock_due(id) {
-            Ok(Some(tick)) => tick,
-            Ok(None) => return Ok(None),
-            Err(AdjudicateError::Damaged(d)) => {
-                self.damage_met(adj, &d, processed, now, report)?;
-                return Ok(None);
+        let due = if first {
+            match adj.clock_due(id) {
+                Ok(due) => due,
+                Err(AdjudicateError::Damaged(d)) => {
+                    self.damage_met(adj, &d, processed, now, report)?;
+                    return Ok(None);
+                }
+                Err(e) => return Err(e),
             }
-            Err(e) => return Err(e),
+        } else {
+            None
+        };
+        let Some(tick) = due else {
+            // Through the batch view: the marker goes once the clock that
+            // replaced it is durable.
+            adj.store.recheck_due(id, marker, &self.identity.clocks)?;
+            return Ok(None);
         };
         if !processed.contains(&tick.key) {
             let hold = Hold::News {
@@ -431,12 +607,17 @@ impl Poller<'_> {
         if let Some(text) = &tick.record {
             self.store.write_game(id, text)?;
         }
-        self.store.write_clock(id, &tick.clock)?;
+        self.store
+            .write_clock(id, &tick.clock, &self.identity.clocks)?;
         Ok(Some(tick))
     }
 
     /// Stages the replies, commits the key, releases the replies (also
     /// used for the admin's commands, with `mail = None`).
+    ///
+    /// # Errors
+    /// Store failures: the key is then not committed, or committed with
+    /// its replies left for the next poll's recovery to release.
     pub fn commit(
         &self,
         key: &str,
@@ -447,7 +628,8 @@ impl Poller<'_> {
         self.commit_as(key, replies, mail, now, Hold::News { urgent: false })
     }
 
-    /// [`Poller::commit`], saying which replies may wait for a digest.
+    /// [`Poller::commit`], saying which replies may wait for a digest: a
+    /// batch of one.
     fn commit_as(
         &self,
         key: &str,
@@ -456,52 +638,97 @@ impl Poller<'_> {
         now: DateTime<Utc>,
         hold: Hold,
     ) -> Result<(), StoreError> {
-        let h = stable_hash(key.as_bytes());
-        let staging = self.store.outbox_staging().join(format!("{h:016x}"));
-        let io = |p: &Path| {
-            let p = p.display().to_string();
-            move |source: std::io::Error| StoreError::Io { path: p, source }
-        };
-        if staging.exists() {
-            fs::remove_dir_all(&staging).map_err(io(&staging))?;
-        }
-        let staged = self.stage(&staging, h, key, replies, mail, now, hold);
-        // Uncommitted, a staging folder is thrown away: a full disk
-        // leaves no half-written mail behind (issue 5).
-        if let Err(e) = staged.and_then(|()| self.store.mark_processed(key)) {
-            // Unless the key made it into the log after all: then the
-            // next poll's recovery releases the replies.
-            if self.store.processed().is_ok_and(|p| !p.contains(key)) {
-                let _ = fs::remove_dir_all(&staging);
+        let store = self.store.batch()?;
+        let mut folder = None;
+        let committed = self
+            .stage_in(&mut folder, 0, key, replies, mail, now, hold)
+            .and_then(|_| folder.as_deref().map_or(Ok(()), |f| seal(f, &[(0, key)])))
+            .and_then(|()| store.sync())
+            .and_then(|()| self.store.mark_processed(key));
+        if let Err(e) = committed {
+            // Uncommitted, a staging folder is thrown away: a full disk
+            // leaves no half-written mail behind (issue 5); unless the key
+            // made it into the log after all: then the next poll's
+            // recovery releases the replies.
+            if let Some(f) = &folder
+                && self.store.processed().is_ok_and(|p| !p.contains(key))
+            {
+                let _ = fs::remove_dir_all(f);
             }
             return Err(e);
         }
-        self.release(&staging, now)
+        if let Some(f) = &folder {
+            self.release(f, Some(&HashSet::from([0])), now)?;
+        }
+        self.sync_outbox();
+        Ok(())
     }
 
-    /// Writes the replies of a commit into its staging folder, synced.
+    /// Step 3: writes the replies of mail number `idx` of a batch, key
+    /// `key`, into the batch's staging folder as `<idx>.<n>.eml` (news
+    /// held for a digest: `<idx>.<n>.held.json`), making the folder with
+    /// the first reply (`outbox/staging/<hash of key>/`). Unsynced: the
+    /// batch's [`Store::sync`] makes them durable before its keys are
+    /// committed. One folder for a whole batch, not one per mail: each
+    /// file made costs, and more so on a file system that has just
+    /// removed many (ext4 without a journal skips recently freed inodes
+    /// one by one). Returns whether anything was written; on an error,
+    /// what was written of this mail is removed (or else left out of the
+    /// release: it is not in the folder's `keys`).
+    #[allow(clippy::too_many_arguments)]
+    fn stage_in(
+        &self,
+        folder: &mut Option<PathBuf>,
+        idx: usize,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        mail: Option<&inbound::Inbound>,
+        now: DateTime<Utc>,
+        hold: Hold,
+    ) -> Result<bool, StoreError> {
+        if replies.is_empty() {
+            return Ok(false);
+        }
+        let dir = match folder {
+            Some(dir) => dir.clone(),
+            None => {
+                let h = stable_hash(key.as_bytes());
+                let dir = self.store.outbox_staging().join(format!("{h:016x}"));
+                if dir.exists() {
+                    fs::remove_dir_all(&dir).map_err(io(&dir))?;
+                }
+                fs::create_dir_all(&dir).map_err(io(&dir))?;
+                *folder = Some(dir.clone());
+                dir
+            }
+        };
+        let written = self.stage(&dir, idx, key, replies, mail, now, hold);
+        if written.is_err() {
+            prune(&dir, &|i| i != idx);
+        }
+        written.map(|()| true)
+    }
+
+    /// Writes the replies of [`Poller::stage_in`].
     #[allow(clippy::too_many_arguments)]
     fn stage(
         &self,
-        staging: &Path,
-        h: u64,
+        dir: &Path,
+        idx: usize,
         key: &str,
         replies: &[crate::adjudicate::Reply],
         mail: Option<&inbound::Inbound>,
         now: DateTime<Utc>,
         hold: Hold,
     ) -> Result<(), StoreError> {
-        let io = |p: &Path| {
-            let p = p.display().to_string();
-            move |source: std::io::Error| StoreError::Io { path: p, source }
-        };
-        fs::create_dir_all(staging).map_err(io(staging))?;
+        let h = stable_hash(key.as_bytes());
         let sender = mail.and_then(|m| m.from.as_deref());
         for (n, reply) in replies.iter().enumerate() {
+            let stem = format!("{idx:04}.{n:03}");
             if let Hold::News { urgent } = hold
                 && self.held(reply, sender)?
             {
-                self.stage_held(staging, n, reply, urgent, now)?;
+                self.stage_held(dir, &stem, reply, urgent, now)?;
                 continue;
             }
             let game = reply.game.as_deref().unwrap_or("x");
@@ -521,57 +748,148 @@ impl Poller<'_> {
                         continue;
                     }
                 };
-            let file = staging.join(format!("{n:03}.eml"));
-            let mut f = fs::File::create(&file).map_err(io(&file))?;
-            f.write_all(&raw).map_err(io(&file))?;
-            f.sync_all().map_err(io(&file))?;
+            let file = dir.join(format!("{stem}.eml"));
+            fs::write(&file, &raw).map_err(io(&file))?;
         }
-        let keyfile = staging.join("key");
-        let mut f = fs::File::create(&keyfile).map_err(io(&keyfile))?;
-        f.write_all(key.as_bytes()).map_err(io(&keyfile))?;
-        f.sync_all().map_err(io(&keyfile))?;
-        sync_dir(staging);
         Ok(())
     }
 
     /// Moves a committed staging folder into `ready/`, named so that
-    /// batches go out in the order they were made.
-    fn release(&self, staging: &Path, now: DateTime<Utc>) -> Result<(), StoreError> {
+    /// batches go out in the order they were made (the poll's time, then
+    /// [`RELEASED`]), with only the replies of the mails numbered in
+    /// `keep` (the others were not committed: a crash tore the commit, or
+    /// their staging failed); `None`: all of it. The folders are synced by the caller, once
+    /// for many ([`Poller::sync_outbox`]): a rename lost to a crash is
+    /// done again by the next poll's recovery.
+    fn release(
+        &self,
+        staging: &Path,
+        keep: Option<&HashSet<usize>>,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        if let Some(keep) = keep {
+            prune(staging, &|i| keep.contains(&i));
+        }
         let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("x");
         self.release_held(staging, name)?;
-        let ready = self
-            .store
-            .outbox_ready()
-            .join(format!("{}-{name}", now.format("%Y%m%dT%H%M%S%6f")));
-        fs::rename(staging, &ready).map_err(|source| StoreError::Io {
-            path: ready.display().to_string(),
-            source,
-        })?;
-        sync_dir(&self.store.outbox_ready());
-        sync_dir(&self.store.outbox_staging());
-        Ok(())
+        let ready = self.store.outbox_ready().join(format!(
+            "{}-{:08}-{name}",
+            now.format("%Y%m%dT%H%M%S%6f"),
+            RELEASED.fetch_add(1, Ordering::Relaxed)
+        ));
+        fs::rename(staging, &ready).map_err(io(&ready))
     }
 
-    /// After a crash: committed staging folders go to `ready/`, the others
-    /// are thrown away (their mails will be handled again).
+    /// Syncs the outbox's folders after releases.
+    fn sync_outbox(&self) {
+        sync_dir(&self.store.outbox_ready());
+        sync_dir(&self.store.outbox_staging());
+    }
+
+    /// After a crash: the replies of committed mails go to `ready/`, the
+    /// others are thrown away (their mails will be handled again). A
+    /// staging folder's `keys` lists its mails; one without it was never
+    /// sealed, so none of its mails was committed. (A folder with a `key`
+    /// file holds one mail's replies, as pbem made them before issue 6.)
     fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.store.remove_stale_temps();
-        let processed = self.store.processed()?;
         let dir = self.store.outbox_staging();
         let Ok(entries) = fs::read_dir(&dir) else {
             return Ok(());
         };
-        for e in entries.filter_map(|e| e.ok()) {
-            let p = e.path();
-            let key = fs::read_to_string(p.join("key")).ok();
-            if key.as_ref().is_some_and(|k| processed.contains(k)) {
-                self.release(&p, now)?;
-            } else {
+        let found: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        if found.is_empty() {
+            return Ok(());
+        }
+        let processed = self.store.processed()?;
+        for p in found {
+            if let Ok(key) = fs::read_to_string(p.join("key")) {
+                // One mail's replies, as pbem staged them before issue 6.
+                if processed.contains(&key) {
+                    self.release(&p, None, now)?;
+                } else {
+                    let _ = fs::remove_dir_all(&p);
+                }
+                continue;
+            }
+            let keep: HashSet<usize> = fs::read_to_string(p.join("keys"))
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|l| l.split_once(' '))
+                .filter(|(_, key)| processed.contains(*key))
+                .filter_map(|(i, _)| i.parse().ok())
+                .collect();
+            if keep.is_empty() {
                 let _ = fs::remove_dir_all(&p);
+            } else {
+                self.release(&p, Some(&keep), now)?;
             }
         }
+        self.sync_outbox();
         Ok(())
     }
+}
+
+/// Writes a staging folder's `keys`: `<idx> <key>` for each mail with
+/// replies in it; the next poll's recovery reads which were committed.
+fn seal(folder: &Path, listed: &[(usize, &str)]) -> Result<(), StoreError> {
+    let mut text = String::new();
+    for (i, key) in listed {
+        text.push_str(&format!("{i} {key}\n"));
+    }
+    let p = folder.join("keys");
+    fs::write(&p, text).map_err(io(&p))
+}
+
+/// Removes from a staging folder the replies (`<idx>.<n>.eml`,
+/// `<idx>.<n>.held.json`) of the mails for which `keep` is false.
+fn prune(folder: &Path, keep: &dyn Fn(usize) -> bool) {
+    let Ok(entries) = fs::read_dir(folder) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let Some(idx) = name
+            .to_str()
+            .and_then(|n| n.split_once('.'))
+            .and_then(|(i, _)| i.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if !keep(idx) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+fn io(p: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: p.display().to_string(),
+        source,
+    }
+}
+
+/// The mails of a batch waiting for their commit.
+#[derive(Default)]
+struct Batch {
+    keys: HashSet<String>,
+    /// The staging folder of their replies, made with the first one.
+    folder: Option<PathBuf>,
+    mails: Vec<Staged>,
+    /// Mails whose key is already in the batch: marked done with it.
+    twins: Vec<Pending>,
+}
+
+/// A mail handled, its replies staged.
+struct Staged {
+    key: String,
+    /// Whether it has replies in the batch's staging folder.
+    staged: bool,
+    mail: Pending,
+    refused: bool,
+    /// Its fate (and what the reply limits held), for the log once
+    /// committed.
+    log: Vec<String>,
 }
 
 #[cfg(test)]
@@ -579,6 +897,95 @@ mod tests {
     use super::*;
     use crate::mailbox::Maildir;
     use crate::transport::MaildirSink;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Sink(Mutex<Vec<Vec<u8>>>);
+
+    impl Transport for Sink {
+        fn send(
+            &self,
+            _: &lettre::address::Envelope,
+            raw: &[u8],
+        ) -> Result<(), transport::SendError> {
+            self.0.lock().unwrap().push(raw.to_vec());
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn issue6_after_a_torn_batch_commit_only_the_committed_replies_go_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let identity = Identity {
+            address: "pbem@localhost".into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+            admin: None,
+            clocks: Default::default(),
+        };
+        let templates = Templates::new(None);
+        let sink = Sink::default();
+        let poller = Poller {
+            store: &store,
+            identity: &identity,
+            templates: &templates,
+            transport: &sink,
+            limits: Default::default(),
+        };
+        // A sealed batch of two mails; the crash came after the first key.
+        let folder = store.outbox_staging().join("00000000000000ab");
+        fs::create_dir_all(&folder).unwrap();
+        for (i, to) in ["a", "b"].iter().enumerate() {
+            let raw =
+                format!("From: pbem@localhost\r\nTo: {to}@example.org\r\nSubject: x\r\n\r\nx\r\n");
+            fs::write(folder.join(format!("{i:04}.000.eml")), raw).unwrap();
+        }
+        seal(&folder, &[(0, "<a@x>"), (1, "<b@x>")]).unwrap();
+        store.mark_processed("<a@x>").unwrap();
+        let now = "2026-11-21T10:00:00Z".parse().unwrap();
+        poller.recover(now).unwrap();
+        assert!(!folder.exists());
+        let f = transport::flush(&store.outbox_ready(), &sink);
+        assert_eq!(f.sent, 1);
+        let sent = sink.0.lock().unwrap();
+        assert!(String::from_utf8_lossy(&sent[0]).contains("a@example.org"));
+        assert_eq!(fs::read_dir(store.outbox_ready()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn issue6_the_same_mail_twice_in_one_batch_is_handled_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("data")).unwrap();
+        let mut inbox = Maildir::open(dir.path().join("inbox")).unwrap();
+        let identity = Identity {
+            address: "pbem@localhost".into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+            admin: None,
+            clocks: Default::default(),
+        };
+        let templates = Templates::new(None);
+        let sink = Sink::default();
+        let raw = b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: help\r\n\
+                    Message-ID: <twice@example.org>\r\n\r\nhelp\r\n";
+        inbox.deliver("1.a", raw).unwrap();
+        inbox.deliver("2.b", raw).unwrap();
+        let poller = Poller {
+            store: &store,
+            identity: &identity,
+            templates: &templates,
+            transport: &sink,
+            limits: Default::default(),
+        };
+        let now = "2026-11-21T10:00:00Z".parse().unwrap();
+        let r = poller.poll(&mut inbox, now, false).unwrap();
+        assert_eq!((r.handled, r.skipped, r.errors.len()), (1, 1, 0), "{r:?}");
+        assert_eq!(sink.0.lock().unwrap().len(), 1, "one reply");
+        assert!(inbox.pending().unwrap().is_empty(), "both copies done");
+        let log = fs::read_to_string(dir.path().join("data/processed.log")).unwrap();
+        assert_eq!(log, "<twice@example.org> .\n");
+    }
 
     /// Issue 5: "One mail must not stop a poll even if a library panics
     /// on it": the mail stays in its mailbox, the error names it, the

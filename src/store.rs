@@ -6,24 +6,34 @@
 //! DATA/secrets/<id>.toml      per-player tokens (never in the record)
 //! DATA/challenges/<id>.toml   challenges not yet answered
 //! DATA/clocks/<id>.toml       a game's clock (time control, deadlines)
+//! DATA/due/<day>/<time>.<id>  the deadline index: when each clock may owe a notice
 //! DATA/players/<hash>.toml    a player's settings (time zone, digest)
 //! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
 //! DATA/processed.log          keys of processed mails, one per line
 //! DATA/outbox/staging/<key>/  replies of a mail not yet committed
 //! DATA/outbox/ready/          replies waiting for the transport
 //! DATA/outbox/digest/         news held for players' digests
+//! DATA/tmp/                   files being written (renamed into place when whole)
 //! DATA/pbem.lock              one poll at a time
 //! ```
 //!
 //! Every file is replaced atomically ([`crate::record::write::write_atomic`]);
 //! ids are checked so that no name can leave the folder.
+//!
+//! A poll writes through a [`Store::batch`] view instead (issue 6, "Fast
+//! at every size"): each file still reaches the disk before its rename
+//! (so a crash leaves the old file or the new one, never an empty one),
+//! but the renames and the outbox's files become durable together, at one
+//! [`Store::sync`] before the batch's keys are committed, instead of one
+//! folder sync per file.
 
-use crate::record::write::write_atomic;
+use crate::record::write::write_atomic_via;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 /// An error of the store, with the path it concerns.
 #[derive(Debug, thiserror::Error)]
@@ -180,6 +190,20 @@ pub fn stable_hash(bytes: &[u8]) -> u64 {
 #[derive(Clone, Debug)]
 pub struct Store {
     root: PathBuf,
+    /// Set on a [`Store::batch`] view: writes leave the folder's sync to
+    /// [`Store::sync`].
+    batch: Option<Arc<Batch>>,
+}
+
+/// The state of a [`Store::batch`] view.
+#[derive(Debug)]
+struct Batch {
+    /// The data folder, open since the batch began: [`Store::sync`]
+    /// flushes its file system.
+    dir: File,
+    /// Deadline markers replaced in the batch, removed once the new ones
+    /// are durable (a stale marker costs a look; a missing one, a notice).
+    stale: Mutex<Vec<PathBuf>>,
 }
 
 /// Holds the data folder's lock until dropped.
@@ -202,6 +226,8 @@ impl Store {
             "clocks",
             "players",
             "ratelimit",
+            "due",
+            "tmp",
             "outbox/staging",
             "outbox/ready",
             "outbox/digest",
@@ -209,7 +235,70 @@ impl Store {
             let p = root.join(sub);
             fs::create_dir_all(&p).map_err(io_err(&p))?;
         }
-        Ok(Store { root })
+        Ok(Store { root, batch: None })
+    }
+
+    /// A view of the same data folder for one batch of work (a poll): its
+    /// writes sync each file before the rename, as always, but not the
+    /// folder; nothing written through it may be relied on (no key
+    /// committed, no reply released) before [`Store::sync`] returns.
+    ///
+    /// # Errors
+    /// When the data folder cannot be opened.
+    pub fn batch(&self) -> Result<Store, StoreError> {
+        let dir = File::open(&self.root).map_err(io_err(&self.root))?;
+        Ok(Store {
+            root: self.root.clone(),
+            batch: Some(Arc::new(Batch {
+                dir,
+                stale: Mutex::new(Vec::new()),
+            })),
+        })
+    }
+
+    /// Whether this is a [`Store::batch`] view.
+    pub fn is_batch(&self) -> bool {
+        self.batch.is_some()
+    }
+
+    /// Makes everything written so far durable: on a [`Store::batch`] view
+    /// one `syncfs(2)` of the data folder's file system (a write error
+    /// since the batch began is reported here), which costs about one
+    /// fsync however many files the batch wrote; on a plain store, whose
+    /// writes are durable when they return, nothing.
+    ///
+    /// # Errors
+    /// The file system could not write something back: nothing of the
+    /// batch may be committed.
+    pub fn sync(&self) -> Result<(), StoreError> {
+        let Some(batch) = &self.batch else {
+            return Ok(());
+        };
+        sync_file_system(&batch.dir).map_err(io_err(&self.root))?;
+        let stale = std::mem::take(&mut *batch.stale.lock().unwrap_or_else(|e| e.into_inner()));
+        for p in stale {
+            let _ = fs::remove_file(p);
+        }
+        Ok(())
+    }
+
+    /// Ends a batch: syncs when deadline markers wait for their removal
+    /// (a poll that ticked clocks but committed no mail).
+    ///
+    /// # Errors
+    /// As [`Store::sync`].
+    pub fn finish(&self) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) if !b.stale.lock().unwrap_or_else(|e| e.into_inner()).is_empty() => self.sync(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Replaces `p` atomically, through a temporary file in `DATA/tmp/` (or
+    /// beside `p` when that is on another file system): the folder synced
+    /// now, or on a batch view at [`Store::sync`].
+    fn write_file(&self, p: &Path, text: &str) -> Result<(), StoreError> {
+        write_atomic_via(p, text, &self.root.join("tmp"), self.batch.is_none()).map_err(io_err(p))
     }
 
     pub fn root(&self) -> &Path {
@@ -272,7 +361,7 @@ impl Store {
     /// Any I/O error; the old record is then untouched.
     pub fn write_game(&self, id: &str, text: &str) -> Result<(), StoreError> {
         let p = self.game_path(id)?;
-        write_atomic(&p, text).map_err(io_err(&p))
+        self.write_file(&p, text)
     }
 
     /// The ids of all games, sorted.
@@ -332,7 +421,7 @@ impl Store {
     /// Any I/O error.
     pub fn write_secrets(&self, id: &str, s: &Secrets) -> Result<(), StoreError> {
         let p = self.checked("secrets", id)?;
-        write_toml(&p, s)?;
+        self.write_toml(&p, s)?;
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -350,7 +439,7 @@ impl Store {
     /// # Errors
     /// Any I/O error.
     pub fn write_challenge(&self, id: &str, c: &Challenge) -> Result<(), StoreError> {
-        write_toml(&self.checked("challenges", id)?, c)
+        self.write_toml(&self.checked("challenges", id)?, c)
     }
 
     /// # Errors
@@ -387,10 +476,208 @@ impl Store {
         read_toml(&self.checked("clocks", id)?)
     }
 
+    /// Writes game `id`'s clock and keeps the deadline index up to date:
+    /// the marker of the new [`ClockState::next_due`] is made before the
+    /// clock is written, the old one removed after (see [`Store::due_clocks`]).
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    ///
     /// # Errors
     /// Any I/O error.
-    pub fn write_clock(&self, id: &str, c: &GameClock) -> Result<(), StoreError> {
-        write_toml(&self.checked("clocks", id)?, c)
+    pub fn write_clock(
+        &self,
+        id: &str,
+        c: &GameClock,
+        policy: &crate::timecontrol::ClockPolicy,
+    ) -> Result<(), StoreError> {
+        let p = self.checked("clocks", id)?;
+        let old = read_toml::<GameClock>(&p)
+            .ok()
+            .flatten()
+            .and_then(|o| o.state.next_due(policy))
+            .map(|at| self.marker(id, at));
+        let new = c.state.next_due(policy).map(|at| self.marker(id, at));
+        if let Some(m) = &new {
+            self.add_marker(m)?;
+        }
+        self.write_toml(&p, c)?;
+        if let Some(m) = old.filter(|m| Some(m) != new.as_ref()) {
+            self.drop_marker(m);
+        }
+        Ok(())
+    }
+
+    /// The games whose clocks may owe a notice at `now`, with the marker
+    /// of the deadline index that named each: a poll looks at these only,
+    /// not at every clock (issue 6: with 100,000 games, reading every
+    /// clock file made each poll take seconds).
+    ///
+    /// The index, `DATA/due/<YYYYMMDD>/<HHMMSS>.<id>`, holds one empty
+    /// file per running clock, named by its [`ClockState::next_due`]
+    /// (rounded down to the second) under `policy`. `DATA/due/policy`
+    /// names the policy it was built for; when it is missing (an older
+    /// data folder, a crash while building) or differs (pbem.toml's
+    /// `[clock]` changed), the index is built again from every clock.
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    ///
+    /// # Errors
+    /// When the index or the clocks cannot be read or the index written.
+    pub fn due_clocks(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+        policy: &crate::timecontrol::ClockPolicy,
+    ) -> Result<Vec<(String, PathBuf)>, StoreError> {
+        let due = self.root.join("due");
+        let stamp = toml::to_string(policy).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        if read_opt(&due.join("policy"))?.as_deref() != Some(stamp.as_str()) {
+            if self.clock_ids()?.is_empty() {
+                // No clock, nothing to index (nor a file to write).
+                return Ok(Vec::new());
+            }
+            self.build_due(policy, &stamp)?;
+        }
+        let (today, time) = (
+            now.format("%Y%m%d").to_string(),
+            now.format("%H%M%S").to_string(),
+        );
+        let mut days: Vec<(String, PathBuf)> = fs::read_dir(&due)
+            .map_err(io_err(&due))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| Some((e.file_name().to_str()?.to_string(), e.path())))
+            .filter(|(day, _)| day.len() == 8 && day.bytes().all(|b| b.is_ascii_digit()))
+            .filter(|(day, _)| *day <= today)
+            .collect();
+        days.sort();
+        let mut out = Vec::new();
+        for (day, dir) in days {
+            let mut names: Vec<String> = fs::read_dir(&dir)
+                .map_err(io_err(&dir))?
+                .filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .collect();
+            if names.is_empty() && day < today {
+                let _ = fs::remove_dir(&dir);
+            }
+            names.sort();
+            for name in names {
+                let Some((at, id)) = name.split_once('.') else {
+                    continue;
+                };
+                if (day < today || at <= time.as_str()) && valid_id(id) {
+                    out.push((id.to_string(), dir.join(&name)));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// After a look at game `id`'s clock found nothing due: the index's
+    /// `marker` is moved to the clock's [`ClockState::next_due`] (it was
+    /// early: a clock changed behind the index, or rounding), or removed
+    /// when the clock has stopped or is gone.
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    ///
+    /// # Errors
+    /// I/O errors; a damaged clock file.
+    pub fn recheck_due(
+        &self,
+        id: &str,
+        marker: &Path,
+        policy: &crate::timecontrol::ClockPolicy,
+    ) -> Result<(), StoreError> {
+        let next = self
+            .clock(id)?
+            .and_then(|c| c.state.next_due(policy))
+            .map(|at| self.marker(id, at));
+        if next.as_deref() == Some(marker) {
+            return Ok(());
+        }
+        if let Some(m) = &next {
+            self.add_marker(m)?;
+        }
+        self.drop_marker(marker.to_path_buf());
+        Ok(())
+    }
+
+    /// Builds the deadline index from every clock (see [`Store::due_clocks`]).
+    fn build_due(
+        &self,
+        policy: &crate::timecontrol::ClockPolicy,
+        stamp: &str,
+    ) -> Result<(), StoreError> {
+        let due = self.root.join("due");
+        let stamp_file = due.join("policy");
+        match fs::remove_file(&stamp_file) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_err(&stamp_file)(e)),
+            _ => {}
+        }
+        let root = File::open(&self.root).map_err(io_err(&self.root))?;
+        for e in fs::read_dir(&due).map_err(io_err(&due))?.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                fs::remove_dir_all(e.path()).map_err(io_err(&e.path()))?;
+            }
+        }
+        for id in self.clock_ids()? {
+            // A damaged clock is left to the poll, which reports it.
+            let Ok(Some(c)) = self.clock(&id) else {
+                continue;
+            };
+            if let Some(at) = c.state.next_due(policy) {
+                let m = self.marker(&id, at);
+                let dir = m.parent().unwrap_or(&due);
+                fs::create_dir_all(dir).map_err(io_err(dir))?;
+                File::create(&m).map_err(io_err(&m))?;
+            }
+        }
+        // Every marker on disk before the index says it is whole.
+        sync_file_system(&root).map_err(io_err(&self.root))?;
+        self.write_file(&stamp_file, stamp)
+    }
+
+    /// The marker of game `id` due at `at`.
+    fn marker(&self, id: &str, at: chrono::DateTime<chrono::Utc>) -> PathBuf {
+        self.root
+            .join("due")
+            .join(at.format("%Y%m%d").to_string())
+            .join(format!("{}.{id}", at.format("%H%M%S")))
+    }
+
+    /// Creates a marker (again: a crash may have lost it while the clock
+    /// it names was kept). On a plain store it is durable when this
+    /// returns; in a batch, at [`Store::sync`].
+    fn add_marker(&self, m: &Path) -> Result<(), StoreError> {
+        if m.exists() {
+            return Ok(());
+        }
+        let dir = m.parent().unwrap_or(&self.root);
+        let new_dir = !dir.exists();
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        File::create(m).map_err(io_err(m))?;
+        if self.batch.is_none() {
+            File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(io_err(dir))?;
+            if new_dir {
+                let due = self.root.join("due");
+                File::open(&due)
+                    .and_then(|d| d.sync_all())
+                    .map_err(io_err(&due))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a marker replaced by another: now on a plain store (the new
+    /// one is durable), after [`Store::sync`] in a batch.
+    fn drop_marker(&self, m: PathBuf) {
+        match &self.batch {
+            Some(b) => b.stale.lock().unwrap_or_else(|e| e.into_inner()).push(m),
+            None => {
+                let _ = fs::remove_file(m);
+            }
+        }
     }
 
     /// The ids of games with a clock.
@@ -425,7 +712,7 @@ impl Store {
     /// # Errors
     /// Any I/O error.
     pub fn write_player(&self, player: &Player) -> Result<(), StoreError> {
-        write_toml(&self.player_path(&player.address), player)
+        self.write_toml(&self.player_path(&player.address), player)
     }
 
     fn tally_path(&self, address: &str) -> PathBuf {
@@ -459,7 +746,7 @@ impl Store {
                 _ => Ok(()),
             };
         }
-        write_toml(&p, tally)
+        self.write_toml(&p, tally)
     }
 
     /// The ids of pending challenges.
@@ -493,15 +780,32 @@ impl Store {
     /// commit point of a mail (see [`crate::poll`]).
     ///
     /// # Errors
-    /// Any I/O error: the mail then counts as not processed; a key with a
-    /// control character.
+    /// As [`Store::mark_processed_all`].
     pub fn mark_processed(&self, key: &str) -> Result<(), StoreError> {
+        self.mark_processed_all(&[key])
+    }
+
+    /// Commits a batch of mails: appends their keys in one write and syncs
+    /// once. A crash in the middle may commit some of them (each line is
+    /// whole or not a key); each must therefore be ready to be committed
+    /// on its own (see [`crate::poll`]).
+    ///
+    /// # Errors
+    /// Any I/O error: the mails then count as not processed; a key with a
+    /// control character (nothing is written then).
+    pub fn mark_processed_all(&self, keys: &[&str]) -> Result<(), StoreError> {
         // One key, one line: a key holding a line break would commit
         // another mail's key as well (issue 5, "Names and paths").
-        if key.is_empty() || key.chars().any(|c| c.is_control()) {
+        if let Some(key) = keys
+            .iter()
+            .find(|k| k.is_empty() || k.chars().any(|c| c.is_control()))
+        {
             return Err(StoreError::Invalid(format!(
                 "{key:?} is not a mail key (one line, no control characters)"
             )));
+        }
+        if keys.is_empty() {
+            return Ok(());
         }
         let p = self.root.join("processed.log");
         let mut f = OpenOptions::new()
@@ -511,7 +815,7 @@ impl Store {
             .map_err(io_err(&p))?;
         // A line cut short by an earlier crash must not swallow this key.
         let len = f.metadata().map_err(io_err(&p))?.len();
-        let mut line = String::new();
+        let mut lines = String::new();
         if len > 0 {
             let mut last = [0u8; 1];
             use std::io::{Read, Seek, SeekFrom};
@@ -519,16 +823,18 @@ impl Store {
             r.seek(SeekFrom::Start(len - 1)).map_err(io_err(&p))?;
             r.read_exact(&mut last).map_err(io_err(&p))?;
             if last[0] != b'\n' {
-                line.push('\n');
+                lines.push('\n');
             }
         }
         // " ." ends every committed key: a torn line never has it.
-        line.push_str(key);
-        line.push_str(" .\n");
-        let written = f.write_all(line.as_bytes()).and_then(|()| f.sync_all());
+        for key in keys {
+            lines.push_str(key);
+            lines.push_str(" .\n");
+        }
+        let written = f.write_all(lines.as_bytes()).and_then(|()| f.sync_all());
         if let Err(e) = written {
             // A full disk may take half a line: take it back, so the log
-            // holds no torn line (the key is not committed either way).
+            // holds no torn line (no key of this call is committed then).
             let _ = f.set_len(len).and_then(|()| f.sync_all());
             return Err(io_err(&p)(e));
         }
@@ -537,25 +843,22 @@ impl Store {
 
     /// Removes temporary files a killed process left half-written (their
     /// rename never happened, so nothing refers to them). Call it only
-    /// while holding the lock.
+    /// while holding the lock. Reads one small folder, `DATA/tmp/`, where
+    /// the store makes all its temporary files (issue 6: it used to read
+    /// every game's folder at every poll).
     pub fn remove_stale_temps(&self) -> usize {
-        let mut n = 0;
-        for sub in ["", "games", "secrets", "challenges", "ratelimit"] {
-            let Ok(entries) = fs::read_dir(self.root.join(sub)) else {
-                continue;
-            };
-            for e in entries.flatten() {
+        let Ok(entries) = fs::read_dir(self.root.join("tmp")) else {
+            return 0;
+        };
+        entries
+            .flatten()
+            .filter(|e| {
                 let name = e.file_name();
                 let name = name.to_string_lossy();
-                if name.starts_with(".pbem-")
-                    && name.ends_with(".tmp")
-                    && fs::remove_file(e.path()).is_ok()
-                {
-                    n += 1;
-                }
-            }
-        }
-        n
+                name.starts_with(".pbem-") && name.ends_with(".tmp")
+            })
+            .filter(|e| fs::remove_file(e.path()).is_ok())
+            .count()
     }
 
     pub fn outbox_staging(&self) -> PathBuf {
@@ -580,10 +883,34 @@ fn read_toml<T: serde::de::DeserializeOwned>(p: &Path) -> Result<Option<T>, Stor
     }
 }
 
-/// `value` written as TOML, atomically.
-fn write_toml<T: Serialize>(p: &Path, value: &T) -> Result<(), StoreError> {
-    let text = toml::to_string(value).map_err(|e| StoreError::Invalid(e.to_string()))?;
-    write_atomic(p, &text).map_err(io_err(p))
+impl Store {
+    /// `value` written as TOML, atomically.
+    fn write_toml<T: Serialize>(&self, p: &Path, value: &T) -> Result<(), StoreError> {
+        let text = toml::to_string(value).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.write_file(p, &text)
+    }
+}
+
+/// Flushes the file system that holds `dir` (open since the batch began,
+/// so that a write-back error since then is reported).
+#[cfg(target_os = "linux")]
+fn sync_file_system(dir: &File) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: syncfs(2) on a descriptor we own, open for the call's length.
+    if unsafe { libc::syncfs(dir.as_raw_fd()) } == 0 {
+        Ok(())
+    } else {
+        Err(io::Error::last_os_error())
+    }
+}
+
+/// Elsewhere: sync(2), which POSIX lets return before the data is written;
+/// pbem is built and tested on Linux (the daemon needs inotify).
+#[cfg(not(target_os = "linux"))]
+fn sync_file_system(_dir: &File) -> io::Result<()> {
+    // SAFETY: sync(2) takes no arguments and cannot fail.
+    unsafe { libc::sync() };
+    Ok(())
 }
 
 fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
@@ -637,6 +964,63 @@ mod tests {
             p.contains("<a@x>") && p.contains("<b@x>") && !p.contains("<tor"),
             "{p:?}"
         );
+    }
+
+    #[test]
+    fn issue6_the_deadline_index_names_the_clocks_whose_time_has_come() {
+        use crate::timecontrol::{ClockPolicy, ClockState, ReminderPoint};
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let at = |t: &str| t.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
+        let start = at("2026-11-02T10:00:00Z");
+        let policy = ClockPolicy::default(); // reminders at 50% and 80%
+        let clock = |days: u32| GameClock {
+            lines: 0,
+            state: ClockState::new(
+                format!("{days}d").parse().unwrap(),
+                crate::game::Side::A,
+                start,
+            ),
+        };
+        s.write_clock("g-10", &clock(10), &policy).unwrap();
+        s.write_clock("g-2", &clock(2), &policy).unwrap();
+        let ids = |now: &str, p: &ClockPolicy| -> Vec<String> {
+            s.due_clocks(at(now), p)
+                .unwrap()
+                .into_iter()
+                .map(|(id, _)| id)
+                .collect()
+        };
+        // The 50% point of the 2-day clock is a day in.
+        assert!(ids("2026-11-03T09:59:59Z", &policy).is_empty());
+        assert_eq!(ids("2026-11-03T10:00:00Z", &policy), ["g-2"]);
+        assert_eq!(ids("2026-11-07T10:00:00Z", &policy), ["g-2", "g-10"]);
+        // A clock written again moves its marker: once, to the next point.
+        let mut c = clock(2);
+        c.state.reminded = ReminderPoint::from_permille(500);
+        s.write_clock("g-2", &c, &policy).unwrap();
+        assert!(ids("2026-11-04T00:23:59Z", &policy).is_empty());
+        assert_eq!(ids("2026-11-04T00:24:00Z", &policy), ["g-2"]);
+        let markers = |p: &str| fs::read_dir(dir.path().join(p)).unwrap().count();
+        assert_eq!(markers("due/20261104"), 1);
+        assert!(
+            !dir.path().join("due/20261103").exists(),
+            "emptied, removed"
+        );
+        // Another policy (pbem.toml changed): the index is built again.
+        let early = ClockPolicy {
+            reminders: vec![ReminderPoint::from_permille(100).unwrap()],
+            ..ClockPolicy::default()
+        };
+        assert_eq!(ids("2026-11-03T10:00:00Z", &early), ["g-10"]);
+        // In a batch, the old marker stays until the sync.
+        let b = s.batch().unwrap();
+        c.state.final_sent = true;
+        b.write_clock("g-2", &c, &early).unwrap();
+        assert_eq!(ids("2026-11-04T09:00:00Z", &early), ["g-10", "g-2"]);
+        b.sync().unwrap();
+        assert_eq!(ids("2026-11-04T09:00:00Z", &early), ["g-10"]);
+        assert_eq!(ids("2026-11-04T10:00:00Z", &early), ["g-10", "g-2"]);
     }
 
     #[test]

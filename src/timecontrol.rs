@@ -800,6 +800,35 @@ impl ClockState {
             })
     }
 
+    /// The earliest instant at which [`ClockState::due`] may give a
+    /// notice, `None` when the clocks are stopped: the first reminder
+    /// point not yet sent, the final notice, or the deadline. Never later
+    /// than the first instant `due` gives one (a millisecond earlier at
+    /// most, by rounding); the data folder's deadline index is built on
+    /// it, so that a poll reads only the clocks whose time has come
+    /// (issue 6).
+    pub fn next_due(&self, policy: &ClockPolicy) -> Option<DateTime<Utc>> {
+        let side = self.to_move?;
+        let turn = self.turn_time(side);
+        let mut amount = turn;
+        if !self.final_sent {
+            let final_left = hours(policy.final_notice_hours).min(turn / 10);
+            amount = amount.min(turn - final_left);
+            let turn_ms = i128::from(turn.num_milliseconds());
+            for p in policy
+                .reminders
+                .iter()
+                .filter(|p| Some(**p) > self.reminded)
+            {
+                // `due` asks used_ms * 1000 >= permille * turn_ms.
+                let ms = i128::from(p.permille()) * turn_ms / 1000;
+                let ms = i64::try_from(ms).unwrap_or(i64::MAX);
+                amount = amount.min(TimeDelta::try_milliseconds(ms).unwrap_or(turn));
+            }
+        }
+        Some(self.instant_after(side, self.turn_start, amount))
+    }
+
     /// Records that `notice` was sent, so that it is never due again: a
     /// reminder marks its point and the lower ones, the final notice marks
     /// every point, and a timeout stops the clocks with `flagged` set. A
@@ -1643,6 +1672,51 @@ mod tests {
     /// Counted time and deadlines agree, for random zones, starts,
     /// vacations and amounts: the counted time up to `instant_after(d)` is
     /// `d`, counted time never exceeds the span, and it never goes back.
+    #[test]
+    fn issue6_next_due_is_never_after_the_first_notice() {
+        let zones = [Tz::UTC, Tz::Europe__Berlin, Tz::Pacific__Kiritimati];
+        let base = utc("2026-01-01T00:00:00Z");
+        let mut rng = fastrand::Rng::with_seed(66);
+        let mut notices = 0;
+        for _ in 0..1000 {
+            let policy = ClockPolicy {
+                reminders: (0..rng.usize(0..3))
+                    .filter_map(|_| ReminderPoint::from_permille(rng.u16(1..1000)))
+                    .collect(),
+                final_notice_hours: rng.u32(0..30),
+                vacation_days_per_year: 30,
+            };
+            let control = TimeControl {
+                days_per_move: rng.u32(1..8),
+                bank: None,
+                weekends_free: rng.bool(),
+            };
+            let start = base + TimeDelta::minutes(rng.i64(0..525_600));
+            let mut s = ClockState::new(control, Side::A, start);
+            s.a.zone = Some(zones[rng.usize(..zones.len())]);
+            if rng.bool() {
+                let _ = s.start_vacation(Side::A, rng.u32(1..4), start, &policy);
+            }
+            // Walk the turn: before the index's instant nothing is due;
+            // a little after it, something is.
+            for _ in 0..5 {
+                let Some(at) = s.next_due(&policy) else {
+                    break;
+                };
+                let before = at - TimeDelta::milliseconds(2);
+                if before >= start {
+                    assert_eq!(s.due(before, &policy), None, "{s:?} {policy:?}");
+                }
+                let Some(n) = s.due(at + TimeDelta::milliseconds(2), &policy) else {
+                    panic!("nothing due just after {at}: {s:?} {policy:?}");
+                };
+                s.mark_sent(&n);
+                notices += 1;
+            }
+        }
+        assert!(notices > 2000, "{notices}");
+    }
+
     #[test]
     fn counted_time_and_deadlines_agree() {
         let zones = [

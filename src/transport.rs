@@ -317,8 +317,13 @@ pub fn folder_name(address: &str) -> String {
 /// When the mail has no usable sender or recipient.
 pub fn envelope_of(raw: &[u8]) -> Result<Envelope, SendError> {
     let bad = |m: &str| SendError::permanent(format!("queued mail: {m}"));
+    // The headers are enough: decoding the body is most of a parse.
+    let headers = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(raw, |end| &raw[..end + 4]);
     let msg = mail_parser::MessageParser::default()
-        .parse(raw)
+        .parse(headers)
         .ok_or_else(|| bad("not a mail"))?;
     let addr = |a: Option<&mail_parser::Address>| -> Option<Address> {
         a.and_then(|a| a.first())
@@ -394,6 +399,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         // All of this batch sent: its bookkeeping goes with it (whatever
         // an earlier batch left), so the emptied folder is removed.
         if out.failed == failed_before {
+            let _ = fs::remove_file(batch.join("keys"));
             let _ = fs::remove_file(batch.join("key"));
         }
         let _ = fs::remove_dir(&batch); // only when empty

@@ -296,7 +296,9 @@ fn a_notice_is_sent_once_even_when_the_clock_file_was_not_saved() {
     assert_eq!(w.alice.check().len(), 1);
     // A crash after the mail was committed but before the clock was
     // written: the old clock comes back; the next poll sends nothing again.
-    store.write_clock(&id, &before).unwrap();
+    store
+        .write_clock(&id, &before, &w.server.identity.clocks)
+        .unwrap();
     w.now += Duration::minutes(5);
     w.poll();
     assert_eq!(w.alice.check().len(), 0, "the reminder is not sent twice");

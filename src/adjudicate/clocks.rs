@@ -52,7 +52,7 @@ impl Adjudicator<'_> {
             state: ClockState::new(control, first, self.now),
         };
         self.sync_clock(&mut gc, rec)?;
-        self.store.write_clock(id, &gc)?;
+        self.store.write_clock(id, &gc, &self.identity.clocks)?;
         Ok(())
     }
 
@@ -144,7 +144,7 @@ impl Adjudicator<'_> {
         let Some(notice) = gc.state.due(self.now, &self.identity.clocks) else {
             // The record had moved on (a crash between writing the record
             // and the clock): keep the clock that caught up.
-            self.store.write_clock(id, &gc)?;
+            self.store.write_clock(id, &gc, &self.identity.clocks)?;
             return Ok(None);
         };
         let turn = gc.state.turn_start.format("%Y%m%dT%H%M%SZ");

@@ -411,11 +411,32 @@ impl Daemon {
                 }
                 continue;
             }
-            let nap = if watch.is_some() { 20 } else { self.interval };
-            std::thread::sleep(Duration::from_millis(nap));
+            match &watch {
+                // Until a mail arrives (at once, not at the next look: issue
+                // 6), a signal, or a look at `stop` and the sweep.
+                Some(w) => {
+                    let sweep =
+                        last_poll.map_or(Duration::ZERO, |t| SWEEP.saturating_sub(t.elapsed()));
+                    wait_readable(w, sweep.min(Duration::from_millis(250)));
+                }
+                None => std::thread::sleep(Duration::from_millis(self.interval)),
+            }
         }
         Ok(())
     }
+}
+
+/// Waits until `fd` can be read, at most `timeout` (or until a signal).
+fn wait_readable(fd: &impl std::os::fd::AsRawFd, timeout: Duration) {
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one pollfd, valid for the call; an error or a signal only
+    // ends the wait early.
+    unsafe { libc::poll(&mut p, 1, ms) };
 }
 
 /// The IMAP loop: poll, then wait (IDLE or a nap); on a failure, log it

@@ -59,12 +59,7 @@ impl Held {
     }
 }
 
-fn io(p: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
-        path: p.display().to_string(),
-        source,
-    }
-}
+use super::io;
 
 impl Poller<'_> {
     /// Whether `reply` waits for a digest: it is news (not the answer to
@@ -81,7 +76,7 @@ impl Poller<'_> {
     pub(super) fn stage_held(
         &self,
         staging: &Path,
-        n: usize,
+        stem: &str,
         reply: &Reply,
         urgent: bool,
         now: DateTime<Utc>,
@@ -96,8 +91,9 @@ impl Poller<'_> {
             at: now,
         };
         let json = serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        let p = staging.join(format!("{n:03}.held.json"));
-        crate::record::write::write_atomic(&p, &json).map_err(io(&p))
+        // Unsynced, like the staged mails: the commit syncs first.
+        let p = staging.join(format!("{stem}.held.json"));
+        fs::write(&p, json).map_err(io(&p))
     }
 
     /// Moves a committed batch's held news into the digest queue (before

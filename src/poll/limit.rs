@@ -48,7 +48,7 @@ use crate::timecontrol::format_deadline;
 use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 /// The reply limits (`[limits]` in pbem.toml); 0 turns a limit off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -275,7 +275,9 @@ impl Poller<'_> {
     /// Applies the reply limits to the replies of the mail `key` from
     /// `sender`: held replies are taken out, a notice put in the place of
     /// the first held answer, and the tallies written (before the replies
-    /// are staged: when unsure, a reply is counted).
+    /// are staged: when unsure, a reply is counted). `committed` says
+    /// whether a mail is committed, or staged in the batch being
+    /// committed with this one.
     ///
     /// # Errors
     /// A tally or a player's settings that cannot be read or written, a
@@ -285,7 +287,7 @@ impl Poller<'_> {
         key: &str,
         mail: Option<&Inbound>,
         handled: &mut Handled,
-        processed: &HashSet<String>,
+        committed: &dyn Fn(&str) -> bool,
         now: DateTime<Utc>,
     ) -> Result<Limited, StoreError> {
         let mut limited = Limited::default();
@@ -309,9 +311,7 @@ impl Poller<'_> {
             };
             let before = tally.clone();
             let verdict = if to == sender {
-                tally.answer(now, &self.limits, !handled.progress, key, |k| {
-                    processed.contains(k)
-                })
+                tally.answer(now, &self.limits, !handled.progress, key, committed)
             } else {
                 tally.unsolicited(now, &self.limits)
             };

@@ -133,21 +133,55 @@ pub fn to_string(record: &Record) -> String {
 /// # Errors
 /// Any I/O error; the old file is then untouched.
 pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
+    let dir = folder_of(path);
+    write_atomic_via(path, contents, dir, true)
+}
+
+/// [`write_atomic`] with the temporary file in `tmp` (a folder on the same
+/// file system: the data folder keeps its temporary files in one place,
+/// so that clearing what a killed process left reads one small folder, not
+/// every game's), and the folder of `path` synced only when
+/// `sync_folder`: without, the new contents are on disk before the rename,
+/// so a crash leaves the old file or the new one, but the rename itself
+/// is durable only once the caller has synced the file system
+/// ([`crate::store::Store::sync`], once for a whole batch).
+///
+/// # Errors
+/// Any I/O error; the old file is then untouched.
+pub fn write_atomic_via(
+    path: &Path,
+    contents: &str,
+    tmp: &Path,
+    sync_folder: bool,
+) -> std::io::Result<()> {
+    let write_in = |folder: &Path| -> std::io::Result<()> {
+        let mut file = tempfile::Builder::new()
+            .prefix(".pbem-")
+            .suffix(".tmp")
+            .tempfile_in(folder)?;
+        file.write_all(contents.as_bytes())?;
+        file.as_file().sync_all()?;
+        file.persist(path).map_err(|e| e.error)?;
+        Ok(())
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pbem-")
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
-    tmp.write_all(contents.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    if let Ok(d) = std::fs::File::open(dir) {
+    match write_in(tmp) {
+        // `path` on another file system than `tmp` (a folder of the data
+        // folder mounted apart): through a temporary file beside it.
+        Err(e) if e.kind() == std::io::ErrorKind::CrossesDevices => write_in(folder_of(path))?,
+        other => other?,
+    }
+    if sync_folder && let Ok(d) = std::fs::File::open(folder_of(path)) {
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
 }
 
 #[cfg(test)]
