@@ -41,7 +41,7 @@
 use crate::adjudicate::{AdjudicateError, Adjudicator, Damage, Handled, Identity};
 use crate::mail::{inbound, outbound, templates::Templates};
 use crate::mailbox::{Pending, Source};
-use crate::store::{Store, StoreError, stable_hash};
+use crate::store::{Store, StoreError, io_err as io, stable_hash};
 use crate::transport::{self, Transport};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
@@ -859,13 +859,6 @@ fn prune(folder: &Path, keep: &dyn Fn(usize) -> bool) {
         if !keep(idx) {
             let _ = fs::remove_file(e.path());
         }
-    }
-}
-
-fn io(p: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
-        path: p.display().to_string(),
-        source,
     }
 }
 

@@ -94,7 +94,8 @@ fn io_hint(e: &io::Error) -> &'static str {
     }
 }
 
-fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+/// The error of an I/O failure at `path`, for `map_err`.
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     move |source| StoreError::Io {
         path: path.display().to_string(),
         source,
@@ -494,9 +495,8 @@ impl Store {
         let old = read_toml::<GameClock>(&p)
             .ok()
             .flatten()
-            .and_then(|o| o.state.next_due(policy))
-            .map(|at| self.marker(id, at));
-        let new = c.state.next_due(policy).map(|at| self.marker(id, at));
+            .and_then(|o| self.due_marker(id, &o, policy));
+        let new = self.due_marker(id, c, policy);
         if let Some(m) = &new {
             self.add_marker(m)?;
         }
@@ -589,8 +589,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let next = self
             .clock(id)?
-            .and_then(|c| c.state.next_due(policy))
-            .map(|at| self.marker(id, at));
+            .and_then(|c| self.due_marker(id, &c, policy));
         if next.as_deref() == Some(marker) {
             return Ok(());
         }
@@ -624,8 +623,7 @@ impl Store {
             let Ok(Some(c)) = self.clock(&id) else {
                 continue;
             };
-            if let Some(at) = c.state.next_due(policy) {
-                let m = self.marker(&id, at);
+            if let Some(m) = self.due_marker(&id, &c, policy) {
                 let dir = m.parent().unwrap_or(&due);
                 fs::create_dir_all(dir).map_err(io_err(dir))?;
                 File::create(&m).map_err(io_err(&m))?;
@@ -636,12 +634,23 @@ impl Store {
         self.write_file(&stamp_file, stamp)
     }
 
-    /// The marker of game `id` due at `at`.
-    fn marker(&self, id: &str, at: chrono::DateTime<chrono::Utc>) -> PathBuf {
-        self.root
-            .join("due")
-            .join(at.format("%Y%m%d").to_string())
-            .join(format!("{}.{id}", at.format("%H%M%S")))
+    /// The marker of game `id` whose clock is `c`: named by the clock's
+    /// [`ClockState::next_due`] under `policy`; none when it owes nothing.
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    fn due_marker(
+        &self,
+        id: &str,
+        c: &GameClock,
+        policy: &crate::timecontrol::ClockPolicy,
+    ) -> Option<PathBuf> {
+        let at = c.state.next_due(policy)?;
+        Some(
+            self.root
+                .join("due")
+                .join(at.format("%Y%m%d").to_string())
+                .join(format!("{}.{id}", at.format("%H%M%S"))),
+        )
     }
 
     /// Creates a marker (again: a crash may have lost it while the clock

@@ -9,13 +9,13 @@
 
 mod common;
 
+use common::files;
 use common::workload::{self, Workload};
 use pbem::adjudicate::Identity;
 use pbem::config::{Config, INIT};
 use pbem::mailbox::Maildir;
 use pbem::store::Store;
 use std::collections::HashSet;
-use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,21 +24,6 @@ fn kills() -> usize {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(40)
-}
-
-fn files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                out.extend(files(&p));
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out
 }
 
 #[test]

@@ -12,7 +12,10 @@
 //! - a daemon, polls and MTA deliveries at the same moment process each
 //!   mail once, and a poll that finds the lock held says so.
 
+mod common;
+
 use chrono::{DateTime, Duration, Utc};
+use common::files;
 use pbem::adjudicate::Adjudicator;
 use pbem::cli::Server;
 use pbem::config::{Config, INIT};
@@ -45,23 +48,6 @@ fn stamp(t: DateTime<Utc>) -> String {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Every file under `dir`.
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    if let Ok(entries) = fs::read_dir(dir) {
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                out.extend(files(&p));
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 /// A mail pbem sent, as its reader sees it.

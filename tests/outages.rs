@@ -16,6 +16,7 @@
 
 mod common;
 
+use common::files;
 use common::mailstack::{Stack, nonce, stack};
 use common::workload::{self, Workload};
 use pbem::adjudicate::Identity;
@@ -62,20 +63,10 @@ fn text(o: &Output) -> String {
 
 /// The files under `dir` whose names end in `ext`.
 fn count(dir: &Path, ext: &str) -> usize {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return 0;
-    };
-    entries
-        .flatten()
-        .map(|e| {
-            let p = e.path();
-            if p.is_dir() {
-                count(&p, ext)
-            } else {
-                usize::from(p.to_string_lossy().ends_with(ext))
-            }
-        })
-        .sum()
+    files(dir)
+        .iter()
+        .filter(|p| p.to_string_lossy().ends_with(ext))
+        .count()
 }
 
 /// A site: pbem at `pbem.TAG@` the stack's domain, data in `dir/data`,

@@ -14,7 +14,7 @@
 use super::{Poller, Report, sync_dir};
 use crate::adjudicate::{Reply, address_of};
 use crate::mail::templates::Rendered;
-use crate::store::{StoreError, stable_hash};
+use crate::store::{StoreError, io_err as io, stable_hash};
 use crate::timecontrol::{self, DigestMode, DigestPrefs, Queued};
 use chrono::{DateTime, Utc};
 use minijinja::context;
@@ -58,8 +58,6 @@ impl Held {
         }
     }
 }
-
-use super::io;
 
 impl Poller<'_> {
     /// Whether `reply` waits for a digest: it is news (not the answer to

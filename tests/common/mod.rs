@@ -7,3 +7,21 @@
 pub mod mailstack;
 pub mod play;
 pub mod workload;
+
+use std::path::{Path, PathBuf};
+
+/// Every file under `dir`, at any depth (none when it is missing).
+pub fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(files(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
