@@ -167,17 +167,37 @@ impl Poller<'_> {
         handle: &Handler,
     ) -> Result<Report, StoreError> {
         let _lock = self.store.lock(wait_for_lock)?;
-        let mut report = Report::default();
         self.recover(now)?;
-        let mut processed = self.store.processed()?;
+        let processed = self.store.processed()?;
         let pending = source
             .pending()
             .map_err(|e| StoreError::Invalid(format!("cannot read the mailbox: {e}")))?;
         // Opened before anything of the batch is written: its sync reports
-        // any write-back error since.
+        // any write-back error since. Everything of the poll reads and
+        // writes through it, so that each step sees what the ones before
+        // it changed, on disk or not yet.
         let store = self.store.batch()?;
-        let adj = Adjudicator {
+        let this = Poller {
             store: &store,
+            ..*self
+        };
+        this.batch_poll(source, pending, processed, now, handle)
+    }
+
+    /// [`Poller::poll_with`] on the batch view `self.store`, from the
+    /// clocks to the flush.
+    fn batch_poll(
+        &self,
+        source: &mut dyn Source,
+        pending: Vec<Pending>,
+        mut processed: HashSet<String>,
+        now: DateTime<Utc>,
+        handle: &Handler,
+    ) -> Result<Report, StoreError> {
+        let mut report = Report::default();
+        let store = self.store;
+        let adj = Adjudicator {
+            store,
             identity: self.identity,
             templates: self.templates,
             now,
@@ -230,10 +250,10 @@ impl Poller<'_> {
                 }
             }
             if batch.mails.len() >= BATCH {
-                self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
+                self.commit_batch(store, &mut batch, source, &mut processed, &mut report, now);
             }
         }
-        self.commit_batch(&store, &mut batch, source, &mut processed, &mut report, now);
+        self.commit_batch(store, &mut batch, source, &mut processed, &mut report, now);
         if let Err(e) = store.finish() {
             report.errors.push(format!("deadline index: {e}"));
         }
@@ -402,6 +422,8 @@ impl Poller<'_> {
                 self.store.mark_processed_all(&keys)
             });
         if let Err(e) = committed {
+            // What the batch changed and did not put on disk goes with it.
+            store.discard();
             // Uncommitted, the staged replies go (a full disk leaves no
             // half-written mail behind, issue 5), unless a key made it
             // into the log after all: the next poll's recovery then
