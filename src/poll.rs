@@ -41,7 +41,7 @@
 use crate::adjudicate::{AdjudicateError, Adjudicator, Damage, Handled, Identity};
 use crate::mail::{inbound, outbound, templates::Templates};
 use crate::mailbox::{Pending, Source};
-use crate::store::{Store, StoreError, io_err as io, stable_hash};
+use crate::store::{Processed, Store, StoreError, io_err as io, stable_hash};
 use crate::transport::{self, Transport};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
@@ -190,7 +190,7 @@ impl Poller<'_> {
         &self,
         source: &mut dyn Source,
         pending: Vec<Pending>,
-        mut processed: HashSet<String>,
+        processed: Processed,
         now: DateTime<Utc>,
         handle: &Handler,
     ) -> Result<Report, StoreError> {
@@ -204,7 +204,7 @@ impl Poller<'_> {
         };
         // Clocks first: a deadline that passed before this poll is a loss
         // on time, whatever mail comes in it.
-        self.tick_clocks(&adj, &mut processed, now, &mut report)?;
+        self.tick_clocks(&adj, &processed, now, &mut report)?;
         let mut batch = Batch::default();
         let total = pending.len();
         for (i, mail) in pending.into_iter().enumerate() {
@@ -218,7 +218,7 @@ impl Poller<'_> {
                     source,
                     mail,
                     &mut batch,
-                    &mut processed,
+                    &processed,
                     now,
                     &mut report,
                     handle,
@@ -250,14 +250,14 @@ impl Poller<'_> {
                 }
             }
             if batch.mails.len() >= BATCH {
-                self.commit_batch(store, &mut batch, source, &mut processed, &mut report, now);
+                self.commit_batch(store, &mut batch, source, &processed, &mut report, now);
             }
         }
-        self.commit_batch(store, &mut batch, source, &mut processed, &mut report, now);
+        self.commit_batch(store, &mut batch, source, &processed, &mut report, now);
         if let Err(e) = store.finish() {
             report.errors.push(format!("deadline index: {e}"));
         }
-        if let Err(e) = self.send_digests(&mut processed, now, &mut report) {
+        if let Err(e) = self.send_digests(&processed, now, &mut report) {
             report.errors.push(format!("digests: {e}"));
         }
         let flushed = transport::flush(&self.store.outbox_ready(), self.transport);
@@ -277,7 +277,7 @@ impl Poller<'_> {
         source: &mut dyn Source,
         mail: Pending,
         batch: &mut Batch,
-        processed: &mut HashSet<String>,
+        processed: &Processed,
         now: DateTime<Utc>,
         report: &mut Report,
         handle: &Handler,
@@ -293,7 +293,11 @@ impl Poller<'_> {
                 .push(format!("{} ({key}): {e}; left in the mailbox", mail.name));
             if unwritable { Flow::Stop } else { Flow::Next }
         };
-        if processed.contains(&key) {
+        let done = match processed.contains(&key) {
+            Ok(done) => done,
+            Err(e) => return not_processed(report, &e, e.is_unwritable()),
+        };
+        if done {
             report.skipped += 1;
             if let Err(e) = source.done(&mail) {
                 report
@@ -329,7 +333,9 @@ impl Poller<'_> {
         }
         // The reply limits (issue 5, "Loops and storms"): after the record,
         // before the replies are staged.
-        let committed = |k: &str| processed.contains(k) || batch.keys.contains(k);
+        // A key whose file cannot be read counts as not committed: at
+        // worst a notice goes out twice.
+        let committed = |k: &str| processed.contains(k).unwrap_or(false) || batch.keys.contains(k);
         let limited = match self.limit(&key, parsed.as_ref().ok(), &mut handled, &committed, now) {
             Ok(l) => l,
             Err(e) => return not_processed(report, &e, e.is_unwritable()),
@@ -394,7 +400,7 @@ impl Poller<'_> {
         store: &Store,
         batch: &mut Batch,
         source: &mut dyn Source,
-        processed: &mut HashSet<String>,
+        processed: &Processed,
         report: &mut Report,
         now: DateTime<Utc>,
     ) {
@@ -432,7 +438,7 @@ impl Poller<'_> {
                 && self
                     .store
                     .processed()
-                    .is_ok_and(|p| !mails.iter().any(|m| p.contains(&m.key)))
+                    .is_ok_and(|p| !mails.iter().any(|m| p.contains(&m.key).unwrap_or(true)))
             {
                 let _ = fs::remove_dir_all(f);
             }
@@ -451,7 +457,7 @@ impl Poller<'_> {
             return;
         }
         for m in &mails {
-            processed.insert(m.key.clone());
+            processed.insert(&m.key);
             report.handled += 1;
             if m.refused {
                 report.refused += 1;
@@ -493,7 +499,7 @@ impl Poller<'_> {
         &self,
         adj: &Adjudicator<'_>,
         damage: &Damage,
-        processed: &mut HashSet<String>,
+        processed: &Processed,
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<(), AdjudicateError> {
@@ -509,13 +515,13 @@ impl Poller<'_> {
             )
         );
         let key = damage.key();
-        if processed.contains(&key) {
+        if processed.contains(&key)? {
             return Ok(());
         }
         let replies = adj.damage_notice(damage)?;
         // Not held for a digest: the game is stopped until someone acts.
         self.commit_as(&key, &replies, None, now, Hold::Never)?;
-        processed.insert(key.clone());
+        processed.insert(&key);
         report.log.push(crate::logging::line(
             "damage-notice",
             &[
@@ -550,7 +556,7 @@ impl Poller<'_> {
     fn tick_clocks(
         &self,
         adj: &Adjudicator<'_>,
-        processed: &mut HashSet<String>,
+        processed: &Processed,
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<(), StoreError> {
@@ -597,7 +603,7 @@ impl Poller<'_> {
         id: &str,
         marker: &Path,
         first: bool,
-        processed: &mut HashSet<String>,
+        processed: &Processed,
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<Option<crate::adjudicate::Tick>, AdjudicateError> {
@@ -619,12 +625,12 @@ impl Poller<'_> {
             adj.store.recheck_due(id, marker, &self.identity.clocks)?;
             return Ok(None);
         };
-        if !processed.contains(&tick.key) {
+        if !processed.contains(&tick.key)? {
             let hold = Hold::News {
                 urgent: tick.urgent,
             };
             self.commit_as(&tick.key, &tick.replies, None, now, hold)?;
-            processed.insert(tick.key.clone());
+            processed.insert(&tick.key);
         }
         if let Some(text) = &tick.record {
             self.store.write_game(id, text)?;
@@ -673,7 +679,10 @@ impl Poller<'_> {
             // made it into the log after all: then the next poll's
             // recovery releases the replies.
             if let Some(f) = &folder
-                && self.store.processed().is_ok_and(|p| !p.contains(key))
+                && self
+                    .store
+                    .processed()
+                    .is_ok_and(|p| p.contains(key).is_ok_and(|done| !done))
             {
                 let _ = fs::remove_dir_all(f);
             }
@@ -827,20 +836,25 @@ impl Poller<'_> {
         for p in found {
             if let Ok(key) = fs::read_to_string(p.join("key")) {
                 // One mail's replies, as pbem staged them before issue 6.
-                if processed.contains(&key) {
+                if processed.contains(&key)? {
                     self.release(&p, None, now)?;
                 } else {
                     let _ = fs::remove_dir_all(&p);
                 }
                 continue;
             }
-            let keep: HashSet<usize> = fs::read_to_string(p.join("keys"))
+            let mut keep = HashSet::new();
+            for (i, key) in fs::read_to_string(p.join("keys"))
                 .unwrap_or_default()
                 .lines()
                 .filter_map(|l| l.split_once(' '))
-                .filter(|(_, key)| processed.contains(*key))
-                .filter_map(|(i, _)| i.parse().ok())
-                .collect();
+            {
+                if processed.contains(key)?
+                    && let Ok(i) = i.parse::<usize>()
+                {
+                    keep.insert(i);
+                }
+            }
             if keep.is_empty() {
                 let _ = fs::remove_dir_all(&p);
             } else {
@@ -998,8 +1012,8 @@ mod tests {
         assert_eq!((r.handled, r.skipped, r.errors.len()), (1, 1, 0), "{r:?}");
         assert_eq!(sink.0.lock().unwrap().len(), 1, "one reply");
         assert!(inbox.pending().unwrap().is_empty(), "both copies done");
-        let log = fs::read_to_string(dir.path().join("data/processed.log")).unwrap();
-        assert_eq!(log, "<twice@example.org> .\n");
+        let all = store.processed().unwrap().all().unwrap();
+        assert_eq!(all, HashSet::from(["<twice@example.org>".to_string()]));
     }
 
     /// Issue 5: "One mail must not stop a poll even if a library panics
@@ -1073,7 +1087,7 @@ mod tests {
             (1, 0, 1)
         );
         assert!(dir.path().join("inbox/new/2.b").exists(), "left in new/");
-        let p = store.processed().unwrap();
+        let p = store.processed().unwrap().all().unwrap();
         assert!(
             p.contains("<ann@example.org>")
                 && p.contains("<cid@example.org>")

@@ -9,7 +9,7 @@
 //! DATA/due/<day>/<time>.<id>  the deadline index: when each clock may owe a notice
 //! DATA/players/<hash>.toml    a player's settings (time zone, digest)
 //! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
-//! DATA/processed.log          keys of processed mails, one per line
+//! DATA/processed/<xyz>.log   keys of processed mails, one per line (store::processed)
 //! DATA/outbox/staging/<key>/  replies of a mail not yet committed
 //! DATA/outbox/ready/          replies waiting for the transport
 //! DATA/outbox/digest/         news held for players' digests
@@ -37,6 +37,9 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+mod processed;
+pub use processed::Processed;
 
 /// An error of the store, with the path it concerns.
 #[derive(Debug, thiserror::Error)]
@@ -911,90 +914,6 @@ impl Store {
         self.ids_in("challenges")
     }
 
-    /// Keys of every mail processed so far. A line cut short by a crash
-    /// (it lacks the closing ` .`) is not a key: it was never committed.
-    ///
-    /// # Errors
-    /// Any I/O error but "not found".
-    pub fn processed(&self) -> Result<HashSet<String>, StoreError> {
-        let p = self.root.join("processed.log");
-        let text = read_opt(&p)?.unwrap_or_default();
-        let complete = match text.rfind('\n') {
-            Some(i) => &text[..=i],
-            None => "",
-        };
-        Ok(complete
-            .lines()
-            .filter_map(|l| l.strip_suffix(" ."))
-            .map(str::to_string)
-            .collect())
-    }
-
-    /// Commits a mail as processed: appends its key and syncs. This is the
-    /// commit point of a mail (see [`crate::poll`]).
-    ///
-    /// # Errors
-    /// As [`Store::mark_processed_all`].
-    pub fn mark_processed(&self, key: &str) -> Result<(), StoreError> {
-        self.mark_processed_all(&[key])
-    }
-
-    /// Commits a batch of mails: appends their keys in one write and syncs
-    /// once. A crash in the middle may commit some of them (each line is
-    /// whole or not a key); each must therefore be ready to be committed
-    /// on its own (see [`crate::poll`]).
-    ///
-    /// # Errors
-    /// Any I/O error: the mails then count as not processed; a key with a
-    /// control character (nothing is written then).
-    pub fn mark_processed_all(&self, keys: &[&str]) -> Result<(), StoreError> {
-        // One key, one line: a key holding a line break would commit
-        // another mail's key as well (issue 5, "Names and paths").
-        if let Some(key) = keys
-            .iter()
-            .find(|k| k.is_empty() || k.chars().any(|c| c.is_control()))
-        {
-            return Err(StoreError::Invalid(format!(
-                "{key:?} is not a mail key (one line, no control characters)"
-            )));
-        }
-        if keys.is_empty() {
-            return Ok(());
-        }
-        let p = self.root.join("processed.log");
-        let mut f = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&p)
-            .map_err(io_err(&p))?;
-        // A line cut short by an earlier crash must not swallow this key.
-        let len = f.metadata().map_err(io_err(&p))?.len();
-        let mut lines = String::new();
-        if len > 0 {
-            let mut last = [0u8; 1];
-            use std::io::{Read, Seek, SeekFrom};
-            let mut r = File::open(&p).map_err(io_err(&p))?;
-            r.seek(SeekFrom::Start(len - 1)).map_err(io_err(&p))?;
-            r.read_exact(&mut last).map_err(io_err(&p))?;
-            if last[0] != b'\n' {
-                lines.push('\n');
-            }
-        }
-        // " ." ends every committed key: a torn line never has it.
-        for key in keys {
-            lines.push_str(key);
-            lines.push_str(" .\n");
-        }
-        let written = f.write_all(lines.as_bytes()).and_then(|()| f.sync_all());
-        if let Err(e) = written {
-            // A full disk may take half a line: take it back, so the log
-            // holds no torn line (no key of this call is committed then).
-            let _ = f.set_len(len).and_then(|()| f.sync_all());
-            return Err(io_err(&p)(e));
-        }
-        Ok(())
-    }
-
     /// Removes temporary files a killed process left half-written (their
     /// rename never happened, so nothing refers to them). Call it only
     /// while holding the lock. Reads one small folder, `DATA/tmp/`, where
@@ -1108,23 +1027,42 @@ mod tests {
     }
 
     #[test]
-    fn processed_log_ignores_a_torn_last_line() {
+    fn processed_keys_ignore_a_torn_last_line() {
         let dir = tempfile::tempdir().unwrap();
         let s = Store::open(dir.path()).unwrap();
         s.mark_processed("<a@x>").unwrap();
+        // A crash tore the last line of the file "<b@x>" goes to.
+        let file = dir.path().join(format!(
+            "processed/{:03x}.log",
+            stable_hash("<b@x>".as_bytes()) >> 52
+        ));
         fs::OpenOptions::new()
+            .create(true)
             .append(true)
-            .open(dir.path().join("processed.log"))
+            .open(&file)
             .unwrap()
             .write_all(b"<tor")
             .unwrap();
-        assert_eq!(s.processed().unwrap().len(), 1);
+        assert_eq!(s.processed().unwrap().all().unwrap().len(), 1);
         s.mark_processed("<b@x>").unwrap();
         let p = s.processed().unwrap();
-        assert!(
-            p.contains("<a@x>") && p.contains("<b@x>") && !p.contains("<tor"),
-            "{p:?}"
-        );
+        for (key, is) in [("<a@x>", true), ("<b@x>", true), ("<tor", false)] {
+            assert_eq!(p.contains(key).unwrap(), is, "{key}");
+        }
+        assert_eq!(p.all().unwrap().len(), 2);
+        assert_eq!(fs::read_to_string(&file).unwrap(), "<tor\n<b@x> .\n");
+    }
+
+    #[test]
+    fn issue6_the_log_of_earlier_versions_is_moved_into_the_key_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        fs::write(dir.path().join("processed.log"), "<a@x> .\n<b@x> .\n<torn").unwrap();
+        let p = s.processed().unwrap();
+        assert!(p.contains("<a@x>").unwrap() && p.contains("<b@x>").unwrap());
+        assert!(!p.contains("<torn").unwrap());
+        assert!(!dir.path().join("processed.log").exists());
+        assert_eq!(s.processed().unwrap().all().unwrap().len(), 2);
     }
 
     #[test]

@@ -133,9 +133,8 @@ fn killed_polls_lose_and_double_nothing() {
         })
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
-    let log = std::fs::read_to_string(config.data.join("processed.log")).unwrap();
-    let keys: Vec<&str> = log.lines().filter(|l| l.ends_with(" .")).collect();
-    let unique: HashSet<&&str> = keys.iter().collect();
+    let keys = common::committed_keys(&config.data);
+    let unique: HashSet<&String> = keys.iter().collect();
     assert_eq!(keys.len(), unique.len(), "no mail committed twice");
     assert_eq!(keys.len(), mails, "every mail committed");
 }

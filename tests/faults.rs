@@ -247,14 +247,9 @@ impl Site {
             .collect()
     }
 
-    /// The keys committed to processed.log, in order.
+    /// The keys committed, a key once per commit.
     fn committed(&self) -> Vec<String> {
-        fs::read_to_string(self.data().join("processed.log"))
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| l.strip_suffix(" ."))
-            .map(str::to_string)
-            .collect()
+        common::committed_keys(&self.data())
     }
 }
 
@@ -564,8 +559,8 @@ fn fault_setup(site: &mut Site) -> Game {
     let g = site
         .start(&["fault-game"], &[Rules::BoomAndZoom], None)
         .remove(0);
-    // The game's first poll: the lock file and processed.log exist, as on
-    // any running installation.
+    // The game's first poll: the lock file and the processed keys exist,
+    // as on any running installation.
     let o = site.poll(at(0));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     for ply in 0..2 {

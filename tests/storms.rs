@@ -9,6 +9,8 @@
 //! The limits are the defaults of `pbem init` ([`Limits::default`]); the
 //! figures below are derived from them, not written in.
 
+mod common;
+
 use chrono::{DateTime, Duration, Utc};
 use pbem::adjudicate::Adjudicator;
 use pbem::cli::Server;
@@ -629,11 +631,10 @@ fn issue5_a_storm_of_1000_mails_is_capped_and_others_are_served() {
     assert_eq!(olga.len(), 1);
     assert!(olga[0].1.subject.contains("black played 6-13"));
 
-    // Recorded exactly once: every key in processed.log once, the
-    // mailbox empty, and a second poll does nothing.
-    let log = fs::read_to_string(w.server.store.root().join("processed.log")).unwrap();
-    let keys: Vec<&str> = log.lines().filter_map(|l| l.strip_suffix(" .")).collect();
-    let unique: HashSet<&str> = keys.iter().copied().collect();
+    // Recorded exactly once: every key committed once, the mailbox
+    // empty, and a second poll does nothing.
+    let keys = common::committed_keys(w.server.store.root());
+    let unique: HashSet<&str> = keys.iter().map(String::as_str).collect();
     assert_eq!((keys.len(), unique.len()), (total, total));
     assert!(storm_ids.iter().all(|m| unique.contains(m.as_str())));
     assert_eq!(w.pending(), 0);

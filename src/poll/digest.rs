@@ -14,12 +14,11 @@
 use super::{Poller, Report, sync_dir};
 use crate::adjudicate::{Reply, address_of};
 use crate::mail::templates::Rendered;
-use crate::store::{StoreError, io_err as io, stable_hash};
+use crate::store::{Processed, StoreError, io_err as io, stable_hash};
 use crate::timecontrol::{self, DigestMode, DigestPrefs, Queued};
 use chrono::{DateTime, Utc};
 use minijinja::context;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -120,7 +119,7 @@ impl Poller<'_> {
     /// turned digests off since, what they still had waiting).
     pub(super) fn send_digests(
         &self,
-        processed: &mut HashSet<String>,
+        processed: &Processed,
         now: DateTime<Utc>,
         report: &mut Report,
     ) -> Result<(), StoreError> {
@@ -179,7 +178,7 @@ impl Poller<'_> {
                 .collect();
             let key = format!("digest:{:016x}", stable_hash(names.join(" ").as_bytes()));
             let count = batch.items.len();
-            if !processed.contains(&key) {
+            if !processed.contains(&key)? {
                 let mut items: Vec<Held> = batch.items.iter().map(|(_, h)| h.clone()).collect();
                 let reply = if items.len() == 1 {
                     items.remove(0).into_reply()
@@ -187,7 +186,7 @@ impl Poller<'_> {
                     self.digest_of(&items)?
                 };
                 self.commit_as(&key, &[reply], None, now, Hold::Never)?;
-                processed.insert(key.clone());
+                processed.insert(&key);
             }
             for (p, _) in &batch.items {
                 let _ = fs::remove_file(p);

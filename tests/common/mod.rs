@@ -10,6 +10,22 @@ pub mod workload;
 
 use std::path::{Path, PathBuf};
 
+/// The keys committed in the data folder `data` (`DATA/processed/`), one
+/// entry per line that commits one: a key twice is a mail committed twice.
+pub fn committed_keys(data: &Path) -> Vec<String> {
+    let mut keys = Vec::new();
+    for f in files(&data.join("processed")) {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        keys.extend(
+            text.lines()
+                .filter_map(|l| l.strip_suffix(" ."))
+                .map(str::to_string),
+        );
+    }
+    keys.sort();
+    keys
+}
+
 /// Every file under `dir`, at any depth (none when it is missing).
 pub fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -1,0 +1,230 @@
+//! The keys of processed mails (issue 3, "Exactly once"), kept so that
+//! the cost of a poll does not grow with the history of the server
+//! (issue 6, "Scale").
+//!
+//! ```text
+//! DATA/processed/<xyz>.log   the keys whose hash starts with xyz, one per line
+//! ```
+//!
+//! A key is in one of 4,096 files, named by the first three hex digits of
+//! its [`stable_hash`]: a poll reads only the files of the keys it meets
+//! (one small file for a single mail, however many mails the server has
+//! seen). Each line is `<key> .`: a line cut short by a crash lacks the
+//! closing ` .` and is no key, and the next append starts on a line of its
+//! own. The single `DATA/processed.log` of earlier versions is moved into
+//! these files by the first poll that finds it.
+
+use super::{Store, StoreError, io_err, read_opt, stable_hash, sync_file_system};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::{self, File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// The file of committed keys of earlier versions.
+const LEGACY: &str = "processed.log";
+
+/// The keys processed so far, read from disk as they are asked about.
+#[derive(Debug)]
+pub struct Processed {
+    dir: PathBuf,
+    /// The files read so far, by number.
+    shards: RefCell<HashMap<u16, HashSet<String>>>,
+    /// Keys committed by this process since.
+    added: RefCell<HashSet<String>>,
+}
+
+/// The number of the file that holds `key`.
+fn shard_of(key: &str) -> u16 {
+    (stable_hash(key.as_bytes()) >> 52) as u16
+}
+
+fn shard_path(dir: &Path, shard: u16) -> PathBuf {
+    dir.join(format!("{shard:03x}.log"))
+}
+
+/// The committed keys in the text of a log.
+fn keys_in(text: &str) -> impl Iterator<Item = &str> {
+    let complete = match text.rfind('\n') {
+        Some(i) => &text[..=i],
+        None => "",
+    };
+    complete.lines().filter_map(|l| l.strip_suffix(" ."))
+}
+
+impl Processed {
+    /// Whether `key` was committed.
+    ///
+    /// # Errors
+    /// When its file cannot be read: the mail must not be handled then.
+    pub fn contains(&self, key: &str) -> Result<bool, StoreError> {
+        if self.added.borrow().contains(key) {
+            return Ok(true);
+        }
+        let shard = shard_of(key);
+        if let Some(keys) = self.shards.borrow().get(&shard) {
+            return Ok(keys.contains(key));
+        }
+        let p = shard_path(&self.dir, shard);
+        let keys: HashSet<String> = read_opt(&p)?
+            .as_deref()
+            .map(|t| keys_in(t).map(str::to_string).collect())
+            .unwrap_or_default();
+        let found = keys.contains(key);
+        self.shards.borrow_mut().insert(shard, keys);
+        Ok(found)
+    }
+
+    /// Notes a key this process has just committed.
+    pub fn insert(&self, key: &str) {
+        self.added.borrow_mut().insert(key.to_string());
+    }
+
+    /// Every committed key (reads every file: for tests and tools, not
+    /// for a poll).
+    ///
+    /// # Errors
+    /// When the folder or a file cannot be read.
+    pub fn all(&self) -> Result<HashSet<String>, StoreError> {
+        let mut out: HashSet<String> = self.added.borrow().clone();
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(e) => e,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+            Err(e) => return Err(io_err(&self.dir)(e)),
+        };
+        for e in entries.flatten() {
+            if let Some(text) = read_opt(&e.path())? {
+                out.extend(keys_in(&text).map(str::to_string));
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl Store {
+    /// The keys of the mails processed so far, read as they are asked
+    /// about. Moves the single log of earlier versions into the key files
+    /// first (call it with the lock held).
+    ///
+    /// # Errors
+    /// When the earlier log cannot be moved.
+    pub fn processed(&self) -> Result<Processed, StoreError> {
+        let dir = self.root.join("processed");
+        let legacy = self.root.join(LEGACY);
+        if let Some(text) = read_opt(&legacy)? {
+            let keys: Vec<&str> = keys_in(&text).collect();
+            // Appended (again, after a crash here: a key twice is one
+            // key) and synced, with one syncfs, before the old log goes.
+            self.append_keys(&keys, false)?;
+            fs::remove_file(&legacy).map_err(io_err(&legacy))?;
+        }
+        Ok(Processed {
+            dir,
+            shards: RefCell::new(HashMap::new()),
+            added: RefCell::new(HashSet::new()),
+        })
+    }
+
+    /// Commits a mail as processed: appends its key and syncs. This is the
+    /// commit point of a mail (see [`crate::poll`]).
+    ///
+    /// # Errors
+    /// As [`Store::mark_processed_all`].
+    pub fn mark_processed(&self, key: &str) -> Result<(), StoreError> {
+        self.mark_processed_all(&[key])
+    }
+
+    /// Commits a batch of mails: appends their keys to their files and
+    /// syncs (on a [`Store::batch`] view one `syncfs` for them all). A
+    /// crash in the middle may commit some of them (each line is whole or
+    /// not a key); each must therefore be ready to be committed on its own
+    /// (see [`crate::poll`]).
+    ///
+    /// # Errors
+    /// Any I/O error: the mails then count as not processed (a file that
+    /// took its keys before another failed keeps them: those are
+    /// committed); a key with a control character (nothing is written
+    /// then).
+    pub fn mark_processed_all(&self, keys: &[&str]) -> Result<(), StoreError> {
+        // One key, one line: a key holding a line break would commit
+        // another mail's key as well (issue 5, "Names and paths").
+        if let Some(key) = keys
+            .iter()
+            .find(|k| k.is_empty() || k.chars().any(|c| c.is_control()))
+        {
+            return Err(StoreError::Invalid(format!(
+                "{key:?} is not a mail key (one line, no control characters)"
+            )));
+        }
+        self.append_keys(keys, self.batch.is_none())
+    }
+
+    /// Appends `keys` to their files, then makes them durable: each file
+    /// (and the folder, for a new file) synced when `each`, else the file
+    /// system once.
+    fn append_keys(&self, keys: &[&str], each: bool) -> Result<(), StoreError> {
+        if keys.is_empty() {
+            return Ok(());
+        }
+        let dir = self.root.join("processed");
+        fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        let mut by_shard: BTreeMap<u16, String> = BTreeMap::new();
+        for key in keys {
+            let lines = by_shard.entry(shard_of(key)).or_default();
+            // " ." ends every committed key: a torn line never has it.
+            lines.push_str(key);
+            lines.push_str(" .\n");
+        }
+        let mut new_file = false;
+        for (shard, lines) in by_shard {
+            let p = shard_path(&dir, shard);
+            new_file |= append_whole(&p, &lines, each)?;
+        }
+        if each {
+            if new_file {
+                File::open(&dir)
+                    .and_then(|d| d.sync_all())
+                    .map_err(io_err(&dir))?;
+            }
+            return Ok(());
+        }
+        let root = match &self.batch {
+            Some(b) => b.dir.try_clone().map_err(io_err(&self.root))?,
+            None => File::open(&self.root).map_err(io_err(&self.root))?,
+        };
+        sync_file_system(&root).map_err(io_err(&self.root))
+    }
+}
+
+/// Appends `lines` to the log `p` on a line of their own (a line cut short
+/// by an earlier crash must not swallow the first key), synced when
+/// `sync`; on a failure the file is cut back to its old length (a full
+/// disk may take half a line). Returns whether the file is new.
+fn append_whole(p: &Path, lines: &str, sync: bool) -> Result<bool, StoreError> {
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(p)
+        .map_err(io_err(p))?;
+    let len = f.metadata().map_err(io_err(p))?.len();
+    let mut text = String::with_capacity(lines.len() + 1);
+    if len > 0 {
+        let mut last = [0u8; 1];
+        f.seek(SeekFrom::Start(len - 1))
+            .and_then(|_| f.read_exact(&mut last))
+            .map_err(io_err(p))?;
+        if last[0] != b'\n' {
+            text.push('\n');
+        }
+    }
+    text.push_str(lines);
+    let written = f
+        .write_all(text.as_bytes())
+        .and_then(|()| if sync { f.sync_all() } else { Ok(()) });
+    if let Err(e) = written {
+        let _ = f.set_len(len).and_then(|()| f.sync_all());
+        return Err(io_err(p)(e));
+    }
+    Ok(len == 0)
+}
