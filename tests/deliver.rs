@@ -127,26 +127,7 @@ impl Site {
 
     /// The batches waiting in the outbox, and the mails in each.
     fn outbox(&self) -> Vec<usize> {
-        let mut batches: Vec<PathBuf> = fs::read_dir(self.path("data/outbox/ready"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        batches.sort();
-        batches
-            .iter()
-            .map(|b| {
-                fs::read_dir(b)
-                    .unwrap()
-                    .filter(|f| {
-                        f.as_ref()
-                            .unwrap()
-                            .path()
-                            .extension()
-                            .is_some_and(|x| x == "eml")
-                    })
-                    .count()
-            })
-            .collect()
+        pbem::transport::queued_by_batch(&self.path("data/outbox/ready"))
     }
 }
 
