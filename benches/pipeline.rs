@@ -682,7 +682,9 @@ struct Scale {
 
 /// A data folder of `n` running games with 30-day clocks, each with
 /// [`SCALE_PLIES`] moves played, written straight to disk (one record,
-/// secrets and clock file per game; the setup, not measured).
+/// secrets and clock file per game, and the keys of the mails that played
+/// the moves committed, as a server that saw them would have; the setup,
+/// not measured).
 fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played>) {
     let (path, config) = data_folder(dir);
     let store = Store::open(&config.data).unwrap();
@@ -694,6 +696,7 @@ fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played>) {
         .map(|&r| (r, line(r, 7, SCALE_PLIES + 40).unwrap()))
         .collect();
     let mut played = Vec::new();
+    let mut keys = Vec::new();
     for g in 0..n {
         let (rules, line) = &protos[g % protos.len()];
         let rules = *rules;
@@ -717,6 +720,7 @@ fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played>) {
                 }
             })
             .collect();
+        keys.extend(lines.iter().filter_map(|l| l.message_id.clone()));
         let rec = Record {
             file: format!("{id}.toml"),
             format: Some(1),
@@ -764,6 +768,9 @@ fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played>) {
             next: SCALE_PLIES,
         });
     }
+    let batch = store.batch().unwrap();
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    batch.mark_processed_all(&keys).unwrap();
     sync_disk();
     (path, config, played)
 }

@@ -4,31 +4,48 @@
 //! Mails are handled in batches of up to [`BATCH`]. For each mail:
 //! 1. its key (Message-ID, else a hash of the bytes) already committed?
 //!    then only step 5 is left;
-//! 2. the adjudicator writes the game record (a temporary file, synced,
-//!    renamed over the old record);
-//! 3. the replies are written to the batch's folder in `outbox/staging/`.
+//! 2. the adjudicator writes the game record, through the poll's
+//!    [`Store::batch`] view: the new record waits in memory, where the
+//!    next mails of the batch read it;
+//! 3. the replies are rendered into the batch, in memory.
 //!
 //! Then, once for the whole batch (issue 6, "Fast at every size"):
-//! 4. the file system is synced ([`Store::sync`]): every record, rename
-//!    and staged reply of the batch is on disk, and the folder's `keys`
-//!    names its mails; only then are the keys appended to `processed.log`
-//!    and synced: the commit point; the staging folder is renamed into
-//!    `outbox/ready/`;
+//! 4. the batch's staging folder `outbox/staging/<name>/` is written: one
+//!    pack ([`pack`]) holding every reply of the batch, `keys` naming its
+//!    mails, and the rare news held for a digest (`<idx>.<n>.held.json`);
+//!    the batch's records, clocks and other files are written to
+//!    temporary files, the file system synced, the files renamed into
+//!    place and the file system synced again ([`Store::sync`]): every
+//!    record, rename and staged reply of the batch is on disk; only then
+//!    are the keys appended to their files in `processed/` and synced:
+//!    the commit point; the
+//!    staging folder is renamed into `outbox/ready/`, where
+//!    [`transport::flush`] sends the pack's replies in order;
 //! 5. the mails are marked done in their mailbox ([`Source::done`]): a
 //!    Maildir's leave `new/` (moved to `cur/`, flagged Seen), an IMAP mail
 //!    is flagged `\Seen` or moved to the processed folder.
+//!
+//! The replies wait in memory, not in a file each, because on ext4
+//! without a journal each file made costs more the more were freed in the
+//! last seconds: a batch makes three files for all its replies (the pack,
+//! `keys`, and the flush's `sent`), where each reply used to make one and
+//! free one. A mail that fails (or panics) before its commit just leaves
+//! nothing in the batch.
 //!
 //! A crash before 4 leaves the keys uncommitted: the staging folder is
 //! thrown away at the next start and the mails handled again, and the
 //! adjudicator sees their Message-IDs already in the records (where the
 //! writes survived) and changes nothing twice. A crash in the middle of 4
-//! may commit some keys of the batch and not others; each committed one
-//! has its record and replies on disk already, and the next start
-//! releases their replies and throws the others' away. A crash after 4
-//! finds the staging folder committed and moves it to `ready/`. So a move is
-//! never lost or doubled, no reply is queued before its record is
-//! durable, and each reply is queued once. One poll at a time: the data
-//! folder's lock.
+//! may commit some keys of the batch and not others (an append to
+//! `processed/` torn); each committed one has its record and replies on disk
+//! already, and the next start rewrites the pack with their replies alone
+//! (a new file, synced, renamed over the old one), removes the others'
+//! held news, and releases the folder. A crash after 4 finds the staging
+//! folder committed and moves it to `ready/`. So a move is never lost or
+//! doubled, no reply is queued before its record is durable, and each
+//! reply is queued once. One poll at a time: the data folder's lock.
+//! Staging folders of older pbem (an `.eml` file per reply) are released
+//! the same way, so an upgrade loses nothing.
 //!
 //! A poll goes on past a bad mail (issue 5): a mail pbem cannot process
 //! now, even one a library panics on, is reported with its name and left
@@ -41,8 +58,9 @@
 use crate::adjudicate::{AdjudicateError, Adjudicator, Damage, Handled, Identity};
 use crate::mail::{inbound, outbound, templates::Templates};
 use crate::mailbox::{Pending, Source};
+use crate::record::write::write_atomic_via;
 use crate::store::{Processed, Store, StoreError, io_err as io, stable_hash};
-use crate::transport::{self, Transport};
+use crate::transport::{self, Transport, pack};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 use std::fs;
@@ -50,9 +68,9 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Mails handled before their keys are committed together: one file
-/// system sync and one append to `processed.log` per batch instead of
-/// several per mail. A crash makes the next poll handle again at most this
+/// Mails handled before their keys are committed together: three file
+/// system syncs and one append to each key file per batch instead of
+/// several syncs per mail. A crash makes the next poll handle again at most this
 /// many mails (each found in its record, so nothing is applied twice).
 pub const BATCH: usize = 128;
 
@@ -239,9 +257,7 @@ impl Poller<'_> {
                 }
                 Err(payload) => {
                     // What it staged, if anything, is not kept.
-                    if let Some(folder) = &batch.folder {
-                        prune(folder, &|n| n != idx);
-                    }
+                    batch.out.forget(idx);
                     report.errors.push(format!(
                         "{name}: pbem failed on this mail ({}); left in the mailbox, the other \
                          mails go on",
@@ -342,7 +358,7 @@ impl Poller<'_> {
         };
         let idx = batch.mails.len();
         let staged = match self.stage_in(
-            &mut batch.folder,
+            &mut batch.out,
             idx,
             &key,
             &handled.replies,
@@ -405,10 +421,7 @@ impl Poller<'_> {
         now: DateTime<Utc>,
     ) {
         let Batch {
-            mails,
-            twins,
-            folder,
-            ..
+            mails, twins, out, ..
         } = std::mem::take(batch);
         if mails.is_empty() {
             return;
@@ -419,9 +432,10 @@ impl Poller<'_> {
             .filter(|(_, m)| m.staged)
             .map(|(i, m)| (i, m.key.as_str()))
             .collect();
+        let folder = listed.first().map(|(_, key)| self.staging_folder(key));
         let committed = folder
             .as_deref()
-            .map_or(Ok(()), |f| seal(f, &listed))
+            .map_or(Ok(()), |f| self.write_staging(f, &out, &listed))
             .and_then(|()| store.sync())
             .and_then(|()| {
                 let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
@@ -466,11 +480,10 @@ impl Poller<'_> {
         }
         // Committed: a release that fails here is done by the next poll's
         // recovery.
-        if let Some(folder) = &folder {
-            let keep = listed.iter().map(|(i, _)| *i).collect();
-            if let Err(e) = self.release(folder, Some(&keep), now) {
-                report.errors.push(format!("releasing the replies: {e}"));
-            }
+        if let Some(folder) = &folder
+            && let Err(e) = self.release(folder, None, now)
+        {
+            report.errors.push(format!("releasing the replies: {e}"));
         }
         self.sync_outbox();
         for mail in mails.iter().map(|m| &m.mail).chain(&twins) {
@@ -667,10 +680,12 @@ impl Poller<'_> {
         hold: Hold,
     ) -> Result<(), StoreError> {
         let store = self.store.batch()?;
-        let mut folder = None;
-        let committed = self
-            .stage_in(&mut folder, 0, key, replies, mail, now, hold)
-            .and_then(|_| folder.as_deref().map_or(Ok(()), |f| seal(f, &[(0, key)])))
+        let mut out = Outgoing::default();
+        let staged = self.stage_in(&mut out, 0, key, replies, mail, now, hold)?;
+        let folder = staged.then(|| self.staging_folder(key));
+        let committed = folder
+            .as_deref()
+            .map_or(Ok(()), |f| self.write_staging(f, &out, &[(0, key)]))
             .and_then(|()| store.sync())
             .and_then(|()| self.store.mark_processed(key));
         if let Err(e) = committed {
@@ -689,27 +704,21 @@ impl Poller<'_> {
             return Err(e);
         }
         if let Some(f) = &folder {
-            self.release(f, Some(&HashSet::from([0])), now)?;
+            self.release(f, None, now)?;
         }
         self.sync_outbox();
         Ok(())
     }
 
-    /// Step 3: writes the replies of mail number `idx` of a batch, key
-    /// `key`, into the batch's staging folder as `<idx>.<n>.eml` (news
-    /// held for a digest: `<idx>.<n>.held.json`), making the folder with
-    /// the first reply (`outbox/staging/<hash of key>/`). Unsynced: the
-    /// batch's [`Store::sync`] makes them durable before its keys are
-    /// committed. One folder for a whole batch, not one per mail: each
-    /// file made costs, and more so on a file system that has just
-    /// removed many (ext4 without a journal skips recently freed inodes
-    /// one by one). Returns whether anything was written; on an error,
-    /// what was written of this mail is removed (or else left out of the
-    /// release: it is not in the folder's `keys`).
+    /// Step 3: renders the replies of mail number `idx` of a batch, key
+    /// `key`, into the batch's `out` (news held for a digest apart),
+    /// where they stay until the commit ([`Poller::write_staging`]).
+    /// Returns whether anything was added; on an error, nothing of this
+    /// mail is left in `out`.
     #[allow(clippy::too_many_arguments)]
     fn stage_in(
         &self,
-        folder: &mut Option<PathBuf>,
+        out: &mut Outgoing,
         idx: usize,
         key: &str,
         replies: &[crate::adjudicate::Reply],
@@ -717,34 +726,22 @@ impl Poller<'_> {
         now: DateTime<Utc>,
         hold: Hold,
     ) -> Result<bool, StoreError> {
-        if replies.is_empty() {
-            return Ok(false);
-        }
-        let dir = match folder {
-            Some(dir) => dir.clone(),
-            None => {
-                let h = stable_hash(key.as_bytes());
-                let dir = self.store.outbox_staging().join(format!("{h:016x}"));
-                if dir.exists() {
-                    fs::remove_dir_all(&dir).map_err(io(&dir))?;
-                }
-                fs::create_dir_all(&dir).map_err(io(&dir))?;
-                *folder = Some(dir.clone());
-                dir
+        let before = (out.pack.len(), out.held.len());
+        match self.stage(out, idx, key, replies, mail, now, hold) {
+            Ok(()) => Ok(before != (out.pack.len(), out.held.len())),
+            Err(e) => {
+                out.pack.truncate(before.0);
+                out.held.truncate(before.1);
+                Err(e)
             }
-        };
-        let written = self.stage(&dir, idx, key, replies, mail, now, hold);
-        if written.is_err() {
-            prune(&dir, &|i| i != idx);
         }
-        written.map(|()| true)
     }
 
-    /// Writes the replies of [`Poller::stage_in`].
+    /// Renders the replies of [`Poller::stage_in`].
     #[allow(clippy::too_many_arguments)]
     fn stage(
         &self,
-        dir: &Path,
+        out: &mut Outgoing,
         idx: usize,
         key: &str,
         replies: &[crate::adjudicate::Reply],
@@ -755,43 +752,72 @@ impl Poller<'_> {
         let h = stable_hash(key.as_bytes());
         let sender = mail.and_then(|m| m.from.as_deref());
         for (n, reply) in replies.iter().enumerate() {
-            let stem = format!("{idx:04}.{n:03}");
+            let id = pack::Id { idx, n };
             if let Hold::News { urgent } = hold
                 && self.held(reply, sender)?
             {
-                self.stage_held(dir, &stem, reply, urgent, now)?;
+                out.held.push((id, self.held_json(reply, urgent, now)?));
                 continue;
             }
             let game = reply.game.as_deref().unwrap_or("x");
             let message_id = format!("<pbem.{game}.{h:016x}.{n}@{}>", self.identity.domain());
             let in_reply_to = mail.and_then(|m| m.message_id.as_deref());
             let thread = mail.map(|m| m.thread.clone()).unwrap_or_default();
-            let raw =
-                match outbound::build(self.identity, reply, &message_id, in_reply_to, &thread, now)
-                {
-                    Ok(raw) => raw,
-                    // A recipient that is not an address: log it, send the rest.
-                    Err(e) => {
-                        log::warn!(
-                            "{}",
-                            crate::logging::line("reply-dropped", &[("key", &key), ("error", &e)])
-                        );
-                        continue;
-                    }
-                };
-            let file = dir.join(format!("{stem}.eml"));
-            fs::write(&file, &raw).map_err(io(&file))?;
+            match outbound::build(self.identity, reply, &message_id, in_reply_to, &thread, now) {
+                Ok(raw) => out.pack.push(pack::Entry { id, raw }),
+                // A recipient that is not an address: log it, send the rest.
+                Err(e) => log::warn!(
+                    "{}",
+                    crate::logging::line("reply-dropped", &[("key", &key), ("error", &e)])
+                ),
+            }
         }
         Ok(())
+    }
+
+    /// The staging folder of a batch whose first mail with replies has
+    /// key `key`: `outbox/staging/<hash of key>/`.
+    fn staging_folder(&self, key: &str) -> PathBuf {
+        let h = stable_hash(key.as_bytes());
+        self.store.outbox_staging().join(format!("{h:016x}"))
+    }
+
+    /// Step 4's writes, before the sync: a batch's staging folder `dir`,
+    /// holding its pack ([`pack::FILE`]: every reply of the batch, one
+    /// file however many), its held news (`<idx>.<n>.held.json`, rare),
+    /// and its `keys` ([`seal`]). Unsynced: the batch's [`Store::sync`]
+    /// makes them durable before the keys are committed. One file for all
+    /// the replies, not one each: each file made costs, and more so on a
+    /// file system that has just removed many (ext4 without a journal
+    /// skips recently freed inodes one by one).
+    fn write_staging(
+        &self,
+        dir: &Path,
+        out: &Outgoing,
+        listed: &[(usize, &str)],
+    ) -> Result<(), StoreError> {
+        if dir.exists() {
+            fs::remove_dir_all(dir).map_err(io(dir))?;
+        }
+        fs::create_dir_all(dir).map_err(io(dir))?;
+        if !out.pack.is_empty() {
+            let p = dir.join(pack::FILE);
+            fs::write(&p, pack::encode(&out.pack)).map_err(io(&p))?;
+        }
+        for (id, json) in &out.held {
+            let p = dir.join(format!("{id}.held.json"));
+            fs::write(&p, json).map_err(io(&p))?;
+        }
+        seal(dir, listed)
     }
 
     /// Moves a committed staging folder into `ready/`, named so that
     /// batches go out in the order they were made (the poll's time, then
     /// [`RELEASED`]), with only the replies of the mails numbered in
-    /// `keep` (the others were not committed: a crash tore the commit, or
-    /// their staging failed); `None`: all of it. The folders are synced by the caller, once
-    /// for many ([`Poller::sync_outbox`]): a rename lost to a crash is
-    /// done again by the next poll's recovery.
+    /// `keep` (the others were not committed: a crash tore the commit);
+    /// `None`: all of it. The folders are synced by the caller, once for
+    /// many ([`Poller::sync_outbox`]): a rename lost to a crash is done
+    /// again by the next poll's recovery.
     fn release(
         &self,
         staging: &Path,
@@ -800,6 +826,7 @@ impl Poller<'_> {
     ) -> Result<(), StoreError> {
         if let Some(keep) = keep {
             prune(staging, &|i| keep.contains(&i));
+            self.retain_packed(staging, keep)?;
         }
         let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("x");
         self.release_held(staging, name)?;
@@ -811,6 +838,44 @@ impl Poller<'_> {
         fs::rename(staging, &ready).map_err(io(&ready))
     }
 
+    /// Keeps in a staging folder's pack only the replies of the mails
+    /// numbered in `keep` (the others' keys were not committed): the pack
+    /// rewritten whole, synced, and renamed over the old one, so that a
+    /// crash leaves one or the other and the next recovery does it again.
+    /// Entries after damage in the pack are lost with it (logged): a pack
+    /// is synced before its keys are committed, so only the disk or a
+    /// hand can have damaged it.
+    fn retain_packed(&self, staging: &Path, keep: &HashSet<usize>) -> Result<(), StoreError> {
+        let p = staging.join(pack::FILE);
+        let bytes = match fs::read(&p) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(io(&p)(e)),
+        };
+        let (entries, damage) = pack::decode(&bytes);
+        let total = entries.len();
+        let kept: Vec<pack::Entry> = entries
+            .into_iter()
+            .filter(|e| keep.contains(&e.id.idx))
+            .collect();
+        if kept.len() == total {
+            return Ok(()); // damage included: the flush reports it
+        }
+        if let Some(d) = damage {
+            log::warn!(
+                "{}",
+                crate::logging::line("damaged-pack", &[("file", &p.display()), ("error", &d)])
+            );
+        }
+        write_atomic_via(
+            &p,
+            pack::encode(&kept),
+            &self.store.root().join("tmp"),
+            true,
+        )
+        .map_err(io(&p))
+    }
+
     /// Syncs the outbox's folders after releases.
     fn sync_outbox(&self) {
         sync_dir(&self.store.outbox_ready());
@@ -820,8 +885,10 @@ impl Poller<'_> {
     /// After a crash: the replies of committed mails go to `ready/`, the
     /// others are thrown away (their mails will be handled again). A
     /// staging folder's `keys` lists its mails; one without it was never
-    /// sealed, so none of its mails was committed. (A folder with a `key`
-    /// file holds one mail's replies, as pbem made them before issue 6.)
+    /// sealed, so none of its mails was committed. Older layouts are still
+    /// released: a folder with `<idx>.<n>.eml` files instead of a pack (as
+    /// pbem staged replies before the pack), and one with a `key` file,
+    /// one mail's replies (before batches, issue 6).
     fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.store.remove_stale_temps();
         let dir = self.store.outbox_staging();
@@ -877,8 +944,9 @@ fn seal(folder: &Path, listed: &[(usize, &str)]) -> Result<(), StoreError> {
     fs::write(&p, text).map_err(io(&p))
 }
 
-/// Removes from a staging folder the replies (`<idx>.<n>.eml`,
-/// `<idx>.<n>.held.json`) of the mails for which `keep` is false.
+/// Removes from a staging folder the files of the mails for which `keep`
+/// is false: held news (`<idx>.<n>.held.json`) and, as staged before the
+/// pack, replies (`<idx>.<n>.eml`).
 fn prune(folder: &Path, keep: &dyn Fn(usize) -> bool) {
     let Ok(entries) = fs::read_dir(folder) else {
         return;
@@ -902,17 +970,35 @@ fn prune(folder: &Path, keep: &dyn Fn(usize) -> bool) {
 #[derive(Default)]
 struct Batch {
     keys: HashSet<String>,
-    /// The staging folder of their replies, made with the first one.
-    folder: Option<PathBuf>,
+    /// Their replies, written at the commit.
+    out: Outgoing,
     mails: Vec<Staged>,
     /// Mails whose key is already in the batch: marked done with it.
     twins: Vec<Pending>,
 }
 
+/// The replies of a batch (or of a commit of one), in memory until its
+/// commit: then written as one pack, and the rare held news as files
+/// beside it ([`Poller::write_staging`]).
+#[derive(Default)]
+struct Outgoing {
+    pack: Vec<pack::Entry>,
+    /// News held for digests: name and JSON ([`Poller::held_json`]).
+    held: Vec<(pack::Id, String)>,
+}
+
+impl Outgoing {
+    /// Drops what mail `idx` staged (it failed after staging).
+    fn forget(&mut self, idx: usize) {
+        self.pack.retain(|e| e.id.idx != idx);
+        self.held.retain(|(id, _)| id.idx != idx);
+    }
+}
+
 /// A mail handled, its replies staged.
 struct Staged {
     key: String,
-    /// Whether it has replies in the batch's staging folder.
+    /// Whether it has replies (or held news) in the batch's [`Outgoing`].
     staged: bool,
     mail: Pending,
     refused: bool,
@@ -942,6 +1028,7 @@ mod tests {
         }
     }
 
+    /// As pbem staged replies before the pack: one `.eml` file each.
     #[test]
     fn issue6_after_a_torn_batch_commit_only_the_committed_replies_go_out() {
         let dir = tempfile::tempdir().unwrap();
@@ -979,6 +1066,103 @@ mod tests {
         assert_eq!(f.sent, 1);
         let sent = sink.0.lock().unwrap();
         assert!(String::from_utf8_lossy(&sent[0]).contains("a@example.org"));
+        assert_eq!(fs::read_dir(store.outbox_ready()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn issue6_after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let identity = Identity {
+            address: "pbem@localhost".into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+            admin: None,
+            clocks: Default::default(),
+        };
+        let templates = Templates::new(None);
+        let sink = Sink::default();
+        let poller = Poller {
+            store: &store,
+            identity: &identity,
+            templates: &templates,
+            transport: &sink,
+            limits: Default::default(),
+        };
+        // A sealed batch of three mails, two replies each and held news
+        // for two; the crash came after the keys of the first and last.
+        let mut out = Outgoing::default();
+        for (idx, who) in ["a", "b", "c"].iter().enumerate() {
+            for n in 0..2 {
+                let raw = format!(
+                    "From: pbem@localhost\r\nTo: {who}{n}@example.org\r\nSubject: x\r\n\r\nx\r\n"
+                );
+                out.pack.push(pack::Entry {
+                    id: pack::Id { idx, n },
+                    raw: raw.into_bytes(),
+                });
+            }
+            if idx > 0 {
+                out.held
+                    .push((pack::Id { idx, n: 2 }, format!("{{\"{who}\": 1}}")));
+            }
+        }
+        let listed = [(0, "<a@x>"), (1, "<b@x>"), (2, "<c@x>")];
+        let folder = poller.staging_folder("<a@x>");
+        poller.write_staging(&folder, &out, &listed).unwrap();
+        let names = |d: &Path| {
+            let mut n: Vec<String> = fs::read_dir(d)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            n.sort();
+            n
+        };
+        assert_eq!(
+            names(&folder),
+            [
+                "0001.002.held.json",
+                "0002.002.held.json",
+                "keys",
+                "replies"
+            ]
+        );
+        store.mark_processed_all(&["<a@x>", "<c@x>"]).unwrap();
+        let now = "2026-11-21T10:00:00Z".parse().unwrap();
+        poller.recover(now).unwrap();
+        assert!(!folder.exists());
+        assert_eq!(names(&store.outbox_staging()), Vec::<String>::new());
+        let ready = names(&store.outbox_ready());
+        assert_eq!(ready.len(), 1);
+        let released = store.outbox_ready().join(&ready[0]);
+        assert_eq!(names(&released), ["keys", "replies"]);
+        let (kept, damage) = pack::decode(&fs::read(released.join(pack::FILE)).unwrap());
+        assert_eq!(damage, None);
+        let ids: Vec<String> = kept.iter().map(|e| e.id.to_string()).collect();
+        assert_eq!(ids, ["0000.000", "0000.001", "0002.000", "0002.001"]);
+        let digest = names(&store.outbox_digest());
+        assert_eq!(digest.len(), 1, "{digest:?}");
+        assert!(digest[0].ends_with("-0002.002.held.json"), "{digest:?}");
+        assert!(store.remove_stale_temps() == 0, "no temporary file left");
+
+        assert_eq!(transport::queued(&store.outbox_ready()), 4);
+        let f = transport::flush(&store.outbox_ready(), &sink);
+        assert_eq!((f.sent, f.failed), (4, 0), "{f:?}");
+        let sent = sink.0.lock().unwrap();
+        let to: Vec<String> = sent
+            .iter()
+            .map(|m| {
+                let m = String::from_utf8_lossy(m);
+                m.split("To: ")
+                    .nth(1)
+                    .unwrap()
+                    .split('@')
+                    .next()
+                    .unwrap()
+                    .into()
+            })
+            .collect();
+        assert_eq!(to, ["a0", "a1", "c0", "c1"]);
         assert_eq!(fs::read_dir(store.outbox_ready()).unwrap().count(), 0);
     }
 

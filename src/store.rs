@@ -10,8 +10,8 @@
 //! DATA/players/<hash>.toml    a player's settings (time zone, digest)
 //! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
 //! DATA/processed/<xyz>.log   keys of processed mails, one per line (store::processed)
-//! DATA/outbox/staging/<key>/  replies of a mail not yet committed
-//! DATA/outbox/ready/          replies waiting for the transport
+//! DATA/outbox/staging/<name>/ a batch's replies (one pack) and keys, not yet committed
+//! DATA/outbox/ready/<name>/   committed batches waiting for the transport (crate::transport)
 //! DATA/outbox/digest/         news held for players' digests
 //! DATA/tmp/                   files being written (renamed into place when whole)
 //! DATA/pbem.lock              one poll at a time

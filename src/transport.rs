@@ -4,7 +4,21 @@
 //!
 //! Replies wait in `DATA/outbox/ready/` until the transport has taken
 //! them; a failure leaves them there for the next poll (issue 3, "Outbox
-//! and transports").
+//! and transports"). Each batch of a poll is one folder there, sent oldest
+//! first:
+//!
+//! ```text
+//! ready/<time>-<seq>-<name>/replies   the batch's replies, one pack (pack)
+//! ready/<time>-<seq>-<name>/sent      the entries sent, one name a line
+//! ready/<time>-<seq>-<name>/keys      the batch's mails (bookkeeping)
+//! ```
+//!
+//! [`flush`] sends a pack's entries in order, appends each one's name to
+//! `sent` once the transport has taken it, skips those already there, and
+//! removes the folder when all are sent (issue 6: no file made or removed
+//! per reply). Folders queued by an older pbem, a `<idx>.<n>.eml` file per
+//! reply, are sent too, each file removed once sent. [`queued`] counts
+//! what waits.
 
 use crate::mailbox::Maildir;
 use lettre::address::Envelope;
@@ -12,8 +26,12 @@ use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{Address, SendmailTransport, SmtpTransport, Transport as _};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+
+pub mod pack;
 
 /// How pbem sends mail (`[send]` in pbem.toml).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -346,14 +364,154 @@ pub struct Flushed {
     pub errors: Vec<String>,
 }
 
-/// Sends everything in `ready` (oldest batch first); what is sent is
-/// removed, what fails stays for the next time. When the transport itself
-/// is down (the server does not answer), the flush stops at the first
-/// failure instead of waiting for each queued mail's own time-out.
-pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
-    let mut out = Flushed::default();
+/// One reply waiting in a batch folder of `ready/`.
+enum Queued {
+    /// An entry of the folder's pack.
+    Packed(pack::Entry),
+    /// A file `<idx>.<n>.eml`, as pbem queued replies before issue 6.
+    File(PathBuf),
+}
+
+/// What a batch folder of `ready/` still holds to send.
+struct Batch {
+    dir: PathBuf,
+    /// In the order they go out.
+    replies: Vec<Queued>,
+    /// Why (part of) the pack cannot be read, with the file and byte.
+    damage: Option<String>,
+}
+
+impl Batch {
+    /// Reads a batch folder: its pack's entries not yet listed in its
+    /// [`pack::SENT`] file, then its `.eml` files (a folder holds one or
+    /// the other; `None`: the folder cannot be read at all).
+    fn read(dir: PathBuf) -> Option<Batch> {
+        let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+            .ok()?
+            .filter_map(|e| e.ok())
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+            .collect();
+        files.sort();
+        let mut batch = Batch {
+            replies: Vec::new(),
+            damage: None,
+            dir,
+        };
+        let file = batch.dir.join(pack::FILE);
+        match fs::read(&file) {
+            Ok(bytes) => {
+                let (entries, damage) = pack::decode(&bytes);
+                batch.damage = damage.map(|d| {
+                    format!(
+                        "{}: {d}; the entries before it are sent, the rest stays there for \
+                         the admin",
+                        file.display()
+                    )
+                });
+                match pack::sent(&batch.dir) {
+                    Ok(sent) => batch.replies.extend(
+                        entries
+                            .into_iter()
+                            .filter(|e| !sent.contains(&e.id))
+                            .map(Queued::Packed),
+                    ),
+                    Err(e) => {
+                        // Sending all again would double them: wait.
+                        let sent = batch.dir.join(pack::SENT);
+                        batch.damage = Some(format!("{}: {e}", sent.display()));
+                        return Some(batch);
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => batch.damage = Some(format!("{}: {e}", file.display())),
+        }
+        batch.replies.extend(files.into_iter().map(Queued::File));
+        Some(batch)
+    }
+
+    /// Sends one reply; once sent, notes it (an entry: appended to the
+    /// folder's `sent`, opened with the first; a file: removed). No
+    /// fsync: a crash between a send and its note sends that reply again
+    /// (each reply keeps its Message-ID, so a client can tell), which no
+    /// order of the two steps avoids.
+    fn send(
+        &self,
+        reply: &Queued,
+        transport: &dyn Transport,
+        sent: &mut Option<fs::File>,
+    ) -> Result<(), Failure> {
+        let (name, raw) = match reply {
+            Queued::Packed(e) => (
+                format!("{}: {}", self.dir.join(pack::FILE).display(), e.id),
+                Cow::Borrowed(&e.raw),
+            ),
+            Queued::File(f) => {
+                let raw = fs::read(f).map_err(|e| Failure {
+                    message: format!("{}: {e}", f.display()),
+                    down: false,
+                })?;
+                (f.display().to_string(), Cow::Owned(raw))
+            }
+        };
+        envelope_of(&raw)
+            .and_then(|env| transport.send(&env, &raw))
+            .map_err(|e| Failure {
+                message: format!("{name}: {e}"),
+                down: e.down,
+            })?;
+        match reply {
+            Queued::Packed(e) => {
+                let p = self.dir.join(pack::SENT);
+                let noted = match sent {
+                    Some(f) => Ok(f),
+                    None => fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(&p)
+                        .map(|f| sent.insert(f)),
+                }
+                .and_then(|f| f.write_all(format!("{}\n", e.id).as_bytes()));
+                if let Err(err) = noted {
+                    log::warn!(
+                        "{}",
+                        crate::logging::line(
+                            "sent-unnoted",
+                            &[("file", &p.display()), ("entry", &e.id), ("error", &err)]
+                        )
+                    );
+                }
+            }
+            Queued::File(f) => {
+                let _ = fs::remove_file(f);
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a batch folder all sent: the pack first, so that a crash
+    /// half-way leaves no pack whose `sent` is gone (which would send it
+    /// all again).
+    fn remove(&self) {
+        for name in [pack::FILE, pack::SENT, "keys", "key"] {
+            let _ = fs::remove_file(self.dir.join(name));
+        }
+        let _ = fs::remove_dir(&self.dir); // only when empty
+    }
+}
+
+/// A failed send of one queued reply: what to report, and whether the
+/// transport itself is down ([`SendError::down`]).
+struct Failure {
+    message: String,
+    down: bool,
+}
+
+/// The batch folders of `ready`, oldest first.
+fn batches(ready: &Path) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(ready) else {
-        return out;
+        return Vec::new();
     };
     let mut batches: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
@@ -361,48 +519,72 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         .filter(|p| p.is_dir())
         .collect();
     batches.sort();
-    for batch in batches {
-        let mut files: Vec<PathBuf> = match fs::read_dir(&batch) {
-            Ok(e) => e
-                .filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
-                .collect(),
-            Err(_) => continue,
+    batches
+}
+
+/// How many replies wait in each batch folder of `ready` (oldest first):
+/// the entries of its pack not yet sent and its `.eml` files.
+pub fn queued_by_batch(ready: &Path) -> Vec<usize> {
+    batches(ready)
+        .into_iter()
+        .filter_map(Batch::read)
+        .map(|b| b.replies.len())
+        .collect()
+}
+
+/// How many replies wait in `ready` to be sent ([`queued_by_batch`],
+/// summed).
+pub fn queued(ready: &Path) -> usize {
+    queued_by_batch(ready).iter().sum()
+}
+
+/// Sends everything in `ready` (oldest batch first, each in order); what
+/// is sent is noted (an entry of a pack) or removed (a `.eml` file), and a
+/// batch folder all sent is removed; what fails stays for the next time.
+/// When the transport itself is down (the server does not answer), the
+/// flush stops at the first failure instead of waiting for each queued
+/// mail's own time-out. A damaged pack counts as one failure, every flush,
+/// until the admin removes it.
+pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
+    let mut out = Flushed::default();
+    // Set at the first failure of the transport itself (not by counting
+    // the mails left: it may fail on the last mail of a batch).
+    let mut down = false;
+    for dir in batches(ready) {
+        let Some(batch) = Batch::read(dir) else {
+            continue;
         };
-        files.sort();
-        if out.waiting > 0 {
-            out.waiting += files.len();
+        if let Some(d) = &batch.damage {
+            out.failed += 1;
+            out.errors.push(d.clone());
+        }
+        if down {
+            out.waiting += batch.replies.len();
             continue;
         }
         let failed_before = out.failed;
-        let mut files = files.into_iter();
-        while let Some(f) = files.next() {
-            let result = fs::read(&f)
-                .map_err(|e| SendError::transient(format!("{}: {e}", f.display())))
-                .and_then(|raw| envelope_of(&raw).and_then(|env| transport.send(&env, &raw)));
-            match result {
+        let mut sent = None;
+        let mut replies = batch.replies.iter();
+        while let Some(reply) = replies.next() {
+            let error = match batch.send(reply, transport, &mut sent) {
                 Ok(()) => {
-                    let _ = fs::remove_file(&f);
                     out.sent += 1;
+                    continue;
                 }
-                Err(e) => {
-                    out.failed += 1;
-                    out.errors.push(format!("{}: {e}", f.display()));
-                    if e.down {
-                        out.waiting += files.len();
-                        break;
-                    }
-                }
+                Err(e) => e,
+            };
+            out.failed += 1;
+            out.errors.push(error.message);
+            if error.down {
+                down = true;
+                out.waiting += replies.len();
+                break;
             }
         }
-        // All of this batch sent: its bookkeeping goes with it (whatever
-        // an earlier batch left), so the emptied folder is removed.
-        if out.failed == failed_before {
-            let _ = fs::remove_file(batch.join("keys"));
-            let _ = fs::remove_file(batch.join("key"));
+        drop(sent);
+        if out.failed == failed_before && batch.damage.is_none() {
+            batch.remove();
         }
-        let _ = fs::remove_dir(&batch); // only when empty
     }
     if out.waiting > 0 {
         out.errors.push(format!(
@@ -463,6 +645,187 @@ mod tests {
         let f = flush(dir.path(), &sink);
         assert_eq!((f.sent, f.failed, f.waiting), (6, 0, 0), "{f:?}");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "outbox empty");
+    }
+
+    /// A transport that takes every mail but those to `refused` (and,
+    /// after `down_after` mails, none: the server went away).
+    #[derive(Default)]
+    struct Sink {
+        got: std::cell::RefCell<Vec<Vec<u8>>>,
+        refused: Option<&'static str>,
+        down_after: Option<usize>,
+    }
+
+    impl Transport for Sink {
+        fn send(&self, env: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+            if self.down_after == Some(self.got.borrow().len()) {
+                return Err(SendError {
+                    down: true,
+                    ..SendError::transient("connection refused")
+                });
+            }
+            if let Some(r) = self.refused
+                && env.to()[0].to_string() == r
+            {
+                return Err(SendError::permanent(format!("550 no such user {r}")));
+            }
+            self.got.borrow_mut().push(raw.to_vec());
+            Ok(())
+        }
+    }
+
+    impl Sink {
+        /// The `X-N` header of each mail taken, in order.
+        fn taken(&self) -> Vec<String> {
+            self.got
+                .borrow()
+                .iter()
+                .map(|m| {
+                    let m = String::from_utf8_lossy(m);
+                    m.split("X-N: ")
+                        .nth(1)
+                        .unwrap()
+                        .split('\r')
+                        .next()
+                        .unwrap()
+                        .into()
+                })
+                .collect()
+        }
+    }
+
+    /// A reply to `to`, numbered `n` in an `X-N` header.
+    fn reply(to: &str, n: &str) -> Vec<u8> {
+        format!("From: pbem@example.net\r\nTo: {to}\r\nX-N: {n}\r\nSubject: x\r\n\r\nx\r\n")
+            .into_bytes()
+    }
+
+    /// A batch folder in `ready` as pbem makes it: a pack and `keys`.
+    fn packed(ready: &Path, name: &str, replies: &[(usize, usize, &str, &str)]) -> PathBuf {
+        let dir = ready.join(name);
+        fs::create_dir_all(&dir).unwrap();
+        let entries: Vec<pack::Entry> = replies
+            .iter()
+            .map(|&(idx, n, to, tag)| pack::Entry {
+                id: pack::Id { idx, n },
+                raw: reply(to, tag),
+            })
+            .collect();
+        fs::write(dir.join(pack::FILE), pack::encode(&entries)).unwrap();
+        fs::write(dir.join("keys"), "0 <a@x>\n1 <b@x>\n").unwrap();
+        dir
+    }
+
+    #[test]
+    fn issue6_a_flush_resumes_a_pack_after_the_replies_it_sent() {
+        let ready = tempfile::tempdir().unwrap();
+        let r = ready.path();
+        let a = "a@example.org";
+        let dir = packed(r, "b1", &[(0, 0, a, "1"), (0, 1, a, "2"), (1, 0, a, "3")]);
+        // A flush before sent the first two, then died; the second's
+        // note was torn.
+        fs::write(dir.join(pack::SENT), "0000.000\n0000.0").unwrap();
+        assert_eq!(queued(r), 2);
+        let sink = Sink::default();
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.waiting), (2, 0, 0), "{f:?}");
+        assert_eq!(sink.taken(), ["2", "3"]);
+        assert_eq!(
+            fs::read_dir(r).unwrap().count(),
+            0,
+            "the sent batch is gone"
+        );
+        assert_eq!(queued(r), 0);
+    }
+
+    #[test]
+    fn issue6_a_pack_keeps_what_failed_and_notes_what_went_out() {
+        let ready = tempfile::tempdir().unwrap();
+        let r = ready.path();
+        let (a, b) = ("a@example.org", "b@example.org");
+        packed(r, "b1", &[(0, 0, a, "1"), (0, 1, b, "2"), (1, 0, a, "3")]);
+        packed(r, "b2", &[(0, 0, a, "4"), (0, 1, a, "5")]);
+        packed(r, "b3", &[(0, 0, b, "6")]);
+        assert_eq!(queued_by_batch(r), [3, 2, 1]);
+
+        // Bob's address is refused; the server goes away after 3 mails.
+        let sink = Sink {
+            refused: Some(b),
+            down_after: Some(3),
+            ..Sink::default()
+        };
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.waiting), (3, 2, 1), "{f:?}");
+        assert_eq!(sink.taken(), ["1", "3", "4"]);
+        assert!(f.errors[0].ends_with("b1/replies: 0000.001: 550 no such user b@example.org"));
+        assert!(f.errors[1].ends_with("b2/replies: 0000.001: connection refused"));
+        assert!(f.errors[2].starts_with("1 more queued mails not tried"));
+        assert_eq!(
+            fs::read_to_string(r.join("b1").join(pack::SENT)).unwrap(),
+            "0000.000\n0001.000\n"
+        );
+        assert_eq!(queued_by_batch(r), [1, 1, 1]);
+
+        // Back: each waiting reply once, nothing sent twice.
+        let sink = Sink::default();
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.waiting), (3, 0, 0), "{f:?}");
+        assert_eq!(sink.taken(), ["2", "5", "6"]);
+        assert_eq!(fs::read_dir(r).unwrap().count(), 0, "outbox empty");
+    }
+
+    #[test]
+    fn issue6_a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
+        let ready = tempfile::tempdir().unwrap();
+        let r = ready.path();
+        let a = "a@example.org";
+        let dir = packed(r, "b1", &[(0, 0, a, "1"), (1, 0, a, "2")]);
+        let file = dir.join(pack::FILE);
+        let bytes = fs::read(&file).unwrap();
+        fs::write(&file, &bytes[..bytes.len() - 10]).unwrap();
+        packed(r, "b2", &[(0, 0, a, "3")]);
+        assert_eq!(queued_by_batch(r), [1, 1]);
+        let sink = Sink::default();
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.waiting), (2, 1, 0), "{f:?}");
+        assert_eq!(sink.taken(), ["1", "3"]);
+        let offset = pack::decode(&bytes).0[0].raw.len() + "pbem-pack 1\n0000.000 00\n\n".len();
+        assert!(
+            f.errors[0].contains(&format!(
+                "b1/replies: damaged pack at byte {offset}: truncated: entry 0001.000 says"
+            )),
+            "{:?}",
+            f.errors
+        );
+        // Kept for the admin, reported again, nothing sent twice.
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.waiting), (0, 1, 0), "{f:?}");
+        assert!(dir.exists());
+        assert_eq!(queued(r), 0);
+    }
+
+    #[test]
+    fn issue6_a_queue_of_eml_files_from_before_the_pack_still_goes_out() {
+        let ready = tempfile::tempdir().unwrap();
+        let r = ready.path();
+        let a = "a@example.org";
+        // The old layout: `<idx>.<n>.eml` files and `keys` (or `key`).
+        let old = r.join("20261121T100000000000-00000000-00000000000000ab");
+        fs::create_dir_all(&old).unwrap();
+        fs::write(old.join("0000.000.eml"), reply(a, "1")).unwrap();
+        fs::write(old.join("0001.000.eml"), reply(a, "2")).unwrap();
+        fs::write(old.join("keys"), "0 <a@x>\n1 <b@x>\n").unwrap();
+        packed(
+            r,
+            "20261121T100001000000-00000001-00000000000000cd",
+            &[(0, 0, a, "3")],
+        );
+        assert_eq!(queued_by_batch(r), [2, 1]);
+        let sink = Sink::default();
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.waiting), (3, 0, 0), "{f:?}");
+        assert_eq!(sink.taken(), ["1", "2", "3"]);
+        assert_eq!(fs::read_dir(r).unwrap().count(), 0, "outbox empty");
     }
 
     #[test]

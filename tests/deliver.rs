@@ -129,26 +129,7 @@ impl Site {
 
     /// The batches waiting in the outbox, and the mails in each.
     fn outbox(&self) -> Vec<usize> {
-        let mut batches: Vec<PathBuf> = fs::read_dir(self.path("data/outbox/ready"))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        batches.sort();
-        batches
-            .iter()
-            .map(|b| {
-                fs::read_dir(b)
-                    .unwrap()
-                    .filter(|f| {
-                        f.as_ref()
-                            .unwrap()
-                            .path()
-                            .extension()
-                            .is_some_and(|x| x == "eml")
-                    })
-                    .count()
-            })
-            .collect()
+        pbem::transport::queued_by_batch(&self.path("data/outbox/ready"))
     }
 }
 
@@ -296,13 +277,16 @@ fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
     site.new_bz("bz-del1");
     let key = "<move1@example.org>";
     let raw = bobs_move(&site, "bz-del1", key);
-    // The replies cannot be staged (a file sits where their folder goes,
-    // as a full disk would stop them): the record is written, the mail
-    // is not committed.
-    let staging = site
-        .path("data/outbox/staging")
-        .join(format!("{:016x}", pbem::store::stable_hash(key.as_bytes())));
-    fs::write(&staging, "in the way").unwrap();
+    // The key cannot be committed (its file is a link into a folder that
+    // does not exist: it reads as empty, but cannot be written, as a full
+    // disk would stop the append): the record and the replies are written
+    // and synced, the mail is not committed.
+    let blocked = site.path("data/processed").join(format!(
+        "{:03x}.log",
+        pbem::store::stable_hash(key.as_bytes()) >> 52
+    ));
+    fs::create_dir_all(blocked.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(site.path("no-such-folder/keys"), &blocked).unwrap();
     let o = site.deliver(NOW, &raw);
     assert_eq!(o.status.code(), Some(EX_TEMPFAIL), "{}", stderr(&o));
     assert!(stderr(&o).contains("left in the mailbox"), "{}", stderr(&o));
@@ -313,7 +297,7 @@ fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
 
     // The MTA's retry finds the move in the record: it is not played
     // again, and the news goes out once.
-    fs::remove_file(&staging).unwrap();
+    fs::remove_file(&blocked).unwrap();
     let o = site.deliver("2026-11-20T10:05:00Z", &raw);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rec = site.record("bz-del1");

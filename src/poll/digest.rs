@@ -5,8 +5,10 @@
 //! answers to their own mails still come at once.
 //!
 //! Held news takes the same exactly-once path as every reply: it is staged
-//! with the mail that caused it (as `NNN.held.json`), committed with it,
-//! and moved into `DATA/outbox/digest/` on release. At the end of each
+//! with the mail that caused it (in memory, then at the batch's commit as
+//! `<idx>.<n>.held.json` in its staging folder, beside the pack of
+//! replies), committed with it, and moved into `DATA/outbox/digest/` on
+//! release. At the end of each
 //! poll [`crate::timecontrol::release`] decides what goes out; a digest is
 //! committed under a key naming its items before they are removed, so a
 //! crash in between sends it once.
@@ -69,15 +71,14 @@ impl Poller<'_> {
         Ok(self.store.player(&to)?.digest != DigestMode::Off)
     }
 
-    /// Stages `reply` as held news beside the mails of a commit.
-    pub(super) fn stage_held(
+    /// `reply` as held news, as it is staged with the replies of a commit
+    /// (written at the commit as `<idx>.<n>.held.json`, beside the pack).
+    pub(super) fn held_json(
         &self,
-        staging: &Path,
-        stem: &str,
         reply: &Reply,
         urgent: bool,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<String, StoreError> {
         let held = Held {
             to: reply.to.clone(),
             subject: reply.rendered.subject.clone(),
@@ -87,10 +88,7 @@ impl Poller<'_> {
             urgent,
             at: now,
         };
-        let json = serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        // Unsynced, like the staged mails: the commit syncs first.
-        let p = staging.join(format!("{stem}.held.json"));
-        fs::write(&p, json).map_err(io(&p))
+        serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))
     }
 
     /// Moves a committed batch's held news into the digest queue (before

@@ -150,7 +150,7 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
 /// Any I/O error; the old file is then untouched.
 pub fn write_atomic_via(
     path: &Path,
-    contents: &str,
+    contents: impl AsRef<[u8]>,
     tmp: &Path,
     sync_folder: bool,
 ) -> std::io::Result<()> {
@@ -159,7 +159,7 @@ pub fn write_atomic_via(
             .prefix(".pbem-")
             .suffix(".tmp")
             .tempfile_in(folder)?;
-        file.write_all(contents.as_bytes())?;
+        file.write_all(contents.as_ref())?;
         file.as_file().sync_all()?;
         file.persist(path).map_err(|e| e.error)?;
         Ok(())
