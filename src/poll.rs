@@ -242,19 +242,9 @@ impl Poller<'_> {
                     handle,
                 )
             }));
+            let mut flow = Flow::Next;
             match step {
-                Ok(Flow::Next) => {}
-                Ok(Flow::Stop) => {
-                    let left = total - i - 1;
-                    if left > 0 {
-                        report.errors.push(format!(
-                            "{left} more mail{} left in the mailbox for the next poll: the data \
-                             folder cannot be written",
-                            if left == 1 { "" } else { "s" }
-                        ));
-                    }
-                    break;
-                }
+                Ok(f) => flow = f,
                 Err(payload) => {
                     // What it staged, if anything, is not kept.
                     batch.out.forget(idx);
@@ -265,8 +255,19 @@ impl Poller<'_> {
                     ));
                 }
             }
-            if batch.mails.len() >= BATCH {
-                self.commit_batch(store, &mut batch, source, &processed, &mut report, now);
+            if matches!(flow, Flow::Next) && batch.mails.len() >= BATCH {
+                flow = self.commit_batch(store, &mut batch, source, &processed, &mut report, now);
+            }
+            if let Flow::Stop = flow {
+                let left = total - i - 1;
+                if left > 0 {
+                    report.errors.push(format!(
+                        "{left} more mail{} left in the mailbox for the next poll: the data \
+                         folder cannot be written",
+                        if left == 1 { "" } else { "s" }
+                    ));
+                }
+                break;
             }
         }
         self.commit_batch(store, &mut batch, source, &processed, &mut report, now);
@@ -410,7 +411,9 @@ impl Poller<'_> {
     /// Steps 4 and 5 for a batch: sync, commit the keys, release the
     /// replies, mark the mails done. On a failure before the commit the
     /// whole batch is left in the mailbox (its staged replies are thrown
-    /// away at the next start).
+    /// away at the next start); [`Flow::Stop`] when the data folder cannot
+    /// be written at all (the batch's writes reach the disk only here, so
+    /// this is where a full disk shows).
     fn commit_batch(
         &self,
         store: &Store,
@@ -419,12 +422,12 @@ impl Poller<'_> {
         processed: &Processed,
         report: &mut Report,
         now: DateTime<Utc>,
-    ) {
+    ) -> Flow {
         let Batch {
             mails, twins, out, ..
         } = std::mem::take(batch);
         if mails.is_empty() {
-            return;
+            return Flow::Next;
         }
         let listed: Vec<(usize, &str)> = mails
             .iter()
@@ -468,7 +471,13 @@ impl Poller<'_> {
                     .errors
                     .push(format!("{}: {e}; left in the mailbox", t.name));
             }
-            return;
+            // The data folder cannot be written at all: the next batches
+            // would fail the same way (their mails wait in the mailbox).
+            return if e.is_unwritable() {
+                Flow::Stop
+            } else {
+                Flow::Next
+            };
         }
         for m in &mails {
             processed.insert(&m.key);
@@ -498,6 +507,7 @@ impl Poller<'_> {
                 .errors
                 .push(format!("the mailbox: cannot sync the done marks: {e}"));
         }
+        Flow::Next
     }
 
     /// A game whose record does not read or replay, met by a mail or by
