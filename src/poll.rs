@@ -18,9 +18,9 @@
 //!    place and the file system synced again ([`Store::sync`]): every
 //!    record, rename and staged reply of the batch is on disk; only then
 //!    are the keys appended to their files in `processed/` and synced:
-//!    the commit point; the
-//!    staging folder is renamed into `outbox/ready/`, where
-//!    [`transport::flush`] sends the pack's replies in order;
+//!    the commit point; the staging folder is renamed into
+//!    `outbox/ready/`, where [`transport::flush`] sends the pack's replies
+//!    in order;
 //! 5. the mails are marked done in their mailbox ([`Source::done`]): a
 //!    Maildir's leave `new/` (moved to `cur/`, flagged Seen), an IMAP mail
 //!    is flagged `\Seen` or moved to the processed folder.
@@ -70,8 +70,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Mails handled before their keys are committed together: three file
 /// system syncs and one append to each key file per batch instead of
-/// several syncs per mail. A crash makes the next poll handle again at most this
-/// many mails (each found in its record, so nothing is applied twice).
+/// several syncs per mail. A crash makes the next poll handle again at
+/// most this many mails (each found in its record, so nothing is applied twice).
 pub const BATCH: usize = 128;
 
 /// Numbers the batches of replies this process releases, so that they go
@@ -1038,18 +1038,23 @@ mod tests {
         }
     }
 
+    /// pbem's identity at `address`, with the default clock policy.
+    fn identity(address: &str) -> Identity {
+        Identity {
+            address: address.into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+            admin: None,
+            clocks: Default::default(),
+        }
+    }
+
     /// As pbem staged replies before the pack: one `.eml` file each.
     #[test]
     fn issue6_after_a_torn_batch_commit_only_the_committed_replies_go_out() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
-        let identity = Identity {
-            address: "pbem@localhost".into(),
-            name: "pbem".into(),
-            trusted_authserv: None,
-            admin: None,
-            clocks: Default::default(),
-        };
+        let identity = identity("pbem@localhost");
         let templates = Templates::new(None);
         let sink = Sink::default();
         let poller = Poller {
@@ -1083,13 +1088,7 @@ mod tests {
     fn issue6_after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
-        let identity = Identity {
-            address: "pbem@localhost".into(),
-            name: "pbem".into(),
-            trusted_authserv: None,
-            admin: None,
-            clocks: Default::default(),
-        };
+        let identity = identity("pbem@localhost");
         let templates = Templates::new(None);
         let sink = Sink::default();
         let poller = Poller {
@@ -1181,13 +1180,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("data")).unwrap();
         let mut inbox = Maildir::open(dir.path().join("inbox")).unwrap();
-        let identity = Identity {
-            address: "pbem@localhost".into(),
-            name: "pbem".into(),
-            trusted_authserv: None,
-            admin: None,
-            clocks: Default::default(),
-        };
+        let identity = identity("pbem@localhost");
         let templates = Templates::new(None);
         let sink = Sink::default();
         let raw = b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: help\r\n\
@@ -1218,13 +1211,7 @@ mod tests {
     fn issue5_a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("data")).unwrap();
-        let identity = Identity {
-            address: "pbem@example.net".into(),
-            name: "pbem".into(),
-            trusted_authserv: None,
-            admin: None,
-            clocks: Default::default(),
-        };
+        let identity = identity("pbem@example.net");
         let templates = Templates::new(None);
         let sent = dir.path().join("sent");
         let transport = MaildirSink {
