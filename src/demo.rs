@@ -231,14 +231,6 @@ pub fn example_moves(rules: Rules) -> Vec<String> {
         Rules::ToroidalCheckers => include_str!("../games/toroidal-checkers.toml"),
     };
     crate::record::Record::parse("example", text)
-        .map(|r| {
-            r.lines
-                .into_iter()
-                .filter_map(|l| match l.entry {
-                    crate::record::Entry::Move(m) => Some(m),
-                    crate::record::Entry::Event(_) => None,
-                })
-                .collect()
-        })
+        .map(|r| r.moves())
         .unwrap_or_default()
 }

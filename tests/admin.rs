@@ -10,7 +10,7 @@ mod common;
 use pbem::config::{Config, INIT};
 use pbem::demo::Player;
 use pbem::mailbox::Maildir;
-use pbem::record::{Entry, Record};
+use pbem::record::Record;
 use pbem::store::{Challenge, Secrets, Store};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -159,16 +159,6 @@ fn header(raw: &str, name: &str) -> Option<String> {
         let (k, v) = l.split_once(':')?;
         k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
     })
-}
-
-fn moves_of(rec: &Record) -> Vec<String> {
-    rec.lines
-        .iter()
-        .filter_map(|l| match &l.entry {
-            Entry::Move(m) => Some(m.clone()),
-            Entry::Event(_) => None,
-        })
-        .collect()
 }
 
 #[test]
@@ -418,7 +408,7 @@ fn new_never_replaces_a_game_or_a_challenge() {
         assert_eq!(site.snapshot(), before, "{id} was touched");
         assert_eq!(site.sent_count(), mails);
     }
-    assert_eq!(moves_of(&site.record("bz-adm1")), ["58-50"]);
+    assert_eq!(site.record("bz-adm1").moves(), ["58-50"]);
 }
 
 #[test]
@@ -439,7 +429,7 @@ fn the_keys_mailed_by_new_let_the_players_move_and_nothing_else_does() {
     bob.reply(&inbox, "[pbem bz-adm1]", "#1 58-50").unwrap();
     poll("2026-11-20T11:00:00Z");
     let rec = site.record("bz-adm1");
-    assert_eq!(moves_of(&rec), ["58-50"]);
+    assert_eq!(rec.moves(), ["58-50"]);
     assert_eq!(
         rec.lines[0].message_id.as_deref(),
         Some("<1.bob@example.org>")
@@ -459,7 +449,7 @@ fn the_keys_mailed_by_new_let_the_players_move_and_nothing_else_does() {
         )
         .unwrap();
     poll("2026-11-20T12:00:00Z");
-    assert_eq!(moves_of(&site.record("bz-adm1")), ["58-50"]);
+    assert_eq!(site.record("bz-adm1").moves(), ["58-50"]);
     let a = alice.check();
     assert_eq!(a.len(), 1, "Alice is told");
     assert!(bob.check().is_empty(), "Bob hears of no move");
@@ -467,7 +457,7 @@ fn the_keys_mailed_by_new_let_the_players_move_and_nothing_else_does() {
     // Her reply to pbem's mail carries her key: it moves.
     alice.reply(&inbox, "58-50", "#2 1-9").unwrap();
     poll("2026-11-20T13:00:00Z");
-    assert_eq!(moves_of(&site.record("bz-adm1")), ["58-50", "1-9"]);
+    assert_eq!(site.record("bz-adm1").moves(), ["58-50", "1-9"]);
     assert_eq!(bob.check().len(), 1);
 }
 
@@ -672,7 +662,7 @@ fn move_plays_for_the_side_to_move_and_tells_both_players() {
         &["move", path.to_str().unwrap(), "1-9"],
     );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(moves_of(&site.record("bz-adm1")), ["58-50", "1-9"]);
+    assert_eq!(site.record("bz-adm1").moves(), ["58-50", "1-9"]);
     assert_eq!(site.sent_count(), 6);
 }
 
@@ -764,7 +754,7 @@ fn move_plays_a_whole_game_and_then_refuses() {
         assert_eq!(o.status.code(), Some(0), "{m}: {}", stderr(&o));
     }
     let rec = site.record("em-adm1");
-    assert_eq!(moves_of(&rec), moves);
+    assert_eq!(rec.moves(), moves);
     assert_eq!(rec.result.as_ref().map(|r| r.0.as_str()), Some("black"));
     let path = site.data().join("games/em-adm1.toml");
     let o = Command::new(env!("CARGO_BIN_EXE_pbem"))

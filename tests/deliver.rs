@@ -9,7 +9,7 @@ mod common;
 
 use pbem::config::INIT;
 use pbem::mailbox::Maildir;
-use pbem::record::{Entry, Record};
+use pbem::record::Record;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -137,16 +137,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn moves_of(rec: &Record) -> Vec<String> {
-    rec.lines
-        .iter()
-        .filter_map(|l| match &l.entry {
-            Entry::Move(m) => Some(m.clone()),
-            Entry::Event(_) => None,
-        })
-        .collect()
-}
-
 /// A player's mail to pbem, as an MTA would pipe it.
 fn mail(from: &str, to: &str, message_id: &str, subject: &str, body: &str) -> Vec<u8> {
     format!(
@@ -187,7 +177,7 @@ fn deliver_processes_a_piped_move_exactly_once() {
     let o = site.deliver("2026-11-20T10:30:00Z", &raw);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rec = site.record("bz-del1");
-    assert_eq!(moves_of(&rec), ["58-50"]);
+    assert_eq!(rec.moves(), ["58-50"]);
     assert_eq!(rec.lines[0].message_id.as_deref(), Some(key));
     for who in ["alice@example.org", BOB] {
         let got = site.mails_to(who);
@@ -218,7 +208,7 @@ fn deliver_processes_a_piped_move_exactly_once() {
     let again = bobs_move(&site, "bz-del1", "<move1-again@example.org>");
     let o = site.deliver("2026-11-20T11:35:00Z", &again);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(moves_of(&site.record("bz-del1")), ["58-50"]);
+    assert_eq!(site.record("bz-del1").moves(), ["58-50"]);
     assert_eq!(site.mails_to("alice@example.org").len(), 2);
     let to_bob = site.mails_to(BOB);
     assert_eq!(to_bob.len(), 3);
@@ -262,12 +252,12 @@ fn deliver_exits_75_when_it_cannot_work_now_and_the_retry_succeeds() {
     tempfail("data is a file", "data/games: Not a directory");
     fs::remove_file(site.path("data")).unwrap();
     fs::rename(site.path("data.away"), site.path("data")).unwrap();
-    assert!(moves_of(&site.record("bz-del1")).is_empty());
+    assert!(site.record("bz-del1").moves().is_empty());
 
     // The MTA tries again once things are fixed: the move is made.
     let o = site.deliver(NOW, &raw);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(moves_of(&site.record("bz-del1")), ["58-50"]);
+    assert_eq!(site.record("bz-del1").moves(), ["58-50"]);
     assert_eq!(site.mails_to(BOB).len(), 2);
 }
 
@@ -290,7 +280,7 @@ fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
     let o = site.deliver(NOW, &raw);
     assert_eq!(o.status.code(), Some(EX_TEMPFAIL), "{}", stderr(&o));
     assert!(stderr(&o).contains("left in the mailbox"), "{}", stderr(&o));
-    assert_eq!(moves_of(&site.record("bz-del1")), ["58-50"]);
+    assert_eq!(site.record("bz-del1").moves(), ["58-50"]);
     assert_eq!(site.mails_to(BOB).len(), 1, "no news sent yet");
     let committed = common::committed_keys(&site.path("data"));
     assert!(!committed.iter().any(|k| *k == key), "{committed:?}");
@@ -301,7 +291,7 @@ fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
     let o = site.deliver("2026-11-20T10:05:00Z", &raw);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rec = site.record("bz-del1");
-    assert_eq!(moves_of(&rec), ["58-50"]);
+    assert_eq!(rec.moves(), ["58-50"]);
     assert_eq!(rec.lines.len(), 1);
     for who in ["alice@example.org", BOB] {
         let got = site.mails_to(who);
@@ -342,7 +332,7 @@ fn deliver_drops_what_can_never_be_processed() {
         assert_eq!(o.status.code(), Some(0), "{what}: {err}");
         assert!(!err.contains("panicked"), "{what}: {err}");
         assert!(err.contains("dropped"), "{what}: {err}");
-        assert!(moves_of(&site.record("bz-del1")).is_empty(), "{what}");
+        assert!(site.record("bz-del1").moves().is_empty(), "{what}");
         assert_eq!(site.mails_to(BOB).len(), 1, "{what}: no mail sent");
         assert_eq!(site.mails_to("alice@example.org").len(), 1);
         // Only the processed keys change: one more committed key.
@@ -474,7 +464,7 @@ fn sendmail_gets_the_envelope_and_the_whole_message() {
     );
     let o = site.run("2026-11-20T10:30:00Z", &["poll"], b"");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(moves_of(&site.record("bz-sm1")), ["58-50"]);
+    assert_eq!(site.record("bz-sm1").moves(), ["58-50"]);
     let news = &calls(&site)[2..];
     assert_eq!(news.len(), 2, "{news:?}");
     let keys = [
@@ -562,7 +552,7 @@ fn a_failing_sendmail_keeps_the_replies_for_the_next_poll_which_sends_each_once(
     let err = stderr(&o);
     assert!(err.contains("WARN  not-sent error="), "{err}");
     assert!(err.contains("fake sendmail: cannot reach"), "{err}");
-    assert_eq!(moves_of(&site.record("bz-sm1")), ["58-50"]);
+    assert_eq!(site.record("bz-sm1").moves(), ["58-50"]);
     assert!(site.path("mail/inbox/cur/1.bob:2,S").exists());
     assert_eq!(site.outbox(), [2]);
     let tried = calls(&site);

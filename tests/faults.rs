@@ -22,7 +22,7 @@ use pbem::config::{Config, INIT};
 use pbem::demo::example_moves;
 use pbem::game::Side;
 use pbem::mailbox::Maildir;
-use pbem::record::{Entry, Record};
+use pbem::record::Record;
 use pbem::rules::Rules;
 use pbem::store::Store;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -238,13 +238,7 @@ impl Site {
     fn played(&self, id: &str) -> Vec<String> {
         let rec = Record::parse(&format!("{id}.toml"), &self.record_text(id)).unwrap();
         pbem::cli::validate_record(&rec).unwrap_or_else(|e| panic!("{id}: {e}"));
-        rec.lines
-            .iter()
-            .filter_map(|l| match &l.entry {
-                Entry::Move(m) => Some(m.clone()),
-                Entry::Event(_) => None,
-            })
-            .collect()
+        rec.moves()
     }
 
     /// The keys committed, a key once per commit.
@@ -787,15 +781,7 @@ fn issue5_a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
     let mut site = Site::new(INIT);
     let ids: Vec<String> = (0..12).map(|i| format!("busy-{i}")).collect();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let rules = [
-        Rules::DragonsTeeth,
-        Rules::Embed,
-        Rules::GuerrillaCheckers,
-        Rules::MadBishops,
-        Rules::MadRooks,
-        Rules::ToroidalCheckers,
-    ];
-    let mut games = site.start(&ids, &rules, None);
+    let mut games = site.start(&ids, &common::workload::RULES, None);
     for g in &mut games {
         g.moves.truncate(20);
     }

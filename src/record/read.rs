@@ -371,6 +371,18 @@ impl Record {
     pub fn first_side(&self) -> Side {
         self.first.or(self.rules.fixed_first()).unwrap_or(Side::A)
     }
+
+    /// The moves of the record, in order, as written (its events, such as
+    /// `resign`, left out).
+    pub fn moves(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .filter_map(|l| match &l.entry {
+                Entry::Move(m) => Some(m.clone()),
+                Entry::Event(_) => None,
+            })
+            .collect()
+    }
 }
 
 /// Strips a `#` comment, but not a `#` inside a `<message-id>`.

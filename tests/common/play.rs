@@ -5,7 +5,7 @@
 //! record on disk is the bundled example game, move for move.
 
 use pbem::demo::{Player, Received, example_moves};
-use pbem::record::{self, Entry, Record};
+use pbem::record::{self, Record};
 use pbem::rules::Rules;
 use pbem::store::Store;
 
@@ -128,15 +128,7 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
 pub fn check_record(store: &Store, id: &str, rules: Rules, moves: &[String]) {
     let text = store.read_game(id).unwrap().expect("the record is there");
     let rec = Record::parse(&format!("{id}.toml"), &text).unwrap();
-    let played: Vec<String> = rec
-        .lines
-        .iter()
-        .filter_map(|l| match &l.entry {
-            Entry::Move(m) => Some(m.clone()),
-            Entry::Event(_) => None,
-        })
-        .collect();
-    assert_eq!(played, moves, "{rules}: every move once, in order");
+    assert_eq!(rec.moves(), moves, "{rules}: every move once, in order");
     assert!(
         rec.lines
             .iter()

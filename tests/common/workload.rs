@@ -6,7 +6,7 @@ use pbem::adjudicate::{Adjudicator, Identity};
 use pbem::demo::example_moves;
 use pbem::game::Side;
 use pbem::mail::templates::Templates;
-use pbem::record::{Entry, Record};
+use pbem::record::Record;
 use pbem::rules::Rules;
 use pbem::store::Store;
 use std::collections::{BTreeMap, HashMap};
@@ -133,15 +133,7 @@ impl Workload {
         for g in &self.games {
             let text = store.read_game(&g.id).unwrap().unwrap();
             let rec = Record::parse(&format!("{}.toml", g.id), &text).unwrap();
-            let played: Vec<String> = rec
-                .lines
-                .iter()
-                .filter_map(|l| match &l.entry {
-                    Entry::Move(m) => Some(m.clone()),
-                    Entry::Event(_) => None,
-                })
-                .collect();
-            assert_eq!(played, g.moves, "{}: no move lost or doubled", g.id);
+            assert_eq!(rec.moves(), g.moves, "{}: no move lost or doubled", g.id);
             let checked = pbem::cli::validate_record(&rec).unwrap();
             assert_eq!(
                 checked.result != "*",
