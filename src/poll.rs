@@ -59,7 +59,7 @@ use crate::adjudicate::{AdjudicateError, Adjudicator, Damage, Handled, Identity}
 use crate::mail::{inbound, outbound, templates::Templates};
 use crate::mailbox::{Pending, Source};
 use crate::record::write::write_atomic_via;
-use crate::store::{Processed, Store, StoreError, io_err as io, stable_hash};
+use crate::store::{Processed, Store, StoreError, io_err as io, stable_hash, sync_folder};
 use crate::transport::{self, Transport, pack};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
@@ -154,10 +154,10 @@ pub fn mail_key(raw: &[u8], message_id: Option<&str>) -> String {
     }
 }
 
+/// [`sync_folder`], its failure left to the next poll (the outbox's
+/// folders: a rename lost to a crash is done again by recovery).
 fn sync_dir(p: &Path) {
-    if let Ok(d) = fs::File::open(p) {
-        let _ = d.sync_all();
-    }
+    let _ = sync_folder(p);
 }
 
 impl Poller<'_> {

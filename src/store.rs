@@ -30,11 +30,11 @@
 //! still leaves each file old or new, never half-written; the batch's
 //! keys are committed only after the sync.
 
-use crate::record::write::write_atomic_via;
+use crate::record::write::{TEMP_PREFIX, TEMP_SUFFIX, temp_file, write_atomic_via};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -336,7 +336,8 @@ impl Store {
         for p in &pending.order {
             match pending.files.get(p) {
                 Some(Some(text)) => {
-                    temps.push((temp_with(&tmp, text).map_err(io_err(p))?, p, text))
+                    let temp = temp_file(&tmp, text.as_bytes()).map_err(io_err(p))?;
+                    temps.push((temp.into_temp_path(), p, text))
                 }
                 Some(None) => removals.push(p),
                 None => {}
@@ -361,10 +362,7 @@ impl Store {
         if !removals.is_empty() {
             syncfs()?;
             for p in removals {
-                match fs::remove_file(p) {
-                    Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_err(p)(e)),
-                    _ => {}
-                }
+                remove_if_there(p)?;
             }
         }
         syncfs()
@@ -411,10 +409,7 @@ impl Store {
             lock(&b.pending).set(p, None);
             return Ok(());
         }
-        match fs::remove_file(p) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(p)(e)),
-            _ => Ok(()),
-        }
+        remove_if_there(p)
     }
 
     /// The text of `p`, `None` when there is no such file; on a batch
@@ -756,10 +751,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let due = self.root.join("due");
         let stamp_file = due.join("policy");
-        match fs::remove_file(&stamp_file) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(io_err(&stamp_file)(e)),
-            _ => {}
-        }
+        remove_if_there(&stamp_file)?;
         let root = File::open(&self.root).map_err(io_err(&self.root))?;
         for e in fs::read_dir(&due).map_err(io_err(&due))?.flatten() {
             if e.file_type().is_ok_and(|t| t.is_dir()) {
@@ -816,14 +808,9 @@ impl Store {
         fs::create_dir_all(dir).map_err(io_err(dir))?;
         File::create(m).map_err(io_err(m))?;
         if self.batch.is_none() {
-            File::open(dir)
-                .and_then(|d| d.sync_all())
-                .map_err(io_err(dir))?;
+            sync_folder(dir)?;
             if new_dir {
-                let due = self.root.join("due");
-                File::open(&due)
-                    .and_then(|d| d.sync_all())
-                    .map_err(io_err(&due))?;
+                sync_folder(&self.root.join("due"))?;
             }
         }
         Ok(())
@@ -928,7 +915,7 @@ impl Store {
             .filter(|e| {
                 let name = e.file_name();
                 let name = name.to_string_lossy();
-                name.starts_with(".pbem-") && name.ends_with(".tmp")
+                name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
             })
             .filter(|e| fs::remove_file(e.path()).is_ok())
             .count()
@@ -982,15 +969,18 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// `text` in a new temporary file in `tmp` (mode 0600), written but not
-/// synced; removed when dropped unless persisted.
-fn temp_with(tmp: &Path, text: &str) -> io::Result<tempfile::TempPath> {
-    let mut file = tempfile::Builder::new()
-        .prefix(".pbem-")
-        .suffix(".tmp")
-        .tempfile_in(tmp)?;
-    file.write_all(text.as_bytes())?;
-    Ok(file.into_temp_path())
+/// Removes `p`; one that is not there is not an error.
+fn remove_if_there(p: &Path) -> Result<(), StoreError> {
+    match fs::remove_file(p) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(p)(e)),
+        _ => Ok(()),
+    }
+}
+
+/// Syncs the folder `p`: what was made, renamed or removed in it is on
+/// disk when this returns.
+pub(crate) fn sync_folder(p: &Path) -> Result<(), StoreError> {
+    File::open(p).and_then(|d| d.sync_all()).map_err(io_err(p))
 }
 
 fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
@@ -1004,6 +994,7 @@ fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     #[test]
     fn ids_cannot_escape_the_folder() {

@@ -155,11 +155,7 @@ pub fn write_atomic_via(
     sync_folder: bool,
 ) -> std::io::Result<()> {
     let write_in = |folder: &Path| -> std::io::Result<()> {
-        let mut file = tempfile::Builder::new()
-            .prefix(".pbem-")
-            .suffix(".tmp")
-            .tempfile_in(folder)?;
-        file.write_all(contents.as_ref())?;
+        let file = temp_file(folder, contents.as_ref())?;
         file.as_file().sync_all()?;
         file.persist(path).map_err(|e| e.error)?;
         Ok(())
@@ -174,6 +170,25 @@ pub fn write_atomic_via(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Temporary files are named `.pbem-*.tmp`: what
+/// [`crate::store::Store::remove_stale_temps`] clears after a crash.
+pub(crate) const TEMP_PREFIX: &str = ".pbem-";
+pub(crate) const TEMP_SUFFIX: &str = ".tmp";
+
+/// A new temporary file in `folder` (mode 0600) holding `contents`,
+/// written but not synced; removed when dropped unless persisted.
+pub(crate) fn temp_file(
+    folder: &Path,
+    contents: &[u8],
+) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut file = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(folder)?;
+    file.write_all(contents)?;
+    Ok(file)
 }
 
 /// The folder `path` is in (`.` for a bare name).

@@ -14,7 +14,7 @@
 //! own. The single `DATA/processed.log` of earlier versions is moved into
 //! these files by the first poll that finds it.
 
-use super::{Store, StoreError, io_err, read_opt, stable_hash, sync_file_system};
+use super::{Store, StoreError, io_err, read_opt, stable_hash, sync_file_system, sync_folder};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
@@ -182,9 +182,7 @@ impl Store {
         }
         if each {
             if new_file {
-                File::open(&dir)
-                    .and_then(|d| d.sync_all())
-                    .map_err(io_err(&dir))?;
+                sync_folder(&dir)?;
             }
             return Ok(());
         }
