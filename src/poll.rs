@@ -1049,21 +1049,45 @@ mod tests {
         }
     }
 
+    /// A data folder in `dir/data` and what a [`Poller`] over it needs,
+    /// its replies taken by a [`Sink`].
+    struct Fixture {
+        dir: tempfile::TempDir,
+        store: Store,
+        identity: Identity,
+        templates: Templates,
+        sink: Sink,
+    }
+
+    impl Fixture {
+        fn new() -> Fixture {
+            let dir = tempfile::tempdir().unwrap();
+            let store = Store::open(dir.path().join("data")).unwrap();
+            Fixture {
+                dir,
+                store,
+                identity: identity("pbem@localhost"),
+                templates: Templates::new(None),
+                sink: Sink::default(),
+            }
+        }
+
+        fn poller(&self) -> Poller<'_> {
+            Poller {
+                store: &self.store,
+                identity: &self.identity,
+                templates: &self.templates,
+                transport: &self.sink,
+                limits: Default::default(),
+            }
+        }
+    }
+
     /// As pbem staged replies before the pack: one `.eml` file each.
     #[test]
     fn issue6_after_a_torn_batch_commit_only_the_committed_replies_go_out() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let identity = identity("pbem@localhost");
-        let templates = Templates::new(None);
-        let sink = Sink::default();
-        let poller = Poller {
-            store: &store,
-            identity: &identity,
-            templates: &templates,
-            transport: &sink,
-            limits: Default::default(),
-        };
+        let fx = Fixture::new();
+        let (store, sink, poller) = (&fx.store, &fx.sink, fx.poller());
         // A sealed batch of two mails; the crash came after the first key.
         let folder = store.outbox_staging().join("00000000000000ab");
         fs::create_dir_all(&folder).unwrap();
@@ -1077,7 +1101,7 @@ mod tests {
         let now = "2026-11-21T10:00:00Z".parse().unwrap();
         poller.recover(now).unwrap();
         assert!(!folder.exists());
-        let f = transport::flush(&store.outbox_ready(), &sink);
+        let f = transport::flush(&store.outbox_ready(), sink);
         assert_eq!(f.sent, 1);
         let sent = sink.0.lock().unwrap();
         assert!(String::from_utf8_lossy(&sent[0]).contains("a@example.org"));
@@ -1086,18 +1110,8 @@ mod tests {
 
     #[test]
     fn issue6_after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let identity = identity("pbem@localhost");
-        let templates = Templates::new(None);
-        let sink = Sink::default();
-        let poller = Poller {
-            store: &store,
-            identity: &identity,
-            templates: &templates,
-            transport: &sink,
-            limits: Default::default(),
-        };
+        let fx = Fixture::new();
+        let (store, sink, poller) = (&fx.store, &fx.sink, fx.poller());
         // A sealed batch of three mails, two replies each and held news
         // for two; the crash came after the keys of the first and last.
         let mut out = Outgoing::default();
@@ -1155,7 +1169,7 @@ mod tests {
         assert!(store.remove_stale_temps() == 0, "no temporary file left");
 
         assert_eq!(transport::queued(&store.outbox_ready()), 4);
-        let f = transport::flush(&store.outbox_ready(), &sink);
+        let f = transport::flush(&store.outbox_ready(), sink);
         assert_eq!((f.sent, f.failed), (4, 0), "{f:?}");
         let sent = sink.0.lock().unwrap();
         let to: Vec<String> = sent
@@ -1177,23 +1191,13 @@ mod tests {
 
     #[test]
     fn issue6_the_same_mail_twice_in_one_batch_is_handled_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("data")).unwrap();
-        let mut inbox = Maildir::open(dir.path().join("inbox")).unwrap();
-        let identity = identity("pbem@localhost");
-        let templates = Templates::new(None);
-        let sink = Sink::default();
+        let fx = Fixture::new();
+        let (store, sink, poller) = (&fx.store, &fx.sink, fx.poller());
+        let mut inbox = Maildir::open(fx.dir.path().join("inbox")).unwrap();
         let raw = b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: help\r\n\
                     Message-ID: <twice@example.org>\r\n\r\nhelp\r\n";
         inbox.deliver("1.a", raw).unwrap();
         inbox.deliver("2.b", raw).unwrap();
-        let poller = Poller {
-            store: &store,
-            identity: &identity,
-            templates: &templates,
-            transport: &sink,
-            limits: Default::default(),
-        };
         let now = "2026-11-21T10:00:00Z".parse().unwrap();
         let r = poller.poll(&mut inbox, now, false).unwrap();
         assert_eq!((r.handled, r.skipped, r.errors.len()), (1, 1, 0), "{r:?}");
