@@ -560,21 +560,14 @@ impl Store {
         Ok(None)
     }
 
-    /// Written with mode 0600: only pbem's user may read the tokens (so
-    /// is every file the store writes: its temporary files are made 0600,
-    /// and a batch's are renamed as they are).
+    /// Written with mode 0600: only pbem's user may read the tokens. So
+    /// is every file the store writes: each is a temporary file made 0600
+    /// ([`crate::record::write::temp_file`]) renamed into place.
     ///
     /// # Errors
     /// Any I/O error.
     pub fn write_secrets(&self, id: &str, s: &Secrets) -> Result<(), StoreError> {
-        let p = self.checked("secrets", id)?;
-        self.write_toml(&p, s)?;
-        #[cfg(unix)]
-        if self.batch.is_none() {
-            use std::os::unix::fs::PermissionsExt;
-            fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).map_err(io_err(&p))?;
-        }
-        Ok(())
+        self.write_toml(&self.checked("secrets", id)?, s)
     }
 
     /// # Errors

@@ -177,8 +177,10 @@ pub fn write_atomic_via(
 pub(crate) const TEMP_PREFIX: &str = ".pbem-";
 pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 
-/// A new temporary file in `folder` (mode 0600) holding `contents`,
-/// written but not synced; removed when dropped unless persisted.
+/// A new temporary file in `folder` holding `contents`, written but not
+/// synced; removed when dropped unless persisted. Mode 0600 (tempfile's):
+/// the store's files, the players' secrets among them, keep it when
+/// renamed into place.
 pub(crate) fn temp_file(
     folder: &Path,
     contents: &[u8],
