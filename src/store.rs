@@ -289,11 +289,6 @@ impl Store {
         })
     }
 
-    /// Whether this is a [`Store::batch`] view.
-    pub fn is_batch(&self) -> bool {
-        self.batch.is_some()
-    }
-
     /// Makes everything done so far durable. On a [`Store::batch`] view:
     /// the batch's new files are written to temporary files in `DATA/tmp/`,
     /// the file system is synced (`syncfs(2)`, which also reports a write
