@@ -70,6 +70,16 @@ pub struct Reply {
     pub reply_to: Option<String>,
 }
 
+/// How a mail of a game to one of its players is headed
+/// ([`Adjudicator::thread_head`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadHead {
+    /// The subject of every mail of the game.
+    pub subject: String,
+    /// The player's "Name <address>" in the game, if they play it.
+    pub to: Option<String>,
+}
+
 /// What became of a mail.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Handled {
@@ -143,6 +153,23 @@ pub fn address_of(mailbox: &str) -> String {
     match (m.rfind('<'), m.rfind('>')) {
         (Some(a), Some(b)) if a < b => m[a + 1..b].trim().to_lowercase(),
         _ => m.to_lowercase(),
+    }
+}
+
+/// The name in "Name <address>", else the address: how a player is named
+/// to the other.
+pub fn display_name(mailbox: &str) -> String {
+    let m = mailbox.trim();
+    match m.rfind('<') {
+        Some(i) if i > 0 => {
+            let name = m[..i].trim().trim_matches('"').trim();
+            if name.is_empty() {
+                address_of(m)
+            } else {
+                name.to_string()
+            }
+        }
+        _ => address_of(m),
     }
 }
 
@@ -354,6 +381,10 @@ struct Refusal {
     from: Option<String>,
     /// The mail's other commands, not carried out because of this one.
     skipped: String,
+    /// Nothing to correct: the player is to wait (a move out of turn, a
+    /// challenge not answered yet), and is told so instead of being asked
+    /// for a correction (issue 12).
+    wait: bool,
 }
 
 /// A command refused, and why (for the log).
@@ -380,6 +411,11 @@ struct Turn<'a, G: Game> {
     clock: Option<GameClock>,
     replies: Vec<Reply>,
     fates: Vec<String>,
+    /// `board` and `moves` asked in the mail: answered once the whole mail
+    /// is carried out, on the position it leaves; not at all when it is
+    /// refused (issue 12: a refused mail shows nothing of its refused
+    /// moves; the refusal shows the board as it stands).
+    asked: Vec<Command>,
 }
 
 impl<G: Game> Turn<'_, G> {
@@ -528,6 +564,14 @@ impl Adjudicator<'_> {
             )?;
             return Ok(failed(vec![r], format!("refused from {from}: no command")));
         }
+        // A player's `help`, `games` or `rules` in a game's thread: answered
+        // in that thread, with their key to reply with (issue 12).
+        let thread = table.as_ref().zip(side).map(|((id, t), s)| {
+            (
+                id.clone(),
+                t.token(s).map(|k| self.identity.reply_to(id, k)),
+            )
+        });
         match (table, side) {
             (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => {
                 self.in_game(&from, mail, &id, table, side, &commands)
@@ -541,12 +585,19 @@ impl Adjudicator<'_> {
             }
             _ => {
                 let mut replies = Vec::new();
+                let mut failed_any = false;
                 for c in &commands {
-                    replies.extend(self.gameless(&from, mail, c)?);
+                    let (r, refused) = self.gameless(&from, mail, c)?;
+                    replies.extend(r.into_iter().map(|r| match &thread {
+                        Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Reply {
+                            game: Some(id.clone()),
+                            reply_to: reply_to.clone(),
+                            ..r
+                        },
+                        _ => r,
+                    }));
+                    failed_any |= refused;
                 }
-                let failed_any = replies
-                    .iter()
-                    .any(|r| r.rendered.subject.contains("was not accepted"));
                 Ok(Handled {
                     fate: summary(&commands),
                     replies,
@@ -643,6 +694,48 @@ impl Adjudicator<'_> {
         None
     }
 
+    /// How a mail of game (or challenge) `id` to `address` is headed
+    /// (issue 12: one thread per game and player): the subject of every
+    /// mail of the game, `[pbem bz-7k2q] Boom & Zoom: Alice vs Bob` (the
+    /// players' names in the order of their sides), and the player's
+    /// "Name <address>" as the game knows it, so that every mail's `To`
+    /// has one form. `None` when the game's players cannot be read.
+    pub fn thread_head(&self, id: &str, address: &str) -> Option<ThreadHead> {
+        let (rules, players): (Rules, Vec<String>) = match self.table(id).ok()?? {
+            Table::Game { record, .. } => (
+                record.rules,
+                Side::BOTH
+                    .iter()
+                    .filter_map(|s| record.players.get(record.rules.side_name(*s)).cloned())
+                    .collect(),
+            ),
+            Table::Challenge {
+                rules, challenge, ..
+            } => {
+                let mut p = vec![challenge.challenger.clone(), challenge.opponent.clone()];
+                if rules.side_named(&challenge.challenger_side) != Some(Side::A) {
+                    p.reverse();
+                }
+                (rules, p)
+            }
+            Table::Damaged { .. } => return None,
+        };
+        let to = players.iter().find(|m| address_of(m) == address).cloned();
+        let names: Vec<String> = players.iter().map(|m| display_name(m)).collect();
+        let r = self
+            .templates
+            .render(
+                "_thread",
+                context! { id, game => rules.name(), players => names },
+            )
+            .ok()?;
+        let subject = r.text.trim();
+        (!subject.is_empty() && !subject.contains('\n')).then(|| ThreadHead {
+            subject: subject.to_string(),
+            to,
+        })
+    }
+
     fn info(&self, to: &str, title: &str, text: &str, game: Option<&str>) -> Result<Reply> {
         Ok(Reply {
             to: to.to_string(),
@@ -662,6 +755,7 @@ impl Adjudicator<'_> {
             legal,
             from,
             skipped,
+            wait,
         } = refusal;
         let what = if command.is_empty() {
             "your mail".to_string()
@@ -688,61 +782,82 @@ impl Adjudicator<'_> {
             to: to.to_string(),
             rendered: self.templates.render(
                 "rejected",
-                context! { id => game, game => name, what, command, reason, board, legal => capped(&legal), from, skipped },
+                context! { id => game, game => name, what, command, reason, board, legal => listing(&legal), from, skipped, wait },
             )?,
             game: game.map(str::to_string),
             reply_to,
         })
     }
 
-    /// Commands outside a game: challenge, games, rules, help.
-    fn gameless(&self, from: &str, mail: &Inbound, c: &Command) -> Result<Vec<Reply>> {
-        Ok(match c {
-            Command::Help => vec![Reply {
-                to: from.to_string(),
-                rendered: self.templates.render(
-                    "help",
-                    context! { games => Rules::ALL.map(|r| r.slug()).join(", ") },
-                )?,
-                game: None,
-                reply_to: None,
-            }],
-            Command::Rules { game } => {
-                let text = match game {
-                    Some(r) => {
-                        let i = r.info();
-                        format!("{} {}\n\n{}\n\nNotation: {}.", i.name, byline(i.author), i.summary, i.notation)
-                    }
-                    None => Rules::ALL
-                        .map(|r| format!("{:<20} {} {}", r.slug(), r.name(), byline(r.info().author)))
-                        .join("\n"),
-                };
-                vec![self.info(from, "rules", &text, None)?]
-            }
-            Command::Games => vec![self.info(from, "your games", &self.games_of(from)?, None)?],
-            Command::Challenge {
-                rules,
-                opponent,
-                order,
-                clock,
-            } => self.challenge(from, mail, *rules, opponent, *order, *clock)?,
-            Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => vec![self.reject(
-                from,
-                None,
-                Refusal::new(
-                    c.to_string(),
-                    "pbem cannot tell it is you: send it in a reply to a mail from pbem about one of your games (the reply address carries your key); it then applies to all your games",
-                ),
-            )?],
-            other => vec![self.reject(
-                from,
-                None,
-                Refusal::new(
-                    other.to_string(),
-                    "which game? Reply to a mail from pbem about the game, or put its id in the subject like [pbem bz-7k2q]",
-                ),
-            )?],
-        })
+    /// Commands outside a game: challenge, games, rules, help; and whether
+    /// the command was refused.
+    fn gameless(&self, from: &str, mail: &Inbound, c: &Command) -> Result<(Vec<Reply>, bool)> {
+        let refuse = |command: String, reason: &str| -> Result<(Vec<Reply>, bool)> {
+            Ok((
+                vec![self.reject(from, None, Refusal::new(command, reason))?],
+                true,
+            ))
+        };
+        Ok((
+            match c {
+                Command::Help => vec![Reply {
+                    to: from.to_string(),
+                    rendered: self.templates.render(
+                        "help",
+                        context! { games => Rules::ALL.map(|r| r.slug()).join(", ") },
+                    )?,
+                    game: None,
+                    reply_to: None,
+                }],
+                Command::Rules { game } => {
+                    let text = match game {
+                        Some(r) => {
+                            let i = r.info();
+                            format!(
+                                "{} {}\n\n{}\n\nNotation: {}.",
+                                i.name,
+                                byline(i.author),
+                                i.summary,
+                                i.notation
+                            )
+                        }
+                        None => Rules::ALL
+                            .map(|r| {
+                                format!("{:<20} {} {}", r.slug(), r.name(), byline(r.info().author))
+                            })
+                            .join("\n"),
+                    };
+                    vec![self.info(from, "rules", &text, None)?]
+                }
+                Command::Games => {
+                    vec![self.info(from, "your games", &self.games_of(from)?, None)?]
+                }
+                Command::Challenge {
+                    rules,
+                    opponent,
+                    order,
+                    clock,
+                } => return self.challenge(from, mail, *rules, opponent, *order, *clock),
+                Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
+                    return refuse(
+                        c.to_string(),
+                        "pbem cannot tell it is you: send it in a reply to a mail from pbem about one of your games (the reply address carries your key); it then applies to all your games",
+                    );
+                }
+                other => return refuse(other.to_string(), &self.which_game(from)?),
+            },
+            false,
+        ))
+    }
+
+    /// The refusal of a game command that names no game: the sender's
+    /// running games, each with the address that reaches it (their key in
+    /// it: this mail goes to the sender's address alone).
+    fn which_game(&self, who: &str) -> Result<String> {
+        Ok(format!(
+            "which game? Reply to the last mail pbem sent you about the game (its reply address carries your key), or write to the game's own address:\n\n{}",
+            self.games_of(who)?
+        ))
     }
 
     fn games_of(&self, who: &str) -> Result<String> {
@@ -766,6 +881,17 @@ impl Adjudicator<'_> {
                         r => format!("over: {r} won"),
                     }
                 ));
+                // The way back into the game: its reply address, with the
+                // key. It goes to `who` alone, whose key it is (issue 12).
+                if result == "*"
+                    && let Some(key) = self.store.secrets(&id)?.tokens.get(side.as_str())
+                {
+                    lines.push(format!(
+                        "{:<16} to play, write to {}",
+                        "",
+                        self.identity.reply_to(&id, key)
+                    ));
+                }
             }
         }
         for id in self.store.challenge_ids()? {
@@ -802,7 +928,7 @@ impl Adjudicator<'_> {
         opponent: &str,
         order: Order,
         clock: Option<TimeControl>,
-    ) -> Result<Vec<Reply>> {
+    ) -> Result<(Vec<Reply>, bool)> {
         // One address pbem can write to, as it will write it, or nothing
         // is made (issue 5: a list or a broken address made a challenge
         // whose mail to the opponent was never sent, while the challenger
@@ -812,7 +938,7 @@ impl Adjudicator<'_> {
             .map(|m| m.email.to_string().to_lowercase())
         else {
             let opponent = opponent.to_lowercase();
-            return Ok(vec![self.reject(
+            return Ok((vec![self.reject(
                 from,
                 None,
                 Refusal::new(
@@ -821,17 +947,20 @@ impl Adjudicator<'_> {
                         "`{opponent}` is not a mail address pbem can write to; challenge one player by their address, like bob@example.org"
                     ),
                 ),
-            )?]);
+            )?], true));
         };
         if opponent == from || !opponent.contains('@') {
-            return Ok(vec![self.reject(
-                from,
-                None,
-                Refusal::new(
-                    "challenge",
-                    "challenge another player's address, not your own",
-                ),
-            )?]);
+            return Ok((
+                vec![self.reject(
+                    from,
+                    None,
+                    Refusal::new(
+                        "challenge",
+                        "challenge another player's address, not your own",
+                    ),
+                )?],
+                true,
+            ));
         }
         // The id comes from the challenge's Message-ID: a re-run after a
         // crash finds the same challenge instead of making a second one.
@@ -889,7 +1018,7 @@ impl Adjudicator<'_> {
                 .cloned()
                 .unwrap_or_default()
         };
-        Ok(vec![
+        Ok((vec![
             Reply {
                 to: opponent.clone(),
                 rendered: self.templates.render(
@@ -910,7 +1039,7 @@ impl Adjudicator<'_> {
                 game: Some(id.clone()),
                 reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
             },
-        ])
+        ], false))
     }
 
     /// Commands about one game, from a player who proved it (`side`).
@@ -946,7 +1075,11 @@ impl Adjudicator<'_> {
         commands: &[Command],
     ) -> Result<Handled> {
         let not_yet = |reason: String, why: &str| -> Result<Handled> {
-            let r = self.reject(from, Some(id), Refusal::new(summary(commands), reason))?;
+            let refusal = Refusal {
+                wait: why == "not answered yet",
+                ..Refusal::new(summary(commands), reason)
+            };
+            let r = self.reject(from, Some(id), refusal)?;
             Ok(failed(
                 vec![r],
                 format!("refused from {from}: challenge {id} {why}"),
@@ -1388,6 +1521,7 @@ impl Adjudicator<'_> {
             clock,
             replies: Vec::new(),
             fates: Vec::new(),
+            asked: Vec::new(),
         };
         // The board as it stands, for refusals: a refused mail changes
         // nothing, even if commands before the refused one were fine.
@@ -1441,6 +1575,10 @@ impl Adjudicator<'_> {
                     }
                 }
             }
+        }
+        for c in std::mem::take(&mut t.asked) {
+            let reply = self.board_reply(&t, &c)?;
+            t.replies.push(reply);
         }
         let Turn {
             mut rec,
@@ -1513,7 +1651,14 @@ impl Adjudicator<'_> {
                             "it is {}'s move, not yours (you play {me}); wait for their move",
                             rules.side_name(t.pos().turn())
                         );
-                        return refuse(t, reason, "not their turn");
+                        return Ok(Err(Refused {
+                            refusal: Refusal {
+                                board: Some(t.board()),
+                                wait: true,
+                                ..Refusal::new(c.to_string(), reason)
+                            },
+                            why: "not their turn".into(),
+                        }));
                     }
                     if let Some(n) = number
                         && *n as usize != ply + 1
@@ -1557,10 +1702,12 @@ impl Adjudicator<'_> {
                             }));
                         }
                     };
-                    let entry = Entry::Move(game::canonical(t.pos(), m));
-                    t.push(Some(ply as u32 + 1), entry, self.now);
+                    let canonical = game::canonical(t.pos(), m);
+                    t.fates.push(format!("{me} played {canonical}"));
+                    t.push(Some(ply as u32 + 1), Entry::Move(canonical), self.now);
+                } else {
+                    t.fates.push(format!("{me} played {text}"));
                 }
-                t.fates.push(format!("{me} played {text}"));
             }
             Command::Resign | Command::OfferDraw => {
                 if !t.already {
@@ -1589,8 +1736,7 @@ impl Adjudicator<'_> {
                 t.fates.push(format!("{me} {}", done_phrase(c)));
             }
             Command::Board | Command::Moves { .. } => {
-                let reply = self.board_reply(t, c)?;
-                t.replies.push(reply);
+                t.asked.push(c.clone());
                 t.fates.push(format!("{me} asked for {c}"));
             }
             // An accept handled again after a crash: the game exists but
@@ -1651,8 +1797,16 @@ impl Adjudicator<'_> {
                 t.fates.push(format!("{me}: {c}"));
             }
             other => {
-                let replies = self.gameless(t.from, t.mail, other)?;
-                t.replies.extend(replies);
+                // `help`, `games`, `rules` asked in a game: answered in the
+                // game's thread, with the player's key to reply with.
+                let (replies, _) = self.gameless(t.from, t.mail, other)?;
+                for r in replies {
+                    t.replies.push(Reply {
+                        game: Some(t.id.to_string()),
+                        reply_to: t.reply_to(self, t.side),
+                        ..r
+                    });
+                }
             }
         }
         Ok(Ok(()))
@@ -1779,9 +1933,9 @@ impl Adjudicator<'_> {
                     },
                 };
                 let legal = if list.is_empty() {
-                    "none".to_string()
+                    "  none".to_string()
                 } else {
-                    capped(&list)
+                    listing(&list)
                 };
                 (legal, f.clone())
             }
@@ -1979,16 +2133,52 @@ fn already_accepted(mail: &Inbound, rec: &Record) -> bool {
 /// thousands of legal capture chains.
 pub const MAX_LISTED: usize = 80;
 
-/// "a, b, c" or, past [`MAX_LISTED`], the first ones and how many more.
-fn capped(list: &[String]) -> String {
-    if list.len() <= MAX_LISTED {
-        return list.join(", ");
+/// Moves a mail lists on one line.
+const PER_LINE: usize = 10;
+
+/// A list of moves as a mail shows it: one line per square the moves start
+/// from (`  from 50: 50-51 50-52 50-53`), at most [`PER_LINE`] moves a line,
+/// past [`MAX_LISTED`] the first ones and how many more. Every line starts
+/// with a word, so that no line of a list, quoted back in a reply however
+/// it is quoted, reads as a move or as several (issue 12); `""` for none.
+fn listing(list: &[String]) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    let mut group: Option<(String, Vec<&str>)> = None;
+    let flush = |g: Option<(String, Vec<&str>)>, lines: &mut Vec<String>| {
+        if let Some((from, moves)) = g {
+            for chunk in moves.chunks(PER_LINE) {
+                lines.push(format!("  from {from}: {}", chunk.join(" ")));
+            }
+        }
+    };
+    for m in list.iter().take(MAX_LISTED) {
+        let from = origin_of(m);
+        match &mut group {
+            Some((f, moves)) if *f == from => moves.push(m),
+            _ => {
+                flush(group.take(), &mut lines);
+                group = Some((from, vec![m]));
+            }
+        }
     }
-    format!(
-        "{}, ... and {} more (`moves SQUARE` lists the moves from one square)",
-        list[..MAX_LISTED].join(", "),
-        list.len() - MAX_LISTED
-    )
+    flush(group, &mut lines);
+    if list.len() > MAX_LISTED {
+        lines.push(format!(
+            "  and {} more (the command `moves SQUARE` lists those from one square)",
+            list.len() - MAX_LISTED
+        ));
+    }
+    lines.join("\n")
+}
+
+/// The square (or point) a canonical move starts from: `22` of `22x36x50`,
+/// `12` of `L12-28` and `12-20:2`, `27/36` of `27/36,28/37`.
+fn origin_of(m: &str) -> String {
+    m.trim_start_matches(['L', 'l'])
+        .split(['-', 'x', ','])
+        .next()
+        .unwrap_or(m)
+        .to_string()
 }
 
 /// "by Ty Bomba", but "after T. Robison" (not "by after ...").
@@ -2083,14 +2273,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn long_move_lists_are_capped() {
-        let list: Vec<String> = (0..500).map(|i| format!("{i}-{}", i + 1)).collect();
-        let s = capped(&list);
+    fn long_move_lists_are_capped_and_grouped() {
+        let list: Vec<String> = (0..500).map(|i| format!("{}-{}", i / 20, i)).collect();
+        let s = listing(&list);
         assert!(
-            s.ends_with("... and 420 more (`moves SQUARE` lists the moves from one square)"),
+            s.ends_with("  and 420 more (the command `moves SQUARE` lists those from one square)"),
             "{s}"
         );
-        assert_eq!(capped(&list[..3]), "0-1, 1-2, 2-3");
+        assert!(s.starts_with("  from 0: 0-0 0-1 0-2"), "{s}");
+        assert_eq!(s.lines().count(), 9);
+        let few: Vec<String> = ["2-9", "2-10", "L3-19", "27/36,28/37", "27/36,29/38"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            listing(&few),
+            "  from 2: 2-9 2-10\n  from 3: L3-19\n  from 27/36: 27/36,28/37 27/36,29/38"
+        );
     }
 
     #[test]

@@ -299,7 +299,18 @@ impl Poller<'_> {
         report: &mut Report,
         handle: &Handler,
     ) -> Flow {
-        let parsed = inbound::parse(&mail.raw);
+        let mut parsed = inbound::parse(&mail.raw);
+        // pbem's own lines, quoted back in any way, are no commands
+        // (issue 12): what it lately sent this sender is dropped with the
+        // block it stands in. A file that cannot be read leaves the
+        // recognised quotes alone to do it.
+        if let Ok(m) = &mut parsed
+            && let Some(from) = m.from.clone()
+            && let Ok(sent) = self.store.correspondence(&from)
+            && !sent.lines.is_empty()
+        {
+            m.strip_known(&|line| sent.knows(line));
+        }
         let key = mail_key(
             &mail.raw,
             parsed.as_ref().ok().and_then(|m| m.message_id.as_deref()),
@@ -761,6 +772,13 @@ impl Poller<'_> {
     ) -> Result<(), StoreError> {
         let h = stable_hash(key.as_bytes());
         let sender = mail.and_then(|m| m.from.as_deref());
+        let adj = Adjudicator {
+            store: self.store,
+            identity: self.identity,
+            templates: self.templates,
+            now,
+        };
+        let today = now.format("%Y-%m-%d").to_string();
         for (n, reply) in replies.iter().enumerate() {
             let id = pack::Id { idx, n };
             if let Hold::News { urgent } = hold
@@ -769,12 +787,46 @@ impl Poller<'_> {
                 out.held.push((id, self.held_json(reply, urgent, now)?));
                 continue;
             }
-            let game = reply.game.as_deref().unwrap_or("x");
-            let message_id = format!("<pbem.{game}.{h:016x}.{n}@{}>", self.identity.domain());
-            let in_reply_to = mail.and_then(|m| m.message_id.as_deref());
-            let thread = mail.map(|m| m.thread.clone()).unwrap_or_default();
-            match outbound::build(self.identity, reply, &message_id, in_reply_to, &thread, now) {
-                Ok(raw) => out.pack.push(pack::Entry { id, raw }),
+            let game = reply.game.as_deref();
+            let message_id = format!(
+                "<pbem.{}.{h:016x}.{n}@{}>",
+                game.unwrap_or("x"),
+                self.identity.domain()
+            );
+            // Threaded per player (issue 12): In-Reply-To the player's own
+            // mail this answers, else the last mail pbem sent them in the
+            // game; References only what they have seen.
+            let to = crate::adjudicate::address_of(&reply.to);
+            let mut corr = self.store.correspondence(&to)?;
+            let answering = mail
+                .filter(|m| m.from.as_deref() == Some(to.as_str()))
+                .and_then(|m| m.message_id.as_deref());
+            let (in_reply_to, refs) = match game {
+                Some(g) => corr.headers(g, answering),
+                None => (answering.map(str::to_string), Vec::new()),
+            };
+            let mut reply = reply.clone();
+            if let Some(head) = game.and_then(|g| adj.thread_head(g, &to)) {
+                reply.rendered.subject = head.subject;
+                if let Some(mailbox) = head.to {
+                    reply.to = mailbox;
+                }
+            } else if let Some(m) = mail.filter(|_| answering.is_some()) {
+                reply.to = crate::adjudicate::mailbox(m.from_name.as_deref(), &to);
+            }
+            match outbound::build(
+                self.identity,
+                &reply,
+                &message_id,
+                in_reply_to.as_deref(),
+                &refs,
+                now,
+            ) {
+                Ok(raw) => {
+                    corr.sent(game, &message_id, answering, &reply.rendered.text, &today);
+                    self.store.write_correspondence(&corr)?;
+                    out.pack.push(pack::Entry { id, raw });
+                }
                 // A recipient that is not an address: log it, send the rest.
                 Err(e) => log::warn!(
                     "{}",

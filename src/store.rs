@@ -38,7 +38,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+pub mod correspondence;
 mod processed;
+pub use correspondence::Correspondence;
 pub use processed::Processed;
 
 /// An error of the store, with the path it concerns.
@@ -257,6 +259,7 @@ impl Store {
             "clocks",
             "players",
             "ratelimit",
+            "sent",
             "due",
             "tmp",
             "outbox/staging",
@@ -848,6 +851,31 @@ impl Store {
     /// Any I/O error.
     pub fn write_player(&self, player: &Player) -> Result<(), StoreError> {
         self.write_toml(&self.player_path(&player.address), player)
+    }
+
+    fn correspondence_path(&self, address: &str) -> PathBuf {
+        self.root
+            .join("sent")
+            .join(format!("{:016x}.toml", stable_hash(address.as_bytes())))
+    }
+
+    /// What pbem lately sent `address` (lower case): its threads and the
+    /// lines of its mails (issue 12).
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
+        let found: Option<Correspondence> = self.read_toml(&self.correspondence_path(address))?;
+        // Two addresses with one hash: the other's file is not ours.
+        Ok(found
+            .filter(|c| c.address == address)
+            .unwrap_or_else(|| Correspondence::new(address)))
+    }
+
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
+        self.write_toml(&self.correspondence_path(&c.address), c)
     }
 
     fn tally_path(&self, address: &str) -> PathBuf {

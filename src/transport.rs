@@ -303,11 +303,28 @@ impl Transport for MaildirSink {
             let md = Maildir::open(&dir).map_err(io)?;
             let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
             if !md.root().join("new").join(&name).exists() {
-                md.deliver(&name, raw).map_err(io)?;
+                md.deliver(&name, &lf_lines(raw)).map_err(io)?;
             }
         }
         Ok(())
     }
+}
+
+/// A mail with LF line ends, as Maildir readers expect (mutt shows `^M`
+/// after every header of a CRLF file, s-nail cannot read one; issue 12).
+/// SMTP and sendmail get the CRLF mail as built.
+pub fn lf_lines(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'\r' && raw.get(i + 1) == Some(&b'\n') {
+            i += 1;
+            continue;
+        }
+        out.push(raw[i]);
+        i += 1;
+    }
+    out
 }
 
 /// The folder of one recipient under [`MaildirSink::folder`]: the address
@@ -851,6 +868,31 @@ mod tests {
         let refusing = Sendmail(SendmailTransport::new_with_command(&script));
         let e = refusing.send(&env, b"Subject: x\r\n\r\nx\r\n").unwrap_err();
         assert!(e.transient && !e.down, "{e:?}");
+    }
+
+    #[test]
+    fn issue12_maildir_delivery_writes_lf_line_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = MaildirSink {
+            folder: dir.path().to_path_buf(),
+        };
+        let raw = reply("bob@example.org", "1");
+        assert!(raw.windows(2).any(|w| w == b"\r\n"));
+        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
+        let new = dir.path().join("bob@example.org/new");
+        let files: Vec<_> = std::fs::read_dir(&new).unwrap().flatten().collect();
+        assert_eq!(files.len(), 1);
+        let written = std::fs::read(files[0].path()).unwrap();
+        assert!(
+            !written.contains(&b'\r'),
+            "{}",
+            String::from_utf8_lossy(&written)
+        );
+        assert_eq!(written, lf_lines(&raw));
+        // The same mail again is not delivered twice.
+        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
+        assert_eq!(std::fs::read_dir(&new).unwrap().count(), 1);
+        assert_eq!(lf_lines(b"a\r\nb\rc\n\r\n"), b"a\nb\rc\n\n");
     }
 
     #[test]

@@ -153,8 +153,9 @@ fn stderr(o: &Output) -> String {
 
 /// The value of a header in a raw mail (unfolded, first occurrence).
 fn header(raw: &str, name: &str) -> Option<String> {
-    let head = raw.split("\r\n\r\n").next().unwrap_or(raw);
-    let unfolded = head.replace("\r\n ", " ").replace("\r\n\t", " ");
+    let raw = raw.replace("\r\n", "\n");
+    let head = raw.split("\n\n").next().unwrap_or(&raw);
+    let unfolded = head.replace("\n ", " ").replace("\n\t", " ");
     unfolded.lines().find_map(|l| {
         let (k, v) = l.split_once(':')?;
         k.eq_ignore_ascii_case(name).then(|| v.trim().to_string())

@@ -1770,7 +1770,10 @@ fn run(name: &str, raw: &[u8]) -> Outcome {
                     .and_then(|a| a.address())
                     .unwrap_or("")
                     .to_lowercase();
-                if let Err(e) = pbem::mail::outbound::check_headers(&mail, &to) {
+                // The Maildir sink writes LF line ends (issue 12); the
+                // check reads the mail as it was built, with CRLF.
+                let built = String::from_utf8_lossy(&mail).replace('\n', "\r\n");
+                if let Err(e) = pbem::mail::outbound::check_headers(built.as_bytes(), &to) {
                     problems.push(format!("reply to {to}: {e}"));
                 }
                 if !named.contains(&to) && to != "alice@example.org" && to != "bob@example.org" {

@@ -72,7 +72,9 @@ impl Demo {
         };
         let show = |who: &str, mails: &[crate::demo::Received], full: bool| -> anyhow::Result<()> {
             for m in mails {
-                out!("  pbem -> {who}: {}", m.subject);
+                // What happened is each mail's first line; the subject is
+                // the game's, the same in every mail of it (issue 12).
+                out!("  pbem -> {who}: {}", m.text.lines().next().unwrap_or(""));
                 if full {
                     for l in m.text.lines() {
                         out!("      | {l}");

@@ -278,6 +278,11 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
     let Some(head) = lower.first() else {
         return Ok(None);
     };
+    // `rules = "mad"`, `moves = """`: a setting or a record's line (a game
+    // record quoted back from a game-over mail), never a command.
+    if words.get(1) == Some(&"=") {
+        return Ok(None);
+    }
     let cmd = match head.as_str() {
         h if h.starts_with('#') && h.len() > 1 => {
             let n: u32 = h[1..].parse().map_err(|_| {

@@ -23,8 +23,12 @@ pub struct Inbound {
     pub message_id: Option<String>,
     /// In-Reply-To and References, with brackets, nearest first.
     pub thread: Vec<String>,
-    /// The text the sender wrote: text/plain preferred, else the HTML part
-    /// turned into text; normalised; quotes and signature removed.
+    /// The whole text: text/plain preferred, else the HTML part turned
+    /// into text; normalised, quotes and all.
+    pub text: String,
+    /// The text the sender wrote: [`Inbound::text`] with quotes and
+    /// signature removed ([`Inbound::strip_known`] removes pbem's own
+    /// lines too).
     pub body: String,
     /// Why this mail must not be answered (RFC 3834), if it must not.
     pub automated: Option<String>,
@@ -128,9 +132,20 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
         message_id: msg.message_id().map(bracket),
         thread,
         body: text::strip_quotes(&body),
+        text: body,
         automated,
         authentication_results,
     })
+}
+
+impl Inbound {
+    /// Removes from [`Inbound::body`] what pbem itself wrote, however it
+    /// is quoted: `known` says whether pbem lately sent this player a line
+    /// (issue 12: pbem's own words are inert; see
+    /// [`text::strip_quotes_with`]).
+    pub fn strip_known(&mut self, known: &dyn Fn(&str) -> bool) {
+        self.body = text::strip_quotes_with(&self.text, known);
+    }
 }
 
 /// mail-parser offers an HTML-only mail's converted text as its text body;

@@ -64,8 +64,8 @@ pub fn escape_html(s: &str) -> String {
     out
 }
 
-/// The mail for `reply`, answering the mail `in_reply_to` (whose thread is
-/// `references`), with `message_id` and the time `now`.
+/// The mail for `reply`, with `message_id` and the time `now`, threaded
+/// In-Reply-To `in_reply_to` with `references` (oldest first).
 ///
 /// # Errors
 /// [`BuildError`] when an address does not parse.
@@ -102,13 +102,17 @@ pub fn build(
     }
     if let Some(irt) = in_reply_to {
         b = b.in_reply_to(irt.to_string());
-        let mut refs: Vec<String> = references.iter().rev().cloned().collect();
-        if !refs.iter().any(|r| r == irt) {
-            refs.push(irt.to_string());
-        }
-        // The oldest first (RFC 5322 section 3.6.4), at most a few dozen.
-        let start = refs.len().saturating_sub(20);
-        b = b.references(refs[start..].join(" "));
+    }
+    // Oldest first (RFC 5322 section 3.6.4); the caller keeps them short
+    // and to what the recipient has seen (issue 12).
+    let mut refs: Vec<&str> = references.iter().map(String::as_str).collect();
+    if let Some(irt) = in_reply_to
+        && !refs.contains(&irt)
+    {
+        refs.push(irt);
+    }
+    if !refs.is_empty() {
+        b = b.references(refs.join(" "));
     }
     let text = &reply.rendered.text;
     let html = format!(

@@ -12,6 +12,7 @@ use std::path::PathBuf;
 /// The built-in templates, by file name.
 pub const DEFAULTS: &[(&str, &str)] = &[
     ("_footer.txt", include_str!("../../templates/_footer.txt")),
+    ("_thread.txt", include_str!("../../templates/_thread.txt")),
     ("board.txt", include_str!("../../templates/board.txt")),
     (
         "challenge.txt",
@@ -120,7 +121,7 @@ impl Templates {
             .to_string();
         Ok(Rendered {
             subject,
-            text: tidy(&text),
+            text: inert(&tidy(&text)),
         })
     }
 }
@@ -143,6 +144,50 @@ fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         .replace('\n', &format!("\n{indent}"))
+}
+
+/// Whether a line of pbem's could be read as a command, were it quoted
+/// back in a reply (a command, or a line the reader refuses).
+fn commandlike(line: &str) -> bool {
+    let l = line.trim().trim_end_matches(['.', '!']).trim();
+    !matches!(super::command::parse_line(l), Ok(None))
+}
+
+/// pbem's own words are inert (issue 12): no line of a mail it sends may
+/// read as a command, however the reply quotes it. The templates are
+/// written so; this pass makes sure of it whatever a template or a value
+/// holds (an admin's template, a wrap that starts a line with `resign`):
+/// a line that reads as a command takes the last word of the line above
+/// it in the same paragraph, and, failing that, is marked with a leading
+/// `- `.
+fn inert(text: &str) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for i in 0..lines.len() {
+        if !commandlike(&lines[i]) {
+            continue;
+        }
+        for _ in 0..3 {
+            let Some(prev) = i.checked_sub(1).map(|p| lines[p].trim_end().to_string()) else {
+                break;
+            };
+            let Some((head, last)) = prev.rsplit_once(' ').filter(|(h, _)| !h.trim().is_empty())
+            else {
+                break;
+            };
+            let indent: String = lines[i].chars().take_while(|c| *c == ' ').collect();
+            lines[i] = format!("{indent}{last} {}", lines[i].trim_start());
+            lines[i - 1] = head.trim_end().to_string();
+            if !commandlike(&lines[i]) {
+                break;
+            }
+        }
+        if commandlike(&lines[i]) {
+            lines[i] = format!("- {}", lines[i].trim_start());
+        }
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
 }
 
 /// At most one blank line in a row, one newline at the end.
@@ -209,6 +254,27 @@ mod tests {
             .unwrap();
         assert_eq!(r.subject, "Hi a  Bcc: x@evil");
         assert_eq!(r.text, "Custom body\n");
+    }
+
+    #[test]
+    fn issue12_no_line_reads_as_a_command() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("info.txt"), "Subject: x\n\n{{ text }}\n").unwrap();
+        let t = Templates::new(Some(dir.path().to_path_buf()));
+        let text = "Other commands are these:\nresign now or\nboard\nrules = \"mad\"\n\n22-15\n";
+        let r = t.render("info", context! { text }).unwrap();
+        for line in r.text.lines() {
+            assert!(!commandlike(line), "{line:?} in\n{}", r.text);
+        }
+        // The words stay, in their order.
+        let words = |s: &str| {
+            s.split_whitespace()
+                .filter(|w| *w != "-")
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        assert_eq!(words(&r.text), words(text));
+        assert!(r.text.contains("- 22-15"), "{}", r.text);
     }
 
     #[test]

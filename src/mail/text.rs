@@ -54,6 +54,10 @@ pub fn normalize(text: &str) -> String {
 /// header blocks, Gmail's forwarded blocks) and the signature (after
 /// `-- `) cut off. Top-posted replies keep what is above the quote;
 /// bottom-posted ones what is below a `>`-marked quote too.
+pub fn strip_quotes_with(text: &str, _known: &dyn Fn(&str) -> bool) -> String {
+    strip_quotes(text)
+}
+
 pub fn strip_quotes(text: &str) -> String {
     let mut out = Vec::new();
     let lines: Vec<&str> = text.lines().collect();

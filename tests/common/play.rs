@@ -43,7 +43,7 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
     let got = room.receive(1, &mut players[1], 1);
     assert_eq!(got.len(), 1, "{rules}: bob gets the challenge: {got:?}");
     let subject = &got[0].subject;
-    assert!(subject.contains("challenges you"), "{subject}");
+    assert!(got[0].text.contains("challenges you"), "{}", got[0].text);
     let id: String = subject
         .strip_prefix("[pbem ")
         .unwrap_or_else(|| panic!("a pbem subject: {subject}"))
@@ -53,10 +53,14 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
     let ack = room.receive(0, &mut players[0], 1);
     assert_eq!(ack.len(), 1, "{ack:?}");
     assert!(
-        ack[0].subject.contains("challenge sent"),
+        ack[0].text.starts_with("Your challenge to"),
         "{}",
-        ack[0].subject
+        ack[0].text
     );
+    // One thread per game (issue 12): every mail of the game to a player
+    // has the subject of the challenge.
+    let thread = subject.clone();
+    assert_eq!(ack[0].subject, thread);
 
     let (to, raw) = players[1].answer(&id, "accept").unwrap();
     room.post(1, &to, &raw);
@@ -69,11 +73,8 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
             "{} hears the game begins: {got:?}",
             player.name
         );
-        assert!(
-            got[0].subject.contains("the game begins"),
-            "{}",
-            got[0].subject
-        );
+        assert!(got[0].text.contains("begins"), "{}", got[0].text);
+        assert_eq!(got[0].subject, thread);
     }
 
     let tag = format!("[pbem {id}]");
@@ -100,13 +101,15 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
                 i + 1,
                 got.iter().map(|r| &r.subject).collect::<Vec<_>>()
             );
+            // What happened is the first line of the mail.
+            let first = got[0].text.lines().next().unwrap_or("");
             assert!(
-                got[0].subject.contains(m.as_str()) || got[0].subject.contains("game over"),
-                "{rules} move {} {m}: {}\n{}",
+                first.contains(m.as_str()) || first.starts_with("The game is over"),
+                "{rules} move {} {m}: {first}\n{}",
                 i + 1,
-                got[0].subject,
                 got[0].text
             );
+            assert_eq!(got[0].subject, thread);
         }
         room.after_ply(i + 1);
     }
@@ -117,7 +120,7 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         assert!(extra.is_empty(), "{} got more: {extra:?}", player.name);
     }
     let last = players[0].received.last().unwrap();
-    assert!(last.subject.contains("game over"), "{}", last.subject);
+    assert_eq!(last.subject, thread);
     assert!(last.text.contains("The game is over"), "{}", last.text);
     check_record(&room.store(), &id, rules, &moves);
     id
