@@ -76,8 +76,8 @@ pub struct Reply {
 pub struct ThreadHead {
     /// The subject of every mail of the game.
     pub subject: String,
-    /// The player's "Name <address>" in the game, if they play it.
-    pub to: Option<String>,
+    /// The player's "Name <address>" in the game.
+    pub to: String,
 }
 
 /// What became of a mail.
@@ -699,7 +699,8 @@ impl Adjudicator<'_> {
     /// mail of the game, `[pbem bz-7k2q] Boom & Zoom: Alice vs Bob` (the
     /// players' names in the order of their sides), and the player's
     /// "Name <address>" as the game knows it, so that every mail's `To`
-    /// has one form. `None` when the game's players cannot be read.
+    /// has one form. `None` when the game's players cannot be read, or
+    /// `address` plays no side of it.
     pub fn thread_head(&self, id: &str, address: &str) -> Option<ThreadHead> {
         let (rules, players): (Rules, Vec<String>) = match self.table(id).ok()?? {
             Table::Game { record, .. } => (
@@ -720,7 +721,9 @@ impl Adjudicator<'_> {
             }
             Table::Damaged { .. } => return None,
         };
-        let to = players.iter().find(|m| address_of(m) == address).cloned();
+        // Only the players' mails are the game's thread (the admin's
+        // notices keep their own subjects).
+        let to = players.iter().find(|m| address_of(m) == address).cloned()?;
         let names: Vec<String> = players.iter().map(|m| display_name(m)).collect();
         let r = self
             .templates
@@ -956,7 +959,7 @@ impl Adjudicator<'_> {
                     None,
                     Refusal::new(
                         "challenge",
-                        "challenge another player's address, not your own",
+                        "you cannot play yourself: challenge another player's address",
                     ),
                 )?],
                 true,
@@ -1664,7 +1667,7 @@ impl Adjudicator<'_> {
                         && *n as usize != ply + 1
                     {
                         let reason = format!(
-                            "#{n} does not fit: the game is at move #{}; {text} was not played. If you meant it for this move, send #{} {text}",
+                            "the move number #{n} does not fit: the game is at move #{}; {text} was not played. If you meant it for this move, send #{} {text}",
                             ply + 1,
                             ply + 1
                         );

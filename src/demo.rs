@@ -24,6 +24,12 @@ pub struct Received {
 }
 
 impl Received {
+    /// The mail's first line: what happened (issue 12; the subject is the
+    /// game's, the same in every mail of it).
+    pub fn headline(&self) -> &str {
+        self.text.lines().next().unwrap_or("")
+    }
+
     /// Reads a mail from pbem; `None` when it is not a mail.
     pub fn parse(raw: &[u8]) -> Option<Received> {
         let m = MessageParser::default().parse(raw)?;
@@ -174,7 +180,8 @@ impl Player {
         self.deliver(inbox, &raw)
     }
 
-    /// Answers the newest mail from pbem whose subject contains `tag`, as
+    /// Answers the newest mail from pbem whose subject or first line (what
+    /// happened, issue 12) contains `tag`, as
     /// a mail client's Reply would: the mail, and the address it goes to
     /// (the Reply-To).
     ///
@@ -185,7 +192,7 @@ impl Player {
             .received
             .iter()
             .rev()
-            .find(|r| r.subject.contains(tag))
+            .find(|r| r.subject.contains(tag) || r.headline().contains(tag))
             .cloned()
             .ok_or_else(|| {
                 std::io::Error::other(format!("{} has no mail about {tag} to answer", self.name))

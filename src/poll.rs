@@ -807,10 +807,10 @@ impl Poller<'_> {
             };
             let mut reply = reply.clone();
             if let Some(head) = game.and_then(|g| adj.thread_head(g, &to)) {
-                reply.rendered.subject = head.subject;
-                if let Some(mailbox) = head.to {
-                    reply.to = mailbox;
-                }
+                reply.rendered.subject = game
+                    .and_then(|g| corr.subject(g))
+                    .map_or(head.subject, str::to_string);
+                reply.to = head.to;
             } else if let Some(m) = mail.filter(|_| answering.is_some()) {
                 reply.to = crate::adjudicate::mailbox(m.from_name.as_deref(), &to);
             }
@@ -823,7 +823,8 @@ impl Poller<'_> {
                 now,
             ) {
                 Ok(raw) => {
-                    corr.sent(game, &message_id, answering, &reply.rendered.text, &today);
+                    let r = &reply.rendered;
+                    corr.sent(game, &r.subject, &message_id, answering, &r.text, &today);
                     self.store.write_correspondence(&corr)?;
                     out.pack.push(pack::Entry { id, raw });
                 }

@@ -231,10 +231,15 @@ fn new_writes_a_valid_record_private_keys_and_mails_each_player_their_key() {
         ),
         (&to_bob[0], "red", red, black, (None, Some(BOB))),
     ] {
-        assert_eq!(
-            header(raw, "Subject").as_deref(),
-            Some("[pbem bz-adm1] Boom & Zoom: the game begins")
+        // One subject for the whole game (issue 12); what happened is the
+        // first line.
+        assert!(
+            header(raw, "Subject").is_some_and(
+                |s| s.starts_with("[pbem bz-adm1] Boom & Zoom: ") && s.contains(" vs ")
+            ),
+            "{raw}"
         );
+        assert!(raw.contains("The game begins: you play"), "{raw}");
         let parsed = mail_parser::MessageParser::default()
             .parse(raw.as_bytes())
             .unwrap();
@@ -245,15 +250,15 @@ fn new_writes_a_valid_record_private_keys_and_mails_each_player_their_key() {
             Some(format!("pbem <pbem+bz-adm1.{mine}@localhost>"))
         );
         assert!(!raw.contains(theirs.as_str()), "{side} sees no other key");
-        assert!(raw.contains(&format!("You play {side}.")), "{raw}");
+        assert!(raw.contains(&format!("you play {side}, and")), "{raw}");
         assert!(raw.contains("| R3 | R3 |") && raw.contains("| B3 | B3 |"));
     }
     assert!(
-        to_bob[0].contains("You move first: move #1."),
+        to_bob[0].contains("you move first: move #1."),
         "{}",
         to_bob[0]
     );
-    assert!(!to_alice[0].contains("You move first"));
+    assert!(!to_alice[0].contains("you move first"));
 
     // The start is committed like a mail: nothing waits in the outbox.
     assert_eq!(common::committed_keys(&site.data()), ["new:bz-adm1"]);
@@ -437,7 +442,11 @@ fn the_keys_mailed_by_new_let_the_players_move_and_nothing_else_does() {
     );
     let (a, b) = (alice.check(), bob.check());
     assert_eq!((a.len(), b.len()), (1, 1));
-    assert!(a[0].subject.contains("58-50"), "{}", a[0].subject);
+    assert!(
+        a[0].text.lines().next().unwrap_or("").contains("58-50"),
+        "{}",
+        a[0].text
+    );
 
     // A mail from Alice's address without her key moves nothing.
     alice
@@ -636,7 +645,7 @@ fn move_plays_for_the_side_to_move_and_tells_both_players() {
     let news = |mails: &[String]| -> String {
         mails
             .iter()
-            .find(|m| !m.contains("the game begins"))
+            .find(|m| m.contains("played 58-50"))
             .unwrap()
             .clone()
     };
@@ -644,7 +653,7 @@ fn move_plays_for_the_side_to_move_and_tells_both_players() {
     for (raw, side) in [(&a, "black"), (&b, "red")] {
         let subject = header(raw, "Subject").unwrap();
         assert!(
-            subject.starts_with("[pbem bz-adm1] Boom & Zoom:") && subject.contains("58-50"),
+            subject.starts_with("[pbem bz-adm1] Boom & Zoom:") && subject.contains(" vs "),
             "{subject}"
         );
         assert_eq!(
@@ -774,7 +783,7 @@ fn move_plays_a_whole_game_and_then_refuses() {
     assert_eq!(site.mails_to("bob@example.org").len(), 28);
     let over: Vec<&String> = to_alice
         .iter()
-        .filter(|m| header(m, "Subject").unwrap().contains("game over"))
+        .filter(|m| m.contains("The game is over"))
         .collect();
     assert_eq!(over.len(), 1, "one result mail");
     assert!(over[0].contains("The game is over"), "{}", over[0]);

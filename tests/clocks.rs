@@ -102,7 +102,7 @@ impl World {
         self.bob.reply(&inbox, &id, "accept").unwrap();
         self.poll();
         let begun = self.alice.check();
-        assert!(begun[0].subject.contains("the game begins"));
+        assert!(begun[0].headline().starts_with("The game begins"));
         self.bob.check();
         id
     }
@@ -113,8 +113,13 @@ impl World {
     }
 }
 
+/// Each mail's subject and first line, in lower case: the subject is
+/// the game's (issue 12), the first line says what happened.
 fn subjects(mails: &[Received]) -> Vec<String> {
-    mails.iter().map(|m| m.subject.clone()).collect()
+    mails
+        .iter()
+        .map(|m| format!("{} | {}", m.subject, m.headline()).to_lowercase())
+        .collect()
 }
 
 #[test]
@@ -159,7 +164,10 @@ fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
         let b = subjects(&b);
         let reminders: Vec<&String> = a.iter().filter(|s| s.contains("reminder")).collect();
         let last_calls: Vec<&String> = a.iter().filter(|s| s.contains("last call")).collect();
-        let over: Vec<&String> = a.iter().filter(|s| s.contains("game over")).collect();
+        let over: Vec<&String> = a
+            .iter()
+            .filter(|s| s.contains("the game is over"))
+            .collect();
         assert_eq!(reminders.len(), reminders_owed, "every {step}: {a:?}");
         assert_eq!(last_calls.len(), last_calls_owed, "every {step}: {a:?}");
         assert_eq!(over.len(), 1, "every {step}: {a:?}");
@@ -169,7 +177,7 @@ fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
             "nothing more for a month: {a:?}"
         );
         assert_eq!(b.len(), 1, "bob hears only of the result: {b:?}");
-        assert!(b[0].contains("game over - red wins"), "{b:?}");
+        assert!(b[0].contains("the game is over: red wins"), "{b:?}");
         let rec = w.record(&id);
         assert_eq!(rec.result.as_ref().unwrap().0, "red");
         let last = rec.lines.last().unwrap();
@@ -205,7 +213,7 @@ fn a_move_in_time_starts_the_opponents_clock_and_a_late_one_is_refused() {
     w.poll();
     let b = subjects(&w.bob.check());
     assert!(
-        b.iter().any(|s| s.contains("game over - black wins")),
+        b.iter().any(|s| s.contains("the game is over: black wins")),
         "{b:?}"
     );
     assert!(b.iter().any(|s| s.contains("was not accepted")), "{b:?}");
@@ -238,13 +246,13 @@ fn vacation_pauses_the_clock_and_the_reply_says_until_when() {
     // 3 + 5 days: nothing is lost before 12 November.
     let (a, _) = w.run(at("2026-11-12T08:59:00Z"), Duration::hours(2));
     assert!(
-        !subjects(&a).iter().any(|s| s.contains("game over")),
+        !subjects(&a).iter().any(|s| s.contains("the game is over")),
         "{:?}",
         subjects(&a)
     );
     let (a, _) = w.run(at("2026-11-12T09:01:00Z"), Duration::minutes(1));
     assert!(
-        subjects(&a).iter().any(|s| s.contains("game over")),
+        subjects(&a).iter().any(|s| s.contains("the game is over")),
         "{:?}",
         subjects(&a)
     );
@@ -330,9 +338,9 @@ fn the_clock_can_be_asked_for_and_refused_without_a_key() {
     w.poll();
     let got = w.alice.check();
     assert!(
-        got[0].subject.contains("not accepted"),
+        got[0].headline().contains("not accepted"),
         "{}",
-        got[0].subject
+        got[0].text
     );
 }
 
@@ -426,7 +434,7 @@ fn a_daily_digest_comes_once_a_day_and_a_last_call_at_once() {
     let (_, b) = w.run(at("2026-11-05T08:30:00Z"), Duration::minutes(10));
     assert_eq!(b.len(), 1, "{:?}", subjects(&b));
     assert!(
-        b[0].subject.contains("black played 6-13"),
+        subjects(&b)[0].contains("black played 6-13"),
         "{:?}",
         subjects(&b)
     );

@@ -163,8 +163,19 @@ fn parse(raw: &[u8]) -> mail_parser::Message<'_> {
     mail_parser::MessageParser::default().parse(raw).unwrap()
 }
 
+/// The subject and the first line (what happened: the subject is the
+/// game's, the same in every mail of it, issue 12).
 fn subject(raw: &[u8]) -> String {
-    parse(raw).subject().unwrap_or("").to_string()
+    let m = parse(raw);
+    format!(
+        "{} | {}",
+        m.subject().unwrap_or(""),
+        m.body_text(0)
+            .unwrap_or_default()
+            .lines()
+            .next()
+            .unwrap_or("")
+    )
 }
 
 #[test]
@@ -495,11 +506,15 @@ fn sendmail_gets_the_envelope_and_the_whole_message() {
             m.subject()
                 .unwrap()
                 .starts_with("[pbem bz-sm1] Boom & Zoom:")
-                && m.subject().unwrap().contains("58-50"),
+                && subject(&call.stdin).contains("58-50"),
             "{:?}",
             m.subject()
         );
-        assert_eq!(m.in_reply_to().as_text(), Some("move1@example.org"));
+        // The mover's mail answers theirs; the other player's follows the
+        // last mail pbem sent them in the game (issue 12).
+        if address == BOB {
+            assert_eq!(m.in_reply_to().as_text(), Some("move1@example.org"));
+        }
         assert_eq!(
             m.reply_to()
                 .and_then(|a| a.first())

@@ -248,9 +248,15 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
     assert!(!r.failed(), "{r:?}");
     assert_eq!(r.sent, 2, "{r:?}");
 
-    let about = |what: &'static str| move |m: &Inbound| m.subject.contains(what);
+    // What happened is each mail's text (issue 12: the subject is the
+    // game's, the same in every mail of it).
+    let about = |what: &'static str| move |m: &Inbound| m.text.contains(what);
     let to_bob = s.wait_for(&bob_box, "the challenge", &about("challenges you"));
-    s.wait_for(&alice_box, "the acknowledgement", &about("challenge sent"));
+    s.wait_for(
+        &alice_box,
+        "the acknowledgement",
+        &about("Your challenge to"),
+    );
     let to_bob_parsed = inbound::parse(&to_bob).unwrap();
     let msg = MessageParser::default().parse(&to_bob).unwrap();
     let reply_to = msg
@@ -301,6 +307,6 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
     let r = server.poll(&mut inbox.clone(), true).unwrap();
     assert!(!r.failed(), "{r:?}");
     assert_eq!(r.sent, 2, "{r:?}");
-    s.wait_for(&alice_box, "the start", &about("the game begins"));
-    s.wait_for(&bob_box, "the start", &about("the game begins"));
+    s.wait_for(&alice_box, "the start", &about("The game begins"));
+    s.wait_for(&bob_box, "the start", &about("The game begins"));
 }

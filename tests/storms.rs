@@ -245,12 +245,12 @@ fn away_loop(step: Duration, rounds: usize, cap: u32) {
     // replies were paused.
     assert_eq!(got.len(), 1 + cap as usize + 1, "{subjects:#?}");
     assert!(
-        got[0].subject.contains("black played 6-13"),
+        got[0].headline().contains("Black played 6-13"),
         "{subjects:#?}"
     );
     for r in &got[1..=cap as usize] {
         assert!(
-            r.subject.contains("your mail was not accepted"),
+            r.headline().contains("Your mail was not accepted"),
             "{}",
             r.subject
         );
@@ -307,7 +307,7 @@ fn away_loop(step: Duration, rounds: usize, cap: u32) {
         "{:?}",
         back.iter().map(|m| &m.1.subject).collect::<Vec<_>>()
     );
-    assert!(back[0].1.subject.contains("red played 61-34"));
+    assert!(back[0].1.headline().contains("Red played 61-34"));
     assert_eq!(w.moves("bz-away"), ["6-13", "61-34"]);
 }
 
@@ -629,7 +629,7 @@ fn issue5_a_storm_of_1000_mails_is_capped_and_others_are_served() {
     assert_eq!(rec.lines[0].message_id.as_ref(), Some(&storm_ids[legal_at]));
     let olga = w.mails_to("olga@example.org");
     assert_eq!(olga.len(), 1);
-    assert!(olga[0].1.subject.contains("black played 6-13"));
+    assert!(olga[0].1.headline().contains("Black played 6-13"));
 
     // Recorded exactly once: every key committed once, the mailbox
     // empty, and a second poll does nothing.

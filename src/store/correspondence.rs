@@ -45,6 +45,12 @@ pub struct Thread {
     /// The day of the last mail (`YYYY-MM-DD`), for pruning.
     #[serde(default)]
     pub used: String,
+    /// The subject of the thread, as its first mail had it: kept for every
+    /// later mail, so that a name learnt later (the challenged player's,
+    /// when they accept) does not split the thread in clients that thread
+    /// by subject.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
 }
 
 /// What pbem lately sent one address.
@@ -89,6 +95,11 @@ impl Correspondence {
         line_key(line).is_some_and(|k| self.lines.contains_key(&format!("{k:016x}")))
     }
 
+    /// The subject of the thread of game `game`, once it has one.
+    pub fn subject(&self, game: &str) -> Option<&str> {
+        self.threads.get(game).and_then(|t| t.subject.as_deref())
+    }
+
     /// In-Reply-To and References for the next mail in game `game`,
     /// answering the player's own mail `answering` if it does.
     pub fn headers(&self, game: &str, answering: Option<&str>) -> (Option<String>, Vec<String>) {
@@ -108,9 +119,11 @@ impl Correspondence {
     /// Notes a mail pbem sends the player in game `game` (`None`: a mail
     /// about no game, which joins no thread): its Message-ID, the
     /// player's mail it answers, and its text's lines, on day `today`.
+    #[allow(clippy::too_many_arguments)]
     pub fn sent(
         &mut self,
         game: Option<&str>,
+        subject: &str,
         message_id: &str,
         answering: Option<&str>,
         text: &str,
@@ -118,6 +131,7 @@ impl Correspondence {
     ) {
         if let Some(game) = game {
             let t = self.threads.entry(game.to_string()).or_default();
+            t.subject.get_or_insert_with(|| subject.to_string());
             for id in answering.into_iter().chain([message_id]) {
                 if !t.seen.iter().any(|s| s == id) {
                     t.seen.push(id.to_string());
@@ -184,7 +198,7 @@ mod tests {
     fn threads_follow_one_player_and_stay_short() {
         let mut c = Correspondence::new("alice@example.org");
         assert_eq!(c.headers("bz-1", None), (None, vec![]));
-        c.sent(Some("bz-1"), "<p.0@x>", None, "", "2026-11-20");
+        c.sent(Some("bz-1"), "s", "<p.0@x>", None, "", "2026-11-20");
         let (irt, refs) = c.headers("bz-1", None);
         assert_eq!(irt.as_deref(), Some("<p.0@x>"));
         assert_eq!(refs, ["<p.0@x>"]);
@@ -193,13 +207,22 @@ mod tests {
         assert_eq!(irt.as_deref(), Some("<a.1@y>"));
         assert_eq!(refs, ["<p.0@x>", "<a.1@y>"]);
         for n in 1..30 {
-            c.sent(Some("bz-1"), &format!("<p.{n}@x>"), None, "", "2026-11-20");
+            c.sent(
+                Some("bz-1"),
+                "t",
+                &format!("<p.{n}@x>"),
+                None,
+                "",
+                "2026-11-20",
+            );
         }
         let (irt, refs) = c.headers("bz-1", None);
         assert_eq!(irt.as_deref(), Some("<p.29@x>"));
         assert_eq!(refs.len(), MAX_REFERENCES);
         assert_eq!(refs[0], "<p.0@x>");
         assert_eq!(refs.last().map(String::as_str), Some("<p.29@x>"));
+        // The first subject stays the thread's.
+        assert_eq!(c.subject("bz-1"), Some("s"));
         // Another game is another thread.
         assert_eq!(c.headers("bz-2", None), (None, vec![]));
     }
@@ -209,6 +232,7 @@ mod tests {
         let mut c = Correspondence::new("a@x");
         c.sent(
             None,
+            "s",
             "<p@x>",
             None,
             "The legal moves from 50: 50-51 50-52\n--\n+----+----+\nBob\n",
@@ -226,19 +250,27 @@ mod tests {
         let mut c = Correspondence::new("a@x");
         c.sent(
             Some("g"),
+            "s",
             "<1@x>",
             None,
             "an old line of text",
             "2026-01-01",
         );
-        c.sent(Some("h"), "<2@x>", None, "a new line of text", "2026-11-20");
+        c.sent(
+            Some("h"),
+            "s",
+            "<2@x>",
+            None,
+            "a new line of text",
+            "2026-11-20",
+        );
         assert!(!c.knows("an old line of text"));
         assert!(c.knows("a new line of text"));
         assert!(!c.threads.contains_key("g"));
         let text: String = (0..MAX_LINES + 50)
             .map(|i| format!("line number {i}\n"))
             .collect();
-        c.sent(None, "<3@x>", None, &text, "2026-11-21");
+        c.sent(None, "s", "<3@x>", None, &text, "2026-11-21");
         assert_eq!(c.lines.len(), MAX_LINES);
     }
 }

@@ -10,6 +10,25 @@ pub mod workload;
 
 use std::path::{Path, PathBuf};
 
+/// The part of pbem's Message-IDs (`<pbem.GAME.HASH.N@host>`) that names
+/// the mail a reply comes from: the hash of its key. A reply to the other
+/// player is In-Reply-To pbem's last mail to them, not the mover's mail
+/// (issue 12), so tests tell which mail a reply is about by this.
+pub fn key_hash(mail_message_id: &str) -> String {
+    let key = pbem::poll::mail_key(b"", Some(mail_message_id));
+    format!("{:016x}", pbem::store::stable_hash(key.as_bytes()))
+}
+
+/// The key hash in one of pbem's Message-IDs (see [`key_hash`]).
+pub fn hash_of_reply(message_id: &str) -> String {
+    let parts: Vec<&str> = message_id.trim_matches(['<', '>']).split('.').collect();
+    parts
+        .len()
+        .checked_sub(2)
+        .map(|i| parts[i].to_string())
+        .unwrap_or_default()
+}
+
 /// The keys committed in the data folder `data` (`DATA/processed/`), one
 /// entry per line that commits one: a key twice is a mail committed twice.
 pub fn committed_keys(data: &Path) -> Vec<String> {

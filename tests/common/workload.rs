@@ -178,8 +178,15 @@ impl Workload {
                         doubled += 1;
                         continue;
                     }
+                    // The move a reply is about: its Message-ID carries the
+                    // hash of the move mail's key (the opponent's copy is
+                    // In-Reply-To pbem's last mail to them, issue 12).
+                    let about = g
+                        .move_ids
+                        .iter()
+                        .find(|mid| super::key_hash(mid) == super::hash_of_reply(&id));
                     *answered
-                        .entry(format!("<{}>", m.in_reply_to().as_text().unwrap()))
+                        .entry(about.cloned().unwrap_or_else(|| id.clone()))
                         .or_default() += 1;
                     ids.insert(id, content);
                 }
