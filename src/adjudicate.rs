@@ -857,10 +857,32 @@ impl Adjudicator<'_> {
     /// running games, each with the address that reaches it (their key in
     /// it: this mail goes to the sender's address alone).
     fn which_game(&self, who: &str) -> Result<String> {
-        Ok(format!(
-            "which game? Reply to the last mail pbem sent you about the game (its reply address carries your key), or write to the game's own address:\n\n{}",
-            self.games_of(who)?
-        ))
+        let mut running = Vec::new();
+        for id in self.store.game_ids()? {
+            let Some(Table::Game { record, secrets }) = self.table(&id)? else {
+                continue;
+            };
+            let playing = record.players.iter().find(|(_, m)| address_of(m) == who);
+            if let Some((side, _)) = playing
+                && record.result.as_ref().is_none_or(|(r, _)| r == "*")
+                && let Some(key) = secrets.tokens.get(side)
+            {
+                running.push(format!(
+                    "{id} ({}, you play {side}): write to {}",
+                    record.rules.name(),
+                    self.identity.reply_to(&id, key)
+                ));
+            }
+        }
+        let how = "which game? Reply to the last mail pbem sent you about the game: its reply address carries your key";
+        Ok(if running.is_empty() {
+            format!("{how}. You play no game with pbem now; `challenge GAME ADDRESS` starts one")
+        } else {
+            format!(
+                "{how}. Or write to the game's own address:\n{}",
+                running.join("\n")
+            )
+        })
     }
 
     fn games_of(&self, who: &str) -> Result<String> {
@@ -1579,9 +1601,10 @@ impl Adjudicator<'_> {
                 }
             }
         }
+        // After the news of the mail's moves, in the order asked.
+        let mut asked = Vec::new();
         for c in std::mem::take(&mut t.asked) {
-            let reply = self.board_reply(&t, &c)?;
-            t.replies.push(reply);
+            asked.push(self.board_reply(&t, &c)?);
         }
         let Turn {
             mut rec,
@@ -1605,6 +1628,7 @@ impl Adjudicator<'_> {
             }
             replies.extend(self.news::<G>(id, &rec, &replayed, side, secrets, clock.as_ref())?);
         }
+        replies.extend(asked);
         Ok(Handled {
             replies,
             fate: format!("{id}: {}", fates.join("; ")),
