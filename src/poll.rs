@@ -797,7 +797,12 @@ impl Poller<'_> {
             // mail this answers, else the last mail pbem sent them in the
             // game; References only what they have seen.
             let to = crate::adjudicate::address_of(&reply.to);
-            let mut corr = self.store.correspondence(&to)?;
+            // Advisory: a file that does not read starts afresh (and is
+            // written anew), rather than holding up the reply.
+            let mut corr = self.store.correspondence(&to).unwrap_or_else(|e| {
+                log::warn!("{}", crate::logging::line("sent-file", &[("error", &e)]));
+                crate::store::Correspondence::new(&to)
+            });
             let answering = mail
                 .filter(|m| m.from.as_deref() == Some(to.as_str()))
                 .and_then(|m| m.message_id.as_deref());

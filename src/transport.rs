@@ -302,12 +302,33 @@ impl Transport for MaildirSink {
             let dir = self.folder.join(folder_name(to.as_ref()));
             let md = Maildir::open(&dir).map_err(io)?;
             let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
-            if !md.root().join("new").join(&name).exists() {
+            if !delivered(md.root(), &name) {
                 md.deliver(&name, &lf_lines(raw)).map_err(io)?;
             }
         }
         Ok(())
     }
+}
+
+/// Whether the mail named `name` is in the Maildir at `root` already: in
+/// `new/`, or in `cur/` where a reader moved it (`name:2,S`). A flush cut
+/// short after the delivery but before it noted the mail sent delivers it
+/// again at the next flush, and must find it wherever the reader put it
+/// (issue 13: a reply came twice once the client had read the first).
+fn delivered(root: &Path, name: &str) -> bool {
+    if root.join("new").join(name).exists() {
+        return true;
+    }
+    let Ok(entries) = std::fs::read_dir(root.join("cur")) else {
+        return false;
+    };
+    entries.flatten().any(|e| {
+        let n = e.file_name();
+        let n = n.to_string_lossy();
+        n == name
+            || n.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with(':'))
+    })
 }
 
 /// A mail with LF line ends, as Maildir readers expect (mutt shows `^M`
@@ -889,9 +910,16 @@ mod tests {
             String::from_utf8_lossy(&written)
         );
         assert_eq!(written, lf_lines(&raw));
-        // The same mail again is not delivered twice.
+        // The same mail again is not delivered twice, even once a reader
+        // has moved it to cur/ and flagged it (issue 13).
         sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
         assert_eq!(std::fs::read_dir(&new).unwrap().count(), 1);
+        let cur = dir.path().join("bob@example.org/cur");
+        let read = cur.join(format!("{}:2,S", files[0].file_name().to_string_lossy()));
+        std::fs::rename(files[0].path(), &read).unwrap();
+        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
+        assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0);
+        assert_eq!(std::fs::read_dir(&cur).unwrap().count(), 1);
         assert_eq!(lf_lines(b"a\r\nb\rc\n\r\n"), b"a\nb\rc\n\n");
     }
 
