@@ -461,7 +461,7 @@ impl<G: Game> Turn<'_, G> {
             side: Some(self.side),
             entry,
             time: Some(now.fixed_offset()),
-            message_id: self.mail.message_id.clone(),
+            message_id: self.mail.message_id.as_deref().map(record::message_id_form),
         });
         self.changed = true;
     }
@@ -1531,7 +1531,8 @@ impl Adjudicator<'_> {
         let already = mail
             .message_id
             .as_ref()
-            .is_some_and(|m| rec.lines.iter().any(|l| l.message_id.as_ref() == Some(m)));
+            .map(|m| record::message_id_form(m))
+            .is_some_and(|m| rec.lines.iter().any(|l| l.message_id.as_ref() == Some(&m)));
         let clock = self.game_clock(id, &rec)?;
         let mut t = Turn {
             id,

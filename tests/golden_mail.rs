@@ -323,6 +323,20 @@ fn run(case: &Case, mail: &[u8]) -> String {
     }
 
     let _ = writeln!(o, "\n== data folder");
+    // Whatever pbem stores must read back (issue 13): every record after
+    // the poll reads and replays, or the output says which does not.
+    for (p, text) in &after {
+        if let Some(name) = p.strip_prefix("games/")
+            && name.ends_with(".toml")
+        {
+            let checked = Record::parse(name, text)
+                .map_err(|e| e.to_string())
+                .and_then(|rec| pbem::cli::validate_record(&rec).map_err(|e| e.to_string()));
+            if let Err(e) = checked {
+                let _ = writeln!(o, "A RECORD NO LONGER READS: {e}");
+            }
+        }
+    }
     let mut changed = false;
     let paths: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
     for p in paths {
