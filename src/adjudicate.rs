@@ -416,6 +416,8 @@ struct Turn<'a, G: Game> {
     /// refused (issue 12: a refused mail shows nothing of its refused
     /// moves; the refusal shows the board as it stands).
     asked: Vec<Command>,
+    /// The number of the command being carried out, in the mail.
+    index: usize,
 }
 
 impl<G: Game> Turn<'_, G> {
@@ -586,8 +588,8 @@ impl Adjudicator<'_> {
             _ => {
                 let mut replies = Vec::new();
                 let mut failed_any = false;
-                for c in &commands {
-                    let (r, refused) = self.gameless(&from, mail, c)?;
+                for (n, c) in commands.iter().enumerate() {
+                    let (r, refused) = self.gameless(&from, mail, c, n)?;
                     replies.extend(r.into_iter().map(|r| match &thread {
                         Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Reply {
                             game: Some(id.clone()),
@@ -794,7 +796,13 @@ impl Adjudicator<'_> {
 
     /// Commands outside a game: challenge, games, rules, help; and whether
     /// the command was refused.
-    fn gameless(&self, from: &str, mail: &Inbound, c: &Command) -> Result<(Vec<Reply>, bool)> {
+    fn gameless(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        c: &Command,
+        n: usize,
+    ) -> Result<(Vec<Reply>, bool)> {
         let refuse = |command: String, reason: &str| -> Result<(Vec<Reply>, bool)> {
             Ok((
                 vec![self.reject(from, None, Refusal::new(command, reason))?],
@@ -840,7 +848,7 @@ impl Adjudicator<'_> {
                     opponent,
                     order,
                     clock,
-                } => return self.challenge(from, mail, *rules, opponent, *order, *clock),
+                } => return self.challenge(from, mail, n, *rules, opponent, *order, *clock),
                 Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
                     return refuse(
                         c.to_string(),
@@ -945,10 +953,12 @@ impl Adjudicator<'_> {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn challenge(
         &self,
         from: &str,
         mail: &Inbound,
+        n: usize,
         rules: Rules,
         opponent: &str,
         order: Order,
@@ -987,28 +997,35 @@ impl Adjudicator<'_> {
                 true,
             ));
         }
-        // The id comes from the challenge's Message-ID: a re-run after a
-        // crash finds the same challenge instead of making a second one.
+        // A mail handled again after a crash finds the challenge it made
+        // (by the hash of its Message-ID, or its text, and the command's
+        // place in it); each challenge of a mail is its own.
         let seed = mail
             .message_id
             .clone()
             .unwrap_or_else(|| format!("{from}{}", mail.body));
-        let h = store::stable_hash(seed.as_bytes());
-        let id = format!("{}-{}", id_prefix(rules), base32(h, 5));
-        let challenger_first = match order {
-            Order::First => true,
-            Order::Second => false,
-            Order::Random => h >> 63 == 1,
-        };
-        let first = rules.fixed_first().unwrap_or(Side::A);
-        let challenger_side = if challenger_first {
-            first
-        } else {
-            first.other()
-        };
-        let challenge = match self.store.challenge(&id)? {
-            Some(c) => c,
+        let source = format!(
+            "{:016x}",
+            store::stable_hash(format!("{seed}#{n}").as_bytes())
+        );
+        let (id, challenge) = match self.challenge_from(&source)? {
+            Some(found) => found,
             None => {
+                let id = self.fresh_id(rules)?;
+                let challenger_first = match order {
+                    Order::First => true,
+                    Order::Second => false,
+                    // Who moves first is no secret, and the challenger
+                    // may choose it outright: a bit of the source will do,
+                    // and a mail handled again decides the same.
+                    Order::Random => u64::from_str_radix(&source, 16).unwrap_or(0) >> 63 == 1,
+                };
+                let first = rules.fixed_first().unwrap_or(Side::A);
+                let challenger_side = if challenger_first {
+                    first
+                } else {
+                    first.other()
+                };
                 let c = Challenge {
                     rules: rules.slug().into(),
                     challenger: mailbox(mail.from_name.as_deref(), from),
@@ -1017,6 +1034,7 @@ impl Adjudicator<'_> {
                     first: rules.side_name(first).into(),
                     created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
                     clock,
+                    source: Some(source),
                 };
                 let mut secrets = Secrets::default();
                 for s in Side::BOTH {
@@ -1026,9 +1044,12 @@ impl Adjudicator<'_> {
                 }
                 self.store.write_secrets(&id, &secrets)?;
                 self.store.write_challenge(&id, &c)?;
-                c
+                (id, c)
             }
         };
+        let first = rules
+            .side_named(&challenge.first)
+            .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
         let secrets = self.store.secrets(&id)?;
         let opp_side = rules
             .side_named(&challenge.challenger_side)
@@ -1065,6 +1086,30 @@ impl Adjudicator<'_> {
                 reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
             },
         ], false))
+    }
+
+    /// The challenge a command made before (its `source`), if any.
+    fn challenge_from(&self, source: &str) -> Result<Option<(String, Challenge)>> {
+        for id in self.store.challenge_ids()? {
+            if let Some(c) = self.store.challenge(&id)?
+                && c.source.as_deref() == Some(source)
+            {
+                return Ok(Some((id, c)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A new id for a game of `rules` that nothing has (issue 13: random,
+    /// and never one in use: a challenge must not replace a game).
+    fn fresh_id(&self, rules: Rules) -> Result<String> {
+        for _ in 0..16 {
+            let id = store::new_game_id(id_prefix(rules))?;
+            if !self.store.id_taken(&id)? {
+                return Ok(id);
+            }
+        }
+        Err(StoreError::Invalid("no free game id after 16 random tries".into()).into())
     }
 
     /// Commands about one game, from a player who proved it (`side`).
@@ -1548,11 +1593,13 @@ impl Adjudicator<'_> {
             replies: Vec::new(),
             fates: Vec::new(),
             asked: Vec::new(),
+            index: 0,
         };
         // The board as it stands, for refusals: a refused mail changes
         // nothing, even if commands before the refused one were fine.
         let board = t.board();
         for (i, c) in commands.iter().enumerate() {
+            t.index = i;
             if let Err(Refused { mut refusal, why }) = self.command(&mut t, c)? {
                 if t.changed {
                     let before: Vec<Command> = commands[..i]
@@ -1827,7 +1874,7 @@ impl Adjudicator<'_> {
             other => {
                 // `help`, `games`, `rules` asked in a game: answered in the
                 // game's thread, with the player's key to reply with.
-                let (replies, _) = self.gameless(t.from, t.mail, other)?;
+                let (replies, _) = self.gameless(t.from, t.mail, other, t.index)?;
                 for r in replies {
                     t.replies.push(Reply {
                         game: Some(t.id.to_string()),
@@ -2283,17 +2330,6 @@ pub fn id_prefix(r: Rules) -> &'static str {
         Rules::GuerrillaCheckers => "gc",
         Rules::ToroidalCheckers => "tc",
     }
-}
-
-fn base32(mut h: u64, n: usize) -> String {
-    const A: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
-    (0..n)
-        .map(|_| {
-            let c = A[(h % 32) as usize] as char;
-            h /= 32;
-            c
-        })
-        .collect()
 }
 
 #[cfg(test)]

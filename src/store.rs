@@ -142,6 +142,10 @@ pub struct Challenge {
     /// The time control asked for (`3d+1d/10d`); none, no clock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<crate::timecontrol::TimeControl>,
+    /// Which command of which mail made it (a hash): a mail handled again
+    /// after a crash finds its challenge instead of making another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// A game's clock as stored: the state and how many lines of the record
@@ -182,6 +186,17 @@ pub fn new_token() -> Result<String, StoreError> {
         .iter()
         .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
         .collect())
+}
+
+/// A new game id: `prefix-` and 12 characters (60 bits) from the OS's
+/// random source (issue 13: an id derived from a hash of a Message-ID let
+/// a stranger make one collide with a running game's). The caller still
+/// checks, under the lock, that nothing has the id ([`Store::id_taken`]).
+///
+/// # Errors
+/// When the OS has no randomness to give.
+pub fn new_game_id(prefix: &str) -> Result<String, StoreError> {
+    Ok(format!("{prefix}-{}", new_token()?))
 }
 
 /// FNV-1a: a stable 64-bit hash for keys of mails without a Message-ID
@@ -566,6 +581,23 @@ impl Store {
     /// Any I/O error.
     pub fn write_secrets(&self, id: &str, s: &Secrets) -> Result<(), StoreError> {
         self.write_toml(&self.checked("secrets", id)?, s)
+    }
+
+    /// Whether anything has the id `id`: a game, a challenge, keys or a
+    /// clock. A new game or challenge is made only under an id that
+    /// nothing has (create-new: nothing a mail says may replace what
+    /// exists, issue 13).
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
+        for folder in ["games", "challenges", "secrets", "clocks"] {
+            let p = self.checked(folder, id)?;
+            if self.read_opt(&p)?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// # Errors
@@ -1141,6 +1173,7 @@ mod tests {
             first: "red".into(),
             created: "2026-11-21T10:00:00Z".into(),
             clock: None,
+            source: None,
         };
         s.write_challenge("ch-old", &c).unwrap();
         let on_disk = |sub: &str| -> Vec<String> {

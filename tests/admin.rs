@@ -388,6 +388,7 @@ fn new_never_replaces_a_game_or_a_challenge() {
                 first: "black".into(),
                 created: "2026-11-19T08:00:00Z".into(),
                 clock: None,
+                source: None,
             },
         )
         .unwrap();
@@ -521,6 +522,7 @@ fn games_lists_games_in_play_finished_games_and_challenges() {
                 first: "red".into(),
                 created: "2026-11-19T08:00:00Z".into(),
                 clock: None,
+                source: None,
             },
         )
         .unwrap();

@@ -1548,6 +1548,7 @@ fn write_game(store: &Store) {
                 first: "black".into(),
                 created: "2026-11-19T08:00:00Z".into(),
                 clock: None,
+                source: None,
             },
         )
         .unwrap();

@@ -132,6 +132,7 @@ fn setup(store: &Store, name: &str) {
                         first: "black".into(),
                         created: "2026-11-19T08:00:00Z".into(),
                         clock: None,
+                        source: None,
                     },
                 )
                 .unwrap();
@@ -258,6 +259,7 @@ fn run(case: &Case, mail: &[u8]) -> String {
         .unwrap();
 
     let after = snapshot(&config.data);
+    let new_ids = NewIds::of(&before, &after);
     let mut keys = Keys::default();
     // Number the new keys in a fixed order: by file, then side.
     for (path, text) in &after {
@@ -338,7 +340,11 @@ fn run(case: &Case, mail: &[u8]) -> String {
         }
     }
     let mut changed = false;
-    let paths: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    // In the order of the names shown (a new id's random name would
+    // order the files by chance).
+    let mut paths: Vec<&String> = before.keys().chain(after.keys()).collect();
+    paths.sort_by_key(|p| new_ids.apply(p));
+    paths.dedup();
     for p in paths {
         match (before.get(p), after.get(p)) {
             (Some(a), Some(b)) if a == b => {}
@@ -374,7 +380,43 @@ fn run(case: &Case, mail: &[u8]) -> String {
     }
 
     let tmp = dir.path().display().to_string();
-    keys.apply(&o.replace(&tmp, "$TMP"))
+    new_ids.apply(&keys.apply(&o.replace(&tmp, "$TMP")))
+}
+
+/// Ids made during the poll are random (issue 13): named `bz-NEWID1`,
+/// `bz-NEWID2`... in the order of the commands that made them (their
+/// challenges' `source`).
+struct NewIds(Vec<(String, String)>);
+
+impl NewIds {
+    fn of(before: &BTreeMap<String, String>, after: &BTreeMap<String, String>) -> NewIds {
+        let mut made: Vec<(String, String)> = after
+            .iter()
+            .filter(|(p, _)| !before.contains_key(*p))
+            .filter_map(|(p, text)| {
+                let id = p.strip_prefix("challenges/")?.strip_suffix(".toml")?;
+                let c: Challenge = toml::from_str(text).ok()?;
+                Some((c.source.unwrap_or_default(), id.to_string()))
+            })
+            .collect();
+        made.sort();
+        NewIds(
+            made.into_iter()
+                .enumerate()
+                .map(|(n, (_, id))| {
+                    let prefix = id.split('-').next().unwrap_or("").to_string();
+                    (id, format!("{prefix}-NEWID{}", n + 1))
+                })
+                .collect(),
+        )
+    }
+    fn apply(&self, text: &str) -> String {
+        let mut t = text.to_string();
+        for (id, name) in &self.0 {
+            t = t.replace(id.as_str(), name);
+        }
+        t
+    }
 }
 
 /// Random keys made during the poll, named KEY-1, KEY-2... in order.

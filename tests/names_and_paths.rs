@@ -84,6 +84,7 @@ fn issue5_hostile_ids_name_no_file() {
         first: "black".into(),
         created: "2026-11-20T10:00:00Z".into(),
         clock: None,
+        source: None,
     };
     for id in HOSTILE_IDS {
         assert!(store.game_path(id).is_err(), "{id:?}");

@@ -129,15 +129,11 @@ impl New {
                 eprintln!("pbem new: --id {id}: use lower-case letters, digits and dashes (2-40)");
                 return Ok(2);
             }
-            None => format!(
-                "{}-{}",
-                crate::adjudicate::id_prefix(rules),
-                store::new_token()?.get(..5).unwrap_or("x")
-            ),
+            None => store::new_game_id(crate::adjudicate::id_prefix(rules))?,
         };
         let server = Server::new(self.config.load()?)?;
         let _lock = server.store.lock(true)?;
-        if server.store.read_game(&id)?.is_some() || server.store.challenge(&id)?.is_some() {
+        if server.store.id_taken(&id)? {
             // A usage error like the others: nothing is touched.
             eprintln!("pbem new: a game {id} exists already; choose another --id");
             return Ok(2);
