@@ -207,15 +207,21 @@ const KINDS: &[&str] = &[
 fn kinds_seen(mails: &[Mail]) -> Vec<&'static str> {
     let mut seen = Vec::new();
     for m in mails {
-        let s = m.subject.to_lowercase();
+        // A game's mails share one subject (issue 12); what happened is
+        // the first line, the subject and the first line together.
         let t = m.text.to_lowercase();
+        let s = format!(
+            "{} | {}",
+            m.subject.to_lowercase(),
+            t.lines().next().unwrap_or("")
+        );
         for (k, hit) in [
             ("news of a move", s.contains(" played ")),
             (
                 "game over",
                 s.contains("wins") || s.contains("resign") || s.contains("over"),
             ),
-            ("board", s.ends_with("the board")),
+            ("board", s.contains("the board, as you asked")),
             ("move list", t.contains("legal moves")),
             ("refusal", s.contains("not accepted")),
             ("help", m.kind.starts_with("help")),

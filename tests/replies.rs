@@ -193,7 +193,7 @@ fn run_case(case: &Case) -> Result<(), String> {
     let refused = refused(&log);
     let subjects: Vec<String> = sent
         .iter()
-        .map(|s| format!("{}: {}", s.to, s.subject()))
+        .map(|s| format!("{}: {}", s.to, s.headline()))
         .collect();
     match &case.expect {
         Expect::Move(m) => {
@@ -222,7 +222,7 @@ fn run_case(case: &Case) -> Result<(), String> {
             }
             let news_of_move = |to: &str| {
                 sent.iter()
-                    .any(|s| s.to == to && s.subject().ends_with(&format!("black played {m}")))
+                    .any(|s| s.to == to && s.headline().starts_with(&format!("Black played {m} ")))
             };
             if sent.len() != 2
                 || !news_of_move("alice@example.org")
@@ -247,7 +247,7 @@ fn run_case(case: &Case) -> Result<(), String> {
             }
             if sent.len() != 1
                 || sent[0].to != "alice@example.org"
-                || !sent[0].subject().ends_with("the board")
+                || !sent[0].headline().starts_with("The board, as you asked")
             {
                 wrong.push(format!(
                     "expected exactly one mail, the board to Alice, got {subjects:?}"
@@ -267,7 +267,7 @@ fn run_case(case: &Case) -> Result<(), String> {
             let ok = sent.is_empty()
                 || (sent.len() == 1
                     && sent[0].to == "alice@example.org"
-                    && sent[0].subject().ends_with("your mail was not accepted"));
+                    && sent[0].headline().starts_with("Your mail was not accepted"));
             if !ok {
                 wrong.push(format!(
                     "expected nothing sent or only the \"no command\" answer, got {subjects:?}"

@@ -52,6 +52,11 @@ impl Sent {
             .and_then(|m| m.subject().map(str::to_string))
             .unwrap_or_default()
     }
+    /// The first line of the text: what happened (a game's mails share
+    /// one subject, issue 12).
+    pub fn headline(&self) -> String {
+        self.text().lines().next().unwrap_or("").to_string()
+    }
     /// The text/plain part, LF line endings.
     pub fn text(&self) -> String {
         text_of(&self.raw)
