@@ -70,14 +70,25 @@ pub struct Reply {
     pub reply_to: Option<String>,
 }
 
-/// How a mail of a game to one of its players is headed
+/// How the mails of a game to its players are headed
 /// ([`Adjudicator::thread_head`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreadHead {
     /// The subject of every mail of the game.
     pub subject: String,
-    /// The player's "Name <address>" in the game.
-    pub to: String,
+    /// The players' "Name <address>", in the order of their sides.
+    pub players: Vec<String>,
+}
+
+impl ThreadHead {
+    /// The player at `address` as the game names them; `None` for anyone
+    /// else (the admin's notices keep their own subjects).
+    pub fn player(&self, address: &str) -> Option<&str> {
+        self.players
+            .iter()
+            .find(|m| address_of(m) == address)
+            .map(String::as_str)
+    }
 }
 
 /// What became of a mail.
@@ -696,14 +707,13 @@ impl Adjudicator<'_> {
         None
     }
 
-    /// How a mail of game (or challenge) `id` to `address` is headed
+    /// How the mails of game (or challenge) `id` to its players are headed
     /// (issue 12: one thread per game and player): the subject of every
     /// mail of the game, `[pbem bz-7k2q] Boom & Zoom: Alice vs Bob` (the
-    /// players' names in the order of their sides), and the player's
+    /// players' names in the order of their sides), and each player's
     /// "Name <address>" as the game knows it, so that every mail's `To`
-    /// has one form. `None` when the game's players cannot be read, or
-    /// `address` plays no side of it.
-    pub fn thread_head(&self, id: &str, address: &str) -> Option<ThreadHead> {
+    /// has one form. `None` when the game's players cannot be read.
+    pub fn thread_head(&self, id: &str) -> Option<ThreadHead> {
         let (rules, players): (Rules, Vec<String>) = match self.table(id).ok()?? {
             Table::Game { record, .. } => (
                 record.rules,
@@ -723,9 +733,6 @@ impl Adjudicator<'_> {
             }
             Table::Damaged { .. } => return None,
         };
-        // Only the players' mails are the game's thread (the admin's
-        // notices keep their own subjects).
-        let to = players.iter().find(|m| address_of(m) == address).cloned()?;
         let names: Vec<String> = players.iter().map(|m| display_name(m)).collect();
         let r = self
             .templates
@@ -737,7 +744,7 @@ impl Adjudicator<'_> {
         let subject = r.text.trim();
         (!subject.is_empty() && !subject.contains('\n')).then(|| ThreadHead {
             subject: subject.to_string(),
-            to,
+            players,
         })
     }
 

@@ -779,6 +779,7 @@ impl Poller<'_> {
             now,
         };
         let today = now.format("%Y-%m-%d").to_string();
+        let mut heads = std::collections::HashMap::new();
         for (n, reply) in replies.iter().enumerate() {
             let id = pack::Id { idx, n };
             if let Hold::News { urgent } = hold
@@ -811,11 +812,19 @@ impl Poller<'_> {
                 None => (answering.map(str::to_string), Vec::new()),
             };
             let mut reply = reply.clone();
-            if let Some(head) = game.and_then(|g| adj.thread_head(g, &to)) {
+            // One look at the game for all its replies.
+            if let Some(g) = game
+                && !heads.contains_key(g)
+            {
+                heads.insert(g.to_string(), adj.thread_head(g));
+            }
+            let head = game.and_then(|g| heads.get(g)?.as_ref());
+            if let Some((head, player)) = head.and_then(|h| Some((h, h.player(&to)?))) {
                 reply.rendered.subject = game
                     .and_then(|g| corr.subject(g))
-                    .map_or(head.subject, str::to_string);
-                reply.to = head.to;
+                    .unwrap_or(&head.subject)
+                    .to_string();
+                reply.to = player.to_string();
             } else if let Some(m) = mail.filter(|_| answering.is_some()) {
                 reply.to = crate::adjudicate::mailbox(m.from_name.as_deref(), &to);
             }
