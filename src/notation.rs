@@ -208,7 +208,8 @@ impl ParseError {
         let off = has(&|e| e.ends_with("-off"));
         let count = has(&|e| e.contains(':'));
         let stones = has(&|e| e.contains('/'));
-        if let Some(foreign) = examples.and_then(|_| {
+        // A mark of a form the game lacks: say so rather than mend it.
+        let foreign = examples.and_then(|_| {
             let lower = input.to_lowercase();
             [
                 (
@@ -226,10 +227,11 @@ impl ParseError {
             ]
             .into_iter()
             .find_map(|(mark, why)| mark.then_some(why))
-        }) {
-            if self.kind != Empty {
-                return hinted(foreign);
-            }
+        });
+        if let Some(foreign) = foreign
+            && self.kind != Empty
+        {
+            return hinted(foreign);
         }
         match &self.kind {
             Empty => format!("no move given: {write}"),
@@ -482,6 +484,9 @@ mod tests {
         assert_eq!(canon("12-20:2"), "12-20:2");
         assert_eq!(canon("28/35, 37/28"), "27/36,28/37");
         assert_eq!(canon("036-015"), "36-15");
+        // A space between two points separates them, as a comma does.
+        assert_eq!(canon("27/36 28/37"), "27/36,28/37");
+        assert_eq!(canon(" 27 / 36   28 / 37 "), "27/36,28/37");
     }
 
     #[test]
@@ -496,6 +501,28 @@ mod tests {
         assert!(e("12-20:9").contains(":9"));
         assert!(e("22").contains("square to move to"));
         assert!(parse("99-100", Geometry::TEN).is_ok());
+    }
+
+    #[test]
+    fn hints_quote_only_the_forms_given() {
+        let e = |s: &str| parse(s, Geometry::EIGHT).unwrap_err();
+        // No game known: only `A-B`, which every game has.
+        assert_eq!(
+            e("hello").to_string(),
+            "`hello` is not a move: unexpected 'h'; write a move like 22-15"
+        );
+        assert!(!e("22xoff").to_string().contains("like"));
+        // A game without `off` hears that it has none, not how to write it.
+        let rooks: &[&str] = &["18-42", "18x22"];
+        assert_eq!(
+            e("22xoff").explain(Some(rooks)),
+            "`22xoff` is not a move: no piece leaves the board in this game; write a move like 18-42 or 18x22"
+        );
+        let bz: &[&str] = &["22-15", "22x15", "22-off"];
+        assert_eq!(
+            e("22xoff").explain(Some(bz)),
+            "`22xoff` is not a move: a move off the board captures nothing; write it like 22-off"
+        );
     }
 
     #[test]

@@ -969,13 +969,13 @@ mod tests {
     #[test]
     fn hints_before_any_game_name_only_the_form_every_game_has() {
         // `A-B` is in every game; `off`, `:2`, `L`, points are not.
+        let foreign = Regex::new(r"(?i)-off|:\d|\d/\d|\bl\d|\dx\d+x").unwrap();
         for e in [
             parse_line("move").unwrap_err(),
             parse_line("#12").unwrap_err(),
             parse_line("#x 22-15").unwrap_err(),
             parse("13х21\n").errors[0].message.clone(),
         ] {
-            let foreign = Regex::new(r"(?i)-off|:\d|\d/\d|\bl\d|\dx\d+x").unwrap();
             assert!(!foreign.is_match(&e), "{e}");
             assert!(e.contains("22-15"), "{e}");
         }
