@@ -223,11 +223,29 @@ impl Origin {
     /// # Errors
     /// A message saying what to write instead.
     pub fn parse(text: &str, geometry: Geometry) -> Result<Origin, String> {
-        if text.contains('/') {
+        Origin::read(text, geometry, None)
+    }
+
+    /// [`Origin::parse`] in game `rules`: a point only where the game
+    /// places stones, and hints that quote the game's own moves.
+    ///
+    /// # Errors
+    /// A message saying what to write instead.
+    pub fn parse_for(text: &str, rules: Rules) -> Result<Origin, String> {
+        Origin::read(text, rules.geometry(), Some(rules.examples()))
+    }
+
+    fn read(text: &str, geometry: Geometry, examples: Option<&[&str]>) -> Result<Origin, String> {
+        let stones = examples.is_none_or(|ex| ex.iter().any(|e| e.contains('/')));
+        if text.contains('/') && stones {
+            let point = examples
+                .and_then(|ex| ex.iter().find(|e| e.contains('/')))
+                .and_then(|e| e.split(',').next())
+                .unwrap_or("27/36");
             return match notation::parse(text, geometry) {
                 Ok(Notation::Stones(p)) if p.len() == 1 => Ok(Origin::Point(p[0])),
-                Ok(_) => Err("give one point, like 27/36".into()),
-                Err(e) => Err(e.to_string()),
+                Ok(_) => Err(format!("give one point, like {point}")),
+                Err(e) => Err(e.explain(examples)),
             };
         }
         match text.trim().parse::<u32>() {
@@ -276,18 +294,21 @@ pub enum MoveError {
     Ambiguous { candidates: Vec<String> },
 }
 
-/// A refused move with the text the player wrote, for messages.
+/// A refused move with the text the player wrote and the game it was
+/// written in, for messages: a syntax error's hints quote that game's own
+/// example moves ([`crate::rules::RulesInfo::examples`]).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Rejected {
     pub input: String,
     pub error: MoveError,
+    pub rules: Rules,
 }
 
 impl fmt::Display for Rejected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let input = self.input.trim();
         match &self.error {
-            MoveError::Syntax(e) => write!(f, "{e}"),
+            MoveError::Syntax(e) => f.write_str(&e.explain(Some(self.rules.examples()))),
             MoveError::GameOver(end) => {
                 write!(
                     f,
@@ -330,6 +351,7 @@ impl Rejected {
             } if !alternatives.is_empty() => {
                 let bare = Rejected {
                     input: self.input.clone(),
+                    rules: self.rules,
                     error: MoveError::Illegal {
                         side,
                         reason: reason.clone(),
@@ -436,6 +458,7 @@ pub fn parse_move<G: Game>(pos: &G, text: &str) -> Result<G::Move, Rejected> {
     let reject = |error| Rejected {
         input: text.trim().to_string(),
         error,
+        rules: G::RULES,
     };
     let n = notation::parse(text, G::RULES.geometry()).map_err(|e| reject(MoveError::Syntax(e)))?;
     resolve(pos, &n).map_err(reject)
@@ -514,5 +537,165 @@ mod tests {
         let point = Origin::parse("28/35", g).unwrap();
         assert!(point.starts(&notation::parse("27/36,28/37", g).unwrap(), g));
         assert!(Origin::parse("65", g).unwrap_err().contains("no square 65"));
+    }
+    /// The forms of move a message quotes, outside the player's own text
+    /// (`22-off`, not the words "off the board"), named as in [`forms_of`].
+    fn quoted_forms(message: &str, input: &str) -> Vec<(&'static str, String)> {
+        let token = regex::Regex::new(r"(?i)\bl?\d+(?:[-x/:,]\d+|-off)+").unwrap();
+        let outside = if input.is_empty() {
+            message.to_string()
+        } else {
+            message.replace(input, " ")
+        };
+        let mut found = Vec::new();
+        for t in token.find_iter(&outside).map(|m| m.as_str().to_lowercase()) {
+            found.extend(forms_of(&t).into_iter().map(|f| (f, t.clone())));
+        }
+        found
+    }
+
+    /// The special forms a move is written in; plain `A-B` and `AxB` are
+    /// in every game.
+    fn forms_of(text: &str) -> Vec<&'static str> {
+        let text = text.to_lowercase();
+        let marks = text.matches(['-', 'x']).count();
+        [
+            ("off", text.contains("off")),
+            ("count", text.contains(':')),
+            ("lunge", text.starts_with('l')),
+            ("stones", text.contains('/')),
+            ("chain", marks >= 2 && !text.contains("off")),
+        ]
+        .into_iter()
+        .filter_map(|(f, has)| has.then_some(f))
+        .collect()
+    }
+
+    /// Text no game reads, text some game reads, and moves of every
+    /// game's shape: whatever the game, the messages about them quote no
+    /// form the game lacks.
+    const INPUTS: &[&str] = &[
+        "",
+        "hello",
+        "22",
+        "22-",
+        "22x",
+        "22-65",
+        "22-165",
+        "22xoff",
+        "22-off-15",
+        "22-off:2",
+        "22-OFF",
+        "12-20:0",
+        "12-20:9",
+        "12-20:",
+        "12-20:2",
+        "12x20:3",
+        "12-20:2x",
+        "27/30",
+        "27/",
+        "/36",
+        "27/36",
+        "27/36,28/37",
+        "27/36 28/37",
+        "27/36,28/37,29/38",
+        "28/35,x",
+        "L",
+        "L12",
+        "L12-28",
+        "L12x28",
+        "22--15",
+        "x",
+        "22-15 23-16",
+        "22x36x50",
+        "22-36-50",
+        "22x",
+        "0-1",
+        "13-x21",
+        "13х21",
+        "22-15;",
+        "99-100",
+    ];
+
+    fn every_message_names_only_forms_of<G: Game>() {
+        let rules = G::RULES;
+        let has: Vec<&str> = rules.examples().iter().flat_map(|e| forms_of(e)).collect();
+        let pos = G::start(first_sides::<G>()[0]);
+        for input in INPUTS {
+            let mut messages = Vec::new();
+            if let Err(e) = parse_move(&pos, input) {
+                messages.push(e.to_string());
+                if matches!(e.error, MoveError::Syntax(_)) {
+                    // A syntax error gives the game's own examples.
+                    assert!(
+                        rules
+                            .examples()
+                            .iter()
+                            .flat_map(|ex| ex.split(','))
+                            .any(|ex| messages[0].contains(ex))
+                            || messages[0].contains("no square"),
+                        "{rules}: {input:?}: {}",
+                        messages[0]
+                    );
+                }
+            }
+            if let Err(e) = Origin::parse_for(input, rules) {
+                messages.push(e);
+            }
+            for m in &messages {
+                for (form, token) in quoted_forms(m, input.trim()) {
+                    assert!(
+                        has.contains(&form),
+                        "{rules}: {input:?}: `{token}` is a {form} move, which {rules} lacks: {m}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_games_messages_name_only_its_own_move_forms() {
+        for rules in Rules::ALL {
+            crate::with_game!(rules, G => every_message_names_only_forms_of::<G>());
+        }
+        // The test sees what it looks for.
+        assert_eq!(quoted_forms("write it like 22-off", "x")[0].0, "off");
+        assert!(quoted_forms("`22-off` is not a move", "22-off").is_empty());
+        assert_eq!(forms_of("27/36,28/37"), ["stones"]);
+        assert_eq!(forms_of("L12x28"), ["lunge"]);
+        assert_eq!(forms_of("12-20:2"), ["count"]);
+        assert_eq!(forms_of("22x36x50"), ["chain"]);
+    }
+
+    #[test]
+    fn syntax_hints_quote_the_games_own_moves() {
+        let said = |rules: Rules, input: &str| {
+            crate::with_game!(rules, G => parse_move(&G::start(first_sides::<G>()[0]), input)
+                .unwrap_err()
+                .to_string())
+        };
+        assert_eq!(
+            said(Rules::MadRooks, "13-x21"),
+            "`13-x21` is not a move: unexpected 'x'; write a move like 18-42 or 18x22"
+        );
+        assert_eq!(
+            said(Rules::BoomAndZoom, "13-x21"),
+            "`13-x21` is not a move: unexpected 'x'; write a move like 22-15, 22x15 or 22-off"
+        );
+        assert!(
+            said(Rules::GuerrillaCheckers, "hello").contains("like 27/36,28/37, 27-36 or 27x36x45")
+        );
+        assert!(said(Rules::Mad, "12-20:9").contains("write it like 12-20:2"));
+        assert!(
+            said(Rules::MadBishops, "22xoff").contains(
+                "no piece leaves the board in this game; write a move like 22-44 or 22x33"
+            )
+        );
+        assert!(said(Rules::Embed, "12-20:9").contains("no move of this game counts checkers"));
+        assert!(
+            said(Rules::ToroidalCheckers, "27/30")
+                .contains("no move of this game is written with `/`")
+        );
+        assert!(said(Rules::DragonsTeeth, "22xoff").contains("write it like 49-off"));
     }
 }

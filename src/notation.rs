@@ -173,42 +173,105 @@ pub enum ParseErrorKind {
     TooManyStones(usize),
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+/// The hint where no game is known (a bare parse, with only a board's
+/// geometry): `A-B` is the one form every game has (RULES.md, "Canonical
+/// notation"), so it misleads no player.
+pub const ANY_GAME_EXAMPLES: &[&str] = &["22-15"];
+
+/// "like 22-15, 22x15 or 22-off".
+pub fn like(examples: &[&str]) -> String {
+    let all: Vec<String> = examples.iter().map(|e| e.to_string()).collect();
+    format!("like {}", crate::game::join_or(&all))
+}
+
+impl ParseError {
+    /// The error in words for a player of a game whose moves look like
+    /// `examples` (canonical, one per form: [`crate::rules::RulesInfo::examples`]).
+    /// Parsing knows no game, so the same [`ParseErrorKind`] reads
+    /// differently per game: every hint quotes only forms found among
+    /// `examples`, and a form the game lacks (`off`, `:2`, points) is
+    /// refused as foreign to the game rather than mended. `None`: no game
+    /// is known; the hints then name only `A-B`, and the facts.
+    pub fn explain(&self, examples: Option<&[&str]>) -> String {
         use ParseErrorKind::*;
         let input = &self.input;
-        match &self.kind {
-            Empty => write!(f, "no move given: write a move like 22-15, 22x15 or 22-off"),
-            Unexpected(c) => write!(
-                f,
-                "`{input}` is not a move: unexpected {c:?}; write a move like 22-15, 22x15 or 22-off"
-            ),
-            OffBoard(n) => write!(
-                f,
-                "`{input}` is not a move: there is no square {n} on this board"
-            ),
-            Incomplete(what) => write!(f, "`{input}` is not a move: {what} is missing"),
-            OffWithCapture => write!(
-                f,
-                "`{input}` is not a move: a move off the board captures nothing; write it like 22-off"
-            ),
-            AfterOff => write!(
-                f,
-                "`{input}` is not a move: nothing may follow `off`; write it like 22-off"
-            ),
-            BadCount(k) => write!(
-                f,
-                "`{input}` is not a move: `:{k}` is not a number of checkers (1 to 4)"
-            ),
-            NotAPoint(a, b) => write!(
-                f,
-                "`{input}` is not a move: squares {a} and {b} do not meet at a point inside the board; name a point by two squares touching it diagonally, like 27/36"
-            ),
-            TooManyStones(n) => write!(
-                f,
-                "`{input}` is not a move: {n} stones; a turn places two stones, like 27/36,28/37"
-            ),
+        let write = format!(
+            "write a move {}",
+            like(examples.unwrap_or(ANY_GAME_EXAMPLES))
+        );
+        let not = |what: &str| format!("`{input}` is not a move: {what}");
+        let hinted = |what: &str| format!("`{input}` is not a move: {what}; {write}");
+        // The game's example of a form, if it has one.
+        let has = |form: &dyn Fn(&str) -> bool| {
+            examples.and_then(|ex| ex.iter().copied().find(|e| form(e)))
+        };
+        let off = has(&|e| e.ends_with("-off"));
+        let count = has(&|e| e.contains(':'));
+        let stones = has(&|e| e.contains('/'));
+        // A mark of a form the game lacks: say so rather than mend it.
+        let foreign = examples.and_then(|_| {
+            let lower = input.to_lowercase();
+            [
+                (
+                    stones.is_none() && lower.contains('/'),
+                    "no move of this game is written with `/`",
+                ),
+                (
+                    count.is_none() && lower.contains(':'),
+                    "no move of this game counts checkers with `:`",
+                ),
+                (
+                    off.is_none() && lower.contains("off"),
+                    "no piece leaves the board in this game",
+                ),
+            ]
+            .into_iter()
+            .find_map(|(mark, why)| mark.then_some(why))
+        });
+        if let Some(foreign) = foreign
+            && self.kind != Empty
+        {
+            return hinted(foreign);
         }
+        match &self.kind {
+            Empty => format!("no move given: {write}"),
+            Unexpected(c) => hinted(&format!("unexpected {c:?}")),
+            OffBoard(n) => not(&format!("there is no square {n} on this board")),
+            Incomplete(what) => hinted(&format!("{what} is missing")),
+            OffWithCapture => not(&match off {
+                Some(off) => format!("a move off the board captures nothing; write it like {off}"),
+                None => "a move off the board captures nothing".into(),
+            }),
+            AfterOff => not(&match off {
+                Some(off) => format!("nothing may follow `off`; write it like {off}"),
+                None => "nothing may follow `off`".into(),
+            }),
+            BadCount(k) => not(&match count {
+                Some(count) => {
+                    format!("`:{k}` is not a number of checkers (1 to 4); write it like {count}")
+                }
+                None => format!("`:{k}` is not a number of checkers (1 to 4)"),
+            }),
+            NotAPoint(a, b) => not(&match stones {
+                Some(stones) => format!(
+                    "squares {a} and {b} do not meet at a point inside the board; name a point by two squares touching it diagonally, like {}",
+                    stones.split(',').next().unwrap_or(stones)
+                ),
+                None => format!("squares {a} and {b} do not meet at a point inside the board"),
+            }),
+            TooManyStones(n) => not(&match stones {
+                Some(stones) => format!("{n} stones; a turn places two stones, like {stones}"),
+                None => format!("{n} stones; a turn places at most two"),
+            }),
+        }
+    }
+}
+
+/// Without a game: the facts, and hints naming only `A-B`
+/// ([`ParseError::explain`] with `None`).
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.explain(None))
     }
 }
 
@@ -228,16 +291,28 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
         input: input.to_string(),
         kind,
     };
-    // Normalise: lower case, dashes, and drop every space.
-    let norm: String = input
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .map(|c| match c {
+    // Normalise: lower case, dashes, and drop every space, but for stones
+    // a space between two points separates them as a comma does
+    // (`27/36 28/37`), rather than gluing 36 and 28 into 3628.
+    let stones = input.contains('/');
+    let mut norm = String::with_capacity(input.len());
+    let mut gap = false;
+    for c in input.chars() {
+        if c.is_whitespace() {
+            gap = true;
+            continue;
+        }
+        let c = match c {
             '–' | '—' | '−' | '‐' | '‑' | '‒' | '―' | '﹣' => '-',
             '×' => 'x',
             c => c.to_ascii_lowercase(),
-        })
-        .collect();
+        };
+        if gap && stones && c.is_ascii_digit() && norm.ends_with(|p: char| p.is_ascii_digit()) {
+            norm.push(',');
+        }
+        gap = false;
+        norm.push(c);
+    }
     if norm.is_empty() {
         return Err(err(ParseErrorKind::Empty));
     }
@@ -344,9 +419,7 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
         }
     }
     if path.to.is_empty() && !path.off {
-        return Err(err(ParseErrorKind::Incomplete(
-            "the square to move to (like 22-15)",
-        )));
+        return Err(err(ParseErrorKind::Incomplete("the square to move to")));
     }
     Ok(Notation::Path(path))
 }
@@ -361,12 +434,12 @@ fn parse_stones(norm: &str, geometry: Geometry) -> Result<Notation, ParseErrorKi
         let Some((a, b)) = part.split_once('/') else {
             return Err(match part.chars().find(|c| !c.is_ascii_digit()) {
                 Some(c) => ParseErrorKind::Unexpected(c),
-                None => ParseErrorKind::Incomplete("a point like 27/36"),
+                None => ParseErrorKind::Incomplete("a point (two squares joined by `/`)"),
             });
         };
         let num = |t: &str| -> Result<u32, ParseErrorKind> {
             if t.is_empty() {
-                return Err(ParseErrorKind::Incomplete("a point like 27/36"));
+                return Err(ParseErrorKind::Incomplete("a square of a point"));
             }
             if let Some(c) = t.chars().find(|c| !c.is_ascii_digit()) {
                 return Err(ParseErrorKind::Unexpected(c));
@@ -411,6 +484,9 @@ mod tests {
         assert_eq!(canon("12-20:2"), "12-20:2");
         assert_eq!(canon("28/35, 37/28"), "27/36,28/37");
         assert_eq!(canon("036-015"), "36-15");
+        // A space between two points separates them, as a comma does.
+        assert_eq!(canon("27/36 28/37"), "27/36,28/37");
+        assert_eq!(canon(" 27 / 36   28 / 37 "), "27/36,28/37");
     }
 
     #[test]
@@ -425,6 +501,28 @@ mod tests {
         assert!(e("12-20:9").contains(":9"));
         assert!(e("22").contains("square to move to"));
         assert!(parse("99-100", Geometry::TEN).is_ok());
+    }
+
+    #[test]
+    fn hints_quote_only_the_forms_given() {
+        let e = |s: &str| parse(s, Geometry::EIGHT).unwrap_err();
+        // No game known: only `A-B`, which every game has.
+        assert_eq!(
+            e("hello").to_string(),
+            "`hello` is not a move: unexpected 'h'; write a move like 22-15"
+        );
+        assert!(!e("22xoff").to_string().contains("like"));
+        // A game without `off` hears that it has none, not how to write it.
+        let rooks: &[&str] = &["18-42", "18x22"];
+        assert_eq!(
+            e("22xoff").explain(Some(rooks)),
+            "`22xoff` is not a move: no piece leaves the board in this game; write a move like 18-42 or 18x22"
+        );
+        let bz: &[&str] = &["22-15", "22x15", "22-off"];
+        assert_eq!(
+            e("22xoff").explain(Some(bz)),
+            "`22xoff` is not a move: a move off the board captures nothing; write it like 22-off"
+        );
     }
 
     #[test]

@@ -35,6 +35,12 @@ pub struct RulesInfo {
     pub summary: &'static str,
     /// How to write moves, with examples.
     pub notation: &'static str,
+    /// One canonical example of each form of move the game has (RULES.md,
+    /// the game's "Notation"), the most common first. Every syntax hint a
+    /// player of this game sees quotes these and nothing else, so that
+    /// nobody is told to write a form their game lacks (`22-off` in Mad
+    /// Rooks); see [`crate::notation::ParseError::explain`].
+    pub examples: &'static [&'static str],
 }
 
 impl Rules {
@@ -85,6 +91,14 @@ impl Rules {
     }
     pub fn fixed_first(self) -> Option<Side> {
         self.info().fixed_first
+    }
+    /// The game's example moves, one per form ([`RulesInfo::examples`]).
+    pub fn examples(self) -> &'static [&'static str] {
+        self.info().examples
+    }
+    /// "like 22-15, 22x15 or 22-off": the game's example moves, for hints.
+    pub fn write_like(self) -> String {
+        crate::notation::like(self.examples())
     }
 }
 
@@ -192,6 +206,7 @@ board counts as one square (straight or diagonally forward, the far corner
 too). Checkers zoomed off score for their owner. The instant one
 side has no tower on the board, play stops: more checkers off wins.",
     notation: "zoom 22-15, zoom off 22-off, boom 22x15",
+    examples: &["22-15", "22x15", "22-off"],
 };
 
 static DRAGONS_TEETH: RulesInfo = RulesInfo {
@@ -210,6 +225,7 @@ teeth next to the target) is at least the target's strength. Black moves
 off the edge beyond 57-64, red beyond 1-8; a tooth that leaves scores its
 strength. First to move off 6 or more points wins.",
     notation: "move 17-33, elimination 33x41, off 49-off",
+    examples: &["17-33", "33x41", "49-off"],
 };
 
 static EMBED: RulesInfo = RulesInfo {
@@ -228,6 +244,7 @@ Win by moving your boss onto the enemy's home row (black: 57-64, red:
 1-8), or by fully embedding the enemy boss: every square around it held by
 your pieces. A move that leaves your own boss embedded loses.",
     notation: "move 37-29, drone capture 37x29",
+    examples: &["37-29", "37x29"],
 };
 
 static MAD: RulesInfo = RulesInfo {
@@ -246,6 +263,7 @@ leaving at least one behind; only its last square may hold enemies, where
 the lunging checker and one defender are eliminated. Reach the enemy home
 row to win.",
     notation: "whole stack 12-20, part 12-20:2, attack 12x20 or 12x20:3, lunge L12-28 or L12x28",
+    examples: &["12-20", "12-20:2", "12x20", "L12-28"],
 };
 
 static MAD_ROOKS: RulesInfo = RulesInfo {
@@ -263,6 +281,7 @@ may only kill. A checker that cannot kill may slide along its row or
 column through empty squares to engage: to a square from which it could
 kill. Kill all enemy checkers to win.",
     notation: "engage 18-42, kill 18x22",
+    examples: &["18-42", "18x22"],
 };
 
 static MAD_BISHOPS: RulesInfo = RulesInfo {
@@ -278,6 +297,7 @@ and columns. The 50 dark squares start filled: blue on rows 1, 3, 5, 7, 9,
 red on rows 2, 4, 6, 8, 10. Red moves first. Kill if you can with that
 checker, else slide diagonally to engage. Kill all enemy checkers to win.",
     notation: "engage 22-44, kill 22x33",
+    examples: &["22-44", "22x33"],
 };
 
 static GUERRILLA: RulesInfo = RulesInfo {
@@ -296,6 +316,7 @@ steps one square diagonally; crossing a point with a stone captures it,
 and once capturing it must go on while it can. Remove all enemy pieces to
 win; the guerrilla loses with an empty supply.",
     notation: "stones 27/36,28/37 (a point is named by the squares at its upper-left and lower-right), COIN step 27-36, capture chain 27x36x45",
+    examples: &["27/36,28/37", "27-36", "27x36x45"],
 };
 
 static TOROIDAL: RulesInfo = RulesInfo {
@@ -314,6 +335,7 @@ along its row to the jumper's left, to the first empty square or man of
 its colour (making a king), or leaves the game. A side with no piece in
 heaven loses; 40 moves without a jump draw.",
     notation: "step 22-29, jumps by landing squares 22x36 or 22x36x50",
+    examples: &["22-29", "22x36", "22x36x50"],
 };
 
 #[cfg(test)]

@@ -43,6 +43,48 @@ fn temp(name: &str, contents: &str) -> (tempfile::TempDir, String) {
 
 const GOOD: &str = "rules = \"boom-and-zoom\"\nfirst = \"red\"\nresult = \"*\"\nmoves = \"\"\"\n58-50\n2-10\n\"\"\"\n";
 
+/// A syntax error's hint quotes moves of the record's own game: Mad Rooks
+/// has no `22-off`, Guerrilla Checkers places stones.
+#[test]
+fn validate_hints_at_the_games_own_moves() {
+    for (rules, first, hint) in [
+        ("mad-rooks", "red", "write a move like 18-42 or 18x22"),
+        (
+            "guerrilla-checkers",
+            "guerrilla",
+            "write a move like 27/36,28/37, 27-36 or 27x36x45",
+        ),
+        (
+            "mad",
+            "black",
+            "write a move like 12-20, 12-20:2, 12x20 or L12-28",
+        ),
+    ] {
+        let o = pbem(
+            &["validate", "--rules", rules, "--first", first, "-"],
+            Some("13-x21\n"),
+        );
+        assert_eq!(o.status.code(), Some(1));
+        let out = text(&o);
+        assert!(
+            out.contains(&format!("`13-x21` is not a move: unexpected 'x'; {hint}")),
+            "{out}"
+        );
+        assert!(!out.contains("-off"), "{out}");
+    }
+    // And `pbem moves --from` reads only the game's own origins.
+    let o = pbem(
+        &["moves", "--rules", "mad-rooks", "--from", "27/36", "-"],
+        Some(""),
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("give a square number, like 22"),
+        "{}",
+        err(&o)
+    );
+}
+
 #[test]
 fn validate_reports_each_file_and_keeps_going() {
     let (_d1, good) = temp("good.toml", GOOD);
@@ -62,7 +104,9 @@ fn validate_reports_each_file_and_keeps_going() {
     assert_eq!(lines.len(), 3, "{out}");
     assert_eq!(
         lines[0],
-        format!("{bad}:6: `2-11x` is not a move: a square after `x` is missing")
+        format!(
+            "{bad}:6: `2-11x` is not a move: a square after `x` is missing; write a move like 22-15, 22x15 or 22-off"
+        )
     );
     assert_eq!(lines[1], format!("{good}: ok (2 moves, *)"));
     assert!(

@@ -46,7 +46,7 @@ impl Moves {
         let geometry = G::RULES.geometry();
         let filter = match &self.from {
             None => None,
-            Some(f) => match Origin::parse(f, geometry) {
+            Some(f) => match Origin::parse_for(f, G::RULES) {
                 Ok(n) => Some(n),
                 Err(msg) => {
                     eprintln!("--from {f}: {msg}");

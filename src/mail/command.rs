@@ -161,6 +161,123 @@ static MOVE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 
+/// The example move of hints given before any game is known (a mail is
+/// read before pbem looks up its game): `A-B`, the one form every game
+/// has, so no player is told to write a form their game lacks.
+fn example() -> &'static str {
+    crate::notation::ANY_GAME_EXAMPLES[0]
+}
+
+/// Move punctuation with the spaces around it, to glue `22 - 15`,
+/// `22 - off` and `27 / 36` into one word before a line is split into
+/// moves.
+static MARK_SPACES: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*").expect("valid regex"));
+
+/// One move along squares, in any form [`crate::notation::parse`] reads
+/// once spaces are glued: `22-15`, `22x36x50`, `22-off`, `12-20:2`,
+/// `L12-28`.
+static PATH_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(l?\d{1,3}([-x×–—−‐‑‒―﹣]\d{1,3})+(:\d{1,2})?|\d{1,3}[-–—−‐‑‒―﹣]off)$")
+        .expect("valid regex")
+});
+
+/// One Guerrilla point, `27/36`: half of a placement.
+static POINT_WORD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\d{1,3}/\d{1,3}$").expect("valid regex"));
+
+/// The moves a line holds when it holds nothing but moves, as written
+/// (spaces glued): `22-15 23-16` and `50-51, 50-52` are two each. The
+/// two points of one Guerrilla placement are one move, however they are
+/// separated (`27/36,28/37`, `27/36, 28/37`, `27/36 28/37`). `None` for a
+/// line with anything else in it (`13-21 please`, `13-x21`, a long line):
+/// that is for [`MOVE_LIKE`] and the game to judge.
+fn moves_in(line: &str) -> Option<Vec<String>> {
+    if line.chars().nth(MAX_LINE).is_some() {
+        return None;
+    }
+    let glued = MARK_SPACES.replace_all(line, "$1");
+    let mut moves: Vec<String> = Vec::new();
+    let mut half: Option<&str> = None;
+    for word in glued.split(|c: char| c.is_whitespace() || ",;&+".contains(c)) {
+        if word.is_empty() {
+            continue;
+        }
+        if POINT_WORD.is_match(word) {
+            match half.take() {
+                Some(first) => moves.push(format!("{first},{word}")),
+                None => half = Some(word),
+            }
+            continue;
+        }
+        if !PATH_WORD.is_match(word) {
+            return None;
+        }
+        if let Some(lone) = half.take() {
+            moves.push(lone.to_string());
+        }
+        moves.push(word.to_string());
+    }
+    if let Some(lone) = half {
+        moves.push(lone.to_string());
+    }
+    (!moves.is_empty()).then_some(moves)
+}
+
+/// The first two of `moves` for quoting, "22-15, 23-16, ..." when there
+/// are more: a pasted list of moves is never quoted whole.
+fn first_two(moves: &[String]) -> String {
+    let mut quoted = moves.iter().take(2).cloned().collect::<Vec<_>>().join(", ");
+    if moves.len() > 2 {
+        quoted.push_str(", ...");
+    }
+    quoted
+}
+
+/// Refuses a move text that holds several moves: a mail plays one move
+/// (the second would be the opponent's turn), and pbem must not guess
+/// which one was meant.
+fn one_move(text: &str) -> Result<(), String> {
+    match moves_in(text) {
+        Some(moves) if moves.len() > 1 => Err(several(&moves)),
+        _ => Ok(()),
+    }
+}
+
+/// A refused line for quoting in the reply and its subject: a line of
+/// several moves (`#12 50-51, 50-52, 50-53, ...`) as its first two moves,
+/// any other as written.
+fn quoted(line: &str) -> String {
+    let mut rest = line;
+    for _ in 0..2 {
+        if let Some((first, r)) = rest.split_once(char::is_whitespace)
+            && (first.starts_with('#')
+                || first.eq_ignore_ascii_case("move")
+                || first.eq_ignore_ascii_case("play"))
+        {
+            rest = r.trim_start();
+        }
+    }
+    match moves_in(rest) {
+        Some(moves) if moves.len() > 1 => first_two(&moves),
+        _ => line.to_string(),
+    }
+}
+
+/// The refusal of a line holding `moves` (more than one).
+fn several(moves: &[String]) -> String {
+    format!(
+        "one move per mail: this line holds several moves ({}); send only the move you play now",
+        first_two(moves)
+    )
+}
+
+/// The form of the square after `moves`: 1 to 3 digits. Whether that
+/// square is on the board is for the game to say.
+fn square_word(word: &str) -> bool {
+    (1..=3).contains(&word.len()) && word.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A word that would be a move but for a look-alike character (`13х21`
 /// with a Cyrillic `х`, `¹³-²¹`): the first character no move holds, if
 /// the word has a digit and is short.
@@ -221,10 +338,29 @@ pub fn parse(body: &str) -> Commands {
             }),
             Ok(Some(c)) => out.commands.push(c),
             Err(message) => out.errors.push(CommandError {
-                line: line.to_string(),
+                line: quoted(line),
                 message,
             }),
         }
+    }
+    // One move per mail: the second would be refused as not this
+    // player's turn, after the first was played; refuse the mail whole
+    // and name the moves, so the player can send the one they mean.
+    let moves: Vec<String> = out
+        .commands
+        .iter()
+        .filter(|c| matches!(c, Command::Move { .. }))
+        .map(Command::to_string)
+        .collect();
+    if moves.len() > 1 {
+        out.errors.push(CommandError {
+            line: shorten(&first_two(&moves)),
+            message: format!(
+                "one move per mail: this mail holds {} moves ({}); send only the move you play now",
+                moves.len(),
+                first_two(&moves)
+            ),
+        });
     }
     if out.commands.len() > MAX_COMMANDS {
         out.errors.push(CommandError {
@@ -261,8 +397,9 @@ pub fn parse(body: &str) -> Commands {
             out.errors.push(CommandError {
                 line: shorten(line),
                 message: format!(
-                    "{c:?} (U+{:04X}) is not a character of moves, though it looks like one; write moves with the digits 0-9, `-`, `x`, `/` and `off`, like 22-15",
-                    c as u32
+                    "{c:?} (U+{:04X}) is not a character of moves, though it looks like one; write moves with the digits 0-9 and the marks of your game's notation, like {} (`rules GAME` shows them)",
+                    c as u32,
+                    example()
                 ),
             });
         }
@@ -287,8 +424,9 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         h if h.starts_with('#') && h.len() > 1 => {
             let n: u32 = h[1..].parse().map_err(|_| {
                 format!(
-                    "`{}` is not a move number: write it like #12 22-15",
-                    words[0]
+                    "`{}` is not a move number: write it like #12 {}",
+                    words[0],
+                    example()
                 )
             })?;
             let mut r = rest(1);
@@ -296,8 +434,12 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                 r = stripped;
             }
             if r.is_empty() {
-                return Err(format!("#{n} needs a move after it, like #{n} 22-15"));
+                return Err(format!(
+                    "#{n} needs a move after it, like #{n} {}",
+                    example()
+                ));
             }
+            one_move(&r)?;
             Command::Move {
                 number: Some(n),
                 text: r,
@@ -306,8 +448,13 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         "move" | "play" => {
             let r = rest(1);
             if r.is_empty() {
-                return Err("`move` needs a move, like move 22-15".into());
+                return Err(format!(
+                    "`{}` needs a move, like move {}",
+                    words[0],
+                    example()
+                ));
             }
+            one_move(&r)?;
             Command::Move {
                 number: None,
                 text: r,
@@ -330,8 +477,21 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             Command::OfferDraw
         }
         "board" | "show" if words.len() == 1 => Command::Board,
-        "moves" | "legal" => Command::Moves {
-            from: words.get(1).map(|s| s.to_string()),
+        // A square or nothing: `legal moves: 50-51` (a line of pbem's
+        // reply, quoted back) is not `moves` from a square called
+        // `moves:`.
+        "moves" | "legal" => match &words[1..] {
+            [] => Command::Moves { from: None },
+            [square] if square_word(square) => Command::Moves {
+                from: Some(square.to_string()),
+            },
+            more => {
+                let how = format!("`{head}` takes a square number, like {head} 22, or nothing");
+                return Err(match more.iter().find(|w| !square_word(w)) {
+                    Some(word) => format!("`{}` is not a square number: {how}", shorten_word(word)),
+                    None => format!("one square at a time: {how}"),
+                });
+            }
         },
         "games" if words.len() == 1 => Command::Games,
         "rules" => {
@@ -380,13 +540,28 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             Some(t) if words.len() == 2 => Command::Token(t.to_string()),
             _ => return Err("write the token alone after the word: token abc123".into()),
         },
-        _ if MOVE_LIKE.is_match(line) => Command::Move {
-            number: None,
-            text: line.to_string(),
+        _ => match moves_in(line) {
+            Some(moves) if moves.len() > 1 => return Err(several(&moves)),
+            Some(_) => Command::Move {
+                number: None,
+                text: line.to_string(),
+            },
+            None if MOVE_LIKE.is_match(line) => Command::Move {
+                number: None,
+                text: line.to_string(),
+            },
+            None => return Ok(None),
         },
-        _ => return Ok(None),
     };
     Ok(Some(cmd))
+}
+
+/// A word of a player's line for quoting: at most 20 characters.
+fn shorten_word(word: &str) -> String {
+    match word.char_indices().nth(20) {
+        Some((i, _)) => format!("{}...", &word[..i]),
+        None => word.to_string(),
+    }
 }
 
 fn strip_word(s: &str, word: &str) -> Option<String> {
@@ -637,5 +812,177 @@ mod tests {
         // Beside a command it is chatter.
         assert!(parse("Nice 13x34!\n22-15\n").errors.is_empty());
         assert!(parse("See you on Monday\n").errors.is_empty());
+    }
+    #[test]
+    fn moves_takes_a_square_or_nothing() {
+        assert_eq!(one("moves"), Command::Moves { from: None });
+        assert_eq!(one("legal"), Command::Moves { from: None });
+        assert_eq!(
+            one("Moves 22"),
+            Command::Moves {
+                from: Some("22".into())
+            }
+        );
+        // The square's form only: whether it is on the board is the
+        // game's to say.
+        assert_eq!(
+            one("legal 100"),
+            Command::Moves {
+                from: Some("100".into())
+            }
+        );
+        for (line, word) in [
+            ("moves moves:", "moves:"),
+            ("Legal moves: 50-51", "moves:"),
+            ("legal moves: 50-51, 50-52, 50-53", "moves:"),
+            ("moves 1000", "1000"),
+            ("moves 27/36", "27/36"),
+            ("moves twenty-two", "twenty-two"),
+            ("moves 22 please", "please"),
+        ] {
+            let e = parse_line(line).unwrap_err();
+            assert!(
+                e.contains(&format!("`{word}` is not a square number")),
+                "{line}: {e}"
+            );
+            assert!(e.contains("takes a square number, like"), "{line}: {e}");
+            assert!(e.contains("or nothing"), "{line}: {e}");
+        }
+        assert_eq!(
+            parse_line("moves moves:").unwrap_err(),
+            "`moves:` is not a square number: `moves` takes a square number, like moves 22, or nothing"
+        );
+        assert!(
+            parse_line("moves 22 23")
+                .unwrap_err()
+                .contains("one square at a time")
+        );
+        // A hostile word is quoted short.
+        let e = parse_line(&format!("moves {}", "y".repeat(150))).unwrap_err();
+        assert!(e.len() < 120, "{e}");
+    }
+
+    #[test]
+    fn a_line_of_several_moves_is_refused_in_every_games_shape() {
+        for (line, quoted) in [
+            ("50-51, 50-52, 50-53", "50-51, 50-52, ..."),
+            ("22-15 23-16", "22-15, 23-16"),
+            ("22-15; 23-16", "22-15, 23-16"),
+            ("22 - 15  23 - 16", "22-15, 23-16"),
+            ("22-off 23-off", "22-off, 23-off"),
+            ("17-33 33x41 49-off", "17-33, 33x41, ..."),
+            ("12-20:2 L12-28", "12-20:2, L12-28"),
+            ("L12x28, 12x20:3", "L12x28, 12x20:3"),
+            ("18-42 18x22", "18-42, 18x22"),
+            ("22x36x50 22-29", "22x36x50, 22-29"),
+            ("27/36,28/37 29/38,30/39", "27/36,28/37, 29/38,30/39"),
+            ("27/36,28/37 27-36", "27/36,28/37, 27-36"),
+            ("#12 22-15 23-16", "22-15, 23-16"),
+            ("move 22-15, 23-16", "22-15, 23-16"),
+        ] {
+            let e = parse_line(line).unwrap_err();
+            assert!(
+                e.starts_with("one move per mail: this line holds several moves"),
+                "{line}: {e}"
+            );
+            assert!(e.contains(&format!("({quoted})")), "{line}: {e}");
+            let c = parse(&format!("{line}\n"));
+            assert!(c.commands.is_empty(), "{line}");
+            assert_eq!(c.errors[0].line, quoted, "{line}");
+        }
+        // A pasted list is quoted by its first two moves, never whole.
+        let list = |n: u32| {
+            (1..=n)
+                .map(|n| format!("{n}-{}", n + 8))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let c = parse(&format!("{}\n", list(25)));
+        assert_eq!(c.errors[0].line, "1-9, 2-10, ...");
+        assert!(c.errors[0].message.len() < 120, "{}", c.errors[0].message);
+        // Past MAX_LINE it is a line too long, quoted cut.
+        let c = parse(&format!("{}\n", list(40)));
+        assert!(c.errors[0].message.contains("too long"));
+        assert!(c.errors[0].line.len() < 70);
+    }
+
+    #[test]
+    fn one_move_in_any_form_is_still_one_move() {
+        let mv = |t: &str| Command::Move {
+            number: None,
+            text: t.into(),
+        };
+        // A Guerrilla placement is one move of two points, however the
+        // points are separated.
+        for line in [
+            "27/36,28/37",
+            "27/36, 28/37",
+            "27/36 28/37",
+            "27/36 ; 28/37",
+            "27 / 36 , 28 / 37",
+            "27/36",
+        ] {
+            assert_eq!(one(line), mv(line), "{line}");
+        }
+        for line in [
+            "22x36x50",
+            "22 x 36 x 50",
+            "22-36-50",
+            "12-20:2",
+            "L12-28",
+            "l12x28",
+            "22-off",
+            "22 - off",
+            "13-x21",
+            "22-",
+        ] {
+            assert_eq!(one(line), mv(line), "{line}");
+        }
+        assert_eq!(
+            one("#12 27/36 28/37"),
+            Command::Move {
+                number: Some(12),
+                text: "27/36 28/37".into()
+            }
+        );
+        assert_eq!(one("move 22-15"), mv("22-15"));
+        // Three points are one (bad) placement for the game to refuse.
+        let c = parse("27/36,28/37,29/38\n");
+        assert!(c.errors.is_empty() || c.errors[0].message.contains("one move per mail"));
+    }
+
+    #[test]
+    fn a_mail_of_two_move_lines_is_refused_naming_both() {
+        let c = parse("64-63\n63-62\n");
+        assert_eq!(c.errors.len(), 1, "{c:?}");
+        let e = &c.errors[0];
+        assert!(e.message.starts_with("one move per mail"), "{e}");
+        assert!(e.message.contains("(64-63, 63-62)"), "{e}");
+        assert_eq!(e.line, "64-63, 63-62");
+        let c = parse("#3 13-21\nthanks!\nmove 14-22\nboard\n#5 15-23\n");
+        assert!(
+            c.errors[0]
+                .message
+                .contains("3 moves (#3 13-21, 14-22, ...)"),
+            "{c:?}"
+        );
+        // A move and other commands are not several moves.
+        assert!(parse("22-15\ndraw\nboard\n").errors.is_empty());
+        assert!(parse("27/36 28/37\n").errors.is_empty());
+    }
+
+    #[test]
+    fn hints_before_any_game_name_only_the_form_every_game_has() {
+        // `A-B` is in every game; `off`, `:2`, `L`, points are not.
+        let foreign = Regex::new(r"(?i)-off|:\d|\d/\d|\bl\d|\dx\d+x").unwrap();
+        for e in [
+            parse_line("move").unwrap_err(),
+            parse_line("#12").unwrap_err(),
+            parse_line("#x 22-15").unwrap_err(),
+            parse("13х21\n").errors[0].message.clone(),
+        ] {
+            assert!(!foreign.is_match(&e), "{e}");
+            assert!(e.contains("22-15"), "{e}");
+        }
     }
 }

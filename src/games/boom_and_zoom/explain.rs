@@ -11,7 +11,7 @@ pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> String {
     let mine = rules.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return "Boom & Zoom moves are written with square numbers, like 22-15, 22x15 or 22-off".into();
+            return crate::games::square_moves_hint(rules);
         }
         Notation::Path(p) => p,
     };

@@ -12,7 +12,7 @@ pub(super) fn explain(pos: &DragonsTeeth, n: &Notation) -> String {
     let mine = rules.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return "Dragons Teeth moves are written with square numbers, like 17-33, 33x41 or 49-off".into();
+            return crate::games::square_moves_hint(rules);
         }
         Notation::Path(p) => p,
     };

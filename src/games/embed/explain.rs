@@ -20,7 +20,7 @@ pub(super) fn explain(pos: &Embed, n: &Notation) -> String {
     let mine = rules.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return "Embed moves are written with square numbers, like 37-29 or 37x29".into();
+            return crate::games::square_moves_hint(rules);
         }
         Notation::Path(p) => p,
     };

@@ -84,7 +84,7 @@ pub(super) fn explain(pos: &Mad, n: &Notation) -> String {
     let mine = rules.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return "M.A.D. moves are written with square numbers, like 12-20, 12-20:2, 12x20 or L12-28".into();
+            return crate::games::square_moves_hint(rules);
         }
         Notation::Path(p) => p,
     };

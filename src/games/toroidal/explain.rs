@@ -49,8 +49,7 @@ pub(super) fn explain(pos: &Toroidal, n: &Notation) -> String {
     let mine = Toroidal::RULES.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return "Toroidal Checkers moves are written with square numbers, like 22-29 or 22x36"
-                .into();
+            return crate::games::square_moves_hint(Toroidal::RULES);
         }
         Notation::Path(p) => p,
     };
