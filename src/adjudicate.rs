@@ -2005,7 +2005,7 @@ impl Adjudicator<'_> {
                 // An origin that does not read lists nothing.
                 let list: Vec<String> = match f {
                     None => all_moves(t.pos()),
-                    Some(f) => match Origin::parse(f, rules.geometry()) {
+                    Some(f) => match Origin::parse_for(f, rules) {
                         Err(_) => Vec::new(),
                         Ok(o) => game::listed_moves(t.pos())
                             .into_iter()

@@ -156,6 +156,14 @@ pub struct Commands {
 /// Looks like a move: digits with move punctuation (every dash that
 /// [`crate::notation::parse`] reads as `-`), an optional lunge prefix,
 /// `off`, points (`27/36,28/37`).
+/// A time of day or a date, `12:33`, `12:33:00`, `20/11/26`: no move's
+/// form, but move-like to [`MOVE_LIKE`] (M.A.D.'s `12-20:2`, Guerrilla's
+/// `27/36`); attribution lines are full of them (issue 12).
+static CLOCK_OR_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?|\d{1,2}/\d{1,2}/\d{2,4})$")
+        .expect("valid regex")
+});
+
 static MOVE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$")
         .expect("valid regex")
@@ -292,6 +300,16 @@ fn lookalike(word: &str) -> Option<char> {
     {
         return None;
     }
+    // One look-alike makes a near miss; a word of several letters of
+    // another script is a word (`于2026年11月20日周五` in a Chinese
+    // attribution, issue 12).
+    let foreign = word
+        .chars()
+        .filter(|c| !c.is_ascii() && !c.is_numeric() && !"×–—−‐‑‒―﹣".contains(*c))
+        .count();
+    if foreign > 1 {
+        return None;
+    }
     word.chars()
         .find(|c| !c.is_ascii() && !"×–—−‐‑‒―﹣".contains(*c))
 }
@@ -377,7 +395,7 @@ pub fn parse(body: &str) -> Commands {
         let near = chatter.iter().find_map(|line| {
             line.split_whitespace()
                 .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
-                .find(|w| MOVE_LIKE.is_match(w))
+                .find(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
                 .map(|w| (line, w))
         });
         if let Some((line, w)) = near.filter(|(_, w)| w.chars().nth(60).is_none()) {
@@ -540,6 +558,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             Some(t) if words.len() == 2 => Command::Token(t.to_string()),
             _ => return Err("write the token alone after the word: token abc123".into()),
         },
+        _ if CLOCK_OR_DATE.is_match(line) => return Ok(None),
         _ => match moves_in(line) {
             Some(moves) if moves.len() > 1 => return Err(several(&moves)),
             Some(_) => Command::Move {
@@ -785,6 +804,29 @@ mod tests {
         for chatter in ["Привет", "café at 10", "XIII-XXI", "rеsign"] {
             assert!(parse(chatter).errors.is_empty(), "{chatter}");
         }
+    }
+
+    #[test]
+    fn issue12_times_dates_and_foreign_words_are_chatter() {
+        for line in [
+            "12:33",
+            "09:58:12",
+            "20/11/26",
+            "Am 19.11.2026 um 12:33 schrieb pbem:",
+            "Le jeu. 19 nov. 2026 à 12:33, pbem <pbem@example.net> a écrit :",
+            "pbem <pbem@example.net> 于2026年11月20日周五 10:00写道：",
+            "On 20/11/26 12:33, pbem wrote:",
+        ] {
+            let c = parse(&format!("{line}\n"));
+            assert!(
+                c.commands.is_empty() && c.errors.is_empty(),
+                "{line}: {c:?}"
+            );
+        }
+        // A move is still a move, and a look-alike still named.
+        assert!(matches!(one("12-20:2"), Command::Move { .. }));
+        assert!(matches!(one("27/36"), Command::Move { .. }));
+        assert!(!parse("13х21\n").errors.is_empty());
     }
 
     #[test]
