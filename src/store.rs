@@ -888,7 +888,7 @@ impl Store {
     fn correspondence_path(&self, address: &str) -> PathBuf {
         self.root
             .join("sent")
-            .join(format!("{:016x}.toml", stable_hash(address.as_bytes())))
+            .join(format!("{:016x}.json", stable_hash(address.as_bytes())))
     }
 
     /// What pbem lately sent `address` (lower case): its threads and the
@@ -897,7 +897,16 @@ impl Store {
     /// # Errors
     /// I/O errors or a damaged file.
     pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
-        let found: Option<Correspondence> = self.read_toml(&self.correspondence_path(address))?;
+        // JSON, not TOML: it is read and written for every reply, and a
+        // few hundred line hashes take TOML ten times as long.
+        let p = self.correspondence_path(address);
+        let found: Option<Correspondence> = match self.read_opt(&p)? {
+            None => None,
+            Some(t) => Some(
+                serde_json::from_str(&t)
+                    .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display())))?,
+            ),
+        };
         // Two addresses with one hash: the other's file is not ours.
         Ok(found
             .filter(|c| c.address == address)
@@ -907,7 +916,8 @@ impl Store {
     /// # Errors
     /// Any I/O error.
     pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
-        self.write_toml(&self.correspondence_path(&c.address), c)
+        let text = serde_json::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.write_file(&self.correspondence_path(&c.address), &text)
     }
 
     fn tally_path(&self, address: &str) -> PathBuf {
