@@ -9,7 +9,7 @@
 //! email-reply-parser); the patterns and examples are ours. Every pattern
 //! is matched case-insensitively against one line (attributions: up to
 //! three lines joined by a space) with the quote prefix removed and the
-//! rest trimmed. The `regex` crate matches in linear time, and lines
+//! rest trimmed. [`HTML`] holds the same for HTML-only mail. The `regex` crate matches in linear time, and lines
 //! longer than any client writes are not looked at.
 
 use regex::{Regex, RegexSet};
@@ -131,10 +131,14 @@ pub const TABLE: &[Row] = &[
         ],
     ),
     row(
-        "separator/en-apple-forward",
+        "separator/apple-forward",
         Separator,
-        r"^begin forwarded message\s*:?$",
-        &["Begin forwarded message:"],
+        r"^(?:begin forwarded message|anfang der weitergeleiteten nachricht|inicio del mensaje reenviado|inizio messaggio inoltrato|begin doorgestuurd bericht|vidarebefordrat mejl|videresendt meddelelse|välitetty viesti alkaa|początek przekazywanej wiadomości|начало переадресованного сообщения)\s*:?$",
+        &[
+            "Begin forwarded message:",
+            "Anfang der weitergeleiteten Nachricht:",
+            "Inicio del mensaje reenviado:",
+        ],
     ),
     row(
         "separator/outlook-web-rule",
@@ -240,10 +244,11 @@ pub const TABLE: &[Row] = &[
     row(
         "separator/pl",
         Separator,
-        r"^-{2,}\s*(?:wiadomość oryginalna|oryginalna wiadomość|przekazana wiadomość|przesłana wiadomość)\s*-{2,}$",
+        r"^-{2,}\s*(?:wiadomość oryginalna|oryginalna wiadomość|przekazana wiadomość|przesłana wiadomość|wiadomość przekazana dalej)\s*-{2,}$",
         &[
             "-----Wiadomość oryginalna-----",
             "-------- Oryginalna wiadomość --------",
+            "---------- Wiadomość przekazana dalej ---------",
         ],
     ),
     row(
@@ -278,8 +283,12 @@ pub const TABLE: &[Row] = &[
     row(
         "separator/tr",
         Separator,
-        r"^-{2,}\s*(?:orijinal mesaj|özgün [iİ]leti|[iİ]letilen mesaj|asıl [iİ]leti)\s*-{2,}$",
-        &["-----Özgün İleti-----", "-------- Orijinal mesaj --------"],
+        r"^-{2,}\s*(?:orijinal mesaj|özgün [iİ]leti|[iİ]letilen mesaj|asıl [iİ]leti|yönlendirilmiş [iİ]leti)\s*-{2,}$",
+        &[
+            "-----Özgün İleti-----",
+            "-------- Orijinal mesaj --------",
+            "---------- Yönlendirilmiş ileti ---------",
+        ],
     ),
     row(
         "separator/ja",
@@ -508,7 +517,7 @@ pub const TABLE: &[Row] = &[
     attribution_row(
         "attribution/sv-da-no",
         r"^den\b.*\bskrev\b.*[:：]$",
-        Evidence::None,
+        AddressOrDate,
         &["Den fre 20 nov. 2026 kl 10:00 skrev pbem <pbem@example.net>:"],
     ),
     attribution_row(
@@ -546,9 +555,12 @@ pub const TABLE: &[Row] = &[
     ),
     attribution_row(
         "attribution/de-named",
-        r"\bschrieb\b.*[:：]$",
+        r"\b(?:schrieb|geschrieben)\b.*[:：]$",
         AddressOrDate,
-        &["pbem <pbem@example.net> schrieb am Fr., 20. Nov. 2026, 10:00:"],
+        &[
+            "pbem <pbem@example.net> schrieb am Fr., 20. Nov. 2026, 10:00:",
+            "pbem <pbem@example.net> hat am 20. November 2026 um 10:00 geschrieben:",
+        ],
     ),
     attribution_row(
         "attribution/sv-da-no-named",
@@ -620,6 +632,7 @@ pub const TABLE: &[Row] = &[
             "Пятница, 20 ноября 2026, 10:00 +00:00 от pbem <pbem@example.net>:",
             "20.11.2026, 10:00, \"pbem\" <pbem@example.net>:",
             "2026-11-20 10:00 GMT+01:00 pbem <pbem@example.net>:",
+            "* pbem <pbem@example.net> [2026-11-20 10:00]:",
         ],
     ),
     // ---- Signatures and "sent from" lines, whole lines only; the device
@@ -750,6 +763,154 @@ pub const TABLE: &[Row] = &[
         Signature,
         r"^(?:从我的[^:;!?<>]{1,40}发送|發自我的[^:;!?<>]{1,40}|发自我的[^:;!?<>]{1,40}|從我的[^:;!?<>]{1,40}傳送)$",
         &["从我的iPhone发送", "發自我的 iPhone"],
+    ),
+];
+
+/// What to do at an HTML element that starts quoted mail.
+#[derive(Clone, Copy)]
+pub enum Cut {
+    /// Drop the element, with everything nested in it.
+    Element,
+    /// Drop the element and everything after it: clients that put the
+    /// old mail last mark only where it starts.
+    Rest,
+}
+
+/// One HTML shape of quoted mail.
+pub struct HtmlQuote {
+    /// The tag name, `""` for any.
+    pub tag: &'static str,
+    /// Found in the tag (lowercased, whitespace removed); `""` for any.
+    pub needle: &'static str,
+    pub cut: Cut,
+    /// A realistic opening tag of this shape (the tests use it).
+    pub example: &'static str,
+}
+
+const fn hq(tag: &'static str, needle: &'static str, cut: Cut, example: &'static str) -> HtmlQuote {
+    HtmlQuote {
+        tag,
+        needle,
+        cut,
+        example,
+    }
+}
+
+/// The HTML shapes of quoted mail, one row per client convention, for
+/// `text::html_to_text` (mail with only an HTML part).
+pub const HTML: &[HtmlQuote] = &[
+    // Apple Mail and Thunderbird (`type="cite"`), Mail.ru, Yandex, Gmail.
+    hq(
+        "blockquote",
+        "",
+        Cut::Element,
+        r#"<blockquote type="cite">"#,
+    ),
+    // Gmail: `gmail_quote` and `gmail_quote_container`, and the
+    // attribution div `gmail_attr`.
+    hq(
+        "",
+        "gmail_quote",
+        Cut::Element,
+        r#"<div class="gmail_quote gmail_quote_container">"#,
+    ),
+    hq(
+        "",
+        "gmail_attr",
+        Cut::Element,
+        r#"<div dir="ltr" class="gmail_attr">"#,
+    ),
+    // Thunderbird's attribution above its blockquote.
+    hq(
+        "",
+        "moz-cite-prefix",
+        Cut::Element,
+        r#"<div class="moz-cite-prefix">"#,
+    ),
+    // Yahoo: `yahoo_quoted` and `ydp1a2b3cyahoo_quoted`.
+    hq(
+        "",
+        "yahoo_quoted",
+        Cut::Element,
+        r#"<div id="ydp9f2e1yahoo_quoted_7311" class="ydp9f2e1yahoo_quoted">"#,
+    ),
+    // AOL.
+    hq(
+        "",
+        "aolreplyquote",
+        Cut::Element,
+        r#"<div class="aolReplyQuote">"#,
+    ),
+    hq(
+        "",
+        "aol_quoted",
+        Cut::Element,
+        r#"<div class="aol_quoted">"#,
+    ),
+    hq(
+        "",
+        "aolmsgpart",
+        Cut::Element,
+        r#"<div id="AOLMsgPart_2_6c1b8e2a">"#,
+    ),
+    // Zoho, Proton.
+    hq(
+        "",
+        "zmail_extra",
+        Cut::Element,
+        r#"<div class="zmail_extra">"#,
+    ),
+    hq(
+        "",
+        "protonmail_quote",
+        Cut::Element,
+        r#"<div class="protonmail_quote">"#,
+    ),
+    // Zimbra: a rule, then the old mail.
+    hq(
+        "hr",
+        "zwchr",
+        Cut::Rest,
+        r#"<hr id="zwchr" data-marker="__DIVIDER__">"#,
+    ),
+    // Outlook web and iOS, Outlook for Mac, Outlook's "append on send".
+    hq(
+        "",
+        "divrplyfwdmsg",
+        Cut::Rest,
+        r#"<div id="divRplyFwdMsg" dir="ltr">"#,
+    ),
+    hq(
+        "",
+        "olk_src_body_section",
+        Cut::Rest,
+        r#"<span id="OLK_SRC_BODY_SECTION">"#,
+    ),
+    hq(
+        "",
+        "appendonsend",
+        Cut::Rest,
+        r#"<div id="appendonsend"></div>"#,
+    ),
+    // Outlook desktop's header block, a box with a thin top border
+    // (#E1E1E1 since 2013, #B5C4DF before), and Windows Mail's.
+    hq(
+        "div",
+        "border-top:solid#e1e1e1",
+        Cut::Rest,
+        r#"<div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm">"#,
+    ),
+    hq(
+        "div",
+        "border-top:solid#b5c4df",
+        Cut::Rest,
+        r#"<div style="border:none;border-top:solid #B5C4DF 1.0pt;padding:3.0pt 0in 0in 0in">"#,
+    ),
+    hq(
+        "div",
+        "border-top-color:rgb(229,229,229)",
+        Cut::Rest,
+        r#"<div style="padding-top: 5px; border-top-color: rgb(229, 229, 229); border-top-width: 1px; border-top-style: solid;">"#,
     ),
 ];
 
@@ -968,6 +1129,7 @@ mod tests {
             "On reflection: resign",
             "From 22 I go to 15:",
             "Den här gången: 22-15",
+            "Den här gången skrev jag:",
             "Here is what I wrote:",
             "I wrote to the club at 10:00:",
             "22-15",

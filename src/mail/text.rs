@@ -256,7 +256,7 @@ fn drop_known(
 }
 
 /// Turns an HTML body into text for command parsing: quoted mail (the
-/// [`HTML_QUOTES`] shapes) dropped first, block elements
+/// [`quotes::HTML`] shapes) dropped first, block elements
 /// to line breaks, tags removed, entities decoded.
 pub fn html_to_text(html: &str) -> String {
     // Drop quoted blocks before anything else: mail-parser's own
@@ -308,154 +308,6 @@ pub fn html_to_text(html: &str) -> String {
     decode_entities(&out).replace('\t', " ")
 }
 
-/// What to do at an HTML element that starts quoted mail.
-#[derive(Clone, Copy)]
-enum Cut {
-    /// Drop the element, with everything nested in it.
-    Element,
-    /// Drop the element and everything after it: clients that put the
-    /// old mail last mark only where it starts.
-    Rest,
-}
-
-/// One HTML shape of quoted mail.
-struct HtmlQuote {
-    /// The tag name, `""` for any.
-    tag: &'static str,
-    /// Found in the tag (lowercased, whitespace removed); `""` for any.
-    needle: &'static str,
-    cut: Cut,
-    /// A realistic opening tag of this shape (the tests use it).
-    #[cfg_attr(not(test), allow(dead_code))]
-    example: &'static str,
-}
-
-const fn hq(tag: &'static str, needle: &'static str, cut: Cut, example: &'static str) -> HtmlQuote {
-    HtmlQuote {
-        tag,
-        needle,
-        cut,
-        example,
-    }
-}
-
-/// The HTML shapes of quoted mail, one row per client convention.
-const HTML_QUOTES: &[HtmlQuote] = &[
-    // Apple Mail and Thunderbird (`type="cite"`), Mail.ru, Yandex, Gmail.
-    hq(
-        "blockquote",
-        "",
-        Cut::Element,
-        r#"<blockquote type="cite">"#,
-    ),
-    // Gmail: `gmail_quote` and `gmail_quote_container`, and the
-    // attribution div `gmail_attr`.
-    hq(
-        "",
-        "gmail_quote",
-        Cut::Element,
-        r#"<div class="gmail_quote gmail_quote_container">"#,
-    ),
-    hq(
-        "",
-        "gmail_attr",
-        Cut::Element,
-        r#"<div dir="ltr" class="gmail_attr">"#,
-    ),
-    // Thunderbird's attribution above its blockquote.
-    hq(
-        "",
-        "moz-cite-prefix",
-        Cut::Element,
-        r#"<div class="moz-cite-prefix">"#,
-    ),
-    // Yahoo: `yahoo_quoted` and `ydp1a2b3cyahoo_quoted`.
-    hq(
-        "",
-        "yahoo_quoted",
-        Cut::Element,
-        r#"<div id="ydp9f2e1yahoo_quoted_7311" class="ydp9f2e1yahoo_quoted">"#,
-    ),
-    // AOL.
-    hq(
-        "",
-        "aolreplyquote",
-        Cut::Element,
-        r#"<div class="aolReplyQuote">"#,
-    ),
-    hq(
-        "",
-        "aol_quoted",
-        Cut::Element,
-        r#"<div class="aol_quoted">"#,
-    ),
-    hq(
-        "",
-        "aolmsgpart",
-        Cut::Element,
-        r#"<div id="AOLMsgPart_2_6c1b8e2a">"#,
-    ),
-    // Zoho, Proton.
-    hq(
-        "",
-        "zmail_extra",
-        Cut::Element,
-        r#"<div class="zmail_extra">"#,
-    ),
-    hq(
-        "",
-        "protonmail_quote",
-        Cut::Element,
-        r#"<div class="protonmail_quote">"#,
-    ),
-    // Zimbra: a rule, then the old mail.
-    hq(
-        "hr",
-        "zwchr",
-        Cut::Rest,
-        r#"<hr id="zwchr" data-marker="__DIVIDER__">"#,
-    ),
-    // Outlook web and iOS, Outlook for Mac, Outlook's "append on send".
-    hq(
-        "",
-        "divrplyfwdmsg",
-        Cut::Rest,
-        r#"<div id="divRplyFwdMsg" dir="ltr">"#,
-    ),
-    hq(
-        "",
-        "olk_src_body_section",
-        Cut::Rest,
-        r#"<span id="OLK_SRC_BODY_SECTION">"#,
-    ),
-    hq(
-        "",
-        "appendonsend",
-        Cut::Rest,
-        r#"<div id="appendonsend"></div>"#,
-    ),
-    // Outlook desktop's header block, a box with a thin top border
-    // (#E1E1E1 since 2013, #B5C4DF before), and Windows Mail's.
-    hq(
-        "div",
-        "border-top:solid#e1e1e1",
-        Cut::Rest,
-        r#"<div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm">"#,
-    ),
-    hq(
-        "div",
-        "border-top:solid#b5c4df",
-        Cut::Rest,
-        r#"<div style="border:none;border-top:solid #B5C4DF 1.0pt;padding:3.0pt 0in 0in 0in">"#,
-    ),
-    hq(
-        "div",
-        "border-top-color:rgb(229,229,229)",
-        Cut::Rest,
-        r#"<div style="padding-top: 5px; border-top-color: rgb(229, 229, 229); border-top-width: 1px; border-top-style: solid;">"#,
-    ),
-];
-
 /// Where a dropped quote stood: a `>` line, so that the text-level rules
 /// see a quote there (an attribution above it is skipped, a reply below it
 /// kept).
@@ -468,7 +320,7 @@ const VOID: &[&str] = &[
 
 /// The rule an opening tag matches: `name` its lowercased name, `tag` the
 /// text between `<` and `>`.
-fn html_quote_rule(name: &str, tag: &str) -> Option<Cut> {
+fn html_quote_rule(name: &str, tag: &str) -> Option<quotes::Cut> {
     if name.is_empty() {
         return None; // comments, doctypes, processing instructions
     }
@@ -477,13 +329,13 @@ fn html_quote_rule(name: &str, tag: &str) -> Option<Cut> {
         .filter(|c| !c.is_whitespace())
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    HTML_QUOTES
+    quotes::HTML
         .iter()
         .find(|q| (q.tag.is_empty() || q.tag == name) && compact.contains(q.needle))
         .map(|q| q.cut)
 }
 
-/// `html` with its quoted mail (the [`HTML_QUOTES`] elements) replaced by
+/// `html` with its quoted mail (the [`quotes::HTML`] elements) replaced by
 /// [`QUOTE_MARK`]. One pass over the tags: an element is dropped up to
 /// the end tag that closes it, counting nested elements of the same name
 /// (a `<div>` inside Gmail's quote div does not end the drop early).
@@ -523,12 +375,12 @@ fn drop_html_quotes(html: &str) -> String {
         }
         match html_quote_rule(&name, tag) {
             None => {}
-            Some(Cut::Rest) => {
+            Some(quotes::Cut::Rest) => {
                 out.push_str(&html[copied..start]);
                 out.push_str(QUOTE_MARK);
                 return out;
             }
-            Some(Cut::Element) => {
+            Some(quotes::Cut::Element) => {
                 out.push_str(&html[copied..start]);
                 if self_closing {
                     out.push_str(QUOTE_MARK);
@@ -781,7 +633,9 @@ mod tests {
             "On reflection: resign",
             "From 22 I go to 15:\n22-15",
             "Den här gången: 22-15",
+            "Den här gången skrev jag:\n22-15",
             "Here is what I wrote:\n22-15",
+            "Sent from my phone: 22-15",
             "From: 22\nTo: 15",
             "Am I late? 22-15",
             "  22-15\n  board",
@@ -852,10 +706,10 @@ mod tests {
                 .map(String::from)
                 .collect()
         };
-        for q in HTML_QUOTES {
+        for q in quotes::HTML {
             let name = if q.tag.is_empty() { "div" } else { q.tag };
             let (html, want, reply): (String, &[&str], &[&str]) = match q.cut {
-                Cut::Element => (
+                quotes::Cut::Element => (
                     format!(
                         "<div>22-15</div>{}<div>#3 1-9</div><{name}>board</{name}>resign</{name}><p>after</p>",
                         q.example
@@ -863,7 +717,7 @@ mod tests {
                     &["22-15", ">", "after"],
                     &["22-15", "after"],
                 ),
-                Cut::Rest => (
+                quotes::Cut::Rest => (
                     format!(
                         "<div>22-15</div>{}<div>board</div></div><p>resign</p>",
                         q.example
@@ -931,5 +785,128 @@ mod tests {
             strip_quotes(text);
         }
         assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    }
+
+    /// Whole replies as the clients write them (plain text), each with the
+    /// move on top or below and pbem's commands in the quote.
+    #[test]
+    fn client_replies() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "gmail",
+                "22-15\n\nOn Fri, Nov 20, 2026 at 10:00 AM pbem <pbem@example.net> wrote:\n\n> Your move.\n> board\n>\n",
+            ),
+            (
+                "gmail-ru",
+                "22-15\n\nпт, 20 нояб. 2026 г. в 10:00, pbem <pbem@example.net>:\n\n> board\n",
+            ),
+            (
+                "gmail-ja",
+                "22-15\n\n2026年11月20日(金) 10:00 pbem <pbem@example.net>:\n\n> board\n",
+            ),
+            (
+                "outlook-desktop",
+                "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net> \nSent: Friday, November 20, 2026 10:00 AM\nTo: Bob <bob@example.org>\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "outlook-web",
+                "22-15\n\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "outlook-ios",
+                "22-15\n\nGet Outlook for iOS\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00:00 AM\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "outlook-mac-de",
+                "22-15\n\nVon: pbem <pbem@example.net>\nDatum: Freitag, 20. November 2026 um 10:00\nAn: Bob\nBetreff: bz-test1\n\nboard\n",
+            ),
+            (
+                "iphone",
+                "22-15\n\nSent from my iPhone\n\n> On 20 Nov 2026, at 10:00, pbem <pbem@example.net> wrote:\n>\n> board\n",
+            ),
+            (
+                "apple-mail-fr",
+                "22-15\n\n> Le 20 nov. 2026 à 10:00, pbem <pbem@example.net> a écrit :\n>\n> board\n",
+            ),
+            (
+                "thunderbird-bottom",
+                "On 20/11/2026 10:00, pbem wrote:\n> Your move.\n> board\n\n22-15\n",
+            ),
+            (
+                "yahoo-indented",
+                "22-15\n\n    On Friday, November 20, 2026, 10:00:00 AM GMT, pbem <pbem@example.net> wrote:\n\n    board\n",
+            ),
+            (
+                "aol",
+                "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net>\nTo: bob@example.org\nSent: Fri, Nov 20, 2026 10:00 am\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "zimbra",
+                "22-15\n\n----- Original Message -----\nFrom: \"pbem\" <pbem@example.net>\nTo: \"Bob\" <bob@example.org>\nSent: Friday, November 20, 2026 10:00:00 AM\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "zoho",
+                "22-15\n\n---- On Fri, 20 Nov 2026 10:00:00 +0000 pbem <pbem@example.net> wrote ----\n\nboard\n",
+            ),
+            (
+                "samsung",
+                "22-15\n\n\nSent from my Galaxy\n\n\n-------- Original message --------\nFrom: pbem <pbem@example.net>\nDate: 20/11/2026 10:00 (GMT+00:00)\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "samsung-da",
+                "22-15\n\n-------- Oprindelig besked --------\nFra: pbem <pbem@example.net>\nDato: 20.11.2026 10.00 (GMT+01:00)\nTil: Bob\nEmne: bz-test1\n\nboard\n",
+            ),
+            (
+                "k9",
+                "22-15\n\nOn November 20, 2026 10:00:00 AM UTC, pbem <pbem@example.net> wrote:\n>board\n",
+            ),
+            (
+                "windows-mail",
+                "22-15\n\nSent from Mail for Windows\n\nFrom: pbem\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "roundcube",
+                "On 2026-11-20 10:00, pbem wrote:\n> board\n\n22-15\n",
+            ),
+            (
+                "open-xchange-de",
+                "22-15\n\n> pbem <pbem@example.net> hat am 20. November 2026 um 10:00 geschrieben:\n>\n> board\n",
+            ),
+            (
+                "mail-ru",
+                "22-15\n\n\nПятница, 20 ноября 2026, 10:00 +03:00 от pbem <pbem@example.net>:\n\n>board\n",
+            ),
+            (
+                "yandex",
+                "22-15\n\n20.11.2026, 10:00, \"pbem\" <pbem@example.net>:\n\nboard\n",
+            ),
+            (
+                "mutt",
+                "* pbem <pbem@example.net> [2026-11-20 10:00]:\n> board\n\n22-15\n",
+            ),
+            (
+                "alpine",
+                "On Fri, 20 Nov 2026, pbem wrote:\n\n> board\n\n22-15\n",
+            ),
+            (
+                "s-nail",
+                "pbem <pbem@example.net> wrote:\n |board\n\n22-15\n",
+            ),
+            (
+                "qq",
+                "22-15\n\n------------------ 原始邮件 ------------------\n发件人: \"pbem\"<pbem@example.net>;\n发送时间: 2026年11月20日(星期五) 上午10:00\n收件人: \"Bob\"<bob@example.org>;\n主题: bz-test1\n\nboard\n",
+            ),
+            (
+                "gmail-zh",
+                "22-15\n\npbem <pbem@example.net> 于2026年11月20日周五 10:00写道：\n\n> board\n",
+            ),
+            (
+                "forward",
+                "22-15\n\n---------- Forwarded message ---------\nFrom: pbem <pbem@example.net>\nDate: Fri, Nov 20, 2026 at 10:00 AM\nSubject: bz-test1\nTo: Bob\n\nboard\n",
+            ),
+        ];
+        for (client, text) in cases {
+            assert_eq!(kept(text), "22-15", "{client}");
+        }
     }
 }
