@@ -9,8 +9,9 @@
 //! email-reply-parser); the patterns and examples are ours. Every pattern
 //! is matched case-insensitively against one line (attributions: up to
 //! three lines joined by a space) with the quote prefix removed and the
-//! rest trimmed. [`HTML`] holds the same for HTML-only mail. The `regex` crate matches in linear time, and lines
-//! longer than any client writes are not looked at.
+//! rest trimmed. The `regex` crate matches in linear time, and lines
+//! longer than any client writes are not looked at. [`HTML`] holds the
+//! shapes of quoted mail in HTML-only mail.
 
 use regex::{Regex, RegexSet};
 use std::sync::LazyLock;
@@ -53,7 +54,7 @@ pub struct Row {
     pub name: &'static str,
     pub kind: Kind,
     /// A regex over the trimmed line; for [`Kind::Header`] the `From` labels
-    /// (an alternation, wrapped by [`label_regex`]).
+    /// (an alternation, wrapped by `label_regex`).
     pub pattern: &'static str,
     /// [`Kind::Header`] only: the labels that may follow the `From` label.
     pub fields: &'static str,
@@ -1010,7 +1011,7 @@ pub fn signature(line: &str) -> Option<&'static Row> {
 
 /// The header row whose block starts at line `i`: a `From:` label whose
 /// value, if given, holds a letter (so `From: 22` is a move, not a header)
-/// and another label within [`HEADER_REACH`] non-blank lines below. Rows
+/// and another label within `HEADER_REACH` non-blank lines below. Rows
 /// share labels (`De:` is French, Spanish and Portuguese), so the row
 /// with the most labels below names the block; clients mixing languages
 /// still count.

@@ -5,10 +5,11 @@
 use super::quotes;
 
 /// Normalises characters clients add: CRLF and CR to LF, non-breaking and
-/// other Unicode spaces to a plain space (TAB stays: it may be a quote
-/// prefix, see [`strip_quotes_with`], which turns the rest into spaces), zero-width characters and BOMs
-/// removed, so are bidirectional marks, fullwidth forms to ASCII, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
-/// leftovers of quoted-printable undone.
+/// other Unicode spaces to a plain space, zero-width characters and BOMs
+/// removed, so are bidirectional marks, fullwidth forms to ASCII, soft
+/// line breaks (`=` at the end of a line) and `=20`/`=3D` leftovers of
+/// quoted-printable undone. TAB stays: it may be a quote prefix (POSIX
+/// mailx), see [`strip_quotes_with`], which turns the rest into spaces.
 pub fn normalize(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut out = String::with_capacity(text.len());
