@@ -7,5 +7,6 @@
 pub mod command;
 pub mod inbound;
 pub mod outbound;
+pub mod quotes;
 pub mod templates;
 pub mod text;

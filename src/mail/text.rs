@@ -2,10 +2,14 @@
 //! odd spaces, quoted-printable leftovers, quoted replies and signatures.
 //! What is left is the lines the player wrote (issue 3, "Parse").
 
+use super::quotes;
+
 /// Normalises characters clients add: CRLF and CR to LF, non-breaking and
 /// other Unicode spaces to a plain space, zero-width characters and BOMs
-/// removed, so are bidirectional marks, fullwidth forms to ASCII, soft line breaks (`=` at the end of a line) and `=20`/`=3D`
-/// leftovers of quoted-printable undone.
+/// removed, so are bidirectional marks, fullwidth forms to ASCII, soft
+/// line breaks (`=` at the end of a line) and `=20`/`=3D` leftovers of
+/// quoted-printable undone. TAB stays: it may be a quote prefix (POSIX
+/// mailx), see [`strip_quotes_with`], which turns the rest into spaces.
 pub fn normalize(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut out = String::with_capacity(text.len());
@@ -17,12 +21,9 @@ pub fn normalize(text: &str) -> String {
                 // Bidirectional marks and overrides: invisible, and able
                 // to make `12-31` show as `13-21` (issue 5).
                 '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => None,
-                '\u{00A0}'
-                | '\u{2000}'..='\u{200A}'
-                | '\u{202F}'
-                | '\u{205F}'
-                | '\u{3000}'
-                | '\t' => Some(' '),
+                '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => {
+                    Some(' ')
+                }
                 // Fullwidth forms (East Asian input methods) are their ASCII
                 // letters: `２２－１５` is 22-15, `ｂｏａｒｄ` is board.
                 '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
@@ -51,111 +52,218 @@ pub fn normalize(text: &str) -> String {
 
 /// The lines the player wrote: quoted text (`>` lines, "On ... wrote:"
 /// blocks, Outlook's "-----Original Message-----" and "From: ... Sent:"
-/// header blocks, Gmail's forwarded blocks) and the signature (after
-/// `-- `) cut off. Top-posted replies keep what is above the quote;
-/// bottom-posted ones what is below a `>`-marked quote too.
-pub fn strip_quotes_with(text: &str, _known: &dyn Fn(&str) -> bool) -> String {
-    strip_quotes(text)
+/// header blocks, forwarded blocks) and the signature (after `-- ` or a
+/// "Sent from my iPhone" line) cut off. Top-posted replies keep what is
+/// above the quote; bottom-posted ones what is below a marked quote too.
+/// The shapes recognised are the rows of [`quotes::TABLE`].
+pub fn strip_quotes(text: &str) -> String {
+    strip_quotes_with(text, &|_| false)
 }
 
-pub fn strip_quotes(text: &str) -> String {
-    let mut out = Vec::new();
+/// [`strip_quotes`], told which lines pbem itself wrote: `known(content)`
+/// is asked about a line's content (its quote prefix of `>`, `|`, TAB and
+/// leading spaces removed, the rest trimmed) and says whether pbem sent
+/// that exact line to this player recently. pbem's own words are inert:
+/// a prefixed block holding one is dropped whole, and an unprefixed run of
+/// them (a quote whose marker or attribution was not recognised) is
+/// dropped with the header lines directly above it and the lines directly
+/// below it, up to blank lines. What the player wrote above or below
+/// survives.
+pub fn strip_quotes_with(text: &str, known: &dyn Fn(&str) -> bool) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
-        let t = line.trim();
-        if line == "-- " || t == "--" || t == "__" || t.starts_with("Sent from my ") {
-            break; // signature: nothing after it is a command
-        }
-        if let Some(len) = attribution(&lines, i) {
-            // "On ... wrote:" above a quote marked with `>`: the reply may
-            // go on below the quote (bottom-posting), so skip only the
-            // header. Above unmarked old mail, the rest is the old mail.
-            let next = lines[i + len..].iter().find(|l| !l.trim().is_empty());
-            if next.is_some_and(|l| l.trim_start().starts_with('>')) {
-                i += len;
-                continue;
-            }
-            break;
-        }
-        if is_quote_header(&lines, i) {
-            break; // everything from the quote header down is the old mail
-        }
-        if t.starts_with('>') {
-            i += 1;
-            continue;
-        }
-        out.push(line);
-        i += 1;
-    }
-    let mut s = out.join("\n");
+    let marks: Vec<(String, &str)> = lines.iter().map(|l| split_prefix(l)).collect();
+    let blocks = Blocks::of(&marks);
+    let mut drop = vec![false; lines.len()];
+    let end = read_structure(&lines, &marks, &blocks, &mut drop);
+    drop_known(&lines[..end], &marks[..end], &blocks, known, &mut drop);
+    let mut s = lines[..end]
+        .iter()
+        .zip(&drop)
+        .filter(|(_, d)| !**d)
+        .map(|(l, _)| l.replace('\t', " "))
+        .collect::<Vec<_>>()
+        .join("\n");
     s.push('\n');
     s
 }
 
-/// Whether line `i` starts an unmarked copy of the old mail (Outlook's
-/// and forwarding clients' header blocks).
-fn is_quote_header(lines: &[&str], i: usize) -> bool {
-    let t = lines[i].trim();
-    let lower = t.to_lowercase();
-    if lower.starts_with("-----original message-----")
-        || lower.starts_with("---------- forwarded message")
-        || lower.starts_with("-------- original message")
-        || lower.starts_with("________________________________")
-    {
-        return true;
+/// A line's quote prefix as a key, and its content. The key holds the
+/// markers (`>`, `|`, TAB) in order, spaces between them ignored, so `> >`
+/// and `>>` are one level; a prefix of two or more spaces and nothing else
+/// is the key `" "` (indented old mail). One leading space is no prefix.
+fn split_prefix(line: &str) -> (String, &str) {
+    let rest = line.trim_start_matches(['>', '|', '\t', ' ']);
+    let prefix = &line[..line.len() - rest.len()];
+    let mut key: String = prefix.chars().filter(|c| *c != ' ').collect();
+    if key.is_empty() && prefix.len() >= 2 {
+        key.push(' ');
     }
-    // Outlook: "From: ..." followed within a few lines by "Sent:" / "Date:".
-    if lower.starts_with("from:") {
-        return lines[i + 1..].iter().take(4).any(|l| {
-            let l = l.trim().to_lowercase();
-            l.starts_with("sent:") || l.starts_with("date:") || l.starts_with("to:")
-        });
-    }
-    false
+    (key, rest.trim())
 }
 
-/// The number of lines of the attribution starting at line `i`: "On Tue,
-/// 3 Nov 2026 at 10:00, Alice <a@x> wrote:", possibly wrapped over two or
-/// three lines; also the common translations.
-fn attribution(lines: &[&str], i: usize) -> Option<usize> {
-    let lower = lines[i].trim().to_lowercase();
-    let starts = ["on ", "am ", "le ", "el ", "il ", "op "];
-    if !starts.iter().any(|s| lower.starts_with(s)) {
-        return None;
+/// Whether a line with this key is in a quote whose marker says so
+/// (`>`); those are dropped without asking.
+fn is_marked(key: &str) -> bool {
+    key.contains('>')
+}
+
+/// Whether a line with this key may carry a separator, header or
+/// attribution: unprefixed or only indented (HTML turned to text often
+/// is). Inside `|` and TAB quotes such lines are old mail's own.
+fn is_open(key: &str) -> bool {
+    key.is_empty() || key == " "
+}
+
+/// The quote blocks of a text: runs of lines sharing one non-empty key,
+/// blank and bare-prefix lines inside a run belonging to it.
+struct Blocks {
+    /// First and last line of each block.
+    spans: Vec<(usize, usize)>,
+    /// The block each line is in.
+    of_line: Vec<Option<usize>>,
+}
+
+impl Blocks {
+    fn of(marks: &[(String, &str)]) -> Blocks {
+        let mut spans = Vec::new();
+        let mut current: Option<(&str, usize, usize)> = None;
+        for (i, (key, content)) in marks.iter().enumerate() {
+            if content.is_empty() {
+                continue; // blank or bare prefix: belongs to the run around it
+            }
+            match &mut current {
+                Some((k, _, last)) if *k == key.as_str() => *last = i,
+                _ => {
+                    if let Some((_, start, last)) = current.take() {
+                        spans.push((start, last));
+                    }
+                    if !key.is_empty() {
+                        current = Some((key, i, i));
+                    }
+                }
+            }
+        }
+        if let Some((_, start, last)) = current {
+            spans.push((start, last));
+        }
+        let mut of_line = vec![None; marks.len()];
+        for (b, &(start, last)) in spans.iter().enumerate() {
+            for slot in &mut of_line[start..=last] {
+                *slot = Some(b);
+            }
+        }
+        Blocks { spans, of_line }
     }
-    // The verb, and a colon ending one of the header's lines.
-    let header: Vec<String> = lines[i..]
+}
+
+/// The first layer, reading the text top-down: drops `>` lines and the
+/// attributions above quotes (with the quote: a `|`, TAB or indented one
+/// too) into `drop`, and returns the index of the line where the old mail
+/// or the signature starts (the length if nowhere): a separator, a header
+/// block, a signature, or an attribution above unmarked text.
+fn read_structure(
+    lines: &[&str],
+    marks: &[(String, &str)],
+    blocks: &Blocks,
+    drop: &mut [bool],
+) -> usize {
+    let mut i = 0;
+    while i < lines.len() {
+        let (key, content) = (&marks[i].0, marks[i].1);
+        if is_marked(key) {
+            drop[i] = true;
+            i += 1;
+            continue;
+        }
+        if !is_open(key) || content.is_empty() {
+            i += 1;
+            continue;
+        }
+        if quotes::signature(content).is_some()
+            || quotes::separator(content).is_some()
+            || quotes::header_block(lines, i).is_some()
+        {
+            return i;
+        }
+        // The attribution's lines are those of this quote level.
+        let window: Vec<&str> = marks[i..]
+            .iter()
+            .take(3)
+            .take_while(|(k, _)| k == key)
+            .map(|(_, c)| *c)
+            .collect();
+        if let Some((_, n)) = quotes::attribution(&window, 0) {
+            // Above a quote (any marker, or indented), skip the
+            // attribution and the quote: the reply may go on below it
+            // (bottom-posting). Above unmarked old mail, the rest is the
+            // old mail.
+            let next = (i + n..lines.len()).find(|&j| !lines[j].trim().is_empty());
+            match next {
+                Some(j) if !marks[j].0.is_empty() && marks[j].0 != *key => {
+                    let last = blocks.of_line[j].map_or(j, |b| blocks.spans[b].1);
+                    drop[i..=last].fill(true);
+                    i = last + 1;
+                    continue;
+                }
+                _ => return i,
+            }
+        }
+        i += 1;
+    }
+    lines.len()
+}
+
+/// How far above pbem's known lines the span to drop may reach for their
+/// attribution or header lines (a header block has up to six).
+const KNOWN_REACH_UP: usize = 6;
+
+/// The second layer: pbem's own lines (see [`strip_quotes_with`]) and
+/// what belongs with them into `drop`.
+fn drop_known(
+    lines: &[&str],
+    marks: &[(String, &str)],
+    blocks: &Blocks,
+    known: &dyn Fn(&str) -> bool,
+    drop: &mut [bool],
+) {
+    let end = lines.len();
+    let is_known: Vec<bool> = marks
         .iter()
-        .take(3)
-        .map(|l| l.trim().to_lowercase())
+        .zip(drop.iter())
+        .map(|((key, content), dropped)| {
+            !content.is_empty() && !is_marked(key) && !dropped && known(content)
+        })
         .collect();
-    let verbs = [
-        "wrote",
-        "schrieb",
-        "a écrit",
-        "escribió",
-        "ha scritto",
-        "schreef",
-        "skrev",
-    ];
-    let joined = header.join(" ");
-    if !verbs.iter().any(|v| joined.contains(v)) || joined.len() >= 400 {
-        return None;
+    for &(start, last) in &blocks.spans {
+        let last = last.min(end.saturating_sub(1));
+        if start < end && is_known[start..=last].iter().any(|k| *k) {
+            drop[start..=last].fill(true);
+        }
     }
-    header.iter().position(|l| l.ends_with(':')).map(|n| n + 1)
+    let unprefixed = |i: &usize| is_known[*i] && marks[*i].0.is_empty();
+    let (Some(first), Some(last)) = ((0..end).find(unprefixed), (0..end).rfind(unprefixed)) else {
+        return;
+    };
+    let blank = |i: usize| lines[i].trim().is_empty();
+    let mut top = first;
+    while top > 0 && first - top < KNOWN_REACH_UP && !blank(top - 1) {
+        top -= 1;
+    }
+    let mut bottom = last;
+    while bottom + 1 < end && !blank(bottom + 1) {
+        bottom += 1;
+    }
+    drop[top..=bottom].fill(true);
 }
 
-/// Turns an HTML body into text for command parsing: quoted blocks
-/// (`<blockquote>`, Gmail's `gmail_quote`) dropped first, block elements
+/// Turns an HTML body into text for command parsing: quoted mail (the
+/// [`quotes::HTML`] shapes) dropped first, block elements
 /// to line breaks, tags removed, entities decoded.
 pub fn html_to_text(html: &str) -> String {
     // Drop quoted blocks before anything else: mail-parser's own
     // conversion keeps them without markers. A `>` line where the quote
     // was, as a text part marks it.
-    let mut s = drop_blocks(html, "<blockquote", "</blockquote>", "\n>\n");
-    s = drop_blocks(&s, "<div class=\"gmail_quote", "</div>", "\n>\n");
+    let mut s = drop_html_quotes(html);
     for (open, close) in [
         ("<script", "</script>"),
         ("<style", "</style>"),
@@ -197,7 +305,109 @@ pub fn html_to_text(html: &str) -> String {
         rest = &rest[lt + gt + 1..];
     }
     out.push_str(rest);
-    decode_entities(&out)
+    // HTML's tabs are layout, never a quote prefix.
+    decode_entities(&out).replace('\t', " ")
+}
+
+/// Where a dropped quote stood: a `>` line, so that the text-level rules
+/// see a quote there (an attribution above it is skipped, a reply below it
+/// kept).
+const QUOTE_MARK: &str = "\n>\n";
+
+/// Elements without content: they cannot be dropped with their content.
+const VOID: &[&str] = &[
+    "br", "hr", "img", "meta", "input", "link", "wbr", "col", "area",
+];
+
+/// The rule an opening tag matches: `name` its lowercased name, `tag` the
+/// text between `<` and `>`.
+fn html_quote_rule(name: &str, tag: &str) -> Option<quotes::Cut> {
+    if name.is_empty() {
+        return None; // comments, doctypes, processing instructions
+    }
+    let compact: String = tag
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    quotes::HTML
+        .iter()
+        .find(|q| (q.tag.is_empty() || q.tag == name) && compact.contains(q.needle))
+        .map(|q| q.cut)
+}
+
+/// `html` with its quoted mail (the [`quotes::HTML`] elements) replaced by
+/// [`QUOTE_MARK`]. One pass over the tags: an element is dropped up to
+/// the end tag that closes it, counting nested elements of the same name
+/// (a `<div>` inside Gmail's quote div does not end the drop early).
+fn drop_html_quotes(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut copied = 0; // html[..copied] is in `out` or dropped
+    let mut at = 0;
+    let mut dropping: Option<(String, usize)> = None;
+    while let Some(lt) = html[at..].find('<') {
+        let start = at + lt;
+        let Some(gt) = html[start..].find('>') else {
+            break;
+        };
+        let end = start + gt + 1;
+        at = end;
+        let tag = &html[start + 1..end - 1];
+        let closing = tag.starts_with('/');
+        let name = tag_name(tag);
+        let self_closing = tag.ends_with('/') || VOID.contains(&name.as_str());
+        if let Some((open, depth)) = &mut dropping {
+            if *open == name && !self_closing {
+                if closing {
+                    *depth -= 1;
+                } else {
+                    *depth += 1;
+                }
+                if *depth == 0 {
+                    dropping = None;
+                    out.push_str(QUOTE_MARK);
+                    copied = end;
+                }
+            }
+            continue;
+        }
+        if closing {
+            continue;
+        }
+        match html_quote_rule(&name, tag) {
+            None => {}
+            Some(quotes::Cut::Rest) => {
+                out.push_str(&html[copied..start]);
+                out.push_str(QUOTE_MARK);
+                return out;
+            }
+            Some(quotes::Cut::Element) => {
+                out.push_str(&html[copied..start]);
+                if self_closing {
+                    out.push_str(QUOTE_MARK);
+                    copied = end;
+                } else {
+                    dropping = Some((name, 1));
+                }
+            }
+        }
+    }
+    if dropping.is_some() {
+        out.push_str(QUOTE_MARK); // unclosed: the quote runs to the end
+    } else {
+        out.push_str(&html[copied..]);
+    }
+    out
+}
+
+/// A tag's lowercased name: `div` for `<div class=x>` and `</DIV>`.
+fn tag_name(tag: &str) -> String {
+    tag.trim_start()
+        .trim_start_matches('/')
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// `html` with every block from `open` to the next `close` (or the end)
@@ -339,5 +549,365 @@ mod tests {
         let t = html_to_text(html);
         let lines: Vec<&str> = t.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
         assert_eq!(lines, ["22–15", "board", "moves 22", ">"]);
+    }
+
+    /// The commands pbem's own mail holds; none may survive quoting.
+    const OLD: &str = "board\nresign\n#3 1-9";
+
+    fn kept(text: &str) -> String {
+        strip_quotes(text).trim().to_string()
+    }
+
+    /// Every row of the table in a realistic reply: recognised with a move
+    /// above it (top-posting) that survives and commands below it that do
+    /// not; attributions also above `>`, `|`, TAB and indented quotes with
+    /// the move below (bottom-posting).
+    #[test]
+    fn every_table_row_in_a_reply() {
+        use quotes::Kind;
+        for row in quotes::TABLE {
+            for ex in row.examples {
+                let name = format!("{} {ex:?}", row.name);
+                let top = format!("22-15\n\n{ex}\n{OLD}\n");
+                assert_eq!(kept(&top), "22-15", "{name}: top-posted");
+                let top_tight = format!("22-15\n{ex}\n{OLD}\n");
+                assert_eq!(kept(&top_tight), "22-15", "{name}: no blank line");
+                match row.kind {
+                    Kind::Attribution => {
+                        for prefix in ["> ", ">", "| ", "\t", "    "] {
+                            let quoted: String =
+                                OLD.lines().map(|l| format!("{prefix}{l}\n")).collect();
+                            let bottom = format!("{ex}\n{quoted}\n22-15\n");
+                            assert_eq!(kept(&bottom), "22-15", "{name}: bottom {prefix:?}");
+                            let top = format!("22-15\n\n{ex}\n{quoted}");
+                            assert_eq!(kept(&top), "22-15", "{name}: top {prefix:?}");
+                        }
+                    }
+                    Kind::Signature => {
+                        // Not alone on its line: no signature.
+                        let inline = format!("Note: {ex}: 22-15\n");
+                        assert_eq!(kept(&inline), inline.trim(), "{name}: inline");
+                    }
+                    Kind::Separator | Kind::Header => {
+                        let bold = format!("22-15\n\n*{}\n{OLD}\n", ex.replacen(':', ":*", 1));
+                        assert_eq!(kept(&bold), "22-15", "{name}: bold");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn header_labels_bold_spaced_and_fullwidth() {
+        for block in [
+            "*From:* pbem <pbem@example.net>\n*Sent:* Friday\n*To:* Bob",
+            "**Von:** pbem\n**Gesendet:** Freitag\n**An:** Bob",
+            "De : pbem\nEnvoyé : vendredi\nÀ : Bob",
+            "差出人： pbem\n送信日時： 2026年11月20日\n件名： RE",
+            "From: pbem\n\nSent: Friday",
+        ] {
+            assert_eq!(
+                kept(&format!("22-15\n{block}\n{OLD}\n")),
+                "22-15",
+                "{block}"
+            );
+        }
+    }
+
+    #[test]
+    fn bottom_posted_and_interleaved_replies_keep_the_move() {
+        let interleaved = "> 1. red 58-50\n22-15\n> board\n>> older\nresign\n> #3 1-9\n";
+        assert_eq!(kept(interleaved), "22-15\nresign");
+        let nested =
+            "On Fri, pbem wrote:\n> > On Thu, Bob wrote:\n> > > board\n> resign\n\n22-15\n";
+        assert_eq!(kept(nested), "22-15");
+        // The reply below a quote goes on until a separator or signature.
+        let below = "Le ven. 20 nov. 2026, pbem a écrit :\n> board\n\n22-15\n\nSent from my iPhone\nresign\n";
+        assert_eq!(kept(below), "22-15");
+        // A bare `>` (a dropped HTML quote) after an attribution is a quote.
+        assert_eq!(kept("On Fri, pbem wrote:\n>\n\n22-15\n"), "22-15");
+    }
+
+    #[test]
+    fn chatter_is_not_a_quote_start() {
+        for text in [
+            "On reflection: resign",
+            "From 22 I go to 15:\n22-15",
+            "Den här gången: 22-15",
+            "Den här gången skrev jag:\n22-15",
+            "Here is what I wrote:\n22-15",
+            "Sent from my phone: 22-15",
+            "From: 22\nTo: 15",
+            "Am I late? 22-15",
+            "  22-15\n  board",
+            "| 22-15\n| board",
+            "\t22-15",
+        ] {
+            assert_eq!(kept(text), text.replace('\t', " ").trim(), "{text:?}");
+        }
+    }
+
+    /// pbem's own lines (the `known` layer) in quotes of every prefix.
+    #[test]
+    fn known_lines_drop_their_block() {
+        let ours = |l: &str| ["1. red 58-50", "Your move, Bob.", "board"].contains(&l);
+        for prefix in ["| ", "|", "\t", "  ", "    ", "> "] {
+            let quote =
+                format!("{prefix}Your move, Bob.\n{prefix}\n{prefix}resign\n\n{prefix}#3 1-9\n");
+            let text = format!("22-15\n\n{quote}\nboard please\n");
+            let left = strip_quotes_with(&text, &ours);
+            let left: Vec<&str> = left.lines().filter(|l| !l.is_empty()).collect();
+            assert_eq!(left, ["22-15", "board please"], "{prefix:?}");
+            // Nothing known in the block: only `>` drops it.
+            let unknown = format!("22-15\n{prefix}resign\n");
+            let want = if prefix.contains('>') {
+                "22-15"
+            } else {
+                unknown.trim_end()
+            };
+            assert_eq!(
+                strip_quotes_with(&unknown, &ours).trim_end(),
+                want.replace('\t', " "),
+                "{prefix:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn known_unprefixed_span_drops_with_its_header() {
+        let ours = |l: &str| ["1. red 58-50", "Your move, Bob."].contains(&l);
+        // An attribution no row knows, above an unmarked quote.
+        let text = "22-15\n\nQuoth the pbem, Friday:\nYour move, Bob.\nresign\n1. red 58-50\nboard\n\nalso: draw offer\n";
+        assert_eq!(
+            strip_quotes_with(text, &ours).trim(),
+            "22-15\n\n\nalso: draw offer"
+        );
+        // Nothing known, nothing marked: nothing dropped.
+        let plain = "22-15\n\nQuoth the pbem, Friday:\nresign\n";
+        assert_eq!(strip_quotes_with(plain, &ours), plain);
+        assert_eq!(strip_quotes_with(plain, &|_| false), plain);
+        // `known` is never asked about blank lines.
+        let asked = std::cell::RefCell::new(Vec::new());
+        strip_quotes_with("a\n\n  \n> b\n", &|l: &str| {
+            asked.borrow_mut().push(l.to_string());
+            false
+        });
+        assert_eq!(*asked.borrow(), ["a"]);
+    }
+
+    /// Every HTML row: the quote dropped (a `>` left where it stood), the
+    /// reply above kept, nested elements of the same name matched; after
+    /// an element, the reply goes on; after a `Rest` marker, nothing does.
+    #[test]
+    fn every_html_row_drops_its_quote() {
+        let words = |t: &str| -> Vec<String> {
+            t.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        for q in quotes::HTML {
+            let name = if q.tag.is_empty() { "div" } else { q.tag };
+            let (html, want, reply): (String, &[&str], &[&str]) = match q.cut {
+                quotes::Cut::Element => (
+                    format!(
+                        "<div>22-15</div>{}<div>#3 1-9</div><{name}>board</{name}>resign</{name}><p>after</p>",
+                        q.example
+                    ),
+                    &["22-15", ">", "after"],
+                    &["22-15", "after"],
+                ),
+                quotes::Cut::Rest => (
+                    format!(
+                        "<div>22-15</div>{}<div>board</div></div><p>resign</p>",
+                        q.example
+                    ),
+                    &["22-15", ">"],
+                    &["22-15"],
+                ),
+            };
+            let text = html_to_text(&html);
+            assert_eq!(words(&text), want, "{}", q.example);
+            assert_eq!(
+                words(&strip_quotes(&normalize(&text))),
+                reply,
+                "{}",
+                q.example
+            );
+        }
+    }
+
+    #[test]
+    fn html_quote_nesting_and_attribution() {
+        let gmail = r#"<div dir="ltr">22-15</div><br><div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Fri, pbem wrote:<br></div><div><div>board</div></div><blockquote class="gmail_quote">resign</blockquote></div><div>draw</div>"#;
+        let t = html_to_text(gmail);
+        assert!(!t.contains("board") && !t.contains("resign"), "{t:?}");
+        assert!(t.contains("draw"));
+        let thunderbird = r#"<p>22-15</p><div class="moz-cite-prefix">On 20/11/2026 10:00, pbem wrote:<br></div><blockquote type="cite" cite="mid:x@y"><blockquote>board</blockquote>resign</blockquote><p>draw</p>"#;
+        let t = html_to_text(thunderbird);
+        assert_eq!(
+            strip_quotes(&normalize(&t))
+                .split_whitespace()
+                .collect::<Vec<_>>(),
+            ["22-15", "draw"]
+        );
+        // A quote never closed runs to the end; a comment is no element.
+        assert!(!html_to_text("22-15<blockquote><div>board").contains("board"));
+        assert!(html_to_text("<!-- <div class=\"gmail_quote\"> -->22-15").contains("22-15"));
+        // Deep nesting stays linear.
+        let deep = format!(
+            "<p>22-15</p><div class=\"gmail_quote\">{}x{}</div><p>draw</p>",
+            "<div>".repeat(100_000),
+            "</div>".repeat(100_000)
+        );
+        let t = std::time::Instant::now();
+        let text = html_to_text(&deep);
+        assert!(t.elapsed().as_secs() < 5);
+        assert!(text.contains("draw") && !text.contains('x'));
+    }
+
+    #[test]
+    fn hostile_input_never_panics_and_stays_linear() {
+        let long = format!("{}\n", "a:".repeat(100_000));
+        let many = "On x\nwrote\n".repeat(50_000) + &"From: a\n".repeat(50_000);
+        let tabs = "\t|>\t \u{3000}：\n".repeat(50_000);
+        let t = std::time::Instant::now();
+        for text in [
+            long.as_str(),
+            many.as_str(),
+            tabs.as_str(),
+            "",
+            "\n",
+            ">",
+            "-- ",
+        ] {
+            strip_quotes_with(text, &|l| l.len() % 3 == 0);
+            strip_quotes(text);
+        }
+        assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    }
+
+    /// Whole replies as the clients write them (plain text), each with the
+    /// move on top or below and pbem's commands in the quote.
+    #[test]
+    fn client_replies() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "gmail",
+                "22-15\n\nOn Fri, Nov 20, 2026 at 10:00 AM pbem <pbem@example.net> wrote:\n\n> Your move.\n> board\n>\n",
+            ),
+            (
+                "gmail-ru",
+                "22-15\n\nпт, 20 нояб. 2026 г. в 10:00, pbem <pbem@example.net>:\n\n> board\n",
+            ),
+            (
+                "gmail-ja",
+                "22-15\n\n2026年11月20日(金) 10:00 pbem <pbem@example.net>:\n\n> board\n",
+            ),
+            (
+                "outlook-desktop",
+                "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net> \nSent: Friday, November 20, 2026 10:00 AM\nTo: Bob <bob@example.org>\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "outlook-web",
+                "22-15\n\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "outlook-ios",
+                "22-15\n\nGet Outlook for iOS\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00:00 AM\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "outlook-mac-de",
+                "22-15\n\nVon: pbem <pbem@example.net>\nDatum: Freitag, 20. November 2026 um 10:00\nAn: Bob\nBetreff: bz-test1\n\nboard\n",
+            ),
+            (
+                "iphone",
+                "22-15\n\nSent from my iPhone\n\n> On 20 Nov 2026, at 10:00, pbem <pbem@example.net> wrote:\n>\n> board\n",
+            ),
+            (
+                "apple-mail-fr",
+                "22-15\n\n> Le 20 nov. 2026 à 10:00, pbem <pbem@example.net> a écrit :\n>\n> board\n",
+            ),
+            (
+                "thunderbird-bottom",
+                "On 20/11/2026 10:00, pbem wrote:\n> Your move.\n> board\n\n22-15\n",
+            ),
+            (
+                "yahoo-indented",
+                "22-15\n\n    On Friday, November 20, 2026, 10:00:00 AM GMT, pbem <pbem@example.net> wrote:\n\n    board\n",
+            ),
+            (
+                "aol",
+                "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net>\nTo: bob@example.org\nSent: Fri, Nov 20, 2026 10:00 am\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "zimbra",
+                "22-15\n\n----- Original Message -----\nFrom: \"pbem\" <pbem@example.net>\nTo: \"Bob\" <bob@example.org>\nSent: Friday, November 20, 2026 10:00:00 AM\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "zoho",
+                "22-15\n\n---- On Fri, 20 Nov 2026 10:00:00 +0000 pbem <pbem@example.net> wrote ----\n\nboard\n",
+            ),
+            (
+                "samsung",
+                "22-15\n\n\nSent from my Galaxy\n\n\n-------- Original message --------\nFrom: pbem <pbem@example.net>\nDate: 20/11/2026 10:00 (GMT+00:00)\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "samsung-da",
+                "22-15\n\n-------- Oprindelig besked --------\nFra: pbem <pbem@example.net>\nDato: 20.11.2026 10.00 (GMT+01:00)\nTil: Bob\nEmne: bz-test1\n\nboard\n",
+            ),
+            (
+                "k9",
+                "22-15\n\nOn November 20, 2026 10:00:00 AM UTC, pbem <pbem@example.net> wrote:\n>board\n",
+            ),
+            (
+                "windows-mail",
+                "22-15\n\nSent from Mail for Windows\n\nFrom: pbem\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+            ),
+            (
+                "roundcube",
+                "On 2026-11-20 10:00, pbem wrote:\n> board\n\n22-15\n",
+            ),
+            (
+                "open-xchange-de",
+                "22-15\n\n> pbem <pbem@example.net> hat am 20. November 2026 um 10:00 geschrieben:\n>\n> board\n",
+            ),
+            (
+                "mail-ru",
+                "22-15\n\n\nПятница, 20 ноября 2026, 10:00 +03:00 от pbem <pbem@example.net>:\n\n>board\n",
+            ),
+            (
+                "yandex",
+                "22-15\n\n20.11.2026, 10:00, \"pbem\" <pbem@example.net>:\n\nboard\n",
+            ),
+            (
+                "mutt",
+                "* pbem <pbem@example.net> [2026-11-20 10:00]:\n> board\n\n22-15\n",
+            ),
+            (
+                "alpine",
+                "On Fri, 20 Nov 2026, pbem wrote:\n\n> board\n\n22-15\n",
+            ),
+            (
+                "s-nail",
+                "pbem <pbem@example.net> wrote:\n |board\n\n22-15\n",
+            ),
+            (
+                "qq",
+                "22-15\n\n------------------ 原始邮件 ------------------\n发件人: \"pbem\"<pbem@example.net>;\n发送时间: 2026年11月20日(星期五) 上午10:00\n收件人: \"Bob\"<bob@example.org>;\n主题: bz-test1\n\nboard\n",
+            ),
+            (
+                "gmail-zh",
+                "22-15\n\npbem <pbem@example.net> 于2026年11月20日周五 10:00写道：\n\n> board\n",
+            ),
+            (
+                "forward",
+                "22-15\n\n---------- Forwarded message ---------\nFrom: pbem <pbem@example.net>\nDate: Fri, Nov 20, 2026 at 10:00 AM\nSubject: bz-test1\nTo: Bob\n\nboard\n",
+            ),
+        ];
+        for (client, text) in cases {
+            assert_eq!(kept(text), "22-15", "{client}");
+        }
     }
 }
