@@ -244,6 +244,8 @@ struct Batch {
 struct Pending {
     order: Vec<PathBuf>,
     files: HashMap<PathBuf, Option<String>>,
+    /// Files rewritten in place rather than replaced ([`Store::write_in_place`]).
+    in_place: HashSet<PathBuf>,
 }
 
 impl Pending {
@@ -346,7 +348,7 @@ impl Store {
         // if anything fails before its rename).
         let mut temps = Vec::new();
         let mut removals = Vec::new();
-        for p in &pending.order {
+        for p in pending.order.iter().filter(|p| !pending.in_place.contains(*p)) {
             match pending.files.get(p) {
                 Some(Some(text)) => {
                     let temp = temp_file(&tmp, text.as_bytes()).map_err(io_err(p))?;
@@ -369,6 +371,12 @@ impl Store {
                 // temporary file beside it, synced before its rename.
                 write_atomic_via(p, text, p.parent().unwrap_or(&self.root), false)
                     .map_err(io_err(p))?;
+            }
+        }
+        // Advisory files, rewritten in place: no inode made and freed.
+        for p in &pending.in_place {
+            if let Some(Some(text)) = pending.files.get(p) {
+                fs::write(p, text).map_err(io_err(p))?;
             }
         }
         // 4. The removals, once what replaces them is durable.
@@ -413,6 +421,23 @@ impl Store {
                 Ok(())
             }
             None => write_atomic_via(p, text, &self.root.join("tmp"), true).map_err(io_err(p)),
+        }
+    }
+
+    /// Rewrites `p` in place (truncated and written, the same inode), on a
+    /// batch view at [`Store::sync`]; for advisory files only, which may be
+    /// torn by a crash and then read as missing. Each file made and freed
+    /// costs on ext4 without a journal (issue 6), and an advisory file is
+    /// rewritten for every reply.
+    fn write_in_place(&self, p: &Path, text: &str) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) => {
+                let mut pending = lock(&b.pending);
+                pending.set(p, Some(text.to_string()));
+                pending.in_place.insert(p.to_path_buf());
+                Ok(())
+            }
+            None => fs::write(p, text).map_err(io_err(p)),
         }
     }
 
@@ -896,16 +921,15 @@ impl Store {
     ///
     /// # Errors
     /// I/O errors or a damaged file.
+    /// Advisory: a file a crash tore reads as missing (see
+    /// [`Store::write_in_place`]).
     pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
         // JSON, not TOML: it is read and written for every reply, and a
         // few hundred line hashes take TOML ten times as long.
         let p = self.correspondence_path(address);
         let found: Option<Correspondence> = match self.read_opt(&p)? {
             None => None,
-            Some(t) => Some(
-                serde_json::from_str(&t)
-                    .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display())))?,
-            ),
+            Some(t) => serde_json::from_str(&t).ok(),
         };
         // Two addresses with one hash: the other's file is not ours.
         Ok(found
@@ -917,7 +941,7 @@ impl Store {
     /// Any I/O error.
     pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
         let text = serde_json::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        self.write_file(&self.correspondence_path(&c.address), &text)
+        self.write_in_place(&self.correspondence_path(&c.address), &text)
     }
 
     fn tally_path(&self, address: &str) -> PathBuf {
