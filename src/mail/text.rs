@@ -910,4 +910,39 @@ mod tests {
             assert_eq!(kept(text), "22-15", "{client}");
         }
     }
+
+    /// HTML-only replies as Outlook desktop and Apple Mail send them.
+    #[test]
+    fn html_client_replies() {
+        let outlook = r#"<html><head><style><!-- p.MsoNormal {margin:0cm} --></style></head><body lang="EN-GB"><div class="WordSection1"><p class="MsoNormal">22-15<o:p></o:p></p><p class="MsoNormal"><o:p>&nbsp;</o:p></p><div><div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0cm 0cm 0cm"><p class="MsoNormal"><b>From:</b> pbem &lt;pbem@example.net&gt;<br><b>Sent:</b> Friday, November 20, 2026 10:00 AM<br><b>To:</b> Bob<br><b>Subject:</b> bz-test1</p></div></div><p class="MsoNormal">board</p></div></body></html>"#;
+        let apple = r#"<html><body dir="auto"><div>22-15</div><div><br><blockquote type="cite">On 20 Nov 2026, at 10:00, pbem &lt;pbem@example.net&gt; wrote:<br><br></blockquote></div><blockquote type="cite"><div>board<blockquote type="cite">resign</blockquote></div></blockquote></body></html>"#;
+        let outlook_web = r#"<div dir="ltr">22-15</div><hr style="display:inline-block;width:98%" tabindex="-1"><div id="divRplyFwdMsg" dir="ltr"><b>From:</b> pbem</div><div>board</div>"#;
+        for html in [outlook, apple, outlook_web] {
+            let text = strip_quotes(&normalize(&html_to_text(html)));
+            assert_eq!(
+                text.split_whitespace().collect::<Vec<_>>(),
+                ["22-15"],
+                "{html}"
+            );
+        }
+    }
+
+    /// Random text of the characters quote recognition looks at: no
+    /// panic, whatever the shape.
+    #[test]
+    fn random_text_never_panics() {
+        let alphabet: Vec<char> = "> |\t\n:：<>/=\"-_@*2015.aé年ivdblockquote写道Onwrote"
+            .chars()
+            .collect();
+        let mut rng = fastrand::Rng::with_seed(5);
+        for _ in 0..3000 {
+            let len = rng.usize(0..200);
+            let text: String = (0..len)
+                .map(|_| alphabet[rng.usize(0..alphabet.len())])
+                .collect();
+            strip_quotes_with(&text, &|l| l.len() % 2 == 0);
+            html_to_text(&text);
+            normalize(&text);
+        }
+    }
 }
