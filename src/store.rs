@@ -348,7 +348,11 @@ impl Store {
         // if anything fails before its rename).
         let mut temps = Vec::new();
         let mut removals = Vec::new();
-        for p in pending.order.iter().filter(|p| !pending.in_place.contains(*p)) {
+        for p in pending
+            .order
+            .iter()
+            .filter(|p| !pending.in_place.contains(*p))
+        {
             match pending.files.get(p) {
                 Some(Some(text)) => {
                     let temp = temp_file(&tmp, text.as_bytes()).map_err(io_err(p))?;

@@ -14,7 +14,8 @@
 //!     attribution in 18 languages, an Outlook header block or none;
 //!     top-posted, bottom-posted, interleaved) beside the player's own
 //!     `13-21`, `board` or chatter, parsed as pbem parses an inbound mail
-//!     (`inbound::parse`, then `command::parse` of its body), gives exactly
+//!     (`inbound::parse`, pbem's own lines of the quoted mail dropped as a
+//!     poll drops them, then `command::parse` of its body), gives exactly
 //!     the player's own commands. Every style x attribution runs at least
 //!     once; a seeded sample (`QUOTING_SEED`, `QUOTING_SAMPLES`) covers the
 //!     other combinations.
@@ -468,10 +469,14 @@ fn raw_mail(body: &str) -> String {
 /// What went wrong with one combination, if anything.
 fn check(c: Combo, mails: &[Mail]) -> Option<String> {
     let raw = raw_mail(&body(c, mails));
-    let inbound = match inbound::parse(raw.as_bytes()) {
+    let mut inbound = match inbound::parse(raw.as_bytes()) {
         Ok(i) => i,
         Err(e) => return Some(format!("unreadable: {e}")),
     };
+    // As a poll does: pbem knows the lines of the mail it sent (issue 12).
+    let mut sent = pbem::store::Correspondence::new("alice@example.org");
+    sent.sent(None, "", "<m@x>", None, &mails[c.mail].text, "2026-11-04");
+    inbound.strip_known(&|line| sent.knows(line));
     let got = command::parse(&inbound.body);
     let (_, want) = own(c.own);
     if got.commands == want && got.errors.is_empty() {

@@ -335,6 +335,12 @@ fn shorten(line: &str) -> String {
     format!("{}...", &line[..cut])
 }
 
+/// Whether a chatter line is shaped like a player's near miss (`mvoe
+/// 13-21`, `13-21 please`): a few words, not a row of a board.
+fn near_miss_shaped(line: &str) -> bool {
+    !line.starts_with(['|', '+']) && line.split_whitespace().count() <= 5
+}
+
 /// Parses every line of a cleaned body (see [`super::text`]).
 pub fn parse(body: &str) -> Commands {
     let mut out = Commands::default();
@@ -392,12 +398,17 @@ pub fn parse(body: &str) -> Commands {
     // Nothing but chatter: a line with a move in it was most likely meant
     // as one (`mvoe 13-21`, `13-21 please`); say how to write it.
     if out.commands.is_empty() && out.errors.is_empty() {
-        let near = chatter.iter().find_map(|line| {
-            line.split_whitespace()
-                .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
-                .find(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
-                .map(|w| (line, w))
-        });
+        // A short line of the player's, not a row of a board nor a
+        // sentence of pbem's quoted back unrecognised (issue 12).
+        let near = chatter
+            .iter()
+            .filter(|l| near_miss_shaped(l))
+            .find_map(|line| {
+                line.split_whitespace()
+                    .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
+                    .find(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
+                    .map(|w| (line, w))
+            });
         if let Some((line, w)) = near.filter(|(_, w)| w.chars().nth(60).is_none()) {
             out.errors.push(CommandError {
                 line: shorten(line),

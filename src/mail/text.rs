@@ -74,8 +74,18 @@ pub fn strip_quotes_with(text: &str, known: &dyn Fn(&str) -> bool) -> String {
     let marks: Vec<(String, &str)> = lines.iter().map(|l| split_prefix(l)).collect();
     let blocks = Blocks::of(&marks);
     let mut drop = vec![false; lines.len()];
-    let end = read_structure(&lines, &marks, &blocks, &mut drop);
-    drop_known(&lines[..end], &marks[..end], &blocks, known, &mut drop);
+    let known_at: Vec<bool> = marks
+        .iter()
+        .map(|(key, content)| !content.is_empty() && !is_marked(key) && known(content))
+        .collect();
+    let end = read_structure(&lines, &marks, &blocks, &known_at, &mut drop);
+    drop_known(
+        &lines[..end],
+        &marks[..end],
+        &blocks,
+        &known_at[..end],
+        &mut drop,
+    );
     let mut s = lines[..end]
         .iter()
         .zip(&drop)
@@ -92,6 +102,14 @@ pub fn strip_quotes_with(text: &str, known: &dyn Fn(&str) -> bool) -> String {
 /// and `>>` are one level; a prefix of two or more spaces and nothing else
 /// is the key `" "` (indented old mail). One leading space is no prefix.
 fn split_prefix(line: &str) -> (String, &str) {
+    // Supercite's and alpine's initials before the `>` (`p> `, `AB> `):
+    // a `>` marker like any other.
+    let initials = line.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let line = if (1..=3).contains(&initials) && line.as_bytes().get(initials) == Some(&b'>') {
+        &line[initials..]
+    } else {
+        line
+    };
     let rest = line.trim_start_matches(['>', '|', '\t', ' ']);
     let prefix = &line[..line.len() - rest.len()];
     let mut key: String = prefix.chars().filter(|c| *c != ' ').collect();
@@ -114,6 +132,11 @@ fn is_open(key: &str) -> bool {
     key.is_empty() || key == " "
 }
 
+/// The outermost marker of a key: what a quote block is known by.
+fn outer(key: &str) -> Option<char> {
+    key.chars().next()
+}
+
 /// The quote blocks of a text: runs of lines sharing one non-empty key,
 /// blank and bare-prefix lines inside a run belonging to it.
 struct Blocks {
@@ -132,7 +155,9 @@ impl Blocks {
                 continue; // blank or bare prefix: belongs to the run around it
             }
             match &mut current {
-                Some((k, _, last)) if *k == key.as_str() => *last = i,
+                // One quote whatever its depth inside: `\t` and `\t|` (a
+                // board's row in a TAB quote), `>` and `>>`.
+                Some((k, _, last)) if outer(k) == outer(key) => *last = i,
                 _ => {
                     if let Some((_, start, last)) = current.take() {
                         spans.push((start, last));
@@ -165,8 +190,23 @@ fn read_structure(
     lines: &[&str],
     marks: &[(String, &str)],
     blocks: &Blocks,
+    known_at: &[bool],
     drop: &mut [bool],
 ) -> usize {
+    // Where the old mail starts unmarked: the rest is old mail, unless
+    // pbem knows lines of it, which then mark where it ends (the player
+    // may write below it): only the lines up to the first known one go
+    // here, the known span itself in `drop_known`.
+    let quoted_at = |j: usize| known_at[j] || is_marked(&marks[j].0);
+    let old_mail_from = |i: usize, drop: &mut [bool]| -> Option<usize> {
+        match (i + 1..lines.len()).find(|&j| quoted_at(j)) {
+            Some(first) => {
+                drop[i..first].fill(true);
+                None
+            }
+            None => Some(i),
+        }
+    };
     let mut i = 0;
     while i < lines.len() {
         let (key, content) = (&marks[i].0, marks[i].1);
@@ -179,11 +219,25 @@ fn read_structure(
             i += 1;
             continue;
         }
+        // A signature ends the reply; but `--` above lines pbem knows is
+        // the footer of its own mail quoted back, and an indented one is
+        // inside an old mail (issue 12).
         if quotes::signature(content).is_some()
-            || quotes::separator(content).is_some()
-            || quotes::header_block(lines, i).is_some()
+            && key.is_empty()
+            && !known_at[i + 1..].iter().any(|k| *k)
         {
             return i;
+        }
+        if quotes::separator(content).is_some() || quotes::header_block(lines, i).is_some() {
+            match old_mail_from(i, drop) {
+                Some(end) => return end,
+                None => {
+                    i = (i + 1..lines.len())
+                        .find(|&j| quoted_at(j))
+                        .unwrap_or(lines.len());
+                    continue;
+                }
+            }
         }
         // The attribution's lines are those of this quote level.
         let window: Vec<&str> = marks[i..]
@@ -205,7 +259,27 @@ fn read_structure(
                     i = last + 1;
                     continue;
                 }
-                _ => return i,
+                _ => {}
+            }
+            // Interleaved: the player's lines right below the attribution,
+            // then the marked quote (a few lines on).
+            let marked_soon = (i + n..lines.len())
+                .filter(|&j| !lines[j].trim().is_empty())
+                .take(4)
+                .any(|j| is_marked(&marks[j].0));
+            if marked_soon {
+                drop[i..i + n].fill(true);
+                i += n;
+                continue;
+            }
+            match old_mail_from(i, drop) {
+                Some(end) => return end,
+                None => {
+                    i = (i + 1..lines.len())
+                        .find(|&j| quoted_at(j))
+                        .unwrap_or(lines.len());
+                    continue;
+                }
             }
         }
         i += 1;
@@ -223,16 +297,14 @@ fn drop_known(
     lines: &[&str],
     marks: &[(String, &str)],
     blocks: &Blocks,
-    known: &dyn Fn(&str) -> bool,
+    known_at: &[bool],
     drop: &mut [bool],
 ) {
     let end = lines.len();
-    let is_known: Vec<bool> = marks
+    let is_known: Vec<bool> = known_at
         .iter()
         .zip(drop.iter())
-        .map(|((key, content), dropped)| {
-            !content.is_empty() && !is_marked(key) && !dropped && known(content)
-        })
+        .map(|(known, dropped)| *known && !dropped)
         .collect();
     for &(start, last) in &blocks.spans {
         let last = last.min(end.saturating_sub(1));
@@ -240,20 +312,32 @@ fn drop_known(
             drop[start..=last].fill(true);
         }
     }
-    let unprefixed = |i: &usize| is_known[*i] && marks[*i].0.is_empty();
-    let (Some(first), Some(last)) = ((0..end).find(unprefixed), (0..end).rfind(unprefixed)) else {
-        return;
-    };
-    let blank = |i: usize| lines[i].trim().is_empty();
-    let mut top = first;
-    while top > 0 && first - top < KNOWN_REACH_UP && !blank(top - 1) {
-        top -= 1;
+    // Unmarked, pbem's words go by paragraph: each paragraph that holds a
+    // line pbem sent is its, and goes whole (a line a client re-wrapped
+    // with it); a paragraph of the player's between two of pbem's (an
+    // interleaved reply with no quote marks) stays. A line that reads as
+    // a command is the player's even inside a paragraph of pbem's.
+    let stays = |i: usize| lines[i].trim().is_empty() || is_command(lines[i]);
+    for i in (0..end).filter(|&i| is_known[i] && marks[i].0.is_empty()) {
+        if drop[i] {
+            continue;
+        }
+        let mut top = i;
+        while top > 0 && i - top < KNOWN_REACH_UP && !stays(top - 1) {
+            top -= 1;
+        }
+        let mut bottom = i;
+        while bottom + 1 < end && !stays(bottom + 1) {
+            bottom += 1;
+        }
+        drop[top..=bottom].fill(true);
     }
-    let mut bottom = last;
-    while bottom + 1 < end && !blank(bottom + 1) {
-        bottom += 1;
-    }
-    drop[top..=bottom].fill(true);
+}
+
+/// Whether a line reads as a command (or a refused one): the player's.
+fn is_command(line: &str) -> bool {
+    let l = line.trim().trim_end_matches(['.', '!']).trim();
+    !matches!(super::command::parse_line(l), Ok(None))
 }
 
 /// Turns an HTML body into text for command parsing: quoted mail (the
@@ -678,9 +762,11 @@ mod tests {
         let ours = |l: &str| ["1. red 58-50", "Your move, Bob."].contains(&l);
         // An attribution no row knows, above an unmarked quote.
         let text = "22-15\n\nQuoth the pbem, Friday:\nYour move, Bob.\nresign\n1. red 58-50\nboard\n\nalso: draw offer\n";
+        // pbem writes no line that reads as a command: those in its
+        // paragraph are the player's, interleaved without quote marks.
         assert_eq!(
             strip_quotes_with(text, &ours).trim(),
-            "22-15\n\n\nalso: draw offer"
+            "22-15\n\nresign\nboard\n\nalso: draw offer"
         );
         // Nothing known, nothing marked: nothing dropped.
         let plain = "22-15\n\nQuoth the pbem, Friday:\nresign\n";

@@ -72,12 +72,9 @@ pub struct Correspondence {
 /// for pbem's. Case, spacing and trailing punctuation do not count, since
 /// clients re-space and re-case what they quote.
 pub fn line_key(line: &str) -> Option<u64> {
-    // The rows of a board (`| B3 | 6 |`, `+----+`) change with every move
-    // and are most of a mail: not kept. A quoted board goes with the
-    // block of pbem's words it stands in.
-    if line.trim_start().starts_with(['|', '+']) {
-        return None;
-    }
+    // As the quote reader sees a line: without what could be a quote
+    // prefix (`| B3 | 6 |`, a row of a board, is `B3 | 6 |` there).
+    let line = line.trim_start_matches(['>', '|', '\t', ' ']);
     let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
     let joined = words.join(" ");
     let joined = joined.trim_end_matches(['.', '!', ',', ':', ';']);
@@ -248,7 +245,17 @@ mod tests {
         assert!(!c.knows("--"));
         assert!(!c.knows("Bob"));
         assert!(!c.knows("+----+----+"));
+        // A board's row, as a quote reader sees it.
         assert!(!c.knows("| B3 | B3 |  6 | B3 | B3 |  1-8"));
+        c.sent(
+            None,
+            "s",
+            "<q@x>",
+            None,
+            "| B3 | B3 |  6 | B3 | B3 |  1-8\n",
+            "2026-11-20",
+        );
+        assert!(c.knows("B3 | B3 |  6 | B3 | B3 |  1-8"));
         assert!(!c.knows("13-21"));
     }
 
