@@ -201,7 +201,11 @@ fn read_structure(
     let old_mail_from = |i: usize, drop: &mut [bool]| -> Option<usize> {
         match (i + 1..lines.len()).find(|&j| quoted_at(j)) {
             Some(first) => {
-                drop[i..first].fill(true);
+                // Between the header and the quote, a line that reads as a
+                // command is the player's (an interleaved reply).
+                for j in i..first {
+                    drop[j] = !is_command(lines[j]);
+                }
                 None
             }
             None => Some(i),
@@ -266,7 +270,7 @@ fn read_structure(
             let marked_soon = (i + n..lines.len())
                 .filter(|&j| !lines[j].trim().is_empty())
                 .take(4)
-                .any(|j| is_marked(&marks[j].0));
+                .any(|j| quoted_at(j) || (!marks[j].0.is_empty() && marks[j].0 != *key));
             if marked_soon {
                 drop[i..i + n].fill(true);
                 i += n;
