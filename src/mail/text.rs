@@ -198,18 +198,16 @@ fn read_structure(
     // may write below it): only the lines up to the first known one go
     // here, the known span itself in `drop_known`.
     let quoted_at = |j: usize| known_at[j] || is_marked(&marks[j].0);
-    let old_mail_from = |i: usize, drop: &mut [bool]| -> Option<usize> {
-        match (i + 1..lines.len()).find(|&j| quoted_at(j)) {
-            Some(first) => {
-                // Between the header and the quote, a line that reads as a
-                // command is the player's (an interleaved reply).
-                for j in i..first {
-                    drop[j] = !is_command(lines[j]);
-                }
-                None
-            }
-            None => Some(i),
+    // `Ok(line)`: read on from that line (the quote pbem knows); `Err(i)`:
+    // the reply ends at `i`.
+    let old_mail_from = |i: usize, drop: &mut [bool]| -> Result<usize, usize> {
+        let first = (i + 1..lines.len()).find(|&j| quoted_at(j)).ok_or(i)?;
+        // Between the header and the quote, a line that reads as a command
+        // is the player's (an interleaved reply).
+        for j in i..first {
+            drop[j] = !is_command(lines[j]);
         }
+        Ok(first)
     };
     let mut i = 0;
     while i < lines.len() {
@@ -234,14 +232,10 @@ fn read_structure(
         }
         if quotes::separator(content).is_some() || quotes::header_block(lines, i).is_some() {
             match old_mail_from(i, drop) {
-                Some(end) => return end,
-                None => {
-                    i = (i + 1..lines.len())
-                        .find(|&j| quoted_at(j))
-                        .unwrap_or(lines.len());
-                    continue;
-                }
+                Ok(next) => i = next,
+                Err(end) => return end,
             }
+            continue;
         }
         // The attribution's lines are those of this quote level.
         let window: Vec<&str> = marks[i..]
@@ -277,14 +271,10 @@ fn read_structure(
                 continue;
             }
             match old_mail_from(i, drop) {
-                Some(end) => return end,
-                None => {
-                    i = (i + 1..lines.len())
-                        .find(|&j| quoted_at(j))
-                        .unwrap_or(lines.len());
-                    continue;
-                }
+                Ok(next) => i = next,
+                Err(end) => return end,
             }
+            continue;
         }
         i += 1;
     }
