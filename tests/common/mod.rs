@@ -21,7 +21,9 @@ pub fn key_hash(mail_message_id: &str) -> String {
 
 /// The key hash in one of pbem's Message-IDs (see [`key_hash`]).
 pub fn hash_of_reply(message_id: &str) -> String {
-    let parts: Vec<&str> = message_id.trim_matches(['<', '>']).split('.').collect();
+    let local = message_id.trim_matches(['<', '>']);
+    let local = local.split_once('@').map_or(local, |(l, _)| l);
+    let parts: Vec<&str> = local.split('.').collect();
     parts
         .len()
         .checked_sub(2)
