@@ -167,6 +167,47 @@ pub fn address_of(mailbox: &str) -> String {
     }
 }
 
+/// Why pbem cannot mail `address` (lower case, bare), if it cannot: an
+/// address with a quoted local part (`"a b"@example.org`) or a domain
+/// literal (`a@[127.0.0.1]`) is valid RFC 5322 but does not survive the
+/// way into a player's `To` header (issue 13: `pbem new` took them, and
+/// that player never got a key). pbem plays with dot-atom addresses at a
+/// host name.
+pub fn unmailable(address: &str) -> Option<String> {
+    let Some((local, domain)) = address.rsplit_once('@') else {
+        return Some("it has no @".into());
+    };
+    let atext = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c);
+    if local.is_empty()
+        || local.starts_with('.')
+        || local.ends_with('.')
+        || local.contains("..")
+        || !local.chars().all(|c| atext(c) || c == '.' || !c.is_ascii())
+    {
+        return Some(format!(
+            "the part before the @, `{local}`, is quoted or holds characters pbem does not write in an address"
+        ));
+    }
+    if domain.starts_with('[') {
+        return Some(format!(
+            "`{domain}` is an address literal; pbem writes to host names only"
+        ));
+    }
+    let label = |l: &str| {
+        !l.is_empty()
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.chars().all(|c| c.is_alphanumeric() || c == '-')
+    };
+    if !domain.split('.').all(label) {
+        return Some(format!("`{domain}` is not a host name"));
+    }
+    match format!("x <{address}>").parse::<lettre::message::Mailbox>() {
+        Ok(m) if m.email.to_string().eq_ignore_ascii_case(address) => None,
+        _ => Some("it does not read back as written".into()),
+    }
+}
+
 /// The name in "Name <address>", else the address: how a player is named
 /// to the other.
 pub fn display_name(mailbox: &str) -> String {
@@ -991,6 +1032,19 @@ impl Adjudicator<'_> {
                 ),
             )?], true));
         };
+        if let Some(why) = unmailable(&opponent) {
+            return Ok((
+                vec![self.reject(
+                    from,
+                    None,
+                    Refusal::new(
+                        format!("challenge {} {opponent}", rules.slug()),
+                        format!("pbem cannot write to `{opponent}`: {why}"),
+                    ),
+                )?],
+                true,
+            ));
+        }
         if opponent == from || !opponent.contains('@') {
             return Ok((
                 vec![self.reject(
@@ -2369,6 +2423,30 @@ mod tests {
         assert!(r.len() < 400, "{} bytes", r.len());
         assert!(r.ends_with("chat ..."), "{r}");
         assert!(no_command_reason("hi\n").ends_with("| hi"));
+    }
+
+    #[test]
+    fn issue13_addresses_pbem_cannot_write_are_named() {
+        for ok in [
+            "bob@example.org",
+            "o'neil+games@mail.example.co.uk",
+            "a@localhost",
+            "é@例え.jp",
+        ] {
+            assert_eq!(unmailable(ok), None, "{ok}");
+        }
+        for bad in [
+            "\"a b\"@example.org",
+            "a@[127.0.0.1]",
+            "a..b@example.org",
+            ".a@example.org",
+            "a@-x.org",
+            "a@x..org",
+            "a b@x.org",
+            "a",
+        ] {
+            assert!(unmailable(bad).is_some(), "{bad}");
+        }
     }
 
     #[test]

@@ -314,6 +314,11 @@ fn new_refuses_bad_arguments_with_exit_2_and_changes_nothing() {
             "pbem new: --red bob at example.org: not a mail address"),
         (bz(&["--red", "Bob <bob@>", "--first", "red"]),
             "pbem new: --red Bob <bob@>: not a mail address"),
+        // Valid, but pbem cannot write them into a To header (issue 13).
+        (bz(&["--red", "\"a b\"@example.org", "--first", "red"]),
+            "pbem new: --red \"a b\"@example.org: pbem cannot write to it: the part before the @"),
+        (bz(&["--red", "a@[127.0.0.1]", "--first", "red"]),
+            "pbem new: --red a@[127.0.0.1]: pbem cannot write to it: `[127.0.0.1]` is an address literal"),
         (bz(&["--first", "red"]),
             "pbem new: who plays red? add --red EMAIL"),
         (bz(&["--red", BOB]),

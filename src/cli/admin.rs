@@ -79,6 +79,10 @@ impl New {
                 eprintln!("pbem new: --{side} {email}: not a mail address");
                 return Ok(2);
             }
+            if let Some(why) = crate::adjudicate::unmailable(&addr) {
+                eprintln!("pbem new: --{side} {email}: pbem cannot write to it: {why}");
+                return Ok(2);
+            }
             let name = email
                 .split('<')
                 .next()
