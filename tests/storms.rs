@@ -744,3 +744,26 @@ fn issue5_pbem_poll_reports_what_it_held_back() {
         .count();
     assert_eq!(tallies, 1);
 }
+
+/// Issue 13: answers are counted per mailbox, so `victim+1@` ... `victim+60@`
+/// (one person's plus-addresses) get no more answers than one address.
+#[test]
+fn issue13_plus_addresses_share_one_mailboxs_limit() {
+    let mut w = World::new();
+    for n in 1..=60 {
+        w.deliver(&mail(
+            &format!("victim+{n}@example.org"),
+            PBEM,
+            "help",
+            &format!("<plus.{n}@example.org>"),
+            "help",
+        ));
+    }
+    let r = w.poll();
+    assert_eq!(r.handled, 60, "{r:?}");
+    let answered: usize = (1..=60)
+        .map(|n| w.mails_to(&format!("victim+{n}@example.org")).len())
+        .sum();
+    // 20 answers an hour, and one notice that replies are paused.
+    assert_eq!(answered, 21, "{answered} mails to victim+N@example.org");
+}

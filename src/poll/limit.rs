@@ -42,6 +42,18 @@
 
 use super::Poller;
 use crate::adjudicate::{Handled, Reply, address_of};
+
+/// The mailbox an address reaches, for counting: the address without its
+/// `+tag` (`victim+7@example.org` is `victim@example.org`).
+pub fn mailbox_key(address: &str) -> String {
+    match address.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split_once('+').map_or(local, |(l, _)| l);
+            format!("{local}@{domain}")
+        }
+        None => address.to_string(),
+    }
+}
 use crate::mail::inbound::Inbound;
 use crate::store::StoreError;
 use crate::timecontrol::format_deadline;
@@ -303,10 +315,13 @@ impl Poller<'_> {
                 kept.push(reply);
                 continue;
             }
-            if !tallies.contains_key(&to) {
-                tallies.insert(to.clone(), (self.store.tally(&to)?, false));
+            // Counted per mailbox: `victim+1@` and `victim+2@` are one
+            // person's (issue 13: plus-addresses got past the limits).
+            let counted = mailbox_key(&to);
+            if !tallies.contains_key(&counted) {
+                tallies.insert(counted.clone(), (self.store.tally(&counted)?, false));
             }
-            let Some((tally, changed)) = tallies.get_mut(&to) else {
+            let Some((tally, changed)) = tallies.get_mut(&counted) else {
                 continue;
             };
             let before = tally.clone();
