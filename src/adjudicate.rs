@@ -1260,17 +1260,14 @@ impl Adjudicator<'_> {
         };
         // Only the topmost header: the one the admin's MTA added last. A
         // sender can write any header below it (RFC 8601, section 7.2).
-        mail.authentication_results.first().is_some_and(|h| {
-            let mut parts = h.split(';');
-            let server = parts
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .next()
-                .unwrap_or("");
-            server.eq_ignore_ascii_case(trusted)
-                && parts.any(|p| p.trim().to_lowercase().starts_with("dmarc=pass"))
-        })
+        // Parsed by RFC 8601, for the domain of this mail's From alone
+        // (issue 13).
+        let Some(domain) = mail.from.as_deref().and_then(|f| f.rsplit_once('@')) else {
+            return false;
+        };
+        mail.authentication_results
+            .first()
+            .is_some_and(|h| crate::mail::authres::dmarc_passed(h, trusted, domain.1))
     }
 
     /// Whose key `token` is, when it did not prove its sender a player of

@@ -72,7 +72,10 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
     if msg.headers().is_empty() {
         return Err(Unreadable("no mail headers found".into()));
     }
-    let first = msg.from().and_then(|a| a.first());
+    // Two From headers: which is the sender is anyone's guess, and a
+    // forger's first choice (issue 13): no usable From, the mail dropped.
+    let one_from = msg.header_values("From").count() <= 1;
+    let first = msg.from().and_then(|a| a.first()).filter(|_| one_from);
     // An address pbem can write back to: one lettre reads (issue 5: a
     // sender `../../x@example.org` was answered with a reply that could
     // not be built, and so was never sent).
@@ -350,6 +353,13 @@ mod tests {
             parse(mail.as_bytes()).unwrap().from.as_deref(),
             Some("a/b@example.org")
         );
+    }
+
+    #[test]
+    fn issue13_a_mail_with_two_froms_has_no_usable_from() {
+        let two = PLAIN.replace("Subject:", "From: Evil <evil@example.com>\r\nSubject:");
+        assert_eq!(parse(two.as_bytes()).unwrap().from, None);
+        assert!(parse(PLAIN.as_bytes()).unwrap().from.is_some());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! (issue 3). This module holds the pure parts: [`text`] cleans a body,
 //! [`command`] reads the commands in it.
 
+pub mod authres;
 pub mod command;
 pub mod inbound;
 pub mod outbound;
