@@ -24,8 +24,9 @@ pub struct Config {
     /// A folder of templates overriding the built-in ones.
     #[serde(default)]
     pub templates: Option<PathBuf>,
-    /// Trust `Authentication-Results: <this>; dmarc=pass` from your own
-    /// MTA instead of the key in the reply address.
+    /// Trust `Authentication-Results: <this>; dmarc=pass
+    /// header.from=<the From's domain>` from your own MTA instead of the
+    /// key in the reply address (read by RFC 8601).
     #[serde(default)]
     pub trusted_authserv: Option<String>,
     /// Game clocks: reminder points, final notice, vacation allowance.
@@ -258,10 +259,11 @@ data = "data"
 # (see the templates/ folder of the source for the names).
 # templates = "templates"
 
-# Trust "Authentication-Results: <this id>; dmarc=pass" added by your own
-# mail server, instead of requiring the key in the reply address. pbem
-# reads only the topmost such header; your server must add it on top of
-# every incoming mail (and should remove copies sent from outside).
+# Trust "Authentication-Results: <this id>; dmarc=pass header.from=<the
+# From's domain>" added by your own mail server, instead of requiring the
+# key in the reply address. pbem reads only the topmost such header; your
+# server must add it on top of every incoming mail (and should remove
+# copies sent from outside). A mail with two From headers is dropped.
 # trusted_authserv = "mx.example.org"
 
 # Game clocks, for games challenged with a time control ("challenge mad
