@@ -3,6 +3,7 @@
 //! the errors a player sees.
 
 use crate::geom::Geometry;
+pub use crate::notation::join_or;
 use crate::notation::{self, Notation, ParseError};
 use crate::rules::Rules;
 use std::fmt;
@@ -374,15 +375,6 @@ fn input_origin(input: &str) -> String {
         .chars()
         .take_while(|c| c.is_ascii_digit() || *c == '/')
         .collect()
-}
-
-/// "a, b or c".
-pub fn join_or(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
 }
 
 /// "1, 3, 5" for squares and the like.

@@ -181,7 +181,7 @@ pub const ANY_GAME_EXAMPLES: &[&str] = &["22-15"];
 /// "like 22-15, 22x15 or 22-off".
 pub fn like(examples: &[&str]) -> String {
     let all: Vec<String> = examples.iter().map(|e| e.to_string()).collect();
-    format!("like {}", crate::game::join_or(&all))
+    format!("like {}", join_or(&all))
 }
 
 impl ParseError {
@@ -458,6 +458,15 @@ fn parse_stones(norm: &str, geometry: Geometry) -> Result<Notation, ParseErrorKi
         points.push(p);
     }
     Ok(Notation::Stones(points))
+}
+
+/// "a, b or c".
+pub fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
 }
 
 #[cfg(test)]

@@ -341,12 +341,24 @@ fn near_miss_shaped(line: &str) -> bool {
     !line.starts_with(['|', '+']) && line.split_whitespace().count() <= 5
 }
 
+/// A line as the reader reads it: trimmed, its closing `.` or `!` left out.
+fn as_read(raw: &str) -> &str {
+    raw.trim().trim_end_matches(['.', '!']).trim()
+}
+
+/// Whether a line of text reads as a command, or as one the reader refuses:
+/// never true of a line pbem writes (issue 12), so a line in a quote that
+/// does is the player's.
+pub fn reads_as_command(line: &str) -> bool {
+    !matches!(parse_line(as_read(line)), Ok(None))
+}
+
 /// Parses every line of a cleaned body (see [`super::text`]).
 pub fn parse(body: &str) -> Commands {
     let mut out = Commands::default();
     let mut chatter = Vec::new();
     for raw in body.lines() {
-        let line = raw.trim().trim_end_matches(['.', '!']).trim();
+        let line = as_read(raw);
         if line.is_empty() {
             continue;
         }

@@ -146,13 +146,6 @@ fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
         .replace('\n', &format!("\n{indent}"))
 }
 
-/// Whether a line of pbem's could be read as a command, were it quoted
-/// back in a reply (a command, or a line the reader refuses).
-fn commandlike(line: &str) -> bool {
-    let l = line.trim().trim_end_matches(['.', '!']).trim();
-    !matches!(super::command::parse_line(l), Ok(None))
-}
-
 /// pbem's own words are inert (issue 12): no line of a mail it sends may
 /// read as a command, however the reply quotes it. The templates are
 /// written so; this pass makes sure of it whatever a template or a value
@@ -163,7 +156,7 @@ fn commandlike(line: &str) -> bool {
 fn inert(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     for i in 0..lines.len() {
-        if !commandlike(&lines[i]) {
+        if !super::command::reads_as_command(&lines[i]) {
             continue;
         }
         for _ in 0..3 {
@@ -177,11 +170,11 @@ fn inert(text: &str) -> String {
             let indent: String = lines[i].chars().take_while(|c| *c == ' ').collect();
             lines[i] = format!("{indent}{last} {}", lines[i].trim_start());
             lines[i - 1] = head.trim_end().to_string();
-            if !commandlike(&lines[i]) {
+            if !super::command::reads_as_command(&lines[i]) {
                 break;
             }
         }
-        if commandlike(&lines[i]) {
+        if super::command::reads_as_command(&lines[i]) {
             lines[i] = format!("- {}", lines[i].trim_start());
         }
     }
@@ -264,7 +257,11 @@ mod tests {
         let text = "Other commands are these:\nresign now or\nboard\nrules = \"mad\"\n\n22-15\n";
         let r = t.render("info", context! { text }).unwrap();
         for line in r.text.lines() {
-            assert!(!commandlike(line), "{line:?} in\n{}", r.text);
+            assert!(
+                !crate::mail::command::reads_as_command(line),
+                "{line:?} in\n{}",
+                r.text
+            );
         }
         // The words stay, in their order.
         let words = |s: &str| {

@@ -205,7 +205,7 @@ fn read_structure(
         // Between the header and the quote, a line that reads as a command
         // is the player's (an interleaved reply).
         for j in i..first {
-            drop[j] = !is_command(lines[j]);
+            drop[j] = !super::command::reads_as_command(lines[j]);
         }
         Ok(first)
     };
@@ -311,7 +311,7 @@ fn drop_known(
     // with it); a paragraph of the player's between two of pbem's (an
     // interleaved reply with no quote marks) stays. A line that reads as
     // a command is the player's even inside a paragraph of pbem's.
-    let stays = |i: usize| lines[i].trim().is_empty() || is_command(lines[i]);
+    let stays = |i: usize| lines[i].trim().is_empty() || super::command::reads_as_command(lines[i]);
     for i in (0..end).filter(|&i| is_known[i] && marks[i].0.is_empty()) {
         if drop[i] {
             continue;
@@ -326,12 +326,6 @@ fn drop_known(
         }
         drop[top..=bottom].fill(true);
     }
-}
-
-/// Whether a line reads as a command (or a refused one): the player's.
-fn is_command(line: &str) -> bool {
-    let l = line.trim().trim_end_matches(['.', '!']).trim();
-    !matches!(super::command::parse_line(l), Ok(None))
 }
 
 /// Turns an HTML body into text for command parsing: quoted mail (the
