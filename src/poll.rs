@@ -59,7 +59,7 @@ use crate::adjudicate::{AdjudicateError, Adjudicator, Damage, Handled, Identity}
 use crate::mail::{inbound, outbound, templates::Templates};
 use crate::mailbox::{Pending, Source};
 use crate::record::write::write_atomic_via;
-use crate::store::{Processed, Store, StoreError, io_err as io, stable_hash, sync_folder};
+use crate::store::{Made, Processed, Store, StoreError, io_err as io, stable_hash, sync_folder};
 use crate::transport::{self, Transport, pack};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
@@ -674,8 +674,8 @@ impl Poller<'_> {
         Ok(Some(tick))
     }
 
-    /// Stages the replies, commits the key, releases the replies (also
-    /// used for the admin's commands, with `mail = None`).
+    /// Stages the replies, commits the key, releases the replies (the
+    /// admin's commands use [`Poller::commit_made`]).
     ///
     /// # Errors
     /// Store failures: the key is then not committed, or committed with
@@ -690,6 +690,35 @@ impl Poller<'_> {
         self.commit_as(key, replies, mail, now, Hold::News { urgent: false })
     }
 
+    /// An admin's command (`pbem new`, `pbem move`; issue 13 item 4):
+    /// what it changed waits in `self.store`, a [`Store::batch`] view, and
+    /// reaches the disk in the same sync as its staged replies, with
+    /// `made` ([`Made`]) beside them. The record's rename is the commit
+    /// point: a crash before it leaves neither the game (or move) nor its
+    /// mails (the next recovery throws the replies away, and what a `pbem
+    /// new` left, [`Store::unmake`]); a crash after it, both (recovery
+    /// releases the replies). Then the key is committed as for a mail.
+    ///
+    /// # Errors
+    /// Store failures: nothing of the command is then on disk, or all of
+    /// it, its replies left for the next recovery to release.
+    pub fn commit_made(
+        &self,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        made: &Made,
+        now: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        self.commit_with(
+            key,
+            replies,
+            None,
+            now,
+            Hold::News { urgent: false },
+            Some(made),
+        )
+    }
+
     /// [`Poller::commit`], saying which replies may wait for a digest: a
     /// batch of one.
     fn commit_as(
@@ -700,25 +729,52 @@ impl Poller<'_> {
         now: DateTime<Utc>,
         hold: Hold,
     ) -> Result<(), StoreError> {
+        self.commit_with(key, replies, mail, now, hold, None)
+    }
+
+    /// [`Poller::commit_as`] or, with `made`, [`Poller::commit_made`].
+    fn commit_with(
+        &self,
+        key: &str,
+        replies: &[crate::adjudicate::Reply],
+        mail: Option<&inbound::Inbound>,
+        now: DateTime<Utc>,
+        hold: Hold,
+        made: Option<&Made>,
+    ) -> Result<(), StoreError> {
         let store = self.store.batch()?;
         let mut out = Outgoing::default();
         let staged = self.stage_in(&mut out, 0, key, replies, mail, now, hold)?;
         let folder = staged.then(|| self.staging_folder(key));
         let committed = folder
             .as_deref()
-            .map_or(Ok(()), |f| self.write_staging(f, &out, &[(0, key)]))
+            .map_or(Ok(()), |f| {
+                self.write_staging(f, &out, &[(0, key)])
+                    .and_then(|()| made.map_or(Ok(()), |m| m.write(f)))
+            })
+            // The command's own changes: synced (the staging folder with
+            // them) before their renames, the record last.
+            .and_then(|()| made.map_or(Ok(()), |_| self.store.sync()))
             .and_then(|()| store.sync())
             .and_then(|()| self.store.mark_processed(key));
         if let Err(e) = committed {
             // Uncommitted, a staging folder is thrown away: a full disk
             // leaves no half-written mail behind (issue 5); unless the key
-            // made it into the log after all: then the next poll's
-            // recovery releases the replies.
-            if let Some(f) = &folder
-                && self
+            // made it into the log after all (or the command's record
+            // onto the disk): then the next poll's recovery releases the
+            // replies.
+            let throw_away = match made {
+                Some(m) => {
+                    self.store.discard();
+                    !self.store.made(m).unwrap_or(true) && self.store.unmake(m).is_ok()
+                }
+                None => self
                     .store
                     .processed()
-                    .is_ok_and(|p| p.contains(key).is_ok_and(|done| !done))
+                    .is_ok_and(|p| p.contains(key).is_ok_and(|done| !done)),
+            };
+            if let Some(f) = &folder
+                && throw_away
             {
                 let _ = fs::remove_dir_all(f);
             }
@@ -905,6 +961,14 @@ impl Poller<'_> {
             prune(staging, &|i| keep.contains(&i));
             self.retain_packed(staging, keep)?;
         }
+        // An admin's command's: its key is committed by now, and the flush
+        // knows no such file.
+        let made = staging.join(Made::FILE);
+        if let Err(e) = fs::remove_file(&made)
+            && e.kind() != std::io::ErrorKind::NotFound
+        {
+            return Err(io(&made)(e));
+        }
         let name = staging.file_name().and_then(|n| n.to_str()).unwrap_or("x");
         self.release_held(staging, name)?;
         let ready = self.store.outbox_ready().join(format!(
@@ -965,8 +1029,11 @@ impl Poller<'_> {
     /// sealed, so none of its mails was committed. Older layouts are still
     /// released: a folder with `<idx>.<n>.eml` files instead of a pack (as
     /// pbem staged replies before the pack), and one with a `key` file,
-    /// one mail's replies (before batches, issue 6).
-    fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
+    /// one mail's replies (before batches, issue 6). A folder of an
+    /// admin's command is committed when its record is on disk ([`Made`]).
+    /// Run with the lock held, before anything else: by every poll and
+    /// every admin's command.
+    pub fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
         self.store.remove_stale_temps();
         let dir = self.store.outbox_staging();
         let Ok(entries) = fs::read_dir(&dir) else {
@@ -987,19 +1054,36 @@ impl Poller<'_> {
                 }
                 continue;
             }
+            // An admin's command: committed when its record is on disk
+            // ([`Made`]).
+            let made = Made::read(&p);
+            let made_on_disk = match &made {
+                Some(m) => self.store.made(m)?,
+                None => false,
+            };
             let mut keep = HashSet::new();
-            for (i, key) in fs::read_to_string(p.join("keys"))
-                .unwrap_or_default()
-                .lines()
-                .filter_map(|l| l.split_once(' '))
-            {
-                if processed.contains(key)?
+            let listed = fs::read_to_string(p.join("keys")).unwrap_or_default();
+            let mut keys = Vec::new();
+            for (i, key) in listed.lines().filter_map(|l| l.split_once(' ')) {
+                let done = processed.contains(key)?;
+                if (made_on_disk || done)
                     && let Ok(i) = i.parse::<usize>()
                 {
                     keep.insert(i);
+                    if !done {
+                        keys.push(key);
+                    }
                 }
             }
+            if !keys.is_empty() {
+                // Its key committed, as by a command that ran to the end:
+                // the release drops `made`.
+                self.store.mark_processed_all(&keys)?;
+            }
             if keep.is_empty() {
+                if let Some(m) = &made {
+                    self.store.unmake(m)?;
+                }
                 let _ = fs::remove_dir_all(&p);
             } else {
                 self.release(&p, Some(&keep), now)?;

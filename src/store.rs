@@ -157,6 +157,60 @@ pub struct GameClock {
     pub state: crate::timecontrol::ClockState,
 }
 
+/// What an admin's command (`pbem new`, `pbem move`) wrote, named in the
+/// `made` file of its staging folder: the game and a hash of its record as
+/// the command left it (issue 13 item 4).
+///
+/// A poll's commit point is the append of its mails' keys: a mail whose
+/// key did not make it is read again from the mailbox and handled again.
+/// An admin's command has no mail to read again, so its commit point is
+/// the rename of the record, made durable in the same sync as its staged
+/// replies ([`Store::sync`]). Recovery releases the replies of a staging
+/// folder whose record on disk is the one named ([`Store::made`]), and
+/// throws them away, with what a `pbem new` cut short left behind
+/// ([`Store::unmake`]), when it is not. The hash, not only the game's
+/// moves: a record someone changed since names no command of the past.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Made {
+    pub id: String,
+    /// [`stable_hash`] of the record's text as written.
+    pub record: u64,
+}
+
+impl Made {
+    /// Its file in a staging folder.
+    pub const FILE: &'static str = "made";
+
+    /// What writing `record` as game `id`'s record makes.
+    pub fn new(id: &str, record: &str) -> Made {
+        Made {
+            id: id.to_string(),
+            record: stable_hash(record.as_bytes()),
+        }
+    }
+
+    /// Writes `folder/made`, unsynced: the batch's [`Store::sync`] puts it
+    /// on disk before it renames any record into place.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write(&self, folder: &Path) -> Result<(), StoreError> {
+        let p = folder.join(Self::FILE);
+        fs::write(&p, format!("{} {:016x}\n", self.id, self.record)).map_err(io_err(&p))
+    }
+
+    /// The `made` file of a staging folder: `None` when there is none (a
+    /// poll's folder) or it does not read.
+    pub fn read(folder: &Path) -> Option<Made> {
+        let text = fs::read_to_string(folder.join(Self::FILE)).ok()?;
+        let (id, hash) = text.trim_end().split_once(' ')?;
+        Some(Made {
+            id: valid_id(id).then(|| id.to_string())?,
+            record: u64::from_str_radix(hash, 16).ok()?,
+        })
+    }
+}
+
 /// A player's own settings, for all their games.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
@@ -627,6 +681,41 @@ impl Store {
             }
         }
         Ok(false)
+    }
+
+    /// Whether the record `m` names is on disk: an admin's command got
+    /// past its commit point (see [`Made`]).
+    ///
+    /// # Errors
+    /// When the record cannot be read.
+    pub fn made(&self, m: &Made) -> Result<bool, StoreError> {
+        Ok(self
+            .read_game(&m.id)?
+            .is_some_and(|t| stable_hash(t.as_bytes()) == m.record))
+    }
+
+    /// Removes what a `pbem new` cut short before its record's rename left
+    /// behind, the game's secrets and clock (renamed first, see
+    /// [`Pending`]), which would keep its id taken ([`Store::id_taken`])
+    /// and `pbem new --id` refused. Only when the game has no record and
+    /// the id no challenge: anything else is not what the command left.
+    /// Durable when this returns (before recovery drops the staging folder
+    /// that says what to remove).
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn unmake(&self, m: &Made) -> Result<(), StoreError> {
+        if self.read_game(&m.id)?.is_some() || self.challenge_path(&m.id).map(|p| p.exists())? {
+            return Ok(());
+        }
+        for folder in ["secrets", "clocks"] {
+            let p = self.checked(folder, &m.id)?;
+            if p.exists() {
+                remove_if_there(&p)?;
+                sync_folder(&self.root.join(folder))?;
+            }
+        }
+        Ok(())
     }
 
     /// # Errors
@@ -1265,6 +1354,48 @@ mod tests {
         fs::create_dir(dir.path().join("tmp")).unwrap();
         assert_eq!(s.read_game("g-1").unwrap().as_deref(), Some("two"));
         assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("two"));
+    }
+
+    #[test]
+    fn issue13_what_an_admin_command_made_is_told_by_its_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let folder = dir.path().join("outbox/staging/x");
+        fs::create_dir_all(&folder).unwrap();
+        assert_eq!(Made::read(&folder), None, "a poll's folder");
+        let made = Made::new("bz-1", "the record");
+        made.write(&folder).unwrap();
+        assert_eq!(Made::read(&folder), Some(made.clone()));
+        for bad in ["", "bz-1", "../x 00", "bz-1 xyz", "bz-1 1 2"] {
+            fs::write(folder.join(Made::FILE), bad).unwrap();
+            assert_eq!(Made::read(&folder), None, "{bad:?}");
+        }
+
+        // A `pbem new` cut short: secrets and a clock, no record.
+        assert!(!s.made(&made).unwrap());
+        s.write_secrets("bz-1", &Secrets::default()).unwrap();
+        fs::write(dir.path().join("clocks/bz-1.toml"), "").unwrap();
+        assert!(s.id_taken("bz-1").unwrap());
+        s.unmake(&made).unwrap();
+        assert!(!s.id_taken("bz-1").unwrap(), "the id is free again");
+
+        // A record, but another one (a `pbem move` cut short): not made,
+        // and nothing is removed.
+        s.write_secrets("bz-1", &Secrets::default()).unwrap();
+        s.write_game("bz-1", "the old record").unwrap();
+        assert!(!s.made(&made).unwrap());
+        s.unmake(&made).unwrap();
+        assert!(s.read_game("bz-1").unwrap().is_some());
+        assert!(dir.path().join("secrets/bz-1.toml").exists());
+        s.write_game("bz-1", "the record").unwrap();
+        assert!(s.made(&made).unwrap());
+
+        // A challenge's secrets are not a half-made game's.
+        let ch = Made::new("ch-1", "x");
+        s.write_secrets("ch-1", &Secrets::default()).unwrap();
+        fs::write(dir.path().join("challenges/ch-1.toml"), "").unwrap();
+        s.unmake(&ch).unwrap();
+        assert!(dir.path().join("secrets/ch-1.toml").exists());
     }
 
     #[test]

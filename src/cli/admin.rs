@@ -6,7 +6,7 @@ use crate::adjudicate::{Adjudicator, mailbox};
 use crate::game::{self, Game, Side, View};
 use crate::record::{self, Entry, MoveLine, Record};
 use crate::rules::Rules;
-use crate::store;
+use crate::store::{self, Made};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -136,23 +136,47 @@ impl New {
             None => store::new_game_id(crate::adjudicate::id_prefix(rules))?,
         };
         let server = Server::new(self.config.load()?)?;
+        let now = crate::clock::now();
+        // Held until the mails are out (see `Server::commit_command`).
         let _lock = server.store.lock(true)?;
+        // What a command or a poll cut short left: its mails released, or
+        // a game never made removed, which frees its id again.
+        server.recover(now)?;
         if server.store.id_taken(&id)? {
+            if self.id.is_some()
+                && started_already(&server.store, &id, rules, first, &players, self.clock)?
+            {
+                // An earlier `pbem new` got this far (and was cut short,
+                // or its exit status lost): its mails are in the outbox
+                // or sent; what is left goes now.
+                let report = server.flush();
+                out!(
+                    "{id} is started already, between these players ({}); nothing done",
+                    server.store.game_path(&id)?.display()
+                );
+                return Ok(if report.send_errors.is_empty() { 0 } else { 1 });
+            }
             // A usage error like the others: nothing is touched.
             eprintln!("pbem new: a game {id} exists already; choose another --id");
             return Ok(2);
         }
-        let now = crate::clock::now();
+        // Everything in one batch, put on disk with the mails (issue 13
+        // item 4): a crash leaves the game with its mails, or neither.
+        let batch = server.store.batch()?;
         let adj = Adjudicator {
-            store: &server.store,
+            store: &batch,
             identity: &server.identity,
             templates: &server.templates,
             now,
         };
         adj.start_game(&id, rules, first, players, self.clock)?;
         let replies = adj.started(&id)?;
-        drop(_lock);
-        let report = server.queue(&format!("new:{id}"), &replies, now)?;
+        let made = Made::new(&id, &batch.read_game(&id)?.unwrap_or_default());
+        let report = match server.commit_command(&batch, &format!("new:{id}"), &replies, &made, now)
+        {
+            Ok(r) => r,
+            Err(e) => return Ok(cut_short("new", &server, &made, &e, "the game is started")),
+        };
         out!(
             "started {id}: {} ({})",
             rules.name(),
@@ -160,6 +184,56 @@ impl New {
         );
         Ok(if report.send_errors.is_empty() { 0 } else { 1 })
     }
+}
+
+/// What an admin's command whose commit failed with `e` says: whether
+/// its record got in (`done` says what that means), and with it the
+/// mails, which then wait in the outbox for the next `pbem poll`; or
+/// nothing was done. Exit status 1.
+fn cut_short(
+    command: &str,
+    server: &Server,
+    made: &Made,
+    e: &store::StoreError,
+    done: &str,
+) -> i32 {
+    match server.store.made(made) {
+        Ok(true) => eprintln!(
+            "pbem {command}: {e}; {done}, and its mails wait in the outbox: the next `pbem poll` \
+             sends them"
+        ),
+        Ok(false) => eprintln!("pbem {command}: {e}; nothing was done"),
+        Err(e2) => eprintln!(
+            "pbem {command}: {e}; whether it got in is not known ({e2}): `pbem games` says, and \
+             the next `pbem poll` sends its mails if it did"
+        ),
+    }
+    1
+}
+
+/// Whether game `id` is the one `pbem new` was asked to start: the same
+/// game, players, first side and clock.
+fn started_already(
+    store: &store::Store,
+    id: &str,
+    rules: Rules,
+    first: Option<Side>,
+    players: &BTreeMap<String, String>,
+    clock: Option<crate::timecontrol::TimeControl>,
+) -> anyhow::Result<bool> {
+    let Some(text) = store.read_game(id)? else {
+        return Ok(false);
+    };
+    let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+        return Ok(false);
+    };
+    let stored_clock = store.clock(id).ok().flatten().map(|c| c.state.control);
+    Ok(
+        rec.rules == rules
+            && rec.first == first
+            && rec.players == *players
+            && stored_clock == clock,
+    )
 }
 
 /// List the games in the data folder: id, game, players, state; then the
@@ -278,8 +352,15 @@ impl Games {
 /// record, and mail both players. GAME is a game id in the data folder,
 /// or the path of its record there (`DATA/games/<id>.toml`).
 ///
+/// A move that is the game's last move already, played by the admin, is
+/// refused: an earlier `pbem move` got it in (and was cut short, or its
+/// output lost), and its mails are sent. `--ply N` plays it again all the
+/// same as move N, and makes a command that can be run twice: when move N
+/// is this move already, nothing is done (exit 0).
+///
 /// Examples:
 ///   pbem move bz-7k2qa 22-15
+///   pbem move bz-7k2qa 22-15 --ply 7
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Move {
@@ -289,6 +370,10 @@ pub struct Move {
     /// The move, in any accepted notation.
     #[arg(value_name = "MOVE")]
     mv: String,
+    /// Play the move only as move number N (the moves in the record + 1);
+    /// when move N is this move already, do nothing.
+    #[arg(long, value_name = "N")]
+    ply: Option<u32>,
     #[command(flatten)]
     config: ConfigArg,
 }
@@ -303,7 +388,13 @@ impl Move {
                 return Ok(2);
             }
         };
-        let lock = server.store.lock(true)?;
+        let now = crate::clock::now();
+        // Held until the mails are out (see `Server::commit_command`).
+        let _lock = server.store.lock(true)?;
+        // What a command or a poll cut short left: its mails released
+        // (a move that got in is in the record, which the check of
+        // `played` below sees) or thrown away.
+        server.recover(now)?;
         let Some(text) = server.store.read_game(&id)? else {
             eprintln!(
                 "pbem move: no game {id} in {}",
@@ -318,27 +409,46 @@ impl Move {
                 return Ok(1);
             }
         };
-        let now = crate::clock::now();
-        let played = crate::with_game!(rec.rules, G => play_admin::<G>(&mut rec, &self.mv, now));
+        let played =
+            crate::with_game!(rec.rules, G => play_admin::<G>(&mut rec, &self.mv, self.ply, now));
         let board = match played {
-            Ok(b) => b,
+            Ok(Played::Now(b)) => b,
+            Ok(Played::Already(what)) => {
+                let report = server.flush();
+                out!("{id}: {what}; nothing done");
+                return Ok(if report.send_errors.is_empty() { 0 } else { 1 });
+            }
+            Ok(Played::Again(why)) => {
+                // Its mails go now, if the run that played it could not
+                // send them.
+                server.flush();
+                eprintln!("pbem move: {why}");
+                return Ok(1);
+            }
             Err(e) => {
                 eprintln!("pbem move: {e}");
                 return Ok(1);
             }
         };
-        server
-            .store
-            .write_game(&id, &record::write::to_string(&rec))?;
+        // The record and the clock in one batch, put on disk with the
+        // mails (issue 13 item 4): a crash leaves the move with its mails,
+        // or neither.
+        let batch = server.store.batch()?;
+        let record = record::write::to_string(&rec);
+        batch.write_game(&id, &record)?;
         let adj = Adjudicator {
-            store: &server.store,
+            store: &batch,
             identity: &server.identity,
             templates: &server.templates,
             now,
         };
         let replies = adj.news_of(&id)?;
-        drop(lock);
-        let report = server.queue(&format!("move:{id}:{}", rec.lines.len()), &replies, now)?;
+        let key = format!("move:{id}:{}", rec.lines.len());
+        let made = Made::new(&id, &record);
+        let report = match server.commit_command(&batch, &key, &replies, &made, now) {
+            Ok(r) => r,
+            Err(e) => return Ok(cut_short("move", &server, &made, &e, "the move is played")),
+        };
         out!("{board}");
         Ok(if report.send_errors.is_empty() { 0 } else { 1 })
     }
@@ -381,21 +491,87 @@ fn game_id(arg: &str, store: &store::Store) -> Result<String, String> {
     }
 }
 
+/// What `pbem move` did.
+#[derive(Debug)]
+enum Played {
+    /// The move is in the record now: the board after it.
+    Now(String),
+    /// The move was in the record already as the move asked for (an
+    /// earlier run got it in): what the admin is told.
+    Already(String),
+    /// Refused: the move is the admin's last move already (an earlier run
+    /// got it in, most likely): why.
+    Again(String),
+}
+
+/// Plays `text` for the side to move in `rec` (as move `ply`, when
+/// given), or finds it played already.
 fn play_admin<G: Game>(
     rec: &mut Record,
     text: &str,
+    ply: Option<u32>,
     now: chrono::DateTime<chrono::Utc>,
-) -> Result<String, String> {
+) -> Result<Played, String> {
     let replayed = record::replay::<G>(rec).map_err(|e| e.to_string())?;
+    let moves = replayed.moves.len() as u32;
+    let next = moves + 1;
+    // Whether `text` is move `n` of the record (1 ..= moves): read in the
+    // position before it.
+    let is_move = |n: u32| -> bool {
+        let i = n as usize - 1;
+        let before = &replayed.positions[i];
+        game::parse_move(before, text).is_ok_and(|m| {
+            game::canonical(before, m) == replayed.moves[i].canonical(G::RULES.geometry())
+        })
+    };
+    let shown = |n: u32| replayed.moves[n as usize - 1].canonical(G::RULES.geometry());
+    match ply {
+        Some(n) if n == 0 || n > next => {
+            return Err(format!(
+                "--ply {n}: the game is at move {next} (moves are numbered 1, 2, 3, ... for both sides)"
+            ));
+        }
+        Some(n) if n < next => {
+            return if is_move(n) {
+                Ok(Played::Already(format!("move {n} is {} already", shown(n))))
+            } else {
+                Err(format!(
+                    "--ply {n}: move {n} is {} already, not {}",
+                    shown(n),
+                    text.trim()
+                ))
+            };
+        }
+        Some(_) => {}
+        None => {
+            // The admin's own last move again: a `pbem move` run twice,
+            // the first cut short after its move got in.
+            if let Some(last) = rec.lines.last()
+                && matches!(last.entry, Entry::Move(_))
+                && last.message_id.is_none()
+                && is_move(moves)
+            {
+                let at = last
+                    .time
+                    .map(|t| format!(" at {}", t.to_rfc3339()))
+                    .unwrap_or_default();
+                return Ok(Played::Again(format!(
+                    "{} is the game's last move already (move {moves}, played by the admin{at}; its \
+                     mails are sent or in the outbox); nothing done. To play it again as move {next}, \
+                     add --ply {next}",
+                    shown(moves)
+                )));
+            }
+        }
+    }
     if let Some(end) = &replayed.end {
         return Err(format!("the game is over ({})", end.reason));
     }
     let pos = replayed.position();
     let m = game::parse_move(pos, text).map_err(|e| e.to_string())?;
-    let ply = replayed.moves.len() as u32 + 1;
     rec.lines.push(MoveLine {
         line: 0,
-        number: Some(ply),
+        number: Some(next),
         side: Some(pos.turn()),
         entry: Entry::Move(game::canonical(pos, m)),
         time: Some(now.fixed_offset()),
@@ -409,10 +585,10 @@ fn play_admin<G: Game>(
     })
     .map_err(|e| e.to_string())?;
     rec.result = Some((after.result().to_string(), 0));
-    Ok(after.position().diagram(&View {
+    Ok(Played::Now(after.position().diagram(&View {
         last: after.moves.last().cloned(),
         seat: None,
         ply: after.moves.len(),
         ..View::default()
-    }))
+    })))
 }

@@ -81,28 +81,52 @@ impl Server {
         }
     }
 
-    /// Queues mails made outside a poll (the admin's commands) under
-    /// `key`, then sends the outbox.
+    /// Finishes what a crash left in the outbox: the replies of committed
+    /// mails and commands released, the others' thrown away
+    /// ([`Poller::recover`]). Call with the lock held, before anything
+    /// else.
     ///
     /// # Errors
     /// Store failures.
-    pub fn queue(
+    pub fn recover(&self, now: chrono::DateTime<chrono::Utc>) -> Result<(), StoreError> {
+        self.poller().recover(now)
+    }
+
+    /// Commits an admin's command, whose changes wait in `batch` (a
+    /// [`Store::batch`] view), together with its replies, under `key`
+    /// ([`Poller::commit_made`]: the record named by `made` is the commit
+    /// point), then sends the outbox. Call with the lock held, and hold it
+    /// until this returns: a poll's flush at the same time would send the
+    /// same mails.
+    ///
+    /// # Errors
+    /// Store failures: the command is then on disk with its replies, or
+    /// neither is.
+    pub fn commit_command(
         &self,
+        batch: &Store,
         key: &str,
         replies: &[crate::adjudicate::Reply],
+        made: &crate::store::Made,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<Report, StoreError> {
-        {
-            let _lock = self.store.lock(true)?;
-            self.poller().commit(key, replies, None, now)?;
+        Poller {
+            store: batch,
+            ..self.poller()
         }
+        .commit_made(key, replies, made, now)?;
+        Ok(self.flush())
+    }
+
+    /// Sends the outbox. Call with the lock held.
+    pub fn flush(&self) -> Report {
         let flushed = transport::flush(&self.store.outbox_ready(), self.transport.as_ref());
-        Ok(Report {
+        Report {
             sent: flushed.sent,
             unsent: flushed.failed + flushed.waiting,
             send_errors: flushed.errors,
             ..Report::default()
-        })
+        }
     }
 
     /// The configured mailbox, opened (a Maildir's folders are made; an
