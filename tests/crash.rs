@@ -28,7 +28,7 @@ use pbem::mailbox::Maildir;
 use pbem::rules::Rules;
 use pbem::store::{Store, stable_hash};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
@@ -198,16 +198,26 @@ impl Site {
     /// it still runs, and whether with SIGINT (as Ctrl-C does) rather than
     /// SIGKILL. `None` when a signal ended it.
     fn run(&self, args: &[&str], kill: Option<(Duration, bool)>) -> Option<Output> {
-        let mut child: Child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+        command
             .args(args)
             .arg("--config")
             .arg(&self.config_path)
             .env_remove("PBEM_CONFIG")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::piped());
+        // SIGINT as at a terminal, even when the tests run in the
+        // background (a shell's `&` makes its jobs ignore it, and they
+        // pass that on).
+        // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+        unsafe {
+            command.pre_exec(|| {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child: Child = command.spawn().unwrap();
         if let Some((after, sigint)) = kill {
             std::thread::sleep(after);
             if child.try_wait().unwrap().is_none() {

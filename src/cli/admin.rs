@@ -1,4 +1,10 @@
 //! The admin's commands: start a game, list games, play a move.
+//!
+//! `pbem new` and `pbem move` write through a [`store::Store::batch`] view
+//! and put it on disk together with their mails
+//! ([`crate::poll::Poller::commit_made`]), after the recovery of what a
+//! command or a poll cut short left: a kill or Ctrl-C at any point leaves
+//! the game or move with its mails, or neither (issue 13 item 4).
 
 use super::out;
 use super::server::{ConfigArg, Server};
