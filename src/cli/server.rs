@@ -4,12 +4,13 @@
 use super::out;
 use crate::adjudicate::Identity;
 use crate::config::{self, Config, InboxKind};
+use crate::mail::outbound;
 use crate::mail::templates::Templates;
 use crate::mailbox::imap::{Imap, Wake, nap_unless};
 use crate::mailbox::{Maildir, Source, Stdin};
 use crate::poll::{Poller, Report};
 use crate::store::{Store, StoreError};
-use crate::transport;
+use crate::transport::{self, dead};
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -97,12 +98,76 @@ impl Server {
             self.poller().commit(key, replies, None, now)?;
         }
         let flushed = transport::flush(&self.store.outbox_ready(), self.transport.as_ref());
-        Ok(Report {
+        let mut report = Report {
             sent: flushed.sent,
             unsent: flushed.failed + flushed.waiting,
             send_errors: flushed.errors,
             ..Report::default()
-        })
+        };
+        self.tell_admin(&mut report);
+        Ok(report)
+    }
+
+    /// Tells the admin of each reply the server refused for good (the
+    /// dead letters, issue 13) once: a notice mailed at once through the
+    /// transport, or, without an admin address, a line logged at error
+    /// level. A notice that cannot go now is counted unsent in `report`
+    /// and tried at the next flush. Holds the data folder's lock while it
+    /// works; when another pbem has it, that one tells.
+    fn tell_admin(&self, report: &mut Report) {
+        let dir = dead::folder_of(&self.store.outbox_ready());
+        if !dir.is_dir() {
+            return;
+        }
+        let Ok(_lock) = self.store.lock(false) else {
+            return;
+        };
+        let now = crate::clock::now();
+        let told = dead::tell(&dir, self.transport.as_ref(), now, &|letter| {
+            self.dead_letter_notice(letter, now)
+        });
+        report.sent += told.sent;
+        report.unsent += told.waiting;
+        report.send_errors.extend(told.errors);
+    }
+
+    /// The admin's notice of one dead letter (`templates/dead_letter.txt`):
+    /// the recipient, the subject (cut short) and the server's answer,
+    /// never the reply's text. `None` without an admin address.
+    fn dead_letter_notice(
+        &self,
+        letter: &dead::Letter,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<Vec<u8>>, String> {
+        let Some(admin) = &self.identity.admin else {
+            return Ok(None);
+        };
+        let n = &letter.note;
+        let rendered = self
+            .templates
+            .render(
+                "dead_letter",
+                minijinja::context! {
+                    to => &n.to, subject => &n.subject, error => &n.error,
+                    at => n.at.format("%Y-%m-%d %H:%M UTC").to_string(),
+                    mail => letter.mail.display().to_string(),
+                },
+            )
+            .map_err(|e| e.to_string())?;
+        let reply = crate::adjudicate::Reply {
+            to: admin.clone(),
+            rendered,
+            game: None,
+            reply_to: None,
+        };
+        let message_id = format!(
+            "<pbem.dead.{:016x}@{}>",
+            crate::store::stable_hash(letter.name.as_bytes()),
+            self.identity.domain()
+        );
+        outbound::build(&self.identity, &reply, &message_id, None, &[], now)
+            .map(Some)
+            .map_err(|e| e.to_string())
     }
 
     /// The configured mailbox, opened (a Maildir's folders are made; an
@@ -119,15 +184,15 @@ impl Server {
         )
     }
 
+    /// Processes the mailbox and sends the outbox ([`Poller::poll`]), then
+    /// tells the admin of the replies the server refused for good.
+    ///
+    /// # Errors
+    /// As [`Poller::poll`].
     pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
-        Poller {
-            store: &self.store,
-            identity: &self.identity,
-            templates: &self.templates,
-            transport: self.transport.as_ref(),
-            limits: self.config.limits,
-        }
-        .poll(source, crate::clock::now(), wait)
+        let mut report = self.poller().poll(source, crate::clock::now(), wait)?;
+        self.tell_admin(&mut report);
+        Ok(report)
     }
 }
 
@@ -167,7 +232,8 @@ fn print_report(r: &Report, quiet: bool) {
 }
 
 /// Write a commented pbem.toml: the embedded default (a local Maildir in,
-/// Maildirs out), ready for `pbem poll`.
+/// Maildirs out), ready for `pbem poll`. It writes the defaults as they
+/// are: --set is refused here (edit the file instead).
 ///
 /// Examples:
 ///   pbem init
@@ -185,6 +251,16 @@ pub struct Init {
 impl Init {
     pub fn execute(self) -> anyhow::Result<i32> {
         let path = self.config.path();
+        // Silently ignored, an override would leave the file other than
+        // asked; every command that reads the file applies them instead.
+        if let Some(o) = self.config.set.first() {
+            eprintln!(
+                "pbem init: --set {o}: init writes the default settings; edit {} after, or \
+                 give --set to the commands that read it",
+                path.display()
+            );
+            return Ok(1);
+        }
         if path.exists() && !self.force {
             eprintln!(
                 "pbem init: {} exists; add --force to replace it",
