@@ -335,6 +335,13 @@ impl Transport for Smtp {
     }
 }
 
+impl Drop for Smtp {
+    /// A session still open (mails sent outside a flush) ends with QUIT.
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
