@@ -4,8 +4,13 @@
 //!
 //! Replies wait in `DATA/outbox/ready/` until the transport has taken
 //! them; a failure leaves them there for the next poll (issue 3, "Outbox
-//! and transports"). Each batch of a poll is one folder there, sent oldest
-//! first:
+//! and transports"), unless the server refused the reply for good: then
+//! it moves to `DATA/outbox/dead/` and the admin is told once ([`dead`],
+//! issue 13). What a failure means is its [`SendErrorKind`], which each
+//! transport reads from what it knows best: the SMTP step a refusal
+//! answers ([`smtp::kind`]), sendmail's exit status
+//! ([`sendmail::exit_kind`]). Each batch of a poll is one folder in
+//! `ready/`, sent oldest first:
 //!
 //! ```text
 //! ready/<time>-<seq>-<name>/replies   the batch's replies, one pack (pack)

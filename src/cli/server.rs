@@ -25,7 +25,8 @@ pub struct ConfigArg {
     pub config: Option<PathBuf>,
     /// Override one setting of the file, like `--set send.port=2587` or
     /// `--set inbox.maildir=/var/mail/pbem` (repeatable; paths are taken
-    /// from the file's folder, as in the file).
+    /// from the file's folder, as in the file; a key that is no setting is
+    /// an error naming it).
     #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
     pub set: Vec<String>,
 }
@@ -287,10 +288,15 @@ impl Init {
 }
 
 /// Process the mailbox once and send the outbox (for cron). Exits 1 when
-/// a mail could not be processed or a reply could not be sent (they are
-/// kept and tried again next time), 0 otherwise. Exits 75 (EX_TEMPFAIL),
-/// having done nothing, when another pbem (a daemon, an earlier poll)
-/// holds the data folder's lock; with --wait it waits for it instead.
+/// a mail could not be processed or a reply could not be sent now (they
+/// are kept and tried again next time), 0 otherwise. A reply the mail
+/// server refuses for good (SMTP 5xx to its recipient or its text,
+/// sendmail EX_NOUSER) is not retried: it moves to DATA/outbox/dead/, the
+/// admin is told once (by mail, or without an admin address in an error
+/// log line), and neither this poll nor later ones exit 1 for it. Exits
+/// 75 (EX_TEMPFAIL), having done nothing, when another pbem (a daemon, an
+/// earlier poll) holds the data folder's lock; with --wait it waits for
+/// it instead.
 ///
 /// Examples:
 ///   pbem poll
