@@ -30,6 +30,7 @@ use lettre::Address;
 use lettre::address::Envelope;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -452,6 +453,7 @@ impl Batch {
         transport: &dyn Transport,
         sent: &mut Option<fs::File>,
         dead_dir: &Path,
+        buried: &HashSet<String>,
     ) -> Result<Outcome, Failure> {
         let (label, entry, raw) = match reply {
             Queued::Packed(e) => (
@@ -469,7 +471,7 @@ impl Batch {
             }
         };
         let name = dead::name_for(&self.dir, &entry);
-        if dead::is_buried(dead_dir, &name) {
+        if buried.contains(&name) {
             self.note_sent(reply, sent);
             return Ok(Outcome::Buried);
         }
@@ -615,6 +617,7 @@ pub fn queued(ready: &Path) -> usize {
 /// as one failure, every flush, until the admin removes it.
 pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
     let dead_dir = dead::folder_of(ready);
+    let buried = dead::buried(&dead_dir);
     let mut out = Flushed::default();
     // Set at the first failure of the transport itself (not by counting
     // the mails left: it may fail on the last mail of a batch).
@@ -635,7 +638,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         let mut sent = None;
         let mut replies = batch.replies.iter();
         while let Some(reply) = replies.next() {
-            let error = match batch.send(reply, transport, &mut sent, &dead_dir) {
+            let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
                 Ok(Outcome::Sent) => {
                     out.sent += 1;
                     continue;

@@ -28,6 +28,7 @@
 use super::{SendError, SendErrorKind, Transport, envelope_of};
 use crate::record::write::write_atomic_via;
 use chrono::{DateTime, SecondsFormat, Utc};
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -188,9 +189,21 @@ fn file(dir: &Path, name: &str, ext: &str) -> PathBuf {
     dir.join(format!("{name}.{ext}"))
 }
 
-/// Whether the dead letter `name` is in `dir` (its note is there).
-pub fn is_buried(dir: &Path, name: &str) -> bool {
-    file(dir, name, NOTE).exists()
+/// The names of the dead letters in `dir` (those whose note is there):
+/// read once per flush, so that a reply costs no look at the folder
+/// (none when it does not exist: one failed open).
+pub fn buried(dir: &Path) -> HashSet<String> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return HashSet::new();
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            let name = n.strip_suffix(&format!(".{NOTE}"))?;
+            (!name.starts_with('.')).then(|| name.to_string())
+        })
+        .collect()
 }
 
 /// Puts `raw` into `dir` as dead letter `name`, with `note`: the mail,
@@ -219,16 +232,8 @@ pub struct Letter {
 /// The dead letters of `dir` whose admin has not been told yet, oldest
 /// name first, and the notes that do not read.
 pub fn untold(dir: &Path) -> (Vec<Letter>, Vec<NoteError>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return (Vec::new(), Vec::new());
-    };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            let name = n.strip_suffix(&format!(".{NOTE}"))?.to_string();
-            (!name.starts_with('.')).then_some(name)
-        })
+    let mut names: Vec<String> = buried(dir)
+        .into_iter()
         .filter(|name| !file(dir, name, TOLD).exists())
         .collect();
     names.sort();
