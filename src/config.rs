@@ -202,40 +202,62 @@ impl Config {
     }
 }
 
-/// `c` with each `key.path=value` of `overrides` set.
+/// `c` with each `key.path=value` of `overrides` set. A key that is no
+/// setting (`--set bogus.key=1`) is an error naming the override, as the
+/// key would be in the file (issue 13, item 13: `pbem check` ignored
+/// `--set`, so a typo there went unnoticed).
 fn apply_overrides(c: &Config, overrides: &[String]) -> Result<Config, String> {
-    let mut table = toml::Table::try_from(c).map_err(|e| e.to_string())?;
-    for o in overrides {
-        let Some((key, value)) = o.split_once('=') else {
-            return Err(format!(
-                "--set {o}: write KEY=VALUE, like --set send.port=2587"
-            ));
-        };
-        let key = key.trim();
-        // A TOML value (2587, true, "x y", [..]), or else the text itself.
-        let value = toml::from_str::<toml::Table>(&format!("v = {value}"))
-            .ok()
-            .and_then(|mut t| t.remove("v"))
-            .unwrap_or_else(|| toml::Value::String(value.to_string()));
-        let mut parts: Vec<&str> = key.split('.').collect();
-        let last = parts.pop().filter(|l| !l.is_empty()).ok_or_else(|| {
-            format!("--set {o}: the key is empty; write KEY=VALUE, like --set send.port=2587")
-        })?;
-        let mut at = &mut table;
-        for p in parts {
-            at = match at
-                .entry(p.to_string())
-                .or_insert_with(|| toml::Value::Table(toml::Table::new()))
-            {
-                toml::Value::Table(t) => t,
-                _ => return Err(format!("--set {o}: `{p}` is not a section")),
-            };
+    let table = toml::Table::try_from(c).map_err(|e| e.to_string())?;
+    let with = |skip: Option<usize>| -> Result<toml::Table, String> {
+        let mut table = table.clone();
+        for (i, o) in overrides.iter().enumerate() {
+            if Some(i) != skip {
+                set(&mut table, o)?;
+            }
         }
-        at.insert(last.to_string(), value);
+        Ok(table)
+    };
+    let read =
+        |t: toml::Table| -> Result<Config, toml::de::Error> { toml::Value::Table(t).try_into() };
+    read(with(None)?).map_err(|e| {
+        // The override without which the settings read well is the one
+        // to name (each may need the others: a new transport's keys).
+        match (0..overrides.len()).find(|&i| with(Some(i)).is_ok_and(|t| read(t).is_ok())) {
+            Some(i) => format!("--set {}: {}", overrides[i], e.message()),
+            None => format!("after --set: {}", e.message()),
+        }
+    })
+}
+
+/// Sets one `key.path=value` override `o` in `table`.
+fn set(table: &mut toml::Table, o: &str) -> Result<(), String> {
+    let Some((key, value)) = o.split_once('=') else {
+        return Err(format!(
+            "--set {o}: write KEY=VALUE, like --set send.port=2587"
+        ));
+    };
+    let key = key.trim();
+    // A TOML value (2587, true, "x y", [..]), or else the text itself.
+    let value = toml::from_str::<toml::Table>(&format!("v = {value}"))
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(value.to_string()));
+    let mut parts: Vec<&str> = key.split('.').collect();
+    let last = parts.pop().filter(|l| !l.is_empty()).ok_or_else(|| {
+        format!("--set {o}: the key is empty; write KEY=VALUE, like --set send.port=2587")
+    })?;
+    let mut at = table;
+    for p in parts {
+        at = match at
+            .entry(p.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()))
+        {
+            toml::Value::Table(t) => t,
+            _ => return Err(format!("--set {o}: `{p}` is not a section")),
+        };
     }
-    toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| format!("after --set: {}", e.message()))
+    at.insert(last.to_string(), value);
+    Ok(())
 }
 
 /// The commented file `pbem init` writes: the embedded default, a local
@@ -387,11 +409,34 @@ mod tests {
             "{:?}",
             c.send
         );
+        // Each override may need the others; the one that does not fit is
+        // named.
+        let e = set(&[
+            "send={transport=\"smtp\", host=\"localhost\"}",
+            "send.port=\"many\"",
+        ])
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("--set send.port=\"many\": invalid type"), "{e}");
+        let e = set(&["send.transport=smtp", "send.smtp.port=1"])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("after --set: "), "{e}");
         for (bad, says) in [
             ("sendport", "write KEY=VALUE"),
             ("=x", "the key is empty"),
-            ("send.port=\"many\"", "after --set"),
-            ("adress=x@y.org", "adress"),
+            // The file's transport is "maildir", which has no port.
+            (
+                "send.port=2587",
+                "--set send.port=2587: unknown field `port`",
+            ),
+            (
+                "adress=x@y.org",
+                "--set adress=x@y.org: unknown field `adress`",
+            ),
+            ("bogus.key=1", "--set bogus.key=1: unknown field `bogus`"),
+            ("send.bogus=1", "--set send.bogus=1: unknown field `bogus`"),
+            ("inbox.imap.bogus=1", "--set inbox.imap.bogus=1:"),
             ("address=nobody", "not a mail address"),
             ("name.first=x", "`name` is not a section"),
             (

@@ -4,8 +4,13 @@
 //!
 //! Replies wait in `DATA/outbox/ready/` until the transport has taken
 //! them; a failure leaves them there for the next poll (issue 3, "Outbox
-//! and transports"). Each batch of a poll is one folder there, sent oldest
-//! first:
+//! and transports"), unless the server refused the reply for good: then
+//! it moves to `DATA/outbox/dead/` and the admin is told once ([`dead`],
+//! issue 13). What a failure means is its [`SendErrorKind`], which each
+//! transport reads from what it knows best: the SMTP step a refusal
+//! answers ([`smtp::kind`]), sendmail's exit status
+//! ([`sendmail::exit_kind`]). Each batch of a poll is one folder in
+//! `ready/`, sent oldest first:
 //!
 //! ```text
 //! ready/<time>-<seq>-<name>/replies   the batch's replies, one pack (pack)
@@ -21,17 +26,19 @@
 //! what waits.
 
 use crate::mailbox::Maildir;
+use lettre::Address;
 use lettre::address::Envelope;
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Tls, TlsParameters};
-use lettre::{Address, SendmailTransport, SmtpTransport, Transport as _};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+pub mod dead;
 pub mod pack;
+pub mod sendmail;
+pub mod smtp;
 
 /// How pbem sends mail (`[send]` in pbem.toml).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,36 +80,68 @@ fn default_sendmail() -> PathBuf {
     "/usr/sbin/sendmail".into()
 }
 
-/// A failed send: transient ones are retried next poll, permanent ones too
-/// (the mail stays in the outbox) but are logged as needing the admin.
+/// What a failed send means for the mail and for the mails after it
+/// (issue 13, item 13: a reply the server refused stayed queued for ever
+/// and failed every poll).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SendErrorKind {
+    /// The server refused this one mail (SMTP: a 5xx answer to `RCPT TO`
+    /// or to the message; sendmail: `EX_NOUSER`, `EX_DATAERR`): trying
+    /// again will not mend it. The flush moves it to the dead letters
+    /// ([`dead`]) and goes on with the others.
+    Permanent,
+    /// This mail could not go now (SMTP 4xx, sendmail `EX_TEMPFAIL`): it
+    /// stays queued for the next flush, which goes on with the others.
+    Transient,
+    /// The transport itself failed, not this one mail: no connection, TLS,
+    /// a time-out, a refused login or sender, a setting that cannot work,
+    /// a sendmail that cannot run. The mails after it would fail the same
+    /// way, so a flush stops there and keeps them all for later.
+    Down,
+}
+
+/// A failed send, with its [`SendErrorKind`].
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct SendError {
     pub message: String,
-    pub transient: bool,
-    /// The transport itself failed (no connection, TLS, a timeout, a
-    /// broken sendmail), not this one mail: the mails after it would fail
-    /// the same way, so a flush stops there and keeps them for later.
-    pub down: bool,
+    pub kind: SendErrorKind,
 }
 
 impl SendError {
-    /// A failure that trying again will not mend (a bad setting).
-    fn permanent(message: impl Into<String>) -> SendError {
+    /// The server refused this one mail for good.
+    pub fn permanent(message: impl Into<String>) -> SendError {
+        SendError::new(SendErrorKind::Permanent, message)
+    }
+
+    /// This mail could not go now (a server away, a full disk).
+    pub fn transient(message: impl Into<String>) -> SendError {
+        SendError::new(SendErrorKind::Transient, message)
+    }
+
+    /// The transport cannot be used: a bad setting, no server, a refused
+    /// login. Never a reason to give a mail up.
+    pub fn down(message: impl Into<String>) -> SendError {
+        SendError::new(SendErrorKind::Down, message)
+    }
+
+    pub fn new(kind: SendErrorKind, message: impl Into<String>) -> SendError {
         SendError {
             message: message.into(),
-            transient: false,
-            down: false,
+            kind,
         }
     }
 
-    /// A failure worth trying again later (a server away, a full disk).
-    fn transient(message: impl Into<String>) -> SendError {
-        SendError {
-            message: message.into(),
-            transient: true,
-            down: false,
-        }
+    pub fn is_permanent(&self) -> bool {
+        self.kind == SendErrorKind::Permanent
+    }
+
+    pub fn is_transient(&self) -> bool {
+        self.kind == SendErrorKind::Transient
+    }
+
+    pub fn is_down(&self) -> bool {
+        self.kind == SendErrorKind::Down
     }
 }
 
@@ -111,86 +150,41 @@ pub trait Transport {
     /// Sends one raw mail to the envelope's recipients.
     ///
     /// # Errors
-    /// [`SendError`], classified as transient or not.
+    /// [`SendError`], of the kind that says what to do with this mail and
+    /// the ones after it.
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError>;
+
+    /// The flush is over: let go of what is held between mails (an SMTP
+    /// connection). The next send starts afresh.
+    fn finish(&self) {}
 }
 
 /// Builds the transport for `config`.
 ///
 /// # Errors
 /// A configuration that cannot work (unknown security, unreadable password
-/// or CA file).
+/// or CA file), as [`SendErrorKind::Down`].
 pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError> {
     Ok(match config {
         SendConfig::Maildir { folder } => Box::new(MaildirSink {
             folder: folder.clone(),
         }),
-        SendConfig::Sendmail { command } => {
-            Box::new(Sendmail(SendmailTransport::new_with_command(command)))
-        }
-        SendConfig::Smtp { .. } => Box::new(Smtp(smtp(config)?)),
+        SendConfig::Sendmail { command } => Box::new(sendmail::Sendmail {
+            command: command.clone(),
+        }),
+        SendConfig::Smtp { .. } => Box::new(smtp::Smtp::new(config)?),
     })
 }
 
-/// The lettre transport for `[send] transport = "smtp"`.
-fn smtp(config: &SendConfig) -> Result<SmtpTransport, SendError> {
-    let fail = |m: String| SendError::permanent(m);
-    match config {
-        SendConfig::Smtp {
-            host,
-            port,
-            security,
-            user,
-            password_file,
-            ca_file,
-        } => {
-            let mut tls = TlsParameters::builder(host.clone());
-            if let Some(ca) = ca_file {
-                let pem =
-                    fs::read(ca).map_err(|e| fail(format!("ca_file {}: {e}", ca.display())))?;
-                let cert = lettre::transport::smtp::client::Certificate::from_pem(&pem)
-                    .map_err(|e| fail(format!("ca_file {}: {e}", ca.display())))?;
-                tls = tls.add_root_certificate(cert);
-            }
-            let tls = tls
-                .build()
-                .map_err(|e| fail(format!("TLS for {host}: {e}")))?;
-            let mut b = SmtpTransport::builder_dangerous(host.as_str()).port(*port);
-            b = match security.as_str() {
-                "starttls" => b.tls(Tls::Required(tls)),
-                "tls" => b.tls(Tls::Wrapper(tls)),
-                "none" => b.tls(Tls::None),
-                other => {
-                    return Err(fail(format!(
-                        "security = \"{other}\": use \"starttls\", \"tls\" or \"none\""
-                    )));
-                }
-            };
-            if let Some(user) = user {
-                let password = match password_file {
-                    Some(p) => fs::read_to_string(p)
-                        .map_err(|e| fail(format!("password_file {}: {e}", p.display())))?
-                        .trim_end_matches(['\n', '\r'])
-                        .to_string(),
-                    None => return Err(fail("smtp `user` needs a `password_file`".into())),
-                };
-                b = b.credentials(Credentials::new(user.clone(), password));
-            }
-            Ok(b.build())
-        }
-        _ => Err(fail("not an SMTP transport".into())),
-    }
-}
-
 /// Tries the transport without sending anything (`pbem check`): for SMTP
-/// connect, EHLO, STARTTLS or TLS, and AUTH; for sendmail, that the
-/// command is there and executable; for Maildirs, that the folder is
-/// writable. Returns what worked, in words.
+/// connect, EHLO, STARTTLS or TLS, and AUTH, as a flush does; for
+/// sendmail, that the command is there and executable; for Maildirs, that
+/// the folder is writable. Returns what worked, in words.
 ///
 /// # Errors
 /// What failed, with the setting to look at.
 pub fn check(config: &SendConfig) -> Result<String, SendError> {
-    let fail = |m: String| SendError::permanent(m);
+    let fail = |m: String| SendError::down(m);
     match config {
         SendConfig::Smtp {
             host,
@@ -205,23 +199,25 @@ pub fn check(config: &SendConfig) -> Result<String, SendError> {
                     .map(|u| format!(", AUTH as {u}"))
                     .unwrap_or_default()
             );
-            let t = smtp(config)?;
-            match t.test_connection() {
-                Ok(true) => Ok(format!(
-                    "{what}: connect, EHLO{}{} work",
-                    if security == "none" { "" } else { ", TLS" },
-                    if user.is_some() { ", AUTH" } else { "" }
-                )),
-                Ok(false) => Err(fail(format!("{what}: the server closed the connection"))),
-                Err(e) => Err(fail(format!(
-                    "{what}: {e} (check send.host, send.port, send.security{})",
-                    if user.is_some() {
-                        ", send.user and send.password_file"
-                    } else {
-                        ""
-                    }
-                ))),
-            }
+            smtp::Smtp::new(config)
+                .and_then(|t| t.probe())
+                .map(|()| {
+                    format!(
+                        "{what}: connect, EHLO{}{} work",
+                        if security == "none" { "" } else { ", TLS" },
+                        if user.is_some() { ", AUTH" } else { "" }
+                    )
+                })
+                .map_err(|e| {
+                    fail(format!(
+                        "{what}: {e} (check send.host, send.port, send.security{})",
+                        if user.is_some() {
+                            ", send.user and send.password_file"
+                        } else {
+                            ""
+                        }
+                    ))
+                })
         }
         SendConfig::Sendmail { command } => {
             use std::os::unix::fs::PermissionsExt;
@@ -252,39 +248,6 @@ pub fn check(config: &SendConfig) -> Result<String, SendError> {
                     ))
                 })
         }
-    }
-}
-
-struct Smtp(SmtpTransport);
-
-impl Transport for Smtp {
-    fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
-        self.0
-            .send_raw(envelope, raw)
-            .map(|_| ())
-            .map_err(|e| SendError {
-                transient: !e.is_permanent(),
-                // Neither a 4xx nor a 5xx answer: no server to talk to.
-                down: !e.is_permanent() && !e.is_transient(),
-                message: format!("SMTP: {e}"),
-            })
-    }
-}
-
-struct Sendmail(SendmailTransport);
-
-impl Transport for Sendmail {
-    fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
-        self.0
-            .send_raw(envelope, raw)
-            .map(|_| ())
-            .map_err(|e| SendError {
-                // The command could not be run at all (not an exit status,
-                // which may be about this mail's recipient alone).
-                down: std::error::Error::source(&e)
-                    .is_some_and(|s| s.downcast_ref::<std::io::Error>().is_some()),
-                ..SendError::transient(format!("sendmail: {e}"))
-            })
     }
 }
 
@@ -395,10 +358,16 @@ pub fn envelope_of(raw: &[u8]) -> Result<Envelope, SendError> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Flushed {
     pub sent: usize,
+    /// Mails that failed and stay queued (transient failures, the one
+    /// that found the transport down, damaged packs).
     pub failed: usize,
     /// Mails not tried because the transport was down (issue 5, "SMTP
     /// outage"): they stay queued for the next flush.
     pub waiting: usize,
+    /// Mails the server refused for good, moved to the dead letters
+    /// ([`dead`]; issue 13): no longer queued, and not in `errors`.
+    pub dead: usize,
+    /// Why each failed mail failed.
     pub errors: Vec<String>,
 }
 
@@ -474,15 +443,22 @@ impl Batch {
     /// fsync: a crash between a send and its note sends that reply again
     /// (each reply keeps its Message-ID, so a client can tell), which no
     /// order of the two steps avoids.
+    ///
+    /// A reply the server refuses for good is put in the dead letters of
+    /// `dead_dir` before it is noted (issue 13); one found there already
+    /// (a crash came between the two) is only noted.
     fn send(
         &self,
         reply: &Queued,
         transport: &dyn Transport,
         sent: &mut Option<fs::File>,
-    ) -> Result<(), Failure> {
-        let (name, raw) = match reply {
+        dead_dir: &Path,
+        buried: &HashSet<String>,
+    ) -> Result<Outcome, Failure> {
+        let (label, entry, raw) = match reply {
             Queued::Packed(e) => (
                 format!("{}: {}", self.dir.join(pack::FILE).display(), e.id),
+                e.id.to_string(),
                 Cow::Borrowed(&e.raw),
             ),
             Queued::File(f) => {
@@ -490,15 +466,60 @@ impl Batch {
                     message: format!("{}: {e}", f.display()),
                     down: false,
                 })?;
-                (f.display().to_string(), Cow::Owned(raw))
+                let stem = f.file_stem().unwrap_or_default().to_string_lossy();
+                (f.display().to_string(), stem.into_owned(), Cow::Owned(raw))
             }
         };
-        envelope_of(&raw)
-            .and_then(|env| transport.send(&env, &raw))
-            .map_err(|e| Failure {
-                message: format!("{name}: {e}"),
-                down: e.down,
-            })?;
+        let name = dead::name_for(&self.dir, &entry);
+        if buried.contains(&name) {
+            self.note_sent(reply, sent);
+            return Ok(Outcome::Buried);
+        }
+        let error = match envelope_of(&raw).and_then(|env| transport.send(&env, &raw)) {
+            Ok(()) => {
+                self.note_sent(reply, sent);
+                return Ok(Outcome::Sent);
+            }
+            Err(e) => e,
+        };
+        if !error.is_permanent() {
+            return Err(Failure {
+                message: format!("{label}: {error}"),
+                down: error.is_down(),
+            });
+        }
+        let note = dead::Note::of(&raw, &error.message, &label, crate::clock::now());
+        match dead::bury(dead_dir, &name, &raw, &note) {
+            Ok(mail) => {
+                log::warn!(
+                    "{}",
+                    crate::logging::line(
+                        "dead-letter",
+                        &[
+                            ("to", &note.to),
+                            ("error", &note.error),
+                            ("mail", &mail.display()),
+                            ("queued", &label),
+                        ]
+                    )
+                );
+                self.note_sent(reply, sent);
+                Ok(Outcome::Dead)
+            }
+            // Kept queued: it is refused again next time, and buried then.
+            Err(e) => Err(Failure {
+                message: format!(
+                    "{label}: {error}; it stays queued: it could not be moved to {}: {e}",
+                    dead_dir.display()
+                ),
+                down: false,
+            }),
+        }
+    }
+
+    /// Notes a reply gone (sent or buried): an entry appended to the
+    /// folder's `sent`, a file removed.
+    fn note_sent(&self, reply: &Queued, sent: &mut Option<fs::File>) {
         match reply {
             Queued::Packed(e) => {
                 let p = self.dir.join(pack::SENT);
@@ -525,7 +546,6 @@ impl Batch {
                 let _ = fs::remove_file(f);
             }
         }
-        Ok(())
     }
 
     /// Removes a batch folder all sent: the pack first, so that a crash
@@ -539,8 +559,17 @@ impl Batch {
     }
 }
 
+/// What became of one queued reply.
+enum Outcome {
+    Sent,
+    /// Refused for good, and put in the dead letters.
+    Dead,
+    /// In the dead letters already (a crash before it was noted).
+    Buried,
+}
+
 /// A failed send of one queued reply: what to report, and whether the
-/// transport itself is down ([`SendError::down`]).
+/// transport itself is down ([`SendErrorKind::Down`]).
 struct Failure {
     message: String,
     down: bool,
@@ -581,9 +610,14 @@ pub fn queued(ready: &Path) -> usize {
 /// batch folder all sent is removed; what fails stays for the next time.
 /// When the transport itself is down (the server does not answer), the
 /// flush stops at the first failure instead of waiting for each queued
-/// mail's own time-out. A damaged pack counts as one failure, every flush,
-/// until the admin removes it.
+/// mail's own time-out. A reply the server refuses for good
+/// ([`SendErrorKind::Permanent`]) is moved to the dead letters beside
+/// `ready` ([`dead::folder_of`]), logged at warn level, and counted in
+/// [`Flushed::dead`], not as a failure (issue 13). A damaged pack counts
+/// as one failure, every flush, until the admin removes it.
 pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
+    let dead_dir = dead::folder_of(ready);
+    let buried = dead::buried(&dead_dir);
     let mut out = Flushed::default();
     // Set at the first failure of the transport itself (not by counting
     // the mails left: it may fail on the last mail of a batch).
@@ -604,11 +638,16 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         let mut sent = None;
         let mut replies = batch.replies.iter();
         while let Some(reply) = replies.next() {
-            let error = match batch.send(reply, transport, &mut sent) {
-                Ok(()) => {
+            let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
+                Ok(Outcome::Sent) => {
                     out.sent += 1;
                     continue;
                 }
+                Ok(Outcome::Dead) => {
+                    out.dead += 1;
+                    continue;
+                }
+                Ok(Outcome::Buried) => continue,
                 Err(e) => e,
             };
             out.failed += 1;
@@ -631,6 +670,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
             ready.display()
         ));
     }
+    transport.finish();
     out
 }
 
@@ -638,25 +678,31 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
 mod tests {
     use super::*;
 
+    /// A temporary data folder's `outbox/ready/`, made (its dead letters
+    /// go beside it).
+    fn outbox() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let ready = dir.path().join("outbox/ready");
+        fs::create_dir_all(&ready).unwrap();
+        (dir, ready)
+    }
+
     /// A transport whose server is away, counting the tries.
     struct Away(std::cell::Cell<usize>);
 
     impl Transport for Away {
         fn send(&self, _: &Envelope, _: &[u8]) -> Result<(), SendError> {
             self.0.set(self.0.get() + 1);
-            Err(SendError {
-                down: true,
-                ..SendError::transient("connection refused")
-            })
+            Err(SendError::down("connection refused"))
         }
     }
 
     #[test]
     fn issue5_a_flush_stops_at_a_transport_that_is_down_and_keeps_everything() {
-        let dir = tempfile::tempdir().unwrap();
+        let (_tmp, dir) = outbox();
         let mail = b"From: pbem@example.net\r\nTo: bob@example.org\r\nSubject: x\r\n\r\nx\r\n";
         for b in 0..3 {
-            let batch = dir.path().join(format!("batch{b}"));
+            let batch = dir.join(format!("batch{b}"));
             fs::create_dir_all(&batch).unwrap();
             for m in 0..2 {
                 fs::write(batch.join(format!("{m:03}.eml")), mail).unwrap();
@@ -664,48 +710,49 @@ mod tests {
             fs::write(batch.join("key"), "k").unwrap();
         }
         let away = Away(Default::default());
-        let f = flush(dir.path(), &away);
+        let f = flush(&dir, &away);
         assert_eq!(away.0.get(), 1, "one try, not one time-out per mail");
         assert_eq!((f.sent, f.failed, f.waiting), (0, 1, 5), "{f:?}");
         assert!(f.errors.last().unwrap().contains("5 more queued mails"));
         let kept: usize = (0..3)
-            .map(|b| {
-                fs::read_dir(dir.path().join(format!("batch{b}")))
-                    .unwrap()
-                    .count()
-            })
+            .map(|b| fs::read_dir(dir.join(format!("batch{b}"))).unwrap().count())
             .sum();
         assert_eq!(kept, 9, "every mail and key still queued");
         let sink_dir = tempfile::tempdir().unwrap();
         let sink = MaildirSink {
             folder: sink_dir.path().to_path_buf(),
         };
-        let f = flush(dir.path(), &sink);
+        let f = flush(&dir, &sink);
         assert_eq!((f.sent, f.failed, f.waiting), (6, 0, 0), "{f:?}");
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "outbox empty");
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "outbox empty");
     }
 
-    /// A transport that takes every mail but those to `refused` (and,
-    /// after `down_after` mails, none: the server went away).
+    /// A transport that takes every mail but those to `refused`, which it
+    /// refuses with the error of that kind (and, after `down_after` mails,
+    /// none: the server went away).
     #[derive(Default)]
     struct Sink {
         got: std::cell::RefCell<Vec<Vec<u8>>>,
-        refused: Option<&'static str>,
+        refused: Option<(&'static str, SendErrorKind)>,
         down_after: Option<usize>,
+        tries: std::cell::Cell<usize>,
     }
 
     impl Transport for Sink {
         fn send(&self, env: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+            self.tries.set(self.tries.get() + 1);
             if self.down_after == Some(self.got.borrow().len()) {
-                return Err(SendError {
-                    down: true,
-                    ..SendError::transient("connection refused")
-                });
+                return Err(SendError::down("connection refused"));
             }
-            if let Some(r) = self.refused
+            if let Some((r, kind)) = self.refused
                 && env.to()[0].to_string() == r
             {
-                return Err(SendError::permanent(format!("550 no such user {r}")));
+                let code = if kind == SendErrorKind::Permanent {
+                    550
+                } else {
+                    450
+                };
+                return Err(SendError::new(kind, format!("{code} no such user {r}")));
             }
             self.got.borrow_mut().push(raw.to_vec());
             Ok(())
@@ -756,8 +803,8 @@ mod tests {
 
     #[test]
     fn issue6_a_flush_resumes_a_pack_after_the_replies_it_sent() {
-        let ready = tempfile::tempdir().unwrap();
-        let r = ready.path();
+        let (_tmp, ready) = outbox();
+        let r = ready.as_path();
         let a = "a@example.org";
         let dir = packed(r, "b1", &[(0, 0, a, "1"), (0, 1, a, "2"), (1, 0, a, "3")]);
         // A flush before sent the first two, then died; the second's
@@ -778,24 +825,25 @@ mod tests {
 
     #[test]
     fn issue6_a_pack_keeps_what_failed_and_notes_what_went_out() {
-        let ready = tempfile::tempdir().unwrap();
-        let r = ready.path();
+        let (_tmp, ready) = outbox();
+        let r = ready.as_path();
         let (a, b) = ("a@example.org", "b@example.org");
         packed(r, "b1", &[(0, 0, a, "1"), (0, 1, b, "2"), (1, 0, a, "3")]);
         packed(r, "b2", &[(0, 0, a, "4"), (0, 1, a, "5")]);
         packed(r, "b3", &[(0, 0, b, "6")]);
         assert_eq!(queued_by_batch(r), [3, 2, 1]);
 
-        // Bob's address is refused; the server goes away after 3 mails.
+        // Bob's address is refused for now; the server goes away after 3
+        // mails.
         let sink = Sink {
-            refused: Some(b),
+            refused: Some((b, SendErrorKind::Transient)),
             down_after: Some(3),
             ..Sink::default()
         };
         let f = flush(r, &sink);
         assert_eq!((f.sent, f.failed, f.waiting), (3, 2, 1), "{f:?}");
         assert_eq!(sink.taken(), ["1", "3", "4"]);
-        assert!(f.errors[0].ends_with("b1/replies: 0000.001: 550 no such user b@example.org"));
+        assert!(f.errors[0].ends_with("b1/replies: 0000.001: 450 no such user b@example.org"));
         assert!(f.errors[1].ends_with("b2/replies: 0000.001: connection refused"));
         assert!(f.errors[2].starts_with("1 more queued mails not tried"));
         assert_eq!(
@@ -814,8 +862,8 @@ mod tests {
 
     #[test]
     fn issue6_a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
-        let ready = tempfile::tempdir().unwrap();
-        let r = ready.path();
+        let (_tmp, ready) = outbox();
+        let r = ready.as_path();
         let a = "a@example.org";
         let dir = packed(r, "b1", &[(0, 0, a, "1"), (1, 0, a, "2")]);
         let file = dir.join(pack::FILE);
@@ -844,8 +892,8 @@ mod tests {
 
     #[test]
     fn issue6_a_queue_of_eml_files_from_before_the_pack_still_goes_out() {
-        let ready = tempfile::tempdir().unwrap();
-        let r = ready.path();
+        let (_tmp, ready) = outbox();
+        let r = ready.as_path();
         let a = "a@example.org";
         // The old layout: `<idx>.<n>.eml` files and `keys` (or `key`).
         let old = r.join("20261121T100000000000-00000000-00000000000000ab");
@@ -867,28 +915,123 @@ mod tests {
     }
 
     #[test]
-    fn a_sendmail_that_cannot_run_is_down_one_that_refuses_a_mail_is_not() {
-        let env = Envelope::new(
-            Some("pbem@example.net".parse().unwrap()),
-            vec!["bob@example.org".parse().unwrap()],
-        )
-        .unwrap();
-        let missing = Sendmail(SendmailTransport::new_with_command("/nonexistent/sendmail"));
-        let e = missing.send(&env, b"Subject: x\r\n\r\nx\r\n").unwrap_err();
-        assert!(e.down, "{e:?}");
-        // Reads the mail, then refuses it, as a sendmail does with a bad
-        // recipient.
-        let dir = tempfile::tempdir().unwrap();
-        let script = dir.path().join("sendmail");
-        fs::write(
-            &script,
-            "#!/bin/sh\ncat >/dev/null\necho no such user >&2\nexit 1\n",
-        )
-        .unwrap();
-        fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-        let refusing = Sendmail(SendmailTransport::new_with_command(&script));
-        let e = refusing.send(&env, b"Subject: x\r\n\r\nx\r\n").unwrap_err();
-        assert!(e.transient && !e.down, "{e:?}");
+    fn issue13_a_refused_reply_goes_to_the_dead_letters_and_the_flush_goes_on() {
+        let (tmp, ready) = outbox();
+        let r = ready.as_path();
+        let (a, b) = ("a@example.org", "b@example.org");
+        packed(r, "b1", &[(0, 0, a, "1"), (0, 1, b, "2"), (1, 0, a, "3")]);
+        packed(r, "b2", &[(0, 0, b, "4")]);
+        let sink = Sink {
+            refused: Some((b, SendErrorKind::Permanent)),
+            ..Sink::default()
+        };
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.waiting, f.dead), (2, 0, 0, 2), "{f:?}");
+        assert!(f.errors.is_empty(), "not an error of the poll: {f:?}");
+        assert_eq!(sink.taken(), ["1", "3"]);
+        assert_eq!(fs::read_dir(r).unwrap().count(), 0, "nothing queued");
+        let dead_dir = tmp.path().join("outbox/dead");
+        assert_eq!(dead::folder_of(r), dead_dir);
+        let mut files: Vec<String> = fs::read_dir(&dead_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(
+            files,
+            [
+                "b1.0000.001.eml",
+                "b1.0000.001.txt",
+                "b2.0000.000.eml",
+                "b2.0000.000.txt"
+            ]
+        );
+        assert_eq!(
+            fs::read(dead_dir.join("b1.0000.001.eml")).unwrap(),
+            reply(b, "2")
+        );
+        let note = fs::read_to_string(dead_dir.join("b1.0000.001.txt")).unwrap();
+        let note = dead::Note::parse("note", &note).unwrap();
+        assert_eq!(note.to, b);
+        assert_eq!(note.subject, "x");
+        assert!(
+            note.error.ends_with("550 no such user b@example.org"),
+            "{note:?}"
+        );
+        assert!(note.queued.ends_with("b1/replies: 0000.001"), "{note:?}");
+        // Told about, once each; the next flush has nothing to do.
+        assert_eq!(dead::untold(&dead_dir).0.len(), 2);
+        let f = flush(r, &sink);
+        assert_eq!(f, Flushed::default());
+        assert_eq!(sink.tries.get(), 4);
+    }
+
+    #[test]
+    fn issue13_a_reply_buried_before_a_crash_is_neither_sent_nor_buried_again() {
+        let (tmp, ready) = outbox();
+        let r = ready.as_path();
+        let (a, b) = ("a@example.org", "b@example.org");
+        packed(r, "b1", &[(0, 0, a, "1"), (0, 1, b, "2")]);
+        // The last flush buried Bob's reply, then died before noting it.
+        let dead_dir = tmp.path().join("outbox/dead");
+        let raw = reply(b, "2");
+        let note = dead::Note::of(&raw, "550 no", "b1/replies: 0000.001", crate::clock::now());
+        dead::bury(&dead_dir, "b1.0000.001", &raw, &note).unwrap();
+        let sink = Sink::default();
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.dead), (1, 0, 0), "{f:?}");
+        assert_eq!(sink.taken(), ["1"], "Bob's reply is not sent");
+        assert_eq!(fs::read_dir(r).unwrap().count(), 0);
+        assert_eq!(
+            fs::read_dir(&dead_dir).unwrap().count(),
+            2,
+            "one dead letter"
+        );
+        // A mail file of before issue 6, refused, and one that has no To.
+        let old = r.join("20261121T100000000000-00000000-00000000000000ab");
+        fs::create_dir_all(&old).unwrap();
+        fs::write(old.join("0000.000.eml"), reply(b, "3")).unwrap();
+        fs::write(old.join("0001.000.eml"), b"From: pbem@example.net\r\n\r\nx").unwrap();
+        let sink = Sink {
+            refused: Some((b, SendErrorKind::Permanent)),
+            ..Sink::default()
+        };
+        let f = flush(r, &sink);
+        assert_eq!((f.sent, f.failed, f.dead), (0, 0, 2), "{f:?}");
+        assert!(!old.join("0000.000.eml").exists());
+        let (letters, _) = dead::untold(&dead_dir);
+        let names: Vec<&str> = letters.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "20261121T100000000000-00000000-00000000000000ab.0000.000",
+                "20261121T100000000000-00000000-00000000000000ab.0001.000",
+                "b1.0000.001",
+            ]
+        );
+        assert_eq!(letters[1].note.to, "?");
+        assert!(letters[1].note.error.contains("queued mail: no To"));
+    }
+
+    #[test]
+    fn issue13_a_refusal_that_is_not_the_mails_keeps_it_queued() {
+        let (tmp, ready) = outbox();
+        let r = ready.as_path();
+        let b = "b@example.org";
+        packed(r, "b1", &[(0, 0, b, "1"), (0, 1, b, "2")]);
+        // As a wrong password is: Down, whatever its SMTP code.
+        struct Refused;
+        impl Transport for Refused {
+            fn send(&self, _: &Envelope, _: &[u8]) -> Result<(), SendError> {
+                Err(SendError::down(
+                    "SMTP AUTH: permanent error (535): 5.7.8 authentication failed",
+                ))
+            }
+        }
+        let f = flush(r, &Refused);
+        assert_eq!((f.sent, f.failed, f.waiting, f.dead), (0, 1, 1, 0), "{f:?}");
+        assert_eq!(queued(r), 2);
+        assert!(!tmp.path().join("outbox/dead").exists());
     }
 
     #[test]

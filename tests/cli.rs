@@ -414,6 +414,123 @@ fn check_passes_on_the_init_file_and_names_what_fails() {
     );
 }
 
+/// A one-connection SMTP server on loopback that greets, answers EHLO
+/// and NOOP, and says goodbye: enough for `pbem check`. Returns its port.
+fn fake_smtp() -> u16 {
+    use std::io::{BufRead, BufReader};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let Ok((stream, _)) = listener.accept() else {
+            return;
+        };
+        let mut out = stream.try_clone().unwrap();
+        let _ = out.write_all(b"220 fake ESMTP\r\n");
+        for line in BufReader::new(stream).lines() {
+            let Ok(line) = line else { return };
+            let answer: &[u8] = match line.get(..4).map(str::to_ascii_uppercase).as_deref() {
+                Some("EHLO") => b"250-fake\r\n250 8BITMIME\r\n",
+                Some("QUIT") => b"221 bye\r\n",
+                _ => b"250 ok\r\n",
+            };
+            let _ = out.write_all(answer);
+            if answer.starts_with(b"221") {
+                return;
+            }
+        }
+    });
+    port
+}
+
+/// `pbem check` tests the settings a poll runs with: every --set applied,
+/// an unknown key an error that names it, as for every other command
+/// (issue 13, item 13: `--set bogus.key=1` got four `OK`s).
+#[test]
+fn issue13_check_tests_the_settings_with_every_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml");
+    let config = config.to_str().unwrap();
+    let o = pbem(&["init", "--config", config], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    for bad in ["bogus.key=1", "send.smtp.port=1", "inbox.maildri=x"] {
+        let o = pbem(&["check", "--config", config, "--set", bad], None);
+        let out = text(&o);
+        assert_eq!(o.status.code(), Some(1), "--set {bad}: {out}");
+        assert!(
+            out.starts_with("FAIL  config") && out.contains(&format!("--set {bad}: unknown field")),
+            "{out}"
+        );
+        assert_eq!(out.lines().count(), 1, "{out}");
+        // The same words from the commands that run with them.
+        for cmd in ["poll", "games"] {
+            let o = pbem(&[cmd, "--config", config, "--set", bad], None);
+            assert_eq!(o.status.code(), Some(1), "{cmd} --set {bad}");
+            assert!(
+                err(&o).contains(&format!("--set {bad}: unknown field")),
+                "{cmd}: {}",
+                err(&o)
+            );
+        }
+    }
+    let o = pbem(
+        &["init", "--config", config, "--force", "--set", "data=x"],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("--set data=x: init writes the default"),
+        "{}",
+        err(&o)
+    );
+
+    // The file sends over SMTP to a port nobody listens on: the check
+    // fails; --set sends it to a server that answers, and it passes.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let smtp = std::fs::read_to_string(config).unwrap().replace(
+        "transport = \"maildir\"\nfolder = \"mail/sent\"",
+        &format!(
+            "transport = \"smtp\"\nhost = \"127.0.0.1\"\nport = {closed}\nsecurity = \"none\""
+        ),
+    );
+    std::fs::write(config, smtp).unwrap();
+    let o = pbem(&["check", "--config", config], None);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(&format!(
+            "FAIL  send    smtp 127.0.0.1:{closed} (none): SMTP connect:"
+        )) && out.contains("check send.host, send.port"),
+        "{out}"
+    );
+    let port = fake_smtp();
+    let set = format!("send.port={port}");
+    let o = pbem(&["check", "--config", config, "--set", &set], None);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains(&format!("reads well with --set {set};")),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "OK    send    smtp 127.0.0.1:{port} (none): connect, EHLO work"
+        )),
+        "{out}"
+    );
+    // And back: the override, not the file, fails.
+    let o = pbem(&["check", "--config", config, "--set", "send.port=1"], None);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).contains("FAIL  send    smtp 127.0.0.1:1 (none)"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn imap_settings_are_checked_and_name_the_key() {
     let dir = tempfile::tempdir().unwrap();

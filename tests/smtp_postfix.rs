@@ -131,8 +131,10 @@ fn tls_wrapper_mode_on_the_smtps_port() {
     assert!(received.contains("with ESMTPSA"), "{received}");
 }
 
+/// A wrong password is refused with 535, a 5xx: the settings' fault, not
+/// the mail's (issue 13). The mail waits, the flush stops.
 #[test]
-fn a_wrong_password_is_a_permanent_error() {
+fn a_wrong_password_leaves_the_mail_waiting() {
     let s = stack();
     let dir = tempfile::tempdir().unwrap();
     let wrong = dir.path().join("password");
@@ -144,12 +146,166 @@ fn a_wrong_password_is_a_permanent_error() {
     let tag = nonce();
     let e = send(&config, &reply_mail(s, &s.address("bob"), &tag))
         .expect_err("a wrong password is refused");
-    assert!(!e.transient, "not worth retrying: {e}");
-    assert!(e.message.contains("535"), "{e}");
+    assert!(e.is_down(), "no mail is given up over it: {e}");
+    assert!(
+        e.message.contains("AUTH") && e.message.contains("535"),
+        "{e}"
+    );
+    // Queued, it stays queued, and nothing becomes a dead letter.
+    let ready = dir.path().join("outbox/ready");
+    let batch = ready.join("20261121T100000000000-0000000000000001");
+    std::fs::create_dir_all(&batch).unwrap();
+    std::fs::write(
+        batch.join("000.eml"),
+        reply_mail(s, &s.address("bob"), &tag),
+    )
+    .unwrap();
+    let wrong = transport::from_config(&config).unwrap();
+    let f = transport::flush(&ready, wrong.as_ref());
+    assert_eq!((f.sent, f.failed, f.dead), (0, 1, 0), "{f:?}");
+    assert!(batch.join("000.eml").exists());
+    assert!(!dir.path().join("outbox/dead").exists());
     std::thread::sleep(Duration::from_millis(500));
     assert!(
         s.mails("bob", &|m| m.subject.contains(&tag)).is_empty(),
         "nothing was delivered"
+    );
+}
+
+/// A reply Postfix refuses for good (`550 5.1.1` to `RCPT TO`: the
+/// stack's `refused.*` address) leaves the outbox for the dead letters,
+/// the admin hears of it once, by mail, and polls exit 0 again (issue 13,
+/// item 13: it stayed queued and every later poll exited 1).
+#[test]
+fn issue13_a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once() {
+    let s = stack();
+    let tag = nonce();
+    let (alice_box, admin_box) = (format!("alice.{tag}"), format!("admin.{tag}"));
+    let (alice, admin, refused) = (
+        s.address(&alice_box),
+        s.address(&admin_box),
+        s.address(&format!("refused.{tag}")),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml");
+    let SendConfig::Smtp {
+        host,
+        port,
+        password_file,
+        ca_file,
+        ..
+    } = s.submission()
+    else {
+        unreachable!()
+    };
+    std::fs::write(
+        &config,
+        format!(
+            "address = \"{}\"\nadmin = \"Ann Admin <{admin}>\"\ndata = \"data\"\n\
+             [inbox]\nmaildir = \"inbox\"\n\
+             [send]\ntransport = \"smtp\"\nhost = \"{host}\"\nport = {port}\n\
+             security = \"starttls\"\nuser = \"{}\"\npassword_file = \"{}\"\nca_file = \"{}\"\n",
+            s.address("pbem"),
+            s.user,
+            password_file.unwrap().display(),
+            ca_file.unwrap().display(),
+        ),
+    )
+    .unwrap();
+    let inbox = Maildir::open(dir.path().join("inbox")).unwrap();
+    // Alice challenges an address that does not exist.
+    let challenge = plain_mail(
+        &format!("Alice <{alice}>"),
+        &s.address("pbem"),
+        "a game?",
+        &format!("<challenge.{tag}@example.test>"),
+        &format!("challenge boom-and-zoom {refused} first\n"),
+    );
+    inbox.deliver("1.challenge", challenge.as_bytes()).unwrap();
+    let poll = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+            .args(["poll", "--config"])
+            .arg(&config)
+            .env("PBEM_LOG", "info")
+            .output()
+            .unwrap()
+    };
+    let o = poll();
+    let log = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{log}");
+    assert!(
+        log.contains("WARN  dead-letter to=") && log.contains("permanent error (550): 5.1.1"),
+        "{log}"
+    );
+    assert!(
+        log.contains(&format!("INFO  dead-letter to={refused}"))
+            && log.contains(&format!("notice=\"mailed to {admin}\"")),
+        "{log}"
+    );
+    assert!(
+        log.contains("poll handled=1 refused=0 already=0 failed=0 sent=2 waiting=0"),
+        "the acknowledgement and the notice: {log}"
+    );
+    // The reply is in the dead letters, as it was queued, and told.
+    let dead = dir.path().join("data/outbox/dead");
+    let mut files: Vec<String> = std::fs::read_dir(&dead)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let exts: Vec<&str> = files
+        .iter()
+        .map(|f| f.rsplit('.').next().unwrap())
+        .collect();
+    assert_eq!(exts, ["eml", "told", "txt"]);
+    let buried = std::fs::read(dead.join(&files[0])).unwrap();
+    let buried = inbound::parse(&buried).unwrap();
+    assert!(buried.text.contains("challenges you"), "{}", buried.text);
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("data/outbox/ready"))
+            .unwrap()
+            .count(),
+        0,
+        "nothing waits"
+    );
+    // The admin's notice: who, what, the server's answer; not the text.
+    let notice = s.wait_for(&admin_box, "the notice", &|m| {
+        m.subject.contains("could not be delivered")
+    });
+    let notice = inbound::parse(&notice).unwrap();
+    assert_eq!(
+        notice.subject,
+        format!("[pbem] a reply could not be delivered to {refused}")
+    );
+    for says in [
+        format!("To:      {refused}"),
+        "(550): 5.1.1".to_string(),
+        "refuses all mail".to_string(),
+        dead.join(&files[0]).display().to_string(),
+    ] {
+        assert!(notice.text.contains(&says), "{says}: {}", notice.text);
+    }
+    assert!(!notice.text.contains("challenges you"), "{}", notice.text);
+    // Alice heard back as usual.
+    s.wait_for(&alice_box, "the acknowledgement", &|m| {
+        m.text.contains("Your challenge to")
+    });
+
+    // The next poll: nothing to send, nobody told again, exit 0.
+    let o = poll();
+    let log = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{log}");
+    assert!(!log.contains("dead-letter"), "{log}");
+    assert!(log.contains("sent=0 waiting=0"), "{log}");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(
+        s.mails(&admin_box, &|m| m
+            .subject
+            .contains("could not be delivered"))
+            .len(),
+        1,
+        "one notice"
     );
 }
 
@@ -181,7 +337,7 @@ fn a_server_that_is_down_is_transient_and_the_outbox_keeps_the_mail() {
         &std::fs::read(batch.join("000.eml")).unwrap(),
     )
     .unwrap_err();
-    assert!(e.transient, "a server that is down is worth retrying: {e}");
+    assert!(e.is_down(), "a server that is down is worth retrying: {e}");
 
     let up = transport::from_config(&s.submission()).unwrap();
     let f = transport::flush(&ready, up.as_ref());

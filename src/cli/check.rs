@@ -11,11 +11,13 @@ use crate::transport;
 use clap::Args;
 use std::path::Path;
 
-/// Test the settings: the file parses, the data folder is writable, the
-/// mailbox can be reached (the Maildir's folders are there and writable,
-/// or the IMAP login and folder selection work), and mail can be sent
-/// (SMTP: connect, EHLO, STARTTLS or TLS, AUTH; sendmail: the command is
-/// there; Maildirs: the folder is writable). Nothing is sent or changed.
+/// Test the settings a poll would run with (the file, and every --set):
+/// the settings read (an unknown key fails, naming it), the data folder is
+/// writable, the mailbox can be reached (the Maildir's folders are there
+/// and writable, or the IMAP login and folder selection work), and mail
+/// can be sent (SMTP: connect, EHLO, STARTTLS or TLS, AUTH; sendmail: the
+/// command is there; Maildirs: the folder is writable). Nothing is sent
+/// or changed.
 ///
 /// Prints one line per check, `OK` or `FAIL` and what to do about it.
 /// Exits 0 when every check passes, 1 otherwise.
@@ -23,6 +25,7 @@ use std::path::Path;
 /// Examples:
 ///   pbem check
 ///   pbem check --config /srv/pbem/pbem.toml
+///   pbem check --set send.port=2587
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Check {
@@ -39,12 +42,20 @@ struct Line {
 impl Check {
     pub fn execute(self) -> anyhow::Result<i32> {
         let path = self.config.path();
-        let config = match Config::load(&path) {
+        // As `pbem poll` reads them: the file, then the overrides.
+        let config = match Config::load_with(&path, &self.config.set) {
             Ok(c) => c,
             Err(e) => {
                 print(&[Line {
                     what: "config",
-                    result: Err(format!("{e} (fix it, or write a new one with `pbem init`)")),
+                    result: Err(format!(
+                        "{e} ({})",
+                        if e.message.contains("--set ") {
+                            "mend the --set, or leave it out"
+                        } else {
+                            "fix it, or write a new one with `pbem init`"
+                        }
+                    )),
                 }])?;
                 return Ok(1);
             }
@@ -53,12 +64,20 @@ impl Check {
             Line {
                 what: "config",
                 result: Ok(format!(
-                    "{} reads well; {}",
+                    "{} reads well{}; {}",
                     path.display(),
+                    match self.config.set.as_slice() {
+                        [] => String::new(),
+                        set => format!(" with --set {}", set.join(", --set ")),
+                    },
                     match &config.admin {
-                        Some(a) => format!("damaged game records are reported to the admin, {a}"),
+                        Some(a) => format!(
+                            "damaged game records and replies the mail server refuses are \
+                             reported to the admin, {a}"
+                        ),
                         None => "no admin address: damaged game records are reported to their \
-                                 players only (set admin = \"Name <address>\")"
+                                 players only, replies the mail server refuses to the log only \
+                                 (set admin = \"Name <address>\")"
                             .into(),
                     }
                 )),

@@ -4,12 +4,13 @@
 use super::out;
 use crate::adjudicate::Identity;
 use crate::config::{self, Config, InboxKind};
+use crate::mail::outbound;
 use crate::mail::templates::Templates;
 use crate::mailbox::imap::{Imap, Wake, nap_unless};
 use crate::mailbox::{Maildir, Source, Stdin};
 use crate::poll::{Poller, Report};
 use crate::store::{Store, StoreError};
-use crate::transport;
+use crate::transport::{self, dead};
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,7 +25,8 @@ pub struct ConfigArg {
     pub config: Option<PathBuf>,
     /// Override one setting of the file, like `--set send.port=2587` or
     /// `--set inbox.maildir=/var/mail/pbem` (repeatable; paths are taken
-    /// from the file's folder, as in the file).
+    /// from the file's folder, as in the file; a key that is no setting is
+    /// an error naming it).
     #[arg(long = "set", value_name = "KEY=VALUE", global = true)]
     pub set: Vec<String>,
 }
@@ -121,12 +123,72 @@ impl Server {
     /// Sends the outbox. Call with the lock held.
     pub fn flush(&self) -> Report {
         let flushed = transport::flush(&self.store.outbox_ready(), self.transport.as_ref());
-        Report {
+        let mut report = Report {
             sent: flushed.sent,
             unsent: flushed.failed + flushed.waiting,
             send_errors: flushed.errors,
             ..Report::default()
+        };
+        self.tell_admin(&mut report);
+        report
+    }
+
+    /// Tells the admin of each reply the server refused for good (the
+    /// dead letters, issue 13) once: a notice mailed at once through the
+    /// transport, or, without an admin address, a line logged at error
+    /// level. A notice that cannot go now is counted unsent in `report`
+    /// and tried at the next flush. Call with the data folder's lock held.
+    fn tell_admin(&self, report: &mut Report) {
+        let dir = dead::folder_of(&self.store.outbox_ready());
+        if !dir.is_dir() {
+            return;
         }
+        let now = crate::clock::now();
+        let told = dead::tell(&dir, self.transport.as_ref(), now, &|letter| {
+            self.dead_letter_notice(letter, now)
+        });
+        report.sent += told.sent;
+        report.unsent += told.waiting;
+        report.send_errors.extend(told.errors);
+    }
+
+    /// The admin's notice of one dead letter (`templates/dead_letter.txt`):
+    /// the recipient, the subject (cut short) and the server's answer,
+    /// never the reply's text. `None` without an admin address.
+    fn dead_letter_notice(
+        &self,
+        letter: &dead::Letter,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Option<Vec<u8>>, String> {
+        let Some(admin) = &self.identity.admin else {
+            return Ok(None);
+        };
+        let n = &letter.note;
+        let rendered = self
+            .templates
+            .render(
+                "dead_letter",
+                minijinja::context! {
+                    to => &n.to, subject => &n.subject, error => &n.error,
+                    at => n.at.format("%Y-%m-%d %H:%M UTC").to_string(),
+                    mail => letter.mail.display().to_string(),
+                },
+            )
+            .map_err(|e| e.to_string())?;
+        let reply = crate::adjudicate::Reply {
+            to: admin.clone(),
+            rendered,
+            game: None,
+            reply_to: None,
+        };
+        let message_id = format!(
+            "<pbem.dead.{:016x}@{}>",
+            crate::store::stable_hash(letter.name.as_bytes()),
+            self.identity.domain()
+        );
+        outbound::build(&self.identity, &reply, &message_id, None, &[], now)
+            .map(Some)
+            .map_err(|e| e.to_string())
     }
 
     /// The configured mailbox, opened (a Maildir's folders are made; an
@@ -143,15 +205,18 @@ impl Server {
         )
     }
 
+    /// Processes the mailbox and sends the outbox ([`Poller::poll`]), then
+    /// tells the admin of the replies the server refused for good.
+    ///
+    /// # Errors
+    /// As [`Poller::poll`].
     pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
-        Poller {
-            store: &self.store,
-            identity: &self.identity,
-            templates: &self.templates,
-            transport: self.transport.as_ref(),
-            limits: self.config.limits,
+        let mut report = self.poller().poll(source, crate::clock::now(), wait)?;
+        // When another pbem has the lock now, that one tells.
+        if let Ok(_lock) = self.store.lock(false) {
+            self.tell_admin(&mut report);
         }
-        .poll(source, crate::clock::now(), wait)
+        Ok(report)
     }
 }
 
@@ -191,7 +256,8 @@ fn print_report(r: &Report, quiet: bool) {
 }
 
 /// Write a commented pbem.toml: the embedded default (a local Maildir in,
-/// Maildirs out), ready for `pbem poll`.
+/// Maildirs out), ready for `pbem poll`. It writes the defaults as they
+/// are: --set is refused here (edit the file instead).
 ///
 /// Examples:
 ///   pbem init
@@ -209,6 +275,16 @@ pub struct Init {
 impl Init {
     pub fn execute(self) -> anyhow::Result<i32> {
         let path = self.config.path();
+        // Silently ignored, an override would leave the file other than
+        // asked; every command that reads the file applies them instead.
+        if let Some(o) = self.config.set.first() {
+            eprintln!(
+                "pbem init: --set {o}: init writes the default settings; edit {} after, or \
+                 give --set to the commands that read it",
+                path.display()
+            );
+            return Ok(1);
+        }
         if path.exists() && !self.force {
             eprintln!(
                 "pbem init: {} exists; add --force to replace it",
@@ -235,10 +311,15 @@ impl Init {
 }
 
 /// Process the mailbox once and send the outbox (for cron). Exits 1 when
-/// a mail could not be processed or a reply could not be sent (they are
-/// kept and tried again next time), 0 otherwise. Exits 75 (EX_TEMPFAIL),
-/// having done nothing, when another pbem (a daemon, an earlier poll)
-/// holds the data folder's lock; with --wait it waits for it instead.
+/// a mail could not be processed or a reply could not be sent now (they
+/// are kept and tried again next time), 0 otherwise. A reply the mail
+/// server refuses for good (SMTP 5xx to its recipient or its text,
+/// sendmail EX_NOUSER) is not retried: it moves to DATA/outbox/dead/, the
+/// admin is told once (by mail, or without an admin address in an error
+/// log line), and neither this poll nor later ones exit 1 for it. Exits
+/// 75 (EX_TEMPFAIL), having done nothing, when another pbem (a daemon, an
+/// earlier poll) holds the data folder's lock; with --wait it waits for
+/// it instead.
 ///
 /// Examples:
 ///   pbem poll

@@ -23,6 +23,10 @@ pub const DEFAULTS: &[(&str, &str)] = &[
         include_str!("../../templates/challenged.txt"),
     ),
     ("damaged.txt", include_str!("../../templates/damaged.txt")),
+    (
+        "dead_letter.txt",
+        include_str!("../../templates/dead_letter.txt"),
+    ),
     ("declined.txt", include_str!("../../templates/declined.txt")),
     ("digest.txt", include_str!("../../templates/digest.txt")),
     ("draw.txt", include_str!("../../templates/draw.txt")),
