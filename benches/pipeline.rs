@@ -738,6 +738,7 @@ fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played>) {
                 .iter()
                 .map(|&s| (rules.side_name(s).to_string(), tokens[s.index()].clone()))
                 .collect(),
+            ..Secrets::default()
         };
         let clock = GameClock {
             lines: SCALE_PLIES,

@@ -270,11 +270,11 @@ enum Table {
         record: Record,
         secrets: Secrets,
     },
-    /// A record or challenge pbem cannot read; `text` is what is on disk.
+    /// A record or challenge pbem cannot read.
     Damaged {
         damage: Damage,
-        text: String,
-        /// The players' keys, if their file reads.
+        /// The players' keys and registered addresses, if their file
+        /// reads.
         secrets: Option<Secrets>,
     },
 }
@@ -382,18 +382,14 @@ impl Table {
     /// their side, or their address alone when the admin's MTA vouched
     /// for it (`dmarc_pass`) and it plays one side only.
     fn standing(&self, from: &str, token: Option<&str>, dmarc_pass: bool) -> Standing {
-        if let Table::Damaged {
-            damage,
-            text,
-            secrets,
-        } = self
-        {
-            let keyed = token.is_some_and(|t| {
-                secrets
-                    .as_ref()
-                    .is_some_and(|s| s.tokens.values().any(|k| k == t))
+        if let Table::Damaged { damage, secrets } = self {
+            // Exact matches only (issue 13): a key of the game, or an
+            // address pbem registered as a player; never a substring of
+            // the damaged text.
+            let known = secrets.as_ref().is_some_and(|s| {
+                token.is_some_and(|t| s.tokens.values().any(|k| k == t)) || s.registered(from)
             });
-            return if keyed || text.to_lowercase().contains(from) {
+            return if known {
                 Standing::Unreadable(damage.clone())
             } else {
                 Standing::Stranger
@@ -680,13 +676,22 @@ impl Adjudicator<'_> {
                         file: self.store.challenge_path(id)?,
                         record: false,
                     },
-                    text: toml::to_string(&ch).unwrap_or_default(),
                     secrets: Some(secrets),
                 },
             }));
         }
-        let Some(text) = self.store.read_game(id)? else {
-            return Ok(None);
+        let text = match self.store.read_game(id) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Ok(None),
+            // Bytes that are not UTF-8 (issue 13): a damaged record like
+            // any other, not a store failure that keeps the mail waiting.
+            Err(e @ StoreError::NotText { .. }) => {
+                return Ok(Some(Table::Damaged {
+                    damage: self.damage(id, &e),
+                    secrets: self.store.secrets(id).ok(),
+                }));
+            }
+            Err(e) => return Err(e.into()),
         };
         Ok(Some(match Record::parse(&format!("{id}.toml"), &text) {
             Ok(record) => Table::Game {
@@ -695,7 +700,6 @@ impl Adjudicator<'_> {
             },
             Err(e) => Table::Damaged {
                 damage: self.damage(id, &e),
-                text,
                 secrets: self.store.secrets(id).ok(),
             },
         }))
@@ -944,8 +948,12 @@ impl Adjudicator<'_> {
     fn games_of(&self, who: &str) -> Result<String> {
         let mut lines = Vec::new();
         for id in self.store.game_ids()? {
-            let Some(text) = self.store.read_game(&id)? else {
-                continue;
+            // A record that is not text is damaged: left out like one
+            // that does not parse.
+            let text = match self.store.read_game(&id) {
+                Ok(Some(text)) => text,
+                Ok(None) | Err(StoreError::NotText { .. }) => continue,
+                Err(e) => return Err(e.into()),
             };
             let Ok(rec) = Record::parse(&id, &text) else {
                 continue;
@@ -1103,6 +1111,13 @@ impl Adjudicator<'_> {
                         .tokens
                         .insert(rules.side_name(s).into(), store::new_token()?);
                 }
+                secrets.players = BTreeMap::from([
+                    (c.challenger_side.clone(), from.to_lowercase()),
+                    (
+                        rules.side_name(challenger_side.other()).into(),
+                        opponent.clone(),
+                    ),
+                ]);
                 self.store.write_secrets(&id, &secrets)?;
                 self.store.write_challenge(&id, &c)?;
                 (id, c)
@@ -1472,13 +1487,22 @@ impl Adjudicator<'_> {
     }
 
     /// The players of a game whose files may be damaged, as
-    /// "Name <address>"; whatever cannot be read is skipped.
+    /// "Name <address>"; whatever cannot be read is skipped. From a record
+    /// that reads, its players; from files that do not, only the
+    /// addresses pbem registered for the game ([`Secrets::players`]), each
+    /// with the name found beside it if it is there whole (issue 13: a
+    /// record cut short inside an address names someone else's domain).
     fn players_of_damaged(&self, id: &str) -> Vec<String> {
+        let registered = self.store.secrets(id).unwrap_or_default();
         let mut found: Vec<String> = Vec::new();
         if let Ok(Some(text)) = self.store.read_game(id) {
             match Record::parse(&format!("{id}.toml"), &text) {
                 Ok(rec) => found.extend(rec.players.into_values()),
-                Err(_) => found.extend(mailboxes_in(&text)),
+                Err(_) => found.extend(
+                    mailboxes_in(&text)
+                        .into_iter()
+                        .filter(|m| registered.registered(&address_of(m))),
+                ),
             }
         }
         if found.is_empty() {
@@ -1488,11 +1512,17 @@ impl Adjudicator<'_> {
                     if let Ok(p) = self.store.challenge_path(id)
                         && let Ok(text) = std::fs::read_to_string(p)
                     {
-                        found.extend(mailboxes_in(&text));
+                        found.extend(
+                            mailboxes_in(&text)
+                                .into_iter()
+                                .filter(|m| registered.registered(&address_of(m))),
+                        );
                     }
                 }
             }
         }
+        // A registered player whose line the damage took is still told.
+        found.extend(registered.players.into_values());
         let mut out: Vec<String> = Vec::new();
         for m in found {
             if m.parse::<lettre::message::Mailbox>().is_ok()
@@ -1529,6 +1559,10 @@ impl Adjudicator<'_> {
                     .insert(rules.side_name(s).into(), store::new_token()?);
             }
         }
+        secrets.players = players
+            .iter()
+            .map(|(side, m)| (side.clone(), address_of(m).to_lowercase()))
+            .collect();
         self.store.write_secrets(id, &secrets)?;
         let rec = Record {
             file: format!("{id}.toml"),
@@ -1970,8 +2004,12 @@ impl Adjudicator<'_> {
         let mut paused = false;
         let mut given_back = 0;
         for id in self.store.clock_ids()? {
-            let Some(text) = self.store.read_game(&id)? else {
-                continue;
+            // A record that is not text is damaged: left out like one
+            // that does not parse.
+            let text = match self.store.read_game(&id) {
+                Ok(Some(text)) => text,
+                Ok(None) | Err(StoreError::NotText { .. }) => continue,
+                Err(e) => return Err(e.into()),
             };
             let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
                 continue;

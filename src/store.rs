@@ -54,6 +54,17 @@ pub enum StoreError {
     },
     #[error("{0}")]
     Invalid(String),
+    /// A file that holds bytes that are not UTF-8 text (issue 13): what
+    /// pbem writes always is, so someone else changed it.
+    #[error(
+        "{path}: line {line}: not UTF-8 text (a byte that is no character, at byte {at}); \
+         mend the file in an editor that saves UTF-8"
+    )]
+    NotText {
+        path: String,
+        line: usize,
+        at: usize,
+    },
     #[error(
         "another pbem is working on the data folder {0} (it holds {0}/pbem.lock), so this \
          run did nothing; add --wait to wait for it, or try again later"
@@ -124,6 +135,22 @@ pub fn valid_id(id: &str) -> bool {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Secrets {
     pub tokens: BTreeMap<String, String>,
+    /// Side name -> the player's address, as pbem registered it when the
+    /// challenge or game was made (lower case). When the record does not
+    /// read, these alone say who its players are (issue 13): pbem mails
+    /// no address it finds in a damaged file unless it is one of these.
+    /// Empty for games made before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, String>,
+}
+
+impl Secrets {
+    /// Whether `address` is a player pbem registered for this game.
+    pub fn registered(&self, address: &str) -> bool {
+        self.players
+            .values()
+            .any(|a| a.eq_ignore_ascii_case(address.trim()))
+    }
 }
 
 /// A challenge waiting for the opponent's answer.
@@ -1159,8 +1186,15 @@ pub(crate) fn sync_folder(p: &Path) -> Result<(), StoreError> {
 }
 
 fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
-    match fs::read_to_string(p) {
-        Ok(t) => Ok(Some(t)),
+    match fs::read(p) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            StoreError::NotText {
+                path: p.display().to_string(),
+                line: 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count(),
+                at,
+            }
+        }),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_err(p)(e)),
     }

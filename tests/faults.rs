@@ -510,6 +510,121 @@ impl Drop for Mounted {
     }
 }
 
+/// Issue 13 items 10 and 12: a record that is not UTF-8 is a damaged
+/// record (the mail is answered, not left in the inbox for ever); a record
+/// cut off inside a player's address never has pbem mail the shortened
+/// address; and a stranger whose address is a piece of a player's is
+/// answered as a stranger, not told of the damage.
+#[test]
+fn issue13_damage_is_told_to_the_registered_players_only() {
+    let settings = INIT.replace(
+        "# admin = \"Your Name <you@example.org>\"",
+        &format!("admin = \"{ADMIN}\""),
+    );
+    let mut site = Site::new(&settings);
+    let games = site.start(
+        &["latin", "cut"],
+        &[Rules::BoomAndZoom, Rules::MadRooks],
+        None,
+    );
+    let games_dir = site.data().join("games");
+    // latin: a byte that is no UTF-8 at line 3.
+    let mut text = site.record_text("latin").into_bytes();
+    let third = text
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(1)
+        .unwrap()
+        .0;
+    text.splice(third + 1..third + 1, b"# caf\xe9\n".iter().copied());
+    fs::write(games_dir.join("latin.toml"), &text).unwrap();
+    // cut: the record ends inside its second player's address.
+    let cut = site.record_text("cut");
+    let b = &games[1].players[1];
+    let end = cut.find(b.as_str()).unwrap() + b.len() - 2;
+    fs::write(games_dir.join("cut.toml"), &cut[..end]).unwrap();
+    assert!(
+        Record::parse("cut.toml", &cut[..end]).is_err(),
+        "the cut record does not read"
+    );
+
+    for (i, g) in games.iter().enumerate() {
+        let raw = site.move_mail(g, 0, &format!("<{}.0@example.org>", g.id));
+        site.deliver(&raw);
+        // A stranger whose address is the tail of a player's.
+        let tail = &g.players[0][1..];
+        let raw = format!(
+            "From: {tail}\r\nTo: pbem@localhost\r\nSubject: Re: [pbem {}] move\r\n\
+             Message-ID: <stranger.{i}@example.org>\r\n\r\n#1 {}\r\n",
+            g.id, g.moves[0]
+        );
+        site.deliver(raw.as_bytes());
+    }
+    let o = site.poll(at(1));
+    let log = stderr(&o);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a damaged game fails no poll: {log}"
+    );
+    assert!(site.waiting().is_empty(), "every mail was answered: {log}");
+    assert!(
+        log.contains("damaged-record game=latin") && log.contains("not UTF-8"),
+        "{log}"
+    );
+    // The admin: one notice per game, the byte's line named for latin.
+    let admin = site.mails_to("admin@example.org");
+    assert_eq!(admin.len(), 2, "{admin:#?}");
+    assert!(
+        admin
+            .iter()
+            .any(|m| m.text.contains("line 3") && m.text.contains("not UTF-8")),
+        "{admin:#?}"
+    );
+    // Every player, registered when the game was made, is told once (the
+    // mover also gets the refusal); nobody else gets a word of the damage.
+    for g in &games {
+        for (i, who) in g.players.iter().enumerate() {
+            assert_eq!(
+                notices(&site, who, &g.id),
+                (1, usize::from(i == 0)),
+                "{who} in {}",
+                g.id
+            );
+        }
+        let stranger = site.mails_to(&g.players[0][1..]);
+        assert!(
+            stranger
+                .iter()
+                .all(|m| !m.text.contains("damaged") && !m.text.contains(".toml")),
+            "a stranger hears nothing of the game: {stranger:#?}"
+        );
+    }
+    let known: HashSet<String> = games
+        .iter()
+        .flat_map(|g| {
+            g.players
+                .iter()
+                .flat_map(|p| [p.clone(), p[1..].to_string()])
+        })
+        .chain(["admin@example.org".to_string()])
+        .collect();
+    for dir in fs::read_dir(site.dir.path().join("mail/sent")).unwrap() {
+        let name = dir.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(known.contains(&name), "pbem mailed {name}");
+    }
+
+    // The next poll: a move again, and nobody is told a second time.
+    let raw = site.move_mail(&games[0], 0, "<latin.0.again@example.org>");
+    site.deliver(&raw);
+    let o = site.poll(at(2));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(site.waiting().is_empty());
+    assert_eq!(site.mails_to("admin@example.org").len(), 2);
+    assert_eq!(notices(&site, &games[0].players[0], "latin"), (1, 2));
+}
+
 /// Runs `mount ARGS`. When mounting is impossible here (not root, no
 /// CAP_SYS_ADMIN) the test says so and stops, unless CI or
 /// PBEM_REQUIRE_MAILSTACK=1 requires it: then it fails.

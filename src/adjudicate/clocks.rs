@@ -127,8 +127,13 @@ impl Adjudicator<'_> {
         if stored.state.due(self.now, &self.identity.clocks).is_none() {
             return Ok(None);
         }
-        let Some(text) = self.store.read_game(id)? else {
-            return Ok(None);
+        let text = match self.store.read_game(id) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Ok(None),
+            Err(e @ StoreError::NotText { .. }) => {
+                return Err(AdjudicateError::Damaged(self.damage(id, &e)));
+            }
+            Err(e) => return Err(e.into()),
         };
         let rec = Record::parse(&format!("{id}.toml"), &text)
             .map_err(|e| AdjudicateError::Damaged(self.damage(id, &e)))?;

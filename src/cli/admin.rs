@@ -264,12 +264,15 @@ impl Games {
         let store = store::Store::open(&config.data)?;
         let mut bad = 0;
         for id in store.game_ids()? {
-            let Some(text) = store.read_game(&id)? else {
-                continue;
-            };
             let name = format!("{id}.toml");
-            let checked = Record::parse(&name, &text)
-                .and_then(|r| super::validate_record(&r).map(|c| (r, c)));
+            let checked = match store.read_game(&id) {
+                Ok(None) => continue,
+                Ok(Some(text)) => Record::parse(&name, &text)
+                    .and_then(|r| super::validate_record(&r).map(|c| (r, c)))
+                    .map_err(|e| e.to_string()),
+                Err(e @ store::StoreError::NotText { .. }) => Err(e.to_string()),
+                Err(e) => return Err(e.into()),
+            };
             let (rec, c) = match checked {
                 Ok(x) => x,
                 Err(e) => {
