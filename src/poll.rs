@@ -326,7 +326,12 @@ impl Poller<'_> {
             Err(e) => return not_processed(report, &e, e.is_unwritable()),
         };
         if done {
+            // Said, so that a mail that never counts is seen (issue 13).
             report.skipped += 1;
+            report.log.push(crate::logging::line(
+                "skipped-processed",
+                &[("mail", &mail.name), ("key", &key)],
+            ));
             if let Err(e) = source.done(&mail) {
                 report
                     .errors

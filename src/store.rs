@@ -1432,6 +1432,31 @@ mod tests {
         assert!(dir.path().join("secrets/ch-1.toml").exists());
     }
 
+    /// Issue 13 item 1: an id a stranger could make collide once let a
+    /// challenge replace a running game. Ids are random, never repeat in
+    /// 10,000 draws, and an id that anything has is taken.
+    #[test]
+    fn issue13_ids_are_random_and_nothing_is_made_over_what_exists() {
+        let ids: HashSet<String> = (0..10_000).map(|_| new_game_id("bz").unwrap()).collect();
+        assert_eq!(ids.len(), 10_000);
+        for id in &ids {
+            let tail = id.strip_prefix("bz-").unwrap();
+            assert_eq!(tail.len(), 12, "{id}");
+            assert!(valid_id(id), "{id}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        for (n, folder) in ["games", "challenges", "secrets", "clocks"]
+            .iter()
+            .enumerate()
+        {
+            let id = format!("bz-taken{n}");
+            assert!(!s.id_taken(&id).unwrap());
+            fs::write(s.checked(folder, &id).unwrap(), "x = 1\n").unwrap();
+            assert!(s.id_taken(&id).unwrap(), "{folder}");
+        }
+    }
+
     #[test]
     fn one_lock_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
