@@ -261,8 +261,11 @@ fn run(case: &Case, mail: &[u8]) -> String {
     let after = snapshot(&config.data);
     let new_ids = NewIds::of(&before, &after);
     let mut keys = Keys::default();
-    // Number the new keys in a fixed order: by file, then side.
-    for (path, text) in &after {
+    // Number the new keys in a fixed order: by file as shown (a new id's
+    // random name would order them by chance), then side.
+    let mut files: Vec<(&String, &String)> = after.iter().collect();
+    files.sort_by_key(|(p, _)| new_ids.apply(p));
+    for (path, text) in files {
         if path.starts_with("secrets/")
             && let Ok(s) = toml::from_str::<Secrets>(text)
         {
