@@ -127,7 +127,13 @@ impl Site {
     /// Starts Boom & Zoom `id` between Alice (black) and Bob (red), red
     /// first.
     fn new_bz(&self, id: &str) {
-        let o = self.run(&[
+        let o = self.run_new_bz(id, &[]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+
+    /// `pbem new` of [`Site::new_bz`], with `extra` arguments.
+    fn run_new_bz(&self, id: &str, extra: &[&str]) -> Output {
+        let mut args = vec![
             "new",
             "boom-and-zoom",
             "--black",
@@ -138,8 +144,9 @@ impl Site {
             "red",
             "--id",
             id,
-        ]);
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        ];
+        args.extend_from_slice(extra);
+        self.run(&args)
     }
 }
 
@@ -843,20 +850,7 @@ impl Site {
     }
 
     fn new_bz_with_clock(&self, id: &str) -> Output {
-        self.run(&[
-            "new",
-            "boom-and-zoom",
-            "--black",
-            ALICE,
-            "--red",
-            BOB,
-            "--first",
-            "red",
-            "--clock",
-            "3d",
-            "--id",
-            id,
-        ])
+        self.run_new_bz(id, &["--clock", "3d"])
     }
 }
 

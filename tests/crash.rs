@@ -140,14 +140,7 @@ fn killed_polls_lose_and_double_nothing() {
         files(&store.outbox_ready()).is_empty(),
         "the outbox is empty"
     );
-    let leftovers: Vec<_> = files(&config.data)
-        .into_iter()
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.ends_with(".tmp"))
-        })
-        .collect();
+    let leftovers = common::temp_files(&config.data);
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
     let keys = common::committed_keys(&config.data);
     let unique: HashSet<&String> = keys.iter().collect();
@@ -245,14 +238,7 @@ impl Site {
             files(&self.store.outbox_ready()).is_empty(),
             "the outbox is empty"
         );
-        let leftovers: Vec<_> = files(&self.config.data)
-            .into_iter()
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.ends_with(".tmp"))
-            })
-            .collect();
+        let leftovers = common::temp_files(&self.config.data);
         assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
     }
 }

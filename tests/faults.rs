@@ -659,10 +659,7 @@ fn snapshot(data: &Path, skip: &str) -> Vec<(PathBuf, Vec<u8>)> {
 
 /// Left behind by a write that did not finish.
 fn leftovers(data: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = files(data)
-        .into_iter()
-        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
-        .collect();
+    let mut out = common::temp_files(data);
     out.extend(files(&data.join("outbox/staging")));
     out
 }

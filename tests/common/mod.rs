@@ -47,6 +47,16 @@ pub fn committed_keys(data: &Path) -> Vec<String> {
     keys
 }
 
+/// The temporary files under `dir` (`.tmp`): left behind by a write that
+/// did not finish.
+#[allow(dead_code)]
+pub fn temp_files(dir: &Path) -> Vec<PathBuf> {
+    files(dir)
+        .into_iter()
+        .filter(|p| p.to_string_lossy().ends_with(".tmp"))
+        .collect()
+}
+
 /// Every file under `dir`, at any depth (none when it is missing).
 pub fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
