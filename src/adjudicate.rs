@@ -1067,16 +1067,16 @@ impl Adjudicator<'_> {
             ));
         }
         // A mail handled again after a crash finds the challenge it made
-        // (by the hash of its Message-ID, or its text, and the command's
-        // place in it); each challenge of a mail is its own.
-        let seed = mail
-            .message_id
-            .clone()
-            .unwrap_or_else(|| format!("{from}{}", mail.body));
-        let source = format!(
-            "{:016x}",
-            store::stable_hash(format!("{seed}#{n}").as_bytes())
-        );
+        // (by a hash of its sender, Message-ID and text, and the command's
+        // place in it, as the poll knows a mail again: a stranger's mail
+        // with the same Message-ID is another mail); each challenge of a
+        // mail is its own.
+        let source = store::strong_hash(&[
+            from.as_bytes(),
+            mail.message_id.as_deref().unwrap_or_default().as_bytes(),
+            mail.body.as_bytes(),
+            n.to_string().as_bytes(),
+        ]);
         let (id, challenge) = match self.challenge_from(&source)? {
             Some(found) => found,
             None => {
@@ -1087,7 +1087,7 @@ impl Adjudicator<'_> {
                     // Who moves first is no secret, and the challenger
                     // may choose it outright: a bit of the source will do,
                     // and a mail handled again decides the same.
-                    Order::Random => u64::from_str_radix(&source, 16).unwrap_or(0) >> 63 == 1,
+                    Order::Random => source.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']),
                 };
                 let first = rules.fixed_first().unwrap_or(Side::A);
                 let challenger_side = if challenger_first {

@@ -59,7 +59,9 @@ use crate::adjudicate::{AdjudicateError, Adjudicator, Damage, Handled, Identity}
 use crate::mail::{inbound, outbound, templates::Templates};
 use crate::mailbox::{Pending, Source};
 use crate::record::write::write_atomic_via;
-use crate::store::{Made, Processed, Store, StoreError, io_err as io, stable_hash, sync_folder};
+use crate::store::{
+    Made, Processed, Store, StoreError, io_err as io, stable_hash, strong_hash, sync_folder,
+};
 use crate::transport::{self, Transport, pack};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;
@@ -143,15 +145,62 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic without a message".into())
 }
 
-/// The key that makes a mail "the same mail" across runs.
-pub fn mail_key(raw: &[u8], message_id: Option<&str>) -> String {
-    match message_id {
-        Some(id) if id.len() > 2 && id.len() < 500 => id
-            .chars()
-            .filter(|c| !c.is_control() && *c != ' ')
-            .collect(),
-        _ => format!("sha:{:016x}", stable_hash(raw)),
+/// The key that makes a mail "the same mail" across runs: `mail:` and
+/// 128 bits of a SHA-256 over who sent it (as written in From, lower
+/// case), its Message-ID exactly as written, and its body (issue 13, item
+/// 8). A Message-ID alone is no key: anyone can send a mail with the one a
+/// player will use next (pbem's own mails carry them in References), and a
+/// key burned by a stranger would make the player's mail vanish. A mail
+/// delivered twice is the same mail (the same sender, id and body, with
+/// other Received lines); a stranger's mail is another mail unless it
+/// carries the player's very body. Without a Message-ID or a From, or
+/// unparsed, the whole mail is hashed. The prefix keeps a mail's key apart
+/// from pbem's own (`digest:`, `damaged:`, `new:`, `move:`).
+pub fn mail_key(raw: &[u8], from: Option<&str>, message_id: Option<&str>) -> String {
+    let hash = match (from, message_id) {
+        (Some(from), Some(id)) => strong_hash(&[
+            b"pbem mail key 1",
+            from.to_lowercase().as_bytes(),
+            id.as_bytes(),
+            &body_of(raw),
+        ]),
+        _ => strong_hash(&[b"pbem mail key 1", &lf(raw)]),
+    };
+    format!("mail:{hash}")
+}
+
+/// What follows a raw mail's header (all of it when there is no blank
+/// line), as [`lf`] makes it.
+fn body_of(raw: &[u8]) -> Vec<u8> {
+    // The first line that is empty (or only a CR) ends the header.
+    let mut at = 0;
+    for line in raw.split_inclusive(|b| *b == b'\n') {
+        at += line.len();
+        if matches!(line, b"\n" | b"\r\n") {
+            return lf(&raw[at..]);
+        }
     }
+    lf(raw)
+}
+
+/// `raw` as the ways of mail leave it alike: a mail stored with CRLF and
+/// the same mail fetched by IMAP with LF and a blank line added at the end
+/// are one mail. Line ends are LF, spaces and tabs at their ends dropped,
+/// and blank lines at the end.
+fn lf(raw: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(raw.len());
+    for line in raw.split(|b| *b == b'\n') {
+        let end = line
+            .iter()
+            .rposition(|b| !matches!(b, b'\r' | b' ' | b'\t'))
+            .map_or(0, |i| i + 1);
+        out.extend_from_slice(&line[..end]);
+        out.push(b'\n');
+    }
+    while out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    out
 }
 
 /// [`sync_folder`], its failure left to the next poll (the outbox's
@@ -313,8 +362,15 @@ impl Poller<'_> {
         }
         let key = mail_key(
             &mail.raw,
+            parsed.as_ref().ok().and_then(|m| m.from.as_deref()),
             parsed.as_ref().ok().and_then(|m| m.message_id.as_deref()),
         );
+        // For the log: the mail's own name for itself, as it wrote it.
+        let message_id = parsed
+            .as_ref()
+            .ok()
+            .and_then(|m| m.message_id.clone())
+            .unwrap_or_else(|| "-".into());
         let not_processed = |report: &mut Report, e: &dyn std::fmt::Display, unwritable: bool| {
             report
                 .errors
@@ -330,7 +386,7 @@ impl Poller<'_> {
             report.skipped += 1;
             report.log.push(crate::logging::line(
                 "skipped-processed",
-                &[("mail", &mail.name), ("key", &key)],
+                &[("mail", &mail.name), ("key", &key), ("id", &message_id)],
             ));
             if let Err(e) = source.done(&mail) {
                 report
@@ -395,6 +451,7 @@ impl Poller<'_> {
             "mail",
             &[
                 ("key", &key),
+                ("id", &message_id),
                 ("from", &from),
                 ("replies", &handled.replies.len()),
                 ("fate", &handled.fate),
@@ -1345,6 +1402,12 @@ mod tests {
         assert_eq!(fs::read_dir(store.outbox_ready()).unwrap().count(), 0);
     }
 
+    /// The key the poll gives the raw mail `raw`.
+    fn key_of(raw: &[u8]) -> String {
+        let m = inbound::parse(raw).unwrap();
+        mail_key(raw, m.from.as_deref(), m.message_id.as_deref())
+    }
+
     #[test]
     fn issue6_the_same_mail_twice_in_one_batch_is_handled_once() {
         let fx = Fixture::new();
@@ -1360,7 +1423,7 @@ mod tests {
         assert_eq!(sink.0.lock().unwrap().len(), 1, "one reply");
         assert!(inbox.pending().unwrap().is_empty(), "both copies done");
         let all = store.processed().unwrap().all().unwrap();
-        assert_eq!(all, HashSet::from(["<twice@example.org>".to_string()]));
+        assert_eq!(all, HashSet::from([key_of(raw)]));
     }
 
     /// Issue 5: "One mail must not stop a poll even if a library panics
@@ -1378,12 +1441,14 @@ mod tests {
             folder: sent.clone(),
         };
         let mut inbox = Maildir::open(dir.path().join("inbox")).unwrap();
+        let mut keys = std::collections::HashMap::new();
         for (name, who) in [("1.a", "ann"), ("2.b", "bob"), ("3.c", "cid")] {
             let raw = format!(
                 "From: {who}@example.org\r\nTo: pbem@example.net\r\nSubject: hi\r\n\
                  Message-ID: <{who}@example.org>\r\n\r\nhelp\r\n"
             );
             inbox.deliver(name, raw.as_bytes()).unwrap();
+            keys.insert(who, key_of(raw.as_bytes()));
         }
         let poller = Poller {
             store: &store,
@@ -1430,9 +1495,7 @@ mod tests {
         assert!(dir.path().join("inbox/new/2.b").exists(), "left in new/");
         let p = store.processed().unwrap().all().unwrap();
         assert!(
-            p.contains("<ann@example.org>")
-                && p.contains("<cid@example.org>")
-                && !p.contains("<bob@example.org>"),
+            p.contains(&keys["ann"]) && p.contains(&keys["cid"]) && !p.contains(&keys["bob"]),
             "{p:?}"
         );
         assert_eq!(fs::read_dir(store.outbox_staging()).unwrap().count(), 0);

@@ -291,6 +291,23 @@ pub fn stable_hash(bytes: &[u8]) -> u64 {
     h
 }
 
+/// 128 bits of a SHA-256 over `parts`, each length-prefixed (so no two
+/// lists of parts hash alike), as 32 hex digits: a name for something a
+/// stranger must not be able to make collide with another (a mail's key,
+/// a challenge's source), where [`stable_hash`] is not enough.
+pub fn strong_hash(parts: &[&[u8]]) -> String {
+    let mut h = ring::digest::Context::new(&ring::digest::SHA256);
+    for p in parts {
+        h.update(&(p.len() as u64).to_be_bytes());
+        h.update(p);
+    }
+    let mut hex = String::with_capacity(32);
+    for b in &h.finish().as_ref()[..16] {
+        let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{b:02x}"));
+    }
+    hex
+}
+
 /// The data folder.
 #[derive(Clone, Debug)]
 pub struct Store {

@@ -351,9 +351,13 @@ fn logs_one_line_per_mail_with_levels_from_the_environment() {
     let log = poll_log(None);
     let lines: Vec<&str> = log.lines().collect();
     assert_eq!(lines.len(), 2, "{log}");
+    // The key is 128 bits of a hash of the sender, the id and the body.
+    let (head, tail) = lines[0].split_once("key=mail:").expect(lines[0]);
+    let (hash, tail) = tail.split_at(32);
+    assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{log}");
     assert_eq!(
-        lines[0],
-        "2026-11-20T10:00:00Z INFO  mail key=<log.1@example.org> from=carol@example.org replies=1 fate=\"refused from carol@example.org: no command\""
+        format!("{head}key=mail:KEY{tail}"),
+        "2026-11-20T10:00:00Z INFO  mail key=mail:KEY id=<log.1@example.org> from=carol@example.org replies=1 fate=\"refused from carol@example.org: no command\""
     );
     assert!(
         lines[1].starts_with("2026-11-20T10:00:00Z INFO  poll handled=1 refused=1"),

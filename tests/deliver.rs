@@ -182,14 +182,15 @@ fn subject(raw: &[u8]) -> String {
 fn deliver_processes_a_piped_move_exactly_once() {
     let site = Site::new();
     site.new_bz("bz-del1");
-    let key = "<move1@example.org>";
-    let raw = bobs_move(&site, "bz-del1", key);
+    let id = "<move1@example.org>";
+    let raw = bobs_move(&site, "bz-del1", id);
+    let key = common::mail_key(&raw);
 
     let o = site.deliver("2026-11-20T10:30:00Z", &raw);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let rec = site.record("bz-del1");
     assert_eq!(rec.moves(), ["58-50"]);
-    assert_eq!(rec.lines[0].message_id.as_deref(), Some(key));
+    assert_eq!(rec.lines[0].message_id.as_deref(), Some(id));
     for who in ["alice@example.org", BOB] {
         let got = site.mails_to(who);
         assert_eq!(got.len(), 2, "{who}: the start and the move");
@@ -272,12 +273,54 @@ fn deliver_exits_75_when_it_cannot_work_now_and_the_retry_succeeds() {
     assert_eq!(site.mails_to(BOB).len(), 2);
 }
 
+/// Issue 13, item 8: a stranger who sends any mail with the Message-ID a
+/// player will use next, even one forged as from the player, does not
+/// spoil the player's move; and the skipped copy of a mail is logged.
+#[test]
+fn issue13_a_strangers_mail_with_a_players_next_message_id_spoils_nothing() {
+    let site = Site::new();
+    site.new_bz("bz-del1");
+    let id = "<move1@example.org>";
+    // Two strangers' mails first: one of their own, one with Bob's name
+    // in From and another body (it has no key: it moves nothing).
+    for (from, body) in [
+        ("Mallory <mallory@example.org>", "help"),
+        ("Bob <bob@example.org>", "#1 58-49"),
+    ] {
+        let raw = mail(from, "pbem@localhost", id, "hi", body);
+        let o = site.deliver(NOW, &raw);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    assert!(site.record("bz-del1").moves().is_empty());
+    // Then Bob's move, with the same id: played, and Alice told.
+    let raw = bobs_move(&site, "bz-del1", id);
+    let o = site.deliver(NOW, &raw);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(site.record("bz-del1").moves(), ["58-50"]);
+    assert_eq!(
+        site.mails_to("alice@example.org").len(),
+        2,
+        "Alice hears of it"
+    );
+    // The very same mail again is skipped, and the log says so.
+    let o = site.deliver(NOW, &raw);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let key = common::mail_key(&raw);
+    assert!(
+        stderr(&o).contains("skipped-processed") && stderr(&o).contains(&key),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(site.record("bz-del1").moves(), ["58-50"]);
+}
+
 #[test]
 fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
     let site = Site::new();
     site.new_bz("bz-del1");
-    let key = "<move1@example.org>";
-    let raw = bobs_move(&site, "bz-del1", key);
+    let id = "<move1@example.org>";
+    let raw = bobs_move(&site, "bz-del1", id);
+    let key = common::mail_key(&raw);
     // The key cannot be committed (its file is a link into a folder that
     // does not exist: it reads as empty, but cannot be written, as a full
     // disk would stop the append): the record and the replies are written
@@ -294,7 +337,7 @@ fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
     assert_eq!(site.record("bz-del1").moves(), ["58-50"]);
     assert_eq!(site.mails_to(BOB).len(), 1, "no news sent yet");
     let committed = common::committed_keys(&site.path("data"));
-    assert!(!committed.iter().any(|k| *k == key), "{committed:?}");
+    assert!(!committed.iter().any(|k| **k == key), "{committed:?}");
 
     // The MTA's retry finds the move in the record: it is not played
     // again, and the news goes out once.

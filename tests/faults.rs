@@ -485,10 +485,7 @@ fn issue5_a_damaged_record_stops_its_game_only_and_is_reported_once() {
     let news = site
         .mails_to(&games[1].players[mover.other().index()])
         .into_iter()
-        .filter(|m| {
-            common::hash_of_reply(&m.message_id)
-                == common::key_hash("<bad-move.2.mended@example.org>")
-        })
+        .filter(|m| common::hash_of_reply(&m.message_id) == common::key_hash(&raw))
         .count();
     assert_eq!(news, 1, "the opponent hears of the move");
     assert_eq!(site.mails_to("admin@example.org").len(), bad.len());
@@ -675,17 +672,22 @@ fn fault_setup(site: &mut Site) -> Game {
     // as on any running installation.
     let o = site.poll(at(0));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    for ply in 0..2 {
-        let raw = site.move_mail(&g, ply, &format!("<fault.{ply}@example.org>"));
+    for raw in fault_mails(site, &g) {
         site.deliver(&raw);
     }
-    let raw = site.mail(&g, 0, "<fault.board@example.org>", "board");
-    site.deliver(&raw);
-    site.deliver(
-        b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: hi\r\n\
-          Message-ID: <fault.help@example.org>\r\n\r\nhelp\r\n",
-    );
     g
+}
+
+/// The mails of [`fault_setup`]: two moves, a `board` request, a `help`.
+fn fault_mails(site: &Site, g: &Game) -> [Vec<u8>; 4] {
+    [
+        site.move_mail(g, 0, "<fault.0@example.org>"),
+        site.move_mail(g, 1, "<fault.1@example.org>"),
+        site.mail(g, 0, "<fault.board@example.org>", "board"),
+        b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: hi\r\n\
+          Message-ID: <fault.help@example.org>\r\n\r\nhelp\r\n"
+            .to_vec(),
+    ]
 }
 
 /// After the fault is gone: every mail of [`fault_setup`] processed and
@@ -701,10 +703,12 @@ fn check_processed_once(site: &Site, g: &Game) {
         "<fault.board@example.org>",
         "<fault.help@example.org>",
     ];
+    let mails = fault_mails(site, g);
     let committed = site.committed();
-    for id in ids {
+    for (id, raw) in ids.iter().zip(&mails) {
+        let key = common::mail_key(raw);
         assert_eq!(
-            committed.iter().filter(|k| *k == id).count(),
+            committed.iter().filter(|k| **k == key).count(),
             1,
             "{id}: {committed:?}"
         );
@@ -712,8 +716,9 @@ fn check_processed_once(site: &Site, g: &Game) {
     // Which mail each reply is about: its Message-ID names it (issue 12).
     let about = |m: &Sent| -> String {
         ids.iter()
-            .find(|id| common::key_hash(id) == common::hash_of_reply(&m.message_id))
-            .map_or_else(|| m.message_id.clone(), |id| id.to_string())
+            .zip(&mails)
+            .find(|(_, raw)| common::key_hash(raw) == common::hash_of_reply(&m.message_id))
+            .map_or_else(|| m.message_id.clone(), |(id, _)| id.to_string())
     };
     let answers = |who: &str| -> HashMap<String, usize> {
         let mut n = HashMap::new();
@@ -916,23 +921,30 @@ fn issue5_a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
     let mut piped: Vec<Vec<u8>> = Vec::new();
     // What each mail must bring: (recipient, mail answered) -> 1.
     let mut want: HashMap<(String, String), usize> = HashMap::new();
+    // Each mail's key hash, by its Message-ID: how a reply names it.
+    let mut hashes: HashMap<String, String> = HashMap::new();
     for ply in 0..20 {
         for g in games.iter().filter(|g| ply < g.moves.len()) {
             let mid = format!("<{}.move{ply}@example.org>", g.id);
-            maildir.push(site.move_mail(g, ply, &mid));
+            let raw = site.move_mail(g, ply, &mid);
+            hashes.insert(mid.clone(), common::key_hash(&raw));
+            maildir.push(raw);
             for p in &g.players {
                 want.insert((p.clone(), mid.clone()), 1);
             }
             if ply % 5 == 2 {
                 let mid = format!("<{}.board{ply}@example.org>", g.id);
                 let raw = site.mail(g, ply, &mid, "board");
+                hashes.insert(mid.clone(), common::key_hash(&raw));
                 maildir.push(raw.clone());
                 piped.push(raw);
                 want.insert((g.players[g.mover(ply).index()].clone(), mid), 1);
             }
             if ply % 10 == 4 {
                 let mid = format!("<{}.piped{ply}@example.org>", g.id);
-                piped.push(site.mail(g, ply, &mid, "moves"));
+                let raw = site.mail(g, ply, &mid, "moves");
+                hashes.insert(mid.clone(), common::key_hash(&raw));
+                piped.push(raw);
                 want.insert((g.players[g.mover(ply).index()].clone(), mid), 1);
             }
         }
@@ -1076,7 +1088,7 @@ fn issue5_a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
                 let about = want
                     .keys()
                     .map(|(_, id)| id)
-                    .find(|id| common::key_hash(id) == common::hash_of_reply(&m.message_id))
+                    .find(|id| hashes[*id] == common::hash_of_reply(&m.message_id))
                     .cloned()
                     .unwrap_or_else(|| m.message_id.clone());
                 *got.entry((p.clone(), about)).or_default() += 1;

@@ -122,26 +122,87 @@ fn issue5_a_mail_key_is_one_line_of_the_processed_keys() {
     let store = Store::open(top.path()).unwrap();
     let mut keys = std::collections::HashSet::new();
     // Keys as the poll makes them: never a line break, whatever the
-    // Message-ID holds.
+    // Message-ID or the sender holds, and a long id is no trouble.
+    let long = format!("<{}@x>", "i".repeat(10_000));
     for id in [
         "<a@b>\n<victim@x> .",
         "<a\r\nb@c>",
         "<a\0b@c>",
         "<a b c@d>",
         "<\u{2028}@x>",
+        &long,
     ] {
-        let key = mail_key(b"raw", Some(id));
+        let key = mail_key(b"raw", Some("a\n b@c"), Some(id));
+        assert!(key.starts_with("mail:") && key.len() == 37, "{key:?}");
         assert!(!key.chars().any(|c| c.is_control() || c == ' '), "{key:?}");
         store.mark_processed(&key).unwrap();
         keys.insert(key);
     }
-    let long = format!("<{}@x>", "i".repeat(10_000));
-    assert!(mail_key(b"raw", Some(&long)).starts_with("sha:"));
+    assert_eq!(keys.len(), 6, "six ids, six keys");
     // And a key made elsewhere is refused, not written as two lines.
     for key in ["<a@b> .\n<victim@x>", "x\ry", "", "\0"] {
         assert!(store.mark_processed(key).is_err(), "{key:?}");
     }
     assert_eq!(store.processed().unwrap().all().unwrap(), keys);
+}
+
+/// Issue 13, item 8: a mail's key is its sender, its Message-ID as
+/// written and its body; the id alone, or the id with its spaces taken
+/// out, is not.
+#[test]
+fn issue13_a_mail_key_is_sender_id_and_body() {
+    let mail = |from: &str, id: &str, body: &str| {
+        format!("From: {from}\r\nMessage-ID: {id}\r\nReceived: by relay\r\n\r\n{body}\r\n")
+    };
+    let key = |from: &str, id: &str, body: &str| {
+        mail_key(mail(from, id, body).as_bytes(), Some(from), Some(id))
+    };
+    let bob = key("bob@example.org", "<m1@x>", "#1 58-50");
+    // The same mail come again by another way is the same mail.
+    let again = mail("bob@example.org", "<m1@x>", "#1 58-50").replace(
+        "Received: by relay",
+        "Received: by another relay\r\nX-Spam: no",
+    );
+    assert_eq!(
+        mail_key(again.as_bytes(), Some("Bob@Example.org"), Some("<m1@x>")),
+        bob
+    );
+    let piped = mail("bob@example.org", "<m1@x>", "#1 58-50").replace("\r\n", "\n");
+    assert_eq!(
+        mail_key(piped.as_bytes(), Some("bob@example.org"), Some("<m1@x>")),
+        bob,
+        "LF or CRLF, one mail"
+    );
+    let fetched = format!("Return-Path: <bob@example.org>\n{piped} \n\n");
+    assert_eq!(
+        mail_key(fetched.as_bytes(), Some("bob@example.org"), Some("<m1@x>")),
+        bob,
+        "a blank line more at the end, as IMAP gives it: one mail"
+    );
+    for (other, what) in [
+        (
+            key("mallory@example.org", "<m1@x>", "#1 58-50"),
+            "another sender",
+        ),
+        (key("bob@example.org", "<m1@x>", "help"), "another body"),
+        (
+            key("bob@example.org", "<m 1@x>", "#1 58-50"),
+            "a space in the id",
+        ),
+        (
+            key("bob@example.org", "<m1@X>", "#1 58-50"),
+            "the id in other case",
+        ),
+    ] {
+        assert_ne!(other, bob, "{what} is another mail");
+    }
+    // Without a Message-ID, the whole mail is the key.
+    let raw = mail("bob@example.org", "<m1@x>", "x");
+    assert_ne!(mail_key(raw.as_bytes(), Some("bob@example.org"), None), bob);
+    assert_eq!(
+        mail_key(raw.as_bytes(), None, None),
+        mail_key(raw.as_bytes(), Some("bob@example.org"), None)
+    );
 }
 
 #[test]

@@ -10,13 +10,26 @@ pub mod workload;
 
 use std::path::{Path, PathBuf};
 
+/// The key pbem commits for the raw mail `raw` once it is processed: its
+/// From and Message-ID read as the poll reads them.
+pub fn mail_key(raw: &[u8]) -> String {
+    let m = pbem::mail::inbound::parse(raw).ok();
+    pbem::poll::mail_key(
+        raw,
+        m.as_ref().and_then(|m| m.from.as_deref()),
+        m.as_ref().and_then(|m| m.message_id.as_deref()),
+    )
+}
+
 /// The part of pbem's Message-IDs (`<pbem.GAME.HASH.N@host>`) that names
-/// the mail a reply comes from: the hash of its key. A reply to the other
-/// player is In-Reply-To pbem's last mail to them, not the mover's mail
-/// (issue 12), so tests tell which mail a reply is about by this.
-pub fn key_hash(mail_message_id: &str) -> String {
-    let key = pbem::poll::mail_key(b"", Some(mail_message_id));
-    format!("{:016x}", pbem::store::stable_hash(key.as_bytes()))
+/// the mail `raw` a reply comes from: the hash of its key. A reply to the
+/// other player is In-Reply-To pbem's last mail to them, not the mover's
+/// mail (issue 12), so tests tell which mail a reply is about by this.
+pub fn key_hash(raw: &[u8]) -> String {
+    format!(
+        "{:016x}",
+        pbem::store::stable_hash(mail_key(raw).as_bytes())
+    )
 }
 
 /// The key hash in one of pbem's Message-IDs (see [`key_hash`]).

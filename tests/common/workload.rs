@@ -28,6 +28,8 @@ pub struct Game {
     pub moves: Vec<String>,
     /// Their Message-IDs, `<...>`.
     pub move_ids: Vec<String>,
+    /// Their keys' hashes, as pbem's replies name them ([`super::key_hash`]).
+    pub move_hashes: Vec<String>,
     /// The two players' addresses, side A first.
     pub players: [String; 2],
     /// Whether the moves mailed end the game.
@@ -88,6 +90,7 @@ pub fn build(
         let whole = plies.is_none_or(|p| p >= moves.len());
         moves.truncate(plies.unwrap_or(usize::MAX));
         let mut move_ids = Vec::new();
+        let mut move_hashes = Vec::new();
         for (i, m) in moves.iter().enumerate() {
             let side = if i % 2 == 0 { Side::A } else { Side::B };
             let who = &players[side.index()];
@@ -97,6 +100,7 @@ pub fn build(
                 "From: {who}\r\nTo: {local}+{id}.{token}@{domain}\r\nSubject: Re: [pbem {id}] move\r\nMessage-ID: {mid}\r\n\r\n#{} {m}\r\n",
                 i + 1
             );
+            move_hashes.push(super::key_hash(raw.as_bytes()));
             mails.push(Mail {
                 name: format!("{:05}.{g:05}.m", i + 1),
                 raw: raw.into_bytes(),
@@ -118,6 +122,7 @@ pub fn build(
             id,
             moves,
             move_ids,
+            move_hashes,
             players,
             whole,
         });
@@ -184,7 +189,9 @@ impl Workload {
                     let about = g
                         .move_ids
                         .iter()
-                        .find(|mid| super::key_hash(mid) == super::hash_of_reply(&id));
+                        .zip(&g.move_hashes)
+                        .find(|(_, h)| **h == super::hash_of_reply(&id))
+                        .map(|(mid, _)| mid);
                     *answered
                         .entry(about.cloned().unwrap_or_else(|| id.clone()))
                         .or_default() += 1;
