@@ -322,6 +322,7 @@ fn start_games(
         identity,
         templates: &templates,
         now: pbem::clock::now(),
+        challenges: Default::default(),
     };
     let mut lines: HashMap<Rules, Vec<Vec<String>>> = HashMap::new();
     (0..games)

@@ -244,6 +244,18 @@ pub fn mailbox(name: Option<&str>, address: &str) -> String {
     }
 }
 
+/// The mailbox an address reaches, for counting: the address without its
+/// `+tag` (`victim+7@example.org` is `victim@example.org`).
+pub fn mailbox_key(address: &str) -> String {
+    match address.rsplit_once('@') {
+        Some((local, domain)) => {
+            let local = local.split_once('+').map_or(local, |(l, _)| l);
+            format!("{local}@{domain}")
+        }
+        None => address.to_string(),
+    }
+}
+
 /// The adjudicator for one poll.
 pub struct Adjudicator<'a> {
     pub store: &'a Store,
@@ -251,7 +263,32 @@ pub struct Adjudicator<'a> {
     pub templates: &'a Templates,
     /// The one clock (STYLE.md habit 8): the poll's time.
     pub now: DateTime<Utc>,
+    /// How many challenges a stranger can make pbem send.
+    pub challenges: ChallengeLimits,
 }
+
+/// The bounds on challenges (issue 13: one mail with 20 `challenge`
+/// lines made pbem mail 20 strangers): `[limits]` in pbem.toml; 0 turns a
+/// bound off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengeLimits {
+    /// Challenges one mail may make; the rest are refused.
+    pub per_mail: u32,
+    /// Challenges from one mailbox waiting for an answer at once.
+    pub open: u32,
+}
+
+impl Default for ChallengeLimits {
+    fn default() -> ChallengeLimits {
+        ChallengeLimits {
+            per_mail: 2,
+            open: 3,
+        }
+    }
+}
+
+/// How long a challenge counts as waiting for an answer.
+const CHALLENGE_OPEN_DAYS: i64 = 30;
 
 /// Where the game of a mail was named.
 struct Target {
@@ -323,14 +360,6 @@ impl Key {
                 format!("with the key of {side} in {id} ({})", address_of(player))
             }
         }
-    }
-}
-
-/// Text from a mail shown in a reply, at most 100 characters.
-fn shorten(text: &str) -> String {
-    match text.char_indices().nth(100) {
-        Some((i, _)) => format!("{} ...", &text[..i]),
-        None => text.to_string(),
     }
 }
 
@@ -577,7 +606,7 @@ impl Adjudicator<'_> {
                 _ if !about_game => {}
                 Standing::Unproven => {
                     let key = self.whose_key(id, table, token.as_deref())?;
-                    return self.spoofed(&from, mail, id, table, key);
+                    return self.spoofed(&from, id, table, key);
                 }
                 Standing::Unreadable(damage) => return self.damaged(&from, damage),
                 Standing::Stranger => {
@@ -593,7 +622,7 @@ impl Adjudicator<'_> {
                         });
                     }
                     let key = self.whose_key(id, table, token.as_deref())?;
-                    return self.stranger(&from, mail, id, key);
+                    return self.stranger(&from, id, key);
                 }
             }
         }
@@ -636,7 +665,20 @@ impl Adjudicator<'_> {
             _ => {
                 let mut replies = Vec::new();
                 let mut failed_any = false;
+                // The challenges past the bound of one mail (issue 13).
+                let mut over = Vec::new();
                 for (n, c) in commands.iter().enumerate() {
+                    if matches!(c, Command::Challenge { .. })
+                        && self.challenges.per_mail > 0
+                        && commands[..n]
+                            .iter()
+                            .filter(|c| matches!(c, Command::Challenge { .. }))
+                            .count()
+                            >= self.challenges.per_mail as usize
+                    {
+                        over.push(c.to_string());
+                        continue;
+                    }
                     let (r, refused) = self.gameless(&from, mail, c, n)?;
                     replies.extend(r.into_iter().map(|r| match &thread {
                         Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Reply {
@@ -647,6 +689,25 @@ impl Adjudicator<'_> {
                         _ => r,
                     }));
                     failed_any |= refused;
+                }
+                if let Some(first) = over.first() {
+                    let per_mail = self.challenges.per_mail;
+                    let what = match over.len() - 1 {
+                        0 => "this one was".to_string(),
+                        n => format!("this one and {n} more were"),
+                    };
+                    replies.push(self.reject(
+                        &from,
+                        None,
+                        Refusal::new(
+                            first.clone(),
+                            format!(
+                                "one mail makes at most {per_mail} challenge{}: {what} not sent; send each in a later mail",
+                                if per_mail == 1 { "" } else { "s" }
+                            ),
+                        ),
+                    )?);
+                    failed_any = true;
                 }
                 Ok(Handled {
                     fate: summary(&commands),
@@ -767,10 +828,16 @@ impl Adjudicator<'_> {
                     .filter_map(|s| record.players.get(record.rules.side_name(*s)).cloned())
                     .collect(),
             ),
+            // Until the opponent accepts, the challenger is a stranger to
+            // them: their address only, no name of their choosing, in the
+            // subject (issue 13).
             Table::Challenge {
                 rules, challenge, ..
             } => {
-                let mut p = vec![challenge.challenger.clone(), challenge.opponent.clone()];
+                let mut p = vec![
+                    address_of(&challenge.challenger),
+                    challenge.opponent.clone(),
+                ];
                 if rules.side_named(&challenge.challenger_side) != Some(Side::A) {
                     p.reverse();
                 }
@@ -791,6 +858,14 @@ impl Adjudicator<'_> {
             subject: subject.to_string(),
             players,
         })
+    }
+
+    /// When pbem received the mail it is handling, for a notice to
+    /// someone who may not have sent it: the one thing about a stranger's
+    /// mail pbem repeats to a third party (issue 13: its subject or
+    /// Message-ID would carry the stranger's text).
+    fn received(&self) -> String {
+        self.now.format("%Y-%m-%d %H:%M UTC").to_string()
     }
 
     fn info(&self, to: &str, title: &str, text: &str, game: Option<&str>) -> Result<Reply> {
@@ -1080,6 +1155,24 @@ impl Adjudicator<'_> {
         let (id, challenge) = match self.challenge_from(&source)? {
             Some(found) => found,
             None => {
+                let open = self.open_challenges_of(from)?;
+                if self.challenges.open > 0 && open.len() >= self.challenges.open as usize {
+                    return Ok((
+                        vec![self.reject(
+                            from,
+                            None,
+                            Refusal::new(
+                                format!("challenge {} {opponent}", rules.slug()),
+                                format!(
+                                    "{} of your challenges wait for an answer ({}), as many as pbem keeps open for one address; once one is accepted or declined you can challenge again (to withdraw one, reply `decline` to pbem's mail about it; a challenge older than {CHALLENGE_OPEN_DAYS} days no longer counts)",
+                                    open.len(),
+                                    open.join(", ")
+                                ),
+                            ),
+                        )?],
+                        true,
+                    ));
+                }
                 let id = self.fresh_id(rules)?;
                 let challenger_first = match order {
                     Order::First => true,
@@ -1145,7 +1238,7 @@ impl Adjudicator<'_> {
                 to: opponent.clone(),
                 rendered: self.templates.render(
                     "challenge",
-                    context! { id => id.clone(), game => i.name, author => i.author, challenger => challenge.challenger.clone(),
+                    context! { id => id.clone(), game => i.name, author => i.author, challenger => address_of(&challenge.challenger),
                         your_side => rules.side_name(opp_side), first => rules.side_name(first),
                         summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
                 )?,
@@ -1162,6 +1255,23 @@ impl Adjudicator<'_> {
                 reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
             },
         ], false))
+    }
+
+    /// The ids of the challenges from `from`'s mailbox (any `+tag`) that
+    /// wait for an answer, younger than [`CHALLENGE_OPEN_DAYS`].
+    fn open_challenges_of(&self, from: &str) -> Result<Vec<String>> {
+        let who = mailbox_key(from);
+        let since = self.now - chrono::Duration::days(CHALLENGE_OPEN_DAYS);
+        let mut open = Vec::new();
+        for id in self.store.challenge_ids()? {
+            if let Some(c) = self.store.challenge(&id)?
+                && mailbox_key(&address_of(&c.challenger)) == who
+                && DateTime::parse_from_rfc3339(&c.created).is_ok_and(|t| t.to_utc() > since)
+            {
+                open.push(id);
+            }
+        }
+        Ok(open)
     }
 
     /// The challenge a command made before (its `source`), if any.
@@ -1232,10 +1342,15 @@ impl Adjudicator<'_> {
             ))
         };
         if rules.side_named(&ch.challenger_side) == Some(side) {
-            // The challenger, with their key: too early, not a stranger.
+            // The challenger, with their key: `decline` withdraws the
+            // challenge (issue 13: so that the bound on open challenges
+            // never locks a player out); anything else is too early.
+            if let Some(Command::Decline) = commands.first() {
+                return self.withdraw(from, id, rules, ch);
+            }
             return not_yet(
                 format!(
-                    "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do",
+                    "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do (to withdraw the challenge, reply `decline`)",
                     ch.opponent
                 ),
                 "not answered yet",
@@ -1267,6 +1382,35 @@ impl Adjudicator<'_> {
                 "not answered",
             ),
         }
+    }
+
+    /// The challenger's `decline`: the challenge is withdrawn, and both
+    /// are told (the opponent in a word: pbem's own, none of the
+    /// challenger's).
+    fn withdraw(&self, from: &str, id: &str, rules: Rules, ch: &Challenge) -> Result<Handled> {
+        self.store.remove_challenge(id)?;
+        let challenger = address_of(&ch.challenger);
+        let replies = [(ch.challenger.clone(), true), (ch.opponent.clone(), false)]
+            .into_iter()
+            .map(|(to, yours)| {
+                Ok(Reply {
+                    to,
+                    rendered: self.templates.render(
+                        "withdrawn",
+                        context! { id, game => rules.name(), challenger => challenger.clone(), opponent => ch.opponent.clone(), yours },
+                    )?,
+                    game: Some(id.to_string()),
+                    reply_to: None,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Handled {
+            replies,
+            fate: format!("challenge {id} withdrawn by {from}"),
+            failed: false,
+            damage: None,
+            progress: true,
+        })
     }
 
     fn dmarc_pass(&self, mail: &Inbound) -> bool {
@@ -1321,14 +1465,7 @@ impl Adjudicator<'_> {
     /// nothing moves, and the registered address is told (it is the
     /// sender's, so a forger learns nothing), and so is the player whose
     /// key it carried, if it was another's.
-    fn spoofed(
-        &self,
-        from: &str,
-        mail: &Inbound,
-        id: &str,
-        table: &Table,
-        key: Key,
-    ) -> Result<Handled> {
+    fn spoofed(&self, from: &str, id: &str, table: &Table, key: Key) -> Result<Handled> {
         let game = table.rules().map_or("", Rules::name);
         let why = match &key {
             Key::Missing => "it did not carry your key".to_string(),
@@ -1349,13 +1486,13 @@ impl Adjudicator<'_> {
             to: from.to_string(),
             rendered: self.templates.render(
                 "spoofed",
-                context! { id, game, why, subject => shorten(&mail.subject), message_id => shorten(mail.message_id.as_deref().unwrap_or_default()) },
+                context! { id, game, why, received => self.received() },
             )?,
             game: Some(id.to_string()),
             reply_to: None,
         }];
         let mut told = "the registered address was told".to_string();
-        if let Some(warning) = self.key_warning(from, mail, id, &key)? {
+        if let Some(warning) = self.key_warning(from, id, &key)? {
             told = format!("{told}, and so was {}", address_of(&warning.to));
             replies.push(warning);
         }
@@ -1368,9 +1505,9 @@ impl Adjudicator<'_> {
     /// A mail for a game from an address that plays no side in it: nothing
     /// moves, nothing is answered (a stranger learns nothing of a game);
     /// when it carried a player's key, that player is told.
-    fn stranger(&self, from: &str, mail: &Inbound, id: &str, key: Key) -> Result<Handled> {
+    fn stranger(&self, from: &str, id: &str, key: Key) -> Result<Handled> {
         let dropped = format!("{from} is not a player of {id}");
-        Ok(match self.key_warning(from, mail, id, &key)? {
+        Ok(match self.key_warning(from, id, &key)? {
             Some(warning) => {
                 let owner = address_of(&warning.to);
                 failed(
@@ -1387,13 +1524,7 @@ impl Adjudicator<'_> {
 
     /// The warning to a player whose key came in a mail from another
     /// address (`from`), if it did.
-    fn key_warning(
-        &self,
-        from: &str,
-        mail: &Inbound,
-        target: &str,
-        key: &Key,
-    ) -> Result<Option<Reply>> {
+    fn key_warning(&self, from: &str, target: &str, key: &Key) -> Result<Option<Reply>> {
         let Key::Of { id, side, player } = key else {
             return Ok(None);
         };
@@ -1410,7 +1541,7 @@ impl Adjudicator<'_> {
                 "key_used",
                 context! {
                     id, game, side, target, sender => from, address => address_of(player),
-                    subject => shorten(&mail.subject), message_id => shorten(mail.message_id.as_deref().unwrap_or_default()),
+                    received => self.received(),
                 },
             )?,
             game: Some(id.clone()),

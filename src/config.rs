@@ -308,6 +308,17 @@ vacation_days_per_year = 30
 [limits]
 replies_per_hour = 20
 replies_per_day = 50
+# After this many mails in a row from one address that pbem can act on
+# none of (no command, or one it refuses), it tells the address once and
+# answers no more such mails from it until one it can act on comes: a
+# loop ends whatever its pace.
+fruitless_in_a_row = 5
+# What a stranger can make pbem send to others: the challenges one mail
+# may make (the rest are refused), and the challenges from one address
+# that may wait for an answer at once (a challenge older than 30 days no
+# longer counts; the challenger withdraws one by replying `decline`).
+challenges_per_mail = 2
+open_challenges = 3
 
 [inbox]
 # The Maildir pbem reads (new/ and unseen mail in cur/).

@@ -268,6 +268,7 @@ impl Poller<'_> {
             identity: self.identity,
             templates: self.templates,
             now,
+            challenges: self.limits.challenges(),
         };
         // Clocks first: a deadline that passed before this poll is a loss
         // on time, whatever mail comes in it.
@@ -895,6 +896,7 @@ impl Poller<'_> {
             identity: self.identity,
             templates: self.templates,
             now,
+            challenges: self.limits.challenges(),
         };
         let today = now.format("%Y-%m-%d").to_string();
         let mut heads = std::collections::HashMap::new();

@@ -146,6 +146,7 @@ impl Site {
             identity: &server.identity,
             templates: &server.templates,
             now: at(0),
+            challenges: Default::default(),
         };
         ids.iter()
             .zip(rules.iter().cycle())

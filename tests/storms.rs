@@ -74,6 +74,7 @@ impl World {
             identity: &s.identity,
             templates: &s.templates,
             now: self.now,
+            challenges: Default::default(),
         };
         let rules = Rules::BoomAndZoom;
         let map = BTreeMap::from([
@@ -202,9 +203,12 @@ fn away_answer(n: usize, from: &str, got: &Received) -> String {
 
 /// Alice moves in a game against Bob, whose autoresponder answers every
 /// mail pbem sends him; pbem polls every `step`, `rounds` times. Bob must
-/// get the news, `cap` answers and one notice, and then nothing.
+/// get the news, `cap` answers and one notice, and then nothing. The
+/// bound on fruitless mails in a row (issue 13) is off here: these are
+/// the hourly and daily limits' cases.
 fn away_loop(step: Duration, rounds: usize, cap: u32) {
     let mut w = World::new();
+    w.server.config.limits.fruitless_in_a_row = 0;
     let bob = "bob@example.org";
     let [alice_key, bob_key] = w.game(
         "bz-away",
@@ -764,6 +768,7 @@ fn issue13_plus_addresses_share_one_mailboxs_limit() {
             "help",
         ));
     }
+    w.server.config.limits.fruitless_in_a_row = 0;
     let r = w.poll();
     assert_eq!(r.handled, 60, "{r:?}");
     let answered: usize = (1..=60)
@@ -771,4 +776,329 @@ fn issue13_plus_addresses_share_one_mailboxs_limit() {
         .sum();
     // 20 answers an hour, and one notice that replies are paused.
     assert_eq!(answered, 21, "{answered} mails to victim+N@example.org");
+}
+
+/// Issue 13, item 5: an autoresponder answering every pbem mail (no RFC
+/// 3834 headers, pbem's text quoted under its own), with a round trip of
+/// half an hour and of six hours: too slow for the hourly and daily
+/// limits, it still ends, after `fruitless_in_a_row` refused mails in a
+/// row (the last answer replaced by a notice), over 200 simulated hours.
+/// Bob's own move later is played and answered, and so is his `board`.
+#[test]
+fn issue13_a_slow_autoresponder_loop_ends_whatever_its_pace() {
+    for step in [Duration::minutes(30), Duration::hours(6)] {
+        let mut w = World::new();
+        let cap = w.limits().fruitless_in_a_row as usize;
+        assert!(cap > 0);
+        let bob = "bob@example.org";
+        let [alice_key, bob_key] = w.game(
+            "bz-away",
+            ["Alice <alice@example.org>", "Bob <bob@example.org>"],
+        );
+        w.deliver(&mail(
+            "Alice <alice@example.org>",
+            &format!("pbem+bz-away.{alice_key}@example.net"),
+            "Re: [pbem bz-away] the game begins",
+            "<alice.1@example.org>",
+            "#1 6-13",
+        ));
+        w.poll();
+        let rounds = (Duration::hours(200).num_minutes() / step.num_minutes()) as usize;
+        let mut got: Vec<Received> = Vec::new();
+        let mut last_mail_round = 0;
+        for round in 1..=rounds {
+            let new = w.mails_to(bob);
+            if !new.is_empty() {
+                last_mail_round = round;
+            }
+            for (_, r) in new {
+                w.deliver(&away_answer(got.len() + 1, "Bob <bob@example.org>", &r));
+                got.push(r);
+            }
+            w.now += step;
+            w.poll();
+        }
+        let subjects: Vec<&str> = got.iter().map(|r| r.subject.as_str()).collect();
+        // The news, cap - 1 refusals, the notice; then nothing.
+        assert_eq!(got.len(), 1 + cap, "every {step}: {subjects:#?}");
+        for r in &got[1..cap] {
+            assert!(
+                r.headline().contains("Your mail was not accepted"),
+                "{}",
+                r.text
+            );
+        }
+        let notice = got.last().unwrap();
+        assert!(
+            notice
+                .subject
+                .contains("no longer answers mails it cannot act on"),
+            "{subjects:#?}"
+        );
+        assert!(
+            notice.text.contains(&format!("last {cap} mails")),
+            "{}",
+            notice.text
+        );
+        assert!(
+            last_mail_round <= cap + 1,
+            "mail for Bob until round {last_mail_round}"
+        );
+        assert_eq!(w.pending(), 0);
+        println!(
+            "autoresponder every {} min: {} mails to it in 200 hours, the last in round {last_mail_round} of {rounds}",
+            step.num_minutes(),
+            got.len()
+        );
+        // Bob himself: his move is played and he hears of it; his `board`
+        // is answered.
+        w.deliver(&mail(
+            "Bob <bob@example.org>",
+            &format!("pbem+bz-away.{bob_key}@example.net"),
+            "Re: [pbem bz-away] Boom & Zoom",
+            "<bob.back@example.org>",
+            "#2 61-34\nboard",
+        ));
+        w.poll();
+        let back = w.mails_to(bob);
+        assert_eq!(w.moves("bz-away"), ["6-13", "61-34"]);
+        assert!(
+            back.iter()
+                .any(|m| m.1.headline().contains("Red played 61-34")),
+            "{:?}",
+            back.iter()
+                .map(|m| m.1.headline().to_string())
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A mail made only of lines pbem sent its sender, however quoted (an
+/// autoresponder that answers with the mail it got): an answer to pbem's
+/// own mail by its content, never answered (issue 13, item 5).
+#[test]
+fn issue13_an_answer_of_nothing_but_pbems_own_text_is_not_answered() {
+    let mut w = World::new();
+    let carol = "carol@example.org";
+    w.deliver(&mail(carol, PBEM, "hi", "<c.1@example.org>", "hello"));
+    w.poll();
+    let got = w.mails_to(carol);
+    assert_eq!(got.len(), 1);
+    // Her "autoresponder" sends pbem's text back, quoted one way or
+    // another, and nothing else.
+    for (n, quote) in ["> ", ">> ", "| "].iter().enumerate() {
+        let echo: String = got[0]
+            .1
+            .text
+            .lines()
+            .map(|l| format!("{quote}{l}\n"))
+            .collect();
+        w.deliver(&mail(
+            carol,
+            PBEM,
+            "Re: hi",
+            &format!("<c.echo{n}@example.org>"),
+            &echo,
+        ));
+        let r = w.poll();
+        assert!(
+            fates(&r)
+                .iter()
+                .all(|f| f.contains("an answer to pbem's own mail")),
+            "{:?}",
+            fates(&r)
+        );
+        assert!(w.mails_to(carol).is_empty(), "no answer to an echo");
+    }
+}
+
+/// A pbem for the two-pbem loop: its own address and data folder.
+fn world_at(address: &str) -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pbem.toml");
+    fs::write(&path, INIT.replace("pbem@localhost", address)).unwrap();
+    let config = Config::load(&path).unwrap();
+    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
+    World {
+        server: Server::new(config).unwrap(),
+        inbox,
+        dir,
+        now: at("2026-11-20T10:00:00Z"),
+        delivered: 0,
+        read: HashSet::new(),
+    }
+}
+
+/// What a relay that strips loop headers leaves of a mail: no
+/// Auto-Submitted, no Precedence, no X-Pbem-Loop.
+fn stripped(raw: &[u8]) -> String {
+    let text = String::from_utf8_lossy(raw).replace("\r\n", "\n");
+    let (head, body) = text.split_once("\n\n").unwrap();
+    let mut kept = Vec::new();
+    for line in head.split('\n') {
+        let name = line.split(':').next().unwrap_or("").to_ascii_lowercase();
+        let cont = line.starts_with([' ', '\t']);
+        if cont && kept.last().is_none_or(|l: &String| l.is_empty()) {
+            continue;
+        }
+        if !cont && ["auto-submitted", "precedence", "x-pbem-loop"].contains(&name.as_str()) {
+            kept.push(String::new());
+            continue;
+        }
+        kept.push(line.to_string());
+    }
+    let head: Vec<String> = kept.into_iter().filter(|l| !l.is_empty()).collect();
+    format!("{}\n\n{body}", head.join("\n")).replace('\n', "\r\n")
+}
+
+/// Issue 13, item 5: two pbems, each answering the other's mail, through
+/// a relay that strips loop headers, with 25 minutes each way: the loop
+/// ends, within a few rounds, from either side.
+#[test]
+fn issue13_two_pbems_without_loop_headers_stop_answering_each_other() {
+    let (a_addr, b_addr) = ("pbem-a@example.net", "pbem-b@example.org");
+    let mut a = world_at(a_addr);
+    let mut b = world_at(b_addr);
+    // Someone writes to A in B's name: the first mail of the loop.
+    a.deliver(&mail(
+        b_addr,
+        a_addr,
+        "hello",
+        "<start@example.org>",
+        "hello there",
+    ));
+    a.poll();
+    let step = Duration::minutes(25);
+    let (mut a_to_b, mut b_to_a, mut last) = (0, 0, 0);
+    for round in 1..=400 {
+        let mut moved = false;
+        for (raw, _) in a.mails_to(b_addr) {
+            b.deliver(&stripped(&raw));
+            a_to_b += 1;
+            moved = true;
+        }
+        b.now += step;
+        b.poll();
+        for (raw, _) in b.mails_to(a_addr) {
+            a.deliver(&stripped(&raw));
+            b_to_a += 1;
+            moved = true;
+        }
+        a.now += step;
+        a.poll();
+        if moved {
+            last = round;
+        }
+    }
+    let cap = a.limits().fruitless_in_a_row as usize;
+    println!(
+        "two pbems, 25 minutes each way: {a_to_b} mails A to B, {b_to_a} B to A, the last in round {last} of 400"
+    );
+    assert!(
+        a_to_b <= cap && b_to_a <= cap,
+        "{a_to_b} and {b_to_a} mails"
+    );
+    assert!(last <= cap + 1, "the loop went on to round {last}");
+    assert_eq!((a.pending(), b.pending()), (0, 0));
+}
+
+/// Issue 13, item 6: one mail with 20 `challenge` lines makes two
+/// challenges; the rest are refused in one answer. The strangers it
+/// reaches see the challenger's address, never a name or text of their
+/// choosing; ten more such mails (some from `+tag`s of the same mailbox)
+/// reach no one more than the open challenges allow; withdrawing one
+/// (the challenger's `decline`) makes room again.
+#[test]
+fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
+    let mut w = World::new();
+    let lim = w.limits();
+    let spam = "Buy Cheap Pills at pills.example";
+    let from = format!("\"{spam}\" <mallory@example.org>");
+    let lines = |k: usize| -> String {
+        (1..=20)
+            .map(|n| format!("challenge embed x{k}.{n}@example.com\n"))
+            .collect()
+    };
+    w.deliver(&mail(&from, PBEM, spam, "<spam.0@example.org>", &lines(0)));
+    w.poll();
+    let strangers = |w: &mut World, k: usize| -> Vec<Received> {
+        (1..=20)
+            .flat_map(|n| w.mails_to(&format!("x{k}.{n}@example.com")))
+            .map(|(_, r)| r)
+            .collect()
+    };
+    let reached = strangers(&mut w, 0);
+    assert_eq!(reached.len(), lim.challenges_per_mail as usize);
+    for r in &reached {
+        for text in [&r.subject, &r.text] {
+            assert!(!text.contains("Pills") && !text.contains("pills"), "{text}");
+        }
+        assert!(r.subject.contains("mallory@example.org"), "{}", r.subject);
+    }
+    let to_mallory = w.mails_to("mallory@example.org");
+    assert_eq!(to_mallory.len(), lim.challenges_per_mail as usize + 1);
+    let refusal = &to_mallory.last().unwrap().1;
+    let words = refusal
+        .text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        words.contains("one mail makes at most 2 challenges: this one and 17 more were not sent"),
+        "{words}"
+    );
+    // Ten more mails: one more challenge reaches anyone (three open).
+    for k in 1..=10 {
+        let sender = if k % 2 == 0 {
+            format!("mallory+{k}@example.org")
+        } else {
+            from.clone()
+        };
+        w.deliver(&mail(
+            &sender,
+            PBEM,
+            "x",
+            &format!("<spam.{k}@example.org>"),
+            &lines(k),
+        ));
+    }
+    w.poll();
+    let more: usize = (1..=10).map(|k| strangers(&mut w, k).len()).sum();
+    assert_eq!(more, lim.open_challenges as usize - reached.len());
+    assert_eq!(
+        w.server.store.challenge_ids().unwrap().len(),
+        lim.open_challenges as usize
+    );
+    // Mallory withdraws her first challenge with `decline` in a reply to
+    // pbem's mail about it: its opponent hears of it, in pbem's words.
+    let first = to_mallory[0].1.reply_to.clone().unwrap();
+    w.deliver(&mail(
+        &from,
+        &first,
+        "Re: challenge",
+        "<withdraw@example.org>",
+        "decline",
+    ));
+    w.poll();
+    let told = strangers(&mut w, 0);
+    assert_eq!(told.len(), 1);
+    assert!(
+        told[0].text.contains("withdrawn") && !told[0].text.contains("Pills"),
+        "{}",
+        told[0].text
+    );
+    assert_eq!(
+        w.server.store.challenge_ids().unwrap().len(),
+        lim.open_challenges as usize - 1
+    );
+    // And there is room for one more.
+    w.deliver(&mail(
+        &from,
+        PBEM,
+        "x",
+        "<spam.last@example.org>",
+        "challenge embed y@example.com",
+    ));
+    w.poll();
+    assert_eq!(w.mails_to("y@example.com").len(), 1);
 }

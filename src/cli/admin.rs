@@ -174,6 +174,7 @@ impl New {
             identity: &server.identity,
             templates: &server.templates,
             now,
+            challenges: server.config.limits.challenges(),
         };
         adj.start_game(&id, rules, first, players, self.clock)?;
         let replies = adj.started(&id)?;
@@ -450,6 +451,7 @@ impl Move {
             identity: &server.identity,
             templates: &server.templates,
             now,
+            challenges: server.config.limits.challenges(),
         };
         let replies = adj.news_of(&id)?;
         let key = format!("move:{id}:{}", rec.lines.len());

@@ -146,8 +146,23 @@ impl Inbound {
     /// is quoted: `known` says whether pbem lately sent this player a line
     /// (issue 12: pbem's own words are inert; see
     /// [`text::strip_quotes_with`]).
+    ///
+    /// A mail that holds lines pbem sent and nothing of its own is an
+    /// answer to pbem's own mail by its content (an autoresponder that
+    /// quotes what it answers, with its loop headers stripped on the
+    /// way): it is marked [`Inbound::automated`], never answered (issue
+    /// 13: slow loops).
     pub fn strip_known(&mut self, known: &dyn Fn(&str) -> bool) {
         self.body = text::strip_quotes_with(&self.text, known);
+        if self.automated.is_none()
+            && self.body.trim().is_empty()
+            && self.text.lines().any(|l| {
+                known(l.trim_start_matches(|c: char| c == '>' || c == '|' || c.is_whitespace()))
+            })
+        {
+            self.automated =
+                Some("an answer to pbem's own mail, with nothing of its own".to_string());
+        }
     }
 }
 

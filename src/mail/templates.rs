@@ -40,6 +40,14 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("reminder.txt", include_str!("../../templates/reminder.txt")),
     ("spoofed.txt", include_str!("../../templates/spoofed.txt")),
     ("started.txt", include_str!("../../templates/started.txt")),
+    (
+        "unanswered.txt",
+        include_str!("../../templates/unanswered.txt"),
+    ),
+    (
+        "withdrawn.txt",
+        include_str!("../../templates/withdrawn.txt"),
+    ),
 ];
 
 /// A rendered mail: subject and plain text.

@@ -41,19 +41,7 @@
 //! carries the notice instead, so a crash cannot swallow it.
 
 use super::Poller;
-use crate::adjudicate::{Handled, Reply, address_of};
-
-/// The mailbox an address reaches, for counting: the address without its
-/// `+tag` (`victim+7@example.org` is `victim@example.org`).
-pub fn mailbox_key(address: &str) -> String {
-    match address.rsplit_once('@') {
-        Some((local, domain)) => {
-            let local = local.split_once('+').map_or(local, |(l, _)| l);
-            format!("{local}@{domain}")
-        }
-        None => address.to_string(),
-    }
-}
+use crate::adjudicate::{ChallengeLimits, Handled, Reply, address_of, mailbox_key};
 use crate::mail::inbound::Inbound;
 use crate::store::StoreError;
 use crate::timecontrol::format_deadline;
@@ -70,6 +58,16 @@ pub struct Limits {
     pub replies_per_hour: u32,
     /// Answers to one address's own mails in any 24 hours (default 50).
     pub replies_per_day: u32,
+    /// Mails in a row from one address that pbem can act on none of (no
+    /// command, a refused one), after which it stops answering such mails
+    /// from it, whatever their pace (default 5; issue 13: a loop with a
+    /// round trip of half an hour never tripped the other limits).
+    pub fruitless_in_a_row: u32,
+    /// Challenges one mail may make (default 2); the rest are refused.
+    pub challenges_per_mail: u32,
+    /// Challenges from one address that wait for an answer at once
+    /// (default 3; one older than 30 days no longer counts).
+    pub open_challenges: u32,
 }
 
 impl Default for Limits {
@@ -82,6 +80,19 @@ impl Default for Limits {
         Limits {
             replies_per_hour: 20,
             replies_per_day: 50,
+            fruitless_in_a_row: 5,
+            challenges_per_mail: 2,
+            open_challenges: 3,
+        }
+    }
+}
+
+impl Limits {
+    /// The limits the adjudicator applies when it makes challenges.
+    pub fn challenges(&self) -> ChallengeLimits {
+        ChallengeLimits {
+            per_mail: self.challenges_per_mail,
+            open: self.open_challenges,
         }
     }
 }
@@ -104,6 +115,31 @@ pub struct Tally {
     /// The key of the mail whose replies carry the notice of the pause.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notice: Option<String>,
+    /// This address's mails in a row that pbem could act on none of
+    /// (kept however old: a slow loop is a loop).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub fruitless: u32,
+    /// The key of the mail whose replies carry the notice that such
+    /// mails are no longer answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fruitless_notice: Option<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// What becomes of the answers to a mail, by the count of fruitless
+/// mails in a row (see [`Tally::fruitless`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fruitless {
+    /// They go out (or meet the other limits).
+    Answer,
+    /// The first is replaced by the notice that mails like it are no
+    /// longer answered, after `count` in a row; the rest are dropped.
+    Notice { count: u32 },
+    /// They are dropped.
+    Silent,
 }
 
 /// What becomes of one reply.
@@ -190,7 +226,53 @@ impl Tally {
 
     /// Nothing left to remember: the file can go.
     pub fn is_empty(&self) -> bool {
-        self.answers.is_empty() && self.unsolicited.is_empty() && self.paused_until.is_none()
+        self.answers.is_empty()
+            && self.unsolicited.is_empty()
+            && self.paused_until.is_none()
+            && self.fruitless == 0
+    }
+
+    /// One mail of this address's own, `key`: `acted` whether pbem could
+    /// act on it (it moved a game, or it was answered without a
+    /// refusal), `refused` whether it was refused (a mail neither, such
+    /// as an automated one dropped unanswered, leaves the count as it
+    /// is). `committed` says whether a mail's replies are committed.
+    /// Past [`Limits::fruitless_in_a_row`] refused mails in a row, their
+    /// answers stop until one pbem can act on comes.
+    pub fn fruitless_mail(
+        &mut self,
+        limits: &Limits,
+        acted: bool,
+        refused: bool,
+        key: &str,
+        committed: impl Fn(&str) -> bool,
+    ) -> Fruitless {
+        if acted {
+            self.fruitless = 0;
+            self.fruitless_notice = None;
+            return Fruitless::Answer;
+        }
+        if !refused {
+            return Fruitless::Answer;
+        }
+        self.fruitless = self.fruitless.saturating_add(1);
+        let limit = limits.fruitless_in_a_row;
+        if limit == 0 || self.fruitless < limit {
+            return Fruitless::Answer;
+        }
+        // The notice goes with the mail that reaches the limit, or with
+        // the next one if that mail never committed (a crash).
+        let lost = self
+            .fruitless_notice
+            .as_deref()
+            .is_none_or(|k| k != key && !committed(k));
+        if lost {
+            self.fruitless_notice = Some(key.to_string());
+            return Fruitless::Notice {
+                count: self.fruitless,
+            };
+        }
+        Fruitless::Silent
     }
 
     /// One reply to this address's own mail `key` at `now`. `counted`: it
@@ -307,9 +389,34 @@ impl Poller<'_> {
             return Ok(limited);
         };
         let mut tallies: BTreeMap<String, (Tally, bool)> = BTreeMap::new();
+        // The count of fruitless mails in a row (issue 13: a loop too
+        // slow for the hourly and daily limits ends here).
+        let own = mailbox_key(sender);
+        let mut tally = self.store.tally(&own)?;
+        let before = tally.clone();
+        let acted = handled.progress || !handled.failed && !handled.replies.is_empty();
+        let mut fruitless =
+            tally.fruitless_mail(&self.limits, acted, handled.failed, key, committed);
+        let changed = tally != before;
+        tallies.insert(own, (tally, changed));
         let mut kept = Vec::with_capacity(handled.replies.len());
         for reply in std::mem::take(&mut handled.replies) {
             let to = address_of(&reply.to);
+            if to == sender && !handled.progress {
+                match fruitless {
+                    Fruitless::Answer => {}
+                    Fruitless::Notice { count } => {
+                        kept.push(self.fruitless_notice(&reply, sender, count)?);
+                        note(&mut limited, &to, now, true);
+                        fruitless = Fruitless::Silent;
+                        continue;
+                    }
+                    Fruitless::Silent => {
+                        note(&mut limited, &to, now, false);
+                        continue;
+                    }
+                }
+            }
             if to != sender && handled.progress {
                 // News for the other player: never held.
                 kept.push(reply);
@@ -351,6 +458,26 @@ impl Poller<'_> {
             }
         }
         Ok(limited)
+    }
+
+    /// The notice that mails like `sender`'s last `count` are no longer
+    /// answered, in the place of `reply`.
+    fn fruitless_notice(
+        &self,
+        reply: &Reply,
+        sender: &str,
+        count: u32,
+    ) -> Result<Reply, StoreError> {
+        let rendered = self
+            .templates
+            .render("unanswered", context! { address => sender, count })
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        Ok(Reply {
+            to: reply.to.clone(),
+            rendered,
+            game: None,
+            reply_to: None,
+        })
     }
 
     /// The notice that replies to `sender` are paused, in the place of
@@ -410,6 +537,9 @@ mod tests {
     const LIMITS: Limits = Limits {
         replies_per_hour: 3,
         replies_per_day: 5,
+        fruitless_in_a_row: 0,
+        challenges_per_mail: 2,
+        open_challenges: 3,
     };
 
     fn never(_: &str) -> bool {
@@ -531,6 +661,7 @@ mod tests {
         let off = Limits {
             replies_per_hour: 0,
             replies_per_day: 0,
+            ..LIMITS
         };
         let now = at("2026-11-20T10:00:00Z");
         let mut t = Tally::new("bob@example.org");

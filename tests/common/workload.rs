@@ -66,6 +66,7 @@ pub fn build(
         identity,
         templates: &templates,
         now: pbem::clock::now(),
+        challenges: Default::default(),
     };
     let (local, domain) = identity.address.split_once('@').unwrap();
     let mut games = Vec::new();
