@@ -930,7 +930,7 @@ fn explain_and_normalize_never_panic() {
                             });
                             let n = p.normalize(n);
                             let _ = game::resolve(p, &n);
-                            assert!(!p.explain(&n).is_empty());
+                            assert!(!p.explain(&n).text.is_empty());
                         }
                     }
                 }

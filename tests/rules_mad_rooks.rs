@@ -306,22 +306,24 @@ fn moves_that_are_no_single_step_explain_themselves() {
             count,
         })
     };
-    let e = p.explain(&path(false, vec![1, 3], false, None));
+    let e = p.explain(&path(false, vec![1, 3], false, None)).text;
     assert!(e.contains("never a chain"), "{e}");
-    let e = p.explain(&path(true, vec![1], false, None));
+    let e = p.explain(&path(true, vec![1], false, None)).text;
     assert!(e.contains("no lunges"), "{e}");
-    let e = p.explain(&path(false, vec![1], false, Some(2)));
+    let e = p.explain(&path(false, vec![1], false, Some(2))).text;
     assert!(e.contains("leave out the `:2`"), "{e}");
-    let e = p.explain(&path(false, vec![], true, None));
+    let e = p.explain(&path(false, vec![], true, None)).text;
     assert!(e.contains("never leave the board"), "{e}");
-    let e = p.explain(&path(false, vec![], false, None));
+    let e = p.explain(&path(false, vec![], false, None)).text;
     assert!(e.contains("square to move to"), "{e}");
-    let e = p.explain(&Notation::Stones(vec![pbem::geom::Point(3)]));
+    let e = p
+        .explain(&Notation::Stones(vec![pbem::geom::Point(3)]))
+        .text;
     assert!(e.contains("square numbers"), "{e}");
     // Squares beyond the board never panic.
-    let e = p.explain(&Notation::step(Sq(200), Sq(3), false));
+    let e = p.explain(&Notation::step(Sq(200), Sq(3), false)).text;
     assert!(e.contains("no square 201"), "{e}");
-    let e = p.explain(&Notation::step(sq(2), Sq(64), true));
+    let e = p.explain(&Notation::step(sq(2), Sq(64), true)).text;
     assert!(e.contains("no square 65"), "{e}");
     let e = refuse(&p, "2-2");
     assert!(e.contains("must leave 2"), "{e}");
