@@ -54,6 +54,11 @@ pub struct RulesInfo {
     pub sections: &'static [&'static str],
 }
 
+/// The section of every game's rules that gives the sides, the pieces,
+/// the starting position and who moves first (the tests check that every
+/// rules text has it).
+pub const SETUP: &str = "Setup";
+
 /// Who made a game: the one source of its byline, wherever a game is
 /// named with its maker (`pbem rules`, the `rules` and `challenge` mails).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -57,13 +57,8 @@ fn every_section_a_refusal_cites_is_a_heading_and_every_heading_a_section() {
             i.sections,
             "{rules}: the headings of docs/rules/{rules}.md and the game's Section enum differ"
         );
-        for must in [
-            "The board",
-            "Setup",
-            "Rulings",
-            "Ruling: no legal move",
-            "Notation",
-        ] {
+        assert!(i.sections.contains(&pbem::rules::SETUP), "{rules}");
+        for must in ["The board", "Rulings", "Ruling: no legal move", "Notation"] {
             assert!(
                 i.sections.iter().any(|s| s.starts_with(must)),
                 "{rules}: no section {must}"
@@ -303,4 +298,233 @@ fn no_line_of_the_rules_reads_as_a_command() {
         }
     }
     assert!(commands.is_empty(), "{}", commands.join("\n"));
+}
+
+/// Every ruling of the rules texts, and the test that holds the engine
+/// to it: the rulings a player reads are the ones pbem applies.
+/// "No legal move loses" is applied once for every game, by
+/// `game::outcome`; its tests are in the games where a side can run out
+/// of moves in a short position.
+const RULINGS: &[(&str, &str, &str, &str)] = &[
+    (
+        "boom-and-zoom",
+        "Ruling: a single checker",
+        "rules_boom_and_zoom",
+        "boom_takes_the_top_checker_and_a_single_checker_is_removed",
+    ),
+    (
+        "boom-and-zoom",
+        "Ruling: the far corner",
+        "rules_boom_and_zoom",
+        "a_diagonal_may_leave_through_the_far_corner",
+    ),
+    (
+        "boom-and-zoom",
+        "Ruling: no legal move",
+        "rules_dragons_teeth",
+        "a_side_with_no_legal_move_loses",
+    ),
+    (
+        "dragons-teeth",
+        "Ruling: the setup",
+        "rules_dragons_teeth",
+        "setup_follows_the_ruling",
+    ),
+    (
+        "dragons-teeth",
+        "Ruling: the far corner",
+        "rules_dragons_teeth",
+        "moving_off_straight_or_diagonally_forward_with_the_far_corner",
+    ),
+    (
+        "dragons-teeth",
+        "Ruling: no legal move",
+        "rules_dragons_teeth",
+        "a_side_with_no_legal_move_loses",
+    ),
+    (
+        "embed",
+        "Ruling: the setup",
+        "rules_embed",
+        "setup_follows_the_ruling",
+    ),
+    (
+        "embed",
+        "Ruling: edges and corners",
+        "rules_embed",
+        "embedding_counts_the_board_squares_around_the_boss",
+    ),
+    (
+        "embed",
+        "Ruling: the order of the checks",
+        "rules_embed",
+        "the_opponents_embedding_beats_the_movers_own",
+    ),
+    (
+        "embed",
+        "Ruling: the order of the checks",
+        "rules_embed",
+        "entry_comes_first",
+    ),
+    (
+        "embed",
+        "Ruling: no legal move",
+        "rules_mad_rooks",
+        "a_side_with_no_legal_move_loses",
+    ),
+    (
+        "mad",
+        "Ruling: no checkers left",
+        "rules_mad",
+        "both_sides_without_checkers_is_a_draw",
+    ),
+    (
+        "mad",
+        "Ruling: no checkers left",
+        "rules_mad",
+        "a_side_without_checkers_loses_whoever_moved",
+    ),
+    (
+        "mad",
+        "Ruling: no legal move",
+        "rules_guerrilla_checkers",
+        "a_guerrilla_with_no_legal_placement_loses",
+    ),
+    (
+        "mad-rooks",
+        "Ruling: the setup",
+        "rules_mad_rooks",
+        "rooks_setup_is_a_full_checkerboard_with_blue_on_square_1",
+    ),
+    (
+        "mad-rooks",
+        "Ruling: judging an engage",
+        "rules_mad_rooks",
+        "an_engage_must_end_where_the_checker_could_kill",
+    ),
+    (
+        "mad-rooks",
+        "Ruling: no legal move",
+        "rules_mad_rooks",
+        "a_side_with_no_legal_move_loses",
+    ),
+    (
+        "mad-bishops",
+        "Ruling: the setup",
+        "rules_mad_rooks",
+        "bishops_setup_fills_the_odd_squares_blue_on_odd_rows",
+    ),
+    (
+        "mad-bishops",
+        "Ruling: judging an engage",
+        "rules_mad_rooks",
+        "bishops_kill_and_engage_along_diagonals_only",
+    ),
+    (
+        "mad-bishops",
+        "Ruling: no legal move",
+        "rules_mad_rooks",
+        "a_side_with_no_legal_move_loses",
+    ),
+    (
+        "guerrilla-checkers",
+        "Ruling: point names",
+        "rules_guerrilla_checkers",
+        "points_are_named_by_the_top_left_bottom_right_squares_and_28_35_is_accepted",
+    ),
+    (
+        "guerrilla-checkers",
+        "Ruling: a winning first stone",
+        "rules_guerrilla_checkers",
+        "a_first_stone_that_removes_the_last_coin_piece_wins_alone",
+    ),
+    (
+        "guerrilla-checkers",
+        "Ruling: a first stone needs a second",
+        "rules_guerrilla_checkers",
+        "a_first_stone_without_a_free_point_beside_it_is_no_move",
+    ),
+    (
+        "guerrilla-checkers",
+        "Ruling: an empty supply",
+        "rules_guerrilla_checkers",
+        "a_guerrilla_with_an_empty_supply_at_the_start_of_its_turn_loses",
+    ),
+    (
+        "guerrilla-checkers",
+        "Ruling: both orders",
+        "rules_guerrilla_checkers",
+        "the_first_turn_places_a_pair_anywhere_and_both_orders_are_listed",
+    ),
+    (
+        "guerrilla-checkers",
+        "Ruling: no legal move",
+        "rules_guerrilla_checkers",
+        "a_guerrilla_with_no_legal_placement_loses",
+    ),
+    (
+        "toroidal-checkers",
+        "Ruling: chains",
+        "rules_toroidal_checkers",
+        "every_prefix_is_a_move_and_a_chain_may_return_to_its_start",
+    ),
+    (
+        "toroidal-checkers",
+        "Ruling: a jumped king",
+        "rules_toroidal_checkers",
+        "a_jumped_king_only_lands_on_an_empty_square",
+    ),
+    (
+        "toroidal-checkers",
+        "Ruling: jumped pieces move at once",
+        "rules_toroidal_checkers",
+        "jumped_pieces_move_at_once_in_chain_order",
+    ),
+    (
+        "toroidal-checkers",
+        "Ruling: the forty-move draw",
+        "rules_toroidal_checkers",
+        "forty_quiet_moves_draw_at_once_and_the_count_runs_from_the_first_move",
+    ),
+    (
+        "toroidal-checkers",
+        "Ruling: endless chains",
+        "rules_toroidal_checkers",
+        "chains_are_short_and_never_repeat",
+    ),
+    (
+        "toroidal-checkers",
+        "Ruling: no legal move",
+        "rules_toroidal_checkers",
+        "heaven_loss_comes_before_the_draw_and_the_draw_before_no_legal_move",
+    ),
+];
+
+#[test]
+fn every_ruling_written_is_one_the_engine_is_tested_to_apply() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for rules in Rules::ALL {
+        for section in rules.info().sections {
+            if section.starts_with("Ruling:") {
+                assert!(
+                    RULINGS
+                        .iter()
+                        .any(|(g, s, ..)| *g == rules.slug() && s == section),
+                    "{rules}: {section:?} has no test in RULINGS"
+                );
+            }
+        }
+    }
+    for (slug, section, file, test) in RULINGS {
+        let rules: Rules = slug.parse().unwrap();
+        assert!(
+            rules.info().sections.contains(section),
+            "{slug}: no section {section:?}"
+        );
+        let source = std::fs::read_to_string(root.join(format!("tests/{file}.rs"))).unwrap();
+        assert!(
+            source.contains(&format!("#[test]\nfn {test}()")),
+            "{slug}, {section}: no test {file}::{test}"
+        );
+    }
 }

@@ -173,12 +173,12 @@ fn an_engage_must_end_where_the_checker_could_kill() {
     let e = refuse(&p, "18-42");
     assert_eq!(
         e,
-        "18-42 is not a legal move for red: from 42 no blue checker is in line (along a row or column with only empty squares between), so 18-42 does not engage; a checker that cannot kill may only slide to a square from which it could kill; legal moves from 18: 18-24, 18-58"
+        "18-42 is not a legal move for red: from 42 no blue checker is in line (along a row or column with only empty squares between), so 18-42 does not engage; a checker that cannot kill may only slide to a square from which it could kill (see `pbem rules mad-rooks`, section Engaging); legal moves from 18: 18-24, 18-58"
     );
     let e = refuse(&p, "20-28");
     assert_eq!(
         e,
-        "20-28 is not a legal move for red: 20 is empty (red checkers: 18)"
+        "20-28 is not a legal move for red: 20 is empty (red checkers: 18) (see `pbem rules mad-rooks`, section Setup)"
     );
     let e = refuse(&p, "64-56");
     assert!(

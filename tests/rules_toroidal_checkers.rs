@@ -138,7 +138,7 @@ fn capture_is_compulsory() {
     let e = refuse(&p, "9-18");
     assert_eq!(
         e,
-        "9-18 is not a legal move for black: a capture is compulsory: 22x36"
+        "9-18 is not a legal move for black: a capture is compulsory: 22x36 (see `pbem rules toroidal-checkers`, section Jumps)"
     );
     // A man jumps forward only: the white man on 29 cannot jump 38 behind
     // it, so white steps.

@@ -193,10 +193,11 @@ impl Record {
                     return Err(err(
                         line,
                         format!(
-                            "first = \"{}\" contradicts the rules: in {} {} moves first",
+                            "first = \"{}\" contradicts the rules: in {} {} moves first ({})",
                             f.get_ref(),
                             rules.name(),
-                            rules.side_name(fixed)
+                            rules.side_name(fixed),
+                            rules.cite(crate::rules::SETUP)
                         ),
                     ));
                 }
@@ -343,7 +344,12 @@ impl Record {
             (Some(f), Some(fixed)) if f != fixed => {
                 return Err(err(
                     1,
-                    format!("in {} {} moves first", rules.name(), rules.side_name(fixed)),
+                    format!(
+                        "in {} {} moves first ({})",
+                        rules.name(),
+                        rules.side_name(fixed),
+                        rules.cite(crate::rules::SETUP)
+                    ),
                 ));
             }
             (f, fixed) => f.or(fixed),
