@@ -1137,7 +1137,7 @@ impl Adjudicator<'_> {
                 to: opponent.clone(),
                 rendered: self.templates.render(
                     "challenge",
-                    context! { id => id.clone(), game => i.name, byline => i.credit.to_string(), challenger => challenge.challenger.clone(),
+                    context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => challenge.challenger.clone(),
                         your_side => rules.side_name(opp_side), first => rules.side_name(first),
                         summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
                 )?,
