@@ -334,7 +334,7 @@ fn new_refuses_bad_arguments_with_exit_2_and_changes_nothing() {
             "pbem new: --first white: not a side of Boom & Zoom"),
         // Mad Rooks has a fixed first side: naming the other is refused.
         (vec!["mad-rooks", "--red", ALICE, "--blue", BOB, "--first", "blue"],
-            "pbem new: in Mad Rooks red moves first"),
+            "pbem new: in Mad Rooks red moves first (see `pbem rules mad-rooks`, section Setup)"),
         (with_id("../x"),
             "pbem new: --id ../x: use lower-case letters, digits and dashes (2-40)"),
         (with_id("games/x"),

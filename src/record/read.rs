@@ -573,7 +573,17 @@ mod tests {
         assert!(e.message.contains("`first` is missing"), "{e}");
         let e = Record::parse("x.toml", "rules = \"mad-rooks\"\nfirst = \"blue\"\n").unwrap_err();
         assert_eq!(e.line, 2);
-        assert!(e.message.contains("red moves first"), "{e}");
+        assert!(
+            e.message
+                .ends_with("red moves first (see `pbem rules mad-rooks`, section Setup)"),
+            "{e}"
+        );
+        let e = Record::from_move_list("-", Rules::MadRooks, Some(Side::B), "").unwrap_err();
+        assert!(
+            e.message
+                .ends_with("red moves first (see `pbem rules mad-rooks`, section Setup)"),
+            "{e}"
+        );
         let e = Record::parse(
             "x.toml",
             "rules = \"mad\"\nfirst = \"red\"\nresult = \"won\"\n",
