@@ -70,15 +70,6 @@ pub enum Credit {
     After(&'static str),
 }
 
-impl Credit {
-    /// The person, without "by" or "after".
-    pub fn person(self) -> &'static str {
-        match self {
-            Credit::By(p) | Credit::After(p) => p,
-        }
-    }
-}
-
 impl fmt::Display for Credit {
     /// The byline: "by Ty Bomba", "after T. Robison".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -131,7 +122,6 @@ macro_rules! sections {
             }
 
             /// A refusal that this section of the rules explains.
-            #[allow(dead_code)]
             pub fn says(self, text: impl Into<String>) -> $crate::game::Explanation {
                 $crate::game::Explanation { section: self.title(), text: text.into() }
             }
