@@ -458,6 +458,9 @@ struct Refusal {
     from: Option<String>,
     /// The mail's other commands, not carried out because of this one.
     skipped: String,
+    /// The section of the game's rules the refusal rests on: the mail
+    /// tells the player how to read it (the `rules GAME` command).
+    rule: Option<crate::rules::Cite>,
     /// Nothing to correct: the player is to wait (a move out of turn, a
     /// challenge not answered yet), and is told so instead of being asked
     /// for a correction (issue 12).
@@ -887,8 +890,10 @@ impl Adjudicator<'_> {
             legal,
             from,
             skipped,
+            rule,
             wait,
         } = refusal;
+        let (rules_of, section) = rule.map(|c| (c.rules.slug(), c.section)).unzip();
         let what = if command.is_empty() {
             "your mail".to_string()
         } else if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
@@ -914,7 +919,7 @@ impl Adjudicator<'_> {
             to: to.to_string(),
             rendered: self.templates.render(
                 "rejected",
-                context! { id => game, game => name, what, command, reason, board, legal => listing(&legal), from, skipped, wait },
+                context! { id => game, game => name, what, command, reason, rules_of, section, board, legal => listing(&legal), from, skipped, wait },
             )?,
             game: game.map(str::to_string),
             reply_to,
@@ -948,24 +953,11 @@ impl Adjudicator<'_> {
                     reply_to: None,
                 }],
                 Command::Rules { game } => {
-                    let text = match game {
-                        Some(r) => {
-                            let i = r.info();
-                            format!(
-                                "{} {}\n\n{}\n\nNotation: {}.",
-                                i.name,
-                                byline(i.author),
-                                i.summary,
-                                i.notation
-                            )
-                        }
-                        None => Rules::ALL
-                            .map(|r| {
-                                format!("{:<20} {} {}", r.slug(), r.name(), byline(r.info().author))
-                            })
-                            .join("\n"),
+                    let (title, text) = match game {
+                        Some(r) => (format!("rules of {}", r.name()), r.rules_text()),
+                        None => ("rules".to_string(), crate::rules::listing()),
                     };
-                    vec![self.info(from, "rules", &text, None)?]
+                    vec![self.info(from, &title, &text, None)?]
                 }
                 Command::Games => {
                     vec![self.info(from, "your games", &self.games_of(from)?, None)?]
@@ -1238,7 +1230,7 @@ impl Adjudicator<'_> {
                 to: opponent.clone(),
                 rendered: self.templates.render(
                     "challenge",
-                    context! { id => id.clone(), game => i.name, author => i.author, challenger => address_of(&challenge.challenger),
+                    context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => address_of(&challenge.challenger),
                         your_side => rules.side_name(opp_side), first => rules.side_name(first),
                         summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
                 )?,
@@ -1994,6 +1986,7 @@ impl Adjudicator<'_> {
                                     board: Some(t.board()),
                                     legal,
                                     from,
+                                    rule: rej.cite(),
                                     ..Refusal::new(c.to_string(), reason)
                                 },
                                 why: rej.to_string(),
@@ -2481,15 +2474,6 @@ fn origin_of(m: &str) -> String {
         .next()
         .unwrap_or(m)
         .to_string()
-}
-
-/// "by Ty Bomba", but "after T. Robison" (not "by after ...").
-fn byline(author: &str) -> String {
-    if author.starts_with("after ") {
-        author.to_string()
-    } else {
-        format!("by {author}")
-    }
 }
 
 /// A legal move to show as an example of the notation.

@@ -135,8 +135,10 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// Why `n` matches no legal move here, in words for a player: the rule
     /// and the facts behind it ("22 holds no black tower (black towers: 1,
-    /// 3, 5)"). Called only when the game is not over and nothing matched.
-    fn explain(&self, n: &Notation) -> String;
+    /// 3, 5)"), and the section of the game's rules (`pbem rules GAME`)
+    /// that says so. Called only when the game is not over and nothing
+    /// matched.
+    fn explain(&self, n: &Notation) -> Explanation;
 
     /// Rewrites equivalent forms of a move before matching (M.A.D.'s `:4`
     /// for a whole stack of 4). Most games need nothing.
@@ -275,6 +277,23 @@ impl Origin {
     }
 }
 
+/// Why a move is not legal: the words for the player, and the section of
+/// the game's complete rules (`pbem rules GAME`) that the refusal rests
+/// on. Made by a game's `Section::says`, so that a refusal can cite only
+/// a section its rules text has (see [`crate::sections!`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Explanation {
+    /// A title in [`crate::rules::RulesInfo::sections`].
+    pub section: &'static str,
+    pub text: String,
+}
+
+impl fmt::Display for Explanation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
 /// Why a move was refused.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveError {
@@ -288,6 +307,8 @@ pub enum MoveError {
         side: &'static str,
         /// The rule it breaks and the facts behind it.
         reason: String,
+        /// The section of the game's rules that says so.
+        section: &'static str,
         /// The legal moves from the same origin, canonical.
         alternatives: Vec<String>,
     },
@@ -320,9 +341,14 @@ impl fmt::Display for Rejected {
             MoveError::Illegal {
                 side,
                 reason,
+                section,
                 alternatives,
             } => {
-                write!(f, "{input} is not a legal move for {side}: {reason}")?;
+                write!(
+                    f,
+                    "{input} is not a legal move for {side}: {reason} ({})",
+                    self.rules.cite(section)
+                )?;
                 if !alternatives.is_empty() {
                     let from = input_origin(input);
                     write!(f, "; legal moves from {from}: {}", alternatives.join(", "))?;
@@ -341,30 +367,34 @@ impl fmt::Display for Rejected {
 impl std::error::Error for Rejected {}
 
 impl Rejected {
-    /// The refusal without its list of legal moves, and that list with
-    /// the square it starts from: for messages that show the list apart.
+    /// The refusal without its list of legal moves and without the
+    /// section of the rules it cites, and that list with the square it
+    /// starts from: for messages that show the list and the section apart
+    /// (a mail names the `rules` command, not `pbem rules`).
     pub fn without_alternatives(&self) -> (String, Option<(String, Vec<String>)>) {
         match &self.error {
             MoveError::Illegal {
                 side,
                 reason,
                 alternatives,
-            } if !alternatives.is_empty() => {
-                let bare = Rejected {
-                    input: self.input.clone(),
-                    rules: self.rules,
-                    error: MoveError::Illegal {
-                        side,
-                        reason: reason.clone(),
-                        alternatives: Vec::new(),
-                    },
-                };
-                (
-                    bare.to_string(),
-                    Some((input_origin(self.input.trim()), alternatives.clone())),
-                )
+                ..
+            } => {
+                let input = self.input.trim();
+                let bare = format!("{input} is not a legal move for {side}: {reason}");
+                let from =
+                    (!alternatives.is_empty()).then(|| (input_origin(input), alternatives.clone()));
+                (bare, from)
             }
             _ => (self.to_string(), None),
+        }
+    }
+
+    /// The section of the game's rules the refusal rests on, if it is a
+    /// refusal by a rule (not a syntax error or a finished game).
+    pub fn cite(&self) -> Option<crate::rules::Cite> {
+        match &self.error {
+            MoveError::Illegal { section, .. } => Some(self.rules.cite(section)),
+            _ => None,
         }
     }
 }
@@ -430,9 +460,11 @@ pub fn resolve<G: Game>(pos: &G, n: &Notation) -> Result<G::Move, MoveError> {
                 })
                 .map(|(_, w)| w.canonical(geometry))
                 .collect();
+            let why = pos.explain(&n);
             Err(MoveError::Illegal {
                 side: side_name::<G>(pos.turn()),
-                reason: pos.explain(&n),
+                reason: why.text,
+                section: why.section,
                 alternatives,
             })
         }

@@ -6,7 +6,9 @@ use crate::geom::Geometry;
 use std::fmt;
 use std::str::FromStr;
 
-/// One of the eight games (RULES.md, sections 1 to 8).
+/// One of the eight games (RULES.md, sections 1 to 8); each one's facts
+/// (names, sides, byline, rules text) are in its own folder,
+/// `src/games/<game>/facts.rs`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Rules {
     BoomAndZoom,
@@ -24,7 +26,8 @@ pub enum Rules {
 pub struct RulesInfo {
     pub slug: &'static str,
     pub name: &'static str,
-    pub author: &'static str,
+    /// Who made the game, and how pbem credits them.
+    pub credit: Credit,
     /// Side names in RULES.md's order ([`Side::A`] first).
     pub sides: [&'static str; 2],
     /// The side the rules make move first; `None`: named when the game is
@@ -41,6 +44,89 @@ pub struct RulesInfo {
     /// nobody is told to write a form their game lacks (`22-off` in Mad
     /// Rooks); see [`crate::notation::ParseError::explain`].
     pub examples: &'static [&'static str],
+    /// The complete rules as `pbem rules GAME` prints them: the game's
+    /// `docs/rules/<slug>.md`, in the project's own words, with every
+    /// ruling pbem applies, the notation and the setup board.
+    pub text: &'static str,
+    /// The titles of the sections of [`RulesInfo::text`] (its `##` and
+    /// `###` headings, in order) that a refusal may cite; the game's
+    /// `Section` enum, made by [`sections!`](crate::sections).
+    pub sections: &'static [&'static str],
+}
+
+/// The section of every game's rules that gives the sides, the pieces,
+/// the starting position and who moves first (the tests check that every
+/// rules text has it).
+pub const SETUP: &str = "Setup";
+
+/// Who made a game: the one source of its byline, wherever a game is
+/// named with its maker (`pbem rules`, the `rules` and `challenge` mails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credit {
+    /// The game's designer: "by Ty Bomba".
+    By(&'static str),
+    /// A game pbem plays as described by someone other than its designer
+    /// (Toroidal Checkers, from T. Robison's post): "after T. Robison".
+    After(&'static str),
+}
+
+impl fmt::Display for Credit {
+    /// The byline: "by Ty Bomba", "after T. Robison".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Credit::By(p) => write!(f, "by {p}"),
+            Credit::After(p) => write!(f, "after {p}"),
+        }
+    }
+}
+
+/// Where the complete rules of a game say something: a section of
+/// `pbem rules GAME`, cited by refusals ("see `pbem rules embed`, section
+/// Capturing").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cite {
+    pub rules: Rules,
+    /// A title in [`RulesInfo::sections`].
+    pub section: &'static str,
+}
+
+impl fmt::Display for Cite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "see `pbem rules {}`, section {}",
+            self.rules.slug(),
+            self.section
+        )
+    }
+}
+
+/// Declares a game's `Section` enum: the sections of its rules text that
+/// its refusals cite, each with its title. `TITLES` lists them all; the
+/// tests check that they are exactly the text's headings, so a refusal can
+/// only cite a section that exists.
+#[macro_export]
+macro_rules! sections {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $($(#[$vm:meta])* $v:ident => $title:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name { $($(#[$vm])* $v),+ }
+
+        impl $name {
+            /// Every section's title, in the order of the text.
+            pub const TITLES: &'static [&'static str] = &[$($title),+];
+
+            /// The section's heading in the rules text.
+            pub const fn title(self) -> &'static str {
+                match self { $($name::$v => $title),+ }
+            }
+
+            /// A refusal that this section of the rules explains.
+            pub fn says(self, text: impl Into<String>) -> $crate::game::Explanation {
+                $crate::game::Explanation { section: self.title(), text: text.into() }
+            }
+        }
+    };
 }
 
 impl Rules {
@@ -56,15 +142,59 @@ impl Rules {
     ];
 
     pub fn info(self) -> &'static RulesInfo {
+        use crate::games::*;
         match self {
-            Rules::BoomAndZoom => &BOOM_AND_ZOOM,
-            Rules::DragonsTeeth => &DRAGONS_TEETH,
-            Rules::Embed => &EMBED,
-            Rules::Mad => &MAD,
-            Rules::MadRooks => &MAD_ROOKS,
-            Rules::MadBishops => &MAD_BISHOPS,
-            Rules::GuerrillaCheckers => &GUERRILLA,
-            Rules::ToroidalCheckers => &TOROIDAL,
+            Rules::BoomAndZoom => &boom_and_zoom::facts::INFO,
+            Rules::DragonsTeeth => &dragons_teeth::facts::INFO,
+            Rules::Embed => &embed::facts::INFO,
+            Rules::Mad => &mad::facts::INFO,
+            Rules::MadRooks => &mad_rooks::facts::MAD_ROOKS,
+            Rules::MadBishops => &mad_rooks::facts::MAD_BISHOPS,
+            Rules::GuerrillaCheckers => &guerrilla::facts::INFO,
+            Rules::ToroidalCheckers => &toroidal::facts::INFO,
+        }
+    }
+    /// "by Ty Bomba", "after T. Robison".
+    pub fn byline(self) -> Credit {
+        self.info().credit
+    }
+    /// The complete rules, as `pbem rules GAME` prints them and the
+    /// `rules GAME` mail sends them: [`RulesInfo::text`] as plain text.
+    /// The Markdown fences around the board go, and headings are
+    /// underlined instead of marked with `#` (which would read as a move
+    /// number when a player's reply quotes the mail).
+    pub fn rules_text(self) -> String {
+        let mut out = String::new();
+        for line in self.info().text.lines() {
+            if line.starts_with("```") {
+                continue;
+            }
+            let heading = [("### ", '~'), ("## ", '-'), ("# ", '=')]
+                .into_iter()
+                .find_map(|(mark, under)| line.strip_prefix(mark).map(|t| (t, under)));
+            match heading {
+                Some((title, under)) => {
+                    out.push_str(title);
+                    out.push('\n');
+                    out.extend(std::iter::repeat_n(under, title.chars().count()));
+                }
+                None => out.push_str(line),
+            }
+            out.push('\n');
+        }
+        out
+    }
+    /// The game in one line of the list of games: "boom-and-zoom
+    /// Boom & Zoom by Ty Bomba".
+    pub fn line(self) -> String {
+        let i = self.info();
+        format!("{:<20} {} {}", i.slug, i.name, i.credit)
+    }
+    /// A section of the game's rules, for a refusal to cite.
+    pub fn cite(self, section: &'static str) -> Cite {
+        Cite {
+            rules: self,
+            section,
         }
     }
     pub fn slug(self) -> &'static str {
@@ -106,6 +236,11 @@ impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.slug())
     }
+}
+
+/// The games pbem plays, one [`Rules::line`] each.
+pub fn listing() -> String {
+    Rules::ALL.map(Rules::line).join("\n")
 }
 
 /// An unknown game name.
@@ -187,156 +322,6 @@ macro_rules! with_game {
         }
     }};
 }
-
-static BOOM_AND_ZOOM: RulesInfo = RulesInfo {
-    slug: "boom-and-zoom",
-    name: "Boom & Zoom",
-    author: "Ty Bomba",
-    sides: ["black", "red"],
-    fixed_first: None,
-    geometry: Geometry::EIGHT,
-    summary: "\
-Eight towers of three checkers a side: black on 1-8, red on 57-64.
-On your turn zoom or boom with one tower. A tower of height h zooms 1..h
-squares in a straight line (8 directions) through empty squares, or booms
-an enemy tower 1..h squares away with only empty squares between: the
-target loses its top checker (a single checker is removed).
-Black zooms off the edge beyond 57-64, red beyond 1-8; the step off the
-board counts as one square (straight or diagonally forward, the far corner
-too). Checkers zoomed off score for their owner. The instant one
-side has no tower on the board, play stops: more checkers off wins.",
-    notation: "zoom 22-15, zoom off 22-off, boom 22x15",
-    examples: &["22-15", "22x15", "22-off"],
-};
-
-static DRAGONS_TEETH: RulesInfo = RulesInfo {
-    slug: "dragons-teeth",
-    name: "Dragons Teeth",
-    author: "Ty Bomba",
-    sides: ["black", "red"],
-    fixed_first: None,
-    geometry: Geometry::EIGHT,
-    summary: "\
-Teeth of strength 3 (large), 2 (medium) and 1 (small): black on 1-24, red
-on 41-64, large teeth on the home rows. A tooth moves any distance in a
-straight line through empty squares, and may end on an enemy tooth to
-eliminate it when its attack (its strength plus the strengths of your other
-teeth next to the target) is at least the target's strength. Black moves
-off the edge beyond 57-64, red beyond 1-8; a tooth that leaves scores its
-strength. First to move off 6 or more points wins.",
-    notation: "move 17-33, elimination 33x41, off 49-off",
-    examples: &["17-33", "33x41", "49-off"],
-};
-
-static EMBED: RulesInfo = RulesInfo {
-    slug: "embed",
-    name: "Embed",
-    author: "Ty Bomba",
-    sides: ["black", "red"],
-    fixed_first: None,
-    geometry: Geometry::EIGHT,
-    summary: "\
-23 drones and a boss a side; each boss starts inside the enemy's front
-row (red's boss on 20, black's on 45). Every piece moves like a chess
-queen through empty squares. A drone may capture an enemy drone by moving
-onto it; a boss only enters empty squares; nothing enters a boss's square.
-Win by moving your boss onto the enemy's home row (black: 57-64, red:
-1-8), or by fully embedding the enemy boss: every square around it held by
-your pieces. A move that leaves your own boss embedded loses.",
-    notation: "move 37-29, drone capture 37x29",
-    examples: &["37-29", "37x29"],
-};
-
-static MAD: RulesInfo = RulesInfo {
-    slug: "mad",
-    name: "M.A.D.",
-    author: "Ty Bomba",
-    sides: ["black", "red"],
-    fixed_first: None,
-    geometry: Geometry::EIGHT,
-    summary: "\
-Stacks of four: black on 9-16 aiming at 57-64, red on 49-56 aiming at 1-8.
-A simple move takes some or all checkers of a stack to an adjacent square
-(friendly stacks at most 4; into enemy checkers, equal numbers of both are
-eliminated). A lunge sends 2 or 3 checkers out in a line, one per square,
-leaving at least one behind; only its last square may hold enemies, where
-the lunging checker and one defender are eliminated. Reach the enemy home
-row to win.",
-    notation: "whole stack 12-20, part 12-20:2, attack 12x20 or 12x20:3, lunge L12-28 or L12x28",
-    examples: &["12-20", "12-20:2", "12x20", "L12-28"],
-};
-
-static MAD_ROOKS: RulesInfo = RulesInfo {
-    slug: "mad-rooks",
-    name: "Mad Rooks",
-    author: "Mark Steere",
-    sides: ["red", "blue"],
-    fixed_first: Some(Side::A),
-    geometry: Geometry::EIGHT,
-    summary: "\
-The board starts full, checkerboard fashion (blue on square 1). Red moves
-first. A checker with an enemy in line along its row or column, only empty
-squares between, may kill it and take its square; a checker that can kill
-may only kill. A checker that cannot kill may slide along its row or
-column through empty squares to engage: to a square from which it could
-kill. Kill all enemy checkers to win.",
-    notation: "engage 18-42, kill 18x22",
-    examples: &["18-42", "18x22"],
-};
-
-static MAD_BISHOPS: RulesInfo = RulesInfo {
-    slug: "mad-bishops",
-    name: "Mad Bishops",
-    author: "Mark Steere",
-    sides: ["red", "blue"],
-    fixed_first: Some(Side::A),
-    geometry: Geometry::TEN,
-    summary: "\
-Mad Rooks on a 10x10 board (squares 1-100) with diagonals instead of rows
-and columns. The 50 dark squares start filled: blue on rows 1, 3, 5, 7, 9,
-red on rows 2, 4, 6, 8, 10. Red moves first. Kill if you can with that
-checker, else slide diagonally to engage. Kill all enemy checkers to win.",
-    notation: "engage 22-44, kill 22x33",
-    examples: &["22-44", "22x33"],
-};
-
-static GUERRILLA: RulesInfo = RulesInfo {
-    slug: "guerrilla-checkers",
-    name: "Guerrilla Checkers",
-    author: "Brian Train",
-    sides: ["guerrilla", "coin"],
-    fixed_first: Some(Side::A),
-    geometry: Geometry::EIGHT,
-    summary: "\
-The guerrilla (66 stones, moves first) places two stones a turn on the
-grid points inside the board: the first next to a stone already placed,
-the second next to the first. A COIN piece whose four corners are all
-stones or board edge is removed. COIN (6 pieces on 20, 27, 29, 36, 38, 45)
-steps one square diagonally; crossing a point with a stone captures it,
-and once capturing it must go on while it can. Remove all enemy pieces to
-win; the guerrilla loses with an empty supply.",
-    notation: "stones 27/36,28/37 (a point is named by the squares at its upper-left and lower-right), COIN step 27-36, capture chain 27x36x45",
-    examples: &["27/36,28/37", "27-36", "27x36x45"],
-};
-
-static TOROIDAL: RulesInfo = RulesInfo {
-    slug: "toroidal-checkers",
-    name: "Toroidal Checkers",
-    author: "after T. Robison",
-    sides: ["black", "white"],
-    fixed_first: Some(Side::A),
-    geometry: Geometry::EIGHT,
-    summary: "\
-Checkers on a torus: the board wraps at every edge. Dark squares are
-heaven, light squares hell. Men step diagonally forward (black down, white
-up), kings any diagonal; jumping is compulsory, and a piece may go on
-jumping. A jumped piece is not removed: it moves 1, 3, 5 or 7 squares
-along its row to the jumper's left, to the first empty square or man of
-its colour (making a king), or leaves the game. A side with no piece in
-heaven loses; 40 moves without a jump draw.",
-    notation: "step 22-29, jumps by landing squares 22x36 or 22x36x50",
-    examples: &["22-29", "22x36", "22x36x50"],
-};
 
 #[cfg(test)]
 mod tests {

@@ -334,7 +334,7 @@ fn new_refuses_bad_arguments_with_exit_2_and_changes_nothing() {
             "pbem new: --first white: not a side of Boom & Zoom"),
         // Mad Rooks has a fixed first side: naming the other is refused.
         (vec!["mad-rooks", "--red", ALICE, "--blue", BOB, "--first", "blue"],
-            "pbem new: in Mad Rooks red moves first"),
+            "pbem new: in Mad Rooks red moves first (see `pbem rules mad-rooks`, section Setup)"),
         (with_id("../x"),
             "pbem new: --id ../x: use lower-case letters, digits and dashes (2-40)"),
         (with_id("games/x"),
@@ -707,7 +707,7 @@ fn move_refuses_an_illegal_move_and_changes_nothing() {
         (
             &["bz-adm1", "58-35"],
             1,
-            "pbem move: 58-35 is not a legal move for red: 58 and 35 are not in a straight line (row, column or diagonal); legal moves from 58: 58-34, 58-37, 58-42, 58-44, 58-49, 58-50, 58-51",
+            "pbem move: 58-35 is not a legal move for red: 58 and 35 are not in a straight line (row, column or diagonal) (see `pbem rules boom-and-zoom`, section Zooming); legal moves from 58: 58-34, 58-37, 58-42, 58-44, 58-49, 58-50, 58-51",
         ),
         (&["bz-adm1", "hello"], 1, "pbem move: `hello` is not a move"),
         (&["bz-nope", "58-50"], 2, "pbem move: no game bz-nope in "),

@@ -94,7 +94,7 @@ fn validate_reports_each_file_and_keeps_going() {
     assert_eq!(
         text(&o),
         format!(
-            "{illegal}:6: 2-34 is not a legal move for black: a 3-high tower zooms and booms at most 3 squares; 2 to 34 is 4; legal moves from 2: 2-9, 2-10, 2-11, 2-18, 2-20, 2-26, 2-29\n"
+            "{illegal}:6: 2-34 is not a legal move for black: a 3-high tower zooms and booms at most 3 squares; 2 to 34 is 4 (see `pbem rules boom-and-zoom`, section Zooming); legal moves from 2: 2-9, 2-10, 2-11, 2-18, 2-20, 2-26, 2-29\n"
         )
     );
     let o = pbem(&["validate", &bad, &good, "/no/such/file.toml"], None);
@@ -225,11 +225,73 @@ fn rules_lists_and_explains_games() {
     ] {
         assert!(all.contains(slug), "{slug} missing: {all}");
     }
-    let one = text(&pbem(&["rules", "Boom & Zoom"], None));
+    // One line a game, its name and byline from the game's facts.
     assert!(
-        one.contains("Notation: zoom 22-15") && one.contains("The setup:"),
-        "{one}"
+        all.contains("Toroidal Checkers after T. Robison (black and white)"),
+        "{all}"
     );
+    assert!(all.contains("Embed by Ty Bomba (black and red)"), "{all}");
+    assert!(!all.contains("by after"), "{all}");
+}
+
+/// `pbem rules GAME`: the complete rules with every ruling, the notation
+/// and the setup board; `--short`: the summary.
+#[test]
+fn rules_prints_the_complete_rules_or_with_short_the_summary() {
+    for r in pbem::rules::Rules::ALL {
+        let i = r.info();
+        let full = pbem(&["rules", r.name()], None);
+        assert_eq!(full.status.code(), Some(0), "{}", err(&full));
+        let full = text(&full);
+        assert_eq!(full, r.rules_text(), "{r}");
+        let title = format!("{} {}", i.name, i.credit);
+        assert!(
+            full.starts_with(&format!("{title}\n{}\n", "=".repeat(title.len()))),
+            "{full}"
+        );
+        for section in i.sections {
+            let under = if section.starts_with("Ruling:") {
+                "~"
+            } else {
+                "-"
+            };
+            let heading = format!("\n{section}\n{}\n", under.repeat(section.len()));
+            assert!(full.contains(&heading), "{r}: no {section}");
+        }
+        // The setup board as pbem draws it, square numbers and all.
+        let board = pbem::with_game!(r, G => {
+            use pbem::game::Game;
+            G::start(pbem::game::first_sides::<G>()[0]).diagram(&pbem::game::View::default())
+        });
+        assert!(full.contains(&board), "{r}: {full}");
+        for example in i.examples {
+            assert!(
+                full.contains(&format!("`{example}`")),
+                "{r}: {example} missing"
+            );
+        }
+
+        let short = text(&pbem(&["rules", r.slug(), "--short"], None));
+        assert!(
+            short.starts_with(&format!("{} {} ({})\n", i.name, i.credit, i.slug)),
+            "{short}"
+        );
+        assert!(short.contains(i.summary), "{r}: {short}");
+        assert!(
+            short.contains(&format!("Notation: {}.", i.notation)),
+            "{short}"
+        );
+        assert!(
+            short.contains("The setup:") && short.contains(&board),
+            "{short}"
+        );
+        assert!(short.len() < full.len(), "{r}");
+    }
+    let one = text(&pbem(&["rules", "Boom & Zoom", "--short"], None));
+    assert!(one.contains("Notation: zoom 22-15"), "{one}");
+    // --short needs a game.
+    let o = pbem(&["rules", "--short"], None);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
 
 #[test]

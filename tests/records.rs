@@ -109,7 +109,7 @@ fn illegal_move_names_its_line() {
     let e = record::replay::<pbem::games::boom_and_zoom::BoomAndZoom>(&r).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "bz.toml:9: 50-10 is not a legal move for red: a 3-high tower zooms and booms at most 3 squares; 50 to 10 is 5; legal moves from 50: 50-26, 50-29, 50-34, 50-36, 50-41, 50-42, 50-43, 50-49, 50-51, 50-52, 50-53, 50-58"
+        "bz.toml:9: 50-10 is not a legal move for red: a 3-high tower zooms and booms at most 3 squares; 50 to 10 is 5 (see `pbem rules boom-and-zoom`, section Zooming); legal moves from 50: 50-26, 50-29, 50-34, 50-36, 50-41, 50-42, 50-43, 50-49, 50-51, 50-52, 50-53, 50-58"
     );
 }
 

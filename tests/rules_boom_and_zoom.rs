@@ -323,7 +323,7 @@ fn records_name_the_rule_and_the_facts() {
     let e = refuse(&p, "22-13");
     assert_eq!(
         e,
-        "22-13 is not a legal move for black: 22 holds no black tower (black towers: 1, 2, 3, 4, 5, 6, 7, 8)"
+        "22-13 is not a legal move for black: 22 holds no black tower (black towers: 1, 2, 3, 4, 5, 6, 7, 8) (see `pbem rules boom-and-zoom`, section Setup)"
     );
     let e = refuse(&p, "57-49");
     assert!(

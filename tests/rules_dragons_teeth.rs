@@ -603,7 +603,7 @@ fn refusals_name_the_rule_and_the_facts() {
         "17-33"
     );
     let n = notation::parse("27/36", G).unwrap();
-    assert!(p.explain(&n).contains("square numbers"));
+    assert!(p.explain(&n).text.contains("square numbers"));
 }
 
 #[test]
@@ -840,7 +840,7 @@ fn explain_never_panics_and_always_says_something() {
                 forms.push(Notation::step(Sq(a), Sq(b), a % 2 == 1));
             }
             for n in forms {
-                assert!(!p.explain(&n).trim().is_empty(), "{n:?}");
+                assert!(!p.explain(&n).text.trim().is_empty(), "{n:?}");
             }
         }
         p.play_unchecked(m);

@@ -635,7 +635,7 @@ fn refusals_name_the_rule_and_the_facts() {
     let e = refuse(&p, "9-17");
     assert!(e.contains("17 holds your own drone"), "{e}");
     let n = notation::parse("27/36", G).unwrap();
-    assert!(p.explain(&n).contains("square numbers"));
+    assert!(p.explain(&n).text.contains("square numbers"));
 }
 
 #[test]
@@ -872,7 +872,7 @@ fn explain_never_panics_and_always_says_something() {
                 forms.push(Notation::step(Sq(a), Sq(b), a % 2 == 1));
             }
             for n in forms {
-                assert!(!p.explain(&n).trim().is_empty(), "{n:?}");
+                assert!(!p.explain(&n).text.trim().is_empty(), "{n:?}");
             }
         }
         p.play_unchecked(m);

@@ -846,7 +846,7 @@ fn refusals_name_the_rule_and_the_facts() {
     let e = refuse(&p, "20-28");
     assert_eq!(
         e,
-        "20-28 is not a legal move for black: 20 is empty (black stacks: 9 (4), 10 (4), 11 (4), 12 (4), 13 (4), 14 (4), 15 (4), 16 (4))"
+        "20-28 is not a legal move for black: 20 is empty (black stacks: 9 (4), 10 (4), 11 (4), 12 (4), 13 (4), 14 (4), 15 (4), 16 (4)) (see `pbem rules mad`, section Setup)"
     );
     let e = refuse(&p, "52-44");
     assert!(
@@ -930,7 +930,7 @@ fn explain_and_normalize_never_panic() {
                             });
                             let n = p.normalize(n);
                             let _ = game::resolve(p, &n);
-                            assert!(!p.explain(&n).is_empty());
+                            assert!(!p.explain(&n).text.is_empty());
                         }
                     }
                 }

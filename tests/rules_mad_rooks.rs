@@ -173,12 +173,12 @@ fn an_engage_must_end_where_the_checker_could_kill() {
     let e = refuse(&p, "18-42");
     assert_eq!(
         e,
-        "18-42 is not a legal move for red: from 42 no blue checker is in line (along a row or column with only empty squares between), so 18-42 does not engage; a checker that cannot kill may only slide to a square from which it could kill; legal moves from 18: 18-24, 18-58"
+        "18-42 is not a legal move for red: from 42 no blue checker is in line (along a row or column with only empty squares between), so 18-42 does not engage; a checker that cannot kill may only slide to a square from which it could kill (see `pbem rules mad-rooks`, section Engaging); legal moves from 18: 18-24, 18-58"
     );
     let e = refuse(&p, "20-28");
     assert_eq!(
         e,
-        "20-28 is not a legal move for red: 20 is empty (red checkers: 18)"
+        "20-28 is not a legal move for red: 20 is empty (red checkers: 18) (see `pbem rules mad-rooks`, section Setup)"
     );
     let e = refuse(&p, "64-56");
     assert!(
@@ -306,22 +306,24 @@ fn moves_that_are_no_single_step_explain_themselves() {
             count,
         })
     };
-    let e = p.explain(&path(false, vec![1, 3], false, None));
+    let e = p.explain(&path(false, vec![1, 3], false, None)).text;
     assert!(e.contains("never a chain"), "{e}");
-    let e = p.explain(&path(true, vec![1], false, None));
+    let e = p.explain(&path(true, vec![1], false, None)).text;
     assert!(e.contains("no lunges"), "{e}");
-    let e = p.explain(&path(false, vec![1], false, Some(2)));
+    let e = p.explain(&path(false, vec![1], false, Some(2))).text;
     assert!(e.contains("leave out the `:2`"), "{e}");
-    let e = p.explain(&path(false, vec![], true, None));
+    let e = p.explain(&path(false, vec![], true, None)).text;
     assert!(e.contains("never leave the board"), "{e}");
-    let e = p.explain(&path(false, vec![], false, None));
+    let e = p.explain(&path(false, vec![], false, None)).text;
     assert!(e.contains("square to move to"), "{e}");
-    let e = p.explain(&Notation::Stones(vec![pbem::geom::Point(3)]));
+    let e = p
+        .explain(&Notation::Stones(vec![pbem::geom::Point(3)]))
+        .text;
     assert!(e.contains("square numbers"), "{e}");
     // Squares beyond the board never panic.
-    let e = p.explain(&Notation::step(Sq(200), Sq(3), false));
+    let e = p.explain(&Notation::step(Sq(200), Sq(3), false)).text;
     assert!(e.contains("no square 201"), "{e}");
-    let e = p.explain(&Notation::step(sq(2), Sq(64), true));
+    let e = p.explain(&Notation::step(sq(2), Sq(64), true)).text;
     assert!(e.contains("no square 65"), "{e}");
     let e = refuse(&p, "2-2");
     assert!(e.contains("must leave 2"), "{e}");

@@ -138,7 +138,7 @@ fn capture_is_compulsory() {
     let e = refuse(&p, "9-18");
     assert_eq!(
         e,
-        "9-18 is not a legal move for black: a capture is compulsory: 22x36"
+        "9-18 is not a legal move for black: a capture is compulsory: 22x36 (see `pbem rules toroidal-checkers`, section Jumps)"
     );
     // A man jumps forward only: the white man on 29 cannot jump 38 behind
     // it, so white steps.
@@ -693,7 +693,7 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
         assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
         assert!(d.contains(":: = heaven"), "{d}");
         assert!(d.contains("The board wraps"), "{d}");
-        assert!(d.contains("Moves without a jump:"), "{d}");
+        assert!(d.contains("Count of moves without a jump:"), "{d}");
     }
     assert!(d0.contains("|::b:|") && d0.contains("|::w:|"), "{d0}");
     assert!(d0.contains("|  1 |"), "hell squares are blank: {d0}");
@@ -707,7 +707,10 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
     );
     assert!(d.contains('['), "the last move is marked: {d}");
     assert!(dk.contains(":BB:") && dk.contains(":WW:"), "{dk}");
-    assert!(dk.contains("Moves without a jump: 17 of 40"), "{dk}");
+    assert!(
+        dk.contains("Count of moves without a jump: 17 of 40"),
+        "{dk}"
+    );
     assert!(
         dk.lines().any(|l| l.starts_with("| 64 |")),
         "black's seat turns the board: {dk}"

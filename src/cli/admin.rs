@@ -121,9 +121,10 @@ impl New {
                 Some(s) if fixed.is_none_or(|x| x == s) => Some(s),
                 Some(_) => {
                     eprintln!(
-                        "pbem new: in {} {} moves first",
+                        "pbem new: in {} {} moves first ({})",
                         rules.name(),
-                        rules.side_name(fixed.unwrap_or(Side::A))
+                        rules.side_name(fixed.unwrap_or(Side::A)),
+                        rules.cite(crate::rules::SETUP)
                     );
                     return Ok(2);
                 }

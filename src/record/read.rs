@@ -193,10 +193,11 @@ impl Record {
                     return Err(err(
                         line,
                         format!(
-                            "first = \"{}\" contradicts the rules: in {} {} moves first",
+                            "first = \"{}\" contradicts the rules: in {} {} moves first ({})",
                             f.get_ref(),
                             rules.name(),
-                            rules.side_name(fixed)
+                            rules.side_name(fixed),
+                            rules.cite(crate::rules::SETUP)
                         ),
                     ));
                 }
@@ -343,7 +344,12 @@ impl Record {
             (Some(f), Some(fixed)) if f != fixed => {
                 return Err(err(
                     1,
-                    format!("in {} {} moves first", rules.name(), rules.side_name(fixed)),
+                    format!(
+                        "in {} {} moves first ({})",
+                        rules.name(),
+                        rules.side_name(fixed),
+                        rules.cite(crate::rules::SETUP)
+                    ),
                 ));
             }
             (f, fixed) => f.or(fixed),
@@ -567,7 +573,17 @@ mod tests {
         assert!(e.message.contains("`first` is missing"), "{e}");
         let e = Record::parse("x.toml", "rules = \"mad-rooks\"\nfirst = \"blue\"\n").unwrap_err();
         assert_eq!(e.line, 2);
-        assert!(e.message.contains("red moves first"), "{e}");
+        assert!(
+            e.message
+                .ends_with("red moves first (see `pbem rules mad-rooks`, section Setup)"),
+            "{e}"
+        );
+        let e = Record::from_move_list("-", Rules::MadRooks, Some(Side::B), "").unwrap_err();
+        assert!(
+            e.message
+                .ends_with("red moves first (see `pbem rules mad-rooks`, section Setup)"),
+            "{e}"
+        );
         let e = Record::parse(
             "x.toml",
             "rules = \"mad\"\nfirst = \"red\"\nresult = \"won\"\n",

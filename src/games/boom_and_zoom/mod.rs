@@ -6,6 +6,7 @@
 
 mod diagram;
 mod explain;
+pub mod facts;
 mod movegen;
 
 use crate::game::{End, Game, Side, View};
@@ -188,7 +189,7 @@ impl Game for BoomAndZoom {
         }
     }
 
-    fn explain(&self, n: &Notation) -> String {
+    fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }
 

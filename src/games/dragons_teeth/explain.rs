@@ -1,84 +1,85 @@
 //! Why a Dragons Teeth move is not legal, in words a player can act on.
 
+use super::facts::Section::{Eliminating, Moving, MovingOff, Notation as Written, Setup, Teeth};
 use super::movegen::{Exit, TABLES, attack, exit};
 use super::{DragonsTeeth, G, kind};
-use crate::game::{Game, Side, join_list};
+use crate::game::{Explanation, Game, Side, join_list};
 use crate::geom::{ALL, Sq};
 use crate::notation::Notation;
 
-pub(super) fn explain(pos: &DragonsTeeth, n: &Notation) -> String {
+pub(super) fn explain(pos: &DragonsTeeth, n: &Notation) -> Explanation {
     let rules = DragonsTeeth::RULES;
     let me = pos.turn;
     let mine = rules.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return crate::games::square_moves_hint(rules);
+            return Written.says(crate::games::square_moves_hint(rules));
         }
         Notation::Path(p) => p,
     };
     if p.lunge {
-        return "there are no lunges in Dragons Teeth (that is M.A.D.); a tooth moves like 17-33"
-            .into();
+        return Written.says(
+            "there are no lunges in Dragons Teeth (that is M.A.D.); a tooth moves like 17-33",
+        );
     }
     if p.count.is_some() {
-        return "a tooth always moves whole and never splits (RULES.md 2); leave out the `:` count"
-            .into();
+        return Teeth.says("a tooth always moves whole and never splits; leave out the `:` count");
     }
     if p.to.len() > 1 {
-        return "a turn is one move of one tooth, ending where it eliminates; write a single move like 17-33 or 33x41".into();
+        return Moving.says("a turn is one move of one tooth, ending where it eliminates; write a single move like 17-33 or 33x41");
     }
     let own = || format!("{mine} teeth: {}", join_list(pos.teeth_of(me)));
     let (owner, s) = match pos.tooth(p.from) {
-        None => return format!("{} holds no {mine} tooth ({})", p.from, own()),
+        None => return Setup.says(format!("{} holds no {mine} tooth ({})", p.from, own())),
         Some(t) => t,
     };
     if owner != me {
-        return format!(
+        return Setup.says(format!(
             "{} holds a {} tooth, and it is {mine}'s turn ({})",
             p.from,
             rules.side_name(owner),
             own()
-        );
+        ));
     }
     if p.off {
-        return explain_off(pos, p.from);
+        return MovingOff.says(explain_off(pos, p.from));
     }
     let Some(&to) = p.to.first() else {
-        return format!(
+        return Written.says(format!(
             "a move needs a square to go to, like {}-33 or {}-off",
             p.from, p.from
-        );
+        ));
     };
     let Some((dir, dist)) = G.line_between(p.from, to, &ALL) else {
-        return if p.from == to {
+        return Moving.says(if p.from == to {
             format!("a tooth must leave {}: a move goes somewhere", p.from)
         } else {
             format!(
                 "{} and {} are not in a straight line (row, column or diagonal)",
                 p.from, to
             )
-        };
+        });
     };
     if let Some(block) = G
         .ray(p.from, dir)
         .take(dist as usize - 1)
         .find(|s| pos.tooth(*s).is_some())
     {
-        return format!(
+        return Moving.says(format!(
             "the line from {} to {} is blocked at {block}: no tooth moves through another tooth, friend or enemy",
             p.from, to
-        );
+        ));
     }
     match pos.tooth(to) {
-        Some((o, t)) if o == me => format!(
+        Some((o, t)) if o == me => Eliminating.says(format!(
             "{to} holds your own {} tooth; a tooth eliminates only enemy teeth",
             kind(t)
-        ),
-        Some((_, t)) => weak_attack(pos, p.from, s, to, t),
-        None => format!(
+        )),
+        Some((_, t)) => Eliminating.says(weak_attack(pos, p.from, s, to, t)),
+        None => Eliminating.says(format!(
             "{to} is empty: there is nothing to eliminate there; write {}-{to}",
             p.from
-        ),
+        )),
     }
 }
 

@@ -10,6 +10,7 @@
 
 mod diagram;
 mod explain;
+pub mod facts;
 mod movegen;
 
 use crate::game::{End, Game, Side, View};
@@ -204,7 +205,7 @@ impl Game for DragonsTeeth {
         }
     }
 
-    fn explain(&self, n: &Notation) -> String {
+    fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }
 

@@ -1,17 +1,20 @@
 //! Why a Guerrilla Checkers move is not legal, in words a player can act on.
 
+use super::facts::Section::{
+    Board, CoinTurn, GuerrillaTurn, Notation as Written, SecondStone, Setup, WinningStone,
+};
 use super::movegen::{self, CROSS, PT_NEIGH, STEP};
 use super::{G, Guerrilla, Move, bits};
-use crate::game::{Game, join_list, join_or};
+use crate::game::{Explanation, Game, join_list, join_or};
 use crate::geom::{Point, Sq};
 use crate::notation::{Notation, Path};
 
-pub(super) fn explain(pos: &Guerrilla, n: &Notation) -> String {
+pub(super) fn explain(pos: &Guerrilla, n: &Notation) -> Explanation {
     use crate::game::Side;
     match (pos.turn, n) {
         (Side::A, Notation::Stones(points)) => stones(pos, points),
-        (Side::A, Notation::Path(_)) => "it is the guerrilla's turn: the guerrilla places two stones on grid points, written like 27/36,28/37 (a point is named by the squares at its upper-left and lower-right)".into(),
-        (Side::B, Notation::Stones(_)) => "it is COIN's turn: a COIN piece steps one square diagonally, written like 27-36, or captures, like 27x36x45".into(),
+        (Side::A, Notation::Path(_)) => GuerrillaTurn.says("it is the guerrilla's turn: the guerrilla places two stones on grid points, written like 27/36,28/37 (a point is named by the squares at its upper-left and lower-right)"),
+        (Side::B, Notation::Stones(_)) => CoinTurn.says("it is COIN's turn: a COIN piece steps one square diagonally, written like 27-36, or captures, like 27x36x45"),
         (Side::B, Notation::Path(p)) => coin(pos, p),
     }
 }
@@ -40,20 +43,23 @@ fn legal_firsts(pos: &Guerrilla) -> u64 {
         .fold(0, |b, f| b | 1 << f)
 }
 
-fn stones(pos: &Guerrilla, points: &[Point]) -> String {
+fn stones(pos: &Guerrilla, points: &[Point]) -> Explanation {
     if points.iter().any(|p| p.0 >= 49) {
-        return "that point is not inside the board; stones stand only on the 49 grid points inside the board".into();
+        return Board.says("that point is not inside the board; stones stand only on the 49 grid points inside the board");
     }
     let Some(&first) = points.first() else {
-        return "a turn places two stones, like 27/36,28/37".into();
+        return GuerrillaTurn.says("a turn places two stones, like 27/36,28/37");
     };
     if points.len() > 2 {
-        return format!("a turn places exactly two stones, not {}", points.len());
+        return GuerrillaTurn.says(format!(
+            "a turn places exactly two stones, not {}",
+            points.len()
+        ));
     }
     let f = first.0;
     if pos.stone(first) {
         let free = nearest(legal_firsts(pos), f, 4);
-        return format!(
+        return GuerrillaTurn.says(format!(
             "{} is taken{}",
             name(first),
             if free.is_empty() {
@@ -64,57 +70,58 @@ fn stones(pos: &Guerrilla, points: &[Point]) -> String {
                     free.join(", ")
                 )
             }
-        );
+        ));
     }
     if pos.stones != 0 && PT_NEIGH[f as usize] & pos.stones == 0 {
         let near = nearest(pos.stones, f, 1).join("");
         let free = nearest(legal_firsts(pos), f, 4);
-        return format!(
+        return GuerrillaTurn.says(format!(
             "the first stone must touch one of your stones, one grid step across or up/down (nearest: {near}; free points next to your stones near {}: {})",
             name(first),
             free.join(", ")
-        );
+        ));
     }
     match movegen::seconds_after(pos, f) {
-        None => format!(
+        None => WinningStone.says(format!(
             "{0} removes the last COIN piece and wins at once, so no second stone follows: write {0} alone",
             name(first)
-        ),
-        Some(0) if pos.supply < 2 => format!(
+        )),
+        Some(0) if pos.supply < 2 => WinningStone.says(format!(
             "a turn places two stones and your supply holds only {}; only a stone that removes the last COIN piece may go alone",
             pos.supply
-        ),
-        Some(0) => format!(
+        )),
+        Some(0) => SecondStone.says(format!(
             "{} has no free point next to it for the second stone (a first stone needs a free point beside it)",
             name(first)
-        ),
+        )),
         Some(seconds) => {
             let free = join_list(bits(seconds).map(|s| name(Point(s))));
             let Some(&second) = points.get(1) else {
-                return format!(
+                return GuerrillaTurn.says(format!(
                     "a turn places two stones: {0} alone does not remove the last COIN piece; add a second stone next to it, like {0},{1}",
                     name(first),
                     name(Point(seconds.trailing_zeros() as u8))
-                );
+                ));
             };
             if second == first {
-                return format!("{} is named twice: a point holds one stone", name(first));
+                return GuerrillaTurn
+                    .says(format!("{} is named twice: a point holds one stone", name(first)));
             }
             if pos.stone(second) {
-                return format!(
+                return GuerrillaTurn.says(format!(
                     "{} is taken (free points next to {}: {free})",
                     name(second),
                     name(first)
-                );
+                ));
             }
             if PT_NEIGH[f as usize] & 1 << second.0 == 0 {
-                return format!(
+                return GuerrillaTurn.says(format!(
                     "{} is not next to {}: the second stone goes one grid step across or up/down from the first (free: {free})",
                     name(second),
                     name(first)
-                );
+                ));
             }
-            "no legal move matches".into()
+            GuerrillaTurn.says("no legal move matches")
         }
     }
 }
@@ -127,32 +134,35 @@ fn dir_to(a: Sq, b: Sq) -> Option<usize> {
     (0..4).find(|&d| STEP[a.index()][d] == b.0)
 }
 
-fn coin(pos: &Guerrilla, p: &Path) -> String {
+fn coin(pos: &Guerrilla, p: &Path) -> Explanation {
     if p.lunge {
-        return "COIN pieces do not lunge: a piece steps one square diagonally, like 27-36".into();
+        return Written
+            .says("COIN pieces do not lunge: a piece steps one square diagonally, like 27-36");
     }
     if p.off {
-        return "COIN pieces never leave the board: a piece steps one square diagonally, like 27-36".into();
+        return CoinTurn.says(
+            "COIN pieces never leave the board: a piece steps one square diagonally, like 27-36",
+        );
     }
     if p.count.is_some() {
-        return "COIN pieces move one at a time; leave out the `:` count".into();
+        return Written.says("COIN pieces move one at a time; leave out the `:` count");
     }
     if !pos.coin(p.from) {
-        return format!(
+        return Setup.says(format!(
             "{} holds no COIN piece (COIN pieces: {})",
             p.from,
             join_list(pos.coin_squares())
-        );
+        ));
     }
     let Some(&first_to) = p.to.first() else {
-        return "a COIN move names the square it goes to, like 27-36".into();
+        return Written.says("a COIN move names the square it goes to, like 27-36");
     };
     let occupied = pos.coin & !(1 << p.from.0);
     let mut stones = pos.stones;
     let mut at = p.from;
     for (i, &to) in p.to.iter().enumerate() {
         let Some(d) = dir_to(at, to) else {
-            return if p.to.len() == 1 {
+            return CoinTurn.says(if p.to.len() == 1 {
                 format!(
                     "a COIN piece steps one square diagonally; {at} to {to} is not one diagonal step"
                 )
@@ -160,15 +170,15 @@ fn coin(pos: &Guerrilla, p: &Path) -> String {
                 format!(
                     "a COIN piece steps one square diagonally, capture by capture; {at} to {to} is not one diagonal step (a chain is written by its landing squares, like 27x36x45)"
                 )
-            };
+            });
         };
         if occupied & 1 << to.0 != 0 {
-            return format!("{to} is occupied by a COIN piece");
+            return CoinTurn.says(format!("{to} is occupied by a COIN piece"));
         }
         let pt = CROSS[at.index()][d];
         if stones & 1 << pt == 0 {
             let crossed = name(Point(pt));
-            return if i == 0 && p.to.len() == 1 {
+            return CoinTurn.says(if i == 0 && p.to.len() == 1 {
                 format!("{at} to {to} crosses no stone ({crossed} is empty): write it {at}-{to}")
             } else if i == 0 {
                 format!(
@@ -182,7 +192,7 @@ fn coin(pos: &Guerrilla, p: &Path) -> String {
                 format!(
                     "{at} to {to} crosses no stone ({crossed} is empty): a chain goes on only by captures"
                 )
-            };
+            });
         }
         stones &= !(1 << pt);
         at = to;
@@ -199,7 +209,7 @@ fn coin(pos: &Guerrilla, p: &Path) -> String {
         })
         .collect();
     if goes_on.is_empty() {
-        return "no legal move matches".into();
+        return CoinTurn.says("no legal move matches");
     }
     let shown = if goes_on.len() > 6 {
         format!("{}, ... ({} ways)", goes_on[..6].join(", "), goes_on.len())
@@ -217,5 +227,5 @@ fn coin(pos: &Guerrilla, p: &Path) -> String {
     } else {
         String::new()
     };
-    format!("{lead}the capture must go on: {shown}")
+    CoinTurn.says(format!("{lead}the capture must go on: {shown}"))
 }

@@ -12,6 +12,7 @@
 
 mod diagram;
 mod explain;
+pub mod facts;
 mod movegen;
 
 use crate::game::{End, Game, Side, View};
@@ -290,7 +291,7 @@ impl Game for Guerrilla {
         }
     }
 
-    fn explain(&self, n: &Notation) -> String {
+    fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }
 

@@ -1,8 +1,9 @@
 //! Friendly forms of M.A.D. moves, and why a move is not legal, in words a
 //! player can act on.
 
+use super::facts::Section::{Lunges, Notation as Written, Setup, SimpleMoves, Winning};
 use super::{G, Mad, STACK_LIMIT};
-use crate::game::{Game, Side};
+use crate::game::{Explanation, Game, Side};
 use crate::geom::{ALL, Sq};
 use crate::notation::{Notation, Path};
 
@@ -78,59 +79,70 @@ fn stack_list(pos: &Mad, side: Side) -> String {
         .join(", ")
 }
 
-pub(super) fn explain(pos: &Mad, n: &Notation) -> String {
+pub(super) fn explain(pos: &Mad, n: &Notation) -> Explanation {
     let rules = Mad::RULES;
     let me = pos.turn;
     let mine = rules.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return crate::games::square_moves_hint(rules);
+            return Written.says(crate::games::square_moves_hint(rules));
         }
         Notation::Path(p) => p,
     };
     if p.off {
-        return format!(
+        return Winning.says(format!(
             "checkers never leave the board in M.A.D.; {mine} wins by reaching {}'s home row ({})",
             rules.side_name(me.other()),
             super::goal_name(me)
-        );
+        ));
     }
     let Some(&to) = p.to.first() else {
-        return "a move needs a square to go to, like 12-20".into();
+        return Written.says("a move needs a square to go to, like 12-20");
     };
     let own = || format!("{mine} stacks: {}", stack_list(pos, me));
     let h = match pos.stack(p.from) {
-        None => return format!("{} is empty ({})", p.from, own()),
+        None => return Setup.says(format!("{} is empty ({})", p.from, own())),
         Some((o, h)) if o != me => {
-            return format!(
+            return Setup.says(format!(
                 "{} holds {h} {} {}, and it is {mine}'s turn ({})",
                 p.from,
                 rules.side_name(o),
                 checkers(h),
                 own()
-            );
+            ));
         }
         Some((_, h)) => h,
     };
     if p.count == Some(0) {
-        return "at least one checker must move; leave out `:0`".into();
+        return SimpleMoves.says("at least one checker must move; leave out `:0`");
     }
     if p.lunge {
-        explain_lunge(pos, p, h)
+        match explain_lunge(pos, p, h) {
+            (true, text) => Written.says(text),
+            (false, text) => Lunges.says(text),
+        }
     } else {
-        explain_simple(pos, p, h, to)
+        match explain_simple(pos, p, h, to) {
+            (true, text) => Written.says(text),
+            (false, text) => SimpleMoves.says(text),
+        }
     }
 }
 
-fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> String {
+/// Why a simple move is not legal; `true` with it when only its form was
+/// wrong (the section of the rules is then Notation).
+fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> (bool, String) {
     let me = pos.turn;
     let mine = Mad::RULES.side_name(me);
     let from = p.from;
     if p.to.len() > 1 {
-        return "a simple move goes to one adjacent square, like 12-20; to string checkers out along a line, lunge: L12-28".into();
+        return (false, "a simple move goes to one adjacent square, like 12-20; to string checkers out along a line, lunge: L12-28".into());
     }
     if to == from {
-        return format!("the checkers must leave {from}: a move goes to an adjacent square");
+        return (
+            false,
+            format!("the checkers must leave {from}: a move goes to an adjacent square"),
+        );
     }
     let line = G.line_between(from, to, &ALL);
     match line {
@@ -141,21 +153,30 @@ fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> String {
             } else {
                 '-'
             };
-            return format!(
-                "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares; to put one checker on each square of the line up to {to}, lunge: L{from}{sep}{to}"
+            return (
+                false,
+                format!(
+                    "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares; to put one checker on each square of the line up to {to}, lunge: L{from}{sep}{to}"
+                ),
             );
         }
         _ => {
-            return format!(
-                "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares"
+            return (
+                false,
+                format!(
+                    "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares"
+                ),
             );
         }
     }
     let k = p.count.unwrap_or(h);
     if k > h {
-        return format!(
-            "too many checkers: {from} holds {h} {mine} {}, and {k} were asked for",
-            checkers(h)
+        return (
+            false,
+            format!(
+                "too many checkers: {from} holds {h} {mine} {}, and {k} were asked for",
+                checkers(h)
+            ),
         );
     }
     if let Some((o, t)) = pos.stack(to)
@@ -168,10 +189,13 @@ fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> String {
             1 => format!("; only 1 more fits: {from}-{to}:1"),
             r => format!("; at most {r} more fit, like {from}-{to}:{r}"),
         };
-        return format!(
-            "{to} holds {t} {mine} {}; {k} more would make {}, the limit is {STACK_LIMIT}{hint}",
-            checkers(t),
-            t + k
+        return (
+            false,
+            format!(
+                "{to} holds {t} {mine} {}; {k} more would make {}, the limit is {STACK_LIMIT}{hint}",
+                checkers(t),
+                t + k
+            ),
         );
     }
     // Everything checks out, so only the form was wrong.
@@ -184,86 +208,118 @@ fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> String {
         capture,
         count: (k < h).then_some(k),
     });
-    format!(
-        "this move is written {}",
-        canonical.canonical(Mad::RULES.geometry())
+    (
+        true,
+        format!(
+            "this move is written {}",
+            canonical.canonical(Mad::RULES.geometry())
+        ),
     )
 }
 
-fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> String {
+/// Why a lunge is not legal; `true` with it when only its form was wrong.
+fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> (bool, String) {
     let me = pos.turn;
     let mine = Mad::RULES.side_name(me);
     let from = p.from;
     let to = p.to[p.to.len() - 1];
     if p.to.len() > 1 {
-        return format!(
-            "a lunge goes along one straight line and is written by its first and last squares, like L{from}-{to}"
+        return (
+            true,
+            format!(
+                "a lunge goes along one straight line and is written by its first and last squares, like L{from}-{to}"
+            ),
         );
     }
     if to == from {
-        return format!(
-            "the lunging checkers must leave {from}: write the last square of the lunge, like L12-28"
+        return (
+            false,
+            format!(
+                "the lunging checkers must leave {from}: write the last square of the lunge, like L12-28"
+            ),
         );
     }
     let Some((dir, dist)) = G.line_between(from, to, &ALL) else {
-        return format!(
-            "{from} and {to} are not in a straight line (row, column or diagonal): a lunge goes along one line"
+        return (
+            false,
+            format!(
+                "{from} and {to} are not in a straight line (row, column or diagonal): a lunge goes along one line"
+            ),
         );
     };
     if let Some(k) = p.count
         && k != dist
     {
-        return format!(
-            "a lunge puts one checker on each square of its line: L{from}-{to} moves {dist} {}, not {k}; leave out the `:` count",
-            checkers(dist)
+        return (
+            false,
+            format!(
+                "a lunge puts one checker on each square of its line: L{from}-{to} moves {dist} {}, not {k}; leave out the `:` count",
+                checkers(dist)
+            ),
         );
     }
     if h < 2 {
-        return format!(
-            "{from} holds a single {mine} checker, and a lunge leaves at least one checker behind; a simple move is written without L, like {from}-{}",
-            G.step(from, dir).unwrap_or(to)
+        return (
+            false,
+            format!(
+                "{from} holds a single {mine} checker, and a lunge leaves at least one checker behind; a simple move is written without L, like {from}-{}",
+                G.step(from, dir).unwrap_or(to)
+            ),
         );
     }
     if dist == 1 {
-        return format!(
-            "a lunge of one square is the one-checker simple move: write {from}-{to}:1"
+        return (
+            true,
+            format!("a lunge of one square is the one-checker simple move: write {from}-{to}:1"),
         );
     }
     if dist >= h {
-        return format!(
-            "a lunge leaves at least one checker behind: {from} holds {h} {mine} checkers, and a lunge to {to} needs {dist} of them, leaving nothing{}",
-            if h >= 3 {
-                format!("; it lunges at most {} squares", h - 1)
-            } else {
-                format!(
-                    "; a single checker moves with {from}-{}:1",
-                    G.step(from, dir).unwrap_or(to)
-                )
-            }
+        return (
+            false,
+            format!(
+                "a lunge leaves at least one checker behind: {from} holds {h} {mine} checkers, and a lunge to {to} needs {dist} of them, leaving nothing{}",
+                if h >= 3 {
+                    format!("; it lunges at most {} squares", h - 1)
+                } else {
+                    format!(
+                        "; a single checker moves with {from}-{}:1",
+                        G.step(from, dir).unwrap_or(to)
+                    )
+                }
+            ),
         );
     }
     // dist <= h - 1 <= 3 here; dist == 1 was normalized to a simple move.
     for (j, s) in G.ray(from, dir).take(dist as usize).enumerate() {
         match pos.stack(s) {
             Some((o, t)) if o == me => {
-                return format!(
-                    "the lunge is blocked at {s}, which holds {t} {mine} {}: a lunge never enters or passes a square with your own checkers",
-                    checkers(t)
+                return (
+                    false,
+                    format!(
+                        "the lunge is blocked at {s}, which holds {t} {mine} {}: a lunge never enters or passes a square with your own checkers",
+                        checkers(t)
+                    ),
                 );
             }
             Some((o, t)) if j + 1 < dist as usize => {
-                return format!(
-                    "the lunge is blocked at {s} by {t} {} {}: only the last square of a lunge may hold enemy checkers",
-                    Mad::RULES.side_name(o),
-                    checkers(t)
+                return (
+                    false,
+                    format!(
+                        "the lunge is blocked at {s} by {t} {} {}: only the last square of a lunge may hold enemy checkers",
+                        Mad::RULES.side_name(o),
+                        checkers(t)
+                    ),
                 );
             }
             _ => {}
         }
     }
     let capture = matches!(pos.stack(to), Some((o, _)) if o != me);
-    format!(
-        "this lunge is written L{from}{}{to}",
-        if capture { 'x' } else { '-' }
+    (
+        true,
+        format!(
+            "this lunge is written L{from}{}{to}",
+            if capture { 'x' } else { '-' }
+        ),
     )
 }

@@ -8,6 +8,7 @@
 
 mod diagram;
 mod explain;
+pub mod facts;
 mod movegen;
 
 use crate::game::{End, Game, Side, View};
@@ -304,7 +305,7 @@ impl Game for Mad {
         }
     }
 
-    fn explain(&self, n: &Notation) -> String {
+    fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }
 

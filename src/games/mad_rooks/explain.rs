@@ -1,12 +1,13 @@
 //! Why a Mad Rooks or Mad Bishops move is not legal, in words a player can
 //! act on: the rule it breaks and the squares behind it.
 
+use super::facts::Section::{Board, Engaging, Killing, Notation as Written, Setup};
 use super::movegen::sight;
 use super::{Bits, MadPosition, Variant};
-use crate::game::{Game, join_list};
+use crate::game::{Explanation, Game, join_list};
 use crate::notation::Notation;
 
-pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> String {
+pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> Explanation {
     let rules = V::RULES;
     let g = V::GEOMETRY;
     let game = rules.name();
@@ -16,24 +17,32 @@ pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> String 
     let theirs = rules.side_name(me.other());
     let p = match n {
         Notation::Stones(_) => {
-            return format!("{game} moves are written with square numbers: {forms}");
+            return Written.says(format!(
+                "{game} moves are written with square numbers: {forms}"
+            ));
         }
         Notation::Path(p) => p,
     };
     if p.lunge {
-        return format!("there are no lunges in {game} (that is M.A.D.); {forms}");
+        return Written.says(format!(
+            "there are no lunges in {game} (that is M.A.D.); {forms}"
+        ));
     }
     if let Some(k) = p.count {
-        return format!("a checker always moves alone in {game}; leave out the `:{k}`");
+        return Written.says(format!(
+            "a checker always moves alone in {game}; leave out the `:{k}`"
+        ));
     }
     if p.off {
-        return format!("checkers never leave the board in {game}; {forms}");
+        return Board.says(format!("checkers never leave the board in {game}; {forms}"));
     }
     let to = match p.to.as_slice() {
         [to] => *to,
-        [] => return format!("a move needs the square to move to; {forms}"),
+        [] => return Written.says(format!("a move needs the square to move to; {forms}")),
         _ => {
-            return format!("a turn is one kill or one engage, never a chain; {forms}");
+            return Written.says(format!(
+                "a turn is one kill or one engage, never a chain; {forms}"
+            ));
         }
     };
     let from = p.from;
@@ -41,28 +50,30 @@ pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> String 
         .into_iter()
         .find(|s| !g.contains_number(s.number() as u32))
     {
-        return format!("there is no square {s} on this board");
+        return Board.says(format!("there is no square {s} on this board"));
     }
     let own = || format!("{mine} checkers: {}", join_list(pos.checkers(me)));
     match pos.checker(from) {
-        None => return format!("{from} is empty ({})", own()),
+        None => return Setup.says(format!("{from} is empty ({})", own())),
         Some(o) if o != me => {
-            return format!(
+            return Setup.says(format!(
                 "{from} holds a {theirs} checker, and it is {mine}'s turn ({})",
                 own()
-            );
+            ));
         }
         Some(_) => {}
     }
     if from == to {
-        return format!("a checker must leave {from}: a move goes to another square");
+        return Engaging.says(format!(
+            "a checker must leave {from}: a move goes to another square"
+        ));
     }
     let Some((dir, dist)) = g.line_between(from, to, &V::DIRS) else {
-        return format!(
+        return Killing.says(format!(
             "{from} and {to} are not on the same {}: checkers move and kill only along {}",
             V::LINES,
             V::LINES_PLURAL
-        );
+        ));
     };
     let block = g
         .ray(from, dir)
@@ -74,14 +85,14 @@ pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> String 
         .squares()
         .collect();
     match pos.checker(to) {
-        Some(o) if o == me => format!(
+        Some(o) if o == me => Killing.says(format!(
             "{to} holds a {mine} checker of your own; a checker kills only {theirs} checkers"
-        ),
+        )),
         Some(_) => match block {
-            Some(b) => format!(
+            Some(b) => Killing.says(format!(
                 "the line from {from} to {to} is blocked at {b}: a checker kills only an enemy with nothing but empty squares between"
-            ),
-            None => format!("{from} can kill {to}: write {from}x{to}"),
+            )),
+            None => Written.says(format!("{from} can kill {to}: write {from}x{to}")),
         },
         None => {
             let nothing = if p.capture {
@@ -89,28 +100,28 @@ pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> String 
             } else {
                 String::new()
             };
-            let why = if let Some(b) = block {
-                format!(
+            let (section, why) = if let Some(b) = block {
+                (Engaging, format!(
                     "the slide from {from} to {to} is blocked at {b}: a checker slides only through empty squares"
-                )
+                ))
             } else if !kills.is_empty() {
                 // RULES.md 5, Kill: a checker in position to kill may only kill.
                 let verb = if kills.len() == 1 { "is" } else { "are" };
-                format!(
+                (Killing, format!(
                     "{from} can kill ({} {verb} in line), so it may only kill",
                     join_and(&kills)
-                )
+                ))
             } else if (sight::<V>(to.index(), occ) & enemies).is_empty() {
                 // RULES.md 5, Engage: the slide must end where the checker
                 // could kill.
-                format!(
+                (Engaging, format!(
                     "from {to} no {theirs} checker is in line (along a {} with only empty squares between), so {from}-{to} does not engage; a checker that cannot kill may only slide to a square from which it could kill",
                     V::LINES
-                )
+                ))
             } else {
-                format!("{from}-{to} engages: write it with `-`")
+                (Written, format!("{from}-{to} engages: write it with `-`"))
             };
-            format!("{nothing}{why}")
+            section.says(format!("{nothing}{why}"))
         }
     }
 }

@@ -13,6 +13,7 @@
 mod bits;
 mod diagram;
 mod explain;
+pub mod facts;
 mod movegen;
 
 pub use bits::Bits;
@@ -270,7 +271,7 @@ impl<V: Variant> Game for MadPosition<V> {
         }
     }
 
-    fn explain(&self, n: &Notation) -> String {
+    fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }
 

@@ -44,7 +44,7 @@ pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
         "In heaven: black {bh}, white {wh}. In hell: black {bl}, white {wl}.\n"
     ));
     out.push_str(&format!(
-        "Moves without a jump: {} of {QUIET_LIMIT} (drawn at {QUIET_LIMIT}).\n\n",
+        "Count of moves without a jump: {} of {QUIET_LIMIT} (drawn at {QUIET_LIMIT}).\n\n",
         pos.quiet_moves()
     ));
     out.push_str(&board);

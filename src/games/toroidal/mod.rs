@@ -36,6 +36,7 @@
 
 mod diagram;
 mod explain;
+pub mod facts;
 mod movegen;
 
 use crate::game::{End, Game, Side, View};
@@ -449,7 +450,7 @@ impl Game for Toroidal {
         }
     }
 
-    fn explain(&self, n: &Notation) -> String {
+    fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }
 
