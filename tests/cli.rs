@@ -596,3 +596,178 @@ fn imap_settings_are_checked_and_name_the_key() {
     );
     assert!(!out.contains("hunter2") && !err(&o).contains("hunter2"));
 }
+
+/// Each cause is said once, with one hint (issue 14): a missing settings
+/// file, and a data folder that cannot be made, whose OS error was said
+/// twice ("... (os error 2): ... (os error 2)").
+#[test]
+fn issue14_an_error_says_its_cause_once_with_one_hint() {
+    let once = |out: &str, what: &str| {
+        assert_eq!(out.matches(what).count(), 1, "{what:?} once in: {out}");
+    };
+    for command in ["check", "poll", "games"] {
+        let o = pbem(&[command, "--config", "/no/such/pbem.toml"], None);
+        assert_eq!(o.status.code(), Some(1), "pbem {command}");
+        let out = format!("{}{}", text(&o), err(&o));
+        once(&out, "(os error 2)");
+        once(&out, "pbem init");
+        assert!(out.contains("/no/such/pbem.toml"), "{out}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml");
+    let config = config.to_str().unwrap();
+    assert_eq!(
+        pbem(&["init", "--config", config], None).status.code(),
+        Some(0)
+    );
+    // A data folder under a file cannot be made.
+    std::fs::write(dir.path().join("plain-file"), "").unwrap();
+    let set = "data=plain-file/data";
+    for command in ["check", "poll", "games"] {
+        let o = pbem(&[command, "--config", config, "--set", set], None);
+        assert_eq!(o.status.code(), Some(1), "pbem {command}");
+        let out = format!("{}{}", text(&o), err(&o));
+        assert!(out.contains("plain-file/data"), "{out}");
+        once(&out, "(os error 20)");
+    }
+    // A bad --set: its own hint, and not the file's as well.
+    let o = pbem(&["check", "--config", config, "--set", "bogus=1"], None);
+    let out = text(&o);
+    once(&out, "mend the --set");
+    assert!(!out.contains("pbem init"), "{out}");
+}
+
+/// No option in any `--help` goes without a description (issue 14: `pbem
+/// new --help` showed six), and `pbem help --help` works.
+#[test]
+fn issue14_every_option_is_described() {
+    let o = pbem(&["help", "--help"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(text(&o).contains("Usage: pbem help"), "{}", text(&o));
+    let o = pbem(&["help", "moves"], None);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(text(&o).contains("Usage: pbem moves"), "{}", text(&o));
+    assert_eq!(pbem(&["help", "nothere"], None).status.code(), Some(2));
+    let top = text(&pbem(&["--help"], None));
+    let subs: Vec<String> = top
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    assert!(subs.len() >= 15, "{top}");
+    for sub in &subs {
+        let h = text(&pbem(&[sub, "--help"], None));
+        let lines: Vec<&str> = h.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start();
+            if t.starts_with("--") || (t.starts_with('-') && t.get(2..4) == Some(", ")) {
+                let next = lines.get(i + 1).map_or("", |n| n.trim());
+                assert!(
+                    !next.is_empty(),
+                    "pbem {sub} --help: {t} has no description:\n{h}"
+                );
+            }
+        }
+    }
+    let h = text(&pbem(&["new", "--help"], None));
+    assert!(h.contains("--player <SIDE=EMAIL>"), "{h}");
+    assert!(!h.contains("--black"), "the old flags are not shown: {h}");
+    // --first says which games need it.
+    let first = h.split("--first <SIDE>").nth(1).unwrap_or("");
+    for slug in ["boom-and-zoom", "dragons-teeth", "embed", "mad."] {
+        assert!(first.contains(slug), "--first names {slug}: {h}");
+    }
+}
+
+/// `pbem new --player SIDE=EMAIL` names the players with the game's own
+/// sides; the older `--black EMAIL` still works; a wrong side or a
+/// missing one is a usage error that says what to write.
+#[test]
+fn issue14_new_names_players_with_player() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml");
+    let config = config.to_str().unwrap();
+    assert_eq!(
+        pbem(&["init", "--config", config], None).status.code(),
+        Some(0)
+    );
+    let new = |args: &[&str]| {
+        let mut a = vec!["new"];
+        a.extend_from_slice(args);
+        a.extend_from_slice(&["--config", config]);
+        pbem(&a, None)
+    };
+    let o = new(&[
+        "mad-rooks",
+        "--player",
+        "red=ann@example.org",
+        "--player",
+        "blue=Bob <bob@example.org>",
+        "--id",
+        "mr-one",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        text(&o).starts_with("started mr-one: Mad Rooks"),
+        "{}",
+        text(&o)
+    );
+    let record = std::fs::read_to_string(dir.path().join("data/games/mr-one.toml")).unwrap();
+    assert!(record.contains("red = \"ann@example.org\""), "{record}");
+    assert!(
+        record.contains("blue = \"Bob <bob@example.org>\""),
+        "{record}"
+    );
+    let o = new(&[
+        "embed",
+        "--black",
+        "ann@example.org",
+        "--red",
+        "bob@example.org",
+        "--first",
+        "red",
+        "--id",
+        "em-old",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "the older flags: {}", err(&o));
+    for (args, says) in [
+        (
+            &["mad-rooks", "--player", "black=ann@example.org"][..],
+            "Mad Rooks has no side \"black\"; its sides are red and blue",
+        ),
+        (
+            &["mad-rooks", "--player", "ann@example.org"][..],
+            "--player ann@example.org: write SIDE=EMAIL, like --player red=alice@example.org",
+        ),
+        (
+            &["mad-rooks", "--player", "red=ann@example.org"][..],
+            "who plays blue? add --player blue=EMAIL",
+        ),
+        (
+            &[
+                "mad-rooks",
+                "--player",
+                "red=a@example.org",
+                "--player",
+                "red=b@example.org",
+            ][..],
+            "red is named twice",
+        ),
+        (
+            &[
+                "mad-rooks",
+                "--player",
+                "red=nobody",
+                "--player",
+                "blue=b@example.org",
+            ][..],
+            "--player red=nobody: not a mail address",
+        ),
+    ] {
+        let o = new(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(err(&o).contains(says), "{args:?}: {}", err(&o));
+    }
+}
