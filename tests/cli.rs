@@ -771,3 +771,109 @@ fn issue14_new_names_players_with_player() {
         assert!(err(&o).contains(says), "{args:?}: {}", err(&o));
     }
 }
+
+/// How a game ended reads inside parentheses without nesting them (issue
+/// 14: "(black moved off 6 strength points, red 0 (6 or more wins))"):
+/// the reason of every bundled game's end has none of its own.
+#[test]
+fn issue14_end_reasons_have_no_parentheses_of_their_own() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 8, "{files:?}");
+    let mut args = vec!["validate", "--json"];
+    args.extend(files.iter().map(String::as_str));
+    let o = pbem(&args, None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    for line in text(&o).lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let reason = v["reason"].as_str().unwrap_or_else(|| panic!("{line}"));
+        assert!(!reason.is_empty() && !reason.contains(['(', ')']), "{line}");
+    }
+}
+
+/// The examples in the help of the offline commands, run as printed
+/// from the project's folder (with pbem on the PATH): each works and
+/// prints something (issue 14: every bundled game was finished, so
+/// `pbem moves`'s examples printed nothing).
+#[test]
+fn issue14_help_examples_run_as_printed() {
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_pbem"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for sub in ["moves", "show", "validate"] {
+        let h = text(&pbem(&[sub, "--help"], None));
+        let examples: Vec<&str> = h
+            .lines()
+            .skip_while(|l| l.trim() != "Examples:")
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        assert!(examples.len() >= 2, "pbem {sub} --help: {h}");
+        for example in examples {
+            assert!(example.contains(&format!("pbem {sub}")), "{example}");
+            let o = Command::new("sh")
+                .args(["-c", example])
+                .current_dir(env!("CARGO_MANIFEST_DIR"))
+                .env("PATH", &path)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(0), "{example}: {}", err(&o));
+            assert!(!text(&o).trim().is_empty(), "{example} prints nothing");
+            ran += 1;
+        }
+    }
+    assert!(ran >= 7, "{ran}");
+}
+
+/// `pbem moves --ply N`: the moves after N moves; a finished game lists
+/// none and its JSON names no side to move.
+#[test]
+fn issue14_moves_at_a_ply_and_no_turn_when_over() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
+    let mad = format!("{games}/mad.toml");
+    let at = |ply: &str| pbem(&["moves", &mad, "--ply", ply, "--json"], None);
+    let v: serde_json::Value = serde_json::from_str(&text(&at("0"))).unwrap();
+    assert_eq!(v["ply"], 0);
+    assert_eq!(v["turn"], "black");
+    assert_eq!(v["result"], "*");
+    assert!(
+        v["moves"].as_array().unwrap().iter().any(|m| m == "12-20"),
+        "{v}"
+    );
+    // The same as the game in play with those moves.
+    let in_play = text(&pbem(
+        &["moves", &format!("{games}/in-play/mad.toml")],
+        None,
+    ));
+    assert!(!in_play.is_empty());
+    assert_eq!(text(&pbem(&["moves", &mad, "--ply", "12"], None)), in_play);
+    let v: serde_json::Value =
+        serde_json::from_str(&text(&pbem(&["moves", &mad, "--json"], None))).unwrap();
+    assert_eq!(v["turn"], serde_json::Value::Null, "{v}");
+    assert_eq!(v["result"], "black");
+    assert_eq!(v["moves"], serde_json::json!([]));
+    let v: serde_json::Value =
+        serde_json::from_str(&text(&pbem(&["show", &mad, "--json"], None))).unwrap();
+    assert_eq!(v["turn"], serde_json::Value::Null, "{v}");
+    let o = at("9999");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        err(&o).contains("--ply 9999") && err(&o).contains("only 365 moves"),
+        "{}",
+        err(&o)
+    );
+}
