@@ -235,7 +235,7 @@ impl ParseError {
         }
         match &self.kind {
             Empty => format!("no move given: {write}"),
-            Unexpected(c) => hinted(&format!("unexpected {c:?}")),
+            Unexpected(c) => hinted(&crate::glyph::unexpected(*c)),
             OffBoard(n) => not(&format!("there is no square {n} on this board")),
             Incomplete(what) => hinted(&format!("{what} is missing")),
             OffWithCapture => not(&match off {
@@ -297,16 +297,14 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
     let stones = input.contains('/');
     let mut norm = String::with_capacity(input.len());
     let mut gap = false;
-    for c in input.chars() {
+    // Characters as mail reads them (crate::glyph): fullwidth digits are
+    // digits here too, and what shows nothing is nothing.
+    for c in input.chars().filter_map(crate::glyph::fold) {
         if c.is_whitespace() {
             gap = true;
             continue;
         }
-        let c = match c {
-            '–' | '—' | '−' | '‐' | '‑' | '‒' | '―' | '﹣' => '-',
-            '×' => 'x',
-            c => c.to_ascii_lowercase(),
-        };
+        let c = crate::glyph::move_char(c);
         if gap && stones && c.is_ascii_digit() && norm.ends_with(|p: char| p.is_ascii_digit()) {
             norm.push(',');
         }

@@ -877,3 +877,72 @@ fn issue14_moves_at_a_ply_and_no_turn_when_over() {
         err(&o)
     );
 }
+
+/// One reader of typed characters (issue 14): the same inputs are read,
+/// or refused in the same words, in mail and on the command line.
+#[test]
+fn issue14_mail_and_command_line_read_characters_alike() {
+    use pbem::mail::command::{Command as MailCommand, parse};
+    use pbem::mail::text::normalize;
+    let geometry = pbem::rules::Rules::BoomAndZoom.geometry();
+    let six_thirteen = pbem::notation::parse("6-13", geometry).unwrap();
+    // Black's first move in Boom & Zoom, typed in several ways.
+    for (typed, refused) in [
+        ("6-13", None),
+        ("６－１３", None),
+        ("6—13", None),
+        ("6\u{200B}-13", None),
+        (
+            "6х13",
+            Some("'х' (U+0445) is not a character of moves, though it looks like one"),
+        ),
+        (
+            "6χ13",
+            Some("'χ' (U+03C7) is not a character of moves, though it looks like one"),
+        ),
+        (
+            "⁶-13",
+            Some("'⁶' (U+2076) is not a character of moves, though it looks like one"),
+        ),
+    ] {
+        // In mail: a move, or the character named.
+        let mail = parse(&normalize(&format!("{typed}\n")));
+        // On the command line: a move list `pbem validate` reads.
+        let o = pbem(
+            &[
+                "validate",
+                "--rules",
+                "boom-and-zoom",
+                "--first",
+                "black",
+                "-",
+            ],
+            Some(&format!("{typed}\n")),
+        );
+        let cli = format!("{}{}", text(&o), err(&o));
+        match refused {
+            None => {
+                let Some(MailCommand::Move { text: m, .. }) = mail.commands.first() else {
+                    panic!("{typed}: mail read {mail:?}");
+                };
+                assert_eq!(
+                    pbem::notation::parse(m, geometry).as_ref(),
+                    Ok(&six_thirteen),
+                    "{typed}"
+                );
+                assert_eq!(o.status.code(), Some(0), "{typed}: {cli}");
+            }
+            Some(says) => {
+                assert!(mail.commands.is_empty(), "{typed}: {mail:?}");
+                assert!(
+                    mail.errors
+                        .first()
+                        .is_some_and(|e| e.message.contains(says)),
+                    "{typed}: mail says {mail:?}"
+                );
+                assert_eq!(o.status.code(), Some(1), "{typed}: {cli}");
+                assert!(cli.contains(says), "{typed}: pbem validate says {cli}");
+            }
+        }
+    }
+}
