@@ -168,3 +168,26 @@ fn issue14_the_demos_closing_lines_run_as_printed() {
         "{poll}"
     );
 }
+
+/// The README's offline commands on the bundled games, run as written
+/// from the project's folder: each works and prints something.
+#[test]
+fn issue14_the_readmes_commands_on_the_bundled_games_run() {
+    let words = readme_words();
+    let commands: Vec<&str> = words
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| {
+            ["pbem validate ", "pbem moves ", "pbem show "]
+                .iter()
+                .any(|c| span.starts_with(c))
+                && span.contains("games/")
+        })
+        .collect();
+    assert!(commands.len() >= 3, "{commands:?}");
+    for command in commands {
+        let out = sh(Path::new(env!("CARGO_MANIFEST_DIR")), command);
+        assert!(!out.trim().is_empty(), "{command} prints nothing");
+    }
+}
