@@ -64,7 +64,9 @@ pub struct New {
 impl New {
     pub fn execute(self) -> anyhow::Result<i32> {
         let rules = self.game;
-        let mut given: Vec<(String, &str)> = Vec::new();
+        // Each player as named: the side, the address, and the option as
+        // typed, which errors quote.
+        let mut given: Vec<(String, &str, String)> = Vec::new();
         for p in &self.player {
             let Some((side, email)) = p.split_once('=') else {
                 eprintln!(
@@ -73,7 +75,7 @@ impl New {
                 );
                 return Ok(2);
             };
-            given.push((side.trim().to_lowercase(), email));
+            given.push((side.to_string(), email, format!("--player {p}")));
         }
         let old = [
             ("black", &self.black),
@@ -85,13 +87,17 @@ impl New {
         ];
         for (side, email) in old {
             if let Some(email) = email {
-                given.push((side.to_string(), email.as_str()));
+                given.push((
+                    side.to_string(),
+                    email.as_str(),
+                    format!("--{side} {email}"),
+                ));
             }
         }
         let mut players = BTreeMap::new();
-        for (side, email) in given {
+        for (side, email, typed) in given {
             let email = email.trim();
-            if rules.side_named(&side).is_none() {
+            let Some(named) = rules.side_named(&side) else {
                 eprintln!(
                     "pbem new: {} has no side {side:?}; its sides are {} and {}",
                     rules.name(),
@@ -99,18 +105,20 @@ impl New {
                     rules.side_name(Side::B)
                 );
                 return Ok(2);
-            }
-            if players.contains_key(&side) {
+            };
+            // The game's own spelling of the side, as the record keeps it.
+            let side = rules.side_name(named);
+            if players.contains_key(side) {
                 eprintln!("pbem new: {side} is named twice; give each side one player");
                 return Ok(2);
             }
             let addr = crate::adjudicate::address_of(email);
             if addr.parse::<lettre::Address>().is_err() {
-                eprintln!("pbem new: --player {side}={email}: not a mail address");
+                eprintln!("pbem new: {typed}: not a mail address");
                 return Ok(2);
             }
             if let Some(why) = crate::adjudicate::unmailable(&addr) {
-                eprintln!("pbem new: --player {side}={email}: pbem cannot write to it: {why}");
+                eprintln!("pbem new: {typed}: pbem cannot write to it: {why}");
                 return Ok(2);
             }
             let name = email
