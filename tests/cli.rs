@@ -946,3 +946,14 @@ fn issue14_mail_and_command_line_read_characters_alike() {
         }
     }
 }
+
+/// `pbem moves --from` reads a square as mail reads `moves 12` (issue 14).
+#[test]
+fn issue14_from_reads_fullwidth_digits() {
+    let mad = concat!(env!("CARGO_MANIFEST_DIR"), "/games/in-play/mad.toml");
+    let ascii = pbem(&["moves", mad, "--from", "12"], None);
+    let wide = pbem(&["moves", mad, "--from", "１２"], None);
+    assert_eq!(wide.status.code(), Some(0), "{}", err(&wide));
+    assert!(!text(&ascii).is_empty());
+    assert_eq!(text(&wide), text(&ascii));
+}
