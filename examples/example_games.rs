@@ -1,6 +1,9 @@
 //! Writes `games/<slug>.toml`: one complete, finished example game per
 //! game, played out by the engine with seeded random moves that favour
-//! winning moves and captures, in the full record form.
+//! winning moves and captures, in the full record form; and
+//! `games/in-play/<slug>.toml`: the first [`IN_PLAY`] moves of it, a game
+//! still in play (for `pbem moves`, whose examples must print something;
+//! issue 14).
 //!
 //! `cargo run --example example_games` (rewrites the files; the games are
 //! the same every time).
@@ -12,6 +15,9 @@ use pbem::rules::Rules;
 use std::collections::BTreeMap;
 
 const MAX_PLIES: usize = 400;
+
+/// How many moves the games in play have had.
+const IN_PLAY: usize = 12;
 
 /// One playout: winning moves first, then captures half the time.
 fn playout<G: Game>(first: Side, seed: u64) -> Option<(Vec<G::Move>, G)> {
@@ -50,7 +56,9 @@ fn playout<G: Game>(first: Side, seed: u64) -> Option<(Vec<G::Move>, G)> {
     None
 }
 
-fn example<G: Game>() -> String {
+/// The example game of `G`: finished, or with `in_play` its first
+/// [`IN_PLAY`] moves.
+fn example<G: Game>(in_play: bool) -> String {
     // The side a challenge makes first (pbem's default for open games).
     let first = G::RULES.fixed_first().unwrap_or(Side::A);
     // The first seed whose game ends decisively; a draw only if none does.
@@ -59,6 +67,16 @@ fn example<G: Game>() -> String {
         .find(|(_, end)| matches!(game::outcome(end).map(|e| e.outcome), Some(Outcome::Win(_))))
         .or_else(|| (0..400).find_map(|seed| playout::<G>(first, seed)))
         .expect("no playout finished");
+    let moves = if in_play {
+        assert!(
+            moves.len() > IN_PLAY,
+            "{}: a game too short",
+            G::RULES.slug()
+        );
+        &moves[..IN_PLAY]
+    } else {
+        &moves[..]
+    };
     let t0: DateTime<FixedOffset> = DateTime::parse_from_rfc3339("2026-11-01T09:00:00Z").unwrap();
     let mut pos = G::start(first);
     let mut lines = Vec::new();
@@ -89,7 +107,11 @@ fn example<G: Game>() -> String {
         file: String::new(),
         format: Some(1),
         rules: G::RULES,
-        id: Some(G::RULES.slug().to_string()),
+        id: Some(if in_play {
+            format!("{}-in-play", G::RULES.slug())
+        } else {
+            G::RULES.slug().to_string()
+        }),
         created: Some(t0),
         first: Some(first),
         result: Some((result.to_string(), 0)),
@@ -100,11 +122,13 @@ fn example<G: Game>() -> String {
 
 fn main() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    std::fs::create_dir_all(&dir).unwrap();
-    for rules in Rules::ALL {
-        let text = pbem::with_game!(rules, G => example::<G>());
-        let path = dir.join(format!("{}.toml", rules.slug()));
-        record::write::write_atomic(&path, &text).unwrap();
-        println!("wrote {}", path.display());
+    for (folder, in_play) in [(dir.clone(), false), (dir.join("in-play"), true)] {
+        std::fs::create_dir_all(&folder).unwrap();
+        for rules in Rules::ALL {
+            let text = pbem::with_game!(rules, G => example::<G>(in_play));
+            let path = folder.join(format!("{}.toml", rules.slug()));
+            record::write::write_atomic(&path, &text).unwrap();
+            println!("wrote {}", path.display());
+        }
     }
 }

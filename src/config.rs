@@ -101,12 +101,40 @@ fn default_name() -> String {
     "pbem".into()
 }
 
-/// A config file that cannot be used.
+/// A config file that cannot be used: the file, what is wrong, and the
+/// one hint that fits (said by the error alone, so no caller adds a
+/// second one; issue 14).
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {message}")]
+#[error("{path}: {message} ({})", .fault.hint())]
 pub struct ConfigError {
     pub path: String,
     pub message: String,
+    pub fault: ConfigFault,
+}
+
+/// What is wrong with the settings, which decides what to do about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConfigFault {
+    /// There is no such file.
+    Missing,
+    /// The file is there but cannot be read.
+    Unreadable,
+    /// The file reads, but a setting in it is wrong.
+    Content,
+    /// A `--set` override is wrong.
+    Override,
+}
+
+impl ConfigFault {
+    /// What the admin can do about it.
+    pub fn hint(self) -> &'static str {
+        match self {
+            ConfigFault::Missing => "write one with `pbem init`",
+            ConfigFault::Unreadable => "check that the user pbem runs as may read it",
+            ConfigFault::Content => "fix it, or write a new one with `pbem init`",
+            ConfigFault::Override => "mend the --set, or leave it out",
+        }
+    }
 }
 
 impl Config {
@@ -126,19 +154,20 @@ impl Config {
     /// # Errors
     /// As [`Config::load`]; an override that does not fit names itself.
     pub fn load_with(path: &Path, overrides: &[String]) -> Result<Config, ConfigError> {
-        let err = |message: String| ConfigError {
-            path: path.display().to_string(),
-            message,
+        let fail = |fault: ConfigFault| {
+            move |message: String| ConfigError {
+                path: path.display().to_string(),
+                message,
+                fault,
+            }
         };
+        let err = fail(ConfigFault::Content);
         let text = std::fs::read_to_string(path).map_err(|e| {
-            err(format!(
-                "{e}{}",
-                if e.kind() == std::io::ErrorKind::NotFound {
-                    " (write one with `pbem init`)"
-                } else {
-                    ""
-                }
-            ))
+            fail(if e.kind() == std::io::ErrorKind::NotFound {
+                ConfigFault::Missing
+            } else {
+                ConfigFault::Unreadable
+            })(e.to_string())
         })?;
         let mut c: Config = toml::from_str(&text).map_err(|e| {
             let line = e
@@ -150,7 +179,7 @@ impl Config {
             })
         })?;
         if !overrides.is_empty() {
-            c = apply_overrides(&c, overrides).map_err(err)?;
+            c = apply_overrides(&c, overrides).map_err(fail(ConfigFault::Override))?;
         }
         if c.address.parse::<lettre::Address>().is_err() {
             return Err(err(format!(

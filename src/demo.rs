@@ -13,6 +13,19 @@ use std::collections::HashSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// The mail a newcomer writes to start a game by hand in the demo's
+/// folder: what `pbem demo` prints at its end and the README shows (a
+/// test holds them to this text; issue 14). A file of these lines in
+/// `pbem-demo/mail/inbox/new/` is a mail pbem reads.
+pub const FIRST_MAIL: &str = "\
+From: You <you@example.org>
+To: pbem@localhost
+Subject: a game?
+Message-ID: <first-game.1@example.org>
+
+challenge embed carol@example.org first
+";
+
 /// A mail a player received from pbem.
 #[derive(Clone, Debug)]
 pub struct Received {

@@ -4,8 +4,10 @@
 //! Empty squares show their number, so players read coordinates off the
 //! board (Bomba's advice for play by mail, rules/new-millennium-checkers.txt,
 //! "Playing Pieces & Playing Board"); every row ends with the range of its
-//! numbers, so an occupied square's number is easy to find too. The last
-//! move's squares are bracketed: `[B3]`.
+//! numbers, and a line of column numbers heads the board, so an occupied
+//! square's number can be read off too: a board whose every square is
+//! full (Mad Rooks and Mad Bishops at the start) shows no number at all
+//! otherwise (issue 14). The last move's squares are bracketed: `[B3]`.
 
 use crate::geom::{Geometry, Sq};
 
@@ -48,6 +50,14 @@ pub fn grid(
     let order = |i: u8, n: u8| if flip { n - 1 - i } else { i };
     let line_order = |i: u8, n: u8| if flip { n - i } else { i };
     let mut out = String::new();
+    // The column numbers, each over its squares' numbers (right-aligned
+    // as they are); turned with the board.
+    let mut header = String::from(" ");
+    for vc in 0..w {
+        header.push_str(&format!(" {:>inner$}  ", order(vc, w) + 1));
+    }
+    out.push_str(header.trim_end());
+    out.push('\n');
     for vr in 0..=h {
         // The rule above display row vr.
         let r_line = line_order(vr, h);
@@ -121,6 +131,10 @@ pub fn counted_grid(
         plain_corner,
     )
 }
+
+/// How to read a square's number off the board, for every game's legend.
+pub const NUMBERS: &str = "Empty squares show their number; any square's number is the \
+     first of its row plus its column number, less one.";
 
 /// A plain `'+'` at every crossing.
 pub fn plain_corner(_: u8, _: u8) -> char {
@@ -230,8 +244,46 @@ mod tests {
     fn flip_turns_the_board() {
         let g = Geometry::EIGHT;
         let d = grid(g, true, |_| Cell::default(), plain_corner);
-        let first_row = d.lines().nth(1).unwrap();
+        let first_row = d.lines().nth(2).unwrap();
         assert!(first_row.starts_with("| 64 |"), "{first_row}");
         assert!(first_row.ends_with("57-64"), "{first_row}");
+        let header = d.lines().next().unwrap();
+        assert!(header.trim_start().starts_with("8    7"), "{header}");
+        assert!(header.ends_with(" 1"), "{header}");
+    }
+
+    /// Any square's number can be read off the board where it is not
+    /// shown (issue 14): its row's first number, plus the column number
+    /// above it, less 1.
+    #[test]
+    fn column_numbers_head_every_board() {
+        for g in [Geometry::EIGHT, Geometry::TEN] {
+            for flip in [false, true] {
+                for s in 0..g.squares() {
+                    let cell = |q: Sq| Cell {
+                        piece: if q == Sq(s) {
+                            "X".into()
+                        } else {
+                            String::new()
+                        },
+                        ..Cell::default()
+                    };
+                    let d = grid(g, flip, cell, plain_corner);
+                    assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
+                    let header = d.lines().next().unwrap();
+                    let row = d.lines().find(|l| l.contains('X')).unwrap();
+                    let x = row.find('X').unwrap();
+                    let open = row[..x].rfind('|').unwrap();
+                    let close = x + row[x..].find('|').unwrap();
+                    let column: usize = header[open + 1..close.min(header.len())]
+                        .trim()
+                        .parse()
+                        .unwrap();
+                    let label = row.rsplit("  ").next().unwrap();
+                    let first: usize = label.split('-').next().unwrap().parse().unwrap();
+                    assert_eq!(first + column - 1, Sq(s).number() as usize, "{d}");
+                }
+            }
+        }
     }
 }

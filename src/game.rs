@@ -41,7 +41,9 @@ pub enum Outcome {
 }
 
 /// A finished game: the outcome and why, in words for the players
-/// ("red has no tower left; black scored 6, red 3").
+/// ("red has no tower left; black scored 6, red 3"). Mails and commands
+/// show the reason in parentheses, so it has none of its own (issue 14:
+/// "(... red 0 (6 or more wins))").
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct End {
     pub outcome: Outcome,
@@ -50,16 +52,17 @@ pub struct End {
 
 impl End {
     pub fn win(side: Side, reason: impl Into<String>) -> End {
-        End {
-            outcome: Outcome::Win(side),
-            reason: reason.into(),
-        }
+        End::new(Outcome::Win(side), reason.into())
     }
     pub fn draw(reason: impl Into<String>) -> End {
-        End {
-            outcome: Outcome::Draw,
-            reason: reason.into(),
-        }
+        End::new(Outcome::Draw, reason.into())
+    }
+    fn new(outcome: Outcome, reason: String) -> End {
+        debug_assert!(
+            !reason.contains(['(', ')']),
+            "a reason is shown in parentheses and has none of its own: {reason}"
+        );
+        End { outcome, reason }
     }
 }
 
@@ -239,6 +242,9 @@ impl Origin {
     }
 
     fn read(text: &str, geometry: Geometry, examples: Option<&[&str]>) -> Result<Origin, String> {
+        // Characters as every reader takes them (issue 14): `１２` is 12.
+        let text: String = text.chars().filter_map(crate::glyph::fold).collect();
+        let text = text.as_str();
         let stones = examples.is_none_or(|ex| ex.iter().any(|e| e.contains('/')));
         if text.contains('/') && stones {
             let point = examples

@@ -34,6 +34,7 @@ pub mod diagram;
 pub mod game;
 pub mod games;
 pub mod geom;
+pub mod glyph;
 pub mod logging;
 pub mod mail;
 pub mod mailbox;

@@ -235,7 +235,7 @@ impl ParseError {
         }
         match &self.kind {
             Empty => format!("no move given: {write}"),
-            Unexpected(c) => hinted(&format!("unexpected {c:?}")),
+            Unexpected(c) => hinted(&crate::glyph::unexpected(*c)),
             OffBoard(n) => not(&format!("there is no square {n} on this board")),
             Incomplete(what) => hinted(&format!("{what} is missing")),
             OffWithCapture => not(&match off {
@@ -294,19 +294,18 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
     // Normalise: lower case, dashes, and drop every space, but for stones
     // a space between two points separates them as a comma does
     // (`27/36 28/37`), rather than gluing 36 and 28 into 3628.
-    let stones = input.contains('/');
-    let mut norm = String::with_capacity(input.len());
+    // Characters as mail reads them (crate::glyph): fullwidth digits are
+    // digits here too, and what shows nothing is nothing.
+    let folded: String = input.chars().filter_map(crate::glyph::fold).collect();
+    let stones = folded.contains('/');
+    let mut norm = String::with_capacity(folded.len());
     let mut gap = false;
-    for c in input.chars() {
+    for c in folded.chars() {
         if c.is_whitespace() {
             gap = true;
             continue;
         }
-        let c = match c {
-            '–' | '—' | '−' | '‐' | '‑' | '‒' | '―' | '﹣' => '-',
-            '×' => 'x',
-            c => c.to_ascii_lowercase(),
-        };
+        let c = crate::glyph::move_char(c);
         if gap && stones && c.is_ascii_digit() && norm.ends_with(|p: char| p.is_ascii_digit()) {
             norm.push(',');
         }
@@ -496,6 +495,20 @@ mod tests {
         // A space between two points separates them, as a comma does.
         assert_eq!(canon("27/36 28/37"), "27/36,28/37");
         assert_eq!(canon(" 27 / 36   28 / 37 "), "27/36,28/37");
+        // As mail reads them (issue 14): fullwidth forms, invisible marks.
+        assert_eq!(canon("２２－１５"), "22-15");
+        assert_eq!(canon("２７／３６　２８／３７"), "27/36,28/37");
+        assert_eq!(canon("2\u{200B}2-1\u{202E}5"), "22-15");
+    }
+
+    #[test]
+    fn issue14_a_lookalike_is_named_by_its_code_point() {
+        let e = |s: &str| parse(s, Geometry::EIGHT).unwrap_err().to_string();
+        assert_eq!(
+            e("13х21"),
+            "`13х21` is not a move: 'х' (U+0445) is not a character of moves, though it looks \
+             like one; write a move like 22-15"
+        );
     }
 
     #[test]

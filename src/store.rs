@@ -46,12 +46,11 @@ pub use processed::Processed;
 /// An error of the store, with the path it concerns.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{path}: {source}{}", io_hint(.source))]
-    Io {
-        path: String,
-        #[source]
-        source: io::Error,
-    },
+    /// The OS's words are part of the message, and so not also given as
+    /// the error's `source()`: a chain printed whole (`{:#}`) would say
+    /// them twice (issue 14).
+    #[error("{path}: {cause}{}", io_hint(.cause))]
+    Io { path: String, cause: io::Error },
     #[error("{0}")]
     Invalid(String),
     /// A file that holds bytes that are not UTF-8 text (issue 13): what
@@ -77,7 +76,19 @@ impl StoreError {
     /// quota used up, or the file system read-only (issue 5, "Disk full /
     /// read-only data folder"). Every other write would fail the same way.
     pub fn is_unwritable(&self) -> bool {
-        matches!(self, StoreError::Io { source, .. } if unwritable(source))
+        matches!(self, StoreError::Io { cause, .. } if unwritable(cause))
+    }
+}
+
+impl StoreError {
+    /// Whether the message says already what to do about it, so that a
+    /// caller adds no hint of its own (one cause, one hint; issue 14).
+    pub fn has_hint(&self) -> bool {
+        match self {
+            StoreError::Io { cause, .. } => !io_hint(cause).is_empty(),
+            StoreError::Invalid(_) => false,
+            StoreError::NotText { .. } | StoreError::Busy(_) => true,
+        }
     }
 }
 
@@ -115,9 +126,9 @@ fn io_hint(e: &io::Error) -> &'static str {
 
 /// The error of an I/O failure at `path`, for `map_err`.
 pub(crate) fn io_err(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
-    move |source| StoreError::Io {
+    move |cause| StoreError::Io {
         path: path.display().to_string(),
-        source,
+        cause,
     }
 }
 

@@ -316,7 +316,7 @@ fn new_refuses_bad_arguments_with_exit_2_and_changes_nothing() {
     #[rustfmt::skip]
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (bz(&["--red", BOB, "--white", "c@example.org", "--first", "red"]),
-            "pbem new: Boom & Zoom has no side white; its sides are black and red"),
+            "pbem new: Boom & Zoom has no side \"white\"; its sides are black and red"),
         (bz(&["--red", "bob at example.org", "--first", "red"]),
             "pbem new: --red bob at example.org: not a mail address"),
         (bz(&["--red", "Bob <bob@>", "--first", "red"]),
@@ -327,7 +327,7 @@ fn new_refuses_bad_arguments_with_exit_2_and_changes_nothing() {
         (bz(&["--red", "a@[127.0.0.1]", "--first", "red"]),
             "pbem new: --red a@[127.0.0.1]: pbem cannot write to it: `[127.0.0.1]` is an address literal"),
         (bz(&["--first", "red"]),
-            "pbem new: who plays red? add --red EMAIL"),
+            "pbem new: who plays red? add --player red=EMAIL"),
         (bz(&["--red", BOB]),
             "pbem new: in Boom & Zoom the players choose who moves first: add --first black or --first red"),
         (bz(&["--red", BOB, "--first", "white"]),
@@ -636,7 +636,7 @@ fn move_plays_for_the_side_to_move_and_tells_both_players() {
     // The record has the move, canonical, for red, at the pinned time.
     let text = site.record_text("bz-adm1");
     assert!(
-        text.contains("1.   red    58-50     2026-11-20T11:00:00Z\n"),
+        text.contains("1.   red    58-50          2026-11-20T11:00:00Z\n"),
         "{text}"
     );
     let rec = site.record("bz-adm1");

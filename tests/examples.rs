@@ -1,6 +1,7 @@
 //! The example games in `games/` (issue 2, item 7): one finished game per
-//! game, in the full record form, each passing `pbem validate`. They double
-//! as documentation, so they must stay exactly what the writer produces.
+//! game, in the full record form, each passing `pbem validate`; and in
+//! `games/in-play/` one still in play per game (issue 14). They double as
+//! documentation, so they must stay exactly what the writer produces.
 
 use pbem::record::{self, Record};
 use pbem::rules::Rules;
@@ -33,6 +34,37 @@ fn one_finished_full_form_game_per_game() {
             Some(checked.result)
         );
         // Exactly what the writer produces: canonical moves, fixed layout.
+        assert_eq!(
+            record::write::to_string(&rec),
+            text,
+            "{name}: rewrite it with `cargo run --example example_games`"
+        );
+    }
+}
+
+/// `games/in-play/<slug>.toml`: the opening of the finished example game,
+/// still in play, with legal moves to list.
+#[test]
+fn issue14_one_game_in_play_per_game() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    for rules in Rules::ALL {
+        let path = dir.join("in-play").join(format!("{}.toml", rules.slug()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path.display().to_string();
+        let rec = Record::parse(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rec.rules, rules);
+        assert_eq!(rec.players.len(), 2, "{name}: both players");
+        let checked = pbem::cli::validate_record(&rec).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(checked.result, "*", "{name}: still in play");
+        assert!(checked.moves >= 10, "{name}: a real opening");
+        let finished = std::fs::read_to_string(dir.join(format!("{}.toml", rules.slug()))).unwrap();
+        let finished = Record::parse("finished", &finished).unwrap();
+        assert_eq!(
+            rec.moves(),
+            finished.moves()[..rec.moves().len()],
+            "{name}: the opening of the finished game"
+        );
         assert_eq!(
             record::write::to_string(&rec),
             text,

@@ -231,3 +231,58 @@ fn garbage_never_panics() {
     }
     assert!(errors > 10);
 }
+
+/// Every event keeps the columns of the moves around it (issue 14: `draw
+/// offered` and `draw declined` pushed their time and Message-ID out),
+/// and a record with every event reads back as it was written.
+#[test]
+fn issue14_events_line_up_with_the_moves_and_read_back() {
+    type Bz = pbem::games::boom_and_zoom::BoomAndZoom;
+    let mut rec = random_record::<Bz>(1, Side::B, 6);
+    rec.lines.truncate(6);
+    let t = rec.lines[5].time;
+    let event = |side, e: Event, n: u32| MoveLine {
+        line: 0,
+        number: None,
+        side: Some(side),
+        entry: Entry::Event(e),
+        time: t,
+        message_id: Some(format!("<e{n}@mail.example.org>")),
+    };
+    // Offered, declined, offered again, agreed: every event word but
+    // resign and timeout, which end the game as well.
+    rec.lines.push(event(Side::A, Event::DrawOffered, 1));
+    rec.lines.push(event(Side::B, Event::DrawDeclined, 2));
+    rec.lines.push(event(Side::B, Event::DrawOffered, 3));
+    rec.lines.push(event(Side::A, Event::DrawAgreed, 4));
+    rec.result = Some(("draw".into(), 0));
+    let text = record::write::to_string(&rec);
+    let times: Vec<usize> = text.lines().filter_map(|l| l.find("  2026-")).collect();
+    assert_eq!(times.len(), 10, "{text}");
+    assert!(times.iter().all(|&c| c == times[0]), "one column:\n{text}");
+    let back = Record::parse("t.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let entries = |r: &Record| {
+        r.lines
+            .iter()
+            .map(|l| (l.entry.clone(), l.side, l.time, l.message_id.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(entries(&back), entries(&rec));
+    assert_eq!(record::replay::<Bz>(&back).unwrap().result(), "draw");
+    assert_eq!(record::write::to_string(&back), text);
+    // Resign and timeout, each the last line of its game, line up too.
+    for e in [Event::Resign, Event::Timeout] {
+        let mut r = rec.clone();
+        r.lines.truncate(6);
+        // Side B is to move after six plies from B: it resigns, or its
+        // time runs out.
+        r.lines.push(event(Side::B, e, 5));
+        r.result = Some((Bz::RULES.side_name(Side::A).to_string(), 0));
+        let text = record::write::to_string(&r);
+        let cols: Vec<usize> = text.lines().filter_map(|l| l.find("  2026-")).collect();
+        assert!(cols.iter().all(|&c| c == cols[0]), "{text}");
+        let back = Record::parse("t.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(entries(&back), entries(&r));
+        assert_eq!(record::replay::<Bz>(&back).unwrap().result(), "black");
+    }
+}

@@ -555,7 +555,7 @@ fn the_mover_wins_with_a_checker_on_the_enemy_home_row() {
     assert_eq!(end.outcome, Outcome::Win(B));
     assert!(
         end.reason
-            .contains("black reached red's home row (57-64) on 60"),
+            .contains("black reached red's home row 57-64 on 60"),
         "{}",
         end.reason
     );

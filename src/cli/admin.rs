@@ -19,32 +19,36 @@ use std::path::Path;
 
 /// Start a game between two players and mail them both the board.
 ///
-/// Name each side's player with the side's option (the options that exist
-/// depend on the game: `pbem rules GAME` names its sides).
+/// Name each side's player with --player SIDE=EMAIL, once per side (the
+/// sides are the game's own: `pbem rules GAME` names them).
 ///
 /// Examples:
-///   pbem new boom-and-zoom --black alice@example.org --red "Bob <bob@example.org>" --first red
-///   pbem new mad-rooks --red alice@example.org --blue bob@example.org
+///   pbem new mad-rooks --player red=ann@example.org --player blue=bob@example.org
+///   pbem new embed --first red --player black=ann@example.org --player red=bob@example.org
+///   pbem new mad --first black --player "black=Ann <ann@example.org>" --player red=bob@example.org
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct New {
     /// The game.
     #[arg(value_name = "GAME")]
     game: Rules,
-    #[arg(long, value_name = "EMAIL")]
+    #[arg(long, value_name = "SIDE=EMAIL", help = player_help())]
+    player: Vec<String>,
+    // The older spelling, `--black EMAIL` and so on: still read, no longer
+    // shown (issue 14: six options with no description).
+    #[arg(long, value_name = "EMAIL", hide = true)]
     black: Option<String>,
-    #[arg(long, value_name = "EMAIL")]
+    #[arg(long, value_name = "EMAIL", hide = true)]
     red: Option<String>,
-    #[arg(long, value_name = "EMAIL")]
+    #[arg(long, value_name = "EMAIL", hide = true)]
     blue: Option<String>,
-    #[arg(long, value_name = "EMAIL")]
+    #[arg(long, value_name = "EMAIL", hide = true)]
     white: Option<String>,
-    #[arg(long, value_name = "EMAIL")]
+    #[arg(long, value_name = "EMAIL", hide = true)]
     guerrilla: Option<String>,
-    #[arg(long, value_name = "EMAIL")]
+    #[arg(long, value_name = "EMAIL", hide = true)]
     coin: Option<String>,
-    /// The side that moves first (for games where the players choose).
-    #[arg(long, value_name = "SIDE")]
+    #[arg(long, value_name = "SIDE", help = first_help())]
     first: Option<String>,
     /// The game's id (default: made up, like bz-7k2qa).
     #[arg(long, value_name = "ID")]
@@ -60,7 +64,20 @@ pub struct New {
 impl New {
     pub fn execute(self) -> anyhow::Result<i32> {
         let rules = self.game;
-        let given = [
+        // Each player as named: the side, the address, and the option as
+        // typed, which errors quote.
+        let mut given: Vec<(String, &str, String)> = Vec::new();
+        for p in &self.player {
+            let Some((side, email)) = p.split_once('=') else {
+                eprintln!(
+                    "pbem new: --player {p}: write SIDE=EMAIL, like --player {}=alice@example.org",
+                    rules.side_name(Side::A)
+                );
+                return Ok(2);
+            };
+            given.push((side.to_string(), email, format!("--player {p}")));
+        }
+        let old = [
             ("black", &self.black),
             ("red", &self.red),
             ("blue", &self.blue),
@@ -68,25 +85,40 @@ impl New {
             ("guerrilla", &self.guerrilla),
             ("coin", &self.coin),
         ];
+        for (side, email) in old {
+            if let Some(email) = email {
+                given.push((
+                    side.to_string(),
+                    email.as_str(),
+                    format!("--{side} {email}"),
+                ));
+            }
+        }
         let mut players = BTreeMap::new();
-        for (side, email) in given {
-            let Some(email) = email else { continue };
-            if rules.side_named(side).is_none() {
+        for (side, email, typed) in given {
+            let email = email.trim();
+            let Some(named) = rules.side_named(&side) else {
                 eprintln!(
-                    "pbem new: {} has no side {side}; its sides are {} and {}",
+                    "pbem new: {} has no side {side:?}; its sides are {} and {}",
                     rules.name(),
                     rules.side_name(Side::A),
                     rules.side_name(Side::B)
                 );
                 return Ok(2);
+            };
+            // The game's own spelling of the side, as the record keeps it.
+            let side = rules.side_name(named);
+            if players.contains_key(side) {
+                eprintln!("pbem new: {side} is named twice; give each side one player");
+                return Ok(2);
             }
             let addr = crate::adjudicate::address_of(email);
             if addr.parse::<lettre::Address>().is_err() {
-                eprintln!("pbem new: --{side} {email}: not a mail address");
+                eprintln!("pbem new: {typed}: not a mail address");
                 return Ok(2);
             }
             if let Some(why) = crate::adjudicate::unmailable(&addr) {
-                eprintln!("pbem new: --{side} {email}: pbem cannot write to it: {why}");
+                eprintln!("pbem new: {typed}: pbem cannot write to it: {why}");
                 return Ok(2);
             }
             let name = email
@@ -99,7 +131,7 @@ impl New {
         for s in Side::BOTH {
             if !players.contains_key(rules.side_name(s)) {
                 eprintln!(
-                    "pbem new: who plays {}? add --{} EMAIL",
+                    "pbem new: who plays {}? add --player {}=EMAIL",
                     rules.side_name(s),
                     rules.side_name(s)
                 );
@@ -192,6 +224,50 @@ impl New {
         );
         Ok(if report.send_errors.is_empty() { 0 } else { 1 })
     }
+}
+
+/// `pbem new --player`'s description, with every game's sides.
+fn player_help() -> String {
+    let mut sides: Vec<(String, Vec<&str>)> = Vec::new();
+    for r in Rules::ALL {
+        let pair = format!("{} and {}", r.side_name(Side::A), r.side_name(Side::B));
+        match sides.iter_mut().find(|(p, _)| *p == pair) {
+            Some((_, games)) => games.push(r.slug()),
+            None => sides.push((pair, vec![r.slug()])),
+        }
+    }
+    let sides: Vec<String> = sides
+        .iter()
+        .map(|(pair, games)| format!("{pair} in {}", games.join(", ")))
+        .collect();
+    format!(
+        "A player: the side, `=`, and a mail address (`black=alice@example.org`, \
+         `red=Bob <bob@example.org>`). Give it once for each side: {}",
+        sides.join("; ")
+    )
+}
+
+/// `pbem new --first`'s description: which games need it.
+fn first_help() -> String {
+    let (choose, fixed): (Vec<Rules>, Vec<Rules>) =
+        Rules::ALL.iter().partition(|r| r.fixed_first().is_none());
+    let fixed: Vec<String> = fixed
+        .iter()
+        .filter_map(|r| {
+            r.fixed_first()
+                .map(|s| format!("{} in {}", r.side_name(s), r.slug()))
+        })
+        .collect();
+    format!(
+        "The side that moves first. Needed where the players choose: {}. \
+         Elsewhere the rules say, and --first may only repeat it: {}",
+        choose
+            .iter()
+            .map(|r| r.slug())
+            .collect::<Vec<_>>()
+            .join(", "),
+        fixed.join(", ")
+    )
 }
 
 /// What an admin's command whose commit failed with `e` says: whether

@@ -48,14 +48,8 @@ impl Check {
             Err(e) => {
                 print(&[Line {
                     what: "config",
-                    result: Err(format!(
-                        "{e} ({})",
-                        if e.message.contains("--set ") {
-                            "mend the --set, or leave it out"
-                        } else {
-                            "fix it, or write a new one with `pbem init`"
-                        }
-                    )),
+                    // The error carries its one hint.
+                    result: Err(e.to_string()),
                 }])?;
                 return Ok(1);
             }
@@ -118,7 +112,14 @@ fn print(lines: &[Line]) -> anyhow::Result<()> {
 fn writable(dir: &Path, key: &str) -> Result<String, String> {
     let hint =
         format!("(check `{key}` in pbem.toml, and that the user pbem runs as may write there)");
-    Store::open(dir).map_err(|e| format!("{}: {e} {hint}", dir.display()))?;
+    // The store's error names the path, and may say what to do itself.
+    Store::open(dir).map_err(|e| {
+        if e.has_hint() {
+            e.to_string()
+        } else {
+            format!("{e} {hint}")
+        }
+    })?;
     probe(dir).map_err(|e| format!("{}: {e} {hint}", dir.display()))?;
     Ok(format!("{} is writable", dir.display()))
 }

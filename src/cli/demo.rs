@@ -5,7 +5,7 @@ use crate::demo::{Player, example_moves};
 use crate::mailbox::Maildir;
 use crate::rules::Rules;
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Play a whole scripted game by mail on the embedded default (a local
 /// Maildir in, Maildirs out; no mail server needed) and show the mails.
@@ -122,14 +122,48 @@ impl Demo {
             out!("\nThe last mail, as Alice got it:\n");
             out!("Subject: {}\n\n{}", last.subject, last.text);
         }
+        // Runnable as printed (issue 14): `pbem` only where that is this
+        // program, else the path to it; the mail as a shell command.
+        let pbem = invocation();
+        let dir = self.dir.display();
         out!(
             "Everything is in {dir}: the record in {dir}/data/games/{id}.toml,\n\
-             every mail pbem sent in {dir}/mail/sent/<address>/new/.\n\
-             Try your own: put a mail into {dir}/mail/inbox/new/ and run\n  \
-             pbem poll --config {dir}/pbem.toml\n\
-             e.g. a mail from you@example.org saying: challenge embed alice@example.org",
-            dir = self.dir.display()
+             every mail pbem sent in {dir}/mail/sent/<address>/new/.\n\n\
+             Try a game of your own by hand (the README's \"Your first game by hand\"\n\
+             goes on from here): write a mail into the inbox,\n\n\
+             cat > {dir}/mail/inbox/new/first.eml <<'EOF'\n\
+             {mail}EOF\n\n\
+             and let pbem answer it:\n\n\
+             {pbem} poll --config {dir}/pbem.toml\n\n\
+             pbem's answers are in {dir}/mail/sent/you@example.org/new/ and\n\
+             {dir}/mail/sent/carol@example.org/new/; reply to the pbem+... address\n\
+             in their Reply-To, as a mail client would.",
+            mail = crate::demo::FIRST_MAIL,
         );
         Ok(0)
+    }
+}
+
+/// How to run this program from the current folder: `pbem` where that
+/// name on the PATH is this program, else its path (relative to here when
+/// it lies below, like `target/release/pbem` after `cargo run`).
+fn invocation() -> String {
+    let Ok(exe) = std::env::current_exe().and_then(std::fs::canonicalize) else {
+        return "pbem".into();
+    };
+    let on_path = std::env::var_os("PATH").is_some_and(|path| {
+        std::env::split_paths(&path)
+            .any(|d| std::fs::canonicalize(d.join("pbem")).is_ok_and(|p| p == exe))
+    });
+    if on_path {
+        return "pbem".into();
+    }
+    let here = std::env::current_dir().and_then(std::fs::canonicalize);
+    match here
+        .ok()
+        .and_then(|h| exe.strip_prefix(h).ok().map(Path::to_path_buf))
+    {
+        Some(rel) => rel.display().to_string(),
+        None => exe.display().to_string(),
     }
 }

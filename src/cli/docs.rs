@@ -76,3 +76,44 @@ impl Manpage {
         Ok(0)
     }
 }
+
+/// Print pbem's help, or the help of a subcommand.
+///
+/// The same text as `pbem --help` and `pbem COMMAND --help`.
+///
+/// Examples:
+///   pbem help
+///   pbem help moves
+// pbem's own rather than clap's, which takes no options: `pbem help
+// --help` failed (issue 14).
+#[derive(Args, Debug)]
+#[command(verbatim_doc_comment)]
+pub struct Help {
+    /// The subcommand to explain (none: pbem itself).
+    #[arg(value_name = "COMMAND")]
+    command: Option<String>,
+}
+
+impl Help {
+    pub fn execute(self) -> anyhow::Result<i32> {
+        let mut cmd = Cli::command();
+        cmd.build();
+        let help = match &self.command {
+            None => cmd.render_long_help(),
+            Some(name) => match cmd.find_subcommand_mut(name) {
+                Some(sub) => sub.render_long_help(),
+                None => {
+                    let names: Vec<&str> =
+                        cmd.get_subcommands().map(clap::Command::get_name).collect();
+                    eprintln!(
+                        "pbem help: {name:?} is no command of pbem; the commands are {}",
+                        names.join(", ")
+                    );
+                    return Ok(2);
+                }
+            },
+        };
+        out!("{}", help.to_string().trim_end());
+        Ok(0)
+    }
+}

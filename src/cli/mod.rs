@@ -26,7 +26,12 @@ use std::io::Read;
 /// by row from the top-left; 1-100 on Mad Bishops' 10x10 board), keeps
 /// each game as a plain-text record, and draws the board as ASCII.
 #[derive(Parser, Debug)]
-#[command(name = "pbem", version, propagate_version = true)]
+#[command(
+    name = "pbem",
+    version,
+    propagate_version = true,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -49,6 +54,7 @@ pub enum Command {
     Completions(docs::Completions),
     Manpage(docs::Manpage),
     Check(check::Check),
+    Help(docs::Help),
 }
 
 impl Cli {
@@ -73,6 +79,7 @@ impl Cli {
             Command::Deliver(c) => c.execute(),
             Command::Daemon(c) => c.execute(),
             Command::Check(c) => c.execute(),
+            Command::Help(c) => c.execute(),
         }
     }
 }

@@ -4,15 +4,18 @@ use crate::record;
 use clap::Args;
 use serde_json::json;
 
-/// List the legal moves at the end of a game, canonical, one per line.
+/// List the legal moves of a game, canonical, one per line: at its end,
+/// or with --ply N after its first N moves.
 ///
-/// Prints nothing when the game is over. Exits 1 when the record is bad
-/// (the error names the line).
+/// Prints nothing when the game is over there. Exits 1 when the record is
+/// bad (the error names the line). games/ holds a finished example game
+/// of each game; games/in-play/ one still in play.
 ///
 /// Examples:
-///   pbem moves games/mad.toml
-///   pbem moves games/mad.toml --from 12
-///   pbem moves --rules guerrilla-checkers - < moves.txt
+///   pbem moves games/in-play/mad.toml
+///   pbem moves games/in-play/mad.toml --from 12
+///   pbem moves games/embed.toml --ply 10
+///   printf '34/43,33/42\n20-11\n' | pbem moves --rules guerrilla-checkers -
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Moves {
@@ -23,6 +26,10 @@ pub struct Moves {
     /// like 27/36).
     #[arg(long, value_name = "SQUARE")]
     from: Option<String>,
+    /// The moves after this many moves of the game (0: at the setup).
+    /// Default: all of them.
+    #[arg(long, value_name = "N")]
+    ply: Option<usize>,
     #[command(flatten)]
     source: Source,
     /// Print JSON instead of text.
@@ -61,8 +68,25 @@ impl Moves {
                 return Ok(1);
             }
         };
-        let pos = replayed.position();
-        let moves: Vec<String> = if replayed.end.is_some() {
+        let total = replayed.moves.len();
+        let ply = self.ply.unwrap_or(total);
+        let Some(pos) = replayed.positions.get(ply) else {
+            eprintln!(
+                "--ply {ply}: {} has only {total} move{}",
+                self.file,
+                if total == 1 { "" } else { "s" }
+            );
+            return Ok(2);
+        };
+        // Before its last move a game is in play (replay refuses a move
+        // after the end); at the end, a resignation, a timeout or an
+        // agreed draw may have ended it off the board.
+        let end = if ply == total {
+            replayed.end.clone()
+        } else {
+            game::outcome(pos)
+        };
+        let moves: Vec<String> = if end.is_some() {
             Vec::new()
         } else {
             game::listed_moves(pos)
@@ -77,9 +101,10 @@ impl Moves {
                 json!({
                     "file": self.file,
                     "rules": G::RULES.slug(),
-                    "ply": replayed.moves.len(),
-                    "turn": G::RULES.side_name(pos.turn()),
-                    "result": replayed.result(),
+                    "ply": ply,
+                    // A finished game has no side to move (issue 14).
+                    "turn": end.is_none().then(|| G::RULES.side_name(pos.turn())),
+                    "result": record::replay::result_word::<G>(end.as_ref()),
                     "moves": moves,
                 })
             );

@@ -80,7 +80,7 @@ impl Show {
         let end = if ply == total {
             replayed.end.clone()
         } else {
-            None
+            game::outcome(pos)
         };
         let view = View {
             last: last.clone(),
@@ -97,8 +97,9 @@ impl Show {
                     "file": self.file,
                     "rules": G::RULES.slug(),
                     "ply": ply,
-                    "turn": G::RULES.side_name(pos.turn()),
-                    "result": if ply == total { replayed.result() } else { record::replay::result_word::<G>(game::outcome(pos).as_ref()) },
+                    // A finished game has no side to move (issue 14).
+                    "turn": view.ended.is_none().then(|| G::RULES.side_name(pos.turn())),
+                    "result": record::replay::result_word::<G>(view.ended.as_ref()),
                     "last_move": last.map(|n| n.canonical(geometry)),
                     "diagram": diagram,
                 })

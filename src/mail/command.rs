@@ -305,13 +305,13 @@ fn lookalike(word: &str) -> Option<char> {
     // attribution, issue 12).
     let foreign = word
         .chars()
-        .filter(|c| !c.is_ascii() && !c.is_numeric() && !"×–—−‐‑‒―﹣".contains(*c))
+        .filter(|&c| !c.is_ascii() && !c.is_numeric() && !crate::glyph::is_move_mark(c))
         .count();
     if foreign > 1 {
         return None;
     }
     word.chars()
-        .find(|c| !c.is_ascii() && !"×–—−‐‑‒―﹣".contains(*c))
+        .find(|&c| !c.is_ascii() && !crate::glyph::is_move_mark(c))
 }
 
 /// The longest line read as a command. The longest real command is a
@@ -438,8 +438,8 @@ pub fn parse(body: &str) -> Commands {
             out.errors.push(CommandError {
                 line: shorten(line),
                 message: format!(
-                    "{c:?} (U+{:04X}) is not a character of moves, though it looks like one; write moves with the digits 0-9 and the marks of your game's notation, like {} (`rules GAME` shows them)",
-                    c as u32,
+                    "{}; write moves with the digits 0-9 and the marks of your game's notation, like {} (`rules GAME` shows them)",
+                    crate::glyph::unexpected(c),
                     example()
                 ),
             });

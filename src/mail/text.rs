@@ -4,9 +4,10 @@
 
 use super::quotes;
 
-/// Normalises characters clients add: CRLF and CR to LF, non-breaking and
-/// other Unicode spaces to a plain space, zero-width characters and BOMs
-/// removed, so are bidirectional marks, fullwidth forms to ASCII, soft
+/// Normalises characters clients add: CRLF and CR to LF, each character
+/// as [`crate::glyph::fold`] reads it (non-breaking and other Unicode
+/// spaces a plain space, zero-width characters, BOMs and bidirectional
+/// marks removed, fullwidth forms ASCII), soft
 /// line breaks (`=` at the end of a line) and `=20`/`=3D` leftovers of
 /// quoted-printable undone. TAB stays: it may be a quote prefix (POSIX
 /// mailx), see [`strip_quotes_with`], which turns the rest into spaces.
@@ -14,22 +15,8 @@ pub fn normalize(text: &str) -> String {
     let text = text.replace("\r\n", "\n").replace('\r', "\n");
     let mut out = String::with_capacity(text.len());
     for line in text.split('\n') {
-        let mut l: String = line
-            .chars()
-            .filter_map(|c| match c {
-                '\u{200B}' | '\u{200C}' | '\u{200D}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}' => None,
-                // Bidirectional marks and overrides: invisible, and able
-                // to make `12-31` show as `13-21` (issue 5).
-                '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => None,
-                '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => {
-                    Some(' ')
-                }
-                // Fullwidth forms (East Asian input methods) are their ASCII
-                // letters: `２２－１５` is 22-15, `ｂｏａｒｄ` is board.
-                '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
-                c => Some(c),
-            })
-            .collect();
+        // The characters as every reader of pbem's takes them.
+        let mut l: String = line.chars().filter_map(crate::glyph::fold).collect();
         if l.contains("=20") || l.contains("=3D") || l.contains("=A0") || l.contains("=C2=A0") {
             l = l
                 .replace("=C2=A0", " ")

@@ -60,7 +60,16 @@ pub enum Event {
 }
 
 impl Event {
-    pub fn as_str(self) -> &'static str {
+    /// Every event, in no particular order.
+    pub const ALL: [Event; 5] = [
+        Event::Resign,
+        Event::DrawOffered,
+        Event::DrawAgreed,
+        Event::DrawDeclined,
+        Event::Timeout,
+    ];
+
+    pub const fn as_str(self) -> &'static str {
         match self {
             Event::Resign => "resign",
             Event::DrawOffered => "draw offered",

@@ -2,7 +2,7 @@
 //! last so that appending a move appends a line, and atomic replacement on
 //! disk (a crash never leaves half a record).
 
-use super::{Entry, Record};
+use super::{Entry, Event, Record};
 use crate::game::Side;
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -29,6 +29,25 @@ fn escape_multiline(s: &str) -> String {
     }
     out
 }
+
+/// The width of the move column: the longest event (`draw declined`), so
+/// that the times and Message-IDs of events line up with those of the
+/// moves (issue 14). A fixed width, not the longest entry of the record,
+/// so that a new line never changes the old ones (one move, one line of
+/// `git diff`); only a capture chain longer than this pushes its own line
+/// out.
+pub const MOVE_COLUMN: usize = {
+    let mut width = 0;
+    let mut i = 0;
+    while i < Event::ALL.len() {
+        let w = Event::ALL[i].as_str().len();
+        if w > width {
+            width = w;
+        }
+        i += 1;
+    }
+    width
+};
 
 /// The full form of `record`. Move lines are written as given (the caller
 /// stores canonical moves); numbers are the ply numbers.
@@ -109,7 +128,7 @@ pub fn to_string(record: &Record) -> String {
         if let Some(side) = l.side {
             let _ = write!(line, "{:<width$}  ", rules.side_name(side));
         }
-        let _ = write!(line, "{text:<8}");
+        let _ = write!(line, "{text:<MOVE_COLUMN$}");
         if let Some(t) = &l.time {
             let _ = write!(
                 line,

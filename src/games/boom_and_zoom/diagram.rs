@@ -18,7 +18,8 @@ pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&crate::diagram::wrap(
         &format!(
-            "\nB3 = black tower of 3 checkers, R2 = red tower of 2. Empty squares show their number.{} Black zooms off the edge beyond 57-64, red beyond 1-8.",
+            "\nB3 = black tower of 3 checkers, R2 = red tower of 2. {}{} Black zooms off the edge beyond 57-64, red beyond 1-8.",
+            crate::diagram::NUMBERS,
             crate::diagram::last_move_legend(view)
         ),
         72,

@@ -19,7 +19,8 @@ pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&wrap(
         &format!(
-            "\nB3, B2, B1 = black large, medium, small tooth (strength 3, 2, 1); R3, R2, R1 = red ones. Empty squares show their number.{} Black moves off the edge beyond 57-64, red beyond 1-8.",
+            "\nB3, B2, B1 = black large, medium, small tooth (strength 3, 2, 1); R3, R2, R1 = red ones. {}{} Black moves off the edge beyond 57-64, red beyond 1-8.",
+            crate::diagram::NUMBERS,
             last_move_legend(view)
         ),
         72,

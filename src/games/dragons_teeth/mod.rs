@@ -188,7 +188,7 @@ impl Game for DragonsTeeth {
         Some(End::win(
             winner,
             format!(
-                "{} moved off {} strength points, {} {} ({WINNING_SCORE} or more wins)",
+                "{} moved off {} strength points and {} {}; {WINNING_SCORE} or more wins",
                 name(winner),
                 self.off[winner.index()],
                 name(winner.other()),

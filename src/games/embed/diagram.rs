@@ -44,7 +44,8 @@ pub(super) fn diagram(pos: &Embed, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&wrap(
         &format!(
-            "\nB, R = black and red drones; *B*, *R* = black's and red's boss. Empty squares show their number.{} A side wins when its boss enters the enemy's home row, or when its pieces hold every square around the enemy boss.",
+            "\nB, R = black and red drones; *B*, *R* = black's and red's boss. {}{} A side wins when its boss enters the enemy's home row, or when its pieces hold every square around the enemy boss.",
+            crate::diagram::NUMBERS,
             last_move_legend(view)
         ),
         72,

@@ -77,7 +77,7 @@ pub(super) fn diagram(pos: &Guerrilla, view: &View) -> String {
     ));
     out.push_str(&board);
     out.push_str("\nO = guerrilla stone on a grid point, + = empty point, C = COIN piece.\n");
-    out.push_str("Empty squares show their number.\n");
+    out.push_str(&wrap(crate::diagram::NUMBERS, 72));
     if placed != 0 {
         out.push_str("@ marks the stones just placed.\n");
     }

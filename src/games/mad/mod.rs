@@ -256,7 +256,7 @@ impl Game for Mad {
             return Some(End::win(
                 mover,
                 format!(
-                    "{} reached {}'s home row ({}) on {s}",
+                    "{} reached {}'s home row {} on {s}",
                     name(mover),
                     name(mover.other()),
                     goal_name(mover)

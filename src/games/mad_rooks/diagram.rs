@@ -34,7 +34,13 @@ pub(super) fn diagram<V: Variant>(pos: &MadPosition<V>, view: &View) -> String {
         pos.count(Side::B)
     ));
     out.push_str(&board);
-    out.push_str("\nR = red checker, B = blue checker. Empty squares show their number.\n");
+    out.push_str(&wrap(
+        &format!(
+            "\nR = red checker, B = blue checker. {}",
+            crate::diagram::NUMBERS
+        ),
+        72,
+    ));
     let last = last_move_legend(view);
     if !last.is_empty() {
         out.push_str(&wrap(last.trim(), 72));

@@ -54,7 +54,8 @@ pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
         "Black men move down the board, white men up."
     };
     let mut legend = format!(
-        "\n{HEAVEN}{HEAVEN} = heaven (dark squares), blank = hell. b = black man, BB = black king, w = white man, WW = white king. Empty squares show their number.\n"
+        "\n{HEAVEN}{HEAVEN} = heaven (dark squares), blank = hell. b = black man, BB = black king, w = white man, WW = white king. {numbers}\n",
+        numbers = crate::diagram::NUMBERS
     );
     if let Some(last) = &view.last {
         // On a line of its own, so that wrapping never splits "[ ]".
