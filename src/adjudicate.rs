@@ -106,6 +106,12 @@ pub struct Handled {
     /// a challenge declined): its replies are news, which the reply limits
     /// do not count ([`crate::poll::limit`]).
     pub progress: bool,
+    /// The mail held no command pbem could act on (none at all, or lines
+    /// that are no command): what an autoresponder or another robot
+    /// writes. The reply limits count such mails in a row (issue 13);
+    /// a refused command (an illegal move) is not one: its refusal always
+    /// goes out, so the player can mend it.
+    pub fruitless: bool,
 }
 
 /// A game pbem cannot use: its record (or its challenge) does not read or
@@ -636,7 +642,10 @@ impl Adjudicator<'_> {
             .map(|(id, _)| id.as_str());
         if let Some(e) = parsed.errors.first() {
             let r = self.reject(&from, known, Refusal::new(&e.line, &e.message))?;
-            return Ok(failed(vec![r], format!("refused from {from}: {e}")));
+            return Ok(Handled {
+                fruitless: true,
+                ..failed(vec![r], format!("refused from {from}: {e}"))
+            });
         }
         if commands.is_empty() {
             let r = self.reject(
@@ -644,7 +653,10 @@ impl Adjudicator<'_> {
                 known,
                 Refusal::new("", no_command_reason(&mail.body)),
             )?;
-            return Ok(failed(vec![r], format!("refused from {from}: no command")));
+            return Ok(Handled {
+                fruitless: true,
+                ..failed(vec![r], format!("refused from {from}: no command"))
+            });
         }
         // A player's `help`, `games` or `rules` in a game's thread: answered
         // in that thread, with their key to reply with (issue 12).
@@ -718,6 +730,7 @@ impl Adjudicator<'_> {
                     failed: failed_any,
                     damage: None,
                     progress: false,
+                    fruitless: false,
                 })
             }
         }
@@ -1367,6 +1380,7 @@ impl Adjudicator<'_> {
                     failed: false,
                     damage: None,
                     progress: true,
+                    fruitless: false,
                 })
             }
             _ => not_yet(
@@ -1402,6 +1416,7 @@ impl Adjudicator<'_> {
             failed: false,
             damage: None,
             progress: true,
+            fruitless: false,
         })
     }
 
@@ -1765,6 +1780,7 @@ impl Adjudicator<'_> {
             failed: false,
             damage: None,
             progress: true,
+            fruitless: false,
         })
     }
 
@@ -1898,6 +1914,7 @@ impl Adjudicator<'_> {
             failed: false,
             damage: None,
             progress: changed || already,
+            fruitless: false,
         })
     }
 
@@ -2516,6 +2533,7 @@ fn fate(s: String) -> Handled {
         failed: false,
         damage: None,
         progress: false,
+        fruitless: false,
     }
 }
 
@@ -2526,6 +2544,7 @@ fn failed(replies: Vec<Reply>, s: String) -> Handled {
         failed: true,
         damage: None,
         progress: false,
+        fruitless: false,
     }
 }
 

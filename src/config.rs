@@ -337,10 +337,10 @@ vacation_days_per_year = 30
 [limits]
 replies_per_hour = 20
 replies_per_day = 50
-# After this many mails in a row from one address that pbem can act on
-# none of (no command, or one it refuses), it tells the address once and
-# answers no more such mails from it until one it can act on comes: a
-# loop ends whatever its pace.
+# After this many mails in a row from one address that hold no command
+# pbem knows, it tells the address once and answers no more such mails
+# from it until one it can act on comes: a loop ends whatever its pace.
+# (A refused command, such as an illegal move, is always answered.)
 fruitless_in_a_row = 5
 # What a stranger can make pbem send to others: the challenges one mail
 # may make (the rest are refused), and the challenges from one address

@@ -1102,3 +1102,39 @@ fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
     w.poll();
     assert_eq!(w.mails_to("y@example.com").len(), 1);
 }
+
+/// Issue 13, item 5, the other side: a player who sends illegal moves, or
+/// a mix of them and mails with no command, is never silenced by the
+/// count of fruitless mails: each refused move is answered with its
+/// reason, and starts the count again.
+#[test]
+fn issue13_a_player_who_keeps_erring_is_always_told_why() {
+    let mut w = World::new();
+    let alice = "alice@example.org";
+    let [alice_key, _] = w.game(
+        "bz-err",
+        ["Alice <alice@example.org>", "Bob <bob@example.org>"],
+    );
+    let to = format!("pbem+bz-err.{alice_key}@example.net");
+    let cap = w.limits().fruitless_in_a_row as usize;
+    for n in 0..3 * cap {
+        // Every few mails one with no command; the rest illegal moves.
+        let body = if n % 3 == 2 { "hello?" } else { "#1 6-7" };
+        w.deliver(&mail(
+            alice,
+            &to,
+            "Re: game",
+            &format!("<err.{n}@example.org>"),
+            body,
+        ));
+        w.now += Duration::hours(2);
+        w.poll();
+        let got = w.mails_to(alice);
+        assert_eq!(got.len(), 1, "mail {n}");
+        assert!(
+            got[0].1.text.contains("was not accepted"),
+            "mail {n}: {}",
+            got[0].1.text
+        );
+    }
+}

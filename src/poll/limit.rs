@@ -58,10 +58,12 @@ pub struct Limits {
     pub replies_per_hour: u32,
     /// Answers to one address's own mails in any 24 hours (default 50).
     pub replies_per_day: u32,
-    /// Mails in a row from one address that pbem can act on none of (no
-    /// command, a refused one), after which it stops answering such mails
-    /// from it, whatever their pace (default 5; issue 13: a loop with a
-    /// round trip of half an hour never tripped the other limits).
+    /// Mails in a row from one address that hold no command pbem can act
+    /// on (none, or lines that are no command), after which it stops
+    /// answering such mails from it, whatever their pace (default 5;
+    /// issue 13: a loop with a round trip of half an hour never tripped
+    /// the other limits). A refused command (an illegal move) is always
+    /// answered, and starts the count again.
     pub fruitless_in_a_row: u32,
     /// Challenges one mail may make (default 2); the rest are refused.
     pub challenges_per_mail: u32,
@@ -233,12 +235,13 @@ impl Tally {
     }
 
     /// One mail of this address's own, `key`: `acted` whether pbem could
-    /// act on it (it moved a game, or it was answered without a
-    /// refusal), `refused` whether it was refused (a mail neither, such
-    /// as an automated one dropped unanswered, leaves the count as it
-    /// is). `committed` says whether a mail's replies are committed.
-    /// Past [`Limits::fruitless_in_a_row`] refused mails in a row, their
-    /// answers stop until one pbem can act on comes.
+    /// act on it (it moved a game, or it was answered: a refused move
+    /// counts, its refusal is the help a player needs), `refused` whether
+    /// it held no command pbem could act on ([`Handled::fruitless`]; a
+    /// mail neither, such as an automated one dropped unanswered, leaves
+    /// the count as it is). `committed` says whether a mail's replies are
+    /// committed. Past [`Limits::fruitless_in_a_row`] such mails in a
+    /// row, their answers stop until one pbem can act on comes.
     pub fn fruitless_mail(
         &mut self,
         limits: &Limits,
@@ -394,9 +397,9 @@ impl Poller<'_> {
         let own = mailbox_key(sender);
         let mut tally = self.store.tally(&own)?;
         let before = tally.clone();
-        let acted = handled.progress || !handled.failed && !handled.replies.is_empty();
+        let acted = !handled.fruitless && (handled.progress || !handled.replies.is_empty());
         let mut fruitless =
-            tally.fruitless_mail(&self.limits, acted, handled.failed, key, committed);
+            tally.fruitless_mail(&self.limits, acted, handled.fruitless, key, committed);
         let changed = tally != before;
         tallies.insert(own, (tally, changed));
         let mut kept = Vec::with_capacity(handled.replies.len());
