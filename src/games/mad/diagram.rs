@@ -34,7 +34,7 @@ pub(super) fn diagram(pos: &Mad, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&crate::diagram::wrap(
         &format!(
-            "\nB3 = black stack of 3 checkers, R1 = a single red checker. {}{} Black wins on reaching 57-64, red on reaching 1-8.",
+            "\nB3 = black stack of 3 checkers, R1 = a single red checker. {}{} Black wins by reaching red's home row (57-64), red by reaching black's (1-8).",
             crate::diagram::NUMBERS,
             crate::diagram::last_move_legend(view)
         ),
