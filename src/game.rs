@@ -300,6 +300,10 @@ impl fmt::Display for Explanation {
     }
 }
 
+/// The section of every game's rules that says how moves are written
+/// (`pbem rules GAME`): what a syntax error cites.
+pub const NOTATION: &str = "Notation";
+
 /// Why a move was refused.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum MoveError {
@@ -336,7 +340,12 @@ impl fmt::Display for Rejected {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let input = self.input.trim();
         match &self.error {
-            MoveError::Syntax(e) => f.write_str(&e.explain(Some(self.rules.examples()))),
+            MoveError::Syntax(e) => write!(
+                f,
+                "{} ({})",
+                e.explain(Some(self.rules.examples())),
+                self.rules.cite(NOTATION)
+            ),
             MoveError::GameOver(end) => {
                 write!(
                     f,
@@ -391,15 +400,18 @@ impl Rejected {
                     (!alternatives.is_empty()).then(|| (input_origin(input), alternatives.clone()));
                 (bare, from)
             }
+            MoveError::Syntax(e) => (e.explain(Some(self.rules.examples())), None),
             _ => (self.to_string(), None),
         }
     }
 
     /// The section of the game's rules the refusal rests on, if it is a
-    /// refusal by a rule (not a syntax error or a finished game).
+    /// refusal by a rule (a move against the rules of play, or text that
+    /// is no move in the game's notation; not a finished game).
     pub fn cite(&self) -> Option<crate::rules::Cite> {
         match &self.error {
             MoveError::Illegal { section, .. } => Some(self.rules.cite(section)),
+            MoveError::Syntax(_) => Some(self.rules.cite(NOTATION)),
             _ => None,
         }
     }
@@ -706,11 +718,11 @@ mod tests {
         };
         assert_eq!(
             said(Rules::MadRooks, "13-x21"),
-            "`13-x21` is not a move: unexpected 'x'; write a move like 18-42 or 18x22"
+            "`13-x21` is not a move: unexpected 'x'; write a move like 18-42 or 18x22 (see `pbem rules mad-rooks`, section Notation)"
         );
         assert_eq!(
             said(Rules::BoomAndZoom, "13-x21"),
-            "`13-x21` is not a move: unexpected 'x'; write a move like 22-15, 22x15 or 22-off"
+            "`13-x21` is not a move: unexpected 'x'; write a move like 22-15, 22x15 or 22-off (see `pbem rules boom-and-zoom`, section Notation)"
         );
         assert!(
             said(Rules::GuerrillaCheckers, "hello").contains("like 27/36,28/37, 27-36 or 27x36x45")

@@ -105,7 +105,7 @@ fn validate_reports_each_file_and_keeps_going() {
     assert_eq!(
         lines[0],
         format!(
-            "{bad}:6: `2-11x` is not a move: a square after `x` is missing; write a move like 22-15, 22x15 or 22-off"
+            "{bad}:6: `2-11x` is not a move: a square after `x` is missing; write a move like 22-15, 22x15 or 22-off (see `pbem rules boom-and-zoom`, section Notation)"
         )
     );
     assert_eq!(lines[1], format!("{good}: ok (2 moves, *)"));
