@@ -46,9 +46,14 @@ fn at(s: &str) -> DateTime<Utc> {
 impl World {
     /// A fresh pbem with `pbem init`'s settings.
     fn new() -> World {
+        World::at(PBEM)
+    }
+
+    /// The same, at its own address `address`.
+    fn at(address: &str) -> World {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pbem.toml");
-        fs::write(&path, INIT.replace("pbem@localhost", PBEM)).unwrap();
+        fs::write(&path, INIT.replace("pbem@localhost", address)).unwrap();
         let config = Config::load(&path).unwrap();
         let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
         World {
@@ -912,23 +917,6 @@ fn issue13_an_answer_of_nothing_but_pbems_own_text_is_not_answered() {
     }
 }
 
-/// A pbem for the two-pbem loop: its own address and data folder.
-fn world_at(address: &str) -> World {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("pbem.toml");
-    fs::write(&path, INIT.replace("pbem@localhost", address)).unwrap();
-    let config = Config::load(&path).unwrap();
-    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
-    World {
-        server: Server::new(config).unwrap(),
-        inbox,
-        dir,
-        now: at("2026-11-20T10:00:00Z"),
-        delivered: 0,
-        read: HashSet::new(),
-    }
-}
-
 /// What a relay that strips loop headers leaves of a mail: no
 /// Auto-Submitted, no Precedence, no X-Pbem-Loop.
 fn stripped(raw: &[u8]) -> String {
@@ -957,8 +945,8 @@ fn stripped(raw: &[u8]) -> String {
 #[test]
 fn issue13_two_pbems_without_loop_headers_stop_answering_each_other() {
     let (a_addr, b_addr) = ("pbem-a@example.net", "pbem-b@example.org");
-    let mut a = world_at(a_addr);
-    let mut b = world_at(b_addr);
+    let mut a = World::at(a_addr);
+    let mut b = World::at(b_addr);
     // Someone writes to A in B's name: the first mail of the loop.
     a.deliver(&mail(
         b_addr,

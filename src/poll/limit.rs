@@ -475,12 +475,7 @@ impl Poller<'_> {
             .templates
             .render("unanswered", context! { address => sender, count })
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
-        Ok(Reply {
-            to: reply.to.clone(),
-            rendered,
-            game: None,
-            reply_to: None,
-        })
+        Ok(in_place_of(reply, rendered))
     }
 
     /// The notice that replies to `sender` are paused, in the place of
@@ -508,12 +503,18 @@ impl Poller<'_> {
                 },
             )
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
-        Ok(Reply {
-            to: reply.to.clone(),
-            rendered,
-            game: None,
-            reply_to: None,
-        })
+        Ok(in_place_of(reply, rendered))
+    }
+}
+
+/// A notice of the limits, `rendered`, to the recipient of `reply`, in
+/// its place: about no game, with no key to reply with.
+fn in_place_of(reply: &Reply, rendered: crate::mail::templates::Rendered) -> Reply {
+    Reply {
+        to: reply.to.clone(),
+        rendered,
+        game: None,
+        reply_to: None,
     }
 }
 
