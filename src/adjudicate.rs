@@ -1100,6 +1100,14 @@ impl Adjudicator<'_> {
         order: Order,
         clock: Option<TimeControl>,
     ) -> Result<(Vec<Reply>, bool)> {
+        // Each refusal of a challenge: one answer to the challenger.
+        let refuse = |command: String, reason: String| -> Result<(Vec<Reply>, bool)> {
+            Ok((
+                vec![self.reject(from, None, Refusal::new(command, reason))?],
+                true,
+            ))
+        };
+        let command = |opponent: &str| format!("challenge {} {opponent}", rules.slug());
         // One address pbem can write to, as it will write it, or nothing
         // is made (issue 5: a list or a broken address made a challenge
         // whose mail to the opponent was never sent, while the challenger
@@ -1109,42 +1117,24 @@ impl Adjudicator<'_> {
             .map(|m| m.email.to_string().to_lowercase())
         else {
             let opponent = opponent.to_lowercase();
-            return Ok((vec![self.reject(
-                from,
-                None,
-                Refusal::new(
-                    format!("challenge {} {opponent}", rules.slug()),
-                    format!(
-                        "`{opponent}` is not a mail address pbem can write to; challenge one player by their address, like bob@example.org"
-                    ),
+            return refuse(
+                command(&opponent),
+                format!(
+                    "`{opponent}` is not a mail address pbem can write to; challenge one player by their address, like bob@example.org"
                 ),
-            )?], true));
+            );
         };
         if let Some(why) = unmailable(&opponent) {
-            return Ok((
-                vec![self.reject(
-                    from,
-                    None,
-                    Refusal::new(
-                        format!("challenge {} {opponent}", rules.slug()),
-                        format!("pbem cannot write to `{opponent}`: {why}"),
-                    ),
-                )?],
-                true,
-            ));
+            return refuse(
+                command(&opponent),
+                format!("pbem cannot write to `{opponent}`: {why}"),
+            );
         }
         if opponent == from || !opponent.contains('@') {
-            return Ok((
-                vec![self.reject(
-                    from,
-                    None,
-                    Refusal::new(
-                        "challenge",
-                        "you cannot play yourself: challenge another player's address",
-                    ),
-                )?],
-                true,
-            ));
+            return refuse(
+                "challenge".into(),
+                "you cannot play yourself: challenge another player's address".into(),
+            );
         }
         // A mail handled again after a crash finds the challenge it made
         // (by a hash of its sender, Message-ID and text, and the command's
@@ -1162,21 +1152,14 @@ impl Adjudicator<'_> {
             None => {
                 let open = self.open_challenges_of(from)?;
                 if self.challenges.open > 0 && open.len() >= self.challenges.open as usize {
-                    return Ok((
-                        vec![self.reject(
-                            from,
-                            None,
-                            Refusal::new(
-                                format!("challenge {} {opponent}", rules.slug()),
-                                format!(
-                                    "{} of your challenges wait for an answer ({}), as many as pbem keeps open for one address; once one is accepted or declined you can challenge again (to withdraw one, reply `decline` to pbem's mail about it; a challenge older than {CHALLENGE_OPEN_DAYS} days no longer counts)",
-                                    open.len(),
-                                    open.join(", ")
-                                ),
-                            ),
-                        )?],
-                        true,
-                    ));
+                    return refuse(
+                        command(&opponent),
+                        format!(
+                            "{} of your challenges wait for an answer ({}), as many as pbem keeps open for one address; once one is accepted or declined you can challenge again (to withdraw one, reply `decline` to pbem's mail about it; a challenge older than {CHALLENGE_OPEN_DAYS} days no longer counts)",
+                            open.len(),
+                            open.join(", ")
+                        ),
+                    );
                 }
                 let id = self.fresh_id(rules)?;
                 let challenger_first = match order {
