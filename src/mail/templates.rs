@@ -50,12 +50,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ),
 ];
 
-/// A rendered mail: subject and plain text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rendered {
-    pub subject: String,
-    pub text: String,
-}
+pub use crate::reply::Rendered;
 
 /// The template set.
 pub struct Templates {

@@ -1,0 +1,436 @@
+//! Challenges (issue 3, "Commands"; issue 13, their bounds): a
+//! `challenge` made, answered (`accept`, `decline`) or withdrawn by its
+//! challenger, and the game it starts (also for the admin's `pbem new`).
+
+use super::*;
+
+/// The bounds on challenges (issue 13: one mail with 20 `challenge`
+/// lines made pbem mail 20 strangers): `[limits]` in pbem.toml; 0 turns a
+/// bound off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengeLimits {
+    /// Challenges one mail may make; the rest are refused.
+    pub per_mail: u32,
+    /// Challenges from one mailbox waiting for an answer at once.
+    pub open: u32,
+}
+
+impl Default for ChallengeLimits {
+    fn default() -> ChallengeLimits {
+        ChallengeLimits {
+            per_mail: 2,
+            open: 3,
+        }
+    }
+}
+
+/// How long a challenge counts as waiting for an answer.
+pub(super) const CHALLENGE_OPEN_DAYS: i64 = 30;
+
+impl Adjudicator<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn challenge(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        n: usize,
+        rules: Rules,
+        opponent: &str,
+        order: Order,
+        clock: Option<TimeControl>,
+    ) -> Result<(Vec<Reply>, bool)> {
+        // Each refusal of a challenge: one answer to the challenger.
+        let refuse = |command: String, reason: String| -> Result<(Vec<Reply>, bool)> {
+            Ok((
+                vec![self.reject(from, None, Refusal::new(command, reason))?],
+                true,
+            ))
+        };
+        let command = |opponent: &str| format!("challenge {} {opponent}", rules.slug());
+        // One address pbem can write to, as it will write it, or nothing
+        // is made (issue 5: a list or a broken address made a challenge
+        // whose mail to the opponent was never sent, while the challenger
+        // was told it was).
+        let Ok(opponent) = opponent
+            .parse::<lettre::message::Mailbox>()
+            .map(|m| m.email.to_string().to_lowercase())
+        else {
+            let opponent = opponent.to_lowercase();
+            return refuse(
+                command(&opponent),
+                format!(
+                    "`{opponent}` is not a mail address pbem can write to; challenge one player by their address, like bob@example.org"
+                ),
+            );
+        };
+        if let Some(why) = unmailable(&opponent) {
+            return refuse(
+                command(&opponent),
+                format!("pbem cannot write to `{opponent}`: {why}"),
+            );
+        }
+        if opponent == from || !opponent.contains('@') {
+            return refuse(
+                "challenge".into(),
+                "you cannot play yourself: challenge another player's address".into(),
+            );
+        }
+        // A mail handled again after a crash finds the challenge it made
+        // (by a hash of its sender, Message-ID and text, and the command's
+        // place in it, as the poll knows a mail again: a stranger's mail
+        // with the same Message-ID is another mail); each challenge of a
+        // mail is its own.
+        let source = store::strong_hash(&[
+            from.as_bytes(),
+            mail.message_id.as_deref().unwrap_or_default().as_bytes(),
+            mail.body.as_bytes(),
+            n.to_string().as_bytes(),
+        ]);
+        let (id, challenge) = match self.challenge_from(&source)? {
+            Some(found) => found,
+            None => {
+                let open = self.open_challenges_of(from)?;
+                if self.challenges.open > 0 && open.len() >= self.challenges.open as usize {
+                    return refuse(
+                        command(&opponent),
+                        format!(
+                            "{} of your challenges wait for an answer ({}), as many as pbem keeps open for one address; once one is accepted or declined you can challenge again (to withdraw one, reply `decline` to pbem's mail about it; a challenge older than {CHALLENGE_OPEN_DAYS} days no longer counts)",
+                            open.len(),
+                            open.join(", ")
+                        ),
+                    );
+                }
+                let id = self.fresh_id(rules)?;
+                let challenger_first = match order {
+                    Order::First => true,
+                    Order::Second => false,
+                    // Who moves first is no secret, and the challenger
+                    // may choose it outright: a bit of the source will do,
+                    // and a mail handled again decides the same.
+                    Order::Random => source.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']),
+                };
+                let first = rules.fixed_first().unwrap_or(Side::A);
+                let challenger_side = if challenger_first {
+                    first
+                } else {
+                    first.other()
+                };
+                let c = Challenge {
+                    rules: rules.slug().into(),
+                    challenger: mailbox(mail.from_name.as_deref(), from),
+                    opponent: opponent.clone(),
+                    challenger_side: rules.side_name(challenger_side).into(),
+                    first: rules.side_name(first).into(),
+                    created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+                    clock,
+                    source: Some(source),
+                };
+                let mut secrets = Secrets::default();
+                for s in Side::BOTH {
+                    secrets
+                        .tokens
+                        .insert(rules.side_name(s).into(), store::new_token()?);
+                }
+                secrets.players = BTreeMap::from([
+                    (c.challenger_side.clone(), from.to_lowercase()),
+                    (
+                        rules.side_name(challenger_side.other()).into(),
+                        opponent.clone(),
+                    ),
+                ]);
+                self.store.write_secrets(&id, &secrets)?;
+                self.store.write_challenge(&id, &c)?;
+                (id, c)
+            }
+        };
+        let first = rules
+            .side_named(&challenge.first)
+            .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
+        let secrets = self.store.secrets(&id)?;
+        let opp_side = rules
+            .side_named(&challenge.challenger_side)
+            .unwrap_or(Side::A)
+            .other();
+        let board = crate::with_game!(rules, G => G::start(first).diagram(&View { seat: Some(opp_side), ..View::default() }));
+        let i = rules.info();
+        let token = |s: Side| {
+            secrets
+                .tokens
+                .get(rules.side_name(s))
+                .cloned()
+                .unwrap_or_default()
+        };
+        Ok((vec![
+            Reply {
+                to: opponent.clone(),
+                rendered: self.templates.render(
+                    "challenge",
+                    context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => address_of(&challenge.challenger),
+                        your_side => rules.side_name(opp_side), first => rules.side_name(first),
+                        summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                )?,
+                game: Some(id.clone()),
+                reply_to: Some(self.identity.reply_to(&id, &token(opp_side))),
+            },
+            Reply {
+                to: challenge.challenger.clone(),
+                rendered: self.templates.render(
+                    "challenged",
+                    context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                )?,
+                game: Some(id.clone()),
+                reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
+            },
+        ], false))
+    }
+
+    /// The ids of the challenges from `from`'s mailbox (any `+tag`) that
+    /// wait for an answer, younger than [`CHALLENGE_OPEN_DAYS`].
+    pub(super) fn open_challenges_of(&self, from: &str) -> Result<Vec<String>> {
+        let who = mailbox_key(from);
+        let since = self.now - chrono::Duration::days(CHALLENGE_OPEN_DAYS);
+        let mut open = Vec::new();
+        for id in self.store.challenge_ids()? {
+            if let Some(c) = self.store.challenge(&id)?
+                && mailbox_key(&address_of(&c.challenger)) == who
+                && DateTime::parse_from_rfc3339(&c.created).is_ok_and(|t| t.to_utc() > since)
+            {
+                open.push(id);
+            }
+        }
+        Ok(open)
+    }
+
+    /// The challenge a command made before (its `source`), if any.
+    pub(super) fn challenge_from(&self, source: &str) -> Result<Option<(String, Challenge)>> {
+        for id in self.store.challenge_ids()? {
+            if let Some(c) = self.store.challenge(&id)?
+                && c.source.as_deref() == Some(source)
+            {
+                return Ok(Some((id, c)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A mail about a challenge waiting for its answer.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn answer(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        id: &str,
+        rules: Rules,
+        ch: &Challenge,
+        side: Side,
+        commands: &[Command],
+    ) -> Result<Handled> {
+        let not_yet = |reason: String, why: &str| -> Result<Handled> {
+            let refusal = Refusal {
+                wait: why == "not answered yet",
+                ..Refusal::new(summary(commands), reason)
+            };
+            let r = self.reject(from, Some(id), refusal)?;
+            Ok(failed(
+                vec![r],
+                format!("refused from {from}: challenge {id} {why}"),
+            ))
+        };
+        if rules.side_named(&ch.challenger_side) == Some(side) {
+            // The challenger, with their key: `decline` withdraws the
+            // challenge (issue 13: so that the bound on open challenges
+            // never locks a player out); anything else is too early.
+            if let Some(Command::Decline) = commands.first() {
+                return self.withdraw(from, id, rules, ch);
+            }
+            return not_yet(
+                format!(
+                    "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do (to withdraw the challenge, reply `decline`)",
+                    ch.opponent
+                ),
+                "not answered yet",
+            );
+        }
+        match commands.first() {
+            Some(Command::Accept) => self.accept(id, ch, rules, mail),
+            Some(Command::Decline) => {
+                self.store.remove_challenge(id)?;
+                let r = Reply {
+                    to: ch.challenger.clone(),
+                    rendered: self.templates.render(
+                        "declined",
+                        context! { id, game => rules.name(), opponent => ch.opponent.clone() },
+                    )?,
+                    game: Some(id.to_string()),
+                    reply_to: None,
+                };
+                Ok(Handled {
+                    replies: vec![r],
+                    fate: format!("challenge {id} declined by {from}"),
+                    failed: false,
+                    damage: None,
+                    progress: true,
+                    fruitless: false,
+                })
+            }
+            _ => not_yet(
+                "the game has not begun: reply `accept` to play, or `decline`".into(),
+                "not answered",
+            ),
+        }
+    }
+
+    /// The challenger's `decline`: the challenge is withdrawn, and both
+    /// are told (the opponent in a word: pbem's own, none of the
+    /// challenger's).
+    pub(super) fn withdraw(
+        &self,
+        from: &str,
+        id: &str,
+        rules: Rules,
+        ch: &Challenge,
+    ) -> Result<Handled> {
+        self.store.remove_challenge(id)?;
+        let challenger = address_of(&ch.challenger);
+        let replies = [(ch.challenger.clone(), true), (ch.opponent.clone(), false)]
+            .into_iter()
+            .map(|(to, yours)| {
+                Ok(Reply {
+                    to,
+                    rendered: self.templates.render(
+                        "withdrawn",
+                        context! { id, game => rules.name(), challenger => challenger.clone(), opponent => ch.opponent.clone(), yours },
+                    )?,
+                    game: Some(id.to_string()),
+                    reply_to: None,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Handled {
+            replies,
+            fate: format!("challenge {id} withdrawn by {from}"),
+            failed: false,
+            damage: None,
+            progress: true,
+            fruitless: false,
+        })
+    }
+
+    /// Creates game `id` (record and keys) unless it exists; `players`
+    /// maps side names to "Name <address>". Used by `accept` and by the
+    /// admin's `pbem new`.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub fn start_game(
+        &self,
+        id: &str,
+        rules: Rules,
+        first: Option<Side>,
+        players: BTreeMap<String, String>,
+        clock: Option<TimeControl>,
+    ) -> Result<()> {
+        if self.store.read_game(id)?.is_some() {
+            return Ok(());
+        }
+        let mut secrets = self.store.secrets(id)?;
+        for s in Side::BOTH {
+            if !secrets.tokens.contains_key(rules.side_name(s)) {
+                secrets
+                    .tokens
+                    .insert(rules.side_name(s).into(), store::new_token()?);
+            }
+        }
+        secrets.players = players
+            .iter()
+            .map(|(side, m)| (side.clone(), address_of(m).to_lowercase()))
+            .collect();
+        self.store.write_secrets(id, &secrets)?;
+        let rec = Record {
+            file: format!("{id}.toml"),
+            format: Some(1),
+            rules,
+            id: Some(id.to_string()),
+            created: Some(self.now.fixed_offset()),
+            first,
+            result: Some(("*".into(), 0)),
+            players,
+            lines: Vec::new(),
+        };
+        // The clock first: a crash before the record leaves no game, and
+        // the next try writes both.
+        if let Some(control) = clock {
+            self.start_clock(id, control, rec.first_side(), &rec)?;
+        }
+        self.store.write_game(id, &record::write::to_string(&rec))?;
+        Ok(())
+    }
+
+    /// The "game begins" mails of game `id`, one per player.
+    ///
+    /// # Errors
+    /// Store and template failures; a game that does not exist.
+    pub fn started(&self, id: &str) -> Result<Vec<Reply>> {
+        let text = self
+            .store
+            .read_game(id)?
+            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
+        let rec = Record::parse(&format!("{id}.toml"), &text)
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let rules = rec.rules;
+        let secrets = self.store.secrets(id)?;
+        let clock = self.game_clock(id, &rec)?;
+        Ok(crate::with_game!(rules, G => {
+            let pos = G::start(rec.first_side());
+            let mut out = Vec::new();
+            for side in Side::BOTH {
+                let to = rec.players.get(rules.side_name(side)).cloned().unwrap_or_default();
+                let board = pos.diagram(&View { seat: Some(side), ..View::default() });
+                out.push(Reply {
+                    to,
+                    rendered: self.templates.render("started", context! {
+                        id, game => rules.name(), players => rec.players.values().cloned().collect::<Vec<_>>().join(" and "),
+                        your_side => rules.side_name(side), your_turn => pos.turn() == side,
+                        turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
+                        deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
+                    })?,
+                    game: Some(id.to_string()),
+                    reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
+                });
+            }
+            out
+        }))
+    }
+
+    pub(super) fn accept(
+        &self,
+        id: &str,
+        ch: &Challenge,
+        rules: Rules,
+        mail: &Inbound,
+    ) -> Result<Handled> {
+        let first = rules.side_named(&ch.first);
+        let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let mut players = BTreeMap::new();
+        players.insert(
+            rules.side_name(challenger_side).to_string(),
+            ch.challenger.clone(),
+        );
+        players.insert(
+            rules.side_name(challenger_side.other()).to_string(),
+            mailbox(mail.from_name.as_deref(), &ch.opponent),
+        );
+        self.store.remove_challenge_after(id, || {
+            self.start_game(id, rules, first, players.clone(), ch.clock)
+        })?;
+        let replies = self.started(id)?;
+        Ok(Handled {
+            replies,
+            fate: format!("challenge {id} accepted: game begins"),
+            failed: false,
+            damage: None,
+            progress: true,
+            fruitless: false,
+        })
+    }
+}

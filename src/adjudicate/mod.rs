@@ -1,0 +1,324 @@
+//! The adjudicator: one parsed mail in, the game's new state on disk and
+//! the replies out (issue 3, steps "Commands", "Who may move", "Records",
+//! "Replies"). It writes records itself; queueing and sending the replies
+//! is [`crate::poll`]'s job. It decides what to send as data
+//! ([`crate::reply::Letter`]: a kind, a template and its context); the
+//! compose step ([`crate::mail::templates::Templates::compose`]) words it.
+//!
+//! Handling is idempotent: a mail whose Message-ID already stands in the
+//! record (a crash after the record was written) changes nothing again but
+//! yields the same replies, so a re-run finishes the job.
+//!
+//! [`Adjudicator::handle`] routes one mail, by concern:
+//!
+//! - [`table`]: which game the mail is about (its plus-address, subject
+//!   tag or thread) and what stands on disk for it;
+//! - [`auth`]: who is who: the player's key or DMARC; a player's address
+//!   without its key (spoofed), a stranger, a key used by another address;
+//! - [`refuse`]: a mail with no command or a line that is none, and the
+//!   refusal every concern words its refusals with;
+//! - [`challenge`]: `challenge`, and the answer to one (accept, decline,
+//!   withdraw), the bounds on challenges, the game's start;
+//! - [`play`]: the commands of a game in play, applied in order to the
+//!   record, the turn (a mail is carried out whole or not at all);
+//! - [`account`]: what is not about one game: `help`, `rules`, `games`,
+//!   which game a command meant, `timezone`, `vacation`, `digest`;
+//! - [`news`]: the news of a move to both players, `board` and `moves`;
+//! - [`damage`]: a game pbem cannot use, and the notices of it;
+//! - [`clocks`]: game clocks, reminders and the loss on time;
+//! - [`ids`]: the ids of new games.
+
+mod account;
+mod auth;
+mod challenge;
+mod clocks;
+mod damage;
+mod ids;
+mod news;
+mod play;
+mod refuse;
+mod table;
+
+/// Compatibility re-exports: these moved to [`crate::reply`].
+pub use crate::reply::{
+    Identity, Reply, ThreadHead, address_of, display_name, mailbox, mailbox_key, unmailable,
+};
+pub use challenge::ChallengeLimits;
+pub use clocks::Tick;
+pub use damage::Damage;
+pub use ids::id_prefix;
+pub use news::MAX_LISTED;
+
+use crate::game::{self, Game, Origin, Side, View};
+use crate::mail::command::{self, Command, Order};
+use crate::mail::inbound::Inbound;
+use crate::mail::templates::{TemplateError, Templates};
+use crate::record::{self, Entry, Event, MoveLine, Record};
+use crate::rules::Rules;
+use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
+use crate::timecontrol::TimeControl;
+use auth::Standing;
+use chrono::{DateTime, Utc};
+use minijinja::context;
+use news::{example_move, listing};
+use play::{Turn, all_moves};
+use refuse::{Refusal, no_command_reason};
+use std::collections::BTreeMap;
+use table::Table;
+
+/// What became of a mail.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handled {
+    pub replies: Vec<Reply>,
+    /// One line for the log: the mail's fate.
+    pub fate: String,
+    /// The mail was refused or could not be used (for the exit status).
+    pub failed: bool,
+    /// The mail met a game pbem cannot use: the poll tells the admin and
+    /// the players (once per damage).
+    pub damage: Option<Damage>,
+    /// The mail moved a game (a move, a draw, a result, a game begun or
+    /// a challenge declined): its replies are news, which the reply limits
+    /// do not count ([`crate::poll::limit`]).
+    pub progress: bool,
+    /// The mail held no command pbem could act on (none at all, or lines
+    /// that are no command): what an autoresponder or another robot
+    /// writes. The reply limits count such mails in a row (issue 13);
+    /// a refused command (an illegal move) is not one: its refusal always
+    /// goes out, so the player can mend it.
+    pub fruitless: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AdjudicateError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The game's record cannot be used (met by the clock sweep).
+    #[error("{}", .0.error)]
+    Damaged(Damage),
+}
+
+impl AdjudicateError {
+    /// The data folder cannot be written at all (full, read-only): every
+    /// other mail would fail the same way.
+    pub fn is_unwritable(&self) -> bool {
+        matches!(self, AdjudicateError::Store(e) if e.is_unwritable())
+    }
+}
+
+type Result<T> = std::result::Result<T, AdjudicateError>;
+
+/// The adjudicator for one poll.
+pub struct Adjudicator<'a> {
+    pub store: &'a Store,
+    pub identity: &'a Identity,
+    pub templates: &'a Templates,
+    /// The one clock (STYLE.md habit 8): the poll's time.
+    pub now: DateTime<Utc>,
+    /// How many challenges a stranger can make pbem send.
+    pub challenges: ChallengeLimits,
+}
+
+impl Adjudicator<'_> {
+    /// Handles one mail.
+    ///
+    /// # Errors
+    /// Only store and template failures: the mail then stays unprocessed.
+    pub fn handle(&self, mail: &Inbound) -> Result<Handled> {
+        if let Some(why) = &mail.automated {
+            return Ok(fate(format!("dropped, automated mail: {why}")));
+        }
+        let Some(from) = mail.from.clone() else {
+            return Ok(failed(Vec::new(), "dropped: no usable From address".into()));
+        };
+        if from == self.identity.address.to_lowercase()
+            || from.starts_with(&format!("{}+", self.identity.local_domain().0))
+                && from.ends_with(self.identity.domain())
+        {
+            return Ok(fate("dropped: sent by pbem itself".into()));
+        }
+        let parsed = command::parse(&mail.body);
+        let target = self.target(mail);
+        let mut commands = parsed.commands.clone();
+        let token = target.as_ref().and_then(|t| t.token.clone()).or_else(|| {
+            commands.iter().find_map(|c| match c {
+                Command::Token(t) => Some(t.clone()),
+                _ => None,
+            })
+        });
+        commands.retain(|c| !matches!(c, Command::Token(_)));
+        // The game the mail is about, and whether its sender proved they
+        // play it. Checked before anything is answered, so a stranger
+        // learns nothing of a game, not even from a refused line.
+        let table = match &target {
+            Some(t) => self.table(&t.id)?.map(|table| (t.id.clone(), table)),
+            None => None,
+        };
+        let needs_game = |c: &Command| {
+            !matches!(
+                c,
+                Command::Challenge { .. } | Command::Games | Command::Rules { .. } | Command::Help
+            )
+        };
+        let mut side = None;
+        if let Some((id, table)) = &table {
+            let about_game =
+                !parsed.errors.is_empty() || commands.is_empty() || commands.iter().any(needs_game);
+            match table.standing(&from, token.as_deref(), self.dmarc_pass(mail)) {
+                Standing::Player(s) => side = Some(s),
+                _ if !about_game => {}
+                Standing::Unproven => {
+                    let key = self.whose_key(id, table, token.as_deref())?;
+                    return self.spoofed(&from, id, table, key);
+                }
+                Standing::Unreadable(damage) => return self.damaged(&from, damage),
+                Standing::Stranger => {
+                    if let Table::Damaged { damage, .. } = table {
+                        // Not for a stranger's eyes, but the admin and
+                        // the players hear of a damaged game all the same.
+                        return Ok(Handled {
+                            damage: Some(damage.clone()),
+                            ..failed(
+                                Vec::new(),
+                                format!("dropped: {from} is not a player of {id}"),
+                            )
+                        });
+                    }
+                    let key = self.whose_key(id, table, token.as_deref())?;
+                    return self.stranger(&from, id, key);
+                }
+            }
+        }
+        // The game named in a refusal: only for its players.
+        let known = table
+            .as_ref()
+            .filter(|_| side.is_some())
+            .map(|(id, _)| id.as_str());
+        if let Some(e) = parsed.errors.first() {
+            let r = self.reject(&from, known, Refusal::new(&e.line, &e.message))?;
+            return Ok(Handled {
+                fruitless: true,
+                ..failed(vec![r], format!("refused from {from}: {e}"))
+            });
+        }
+        if commands.is_empty() {
+            let r = self.reject(
+                &from,
+                known,
+                Refusal::new("", no_command_reason(&mail.body)),
+            )?;
+            return Ok(Handled {
+                fruitless: true,
+                ..failed(vec![r], format!("refused from {from}: no command"))
+            });
+        }
+        // A player's `help`, `games` or `rules` in a game's thread: answered
+        // in that thread, with their key to reply with (issue 12).
+        let thread = table.as_ref().zip(side).map(|((id, t), s)| {
+            (
+                id.clone(),
+                t.token(s).map(|k| self.identity.reply_to(id, k)),
+            )
+        });
+        match (table, side) {
+            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => {
+                self.in_game(&from, mail, &id, table, side, &commands)
+            }
+            (None, _) if target.is_some() && commands.iter().any(needs_game) => {
+                // An unknown id: say nothing that helps a stranger guess.
+                Ok(fate(format!(
+                    "dropped: mail from {from} names unknown game {}",
+                    target.map(|t| t.id).unwrap_or_default()
+                )))
+            }
+            _ => {
+                let mut replies = Vec::new();
+                let mut failed_any = false;
+                // The challenges past the bound of one mail (issue 13).
+                let mut over = Vec::new();
+                for (n, c) in commands.iter().enumerate() {
+                    if matches!(c, Command::Challenge { .. })
+                        && self.challenges.per_mail > 0
+                        && commands[..n]
+                            .iter()
+                            .filter(|c| matches!(c, Command::Challenge { .. }))
+                            .count()
+                            >= self.challenges.per_mail as usize
+                    {
+                        over.push(c.to_string());
+                        continue;
+                    }
+                    let (r, refused) = self.gameless(&from, mail, c, n)?;
+                    replies.extend(r.into_iter().map(|r| match &thread {
+                        Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Reply {
+                            game: Some(id.clone()),
+                            reply_to: reply_to.clone(),
+                            ..r
+                        },
+                        _ => r,
+                    }));
+                    failed_any |= refused;
+                }
+                if let Some(first) = over.first() {
+                    let per_mail = self.challenges.per_mail;
+                    let what = match over.len() - 1 {
+                        0 => "this one was".to_string(),
+                        n => format!("this one and {n} more were"),
+                    };
+                    replies.push(self.reject(
+                        &from,
+                        None,
+                        Refusal::new(
+                            first.clone(),
+                            format!(
+                                "one mail makes at most {per_mail} challenge{}: {what} not sent; send each in a later mail",
+                                if per_mail == 1 { "" } else { "s" }
+                            ),
+                        ),
+                    )?);
+                    failed_any = true;
+                }
+                Ok(Handled {
+                    fate: summary(&commands),
+                    replies,
+                    failed: failed_any,
+                    damage: None,
+                    progress: false,
+                    fruitless: false,
+                })
+            }
+        }
+    }
+}
+
+fn summary(commands: &[Command]) -> String {
+    commands
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn fate(s: String) -> Handled {
+    Handled {
+        replies: Vec::new(),
+        fate: s,
+        failed: false,
+        damage: None,
+        progress: false,
+        fruitless: false,
+    }
+}
+
+fn failed(replies: Vec<Reply>, s: String) -> Handled {
+    Handled {
+        replies,
+        fate: s,
+        failed: true,
+        damage: None,
+        progress: false,
+        fruitless: false,
+    }
+}
