@@ -12,12 +12,12 @@ impl Adjudicator<'_> {
         title: &str,
         text: &str,
         game: Option<&str>,
-    ) -> Result<Reply> {
-        Ok(Reply {
+    ) -> Result<Letter> {
+        Ok(Letter {
             to: to.to_string(),
-            rendered: self
-                .templates
-                .render("info", context! { id => game, title, text })?,
+            kind: Kind::Answer,
+            template: "info",
+            context: context! { id => game, title, text },
             game: game.map(str::to_string),
             reply_to: None,
         })
@@ -31,8 +31,8 @@ impl Adjudicator<'_> {
         mail: &Inbound,
         c: &Command,
         n: usize,
-    ) -> Result<(Vec<Reply>, bool)> {
-        let refuse = |command: String, reason: &str| -> Result<(Vec<Reply>, bool)> {
+    ) -> Result<(Vec<Letter>, bool)> {
+        let refuse = |command: String, reason: &str| -> Result<(Vec<Letter>, bool)> {
             Ok((
                 vec![self.reject(from, None, Refusal::new(command, reason))?],
                 true,
@@ -40,12 +40,11 @@ impl Adjudicator<'_> {
         };
         Ok((
             match c {
-                Command::Help => vec![Reply {
+                Command::Help => vec![Letter {
                     to: from.to_string(),
-                    rendered: self.templates.render(
-                        "help",
-                        context! { games => Rules::ALL.map(|r| r.slug()).join(", ") },
-                    )?,
+                    kind: Kind::Answer,
+                    template: "help",
+                    context: context! { games => Rules::ALL.map(|r| r.slug()).join(", ") },
                     game: None,
                     reply_to: None,
                 }],
@@ -98,7 +97,7 @@ impl Adjudicator<'_> {
                 ));
             }
         }
-        let how = "which game? Reply to the last mail pbem sent you about the game: its reply address carries your key";
+        let how = "which game? Letter to the last mail pbem sent you about the game: its reply address carries your key";
         Ok(if running.is_empty() {
             format!("{how}. You play no game with pbem now; `challenge GAME ADDRESS` starts one")
         } else {
@@ -273,8 +272,8 @@ impl Adjudicator<'_> {
     }
 
     /// An answer to the sender of a game's mail, with their key.
-    pub(super) fn note<G: Game>(&self, t: &Turn<'_, G>, title: &str, text: &str) -> Result<Reply> {
-        Ok(Reply {
+    pub(super) fn note<G: Game>(&self, t: &Turn<'_, G>, title: &str, text: &str) -> Result<Letter> {
+        Ok(Letter {
             reply_to: t.reply_to(self, t.side),
             ..self.info(&t.player(t.side), title, text, Some(t.id))?
         })

@@ -170,12 +170,11 @@ impl Adjudicator<'_> {
                 "the key it carried is not yours: it belongs to another player".to_string()
             }
         };
-        let mut replies = vec![Reply {
+        let mut replies = vec![Letter {
             to: from.to_string(),
-            rendered: self.templates.render(
-                "spoofed",
-                context! { id, game, why, received => self.received() },
-            )?,
+            kind: Kind::Warning,
+            template: "spoofed",
+            context: context! { id, game, why, received => self.received() },
             game: Some(id.to_string()),
             reply_to: None,
         }];
@@ -212,7 +211,12 @@ impl Adjudicator<'_> {
 
     /// The warning to a player whose key came in a mail from another
     /// address (`from`), if it did.
-    pub(super) fn key_warning(&self, from: &str, target: &str, key: &Key) -> Result<Option<Reply>> {
+    pub(super) fn key_warning(
+        &self,
+        from: &str,
+        target: &str,
+        key: &Key,
+    ) -> Result<Option<Letter>> {
         let Key::Of { id, side, player } = key else {
             return Ok(None);
         };
@@ -223,15 +227,14 @@ impl Adjudicator<'_> {
             .table(id)?
             .and_then(|t| t.rules())
             .map_or("", Rules::name);
-        Ok(Some(Reply {
+        Ok(Some(Letter {
             to: player.clone(),
-            rendered: self.templates.render(
-                "key_used",
-                context! {
-                    id, game, side, target, sender => from, address => address_of(player),
-                    received => self.received(),
-                },
-            )?,
+            kind: Kind::Warning,
+            template: "key_used",
+            context: context! {
+                id, game, side, target, sender => from, address => address_of(player),
+                received => self.received(),
+            },
             game: Some(id.clone()),
             reply_to: None,
         }))

@@ -38,9 +38,9 @@ impl Adjudicator<'_> {
         opponent: &str,
         order: Order,
         clock: Option<TimeControl>,
-    ) -> Result<(Vec<Reply>, bool)> {
+    ) -> Result<(Vec<Letter>, bool)> {
         // Each refusal of a challenge: one answer to the challenger.
-        let refuse = |command: String, reason: String| -> Result<(Vec<Reply>, bool)> {
+        let refuse = |command: String, reason: String| -> Result<(Vec<Letter>, bool)> {
             Ok((
                 vec![self.reject(from, None, Refusal::new(command, reason))?],
                 true,
@@ -160,28 +160,29 @@ impl Adjudicator<'_> {
                 .cloned()
                 .unwrap_or_default()
         };
-        Ok((vec![
-            Reply {
-                to: opponent.clone(),
-                rendered: self.templates.render(
-                    "challenge",
-                    context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => address_of(&challenge.challenger),
-                        your_side => rules.side_name(opp_side), first => rules.side_name(first),
-                        summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
-                )?,
-                game: Some(id.clone()),
-                reply_to: Some(self.identity.reply_to(&id, &token(opp_side))),
-            },
-            Reply {
-                to: challenge.challenger.clone(),
-                rendered: self.templates.render(
-                    "challenged",
-                    context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
-                )?,
-                game: Some(id.clone()),
-                reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
-            },
-        ], false))
+        Ok((
+            vec![
+                Letter {
+                    to: opponent.clone(),
+                    kind: Kind::Challenge,
+                    template: "challenge",
+                    context: context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => address_of(&challenge.challenger),
+                    your_side => rules.side_name(opp_side), first => rules.side_name(first),
+                    summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                    game: Some(id.clone()),
+                    reply_to: Some(self.identity.reply_to(&id, &token(opp_side))),
+                },
+                Letter {
+                    to: challenge.challenger.clone(),
+                    kind: Kind::Answer,
+                    template: "challenged",
+                    context: context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                    game: Some(id.clone()),
+                    reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
+                },
+            ],
+            false,
+        ))
     }
 
     /// The ids of the challenges from `from`'s mailbox (any `+tag`) that
@@ -255,22 +256,19 @@ impl Adjudicator<'_> {
             Some(Command::Accept) => self.accept(id, ch, rules, mail),
             Some(Command::Decline) => {
                 self.store.remove_challenge(id)?;
-                let r = Reply {
+                let r = Letter {
                     to: ch.challenger.clone(),
-                    rendered: self.templates.render(
-                        "declined",
-                        context! { id, game => rules.name(), opponent => ch.opponent.clone() },
-                    )?,
+                    kind: Kind::News,
+                    template: "declined",
+                    context: context! { id, game => rules.name(), opponent => ch.opponent.clone() },
                     game: Some(id.to_string()),
                     reply_to: None,
                 };
                 Ok(Handled {
-                    replies: vec![r],
+                    letters: vec![r],
                     fate: format!("challenge {id} declined by {from}"),
-                    failed: false,
-                    damage: None,
                     progress: true,
-                    fruitless: false,
+                    ..Handled::default()
                 })
             }
             _ => not_yet(
@@ -295,24 +293,22 @@ impl Adjudicator<'_> {
         let replies = [(ch.challenger.clone(), true), (ch.opponent.clone(), false)]
             .into_iter()
             .map(|(to, yours)| {
-                Ok(Reply {
+                Ok(Letter {
                     to,
-                    rendered: self.templates.render(
-                        "withdrawn",
-                        context! { id, game => rules.name(), challenger => challenger.clone(), opponent => ch.opponent.clone(), yours },
-                    )?,
+                    kind: Kind::News,
+ template: "withdrawn",
+ context: context! { id, game => rules.name(), challenger => challenger.clone(), opponent => ch.opponent.clone(), yours },
                     game: Some(id.to_string()),
                     reply_to: None,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Handled {
-            replies,
+            letters: replies,
             fate: format!("challenge {id} withdrawn by {from}"),
             failed: false,
-            damage: None,
             progress: true,
-            fruitless: false,
+            ..Handled::default()
         })
     }
 
@@ -371,6 +367,11 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Store and template failures; a game that does not exist.
     pub fn started(&self, id: &str) -> Result<Vec<Reply>> {
+        self.compose(&self.started_letters(id)?)
+    }
+
+    /// The letters of [`Adjudicator::started`].
+    pub(super) fn started_letters(&self, id: &str) -> Result<Vec<Letter>> {
         let text = self
             .store
             .read_game(id)?
@@ -381,25 +382,27 @@ impl Adjudicator<'_> {
         let secrets = self.store.secrets(id)?;
         let clock = self.game_clock(id, &rec)?;
         Ok(crate::with_game!(rules, G => {
-            let pos = G::start(rec.first_side());
-            let mut out = Vec::new();
-            for side in Side::BOTH {
-                let to = rec.players.get(rules.side_name(side)).cloned().unwrap_or_default();
-                let board = pos.diagram(&View { seat: Some(side), ..View::default() });
-                out.push(Reply {
-                    to,
-                    rendered: self.templates.render("started", context! {
-                        id, game => rules.name(), players => rec.players.values().cloned().collect::<Vec<_>>().join(" and "),
-                        your_side => rules.side_name(side), your_turn => pos.turn() == side,
-                        turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
-                        deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
-                    })?,
-                    game: Some(id.to_string()),
-                    reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
-                });
-            }
-            out
-        }))
+                   let pos = G::start(rec.first_side());
+                   let mut out = Vec::new();
+                   for side in Side::BOTH {
+                       let to = rec.players.get(rules.side_name(side)).cloned().unwrap_or_default();
+                       let board = pos.diagram(&View { seat: Some(side), ..View::default() });
+                       out.push(Letter {
+                           to,
+                           kind: Kind::News,
+        template: "started",
+        context: context! {
+                               id, game => rules.name(), players => rec.players.values().cloned().collect::<Vec<_>>().join(" and "),
+                               your_side => rules.side_name(side), your_turn => pos.turn() == side,
+                               turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
+                               deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
+                           },
+                           game: Some(id.to_string()),
+                           reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
+                       });
+                   }
+                   out
+               }))
     }
 
     pub(super) fn accept(
@@ -423,14 +426,13 @@ impl Adjudicator<'_> {
         self.store.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock)
         })?;
-        let replies = self.started(id)?;
+        let replies = self.started_letters(id)?;
         Ok(Handled {
-            replies,
+            letters: replies,
             fate: format!("challenge {id} accepted: game begins"),
             failed: false,
-            damage: None,
             progress: true,
-            fruitless: false,
+            ..Handled::default()
         })
     }
 }

@@ -69,17 +69,16 @@ impl Adjudicator<'_> {
         d: &Damage,
         refused: bool,
         for_admin: bool,
-    ) -> Result<Reply> {
-        Ok(Reply {
+    ) -> Result<Letter> {
+        Ok(Letter {
             to: to.to_string(),
-            rendered: self.templates.render(
-                "damaged",
-                context! {
-                    id => d.id.clone(), error => d.error.clone(), refused,
-                    for_admin, file => d.file.display().to_string(), validate => d.record,
-                    admin_told => self.identity.admin.is_some(),
-                },
-            )?,
+            kind: Kind::Damage,
+            template: "damaged",
+            context: context! {
+                id => d.id.clone(), error => d.error.clone(), refused,
+                for_admin, file => d.file.display().to_string(), validate => d.record,
+                admin_told => self.identity.admin.is_some(),
+            },
             game: Some(d.id.clone()),
             reply_to: None,
         })
@@ -94,6 +93,11 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Template failures.
     pub fn damage_notice(&self, d: &Damage) -> Result<Vec<Reply>> {
+        self.compose(&self.damage_letters(d)?)
+    }
+
+    /// The letters of [`Adjudicator::damage_notice`].
+    fn damage_letters(&self, d: &Damage) -> Result<Vec<Letter>> {
         let mut to: Vec<(String, bool)> = Vec::new();
         if let Some(admin) = &self.identity.admin {
             to.push((admin.clone(), true));

@@ -54,6 +54,7 @@ use crate::mail::command::{self, Command, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{TemplateError, Templates};
 use crate::record::{self, Entry, Event, MoveLine, Record};
+use crate::reply::{Kind, Letter};
 use crate::rules::Rules;
 use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
 use crate::timecontrol::TimeControl;
@@ -69,7 +70,13 @@ use table::Table;
 /// What became of a mail.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Handled {
+    /// The mails to send, composed from [`Handled::letters`] in their
+    /// order; the poll may hold back or replace some of them (the reply
+    /// limits, the digests).
     pub replies: Vec<Reply>,
+    /// What the adjudicator decided to send, as data: each mail's kind,
+    /// template and context.
+    pub letters: Vec<Letter>,
     /// One line for the log: the mail's fate.
     pub fate: String,
     /// The mail was refused or could not be used (for the exit status).
@@ -127,6 +134,21 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Only store and template failures: the mail then stays unprocessed.
     pub fn handle(&self, mail: &Inbound) -> Result<Handled> {
+        let mut handled = self.route(mail)?;
+        handled.replies = self.compose(&handled.letters)?;
+        Ok(handled)
+    }
+
+    /// The mails `letters` stand for, worded by the compose step.
+    pub(super) fn compose(&self, letters: &[Letter]) -> Result<Vec<Reply>> {
+        letters
+            .iter()
+            .map(|l| Ok(self.templates.compose(l)?))
+            .collect()
+    }
+
+    /// What to do with one mail, as data: the route of a mail.
+    fn route(&self, mail: &Inbound) -> Result<Handled> {
         if let Some(why) = &mail.automated {
             return Ok(fate(format!("dropped, automated mail: {why}")));
         }
@@ -252,7 +274,7 @@ impl Adjudicator<'_> {
                     }
                     let (r, refused) = self.gameless(&from, mail, c, n)?;
                     replies.extend(r.into_iter().map(|r| match &thread {
-                        Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Reply {
+                        Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Letter {
                             game: Some(id.clone()),
                             reply_to: reply_to.clone(),
                             ..r
@@ -281,12 +303,10 @@ impl Adjudicator<'_> {
                     failed_any = true;
                 }
                 Ok(Handled {
+                    letters: replies,
                     fate: summary(&commands),
-                    replies,
                     failed: failed_any,
-                    damage: None,
-                    progress: false,
-                    fruitless: false,
+                    ..Handled::default()
                 })
             }
         }
@@ -303,22 +323,16 @@ fn summary(commands: &[Command]) -> String {
 
 fn fate(s: String) -> Handled {
     Handled {
-        replies: Vec::new(),
         fate: s,
-        failed: false,
-        damage: None,
-        progress: false,
-        fruitless: false,
+        ..Handled::default()
     }
 }
 
-fn failed(replies: Vec<Reply>, s: String) -> Handled {
+fn failed(letters: Vec<Letter>, s: String) -> Handled {
     Handled {
-        replies,
+        letters,
         fate: s,
         failed: true,
-        damage: None,
-        progress: false,
-        fruitless: false,
+        ..Handled::default()
     }
 }

@@ -6,7 +6,7 @@ use super::*;
 
 impl Adjudicator<'_> {
     /// The answer to `board` or `moves [SQUARE]`.
-    pub(super) fn board_reply<G: Game>(&self, t: &Turn<'_, G>, c: &Command) -> Result<Reply> {
+    pub(super) fn board_reply<G: Game>(&self, t: &Turn<'_, G>, c: &Command) -> Result<Letter> {
         let rules = G::RULES;
         let (legal, from_sq) = match c {
             Command::Moves { from: f } => {
@@ -33,13 +33,15 @@ impl Adjudicator<'_> {
         };
         let ply = t.ply();
         let mine = t.pos().turn() == t.side && t.replayed.end.is_none();
-        Ok(Reply {
+        Ok(Letter {
             to: t.player(t.side),
-            rendered: self.templates.render("board", context! {
+            kind: Kind::Answer,
+            template: "board",
+            context: context! {
                 id => t.id, game => rules.name(), board => t.board(),
                 legal, from => from_sq, next => mine.then_some(ply + 1), example => example_move(t.pos()),
                 deadline => Self::deadline_for(t.clock.as_ref(), t.side), clock => t.clock.as_ref().map(|c| c.state.control.to_string()),
-            })?,
+            },
             game: Some(t.id.to_string()),
             reply_to: t.reply_to(self, t.side),
         })
@@ -65,7 +67,7 @@ impl Adjudicator<'_> {
             if let Some(gc) = &clock {
                 self.store.write_clock(id, gc, &self.identity.clocks)?;
             }
-            self.news::<G>(id, &rec, &replayed, mover, &secrets, clock.as_ref())
+            self.compose(&self.news::<G>(id, &rec, &replayed, mover, &secrets, clock.as_ref())?)
         })
     }
 
@@ -78,7 +80,7 @@ impl Adjudicator<'_> {
         mover: Side,
         secrets: &Secrets,
         clock: Option<&GameClock>,
-    ) -> Result<Vec<Reply>> {
+    ) -> Result<Vec<Letter>> {
         let rules = G::RULES;
         let pos = replayed.position();
         let control = clock.map(|c| c.state.control.to_string());
@@ -106,22 +108,32 @@ impl Adjudicator<'_> {
                 .tokens
                 .get(rules.side_name(side))
                 .map(|t| self.identity.reply_to(id, t));
-            let rendered = match (&replayed.end, last_line.map(|l| &l.entry)) {
+            let (template, context) = match (&replayed.end, last_line.map(|l| &l.entry)) {
                 (Some(end), _) => {
                     let result = match end.outcome {
                         game::Outcome::Win(s) => format!("{} wins", rules.side_name(s)),
                         game::Outcome::Draw => "drawn".into(),
                     };
-                    self.templates.render("over", context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec) })?
+                    (
+                        "over",
+                        context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec) },
+                    )
                 }
                 (None, Some(Entry::Event(ev))) => {
                     let name = rules.side_name(mover);
                     let mut chars = name.chars();
-                    let who: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
+                    let who: String = chars
+                        .next()
+                        .map(|c| c.to_uppercase().chain(chars).collect())
+                        .unwrap_or_default();
                     let mut text = match ev {
-                        Event::DrawOffered if side == mover => "You offered a draw; your opponent has been asked.".to_string(),
+                        Event::DrawOffered if side == mover => {
+                            "You offered a draw; your opponent has been asked.".to_string()
+                        }
                         Event::DrawOffered => format!("{who} offers a draw."),
-                        Event::DrawDeclined => format!("{who} declined the draw offer; play goes on."),
+                        Event::DrawDeclined => {
+                            format!("{who} declined the draw offer; play goes on.")
+                        }
                         other => other.as_str().to_string(),
                     };
                     let mut what = what.clone();
@@ -135,21 +147,29 @@ impl Adjudicator<'_> {
                         text = format!("{who} played {m} (move {ply}). {text}");
                         what = format!("{name} played {m}, {what}");
                     }
-                    self.templates.render("draw", context! {
-                        id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
-                        next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
-                        deadline => Self::deadline_for(clock, side), clock => control.clone(),
-                    })?
+                    (
+                        "draw",
+                        context! {
+                            id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
+                            next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
+                            deadline => Self::deadline_for(clock, side), clock => control.clone(),
+                        },
+                    )
                 }
-                _ => self.templates.render("moved", context! {
-                    id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
-                    your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
-                    example => example_move::<G>(pos), deadline => Self::deadline_for(clock, side), clock => control.clone(),
-                })?,
+                _ => (
+                    "moved",
+                    context! {
+                        id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
+                        your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
+                        example => example_move::<G>(pos), deadline => Self::deadline_for(clock, side), clock => control.clone(),
+                    },
+                ),
             };
-            out.push(Reply {
+            out.push(Letter {
+                kind: Kind::News,
+                template,
+                context,
                 to,
-                rendered,
                 game: Some(id.to_string()),
                 reply_to,
             });

@@ -26,7 +26,7 @@ pub(super) struct Turn<'a, G: Game> {
     pub(super) changed: bool,
     /// The game's clock, caught up with the record, if it has one.
     pub(super) clock: Option<GameClock>,
-    pub(super) replies: Vec<Reply>,
+    pub(super) replies: Vec<Letter>,
     pub(super) fates: Vec<String>,
     /// `board` and `moves` asked in the mail: answered once the whole mail
     /// is carried out, on the position it leaves; not at all when it is
@@ -232,12 +232,11 @@ impl Adjudicator<'_> {
         }
         replies.extend(asked);
         Ok(Handled {
-            replies,
+            letters: replies,
             fate: format!("{id}: {}", fates.join("; ")),
             failed: false,
-            damage: None,
             progress: changed || already,
-            fruitless: false,
+            ..Handled::default()
         })
     }
 
@@ -373,7 +372,7 @@ impl Adjudicator<'_> {
             // An accept handled again after a crash: the game exists but
             // nothing is played yet; send the opening mails.
             Command::Accept if t.rec.lines.is_empty() && already_accepted(t.mail, &t.rec) => {
-                t.replies.extend(self.started(t.id)?);
+                t.replies.extend(self.started_letters(t.id)?);
                 t.fates.push(format!("{me} accepted (again)"));
             }
             Command::Accept | Command::Decline => {
@@ -432,7 +431,7 @@ impl Adjudicator<'_> {
                 // game's thread, with the player's key to reply with.
                 let (replies, _) = self.gameless(t.from, t.mail, other, t.index)?;
                 for r in replies {
-                    t.replies.push(Reply {
+                    t.replies.push(Letter {
                         game: Some(t.id.to_string()),
                         reply_to: t.reply_to(self, t.side),
                         ..r

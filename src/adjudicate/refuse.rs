@@ -36,7 +36,7 @@ impl Refusal {
     }
 }
 impl Adjudicator<'_> {
-    pub(super) fn reject(&self, to: &str, game: Option<&str>, refusal: Refusal) -> Result<Reply> {
+    pub(super) fn reject(&self, to: &str, game: Option<&str>, refusal: Refusal) -> Result<Letter> {
         let Refusal {
             command,
             reason,
@@ -69,12 +69,11 @@ impl Adjudicator<'_> {
                 .find(|(_, m)| address_of(m) == address_of(to))?;
             t.token(side).map(|k| self.identity.reply_to(id, k))
         });
-        Ok(Reply {
+        Ok(Letter {
             to: to.to_string(),
-            rendered: self.templates.render(
-                "rejected",
-                context! { id => game, game => name, what, command, reason, rules_of, section, board, legal => listing(&legal), from, skipped, wait },
-            )?,
+            kind: Kind::Refusal,
+            template: "rejected",
+            context: context! { id => game, game => name, what, command, reason, rules_of, section, board, legal => listing(&legal), from, skipped, wait },
             game: game.map(str::to_string),
             reply_to,
         })
