@@ -49,26 +49,34 @@ impl Adjudicator<'_> {
                     reply_to: None,
                 }],
                 Command::Rules { game } => {
-                    let (title, text) = match game {
-                        Some(r) => (format!("rules of {}", r.name()), r.rules_text()),
-                        None => ("rules".to_string(), crate::rules::listing()),
-                    };
+                    let title = self.words(
+                        "title",
+                        context! { of => "rules", game => game.map(Rules::name) },
+                    )?;
+                    let text = game.map_or_else(crate::rules::listing, Rules::rules_text);
                     vec![self.info(from, &title, &text, None)?]
                 }
                 Command::Games => {
-                    vec![self.info(from, "your games", &self.games_of(from)?, None)?]
+                    let title = self.words("title", context! { of => "games" })?;
+                    vec![self.info(from, &title, &self.games_of(from)?, None)?]
                 }
                 Command::Challenge {
                     rules,
                     opponent,
                     order,
                     clock,
-                } => return self.challenge(from, mail, n, *rules, opponent, *order, *clock),
+                } => {
+                    let asked = Asked {
+                        rules: *rules,
+                        opponent,
+                        order: *order,
+                        clock: *clock,
+                    };
+                    return self.challenge(from, mail, n, &asked);
+                }
                 Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
-                    return refuse(
-                        c.to_string(),
-                        "pbem cannot tell it is you: send it in a reply to a mail from pbem about one of your games (the reply address carries your key); it then applies to all your games",
-                    );
+                    let reason = self.words("setting_without_key", context! {})?;
+                    return refuse(c.to_string(), &reason);
                 }
                 other => return refuse(other.to_string(), &self.which_game(from)?),
             },
@@ -90,26 +98,18 @@ impl Adjudicator<'_> {
                 && record.result.as_ref().is_none_or(|(r, _)| r == "*")
                 && let Some(key) = secrets.tokens.get(side)
             {
-                running.push(format!(
-                    "{id} ({}, you play {side}): write to {}",
-                    record.rules.name(),
-                    self.identity.reply_to(&id, key)
-                ));
+                running.push(context! {
+                    address => self.identity.reply_to(&id, key), id, game => record.rules.name(), side,
+                });
             }
         }
-        let how = "which game? Letter to the last mail pbem sent you about the game: its reply address carries your key";
-        Ok(if running.is_empty() {
-            format!("{how}. You play no game with pbem now; `challenge GAME ADDRESS` starts one")
-        } else {
-            format!(
-                "{how}. Or write to the game's own address:\n{}",
-                running.join("\n")
-            )
-        })
+        self.words("which_game", context! { running })
     }
 
+    /// The answer to `games`: the sender's games and challenges, each
+    /// with its state, and the address to play a running game at.
     pub(super) fn games_of(&self, who: &str) -> Result<String> {
-        let mut lines = Vec::new();
+        let mut rows = Vec::new();
         for id in self.store.game_ids()? {
             // A record that is not text is damaged: left out like one
             // that does not parse.
@@ -123,27 +123,28 @@ impl Adjudicator<'_> {
             };
             if let Some((side, _)) = rec.players.iter().find(|(_, m)| address_of(m) == who) {
                 let result = rec.result.as_ref().map(|(r, _)| r.as_str()).unwrap_or("*");
-                lines.push(format!(
-                    "{id:<16} {:<20} you play {side:<10} {}",
-                    rec.rules.name(),
-                    match result {
-                        "*" => "in play".to_string(),
-                        "draw" => "over: drawn".to_string(),
-                        r if r == side => "over: you won".to_string(),
-                        r => format!("over: {r} won"),
-                    }
-                ));
+                let outcome = match result {
+                    "*" => "in_play",
+                    "draw" => "drawn",
+                    r if r == side => "you_won",
+                    _ => "won",
+                };
                 // The way back into the game: its reply address, with the
                 // key. It goes to `who` alone, whose key it is (issue 12).
-                if result == "*"
-                    && let Some(key) = self.store.secrets(&id)?.tokens.get(side.as_str())
-                {
-                    lines.push(format!(
-                        "{:<16} to play, write to {}",
-                        "",
-                        self.identity.reply_to(&id, key)
-                    ));
-                }
+                let address = match result {
+                    "*" => self
+                        .store
+                        .secrets(&id)?
+                        .tokens
+                        .get(side.as_str())
+                        .map(|key| self.identity.reply_to(&id, key)),
+                    _ => None,
+                };
+                rows.push(context! {
+                    id => format!("{id:<16}"), game => format!("{:<20}", rec.rules.name()),
+                    side => format!("{side:<10}"), outcome, winner => result, address,
+                    blank => format!("{:<16}", ""),
+                });
             }
         }
         for id in self.store.challenge_ids()? {
@@ -154,22 +155,14 @@ impl Adjudicator<'_> {
                     .rules
                     .parse::<Rules>()
                     .map_or(c.rules.clone(), |r| r.name().to_string());
-                let state = if c.opponent == who {
-                    format!(
-                        "{} challenges you: answer accept or decline",
-                        address_of(&c.challenger)
-                    )
-                } else {
-                    format!("challenge waiting for {}", c.opponent)
-                };
-                lines.push(format!("{id:<16} {name:<20} {state}"));
+                rows.push(context! {
+                    id => format!("{id:<16}"), game => format!("{name:<20}"), challenge => true,
+                    to_you => c.opponent == who, challenger => address_of(&c.challenger),
+                    opponent => c.opponent,
+                });
             }
         }
-        Ok(if lines.is_empty() {
-            "You have no games with pbem yet. Start one with: challenge GAME ADDRESS".into()
-        } else {
-            lines.join("\n")
-        })
+        self.words("games_list", context! { rows })
     }
 
     /// `vacation DAYS` (or `vacation off`, `None`) for every running game
@@ -187,11 +180,10 @@ impl Adjudicator<'_> {
         if let Some(d) = days
             && used + d > per_year
         {
-            return Ok(format!(
-                "`vacation {d}`: you have {} vacation day{} left in {year} ({per_year} a year); nothing was paused. Hint: book fewer days.",
-                per_year - used,
-                if per_year - used == 1 { "" } else { "s" }
-            ));
+            return self.words(
+                "vacation_too_long",
+                context! { days => d, left => per_year - used, year, per_year },
+            );
         }
         let mut lines = Vec::new();
         let mut paused = false;
@@ -229,26 +221,23 @@ impl Adjudicator<'_> {
                 {
                     Ok(v) => {
                         paused = true;
-                        format!(
-                            "{id}: your clock is paused until {}",
-                            format_deadline(v.end, zone)
-                        )
+                        context! { id => id.clone(), until => format_deadline(v.end, zone) }
                     }
-                    Err(e) => format!("{id}: {e}"),
+                    Err(e) => context! { id => id.clone(), error => e.to_string() },
                 },
                 None => match gc.state.end_vacation(side, self.now) {
                     Ok(back) => {
                         given_back = given_back.max(back);
-                        format!("{id}: your clock runs again")
+                        context! { id => id.clone(), again => true }
                     }
-                    Err(e) => format!("{id}: {e}"),
+                    Err(e) => context! { id => id.clone(), error => e.to_string() },
                 },
             };
             self.store.write_clock(&id, &gc, &self.identity.clocks)?;
             lines.push(line);
         }
         if lines.is_empty() {
-            return Ok("You have no running game with a clock: nothing to pause.".into());
+            return self.words("vacation_done", context! { lines });
         }
         let now_used = match days {
             Some(d) if paused => used + d,
@@ -263,19 +252,73 @@ impl Adjudicator<'_> {
             self.store.write_player(&player)?;
         }
         let left = per_year.saturating_sub(now_used);
-        lines.push(String::new());
-        lines.push(format!(
-            "You have {left} vacation day{} left in {year} ({per_year} a year, for all your games together).",
-            if left == 1 { "" } else { "s" }
-        ));
-        Ok(lines.join("\n"))
+        self.words("vacation_done", context! { lines, left, year, per_year })
     }
 
-    /// An answer to the sender of a game's mail, with their key.
-    pub(super) fn note<G: Game>(&self, t: &Turn<'_, G>, title: &str, text: &str) -> Result<Letter> {
+    /// An answer to the sender of a game's mail, with their key: `text`
+    /// under the title `of` names (a block `title` of `_words.txt`).
+    pub(super) fn note<G: Game>(&self, t: &Turn<'_, G>, of: &str, text: &str) -> Result<Letter> {
+        let title = self.words("title", context! { of })?;
         Ok(Letter {
             reply_to: t.reply_to(self, t.side),
-            ..self.info(&t.player(t.side), title, text, Some(t.id))?
+            ..self.info(&t.player(t.side), &title, text, Some(t.id))?
         })
+    }
+
+    /// A player's setting for all their games, sent in a game's mail:
+    /// `timezone`, `vacation` or `digest`; the answer goes to `t`.
+    pub(super) fn setting<G: Game>(&self, t: &mut Turn<'_, G>, c: &Command) -> Result<()> {
+        let me = G::RULES.side_name(t.side);
+        let zone_name =
+            |z: Option<chrono_tz::Tz>| z.map_or("UTC".to_string(), |z| z.name().to_string());
+        let (of, text) = match c {
+            Command::Timezone(zone) => {
+                let mut p = self.store.player(t.from)?;
+                p.zone = *zone;
+                self.store.write_player(&p)?;
+                if let Some(gc) = &mut t.clock {
+                    gc.state.set_zone(t.side, *zone);
+                }
+                let weekends = t
+                    .clock
+                    .as_ref()
+                    .is_some_and(|c| c.state.control.weekends_free);
+                let now = crate::timecontrol::format_deadline(self.now, *zone);
+                let text = self.words(
+                    "timezone_set",
+                    context! { zone => zone_name(*zone), weekends, now },
+                )?;
+                t.fates.push(format!("{me} set the time zone"));
+                ("timezone", text)
+            }
+            Command::Vacation(days) => {
+                let text = self.vacation(t.from, *days)?;
+                // The vacation was written to this game's clock too.
+                t.clock = self.game_clock(t.id, &t.rec)?;
+                t.fates.push(format!("{me}: {c}"));
+                ("vacation", text)
+            }
+            Command::Digest(mode) => {
+                use crate::timecontrol::DigestMode;
+                let mut p = self.store.player(t.from)?;
+                p.digest = *mode;
+                self.store.write_player(&p)?;
+                let (mode, hour) = match mode {
+                    DigestMode::Off => ("off", None),
+                    DigestMode::PerPoll => ("per_poll", None),
+                    DigestMode::Daily { hour } => ("daily", Some(format!("{hour:02}"))),
+                };
+                let text = self.words(
+                    "digest_set",
+                    context! { mode, hour, zone => zone_name(p.zone) },
+                )?;
+                t.fates.push(format!("{me}: {c}"));
+                ("digest", text)
+            }
+            _ => return Ok(()),
+        };
+        let reply = self.note(t, of, &text)?;
+        t.replies.push(reply);
+        Ok(())
     }
 }

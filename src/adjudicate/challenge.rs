@@ -27,54 +27,31 @@ impl Default for ChallengeLimits {
 /// How long a challenge counts as waiting for an answer.
 pub(super) const CHALLENGE_OPEN_DAYS: i64 = 30;
 
+/// A `challenge` command: the game, the opponent as written, who moves
+/// first, the clock.
+pub(super) struct Asked<'a> {
+    pub(super) rules: Rules,
+    pub(super) opponent: &'a str,
+    pub(super) order: Order,
+    pub(super) clock: Option<TimeControl>,
+}
+
 impl Adjudicator<'_> {
-    #[allow(clippy::too_many_arguments)]
+    /// A `challenge` (`c`, the `n`th command of `mail` from `from`): the
+    /// challenge made (or found again, for a mail handled again) and its
+    /// mails to both; or its refusal. Also whether it was refused.
     pub(super) fn challenge(
         &self,
         from: &str,
         mail: &Inbound,
         n: usize,
-        rules: Rules,
-        opponent: &str,
-        order: Order,
-        clock: Option<TimeControl>,
+        c: &Asked<'_>,
     ) -> Result<(Vec<Letter>, bool)> {
-        // Each refusal of a challenge: one answer to the challenger.
-        let refuse = |command: String, reason: String| -> Result<(Vec<Letter>, bool)> {
-            Ok((
-                vec![self.reject(from, None, Refusal::new(command, reason))?],
-                true,
-            ))
+        let rules = c.rules;
+        let opponent = match self.opponent(from, c)? {
+            Ok(opponent) => opponent,
+            Err(refusal) => return Ok((vec![self.reject(from, None, refusal)?], true)),
         };
-        let command = |opponent: &str| format!("challenge {} {opponent}", rules.slug());
-        // One address pbem can write to, as it will write it, or nothing
-        // is made (issue 5: a list or a broken address made a challenge
-        // whose mail to the opponent was never sent, while the challenger
-        // was told it was).
-        let Ok(opponent) = opponent
-            .parse::<lettre::message::Mailbox>()
-            .map(|m| m.email.to_string().to_lowercase())
-        else {
-            let opponent = opponent.to_lowercase();
-            return refuse(
-                command(&opponent),
-                format!(
-                    "`{opponent}` is not a mail address pbem can write to; challenge one player by their address, like bob@example.org"
-                ),
-            );
-        };
-        if let Some(why) = unmailable(&opponent) {
-            return refuse(
-                command(&opponent),
-                format!("pbem cannot write to `{opponent}`: {why}"),
-            );
-        }
-        if opponent == from || !opponent.contains('@') {
-            return refuse(
-                "challenge".into(),
-                "you cannot play yourself: challenge another player's address".into(),
-            );
-        }
         // A mail handled again after a crash finds the challenge it made
         // (by a hash of its sender, Message-ID and text, and the command's
         // place in it, as the poll knows a mail again: a stranger's mail
@@ -91,58 +68,113 @@ impl Adjudicator<'_> {
             None => {
                 let open = self.open_challenges_of(from)?;
                 if self.challenges.open > 0 && open.len() >= self.challenges.open as usize {
-                    return refuse(
-                        command(&opponent),
-                        format!(
-                            "{} of your challenges wait for an answer ({}), as many as pbem keeps open for one address; once one is accepted or declined you can challenge again (to withdraw one, reply `decline` to pbem's mail about it; a challenge older than {CHALLENGE_OPEN_DAYS} days no longer counts)",
-                            open.len(),
-                            open.join(", ")
-                        ),
-                    );
+                    let reason = self.words(
+                        "too_many_open",
+                        context! { count => open.len(), ids => open.join(", "), days => CHALLENGE_OPEN_DAYS },
+                    )?;
+                    let command = format!("challenge {} {opponent}", rules.slug());
+                    return Ok((
+                        vec![self.reject(from, None, Refusal::new(command, reason))?],
+                        true,
+                    ));
                 }
-                let id = self.fresh_id(rules)?;
-                let challenger_first = match order {
-                    Order::First => true,
-                    Order::Second => false,
-                    // Who moves first is no secret, and the challenger
-                    // may choose it outright: a bit of the source will do,
-                    // and a mail handled again decides the same.
-                    Order::Random => source.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']),
-                };
-                let first = rules.fixed_first().unwrap_or(Side::A);
-                let challenger_side = if challenger_first {
-                    first
-                } else {
-                    first.other()
-                };
-                let c = Challenge {
-                    rules: rules.slug().into(),
-                    challenger: mailbox(mail.from_name.as_deref(), from),
-                    opponent: opponent.clone(),
-                    challenger_side: rules.side_name(challenger_side).into(),
-                    first: rules.side_name(first).into(),
-                    created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-                    clock,
-                    source: Some(source),
-                };
-                let mut secrets = Secrets::default();
-                for s in Side::BOTH {
-                    secrets
-                        .tokens
-                        .insert(rules.side_name(s).into(), store::new_token()?);
-                }
-                secrets.players = BTreeMap::from([
-                    (c.challenger_side.clone(), from.to_lowercase()),
-                    (
-                        rules.side_name(challenger_side.other()).into(),
-                        opponent.clone(),
-                    ),
-                ]);
-                self.store.write_secrets(&id, &secrets)?;
-                self.store.write_challenge(&id, &c)?;
-                (id, c)
+                self.make_challenge(from, mail, c, &opponent, source)?
             }
         };
+        self.challenge_letters(&id, &challenge, rules, &opponent)
+    }
+
+    /// The one address a challenge goes to, as pbem will write it, or the
+    /// refusal of the challenge (issue 5: a list or a broken address made
+    /// a challenge whose mail to the opponent was never sent, while the
+    /// challenger was told it was).
+    fn opponent(&self, from: &str, c: &Asked<'_>) -> Result<std::result::Result<String, Refusal>> {
+        let command = |opponent: &str| format!("challenge {} {opponent}", c.rules.slug());
+        let Ok(opponent) = c
+            .opponent
+            .parse::<lettre::message::Mailbox>()
+            .map(|m| m.email.to_string().to_lowercase())
+        else {
+            let opponent = c.opponent.to_lowercase();
+            let reason = self.words("not_an_address", context! { opponent => &opponent })?;
+            return Ok(Err(Refusal::new(command(&opponent), reason)));
+        };
+        if let Some(why) = unmailable(&opponent) {
+            let reason = self.words("unmailable", context! { opponent => &opponent, why })?;
+            return Ok(Err(Refusal::new(command(&opponent), reason)));
+        }
+        if opponent == from || !opponent.contains('@') {
+            let reason = self.words("yourself", context! {})?;
+            return Ok(Err(Refusal::new("challenge", reason)));
+        }
+        Ok(Ok(opponent))
+    }
+
+    /// A new challenge from `from` to `opponent`, with its keys, written;
+    /// `source` names the command that made it.
+    fn make_challenge(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        asked: &Asked<'_>,
+        opponent: &str,
+        source: String,
+    ) -> Result<(String, Challenge)> {
+        let (rules, order, clock) = (asked.rules, asked.order, asked.clock);
+        let opponent = opponent.to_string();
+        let id = self.fresh_id(rules)?;
+        let challenger_first = match order {
+            Order::First => true,
+            Order::Second => false,
+            // Who moves first is no secret, and the challenger
+            // may choose it outright: a bit of the source will do,
+            // and a mail handled again decides the same.
+            Order::Random => source.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']),
+        };
+        let first = rules.fixed_first().unwrap_or(Side::A);
+        let challenger_side = if challenger_first {
+            first
+        } else {
+            first.other()
+        };
+        let c = Challenge {
+            rules: rules.slug().into(),
+            challenger: mailbox(mail.from_name.as_deref(), from),
+            opponent: opponent.clone(),
+            challenger_side: rules.side_name(challenger_side).into(),
+            first: rules.side_name(first).into(),
+            created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            clock,
+            source: Some(source),
+        };
+        let mut secrets = Secrets::default();
+        for s in Side::BOTH {
+            secrets
+                .tokens
+                .insert(rules.side_name(s).into(), store::new_token()?);
+        }
+        secrets.players = BTreeMap::from([
+            (c.challenger_side.clone(), from.to_lowercase()),
+            (
+                rules.side_name(challenger_side.other()).into(),
+                opponent.clone(),
+            ),
+        ]);
+        self.store.write_secrets(&id, &secrets)?;
+        self.store.write_challenge(&id, &c)?;
+        Ok((id, c))
+    }
+
+    /// The mails of a challenge: to the opponent, and to the challenger.
+    fn challenge_letters(
+        &self,
+        id: &str,
+        challenge: &Challenge,
+        rules: Rules,
+        opponent: &str,
+    ) -> Result<(Vec<Letter>, bool)> {
+        let id = id.to_string();
+        let opponent = opponent.to_string();
         let first = rules
             .side_named(&challenge.first)
             .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
@@ -216,41 +248,38 @@ impl Adjudicator<'_> {
 
     /// A mail about a challenge waiting for its answer.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn answer(
-        &self,
-        from: &str,
-        mail: &Inbound,
-        id: &str,
-        rules: Rules,
-        ch: &Challenge,
-        side: Side,
-        commands: &[Command],
-    ) -> Result<Handled> {
-        let not_yet = |reason: String, why: &str| -> Result<Handled> {
+    pub(super) fn answer(&self, m: &GameMail<'_>, rules: Rules, ch: &Challenge) -> Result<Handled> {
+        let (from, mail, id, commands) = (m.from, m.mail, m.id, m.commands);
+        // The challenger waits for the answer (`wait`); the opponent is to
+        // answer.
+        let not_yet = |wait: bool| -> Result<Handled> {
+            let reason = self.words(
+                "challenge_not_answered",
+                context! { wait, opponent => ch.opponent.clone() },
+            )?;
             let refusal = Refusal {
-                wait: why == "not answered yet",
+                wait,
                 ..Refusal::new(summary(commands), reason)
             };
             let r = self.reject(from, Some(id), refusal)?;
+            let why = if wait {
+                "not answered yet"
+            } else {
+                "not answered"
+            };
             Ok(failed(
                 vec![r],
                 format!("refused from {from}: challenge {id} {why}"),
             ))
         };
-        if rules.side_named(&ch.challenger_side) == Some(side) {
+        if rules.side_named(&ch.challenger_side) == Some(m.side) {
             // The challenger, with their key: `decline` withdraws the
             // challenge (issue 13: so that the bound on open challenges
             // never locks a player out); anything else is too early.
             if let Some(Command::Decline) = commands.first() {
                 return self.withdraw(from, id, rules, ch);
             }
-            return not_yet(
-                format!(
-                    "the game has not begun: {} has not answered your challenge yet; pbem will write to you when they do (to withdraw the challenge, reply `decline`)",
-                    ch.opponent
-                ),
-                "not answered yet",
-            );
+            return not_yet(true);
         }
         match commands.first() {
             Some(Command::Accept) => self.accept(id, ch, rules, mail),
@@ -271,10 +300,7 @@ impl Adjudicator<'_> {
                     ..Handled::default()
                 })
             }
-            _ => not_yet(
-                "the game has not begun: reply `accept` to play, or `decline`".into(),
-                "not answered",
-            ),
+            _ => not_yet(false),
         }
     }
 

@@ -59,10 +59,11 @@ use crate::rules::Rules;
 use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
 use crate::timecontrol::TimeControl;
 use auth::Standing;
+use challenge::Asked;
 use chrono::{DateTime, Utc};
 use minijinja::context;
 use news::{example_move, listing};
-use play::{Turn, all_moves};
+use play::{GameMail, Turn, all_moves};
 use refuse::{Refusal, no_command_reason};
 use std::collections::BTreeMap;
 use table::Table;
@@ -145,6 +146,12 @@ impl Adjudicator<'_> {
             .iter()
             .map(|l| Ok(self.templates.compose(l)?))
             .collect()
+    }
+
+    /// Words of the compose step for a value of a template: block `block`
+    /// of `_words.txt`.
+    fn words(&self, block: &str, ctx: minijinja::Value) -> Result<String> {
+        Ok(self.templates.words(block, ctx)?)
     }
 
     /// What to do with one mail, as data: the route of a mail.
@@ -245,9 +252,16 @@ impl Adjudicator<'_> {
             )
         });
         match (table, side) {
-            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => {
-                self.in_game(&from, mail, &id, table, side, &commands)
-            }
+            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => self.in_game(
+                &GameMail {
+                    from: &from,
+                    mail,
+                    id: &id,
+                    side,
+                    commands: &commands,
+                },
+                table,
+            ),
             (None, _) if target.is_some() && commands.iter().any(needs_game) => {
                 // An unknown id: say nothing that helps a stranger guess.
                 Ok(fate(format!(

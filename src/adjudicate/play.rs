@@ -72,6 +72,23 @@ impl<G: Game> Turn<'_, G> {
             .map(|k| a.identity.reply_to(self.id, k))
     }
 
+    /// The refusal of command `c` for `reason` (`why` for the log), with
+    /// the board.
+    pub(super) fn refused(
+        &self,
+        c: &Command,
+        reason: String,
+        why: &str,
+    ) -> std::result::Result<(), Refused> {
+        Err(Refused {
+            refusal: Refusal {
+                board: Some(self.board()),
+                ..Refusal::new(c.to_string(), reason)
+            },
+            why: why.to_string(),
+        })
+    }
+
     /// Adds a line written by the sender, now, from this mail.
     pub(super) fn push(&mut self, number: Option<u32>, entry: Entry, now: DateTime<Utc>) {
         self.rec.lines.push(MoveLine {
@@ -86,48 +103,42 @@ impl<G: Game> Turn<'_, G> {
     }
 }
 
+/// A mail about one game from a player who proved it: who sent it, the
+/// game, their side, and its commands.
+pub(super) struct GameMail<'a> {
+    pub(super) from: &'a str,
+    pub(super) mail: &'a Inbound,
+    pub(super) id: &'a str,
+    pub(super) side: Side,
+    pub(super) commands: &'a [Command],
+}
+
 impl Adjudicator<'_> {
-    /// Commands about one game, from a player who proved it (`side`).
-    pub(super) fn in_game(
-        &self,
-        from: &str,
-        mail: &Inbound,
-        id: &str,
-        table: Table,
-        side: Side,
-        commands: &[Command],
-    ) -> Result<Handled> {
+    /// Commands about one game, from a player who proved it (`m.side`).
+    pub(super) fn in_game(&self, m: &GameMail<'_>, table: Table) -> Result<Handled> {
         let (record, secrets) = match table {
             Table::Game { record, secrets } => (record, secrets),
             Table::Challenge {
                 rules, challenge, ..
-            } => return self.answer(from, mail, id, rules, &challenge, side, commands),
-            Table::Damaged { damage, .. } => return self.damaged(from, damage),
+            } => return self.answer(m, rules, &challenge),
+            Table::Damaged { damage, .. } => return self.damaged(m.from, damage),
         };
-        crate::with_game!(record.rules, G => self.play::<G>(from, mail, id, side, &secrets, record, commands))
+        crate::with_game!(record.rules, G => self.play::<G>(m, &secrets, record))
     }
 
     /// Applies a mail's commands to a game, in order. A mail is carried
     /// out whole or not at all: the first refused command refuses the mail
     /// and nothing of it is written.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn play<G: Game>(
-        &self,
-        from: &str,
-        mail: &Inbound,
-        id: &str,
-        side: Side,
-        secrets: &Secrets,
-        rec: Record,
-        commands: &[Command],
-    ) -> Result<Handled> {
+    fn play<G: Game>(&self, m: &GameMail<'_>, secrets: &Secrets, rec: Record) -> Result<Handled> {
+        let (from, id) = (m.from, m.id);
         let replayed = match record::replay::<G>(&rec) {
             Ok(r) => r,
             Err(e) => return self.damaged(from, self.damage(id, &e)),
         };
         // This mail was handled before a crash: its lines stand in the
         // record. Nothing is written again; the replies are made again.
-        let already = mail
+        let already = m
+            .mail
             .message_id
             .as_ref()
             .map(|m| record::message_id_form(m))
@@ -136,8 +147,8 @@ impl Adjudicator<'_> {
         let mut t = Turn {
             id,
             from,
-            mail,
-            side,
+            mail: m.mail,
+            side: m.side,
             secrets,
             rec,
             replayed,
@@ -149,23 +160,36 @@ impl Adjudicator<'_> {
             asked: Vec::new(),
             index: 0,
         };
+        if let Some(refused) = self.apply_all(&mut t, m.commands)? {
+            return Ok(refused);
+        }
+        self.finish(t)
+    }
+
+    /// Applies the commands to `t` in order; what becomes of the mail
+    /// when one is refused (or what it added does not replay).
+    fn apply_all<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        commands: &[Command],
+    ) -> Result<Option<Handled>> {
+        let (from, id) = (t.from, t.id);
         // The board as it stands, for refusals: a refused mail changes
         // nothing, even if commands before the refused one were fine.
         let board = t.board();
         for (i, c) in commands.iter().enumerate() {
             t.index = i;
-            if let Err(Refused { mut refusal, why }) = self.command(&mut t, c)? {
+            if let Err(Refused { mut refusal, why }) = self.command(t, c)? {
                 if t.changed {
                     let before: Vec<Command> = commands[..i]
                         .iter()
                         .filter(|o| o.changes_game())
                         .cloned()
                         .collect();
-                    refusal.reason = format!(
-                        "after {} in the same mail, {}",
-                        summary(&before),
-                        refusal.reason
-                    );
+                    refusal.reason = self.words(
+                        "after_in_the_same_mail",
+                        context! { before => summary(&before), reason => refusal.reason },
+                    )?;
                 }
                 refusal.board = refusal.board.map(|_| board.clone());
                 let others: Vec<Command> = commands
@@ -177,11 +201,12 @@ impl Adjudicator<'_> {
                 if !others.is_empty() {
                     refusal.skipped = summary(&others);
                 }
-                t.replies.push(self.reject(from, Some(id), refusal)?);
-                return Ok(failed(
-                    t.replies,
+                let mut letters = std::mem::take(&mut t.replies);
+                letters.push(self.reject(from, Some(id), refusal)?);
+                return Ok(Some(failed(
+                    letters,
                     format!("refused {c} from {from} in {id}: {why}"),
-                ));
+                )));
             }
             if t.changed {
                 // Replay what was added, so later commands see it.
@@ -195,14 +220,21 @@ impl Adjudicator<'_> {
                         // record on disk is sound, so nobody is asked
                         // to mend it; the mail is refused.
                         let refused = self.damaged(from, self.damage(id, &e))?;
-                        return Ok(Handled {
+                        return Ok(Some(Handled {
                             damage: None,
                             ..refused
-                        });
+                        }));
                     }
                 }
             }
         }
+        Ok(None)
+    }
+
+    /// A mail carried out: the record and the clock written, the news to
+    /// both players, then the answers to `board` and `moves`.
+    fn finish<G: Game>(&self, mut t: Turn<'_, G>) -> Result<Handled> {
+        let (id, side, secrets, already) = (t.id, t.side, t.secrets, t.already);
         // After the news of the mail's moves, in the order asked.
         let mut asked = Vec::new();
         for c in std::mem::take(&mut t.asked) {
@@ -241,104 +273,28 @@ impl Adjudicator<'_> {
     }
 
     /// Applies one command of a mail to `t`, or refuses it.
-    pub(super) fn command<G: Game>(
+    fn command<G: Game>(
         &self,
         t: &mut Turn<'_, G>,
         c: &Command,
     ) -> Result<std::result::Result<(), Refused>> {
-        let rules = G::RULES;
-        let me = rules.side_name(t.side);
-        let refuse = |t: &Turn<'_, G>, reason: String, why: &str| {
-            Ok(Err(Refused {
-                refusal: Refusal {
-                    board: Some(t.board()),
-                    ..Refusal::new(c.to_string(), reason)
-                },
-                why: why.to_string(),
-            }))
-        };
+        let me = G::RULES.side_name(t.side);
         if let Some(end) = &t.replayed.end
             && c.changes_game()
             && !t.already
         {
-            let result = match end.outcome {
-                game::Outcome::Win(s) => format!("{} won", rules.side_name(s)),
-                game::Outcome::Draw => "drawn".into(),
+            let winner = match end.outcome {
+                game::Outcome::Win(s) => Some(G::RULES.side_name(s)),
+                game::Outcome::Draw => None,
             };
-            let reason = format!(
-                "the game is over ({result}: {}); nothing more can be played in it",
-                end.reason
-            );
-            return refuse(t, reason, "game over");
+            let reason = self.words(
+                "game_over",
+                context! { winner, reason => end.reason.clone() },
+            )?;
+            return Ok(t.refused(c, reason, "game over"));
         }
         match c {
-            Command::Move { number, text } => {
-                if !t.already {
-                    let ply = t.ply();
-                    if t.pos().turn() != t.side {
-                        let reason = format!(
-                            "it is {}'s move, not yours (you play {me}); wait for their move",
-                            rules.side_name(t.pos().turn())
-                        );
-                        return Ok(Err(Refused {
-                            refusal: Refusal {
-                                board: Some(t.board()),
-                                wait: true,
-                                ..Refusal::new(c.to_string(), reason)
-                            },
-                            why: "not their turn".into(),
-                        }));
-                    }
-                    if let Some(n) = number
-                        && *n as usize != ply + 1
-                    {
-                        let reason = format!(
-                            "the move number #{n} does not fit: the game is at move #{}; {text} was not played. If you meant it for this move, send #{} {text}",
-                            ply + 1,
-                            ply + 1
-                        );
-                        return refuse(t, reason, "stale move number");
-                    }
-                    if let Some(gc) = &t.clock
-                        && let Some(deadline) = gc.state.deadline()
-                        && self.now >= deadline
-                    {
-                        let reason = format!(
-                            "your time for this move ran out at {}; the game is lost on time",
-                            crate::timecontrol::format_deadline(
-                                deadline,
-                                gc.state.side(t.side).zone
-                            )
-                        );
-                        return refuse(t, reason, "out of time");
-                    }
-                    let m = match game::parse_move(t.pos(), text) {
-                        Ok(m) => m,
-                        Err(rej) => {
-                            let (reason, from_square) = rej.without_alternatives();
-                            let (from, legal) = match from_square {
-                                Some((sq, list)) => (Some(sq), list),
-                                None => (None, all_moves(t.pos())),
-                            };
-                            return Ok(Err(Refused {
-                                refusal: Refusal {
-                                    board: Some(t.board()),
-                                    legal,
-                                    from,
-                                    rule: rej.cite(),
-                                    ..Refusal::new(c.to_string(), reason)
-                                },
-                                why: rej.to_string(),
-                            }));
-                        }
-                    };
-                    let canonical = game::canonical(t.pos(), m);
-                    t.fates.push(format!("{me} played {canonical}"));
-                    t.push(Some(ply as u32 + 1), Entry::Move(canonical), self.now);
-                } else {
-                    t.fates.push(format!("{me} played {text}"));
-                }
-            }
+            Command::Move { number, text } => return self.move_command(t, c, *number, text),
             Command::Resign | Command::OfferDraw => {
                 if !t.already {
                     let ev = if *c == Command::Resign {
@@ -353,8 +309,8 @@ impl Adjudicator<'_> {
             Command::AcceptDraw | Command::DeclineDraw => {
                 if !t.already {
                     if t.replayed.draw_offer != Some(t.side.other()) {
-                        let reason = "there is no draw offer from your opponent to answer; `draw` offers one";
-                        return refuse(t, reason.into(), "no offer");
+                        let reason = self.words("no_draw_offer", context! {})?;
+                        return Ok(t.refused(c, reason, "no offer"));
                     }
                     let ev = if *c == Command::AcceptDraw {
                         Event::DrawAgreed
@@ -376,55 +332,11 @@ impl Adjudicator<'_> {
                 t.fates.push(format!("{me} accepted (again)"));
             }
             Command::Accept | Command::Decline => {
-                return refuse(t, "the game has already begun".into(), "already begun");
+                let reason = self.words("already_begun", context! {})?;
+                return Ok(t.refused(c, reason, "already begun"));
             }
-            Command::Timezone(zone) => {
-                let mut p = self.store.player(t.from)?;
-                p.zone = *zone;
-                self.store.write_player(&p)?;
-                if let Some(gc) = &mut t.clock {
-                    gc.state.set_zone(t.side, *zone);
-                }
-                let text = format!(
-                    "Your time zone is now {}: deadlines in all your games are shown in it{}. It is now {}.",
-                    zone.map_or("UTC".to_string(), |z| z.name().to_string()),
-                    if t.clock
-                        .as_ref()
-                        .is_some_and(|c| c.state.control.weekends_free)
-                    {
-                        ", and free weekends are counted in it"
-                    } else {
-                        ""
-                    },
-                    crate::timecontrol::format_deadline(self.now, *zone)
-                );
-                let reply = self.note(t, "time zone", &text)?;
-                t.replies.push(reply);
-                t.fates.push(format!("{me} set the time zone"));
-            }
-            Command::Vacation(days) => {
-                let text = self.vacation(t.from, *days)?;
-                // The vacation was written to this game's clock too.
-                t.clock = self.game_clock(t.id, &t.rec)?;
-                let reply = self.note(t, "vacation", &text)?;
-                t.replies.push(reply);
-                t.fates.push(format!("{me}: {c}"));
-            }
-            Command::Digest(mode) => {
-                let mut p = self.store.player(t.from)?;
-                p.digest = *mode;
-                self.store.write_player(&p)?;
-                let text = match mode {
-                    crate::timecontrol::DigestMode::Off => "Digests are off: pbem writes to you about each event in your games as it happens.".to_string(),
-                    crate::timecontrol::DigestMode::PerPoll => "News of your games (your opponents' moves, reminders, results) now comes gathered in one mail each time pbem reads its mail. Answers to your own mails still come at once.".to_string(),
-                    crate::timecontrol::DigestMode::Daily { hour } => format!(
-                        "News of your games (your opponents' moves, reminders, results) now comes in one mail a day, after {hour:02}:00 {}. A last call before a deadline still comes at once, and answers to your own mails too.",
-                        p.zone.map_or("UTC".to_string(), |z| z.name().to_string())
-                    ),
-                };
-                let reply = self.note(t, "digest", &text)?;
-                t.replies.push(reply);
-                t.fates.push(format!("{me}: {c}"));
+            Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
+                self.setting(t, c)?;
             }
             other => {
                 // `help`, `games`, `rules` asked in a game: answered in the
@@ -439,6 +351,73 @@ impl Adjudicator<'_> {
                 }
             }
         }
+        Ok(Ok(()))
+    }
+
+    /// A move (`number`, if the mail numbered it, and `text`), or why not.
+    fn move_command<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        c: &Command,
+        number: Option<u32>,
+        text: &str,
+    ) -> Result<std::result::Result<(), Refused>> {
+        let rules = G::RULES;
+        let me = rules.side_name(t.side);
+        if t.already {
+            t.fates.push(format!("{me} played {text}"));
+            return Ok(Ok(()));
+        }
+        let ply = t.ply();
+        if t.pos().turn() != t.side {
+            let reason = self.words(
+                "not_your_turn",
+                context! { turn => rules.side_name(t.pos().turn()), me },
+            )?;
+            let mut refused = t.refused(c, reason, "not their turn");
+            if let Err(r) = &mut refused {
+                r.refusal.wait = true;
+            }
+            return Ok(refused);
+        }
+        if let Some(n) = number
+            && n as usize != ply + 1
+        {
+            let reason = self.words("stale_move_number", context! { n, next => ply + 1, text })?;
+            return Ok(t.refused(c, reason, "stale move number"));
+        }
+        if let Some(gc) = &t.clock
+            && let Some(deadline) = gc.state.deadline()
+            && self.now >= deadline
+        {
+            let deadline =
+                crate::timecontrol::format_deadline(deadline, gc.state.side(t.side).zone);
+            let reason = self.words("out_of_time", context! { deadline })?;
+            return Ok(t.refused(c, reason, "out of time"));
+        }
+        let m = match game::parse_move(t.pos(), text) {
+            Ok(m) => m,
+            Err(rej) => {
+                let (reason, from_square) = rej.without_alternatives();
+                let (from, legal) = match from_square {
+                    Some((sq, list)) => (Some(sq), list),
+                    None => (None, all_moves(t.pos())),
+                };
+                return Ok(Err(Refused {
+                    refusal: Refusal {
+                        board: Some(t.board()),
+                        legal,
+                        from,
+                        rule: rej.cite(),
+                        ..Refusal::new(c.to_string(), reason)
+                    },
+                    why: rej.to_string(),
+                }));
+            }
+        };
+        let canonical = game::canonical(t.pos(), m);
+        t.fates.push(format!("{me} played {canonical}"));
+        t.push(Some(ply as u32 + 1), Entry::Move(canonical), self.now);
         Ok(Ok(()))
     }
 }
