@@ -53,6 +53,14 @@ impl Key {
     }
 }
 
+/// The sender of a mail, as the check of their standing needs them.
+pub(super) struct Who<'a> {
+    pub(super) from: &'a str,
+    pub(super) mail: &'a Inbound,
+    /// The key the mail carried, in its address or its text.
+    pub(super) token: Option<&'a str>,
+}
+
 impl Table {
     /// Whether `from` proved they play: their address with the key of
     /// their side, or their address alone when the admin's MTA vouched
@@ -93,6 +101,43 @@ impl Table {
 }
 
 impl Adjudicator<'_> {
+    /// Whether `who` proved they play game `id` (`table`): their side;
+    /// none when they did not and the mail is not `about_game` (a
+    /// `help` in a game's thread); else what becomes of the mail.
+    pub(super) fn check_sender(
+        &self,
+        who: &Who<'_>,
+        id: &str,
+        table: &Table,
+        about_game: bool,
+    ) -> Result<std::result::Result<Option<Side>, Handled>> {
+        let from = who.from;
+        Ok(Err(
+            match table.standing(from, who.token, self.dmarc_pass(who.mail)) {
+                Standing::Player(s) => return Ok(Ok(Some(s))),
+                _ if !about_game => return Ok(Ok(None)),
+                Standing::Unproven => {
+                    let key = self.whose_key(id, table, who.token)?;
+                    self.spoofed(from, id, table, key)?
+                }
+                Standing::Unreadable(damage) => self.damaged(from, damage)?,
+                // Not for a stranger's eyes, but the admin and the players
+                // hear of a damaged game all the same.
+                Standing::Stranger if let Table::Damaged { damage, .. } = table => Handled {
+                    damage: Some(damage.clone()),
+                    ..failed(
+                        Vec::new(),
+                        format!("dropped: {from} is not a player of {id}"),
+                    )
+                },
+                Standing::Stranger => {
+                    let key = self.whose_key(id, table, who.token)?;
+                    self.stranger(from, id, key)?
+                }
+            },
+        ))
+    }
+
     /// When pbem received the mail it is handling, for a notice to
     /// someone who may not have sent it: the one thing about a stranger's
     /// mail pbem repeats to a third party (issue 13: its subject or
@@ -155,21 +200,14 @@ impl Adjudicator<'_> {
     /// key it carried, if it was another's.
     pub(super) fn spoofed(&self, from: &str, id: &str, table: &Table, key: Key) -> Result<Handled> {
         let game = table.rules().map_or("", Rules::name);
-        let why = match &key {
-            Key::Missing => "it did not carry your key".to_string(),
-            Key::Unknown => {
-                "it carried a key pbem never gave out (a mistyped or guessed one)".to_string()
-            }
-            Key::Of { id: k, side, .. } if k == id => {
-                format!("it carried the key of {side}, your opponent's side, not yours")
-            }
-            Key::Of { id: k, player, .. } if address_of(player) == from => {
-                format!("it carried your key for game {k}, which counts only in that game")
-            }
-            Key::Of { .. } => {
-                "the key it carried is not yours: it belongs to another player".to_string()
-            }
+        let (whose, other) = match &key {
+            Key::Missing => ("missing", None),
+            Key::Unknown => ("unknown", None),
+            Key::Of { id: k, side, .. } if k == id => ("opponent", Some(side)),
+            Key::Of { id: k, player, .. } if address_of(player) == from => ("other_game", Some(k)),
+            Key::Of { .. } => ("another_player", None),
         };
+        let why = self.words("spoofed_why", context! { whose, other })?;
         let mut replies = vec![Letter {
             to: from.to_string(),
             kind: Kind::Warning,

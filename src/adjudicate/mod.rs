@@ -58,7 +58,7 @@ use crate::reply::{Kind, Letter};
 use crate::rules::Rules;
 use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
 use crate::timecontrol::TimeControl;
-use auth::Standing;
+use auth::Who;
 use challenge::Asked;
 use chrono::{DateTime, Utc};
 use minijinja::context;
@@ -154,20 +154,17 @@ impl Adjudicator<'_> {
         Ok(self.templates.words(block, ctx)?)
     }
 
-    /// What to do with one mail, as data: the route of a mail.
+    /// What to do with one mail, as data: the route of a mail. Robots and
+    /// pbem's own mail are dropped; the game it names is found and its
+    /// sender's standing in it checked before anything is answered (a
+    /// stranger learns nothing of a game, not even from a refused line);
+    /// a mail without a usable command is refused; then the commands go
+    /// to the game, or are answered one by one outside any game.
     fn route(&self, mail: &Inbound) -> Result<Handled> {
-        if let Some(why) = &mail.automated {
-            return Ok(fate(format!("dropped, automated mail: {why}")));
-        }
-        let Some(from) = mail.from.clone() else {
-            return Ok(failed(Vec::new(), "dropped: no usable From address".into()));
+        let from = match self.sender(mail) {
+            Ok(from) => from,
+            Err(dropped) => return Ok(dropped),
         };
-        if from == self.identity.address.to_lowercase()
-            || from.starts_with(&format!("{}+", self.identity.local_domain().0))
-                && from.ends_with(self.identity.domain())
-        {
-            return Ok(fate("dropped: sent by pbem itself".into()));
-        }
         let parsed = command::parse(&mail.body);
         let target = self.target(mail);
         let mut commands = parsed.commands.clone();
@@ -178,46 +175,22 @@ impl Adjudicator<'_> {
             })
         });
         commands.retain(|c| !matches!(c, Command::Token(_)));
-        // The game the mail is about, and whether its sender proved they
-        // play it. Checked before anything is answered, so a stranger
-        // learns nothing of a game, not even from a refused line.
         let table = match &target {
             Some(t) => self.table(&t.id)?.map(|table| (t.id.clone(), table)),
             None => None,
-        };
-        let needs_game = |c: &Command| {
-            !matches!(
-                c,
-                Command::Challenge { .. } | Command::Games | Command::Rules { .. } | Command::Help
-            )
         };
         let mut side = None;
         if let Some((id, table)) = &table {
             let about_game =
                 !parsed.errors.is_empty() || commands.is_empty() || commands.iter().any(needs_game);
-            match table.standing(&from, token.as_deref(), self.dmarc_pass(mail)) {
-                Standing::Player(s) => side = Some(s),
-                _ if !about_game => {}
-                Standing::Unproven => {
-                    let key = self.whose_key(id, table, token.as_deref())?;
-                    return self.spoofed(&from, id, table, key);
-                }
-                Standing::Unreadable(damage) => return self.damaged(&from, damage),
-                Standing::Stranger => {
-                    if let Table::Damaged { damage, .. } = table {
-                        // Not for a stranger's eyes, but the admin and
-                        // the players hear of a damaged game all the same.
-                        return Ok(Handled {
-                            damage: Some(damage.clone()),
-                            ..failed(
-                                Vec::new(),
-                                format!("dropped: {from} is not a player of {id}"),
-                            )
-                        });
-                    }
-                    let key = self.whose_key(id, table, token.as_deref())?;
-                    return self.stranger(&from, id, key);
-                }
+            let who = Who {
+                from: &from,
+                mail,
+                token: token.as_deref(),
+            };
+            match self.check_sender(&who, id, table, about_game)? {
+                Ok(s) => side = s,
+                Err(refused) => return Ok(refused),
             }
         }
         // The game named in a refusal: only for its players.
@@ -233,24 +206,13 @@ impl Adjudicator<'_> {
             });
         }
         if commands.is_empty() {
-            let r = self.reject(
-                &from,
-                known,
-                Refusal::new("", no_command_reason(&mail.body)),
-            )?;
+            let reason = no_command_reason(self.templates, &mail.body)?;
+            let r = self.reject(&from, known, Refusal::new("", reason))?;
             return Ok(Handled {
                 fruitless: true,
                 ..failed(vec![r], format!("refused from {from}: no command"))
             });
         }
-        // A player's `help`, `games` or `rules` in a game's thread: answered
-        // in that thread, with their key to reply with (issue 12).
-        let thread = table.as_ref().zip(side).map(|((id, t), s)| {
-            (
-                id.clone(),
-                t.token(s).map(|k| self.identity.reply_to(id, k)),
-            )
-        });
         match (table, side) {
             (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => self.in_game(
                 &GameMail {
@@ -269,62 +231,100 @@ impl Adjudicator<'_> {
                     target.map(|t| t.id).unwrap_or_default()
                 )))
             }
-            _ => {
-                let mut replies = Vec::new();
-                let mut failed_any = false;
-                // The challenges past the bound of one mail (issue 13).
-                let mut over = Vec::new();
-                for (n, c) in commands.iter().enumerate() {
-                    if matches!(c, Command::Challenge { .. })
-                        && self.challenges.per_mail > 0
-                        && commands[..n]
-                            .iter()
-                            .filter(|c| matches!(c, Command::Challenge { .. }))
-                            .count()
-                            >= self.challenges.per_mail as usize
-                    {
-                        over.push(c.to_string());
-                        continue;
-                    }
-                    let (r, refused) = self.gameless(&from, mail, c, n)?;
-                    replies.extend(r.into_iter().map(|r| match &thread {
-                        Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Letter {
-                            game: Some(id.clone()),
-                            reply_to: reply_to.clone(),
-                            ..r
-                        },
-                        _ => r,
-                    }));
-                    failed_any |= refused;
-                }
-                if let Some(first) = over.first() {
-                    let per_mail = self.challenges.per_mail;
-                    let what = match over.len() - 1 {
-                        0 => "this one was".to_string(),
-                        n => format!("this one and {n} more were"),
-                    };
-                    replies.push(self.reject(
-                        &from,
-                        None,
-                        Refusal::new(
-                            first.clone(),
-                            format!(
-                                "one mail makes at most {per_mail} challenge{}: {what} not sent; send each in a later mail",
-                                if per_mail == 1 { "" } else { "s" }
-                            ),
-                        ),
-                    )?);
-                    failed_any = true;
-                }
-                Ok(Handled {
-                    letters: replies,
-                    fate: summary(&commands),
-                    failed: failed_any,
-                    ..Handled::default()
-                })
+            (table, side) => {
+                // A player's `help`, `games` or `rules` in a game's
+                // thread: answered in that thread, with their key to reply
+                // with (issue 12).
+                let thread = table.as_ref().zip(side).map(|((id, t), s)| {
+                    (
+                        id.clone(),
+                        t.token(s).map(|k| self.identity.reply_to(id, k)),
+                    )
+                });
+                self.outside_game(&from, mail, &commands, thread)
             }
         }
     }
+
+    /// The sender of a mail pbem answers, or what becomes of a mail it
+    /// does not: a robot's, one without a usable From, pbem's own.
+    fn sender(&self, mail: &Inbound) -> std::result::Result<String, Handled> {
+        if let Some(why) = &mail.automated {
+            return Err(fate(format!("dropped, automated mail: {why}")));
+        }
+        let Some(from) = mail.from.clone() else {
+            return Err(failed(Vec::new(), "dropped: no usable From address".into()));
+        };
+        if from == self.identity.address.to_lowercase()
+            || from.starts_with(&format!("{}+", self.identity.local_domain().0))
+                && from.ends_with(self.identity.domain())
+        {
+            return Err(fate("dropped: sent by pbem itself".into()));
+        }
+        Ok(from)
+    }
+
+    /// Commands answered outside a game (or in a game's `thread`, its id
+    /// and the sender's reply address): one by one, past the bound on the
+    /// challenges of one mail (issue 13).
+    fn outside_game(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        commands: &[Command],
+        thread: Option<(String, Option<String>)>,
+    ) -> Result<Handled> {
+        let mut replies = Vec::new();
+        let mut failed_any = false;
+        // The challenges past the bound of one mail (issue 13).
+        let mut over = Vec::new();
+        for (n, c) in commands.iter().enumerate() {
+            if matches!(c, Command::Challenge { .. })
+                && self.challenges.per_mail > 0
+                && commands[..n]
+                    .iter()
+                    .filter(|c| matches!(c, Command::Challenge { .. }))
+                    .count()
+                    >= self.challenges.per_mail as usize
+            {
+                over.push(c.to_string());
+                continue;
+            }
+            let (r, refused) = self.gameless(from, mail, c, n)?;
+            replies.extend(r.into_iter().map(|r| match &thread {
+                Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Letter {
+                    game: Some(id.clone()),
+                    reply_to: reply_to.clone(),
+                    ..r
+                },
+                _ => r,
+            }));
+            failed_any |= refused;
+        }
+        if let Some(first) = over.first() {
+            let reason = self.words(
+                "challenges_per_mail",
+                context! { per_mail => self.challenges.per_mail, more => over.len() - 1 },
+            )?;
+            replies.push(self.reject(from, None, Refusal::new(first.clone(), reason))?);
+            failed_any = true;
+        }
+        Ok(Handled {
+            letters: replies,
+            fate: summary(commands),
+            failed: failed_any,
+            ..Handled::default()
+        })
+    }
+}
+
+/// Whether a command is about one game (all but `challenge`, `games`,
+/// `rules` and `help`).
+fn needs_game(c: &Command) -> bool {
+    !matches!(
+        c,
+        Command::Challenge { .. } | Command::Games | Command::Rules { .. } | Command::Help
+    )
 }
 
 fn summary(commands: &[Command]) -> String {

@@ -23,9 +23,9 @@ impl Adjudicator<'_> {
                     },
                 };
                 let legal = if list.is_empty() {
-                    "  none".to_string()
+                    self.words("no_moves", context! {})?
                 } else {
-                    listing(&list)
+                    listing(self.templates, &list)?
                 };
                 (legal, f.clone())
             }
@@ -110,10 +110,11 @@ impl Adjudicator<'_> {
                 .map(|t| self.identity.reply_to(id, t));
             let (template, context) = match (&replayed.end, last_line.map(|l| &l.entry)) {
                 (Some(end), _) => {
-                    let result = match end.outcome {
-                        game::Outcome::Win(s) => format!("{} wins", rules.side_name(s)),
-                        game::Outcome::Draw => "drawn".into(),
+                    let winner = match end.outcome {
+                        game::Outcome::Win(s) => Some(rules.side_name(s)),
+                        game::Outcome::Draw => None,
                     };
+                    let result = self.words("result", context! { winner })?;
                     (
                         "over",
                         context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec) },
@@ -126,27 +127,24 @@ impl Adjudicator<'_> {
                         .next()
                         .map(|c| c.to_uppercase().chain(chars).collect())
                         .unwrap_or_default();
-                    let mut text = match ev {
-                        Event::DrawOffered if side == mover => {
-                            "You offered a draw; your opponent has been asked.".to_string()
-                        }
-                        Event::DrawOffered => format!("{who} offers a draw."),
-                        Event::DrawDeclined => {
-                            format!("{who} declined the draw offer; play goes on.")
-                        }
-                        other => other.as_str().to_string(),
-                    };
-                    let mut what = what.clone();
                     // A move sent in the same mail (`22-15` and `draw`).
                     let prev = rec.lines.iter().rev().nth(1);
-                    if let (Some(prev), Some(last)) = (prev, last_line)
-                        && prev.message_id.is_some()
-                        && prev.message_id == last.message_id
-                        && let Entry::Move(m) = &prev.entry
-                    {
-                        text = format!("{who} played {m} (move {ply}). {text}");
-                        what = format!("{name} played {m}, {what}");
-                    }
+                    let played = match (prev, last_line) {
+                        (Some(prev), Some(last))
+                            if prev.message_id.is_some() && prev.message_id == last.message_id =>
+                        {
+                            match &prev.entry {
+                                Entry::Move(m) => Some(m.clone()),
+                                Entry::Event(_) => None,
+                            }
+                        }
+                        _ => None,
+                    };
+                    let words = context! {
+                        event => ev.as_str(), yours => side == mover, who, name, played, ply, what => &what,
+                    };
+                    let text = self.words("draw_text", words.clone())?;
+                    let what = self.words("draw_what", words)?;
                     (
                         "draw",
                         context! {
@@ -190,13 +188,16 @@ pub(super) const PER_LINE: usize = 10;
 /// past [`MAX_LISTED`] the first ones and how many more. Every line starts
 /// with a word, so that no line of a list, quoted back in a reply however
 /// it is quoted, reads as a move or as several (issue 12); `""` for none.
-pub(super) fn listing(list: &[String]) -> String {
-    let mut lines: Vec<String> = Vec::new();
+pub(super) fn listing(
+    templates: &Templates,
+    list: &[String],
+) -> std::result::Result<String, TemplateError> {
+    let mut lines: Vec<minijinja::Value> = Vec::new();
     let mut group: Option<(String, Vec<&str>)> = None;
-    let flush = |g: Option<(String, Vec<&str>)>, lines: &mut Vec<String>| {
+    let flush = |g: Option<(String, Vec<&str>)>, lines: &mut Vec<minijinja::Value>| {
         if let Some((from, moves)) = g {
             for chunk in moves.chunks(PER_LINE) {
-                lines.push(format!("  from {from}: {}", chunk.join(" ")));
+                lines.push(context! { from => &from, moves => chunk.join(" ") });
             }
         }
     };
@@ -211,13 +212,8 @@ pub(super) fn listing(list: &[String]) -> String {
         }
     }
     flush(group, &mut lines);
-    if list.len() > MAX_LISTED {
-        lines.push(format!(
-            "  and {} more (the command `moves SQUARE` lists those from one square)",
-            list.len() - MAX_LISTED
-        ));
-    }
-    lines.join("\n")
+    let more = list.len().saturating_sub(MAX_LISTED);
+    templates.words("move_list", context! { lines, more })
 }
 
 /// The square (or point) a canonical move starts from: `22` of `22x36x50`,
@@ -245,7 +241,8 @@ mod tests {
     #[test]
     fn long_move_lists_are_capped_and_grouped() {
         let list: Vec<String> = (0..500).map(|i| format!("{}-{}", i / 20, i)).collect();
-        let s = listing(&list);
+        let t = Templates::new(None);
+        let s = listing(&t, &list).unwrap();
         assert!(
             s.ends_with("  and 420 more (the command `moves SQUARE` lists those from one square)"),
             "{s}"
@@ -256,7 +253,7 @@ mod tests {
             .map(String::from)
             .to_vec();
         assert_eq!(
-            listing(&few),
+            listing(&t, &few).unwrap(),
             "  from 2: 2-9 2-10\n  from 3: L3-19\n  from 27/36: 27/36,28/37 27/36,29/38"
         );
     }

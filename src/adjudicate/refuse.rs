@@ -48,13 +48,17 @@ impl Adjudicator<'_> {
             wait,
         } = refusal;
         let (rules_of, section) = rule.map(|c| (c.rules.slug(), c.section)).unzip();
-        let what = if command.is_empty() {
-            "your mail".to_string()
+        // A move is written with a digit or `#` first; every other
+        // command with a word.
+        let of = if command.is_empty() {
+            "mail"
         } else if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
-            format!("your move {command}")
+            "move"
         } else {
-            "your command".to_string()
+            "command"
         };
+        let what = self.words("what_refused", context! { of, command => &command })?;
+        let legal = listing(self.templates, &legal)?;
         let table = match game {
             Some(id) => self.table(id)?,
             None => None,
@@ -73,7 +77,7 @@ impl Adjudicator<'_> {
             to: to.to_string(),
             kind: Kind::Refusal,
             template: "rejected",
-            context: context! { id => game, game => name, what, command, reason, rules_of, section, board, legal => listing(&legal), from, skipped, wait },
+            context: context! { id => game, game => name, what, command, reason, rules_of, section, board, legal, from, skipped, wait },
             game: game.map(str::to_string),
             reply_to,
         })
@@ -83,18 +87,15 @@ impl Adjudicator<'_> {
 /// The refusal of a mail in which pbem found no command. It shows what
 /// was read: a player can then see whether pbem missed their text (a
 /// quote or signature cut too early).
-pub(super) fn no_command_reason(body: &str) -> String {
+pub(super) fn no_command_reason(
+    templates: &Templates,
+    body: &str,
+) -> std::result::Result<String, TemplateError> {
     let read: Vec<&str> = body
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    let how = "write your move alone on a line, like 22-15, or `help` for the commands";
-    if read.is_empty() {
-        return format!(
-            "{how}. pbem read no text of yours: it reads what you write outside the quoted mail, up to your signature, and not the subject."
-        );
-    }
     // Each line cut to 100 characters: a mail of one 10 MB line was
     // quoted whole in the reply (issue 5).
     let mut shown: Vec<String> = read
@@ -108,10 +109,7 @@ pub(super) fn no_command_reason(body: &str) -> String {
     if read.len() > 6 {
         shown.push("| ...".into());
     }
-    format!(
-        "{how}. This is what pbem read in your mail (quotes and signature left out):\n\n{}",
-        shown.join("\n")
-    )
+    templates.words("no_command", context! { shown => shown.join("\n") })
 }
 
 #[cfg(test)]
@@ -121,9 +119,10 @@ mod tests {
     #[test]
     fn issue5_a_mail_without_a_command_is_quoted_short() {
         let body = format!("{}\n", "chatter ".repeat(1_000_000));
-        let r = no_command_reason(&body);
+        let t = Templates::new(None);
+        let r = no_command_reason(&t, &body).unwrap();
         assert!(r.len() < 400, "{} bytes", r.len());
         assert!(r.ends_with("chat ..."), "{r}");
-        assert!(no_command_reason("hi\n").ends_with("| hi"));
+        assert!(no_command_reason(&t, "hi\n").unwrap().ends_with("| hi"));
     }
 }
