@@ -163,7 +163,7 @@ impl Adjudicator<'_> {
     fn route(&self, mail: &Inbound) -> Result<Handled> {
         let from = match self.sender(mail) {
             Ok(from) => from,
-            Err(dropped) => return Ok(dropped),
+            Err(dropped) => return Ok(*dropped),
         };
         let parsed = command::parse(&mail.body);
         let target = self.target(mail);
@@ -248,18 +248,19 @@ impl Adjudicator<'_> {
 
     /// The sender of a mail pbem answers, or what becomes of a mail it
     /// does not: a robot's, one without a usable From, pbem's own.
-    fn sender(&self, mail: &Inbound) -> std::result::Result<String, Handled> {
+    fn sender(&self, mail: &Inbound) -> std::result::Result<String, Box<Handled>> {
         if let Some(why) = &mail.automated {
-            return Err(fate(format!("dropped, automated mail: {why}")));
+            return Err(Box::new(fate(format!("dropped, automated mail: {why}"))));
         }
         let Some(from) = mail.from.clone() else {
-            return Err(failed(Vec::new(), "dropped: no usable From address".into()));
+            let dropped = failed(Vec::new(), "dropped: no usable From address".into());
+            return Err(Box::new(dropped));
         };
         if from == self.identity.address.to_lowercase()
             || from.starts_with(&format!("{}+", self.identity.local_domain().0))
                 && from.ends_with(self.identity.domain())
         {
-            return Err(fate("dropped: sent by pbem itself".into()));
+            return Err(Box::new(fate("dropped: sent by pbem itself".into())));
         }
         Ok(from)
     }

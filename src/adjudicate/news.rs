@@ -127,19 +127,7 @@ impl Adjudicator<'_> {
                         .next()
                         .map(|c| c.to_uppercase().chain(chars).collect())
                         .unwrap_or_default();
-                    // A move sent in the same mail (`22-15` and `draw`).
-                    let prev = rec.lines.iter().rev().nth(1);
-                    let played = match (prev, last_line) {
-                        (Some(prev), Some(last))
-                            if prev.message_id.is_some() && prev.message_id == last.message_id =>
-                        {
-                            match &prev.entry {
-                                Entry::Move(m) => Some(m.clone()),
-                                Entry::Event(_) => None,
-                            }
-                        }
-                        _ => None,
-                    };
+                    let played = played_with(rec);
                     let words = context! {
                         event => ev.as_str(), yours => side == mover, who, name, played, ply, what => &what,
                     };
@@ -173,6 +161,19 @@ impl Adjudicator<'_> {
             });
         }
         Ok(out)
+    }
+}
+
+/// The move sent in the same mail as the record's last line, an event
+/// (`22-15` and `draw`), if there was one.
+fn played_with(rec: &Record) -> Option<String> {
+    let mut lines = rec.lines.iter().rev();
+    let (last, prev) = (lines.next()?, lines.next()?);
+    match &prev.entry {
+        Entry::Move(m) if prev.message_id.is_some() && prev.message_id == last.message_id => {
+            Some(m.clone())
+        }
+        _ => None,
     }
 }
 

@@ -79,14 +79,14 @@ impl<G: Game> Turn<'_, G> {
         c: &Command,
         reason: String,
         why: &str,
-    ) -> std::result::Result<(), Refused> {
-        Err(Refused {
+    ) -> Refused {
+        Refused {
             refusal: Refusal {
                 board: Some(self.board()),
                 ..Refusal::new(c.to_string(), reason)
             },
             why: why.to_string(),
-        })
+        }
     }
 
     /// Adds a line written by the sender, now, from this mail.
@@ -291,7 +291,7 @@ impl Adjudicator<'_> {
                 "game_over",
                 context! { winner, reason => end.reason.clone() },
             )?;
-            return Ok(t.refused(c, reason, "game over"));
+            return Ok(Err(t.refused(c, reason, "game over")));
         }
         match c {
             Command::Move { number, text } => return self.move_command(t, c, *number, text),
@@ -310,7 +310,7 @@ impl Adjudicator<'_> {
                 if !t.already {
                     if t.replayed.draw_offer != Some(t.side.other()) {
                         let reason = self.words("no_draw_offer", context! {})?;
-                        return Ok(t.refused(c, reason, "no offer"));
+                        return Ok(Err(t.refused(c, reason, "no offer")));
                     }
                     let ev = if *c == Command::AcceptDraw {
                         Event::DrawAgreed
@@ -333,7 +333,7 @@ impl Adjudicator<'_> {
             }
             Command::Accept | Command::Decline => {
                 let reason = self.words("already_begun", context! {})?;
-                return Ok(t.refused(c, reason, "already begun"));
+                return Ok(Err(t.refused(c, reason, "already begun")));
             }
             Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
                 self.setting(t, c)?;
@@ -375,16 +375,14 @@ impl Adjudicator<'_> {
                 context! { turn => rules.side_name(t.pos().turn()), me },
             )?;
             let mut refused = t.refused(c, reason, "not their turn");
-            if let Err(r) = &mut refused {
-                r.refusal.wait = true;
-            }
-            return Ok(refused);
+            refused.refusal.wait = true;
+            return Ok(Err(refused));
         }
         if let Some(n) = number
             && n as usize != ply + 1
         {
             let reason = self.words("stale_move_number", context! { n, next => ply + 1, text })?;
-            return Ok(t.refused(c, reason, "stale move number"));
+            return Ok(Err(t.refused(c, reason, "stale move number")));
         }
         if let Some(gc) = &t.clock
             && let Some(deadline) = gc.state.deadline()
@@ -393,7 +391,7 @@ impl Adjudicator<'_> {
             let deadline =
                 crate::timecontrol::format_deadline(deadline, gc.state.side(t.side).zone);
             let reason = self.words("out_of_time", context! { deadline })?;
-            return Ok(t.refused(c, reason, "out of time"));
+            return Ok(Err(t.refused(c, reason, "out of time")));
         }
         let m = match game::parse_move(t.pos(), text) {
             Ok(m) => m,
