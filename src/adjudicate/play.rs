@@ -74,12 +74,7 @@ impl<G: Game> Turn<'_, G> {
 
     /// The refusal of command `c` for `reason` (`why` for the log), with
     /// the board.
-    pub(super) fn refused(
-        &self,
-        c: &Command,
-        reason: String,
-        why: &str,
-    ) -> Refused {
+    pub(super) fn refused(&self, c: &Command, reason: String, why: &str) -> Refused {
         Refused {
             refusal: Refusal {
                 board: Some(self.board()),
