@@ -39,6 +39,9 @@ pub enum Kind {
     Damage,
     /// A clock's reminder or final notice.
     Reminder,
+    /// A notice of pbem's own, about no one mail: the reply limits'
+    /// notices, a dead letter to the admin (not made by the adjudicator).
+    Notice,
 }
 
 /// One mail the adjudicator decided to send, before it is worded: its

@@ -5,6 +5,12 @@
 //!
 //! Each template's first line is `Subject: ...`, then a blank line, then
 //! the plain-text body.
+//!
+//! This is the compose step of the mail path: the adjudicator decides what
+//! to send as data ([`crate::reply::Letter`]), [`Templates::compose`] words
+//! it; the words that go into other templates (the reasons of refusals,
+//! the texts of answers) are the blocks of `_words.txt`
+//! ([`Templates::words`]).
 
 use crate::reply::{Letter, Reply};
 use minijinja::{Environment, Value};
