@@ -247,7 +247,6 @@ impl Adjudicator<'_> {
     }
 
     /// A mail about a challenge waiting for its answer.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn answer(&self, m: &GameMail<'_>, rules: Rules, ch: &Challenge) -> Result<Handled> {
         let (from, mail, id, commands) = (m.from, m.mail, m.id, m.commands);
         // The challenger waits for the answer (`wait`); the opponent is to
