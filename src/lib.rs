@@ -41,6 +41,7 @@ pub mod mailbox;
 pub mod notation;
 pub mod poll;
 pub mod record;
+pub mod reply;
 pub mod rules;
 pub mod store;
 pub mod timecontrol;

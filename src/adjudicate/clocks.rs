@@ -14,6 +14,7 @@
 use super::{AdjudicateError, Adjudicator, Reply, Result, address_of, example_move};
 use crate::game::{Game, Side, View};
 use crate::record::{self, Entry, Event, MoveLine, Record};
+use crate::reply::{Kind, Letter};
 use crate::store::{GameClock, Secrets, StoreError};
 use crate::timecontrol::{ClockState, Notice, TimeControl, format_deadline};
 use chrono::Utc;
@@ -172,7 +173,8 @@ impl Adjudicator<'_> {
                 })
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
                 rec.result = Some((after.result().to_string(), 0));
-                let replies = self.news::<G>(id, &rec, &after, side, &secrets, None)?;
+                let replies =
+                    self.compose(&self.news::<G>(id, &rec, &after, side, &secrets, None)?)?;
                 (
                     "timeout".to_string(),
                     replies,
@@ -182,13 +184,13 @@ impl Adjudicator<'_> {
             }
             Notice::Reminder { point, .. } => (
                 format!("reminder-{}", point.permille()),
-                vec![self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?],
+                self.compose(&[self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?])?,
                 None,
                 format!("{id}: {name} reminded ({point} of the time used)"),
             ),
             Notice::Final { .. } => (
                 "final".to_string(),
-                vec![self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?],
+                self.compose(&[self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?])?,
                 None,
                 format!("{id}: {name} sent the final notice"),
             ),
@@ -213,7 +215,7 @@ impl Adjudicator<'_> {
         gc: &GameClock,
         secrets: &Secrets,
         notice: &Notice,
-    ) -> Result<Reply> {
+    ) -> Result<Letter> {
         let rules = G::RULES;
         let (side, deadline) = (notice.side(), notice.deadline());
         // The share of the turn's time used; none for the final notice.
@@ -230,16 +232,19 @@ impl Adjudicator<'_> {
             ply,
             ended: None,
         });
-        Ok(Reply {
-            to: rec.players.get(rules.side_name(side)).cloned().unwrap_or_default(),
-            rendered: self.templates.render(
-                "reminder",
-                context! {
-                    id, game => rules.name(), next => ply + 1, board, is_final => used.is_none(), used,
-                    deadline => format_deadline(deadline, gc.state.side(side).zone),
-                    clock => gc.state.control.to_string(), example => example_move(pos),
-                },
-            )?,
+        Ok(Letter {
+            to: rec
+                .players
+                .get(rules.side_name(side))
+                .cloned()
+                .unwrap_or_default(),
+            kind: Kind::Reminder,
+            template: "reminder",
+            context: context! {
+                id, game => rules.name(), next => ply + 1, board, is_final => used.is_none(), used,
+                deadline => format_deadline(deadline, gc.state.side(side).zone),
+                clock => gc.state.control.to_string(), example => example_move(pos),
+            },
             game: Some(id.to_string()),
             reply_to: secrets
                 .tokens

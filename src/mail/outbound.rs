@@ -5,7 +5,7 @@
 //! loop header (RFC 3834).
 
 use super::inbound::LOOP_HEADER;
-use crate::adjudicate::{Identity, Reply};
+use crate::reply::{Identity, Reply};
 use chrono::{DateTime, Utc};
 use lettre::Message;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
@@ -282,7 +282,7 @@ mod tests {
             "\"Bob\r\n\" <x@example.com>",
         ];
         for n in names {
-            let to = crate::adjudicate::mailbox(Some(n), "bob@example.org");
+            let to = crate::reply::mailbox(Some(n), "bob@example.org");
             let raw = built(&reply(&to, "[pbem bz-test1] x"), None, &[]).unwrap();
             check_headers(&raw, "bob@example.org").unwrap();
         }

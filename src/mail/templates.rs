@@ -5,7 +5,14 @@
 //!
 //! Each template's first line is `Subject: ...`, then a blank line, then
 //! the plain-text body.
+//!
+//! This is the compose step of the mail path: the adjudicator decides what
+//! to send as data ([`crate::reply::Letter`]), [`Templates::compose`] words
+//! it; the words that go into other templates (the reasons of refusals,
+//! the texts of answers) are the blocks of `_words.txt`
+//! ([`Templates::words`]).
 
+use crate::reply::{Letter, Reply};
 use minijinja::{Environment, Value};
 use std::path::PathBuf;
 
@@ -13,6 +20,7 @@ use std::path::PathBuf;
 pub const DEFAULTS: &[(&str, &str)] = &[
     ("_footer.txt", include_str!("../../templates/_footer.txt")),
     ("_thread.txt", include_str!("../../templates/_thread.txt")),
+    ("_words.txt", include_str!("../../templates/_words.txt")),
     ("board.txt", include_str!("../../templates/board.txt")),
     (
         "challenge.txt",
@@ -50,12 +58,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ),
 ];
 
-/// A rendered mail: subject and plain text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rendered {
-    pub subject: String,
-    pub text: String,
-}
+pub use crate::reply::Rendered;
 
 /// The template set.
 pub struct Templates {
@@ -102,6 +105,42 @@ impl Templates {
             }
         }
         Templates { env }
+    }
+
+    /// The compose step: the mail `letter` stands for, worded by its
+    /// template.
+    ///
+    /// # Errors
+    /// [`TemplateError`] for a missing or broken template.
+    pub fn compose(&self, letter: &Letter) -> Result<Reply, TemplateError> {
+        Ok(Reply {
+            to: letter.to.clone(),
+            rendered: self.render(letter.template, letter.context.clone())?,
+            game: letter.game.clone(),
+            reply_to: letter.reply_to.clone(),
+        })
+    }
+
+    /// The words of block `block` of `_words.txt`, for a value that goes
+    /// into another template (the reason of a refusal, the text of an
+    /// answer): rendered as written, the template that shows them tidies
+    /// them.
+    ///
+    /// # Errors
+    /// [`TemplateError`] for a missing or broken block.
+    pub fn words(&self, block: &str, ctx: Value) -> Result<String, TemplateError> {
+        let err = |message: String| TemplateError {
+            name: format!("_words.txt, block {block}"),
+            message,
+        };
+        let t = self
+            .env
+            .get_template("_words.txt")
+            .map_err(|e| err(e.to_string()))?;
+        let mut rendered = t.render_captured(ctx).map_err(|e| err(e.to_string()))?;
+        rendered
+            .with_state_mut(|state| state.render_block(block))
+            .map_err(|e| err(e.to_string()))
     }
 
     /// Renders template `name` (without `.txt`).

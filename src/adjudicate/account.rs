@@ -1,0 +1,324 @@
+//! What is not about one game (issue 3, "Commands"; issue 4): `help`,
+//! `rules`, `games` (the sender's games), the refusal of a game command
+//! that names no game (which game?), and a player's settings for all
+//! their games: `timezone`, `vacation`, `digest`.
+
+use super::*;
+
+impl Adjudicator<'_> {
+    pub(super) fn info(
+        &self,
+        to: &str,
+        title: &str,
+        text: &str,
+        game: Option<&str>,
+    ) -> Result<Letter> {
+        Ok(Letter {
+            to: to.to_string(),
+            kind: Kind::Answer,
+            template: "info",
+            context: context! { id => game, title, text },
+            game: game.map(str::to_string),
+            reply_to: None,
+        })
+    }
+
+    /// Commands outside a game: challenge, games, rules, help; and whether
+    /// the command was refused.
+    pub(super) fn gameless(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        c: &Command,
+        n: usize,
+    ) -> Result<(Vec<Letter>, bool)> {
+        let refuse = |command: String, reason: &str| -> Result<(Vec<Letter>, bool)> {
+            Ok((
+                vec![self.reject(from, None, Refusal::new(command, reason))?],
+                true,
+            ))
+        };
+        Ok((
+            match c {
+                Command::Help => vec![Letter {
+                    to: from.to_string(),
+                    kind: Kind::Answer,
+                    template: "help",
+                    context: context! { games => Rules::ALL.map(|r| r.slug()).join(", ") },
+                    game: None,
+                    reply_to: None,
+                }],
+                Command::Rules { game } => {
+                    let title = self.words(
+                        "title",
+                        context! { of => "rules", game => game.map(Rules::name) },
+                    )?;
+                    let text = game.map_or_else(crate::rules::listing, Rules::rules_text);
+                    vec![self.info(from, &title, &text, None)?]
+                }
+                Command::Games => {
+                    let title = self.words("title", context! { of => "games" })?;
+                    vec![self.info(from, &title, &self.games_of(from)?, None)?]
+                }
+                Command::Challenge {
+                    rules,
+                    opponent,
+                    order,
+                    clock,
+                } => {
+                    let asked = Asked {
+                        rules: *rules,
+                        opponent,
+                        order: *order,
+                        clock: *clock,
+                    };
+                    return self.challenge(from, mail, n, &asked);
+                }
+                Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
+                    let reason = self.words("setting_without_key", context! {})?;
+                    return refuse(c.to_string(), &reason);
+                }
+                other => return refuse(other.to_string(), &self.which_game(from)?),
+            },
+            false,
+        ))
+    }
+
+    /// The refusal of a game command that names no game: the sender's
+    /// running games, each with the address that reaches it (their key in
+    /// it: this mail goes to the sender's address alone).
+    pub(super) fn which_game(&self, who: &str) -> Result<String> {
+        let mut running = Vec::new();
+        for id in self.store.game_ids()? {
+            let Some(Table::Game { record, secrets }) = self.table(&id)? else {
+                continue;
+            };
+            let playing = record.players.iter().find(|(_, m)| address_of(m) == who);
+            if let Some((side, _)) = playing
+                && record.result.as_ref().is_none_or(|(r, _)| r == "*")
+                && let Some(key) = secrets.tokens.get(side)
+            {
+                running.push(context! {
+                    address => self.identity.reply_to(&id, key), id, game => record.rules.name(), side,
+                });
+            }
+        }
+        self.words("which_game", context! { running })
+    }
+
+    /// The answer to `games`: the sender's games and challenges, each
+    /// with its state, and the address to play a running game at.
+    pub(super) fn games_of(&self, who: &str) -> Result<String> {
+        let mut rows = Vec::new();
+        for id in self.store.game_ids()? {
+            // A record that is not text is damaged: left out like one
+            // that does not parse.
+            let text = match self.store.read_game(&id) {
+                Ok(Some(text)) => text,
+                Ok(None) | Err(StoreError::NotText { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            };
+            let Ok(rec) = Record::parse(&id, &text) else {
+                continue;
+            };
+            if let Some((side, _)) = rec.players.iter().find(|(_, m)| address_of(m) == who) {
+                let result = rec.result.as_ref().map(|(r, _)| r.as_str()).unwrap_or("*");
+                let outcome = match result {
+                    "*" => "in_play",
+                    "draw" => "drawn",
+                    r if r == side => "you_won",
+                    _ => "won",
+                };
+                // The way back into the game: its reply address, with the
+                // key. It goes to `who` alone, whose key it is (issue 12).
+                let address = match result {
+                    "*" => self
+                        .store
+                        .secrets(&id)?
+                        .tokens
+                        .get(side.as_str())
+                        .map(|key| self.identity.reply_to(&id, key)),
+                    _ => None,
+                };
+                rows.push(context! {
+                    id => format!("{id:<16}"), game => format!("{:<20}", rec.rules.name()),
+                    side => format!("{side:<10}"), outcome, winner => result, address,
+                    blank => format!("{:<16}", ""),
+                });
+            }
+        }
+        for id in self.store.challenge_ids()? {
+            if let Some(c) = self.store.challenge(&id)?
+                && (address_of(&c.challenger) == who || c.opponent == who)
+            {
+                let name = c
+                    .rules
+                    .parse::<Rules>()
+                    .map_or(c.rules.clone(), |r| r.name().to_string());
+                rows.push(context! {
+                    id => format!("{id:<16}"), game => format!("{name:<20}"), challenge => true,
+                    to_you => c.opponent == who, challenger => address_of(&c.challenger),
+                    opponent => c.opponent,
+                });
+            }
+        }
+        self.words("games_list", context! { rows })
+    }
+
+    /// `vacation DAYS` (or `vacation off`, `None`) for every running game
+    /// with a clock that `who` plays; what became of each, for the reply.
+    pub(super) fn vacation(&self, who: &str, days: Option<u32>) -> Result<String> {
+        use crate::timecontrol::{Allowance, format_deadline};
+        use chrono::Datelike;
+        let mut player = self.store.player(who)?;
+        let year = self
+            .now
+            .with_timezone(&player.zone.unwrap_or(chrono_tz::Tz::UTC))
+            .year();
+        let per_year = self.identity.clocks.vacation_days_per_year;
+        let used = player.vacation.used_in(year);
+        if let Some(d) = days
+            && used + d > per_year
+        {
+            return self.words(
+                "vacation_too_long",
+                context! { days => d, left => per_year - used, year, per_year },
+            );
+        }
+        let mut lines = Vec::new();
+        let mut paused = false;
+        let mut given_back = 0;
+        for id in self.store.clock_ids()? {
+            // A record that is not text is damaged: left out like one
+            // that does not parse.
+            let text = match self.store.read_game(&id) {
+                Ok(Some(text)) => text,
+                Ok(None) | Err(StoreError::NotText { .. }) => continue,
+                Err(e) => return Err(e.into()),
+            };
+            let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+                continue;
+            };
+            if rec.result.as_ref().is_some_and(|(r, _)| r != "*") {
+                continue;
+            }
+            let Some(side) = rec
+                .players
+                .iter()
+                .find(|(_, m)| address_of(m) == who)
+                .and_then(|(n, _)| rec.rules.side_named(n))
+            else {
+                continue;
+            };
+            let Some(mut gc) = self.game_clock(&id, &rec)? else {
+                continue;
+            };
+            let zone = gc.state.side(side).zone;
+            let line = match days {
+                Some(d) => match gc
+                    .state
+                    .start_vacation(side, d, self.now, &self.identity.clocks)
+                {
+                    Ok(v) => {
+                        paused = true;
+                        context! { id => id.clone(), until => format_deadline(v.end, zone) }
+                    }
+                    Err(e) => context! { id => id.clone(), error => e.to_string() },
+                },
+                None => match gc.state.end_vacation(side, self.now) {
+                    Ok(back) => {
+                        given_back = given_back.max(back);
+                        context! { id => id.clone(), again => true }
+                    }
+                    Err(e) => context! { id => id.clone(), error => e.to_string() },
+                },
+            };
+            self.store.write_clock(&id, &gc, &self.identity.clocks)?;
+            lines.push(line);
+        }
+        if lines.is_empty() {
+            return self.words("vacation_done", context! { lines });
+        }
+        let now_used = match days {
+            Some(d) if paused => used + d,
+            None => used.saturating_sub(given_back),
+            _ => used,
+        };
+        if now_used != used {
+            player.vacation = Allowance {
+                year,
+                used_days: now_used,
+            };
+            self.store.write_player(&player)?;
+        }
+        let left = per_year.saturating_sub(now_used);
+        self.words("vacation_done", context! { lines, left, year, per_year })
+    }
+
+    /// An answer to the sender of a game's mail, with their key: `text`
+    /// under the title `of` names (a block `title` of `_words.txt`).
+    pub(super) fn note<G: Game>(&self, t: &Turn<'_, G>, of: &str, text: &str) -> Result<Letter> {
+        let title = self.words("title", context! { of })?;
+        Ok(Letter {
+            reply_to: t.reply_to(self, t.side),
+            ..self.info(&t.player(t.side), &title, text, Some(t.id))?
+        })
+    }
+
+    /// A player's setting for all their games, sent in a game's mail:
+    /// `timezone`, `vacation` or `digest`; the answer goes to `t`.
+    pub(super) fn setting<G: Game>(&self, t: &mut Turn<'_, G>, c: &Command) -> Result<()> {
+        let me = G::RULES.side_name(t.side);
+        let zone_name =
+            |z: Option<chrono_tz::Tz>| z.map_or("UTC".to_string(), |z| z.name().to_string());
+        let (of, text) = match c {
+            Command::Timezone(zone) => {
+                let mut p = self.store.player(t.from)?;
+                p.zone = *zone;
+                self.store.write_player(&p)?;
+                if let Some(gc) = &mut t.clock {
+                    gc.state.set_zone(t.side, *zone);
+                }
+                let weekends = t
+                    .clock
+                    .as_ref()
+                    .is_some_and(|c| c.state.control.weekends_free);
+                let now = crate::timecontrol::format_deadline(self.now, *zone);
+                let text = self.words(
+                    "timezone_set",
+                    context! { zone => zone_name(*zone), weekends, now },
+                )?;
+                t.fates.push(format!("{me} set the time zone"));
+                ("timezone", text)
+            }
+            Command::Vacation(days) => {
+                let text = self.vacation(t.from, *days)?;
+                // The vacation was written to this game's clock too.
+                t.clock = self.game_clock(t.id, &t.rec)?;
+                t.fates.push(format!("{me}: {c}"));
+                ("vacation", text)
+            }
+            Command::Digest(mode) => {
+                use crate::timecontrol::DigestMode;
+                let mut p = self.store.player(t.from)?;
+                p.digest = *mode;
+                self.store.write_player(&p)?;
+                let (mode, hour) = match mode {
+                    DigestMode::Off => ("off", None),
+                    DigestMode::PerPoll => ("per_poll", None),
+                    DigestMode::Daily { hour } => ("daily", Some(format!("{hour:02}"))),
+                };
+                let text = self.words(
+                    "digest_set",
+                    context! { mode, hour, zone => zone_name(p.zone) },
+                )?;
+                t.fates.push(format!("{me}: {c}"));
+                ("digest", text)
+            }
+            _ => return Ok(()),
+        };
+        let reply = self.note(t, of, &text)?;
+        t.replies.push(reply);
+        Ok(())
+    }
+}

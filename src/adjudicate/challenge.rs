@@ -1,0 +1,463 @@
+//! Challenges (issue 3, "Commands"; issue 13, their bounds): a
+//! `challenge` made, answered (`accept`, `decline`) or withdrawn by its
+//! challenger, and the game it starts (also for the admin's `pbem new`).
+
+use super::*;
+
+/// The bounds on challenges (issue 13: one mail with 20 `challenge`
+/// lines made pbem mail 20 strangers): `[limits]` in pbem.toml; 0 turns a
+/// bound off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengeLimits {
+    /// Challenges one mail may make; the rest are refused.
+    pub per_mail: u32,
+    /// Challenges from one mailbox waiting for an answer at once.
+    pub open: u32,
+}
+
+impl Default for ChallengeLimits {
+    fn default() -> ChallengeLimits {
+        ChallengeLimits {
+            per_mail: 2,
+            open: 3,
+        }
+    }
+}
+
+/// How long a challenge counts as waiting for an answer.
+pub(super) const CHALLENGE_OPEN_DAYS: i64 = 30;
+
+/// A `challenge` command: the game, the opponent as written, who moves
+/// first, the clock.
+pub(super) struct Asked<'a> {
+    pub(super) rules: Rules,
+    pub(super) opponent: &'a str,
+    pub(super) order: Order,
+    pub(super) clock: Option<TimeControl>,
+}
+
+impl Adjudicator<'_> {
+    /// A `challenge` (`c`, the `n`th command of `mail` from `from`): the
+    /// challenge made (or found again, for a mail handled again) and its
+    /// mails to both; or its refusal. Also whether it was refused.
+    pub(super) fn challenge(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        n: usize,
+        c: &Asked<'_>,
+    ) -> Result<(Vec<Letter>, bool)> {
+        let rules = c.rules;
+        let opponent = match self.opponent(from, c)? {
+            Ok(opponent) => opponent,
+            Err(refusal) => return Ok((vec![self.reject(from, None, refusal)?], true)),
+        };
+        // A mail handled again after a crash finds the challenge it made
+        // (by a hash of its sender, Message-ID and text, and the command's
+        // place in it, as the poll knows a mail again: a stranger's mail
+        // with the same Message-ID is another mail); each challenge of a
+        // mail is its own.
+        let source = store::strong_hash(&[
+            from.as_bytes(),
+            mail.message_id.as_deref().unwrap_or_default().as_bytes(),
+            mail.body.as_bytes(),
+            n.to_string().as_bytes(),
+        ]);
+        let (id, challenge) = match self.challenge_from(&source)? {
+            Some(found) => found,
+            None => {
+                let open = self.open_challenges_of(from)?;
+                if self.challenges.open > 0 && open.len() >= self.challenges.open as usize {
+                    let reason = self.words(
+                        "too_many_open",
+                        context! { count => open.len(), ids => open.join(", "), days => CHALLENGE_OPEN_DAYS },
+                    )?;
+                    let command = format!("challenge {} {opponent}", rules.slug());
+                    return Ok((
+                        vec![self.reject(from, None, Refusal::new(command, reason))?],
+                        true,
+                    ));
+                }
+                self.make_challenge(from, mail, c, &opponent, source)?
+            }
+        };
+        self.challenge_letters(&id, &challenge, rules, &opponent)
+    }
+
+    /// The one address a challenge goes to, as pbem will write it, or the
+    /// refusal of the challenge (issue 5: a list or a broken address made
+    /// a challenge whose mail to the opponent was never sent, while the
+    /// challenger was told it was).
+    fn opponent(&self, from: &str, c: &Asked<'_>) -> Result<std::result::Result<String, Refusal>> {
+        let command = |opponent: &str| format!("challenge {} {opponent}", c.rules.slug());
+        let Ok(opponent) = c
+            .opponent
+            .parse::<lettre::message::Mailbox>()
+            .map(|m| m.email.to_string().to_lowercase())
+        else {
+            let opponent = c.opponent.to_lowercase();
+            let reason = self.words("not_an_address", context! { opponent => &opponent })?;
+            return Ok(Err(Refusal::new(command(&opponent), reason)));
+        };
+        if let Some(why) = unmailable(&opponent) {
+            let reason = self.words("unmailable", context! { opponent => &opponent, why })?;
+            return Ok(Err(Refusal::new(command(&opponent), reason)));
+        }
+        if opponent == from || !opponent.contains('@') {
+            let reason = self.words("yourself", context! {})?;
+            return Ok(Err(Refusal::new("challenge", reason)));
+        }
+        Ok(Ok(opponent))
+    }
+
+    /// A new challenge from `from` to `opponent`, with its keys, written;
+    /// `source` names the command that made it.
+    fn make_challenge(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        asked: &Asked<'_>,
+        opponent: &str,
+        source: String,
+    ) -> Result<(String, Challenge)> {
+        let (rules, order, clock) = (asked.rules, asked.order, asked.clock);
+        let opponent = opponent.to_string();
+        let id = self.fresh_id(rules)?;
+        let challenger_first = match order {
+            Order::First => true,
+            Order::Second => false,
+            // Who moves first is no secret, and the challenger
+            // may choose it outright: a bit of the source will do,
+            // and a mail handled again decides the same.
+            Order::Random => source.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']),
+        };
+        let first = rules.fixed_first().unwrap_or(Side::A);
+        let challenger_side = if challenger_first {
+            first
+        } else {
+            first.other()
+        };
+        let c = Challenge {
+            rules: rules.slug().into(),
+            challenger: mailbox(mail.from_name.as_deref(), from),
+            opponent: opponent.clone(),
+            challenger_side: rules.side_name(challenger_side).into(),
+            first: rules.side_name(first).into(),
+            created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            clock,
+            source: Some(source),
+        };
+        let mut secrets = Secrets::default();
+        for s in Side::BOTH {
+            secrets
+                .tokens
+                .insert(rules.side_name(s).into(), store::new_token()?);
+        }
+        secrets.players = BTreeMap::from([
+            (c.challenger_side.clone(), from.to_lowercase()),
+            (
+                rules.side_name(challenger_side.other()).into(),
+                opponent.clone(),
+            ),
+        ]);
+        self.store.write_secrets(&id, &secrets)?;
+        self.store.write_challenge(&id, &c)?;
+        Ok((id, c))
+    }
+
+    /// The mails of a challenge: to the opponent, and to the challenger.
+    fn challenge_letters(
+        &self,
+        id: &str,
+        challenge: &Challenge,
+        rules: Rules,
+        opponent: &str,
+    ) -> Result<(Vec<Letter>, bool)> {
+        let id = id.to_string();
+        let opponent = opponent.to_string();
+        let first = rules
+            .side_named(&challenge.first)
+            .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
+        let secrets = self.store.secrets(&id)?;
+        let opp_side = rules
+            .side_named(&challenge.challenger_side)
+            .unwrap_or(Side::A)
+            .other();
+        let board = crate::with_game!(rules, G => G::start(first).diagram(&View { seat: Some(opp_side), ..View::default() }));
+        let i = rules.info();
+        let token = |s: Side| {
+            secrets
+                .tokens
+                .get(rules.side_name(s))
+                .cloned()
+                .unwrap_or_default()
+        };
+        Ok((
+            vec![
+                Letter {
+                    to: opponent.clone(),
+                    kind: Kind::Challenge,
+                    template: "challenge",
+                    context: context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => address_of(&challenge.challenger),
+                    your_side => rules.side_name(opp_side), first => rules.side_name(first),
+                    summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                    game: Some(id.clone()),
+                    reply_to: Some(self.identity.reply_to(&id, &token(opp_side))),
+                },
+                Letter {
+                    to: challenge.challenger.clone(),
+                    kind: Kind::Answer,
+                    template: "challenged",
+                    context: context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                    game: Some(id.clone()),
+                    reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
+                },
+            ],
+            false,
+        ))
+    }
+
+    /// The ids of the challenges from `from`'s mailbox (any `+tag`) that
+    /// wait for an answer, younger than [`CHALLENGE_OPEN_DAYS`].
+    pub(super) fn open_challenges_of(&self, from: &str) -> Result<Vec<String>> {
+        let who = mailbox_key(from);
+        let since = self.now - chrono::Duration::days(CHALLENGE_OPEN_DAYS);
+        let mut open = Vec::new();
+        for id in self.store.challenge_ids()? {
+            if let Some(c) = self.store.challenge(&id)?
+                && mailbox_key(&address_of(&c.challenger)) == who
+                && DateTime::parse_from_rfc3339(&c.created).is_ok_and(|t| t.to_utc() > since)
+            {
+                open.push(id);
+            }
+        }
+        Ok(open)
+    }
+
+    /// The challenge a command made before (its `source`), if any.
+    pub(super) fn challenge_from(&self, source: &str) -> Result<Option<(String, Challenge)>> {
+        for id in self.store.challenge_ids()? {
+            if let Some(c) = self.store.challenge(&id)?
+                && c.source.as_deref() == Some(source)
+            {
+                return Ok(Some((id, c)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A mail about a challenge waiting for its answer.
+    pub(super) fn answer(&self, m: &GameMail<'_>, rules: Rules, ch: &Challenge) -> Result<Handled> {
+        let (from, mail, id, commands) = (m.from, m.mail, m.id, m.commands);
+        // The challenger waits for the answer (`wait`); the opponent is to
+        // answer.
+        let not_yet = |wait: bool| -> Result<Handled> {
+            let reason = self.words(
+                "challenge_not_answered",
+                context! { wait, opponent => ch.opponent.clone() },
+            )?;
+            let refusal = Refusal {
+                wait,
+                ..Refusal::new(summary(commands), reason)
+            };
+            let r = self.reject(from, Some(id), refusal)?;
+            let why = if wait {
+                "not answered yet"
+            } else {
+                "not answered"
+            };
+            Ok(failed(
+                vec![r],
+                format!("refused from {from}: challenge {id} {why}"),
+            ))
+        };
+        if rules.side_named(&ch.challenger_side) == Some(m.side) {
+            // The challenger, with their key: `decline` withdraws the
+            // challenge (issue 13: so that the bound on open challenges
+            // never locks a player out); anything else is too early.
+            if let Some(Command::Decline) = commands.first() {
+                return self.withdraw(from, id, rules, ch);
+            }
+            return not_yet(true);
+        }
+        match commands.first() {
+            Some(Command::Accept) => self.accept(id, ch, rules, mail),
+            Some(Command::Decline) => {
+                self.store.remove_challenge(id)?;
+                let r = Letter {
+                    to: ch.challenger.clone(),
+                    kind: Kind::News,
+                    template: "declined",
+                    context: context! { id, game => rules.name(), opponent => ch.opponent.clone() },
+                    game: Some(id.to_string()),
+                    reply_to: None,
+                };
+                Ok(Handled {
+                    letters: vec![r],
+                    fate: format!("challenge {id} declined by {from}"),
+                    progress: true,
+                    ..Handled::default()
+                })
+            }
+            _ => not_yet(false),
+        }
+    }
+
+    /// The challenger's `decline`: the challenge is withdrawn, and both
+    /// are told (the opponent in a word: pbem's own, none of the
+    /// challenger's).
+    pub(super) fn withdraw(
+        &self,
+        from: &str,
+        id: &str,
+        rules: Rules,
+        ch: &Challenge,
+    ) -> Result<Handled> {
+        self.store.remove_challenge(id)?;
+        let challenger = address_of(&ch.challenger);
+        let replies = [(ch.challenger.clone(), true), (ch.opponent.clone(), false)]
+            .into_iter()
+            .map(|(to, yours)| {
+                Ok(Letter {
+                    to,
+                    kind: Kind::News,
+ template: "withdrawn",
+ context: context! { id, game => rules.name(), challenger => challenger.clone(), opponent => ch.opponent.clone(), yours },
+                    game: Some(id.to_string()),
+                    reply_to: None,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Handled {
+            letters: replies,
+            fate: format!("challenge {id} withdrawn by {from}"),
+            failed: false,
+            progress: true,
+            ..Handled::default()
+        })
+    }
+
+    /// Creates game `id` (record and keys) unless it exists; `players`
+    /// maps side names to "Name <address>". Used by `accept` and by the
+    /// admin's `pbem new`.
+    ///
+    /// # Errors
+    /// Store failures.
+    pub fn start_game(
+        &self,
+        id: &str,
+        rules: Rules,
+        first: Option<Side>,
+        players: BTreeMap<String, String>,
+        clock: Option<TimeControl>,
+    ) -> Result<()> {
+        if self.store.read_game(id)?.is_some() {
+            return Ok(());
+        }
+        let mut secrets = self.store.secrets(id)?;
+        for s in Side::BOTH {
+            if !secrets.tokens.contains_key(rules.side_name(s)) {
+                secrets
+                    .tokens
+                    .insert(rules.side_name(s).into(), store::new_token()?);
+            }
+        }
+        secrets.players = players
+            .iter()
+            .map(|(side, m)| (side.clone(), address_of(m).to_lowercase()))
+            .collect();
+        self.store.write_secrets(id, &secrets)?;
+        let rec = Record {
+            file: format!("{id}.toml"),
+            format: Some(1),
+            rules,
+            id: Some(id.to_string()),
+            created: Some(self.now.fixed_offset()),
+            first,
+            result: Some(("*".into(), 0)),
+            players,
+            lines: Vec::new(),
+        };
+        // The clock first: a crash before the record leaves no game, and
+        // the next try writes both.
+        if let Some(control) = clock {
+            self.start_clock(id, control, rec.first_side(), &rec)?;
+        }
+        self.store.write_game(id, &record::write::to_string(&rec))?;
+        Ok(())
+    }
+
+    /// The "game begins" mails of game `id`, one per player.
+    ///
+    /// # Errors
+    /// Store and template failures; a game that does not exist.
+    pub fn started(&self, id: &str) -> Result<Vec<Reply>> {
+        self.compose(&self.started_letters(id)?)
+    }
+
+    /// The letters of [`Adjudicator::started`].
+    pub(super) fn started_letters(&self, id: &str) -> Result<Vec<Letter>> {
+        let text = self
+            .store
+            .read_game(id)?
+            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
+        let rec = Record::parse(&format!("{id}.toml"), &text)
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let rules = rec.rules;
+        let secrets = self.store.secrets(id)?;
+        let clock = self.game_clock(id, &rec)?;
+        Ok(crate::with_game!(rules, G => {
+                   let pos = G::start(rec.first_side());
+                   let mut out = Vec::new();
+                   for side in Side::BOTH {
+                       let to = rec.players.get(rules.side_name(side)).cloned().unwrap_or_default();
+                       let board = pos.diagram(&View { seat: Some(side), ..View::default() });
+                       out.push(Letter {
+                           to,
+                           kind: Kind::News,
+        template: "started",
+        context: context! {
+                               id, game => rules.name(), players => rec.players.values().cloned().collect::<Vec<_>>().join(" and "),
+                               your_side => rules.side_name(side), your_turn => pos.turn() == side,
+                               turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
+                               deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
+                           },
+                           game: Some(id.to_string()),
+                           reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
+                       });
+                   }
+                   out
+               }))
+    }
+
+    pub(super) fn accept(
+        &self,
+        id: &str,
+        ch: &Challenge,
+        rules: Rules,
+        mail: &Inbound,
+    ) -> Result<Handled> {
+        let first = rules.side_named(&ch.first);
+        let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let mut players = BTreeMap::new();
+        players.insert(
+            rules.side_name(challenger_side).to_string(),
+            ch.challenger.clone(),
+        );
+        players.insert(
+            rules.side_name(challenger_side.other()).to_string(),
+            mailbox(mail.from_name.as_deref(), &ch.opponent),
+        );
+        self.store.remove_challenge_after(id, || {
+            self.start_game(id, rules, first, players.clone(), ch.clock)
+        })?;
+        let replies = self.started_letters(id)?;
+        Ok(Handled {
+            letters: replies,
+            fate: format!("challenge {id} accepted: game begins"),
+            failed: false,
+            progress: true,
+            ..Handled::default()
+        })
+    }
+}

@@ -1,0 +1,353 @@
+//! The adjudicator: one parsed mail in, the game's new state on disk and
+//! the replies out (issue 3, steps "Commands", "Who may move", "Records",
+//! "Replies"). It writes records itself; queueing and sending the replies
+//! is [`crate::poll`]'s job. It decides what to send as data
+//! ([`crate::reply::Letter`]: a kind, a template and its context); the
+//! compose step ([`crate::mail::templates::Templates::compose`]) words it.
+//!
+//! Handling is idempotent: a mail whose Message-ID already stands in the
+//! record (a crash after the record was written) changes nothing again but
+//! yields the same replies, so a re-run finishes the job.
+//!
+//! [`Adjudicator::handle`] routes one mail, by concern:
+//!
+//! - [`table`]: which game the mail is about (its plus-address, subject
+//!   tag or thread) and what stands on disk for it;
+//! - [`auth`]: who is who: the player's key or DMARC; a player's address
+//!   without its key (spoofed), a stranger, a key used by another address;
+//! - [`refuse`]: a mail with no command or a line that is none, and the
+//!   refusal every concern words its refusals with;
+//! - [`challenge`]: `challenge`, and the answer to one (accept, decline,
+//!   withdraw), the bounds on challenges, the game's start;
+//! - [`play`]: the commands of a game in play, applied in order to the
+//!   record, the turn (a mail is carried out whole or not at all);
+//! - [`account`]: what is not about one game: `help`, `rules`, `games`,
+//!   which game a command meant, `timezone`, `vacation`, `digest`;
+//! - [`news`]: the news of a move to both players, `board` and `moves`;
+//! - [`damage`]: a game pbem cannot use, and the notices of it;
+//! - [`clocks`]: game clocks, reminders and the loss on time;
+//! - [`ids`]: the ids of new games.
+
+mod account;
+mod auth;
+mod challenge;
+mod clocks;
+mod damage;
+mod ids;
+mod news;
+mod play;
+mod refuse;
+mod table;
+
+/// Compatibility re-exports: these moved to [`crate::reply`].
+pub use crate::reply::{
+    Identity, Reply, ThreadHead, address_of, display_name, mailbox, mailbox_key, unmailable,
+};
+pub use challenge::ChallengeLimits;
+pub use clocks::Tick;
+pub use damage::Damage;
+pub use ids::id_prefix;
+pub use news::MAX_LISTED;
+
+use crate::game::{self, Game, Origin, Side, View};
+use crate::mail::command::{self, Command, Order};
+use crate::mail::inbound::Inbound;
+use crate::mail::templates::{TemplateError, Templates};
+use crate::record::{self, Entry, Event, MoveLine, Record};
+use crate::reply::{Kind, Letter};
+use crate::rules::Rules;
+use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
+use crate::timecontrol::TimeControl;
+use auth::Who;
+use challenge::Asked;
+use chrono::{DateTime, Utc};
+use minijinja::context;
+use news::{example_move, listing};
+use play::{GameMail, Turn, all_moves};
+use refuse::{Refusal, no_command_reason};
+use std::collections::BTreeMap;
+use table::Table;
+
+/// What became of a mail.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handled {
+    /// The mails to send, composed from [`Handled::letters`] in their
+    /// order; the poll may hold back or replace some of them (the reply
+    /// limits, the digests).
+    pub replies: Vec<Reply>,
+    /// What the adjudicator decided to send, as data: each mail's kind,
+    /// template and context.
+    pub letters: Vec<Letter>,
+    /// One line for the log: the mail's fate.
+    pub fate: String,
+    /// The mail was refused or could not be used (for the exit status).
+    pub failed: bool,
+    /// The mail met a game pbem cannot use: the poll tells the admin and
+    /// the players (once per damage).
+    pub damage: Option<Damage>,
+    /// The mail moved a game (a move, a draw, a result, a game begun or
+    /// a challenge declined): its replies are news, which the reply limits
+    /// do not count ([`crate::poll::limit`]).
+    pub progress: bool,
+    /// The mail held no command pbem could act on (none at all, or lines
+    /// that are no command): what an autoresponder or another robot
+    /// writes. The reply limits count such mails in a row (issue 13);
+    /// a refused command (an illegal move) is not one: its refusal always
+    /// goes out, so the player can mend it.
+    pub fruitless: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AdjudicateError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    /// The game's record cannot be used (met by the clock sweep).
+    #[error("{}", .0.error)]
+    Damaged(Damage),
+}
+
+impl AdjudicateError {
+    /// The data folder cannot be written at all (full, read-only): every
+    /// other mail would fail the same way.
+    pub fn is_unwritable(&self) -> bool {
+        matches!(self, AdjudicateError::Store(e) if e.is_unwritable())
+    }
+}
+
+type Result<T> = std::result::Result<T, AdjudicateError>;
+
+/// The adjudicator for one poll.
+pub struct Adjudicator<'a> {
+    pub store: &'a Store,
+    pub identity: &'a Identity,
+    pub templates: &'a Templates,
+    /// The one clock (STYLE.md habit 8): the poll's time.
+    pub now: DateTime<Utc>,
+    /// How many challenges a stranger can make pbem send.
+    pub challenges: ChallengeLimits,
+}
+
+impl Adjudicator<'_> {
+    /// Handles one mail.
+    ///
+    /// # Errors
+    /// Only store and template failures: the mail then stays unprocessed.
+    pub fn handle(&self, mail: &Inbound) -> Result<Handled> {
+        let mut handled = self.route(mail)?;
+        handled.replies = self.compose(&handled.letters)?;
+        Ok(handled)
+    }
+
+    /// The mails `letters` stand for, worded by the compose step.
+    pub(super) fn compose(&self, letters: &[Letter]) -> Result<Vec<Reply>> {
+        letters
+            .iter()
+            .map(|l| Ok(self.templates.compose(l)?))
+            .collect()
+    }
+
+    /// Words of the compose step for a value of a template: block `block`
+    /// of `_words.txt`.
+    fn words(&self, block: &str, ctx: minijinja::Value) -> Result<String> {
+        Ok(self.templates.words(block, ctx)?)
+    }
+
+    /// What to do with one mail, as data: the route of a mail. Robots and
+    /// pbem's own mail are dropped; the game it names is found and its
+    /// sender's standing in it checked before anything is answered (a
+    /// stranger learns nothing of a game, not even from a refused line);
+    /// a mail without a usable command is refused; then the commands go
+    /// to the game, or are answered one by one outside any game.
+    fn route(&self, mail: &Inbound) -> Result<Handled> {
+        let from = match self.sender(mail) {
+            Ok(from) => from,
+            Err(dropped) => return Ok(*dropped),
+        };
+        let parsed = command::parse(&mail.body);
+        let target = self.target(mail);
+        let mut commands = parsed.commands.clone();
+        let token = target.as_ref().and_then(|t| t.token.clone()).or_else(|| {
+            commands.iter().find_map(|c| match c {
+                Command::Token(t) => Some(t.clone()),
+                _ => None,
+            })
+        });
+        commands.retain(|c| !matches!(c, Command::Token(_)));
+        let table = match &target {
+            Some(t) => self.table(&t.id)?.map(|table| (t.id.clone(), table)),
+            None => None,
+        };
+        let mut side = None;
+        if let Some((id, table)) = &table {
+            let about_game =
+                !parsed.errors.is_empty() || commands.is_empty() || commands.iter().any(needs_game);
+            let who = Who {
+                from: &from,
+                mail,
+                token: token.as_deref(),
+            };
+            match self.check_sender(&who, id, table, about_game)? {
+                Ok(s) => side = s,
+                Err(refused) => return Ok(refused),
+            }
+        }
+        // The game named in a refusal: only for its players.
+        let known = table
+            .as_ref()
+            .filter(|_| side.is_some())
+            .map(|(id, _)| id.as_str());
+        if let Some(e) = parsed.errors.first() {
+            let r = self.reject(&from, known, Refusal::new(&e.line, &e.message))?;
+            return Ok(Handled {
+                fruitless: true,
+                ..failed(vec![r], format!("refused from {from}: {e}"))
+            });
+        }
+        if commands.is_empty() {
+            let reason = no_command_reason(self.templates, &mail.body)?;
+            let r = self.reject(&from, known, Refusal::new("", reason))?;
+            return Ok(Handled {
+                fruitless: true,
+                ..failed(vec![r], format!("refused from {from}: no command"))
+            });
+        }
+        match (table, side) {
+            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => self.in_game(
+                &GameMail {
+                    from: &from,
+                    mail,
+                    id: &id,
+                    side,
+                    commands: &commands,
+                },
+                table,
+            ),
+            (None, _) if target.is_some() && commands.iter().any(needs_game) => {
+                // An unknown id: say nothing that helps a stranger guess.
+                Ok(fate(format!(
+                    "dropped: mail from {from} names unknown game {}",
+                    target.map(|t| t.id).unwrap_or_default()
+                )))
+            }
+            (table, side) => {
+                // A player's `help`, `games` or `rules` in a game's
+                // thread: answered in that thread, with their key to reply
+                // with (issue 12).
+                let thread = table.as_ref().zip(side).map(|((id, t), s)| {
+                    (
+                        id.clone(),
+                        t.token(s).map(|k| self.identity.reply_to(id, k)),
+                    )
+                });
+                self.outside_game(&from, mail, &commands, thread)
+            }
+        }
+    }
+
+    /// The sender of a mail pbem answers, or what becomes of a mail it
+    /// does not: a robot's, one without a usable From, pbem's own.
+    fn sender(&self, mail: &Inbound) -> std::result::Result<String, Box<Handled>> {
+        if let Some(why) = &mail.automated {
+            return Err(Box::new(fate(format!("dropped, automated mail: {why}"))));
+        }
+        let Some(from) = mail.from.clone() else {
+            let dropped = failed(Vec::new(), "dropped: no usable From address".into());
+            return Err(Box::new(dropped));
+        };
+        if from == self.identity.address.to_lowercase()
+            || from.starts_with(&format!("{}+", self.identity.local_domain().0))
+                && from.ends_with(self.identity.domain())
+        {
+            return Err(Box::new(fate("dropped: sent by pbem itself".into())));
+        }
+        Ok(from)
+    }
+
+    /// Commands answered outside a game (or in a game's `thread`, its id
+    /// and the sender's reply address): one by one, past the bound on the
+    /// challenges of one mail (issue 13).
+    fn outside_game(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        commands: &[Command],
+        thread: Option<(String, Option<String>)>,
+    ) -> Result<Handled> {
+        let mut replies = Vec::new();
+        let mut failed_any = false;
+        // The challenges past the bound of one mail (issue 13).
+        let mut over = Vec::new();
+        for (n, c) in commands.iter().enumerate() {
+            if matches!(c, Command::Challenge { .. })
+                && self.challenges.per_mail > 0
+                && commands[..n]
+                    .iter()
+                    .filter(|c| matches!(c, Command::Challenge { .. }))
+                    .count()
+                    >= self.challenges.per_mail as usize
+            {
+                over.push(c.to_string());
+                continue;
+            }
+            let (r, refused) = self.gameless(from, mail, c, n)?;
+            replies.extend(r.into_iter().map(|r| match &thread {
+                Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Letter {
+                    game: Some(id.clone()),
+                    reply_to: reply_to.clone(),
+                    ..r
+                },
+                _ => r,
+            }));
+            failed_any |= refused;
+        }
+        if let Some(first) = over.first() {
+            let reason = self.words(
+                "challenges_per_mail",
+                context! { per_mail => self.challenges.per_mail, more => over.len() - 1 },
+            )?;
+            replies.push(self.reject(from, None, Refusal::new(first.clone(), reason))?);
+            failed_any = true;
+        }
+        Ok(Handled {
+            letters: replies,
+            fate: summary(commands),
+            failed: failed_any,
+            ..Handled::default()
+        })
+    }
+}
+
+/// Whether a command is about one game (all but `challenge`, `games`,
+/// `rules` and `help`).
+fn needs_game(c: &Command) -> bool {
+    !matches!(
+        c,
+        Command::Challenge { .. } | Command::Games | Command::Rules { .. } | Command::Help
+    )
+}
+
+fn summary(commands: &[Command]) -> String {
+    commands
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn fate(s: String) -> Handled {
+    Handled {
+        fate: s,
+        ..Handled::default()
+    }
+}
+
+fn failed(letters: Vec<Letter>, s: String) -> Handled {
+    Handled {
+        letters,
+        fate: s,
+        failed: true,
+        ..Handled::default()
+    }
+}

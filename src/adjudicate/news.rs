@@ -1,0 +1,261 @@
+//! News of a game to its players (a move, a draw offered or declined,
+//! the end), the answers to `board` and `moves`, and the move lists they
+//! show.
+
+use super::*;
+
+impl Adjudicator<'_> {
+    /// The answer to `board` or `moves [SQUARE]`.
+    pub(super) fn board_reply<G: Game>(&self, t: &Turn<'_, G>, c: &Command) -> Result<Letter> {
+        let rules = G::RULES;
+        let (legal, from_sq) = match c {
+            Command::Moves { from: f } => {
+                // An origin that does not read lists nothing.
+                let list: Vec<String> = match f {
+                    None => all_moves(t.pos()),
+                    Some(f) => match Origin::parse_for(f, rules) {
+                        Err(_) => Vec::new(),
+                        Ok(o) => game::listed_moves(t.pos())
+                            .into_iter()
+                            .filter(|(_, n)| o.starts(n, rules.geometry()))
+                            .map(|(_, n)| n.canonical(rules.geometry()))
+                            .collect(),
+                    },
+                };
+                let legal = if list.is_empty() {
+                    self.words("no_moves", context! {})?
+                } else {
+                    listing(self.templates, &list)?
+                };
+                (legal, f.clone())
+            }
+            _ => (String::new(), None),
+        };
+        let ply = t.ply();
+        let mine = t.pos().turn() == t.side && t.replayed.end.is_none();
+        Ok(Letter {
+            to: t.player(t.side),
+            kind: Kind::Answer,
+            template: "board",
+            context: context! {
+                id => t.id, game => rules.name(), board => t.board(),
+                legal, from => from_sq, next => mine.then_some(ply + 1), example => example_move(t.pos()),
+                deadline => Self::deadline_for(t.clock.as_ref(), t.side), clock => t.clock.as_ref().map(|c| c.state.control.to_string()),
+            },
+            game: Some(t.id.to_string()),
+            reply_to: t.reply_to(self, t.side),
+        })
+    }
+
+    /// The mails telling both players of the last line of game `id`'s
+    /// record (for the admin's `pbem move`).
+    ///
+    /// # Errors
+    /// Store and template failures; a damaged record.
+    pub fn news_of(&self, id: &str) -> Result<Vec<Reply>> {
+        let text = self
+            .store
+            .read_game(id)?
+            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
+        let rec = Record::parse(&format!("{id}.toml"), &text)
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let secrets = self.store.secrets(id)?;
+        crate::with_game!(rec.rules, G => {
+            let replayed = record::replay::<G>(&rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
+            let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
+            let clock = self.game_clock(id, &rec)?;
+            if let Some(gc) = &clock {
+                self.store.write_clock(id, gc, &self.identity.clocks)?;
+            }
+            self.compose(&self.news::<G>(id, &rec, &replayed, mover, &secrets, clock.as_ref())?)
+        })
+    }
+
+    /// Tells both players what just happened.
+    pub(super) fn news<G: Game>(
+        &self,
+        id: &str,
+        rec: &Record,
+        replayed: &record::Replayed<G>,
+        mover: Side,
+        secrets: &Secrets,
+        clock: Option<&GameClock>,
+    ) -> Result<Vec<Letter>> {
+        let rules = G::RULES;
+        let pos = replayed.position();
+        let control = clock.map(|c| c.state.control.to_string());
+        let ply = replayed.moves.len();
+        let last_line = rec.lines.last();
+        let what = match last_line.map(|l| &l.entry) {
+            Some(Entry::Move(m)) => m.clone(),
+            Some(Entry::Event(e)) => e.as_str().to_string(),
+            None => String::new(),
+        };
+        let mut out = Vec::new();
+        for side in Side::BOTH {
+            let to = rec
+                .players
+                .get(rules.side_name(side))
+                .cloned()
+                .unwrap_or_default();
+            let board = pos.diagram(&View {
+                last: replayed.moves.last().cloned(),
+                seat: Some(side),
+                ply,
+                ended: replayed.end.clone(),
+            });
+            let reply_to = secrets
+                .tokens
+                .get(rules.side_name(side))
+                .map(|t| self.identity.reply_to(id, t));
+            let (template, context) = match (&replayed.end, last_line.map(|l| &l.entry)) {
+                (Some(end), _) => {
+                    let winner = match end.outcome {
+                        game::Outcome::Win(s) => Some(rules.side_name(s)),
+                        game::Outcome::Draw => None,
+                    };
+                    let result = self.words("result", context! { winner })?;
+                    (
+                        "over",
+                        context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec) },
+                    )
+                }
+                (None, Some(Entry::Event(ev))) => {
+                    let name = rules.side_name(mover);
+                    let mut chars = name.chars();
+                    let who: String = chars
+                        .next()
+                        .map(|c| c.to_uppercase().chain(chars).collect())
+                        .unwrap_or_default();
+                    let played = played_with(rec);
+                    let words = context! {
+                        event => ev.as_str(), yours => side == mover, who, name, played, ply, what => &what,
+                    };
+                    let text = self.words("draw_text", words.clone())?;
+                    let what = self.words("draw_what", words)?;
+                    (
+                        "draw",
+                        context! {
+                            id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
+                            next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
+                            deadline => Self::deadline_for(clock, side), clock => control.clone(),
+                        },
+                    )
+                }
+                _ => (
+                    "moved",
+                    context! {
+                        id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
+                        your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
+                        example => example_move::<G>(pos), deadline => Self::deadline_for(clock, side), clock => control.clone(),
+                    },
+                ),
+            };
+            out.push(Letter {
+                kind: Kind::News,
+                template,
+                context,
+                to,
+                game: Some(id.to_string()),
+                reply_to,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The move sent in the same mail as the record's last line, an event
+/// (`22-15` and `draw`), if there was one.
+fn played_with(rec: &Record) -> Option<String> {
+    let mut lines = rec.lines.iter().rev();
+    let (last, prev) = (lines.next()?, lines.next()?);
+    match &prev.entry {
+        Entry::Move(m) if prev.message_id.is_some() && prev.message_id == last.message_id => {
+            Some(m.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The most moves a mail lists; Guerrilla Checkers can have hundreds of
+/// thousands of legal capture chains.
+pub const MAX_LISTED: usize = 80;
+
+/// Moves a mail lists on one line.
+pub(super) const PER_LINE: usize = 10;
+
+/// A list of moves as a mail shows it: one line per square the moves start
+/// from (`  from 50: 50-51 50-52 50-53`), at most [`PER_LINE`] moves a line,
+/// past [`MAX_LISTED`] the first ones and how many more. Every line starts
+/// with a word, so that no line of a list, quoted back in a reply however
+/// it is quoted, reads as a move or as several (issue 12); `""` for none.
+pub(super) fn listing(
+    templates: &Templates,
+    list: &[String],
+) -> std::result::Result<String, TemplateError> {
+    let mut lines: Vec<minijinja::Value> = Vec::new();
+    let mut group: Option<(String, Vec<&str>)> = None;
+    let flush = |g: Option<(String, Vec<&str>)>, lines: &mut Vec<minijinja::Value>| {
+        if let Some((from, moves)) = g {
+            for chunk in moves.chunks(PER_LINE) {
+                lines.push(context! { from => &from, moves => chunk.join(" ") });
+            }
+        }
+    };
+    for m in list.iter().take(MAX_LISTED) {
+        let from = origin_of(m);
+        match &mut group {
+            Some((f, moves)) if *f == from => moves.push(m),
+            _ => {
+                flush(group.take(), &mut lines);
+                group = Some((from, vec![m]));
+            }
+        }
+    }
+    flush(group, &mut lines);
+    let more = list.len().saturating_sub(MAX_LISTED);
+    templates.words("move_list", context! { lines, more })
+}
+
+/// The square (or point) a canonical move starts from: `22` of `22x36x50`,
+/// `12` of `L12-28` and `12-20:2`, `27/36` of `27/36,28/37`.
+pub(super) fn origin_of(m: &str) -> String {
+    m.trim_start_matches(['L', 'l'])
+        .split(['-', 'x', ','])
+        .next()
+        .unwrap_or(m)
+        .to_string()
+}
+
+/// A legal move to show as an example of the notation.
+pub(super) fn example_move<G: Game>(pos: &G) -> String {
+    game::listed_moves(pos)
+        .first()
+        .map(|(_, n)| n.canonical(G::RULES.geometry()))
+        .unwrap_or_else(|| "22-15".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_move_lists_are_capped_and_grouped() {
+        let list: Vec<String> = (0..500).map(|i| format!("{}-{}", i / 20, i)).collect();
+        let t = Templates::new(None);
+        let s = listing(&t, &list).unwrap();
+        assert!(
+            s.ends_with("  and 420 more (the command `moves SQUARE` lists those from one square)"),
+            "{s}"
+        );
+        assert!(s.starts_with("  from 0: 0-0 0-1 0-2"), "{s}");
+        assert_eq!(s.lines().count(), 9);
+        let few: Vec<String> = ["2-9", "2-10", "L3-19", "27/36,28/37", "27/36,29/38"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            listing(&t, &few).unwrap(),
+            "  from 2: 2-9 2-10\n  from 3: L3-19\n  from 27/36: 27/36,28/37 27/36,29/38"
+        );
+    }
+}

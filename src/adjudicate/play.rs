@@ -1,0 +1,443 @@
+//! A game in play (issue 3, "Commands", "Records"): the commands of one
+//! mail applied in order to the record, the turn; a mail is carried out
+//! whole or not at all.
+
+use super::*;
+
+/// A command refused, and why (for the log).
+pub(super) struct Refused {
+    pub(super) refusal: Refusal,
+    pub(super) why: String,
+}
+
+/// One game while a mail's commands are applied to it.
+pub(super) struct Turn<'a, G: Game> {
+    pub(super) id: &'a str,
+    pub(super) from: &'a str,
+    pub(super) mail: &'a Inbound,
+    /// The side of the mail's sender.
+    pub(super) side: Side,
+    pub(super) secrets: &'a Secrets,
+    pub(super) rec: Record,
+    pub(super) replayed: record::Replayed<G>,
+    /// The mail was handled before (its Message-ID is in the record).
+    pub(super) already: bool,
+    /// Lines were added to `rec`.
+    pub(super) changed: bool,
+    /// The game's clock, caught up with the record, if it has one.
+    pub(super) clock: Option<GameClock>,
+    pub(super) replies: Vec<Letter>,
+    pub(super) fates: Vec<String>,
+    /// `board` and `moves` asked in the mail: answered once the whole mail
+    /// is carried out, on the position it leaves; not at all when it is
+    /// refused (issue 12: a refused mail shows nothing of its refused
+    /// moves; the refusal shows the board as it stands).
+    pub(super) asked: Vec<Command>,
+    /// The number of the command being carried out, in the mail.
+    pub(super) index: usize,
+}
+
+impl<G: Game> Turn<'_, G> {
+    pub(super) fn pos(&self) -> &G {
+        self.replayed.position()
+    }
+
+    pub(super) fn ply(&self) -> usize {
+        self.replayed.moves.len()
+    }
+
+    /// The board from the sender's seat.
+    pub(super) fn board(&self) -> String {
+        self.pos().diagram(&View {
+            last: self.replayed.moves.last().cloned(),
+            seat: Some(self.side),
+            ply: self.ply(),
+            ended: self.replayed.end.clone(),
+        })
+    }
+
+    /// "Name <address>" of the player of `side`.
+    pub(super) fn player(&self, side: Side) -> String {
+        self.rec
+            .players
+            .get(G::RULES.side_name(side))
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    pub(super) fn reply_to(&self, a: &Adjudicator<'_>, side: Side) -> Option<String> {
+        self.secrets
+            .tokens
+            .get(G::RULES.side_name(side))
+            .map(|k| a.identity.reply_to(self.id, k))
+    }
+
+    /// The refusal of command `c` for `reason` (`why` for the log), with
+    /// the board.
+    pub(super) fn refused(&self, c: &Command, reason: String, why: &str) -> Refused {
+        Refused {
+            refusal: Refusal {
+                board: Some(self.board()),
+                ..Refusal::new(c.to_string(), reason)
+            },
+            why: why.to_string(),
+        }
+    }
+
+    /// Adds a line written by the sender, now, from this mail.
+    pub(super) fn push(&mut self, number: Option<u32>, entry: Entry, now: DateTime<Utc>) {
+        self.rec.lines.push(MoveLine {
+            line: 0,
+            number,
+            side: Some(self.side),
+            entry,
+            time: Some(now.fixed_offset()),
+            message_id: self.mail.message_id.as_deref().map(record::message_id_form),
+        });
+        self.changed = true;
+    }
+}
+
+/// A mail about one game from a player who proved it: who sent it, the
+/// game, their side, and its commands.
+pub(super) struct GameMail<'a> {
+    pub(super) from: &'a str,
+    pub(super) mail: &'a Inbound,
+    pub(super) id: &'a str,
+    pub(super) side: Side,
+    pub(super) commands: &'a [Command],
+}
+
+impl Adjudicator<'_> {
+    /// Commands about one game, from a player who proved it (`m.side`).
+    pub(super) fn in_game(&self, m: &GameMail<'_>, table: Table) -> Result<Handled> {
+        let (record, secrets) = match table {
+            Table::Game { record, secrets } => (record, secrets),
+            Table::Challenge {
+                rules, challenge, ..
+            } => return self.answer(m, rules, &challenge),
+            Table::Damaged { damage, .. } => return self.damaged(m.from, damage),
+        };
+        crate::with_game!(record.rules, G => self.play::<G>(m, &secrets, record))
+    }
+
+    /// Applies a mail's commands to a game, in order. A mail is carried
+    /// out whole or not at all: the first refused command refuses the mail
+    /// and nothing of it is written.
+    fn play<G: Game>(&self, m: &GameMail<'_>, secrets: &Secrets, rec: Record) -> Result<Handled> {
+        let (from, id) = (m.from, m.id);
+        let replayed = match record::replay::<G>(&rec) {
+            Ok(r) => r,
+            Err(e) => return self.damaged(from, self.damage(id, &e)),
+        };
+        // This mail was handled before a crash: its lines stand in the
+        // record. Nothing is written again; the replies are made again.
+        let already = m
+            .mail
+            .message_id
+            .as_ref()
+            .map(|m| record::message_id_form(m))
+            .is_some_and(|m| rec.lines.iter().any(|l| l.message_id.as_ref() == Some(&m)));
+        let clock = self.game_clock(id, &rec)?;
+        let mut t = Turn {
+            id,
+            from,
+            mail: m.mail,
+            side: m.side,
+            secrets,
+            rec,
+            replayed,
+            already,
+            changed: false,
+            clock,
+            replies: Vec::new(),
+            fates: Vec::new(),
+            asked: Vec::new(),
+            index: 0,
+        };
+        if let Some(refused) = self.apply_all(&mut t, m.commands)? {
+            return Ok(refused);
+        }
+        self.finish(t)
+    }
+
+    /// Applies the commands to `t` in order; what becomes of the mail
+    /// when one is refused (or what it added does not replay).
+    fn apply_all<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        commands: &[Command],
+    ) -> Result<Option<Handled>> {
+        let (from, id) = (t.from, t.id);
+        // The board as it stands, for refusals: a refused mail changes
+        // nothing, even if commands before the refused one were fine.
+        let board = t.board();
+        for (i, c) in commands.iter().enumerate() {
+            t.index = i;
+            if let Err(Refused { mut refusal, why }) = self.command(t, c)? {
+                if t.changed {
+                    let before: Vec<Command> = commands[..i]
+                        .iter()
+                        .filter(|o| o.changes_game())
+                        .cloned()
+                        .collect();
+                    refusal.reason = self.words(
+                        "after_in_the_same_mail",
+                        context! { before => summary(&before), reason => refusal.reason },
+                    )?;
+                }
+                refusal.board = refusal.board.map(|_| board.clone());
+                let others: Vec<Command> = commands
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, o)| j != i && o.changes_game())
+                    .map(|(_, o)| o.clone())
+                    .collect();
+                if !others.is_empty() {
+                    refusal.skipped = summary(&others);
+                }
+                let mut letters = std::mem::take(&mut t.replies);
+                letters.push(self.reject(from, Some(id), refusal)?);
+                return Ok(Some(failed(
+                    letters,
+                    format!("refused {c} from {from} in {id}: {why}"),
+                )));
+            }
+            if t.changed {
+                // Replay what was added, so later commands see it.
+                match record::replay::<G>(&Record {
+                    result: None,
+                    ..t.rec.clone()
+                }) {
+                    Ok(r) => t.replayed = r,
+                    Err(e) => {
+                        // The lines this mail added do not replay: the
+                        // record on disk is sound, so nobody is asked
+                        // to mend it; the mail is refused.
+                        let refused = self.damaged(from, self.damage(id, &e))?;
+                        return Ok(Some(Handled {
+                            damage: None,
+                            ..refused
+                        }));
+                    }
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// A mail carried out: the record and the clock written, the news to
+    /// both players, then the answers to `board` and `moves`.
+    fn finish<G: Game>(&self, mut t: Turn<'_, G>) -> Result<Handled> {
+        let (id, side, secrets, already) = (t.id, t.side, t.secrets, t.already);
+        // After the news of the mail's moves, in the order asked.
+        let mut asked = Vec::new();
+        for c in std::mem::take(&mut t.asked) {
+            asked.push(self.board_reply(&t, &c)?);
+        }
+        let Turn {
+            mut rec,
+            replayed,
+            changed,
+            mut replies,
+            fates,
+            mut clock,
+            ..
+        } = t;
+        if changed || already {
+            rec.result = Some((replayed.result().to_string(), 0));
+            if changed {
+                self.store.write_game(id, &record::write::to_string(&rec))?;
+            }
+            // After the record: the clock catches up from the record's
+            // times, also after a crash in between.
+            if let Some(gc) = &mut clock {
+                self.sync_clock(gc, &rec)?;
+                self.store.write_clock(id, gc, &self.identity.clocks)?;
+            }
+            replies.extend(self.news::<G>(id, &rec, &replayed, side, secrets, clock.as_ref())?);
+        }
+        replies.extend(asked);
+        Ok(Handled {
+            letters: replies,
+            fate: format!("{id}: {}", fates.join("; ")),
+            failed: false,
+            progress: changed || already,
+            ..Handled::default()
+        })
+    }
+
+    /// Applies one command of a mail to `t`, or refuses it.
+    fn command<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        c: &Command,
+    ) -> Result<std::result::Result<(), Refused>> {
+        let me = G::RULES.side_name(t.side);
+        if let Some(end) = &t.replayed.end
+            && c.changes_game()
+            && !t.already
+        {
+            let winner = match end.outcome {
+                game::Outcome::Win(s) => Some(G::RULES.side_name(s)),
+                game::Outcome::Draw => None,
+            };
+            let reason = self.words(
+                "game_over",
+                context! { winner, reason => end.reason.clone() },
+            )?;
+            return Ok(Err(t.refused(c, reason, "game over")));
+        }
+        match c {
+            Command::Move { number, text } => return self.move_command(t, c, *number, text),
+            Command::Resign | Command::OfferDraw => {
+                if !t.already {
+                    let ev = if *c == Command::Resign {
+                        Event::Resign
+                    } else {
+                        Event::DrawOffered
+                    };
+                    t.push(None, Entry::Event(ev), self.now);
+                }
+                t.fates.push(format!("{me} {}", done_phrase(c)));
+            }
+            Command::AcceptDraw | Command::DeclineDraw => {
+                if !t.already {
+                    if t.replayed.draw_offer != Some(t.side.other()) {
+                        let reason = self.words("no_draw_offer", context! {})?;
+                        return Ok(Err(t.refused(c, reason, "no offer")));
+                    }
+                    let ev = if *c == Command::AcceptDraw {
+                        Event::DrawAgreed
+                    } else {
+                        Event::DrawDeclined
+                    };
+                    t.push(None, Entry::Event(ev), self.now);
+                }
+                t.fates.push(format!("{me} {}", done_phrase(c)));
+            }
+            Command::Board | Command::Moves { .. } => {
+                t.asked.push(c.clone());
+                t.fates.push(format!("{me} asked for {c}"));
+            }
+            // An accept handled again after a crash: the game exists but
+            // nothing is played yet; send the opening mails.
+            Command::Accept if t.rec.lines.is_empty() && already_accepted(t.mail, &t.rec) => {
+                t.replies.extend(self.started_letters(t.id)?);
+                t.fates.push(format!("{me} accepted (again)"));
+            }
+            Command::Accept | Command::Decline => {
+                let reason = self.words("already_begun", context! {})?;
+                return Ok(Err(t.refused(c, reason, "already begun")));
+            }
+            Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
+                self.setting(t, c)?;
+            }
+            other => {
+                // `help`, `games`, `rules` asked in a game: answered in the
+                // game's thread, with the player's key to reply with.
+                let (replies, _) = self.gameless(t.from, t.mail, other, t.index)?;
+                for r in replies {
+                    t.replies.push(Letter {
+                        game: Some(t.id.to_string()),
+                        reply_to: t.reply_to(self, t.side),
+                        ..r
+                    });
+                }
+            }
+        }
+        Ok(Ok(()))
+    }
+
+    /// A move (`number`, if the mail numbered it, and `text`), or why not.
+    fn move_command<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        c: &Command,
+        number: Option<u32>,
+        text: &str,
+    ) -> Result<std::result::Result<(), Refused>> {
+        let rules = G::RULES;
+        let me = rules.side_name(t.side);
+        if t.already {
+            t.fates.push(format!("{me} played {text}"));
+            return Ok(Ok(()));
+        }
+        let ply = t.ply();
+        if t.pos().turn() != t.side {
+            let reason = self.words(
+                "not_your_turn",
+                context! { turn => rules.side_name(t.pos().turn()), me },
+            )?;
+            let mut refused = t.refused(c, reason, "not their turn");
+            refused.refusal.wait = true;
+            return Ok(Err(refused));
+        }
+        if let Some(n) = number
+            && n as usize != ply + 1
+        {
+            let reason = self.words("stale_move_number", context! { n, next => ply + 1, text })?;
+            return Ok(Err(t.refused(c, reason, "stale move number")));
+        }
+        if let Some(gc) = &t.clock
+            && let Some(deadline) = gc.state.deadline()
+            && self.now >= deadline
+        {
+            let deadline =
+                crate::timecontrol::format_deadline(deadline, gc.state.side(t.side).zone);
+            let reason = self.words("out_of_time", context! { deadline })?;
+            return Ok(Err(t.refused(c, reason, "out of time")));
+        }
+        let m = match game::parse_move(t.pos(), text) {
+            Ok(m) => m,
+            Err(rej) => {
+                let (reason, from_square) = rej.without_alternatives();
+                let (from, legal) = match from_square {
+                    Some((sq, list)) => (Some(sq), list),
+                    None => (None, all_moves(t.pos())),
+                };
+                return Ok(Err(Refused {
+                    refusal: Refusal {
+                        board: Some(t.board()),
+                        legal,
+                        from,
+                        rule: rej.cite(),
+                        ..Refusal::new(c.to_string(), reason)
+                    },
+                    why: rej.to_string(),
+                }));
+            }
+        };
+        let canonical = game::canonical(t.pos(), m);
+        t.fates.push(format!("{me} played {canonical}"));
+        t.push(Some(ply as u32 + 1), Entry::Move(canonical), self.now);
+        Ok(Ok(()))
+    }
+}
+
+/// "resigned", "offered a draw": what a command did, for the log.
+pub(super) fn done_phrase(c: &Command) -> &'static str {
+    match c {
+        Command::Resign => "resigned",
+        Command::OfferDraw => "offered a draw",
+        Command::AcceptDraw => "agreed a draw",
+        Command::DeclineDraw => "declined a draw",
+        _ => "did something",
+    }
+}
+
+/// Every legal move in `pos`, canonical.
+pub(super) fn all_moves<G: Game>(pos: &G) -> Vec<String> {
+    game::listed_moves(pos)
+        .into_iter()
+        .map(|(_, n)| n.canonical(G::RULES.geometry()))
+        .collect()
+}
+
+/// Whether `mail` can be the accept that created `rec`: the sender plays
+/// in it (the caller checked that no move is played yet).
+pub(super) fn already_accepted(mail: &Inbound, rec: &Record) -> bool {
+    mail.from
+        .as_ref()
+        .is_some_and(|f| rec.players.values().any(|p| address_of(p) == *f))
+}

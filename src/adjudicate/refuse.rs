@@ -1,0 +1,128 @@
+//! Refusals (issue 3, "Replies": what was wrong and why, the board, the
+//! legal moves): the one answer every concern words its refusals with,
+//! and the refusal of a mail with no command.
+
+use super::*;
+
+/// A refusal: what was refused, why, and what helps (issue 3, "Replies":
+/// what was wrong and why, the board, and the legal moves).
+#[derive(Debug, Default)]
+pub(super) struct Refusal {
+    /// The command as written; empty when the mail had none.
+    pub(super) command: String,
+    pub(super) reason: String,
+    pub(super) board: Option<String>,
+    pub(super) legal: Vec<String>,
+    /// The square the legal moves start from, when they all do.
+    pub(super) from: Option<String>,
+    /// The mail's other commands, not carried out because of this one.
+    pub(super) skipped: String,
+    /// The section of the game's rules the refusal rests on: the mail
+    /// tells the player how to read it (the `rules GAME` command).
+    pub(super) rule: Option<crate::rules::Cite>,
+    /// Nothing to correct: the player is to wait (a move out of turn, a
+    /// challenge not answered yet), and is told so instead of being asked
+    /// for a correction (issue 12).
+    pub(super) wait: bool,
+}
+
+impl Refusal {
+    pub(super) fn new(command: impl Into<String>, reason: impl Into<String>) -> Refusal {
+        Refusal {
+            command: command.into(),
+            reason: reason.into(),
+            ..Refusal::default()
+        }
+    }
+}
+impl Adjudicator<'_> {
+    pub(super) fn reject(&self, to: &str, game: Option<&str>, refusal: Refusal) -> Result<Letter> {
+        let Refusal {
+            command,
+            reason,
+            board,
+            legal,
+            from,
+            skipped,
+            rule,
+            wait,
+        } = refusal;
+        let (rules_of, section) = rule.map(|c| (c.rules.slug(), c.section)).unzip();
+        // A move is written with a digit or `#` first; every other
+        // command with a word.
+        let of = if command.is_empty() {
+            "mail"
+        } else if command.starts_with(|c: char| c.is_ascii_digit() || c == '#') {
+            "move"
+        } else {
+            "command"
+        };
+        let what = self.words("what_refused", context! { of, command => &command })?;
+        let legal = listing(self.templates, &legal)?;
+        let table = match game {
+            Some(id) => self.table(id)?,
+            None => None,
+        };
+        let name = table.as_ref().and_then(Table::rules).map(Rules::name);
+        // "Send the corrected command in a reply": the reply must carry
+        // the key, so a player gets their own (at their own address).
+        let reply_to = game.zip(table.as_ref()).and_then(|(id, t)| {
+            let (side, _) = t
+                .players()
+                .into_iter()
+                .find(|(_, m)| address_of(m) == address_of(to))?;
+            t.token(side).map(|k| self.identity.reply_to(id, k))
+        });
+        Ok(Letter {
+            to: to.to_string(),
+            kind: Kind::Refusal,
+            template: "rejected",
+            context: context! { id => game, game => name, what, command, reason, rules_of, section, board, legal, from, skipped, wait },
+            game: game.map(str::to_string),
+            reply_to,
+        })
+    }
+}
+
+/// The refusal of a mail in which pbem found no command. It shows what
+/// was read: a player can then see whether pbem missed their text (a
+/// quote or signature cut too early).
+pub(super) fn no_command_reason(
+    templates: &Templates,
+    body: &str,
+) -> std::result::Result<String, TemplateError> {
+    let read: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    // Each line cut to 100 characters: a mail of one 10 MB line was
+    // quoted whole in the reply (issue 5).
+    let mut shown: Vec<String> = read
+        .iter()
+        .take(6)
+        .map(|l| match l.char_indices().nth(100) {
+            Some((i, _)) => format!("| {} ...", &l[..i]),
+            None => format!("| {l}"),
+        })
+        .collect();
+    if read.len() > 6 {
+        shown.push("| ...".into());
+    }
+    templates.words("no_command", context! { shown => shown.join("\n") })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue5_a_mail_without_a_command_is_quoted_short() {
+        let body = format!("{}\n", "chatter ".repeat(1_000_000));
+        let t = Templates::new(None);
+        let r = no_command_reason(&t, &body).unwrap();
+        assert!(r.len() < 400, "{} bytes", r.len());
+        assert!(r.ends_with("chat ..."), "{r}");
+        assert!(no_command_reason(&t, "hi\n").unwrap().ends_with("| hi"));
+    }
+}

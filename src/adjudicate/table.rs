@@ -1,0 +1,218 @@
+//! Which game a mail is about (its plus-address, the subject tag, a
+//! Message-ID of pbem's in its thread), what stands on disk for it
+//! ([`Table`]), and how its thread is headed.
+
+use super::*;
+
+/// Where the game of a mail was named.
+pub(super) struct Target {
+    pub(super) id: String,
+    pub(super) token: Option<String>,
+}
+
+/// A game or a challenge waiting for its answer, as found on disk.
+pub(super) enum Table {
+    Challenge {
+        rules: Rules,
+        challenge: Challenge,
+        secrets: Secrets,
+    },
+    Game {
+        record: Record,
+        secrets: Secrets,
+    },
+    /// A record or challenge pbem cannot read.
+    Damaged {
+        damage: Damage,
+        /// The players' keys and registered addresses, if their file
+        /// reads.
+        secrets: Option<Secrets>,
+    },
+}
+
+impl Table {
+    pub(super) fn rules(&self) -> Option<Rules> {
+        match self {
+            Table::Challenge { rules, .. } => Some(*rules),
+            Table::Game { record, .. } => Some(record.rules),
+            Table::Damaged { .. } => None,
+        }
+    }
+
+    /// The players, side by side, as "Name <address>".
+    pub(super) fn players(&self) -> Vec<(Side, String)> {
+        match self {
+            Table::Challenge {
+                rules, challenge, ..
+            } => {
+                let theirs = rules
+                    .side_named(&challenge.challenger_side)
+                    .unwrap_or(Side::A);
+                vec![
+                    (theirs, challenge.challenger.clone()),
+                    (theirs.other(), challenge.opponent.clone()),
+                ]
+            }
+            Table::Game { record, .. } => record
+                .players
+                .iter()
+                .filter_map(|(name, m)| Some((record.rules.side_named(name)?, m.clone())))
+                .collect(),
+            Table::Damaged { .. } => Vec::new(),
+        }
+    }
+
+    pub(super) fn token(&self, side: Side) -> Option<&str> {
+        let (rules, secrets) = match self {
+            Table::Challenge { rules, secrets, .. } => (*rules, secrets),
+            Table::Game { record, secrets } => (record.rules, secrets),
+            Table::Damaged { .. } => return None,
+        };
+        secrets
+            .tokens
+            .get(rules.side_name(side))
+            .map(String::as_str)
+    }
+}
+
+impl Adjudicator<'_> {
+    /// The game or challenge `id` names, if there is one.
+    pub(super) fn table(&self, id: &str) -> Result<Option<Table>> {
+        if let Some(ch) = self.store.challenge(id)? {
+            let secrets = self.store.secrets(id)?;
+            return Ok(Some(match ch.rules.parse::<Rules>() {
+                Ok(rules) => Table::Challenge {
+                    rules,
+                    challenge: ch,
+                    secrets,
+                },
+                Err(e) => Table::Damaged {
+                    damage: Damage {
+                        id: id.to_string(),
+                        error: format!("challenge {id}: {e}"),
+                        file: self.store.challenge_path(id)?,
+                        record: false,
+                    },
+                    secrets: Some(secrets),
+                },
+            }));
+        }
+        let text = match self.store.read_game(id) {
+            Ok(Some(text)) => text,
+            Ok(None) => return Ok(None),
+            // Bytes that are not UTF-8 (issue 13): a damaged record like
+            // any other, not a store failure that keeps the mail waiting.
+            Err(e @ StoreError::NotText { .. }) => {
+                return Ok(Some(Table::Damaged {
+                    damage: self.damage(id, &e),
+                    secrets: self.store.secrets(id).ok(),
+                }));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        Ok(Some(match Record::parse(&format!("{id}.toml"), &text) {
+            Ok(record) => Table::Game {
+                record,
+                secrets: self.store.secrets(id)?,
+            },
+            Err(e) => Table::Damaged {
+                damage: self.damage(id, &e),
+                secrets: self.store.secrets(id).ok(),
+            },
+        }))
+    }
+
+    /// Finds the game a mail is about: the plus-address, the subject tag
+    /// `[pbem <id>]`, or a Message-ID of pbem's in its thread.
+    pub(super) fn target(&self, mail: &Inbound) -> Option<Target> {
+        let (local, domain) = self.identity.local_domain();
+        let prefix = format!("{}+", local.to_lowercase());
+        for r in &mail.recipients {
+            if let Some(rest) = r.strip_prefix(&prefix)
+                && let Some((tag, d)) = rest.split_once('@')
+                && d.eq_ignore_ascii_case(domain)
+            {
+                let (id, token) = match tag.split_once('.') {
+                    Some((i, t)) => (i, Some(t.to_string())),
+                    None => (tag, None),
+                };
+                if store::valid_id(id) {
+                    return Some(Target {
+                        id: id.to_string(),
+                        token,
+                    });
+                }
+            }
+        }
+        let subj = mail.subject.to_lowercase();
+        if let Some(i) = subj.find("[pbem ") {
+            let id: String = subj[i + 6..].chars().take_while(|c| *c != ']').collect();
+            let id = id.trim();
+            if store::valid_id(id) {
+                return Some(Target {
+                    id: id.to_string(),
+                    token: None,
+                });
+            }
+        }
+        for t in &mail.thread {
+            if let Some(rest) = t.strip_prefix("<pbem.")
+                && let Some((id, _)) = rest.split_once('.')
+                && store::valid_id(id)
+            {
+                return Some(Target {
+                    id: id.to_string(),
+                    token: None,
+                });
+            }
+        }
+        None
+    }
+
+    /// How the mails of game (or challenge) `id` to its players are headed
+    /// (issue 12: one thread per game and player): the subject of every
+    /// mail of the game, `[pbem bz-7k2q] Boom & Zoom: Alice vs Bob` (the
+    /// players' names in the order of their sides), and each player's
+    /// "Name <address>" as the game knows it, so that every mail's `To`
+    /// has one form. `None` when the game's players cannot be read.
+    pub fn thread_head(&self, id: &str) -> Option<ThreadHead> {
+        let (rules, players): (Rules, Vec<String>) = match self.table(id).ok()?? {
+            Table::Game { record, .. } => (
+                record.rules,
+                Side::BOTH
+                    .iter()
+                    .filter_map(|s| record.players.get(record.rules.side_name(*s)).cloned())
+                    .collect(),
+            ),
+            // Until the opponent accepts, the challenger is a stranger to
+            // them: their address only, no name of their choosing, in the
+            // subject (issue 13).
+            Table::Challenge {
+                rules, challenge, ..
+            } => {
+                let mut p = vec![
+                    address_of(&challenge.challenger),
+                    challenge.opponent.clone(),
+                ];
+                if rules.side_named(&challenge.challenger_side) != Some(Side::A) {
+                    p.reverse();
+                }
+                (rules, p)
+            }
+            Table::Damaged { .. } => return None,
+        };
+        let names: Vec<String> = players.iter().map(|m| display_name(m)).collect();
+        let r = self
+            .templates
+            .render(
+                "_thread",
+                context! { id, game => rules.name(), players => names },
+            )
+            .ok()?;
+        let subject = r.text.trim();
+        (!subject.is_empty() && !subject.contains('\n')).then(|| ThreadHead {
+            subject: subject.to_string(),
+            players,
+        })
+    }
+}
