@@ -290,7 +290,7 @@ pub struct Told {
 
 /// Makes the notice of a dead letter: the raw mail to the admin, `None`
 /// when there is no admin to mail, or why it cannot be made.
-pub type Notice<'a> = dyn Fn(&Letter) -> Result<Option<Vec<u8>>, String> + 'a;
+pub type MakeNotice<'a> = dyn Fn(&Letter) -> Result<Option<Vec<u8>>, String> + 'a;
 
 /// Tells the admin of each dead letter of `dir` not told yet: `notice`
 /// makes the notice mail (`None`: nobody to mail, the log line is the
@@ -302,7 +302,7 @@ pub fn tell(
     dir: &Path,
     transport: &dyn Transport,
     now: DateTime<Utc>,
-    notice: &Notice<'_>,
+    notice: &MakeNotice<'_>,
 ) -> Told {
     use crate::logging::line;
     let mut told = Told::default();

@@ -110,18 +110,18 @@ impl ReadyPack {
         sent: &mut Option<fs::File>,
         dead_dir: &Path,
         buried: &HashSet<String>,
-    ) -> Result<Outcome, Failure> {
+    ) -> Result<Gone, Failure> {
         let label = format!("{}: {}", self.dir.join(pack::FILE).display(), reply.id);
         let raw = &reply.raw;
         let name = dead::name_for(&self.dir, &reply.id.to_string());
         if buried.contains(&name) {
             self.note_sent(reply, sent);
-            return Ok(Outcome::Buried);
+            return Ok(Gone::Buried);
         }
         let error = match envelope_of(raw).and_then(|env| transport.send(&env, raw)) {
             Ok(()) => {
                 self.note_sent(reply, sent);
-                return Ok(Outcome::Sent);
+                return Ok(Gone::Sent);
             }
             Err(e) => e,
         };
@@ -147,7 +147,7 @@ impl ReadyPack {
                     )
                 );
                 self.note_sent(reply, sent);
-                Ok(Outcome::Dead)
+                Ok(Gone::Dead)
             }
             // Kept queued: it is refused again next time, and buried then.
             Err(e) => Err(Failure {
@@ -199,8 +199,8 @@ impl ReadyPack {
     }
 }
 
-/// What became of one queued reply.
-enum Outcome {
+/// What became of one queued reply the flush is done with.
+enum Gone {
     Sent,
     /// Refused for good, and put in the dead letters.
     Dead,
@@ -279,15 +279,15 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         let mut replies = batch.replies.iter();
         while let Some(reply) = replies.next() {
             let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
-                Ok(Outcome::Sent) => {
+                Ok(Gone::Sent) => {
                     out.sent += 1;
                     continue;
                 }
-                Ok(Outcome::Dead) => {
+                Ok(Gone::Dead) => {
                     out.dead += 1;
                     continue;
                 }
-                Ok(Outcome::Buried) => continue,
+                Ok(Gone::Buried) => continue,
                 Err(e) => e,
             };
             out.failed += 1;
