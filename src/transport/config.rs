@@ -55,7 +55,7 @@ fn default_sendmail() -> PathBuf {
 ///
 /// # Errors
 /// A configuration that cannot work (unknown security, unreadable password
-/// or CA file), as [`SendErrorKind::Down`].
+/// or CA file), as [`SendErrorKind::Down`](super::SendErrorKind::Down).
 pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError> {
     Ok(match config {
         SendConfig::Maildir { folder } => Box::new(MaildirSink {
