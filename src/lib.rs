@@ -39,6 +39,7 @@ pub mod logging;
 pub mod mail;
 pub mod mailbox;
 pub mod notation;
+pub mod outbox;
 pub mod poll;
 pub mod record;
 pub mod reply;

@@ -15,8 +15,20 @@ use pbem::mail::inbound::{self, Inbound};
 use pbem::mail::outbound;
 use pbem::mail::templates::Rendered;
 use pbem::mailbox::Maildir;
+use pbem::outbox::{self, pack};
 use pbem::transport::{self, SendConfig};
 use std::time::Duration;
+
+/// Queues `mail` alone in the batch folder `batch` of an outbox's
+/// `ready/`, as pbem does: a pack of one.
+fn queue_one(batch: &std::path::Path, mail: Vec<u8>) {
+    std::fs::create_dir_all(batch).unwrap();
+    let entry = pack::Entry {
+        id: pack::Id { idx: 0, n: 0 },
+        raw: mail,
+    };
+    std::fs::write(batch.join(pack::FILE), pack::encode(&[entry])).unwrap();
+}
 fn identity(s: &Stack) -> Identity {
     Identity {
         address: s.address("pbem"),
@@ -154,16 +166,12 @@ fn a_wrong_password_leaves_the_mail_waiting() {
     // Queued, it stays queued, and nothing becomes a dead letter.
     let ready = dir.path().join("outbox/ready");
     let batch = ready.join("20261121T100000000000-0000000000000001");
-    std::fs::create_dir_all(&batch).unwrap();
-    std::fs::write(
-        batch.join("000.eml"),
-        reply_mail(s, &s.address("bob"), &tag),
-    )
-    .unwrap();
+    queue_one(&batch, reply_mail(s, &s.address("bob"), &tag));
     let wrong = transport::from_config(&config).unwrap();
     let f = transport::flush(&ready, wrong.as_ref());
     assert_eq!((f.sent, f.failed, f.dead), (0, 1, 0), "{f:?}");
-    assert!(batch.join("000.eml").exists());
+    assert!(batch.join(pack::FILE).exists());
+    assert_eq!(outbox::queued(&ready), 1);
     assert!(!dir.path().join("outbox/dead").exists());
     std::thread::sleep(Duration::from_millis(500));
     assert!(
@@ -321,22 +329,19 @@ fn a_server_that_is_down_is_transient_and_the_outbox_keeps_the_mail() {
     let dir = tempfile::tempdir().unwrap();
     let ready = dir.path().join("outbox/ready");
     let batch = ready.join("20261121T100000000000-0000000000000001");
-    std::fs::create_dir_all(&batch).unwrap();
     let tag = nonce();
     // To a plus-address: Postfix hands it to pbem's Maildir.
     let to = s.address("pbem+bz-1.key");
-    std::fs::write(batch.join("000.eml"), reply_mail(s, &to, &tag)).unwrap();
-    std::fs::write(batch.join("key"), "mail-key").unwrap();
+    let mail = reply_mail(s, &to, &tag);
+    queue_one(&batch, mail.clone());
+    std::fs::write(batch.join(outbox::KEYS), "0 mail-key\n").unwrap();
 
     let down = transport::from_config(&s.smtp(&s.host, closed, "starttls")).unwrap();
     let f = transport::flush(&ready, down.as_ref());
     assert_eq!((f.sent, f.failed), (0, 1), "{f:?}");
-    assert!(batch.join("000.eml").exists() && batch.join("key").exists());
-    let e = send(
-        &s.smtp(&s.host, closed, "starttls"),
-        &std::fs::read(batch.join("000.eml")).unwrap(),
-    )
-    .unwrap_err();
+    assert!(batch.join(pack::FILE).exists() && batch.join(outbox::KEYS).exists());
+    assert_eq!(outbox::queued(&ready), 1);
+    let e = send(&s.smtp(&s.host, closed, "starttls"), &mail).unwrap_err();
     assert!(e.is_down(), "a server that is down is worth retrying: {e}");
 
     let up = transport::from_config(&s.submission()).unwrap();

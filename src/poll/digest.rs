@@ -4,115 +4,26 @@
 //! (the opponent's moves, reminders, results) gathered into one mail; the
 //! answers to their own mails still come at once.
 //!
-//! Held news takes the same exactly-once path as every reply: it is staged
-//! with the mail that caused it (in memory, then at the batch's commit as
-//! `<idx>.<n>.held.json` in its staging folder, beside the pack of
-//! replies), committed with it, and moved into `DATA/outbox/digest/` on
-//! release. At the end of each
-//! poll [`crate::timecontrol::release`] decides what goes out; a digest is
-//! committed under a key naming its items before they are removed, so a
-//! crash in between sends it once.
+//! Mail path: after the poll's mails, the news the outbox held
+//! ([`crate::outbox::held`]) gathered into one mail per player and handed
+//! back to the outbox like any reply. At the end of each poll
+//! [`crate::timecontrol::release`] decides what goes out.
+//!
+//! Crash safety: a digest is committed under a key naming its items
+//! before they are removed, so a crash in between sends it once.
 
-use super::{Poller, Report, sync_dir};
+use super::{Poller, Report};
 use crate::adjudicate::{Reply, address_of};
-use crate::mail::templates::Rendered;
+use crate::outbox::held::{self, Held};
+use crate::outbox::{Hold, sync_dir};
 use crate::store::{Processed, StoreError, io_err as io, stable_hash};
 use crate::timecontrol::{self, DigestMode, DigestPrefs, Queued};
 use chrono::{DateTime, Utc};
 use minijinja::context;
-use serde::{Deserialize, Serialize};
 use std::fs;
-use std::path::{Path, PathBuf};
-
-/// Which replies of a commit may wait for a digest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Hold {
-    /// None: they are digests already.
-    Never,
-    /// News for players who asked for digests; `urgent` news (a final
-    /// notice, a loss on time) takes their waiting news out at once.
-    News { urgent: bool },
-}
-
-/// A reply waiting for its digest, as stored.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-struct Held {
-    to: String,
-    subject: String,
-    text: String,
-    game: Option<String>,
-    reply_to: Option<String>,
-    urgent: bool,
-    at: DateTime<Utc>,
-}
-
-impl Held {
-    fn into_reply(self) -> Reply {
-        Reply {
-            to: self.to,
-            rendered: Rendered {
-                subject: self.subject,
-                text: self.text,
-            },
-            game: self.game,
-            reply_to: self.reply_to,
-        }
-    }
-}
+use std::path::PathBuf;
 
 impl Poller<'_> {
-    /// Whether `reply` waits for a digest: it is news (not the answer to
-    /// `sender`'s own mail) for a player who asked for digests.
-    pub(super) fn held(&self, reply: &Reply, sender: Option<&str>) -> Result<bool, StoreError> {
-        let to = address_of(&reply.to);
-        if sender == Some(to.as_str()) {
-            return Ok(false);
-        }
-        Ok(self.store.player(&to)?.digest != DigestMode::Off)
-    }
-
-    /// `reply` as held news, as it is staged with the replies of a commit
-    /// (written at the commit as `<idx>.<n>.held.json`, beside the pack).
-    pub(super) fn held_json(
-        &self,
-        reply: &Reply,
-        urgent: bool,
-        now: DateTime<Utc>,
-    ) -> Result<String, StoreError> {
-        let held = Held {
-            to: reply.to.clone(),
-            subject: reply.rendered.subject.clone(),
-            text: reply.rendered.text.clone(),
-            game: reply.game.clone(),
-            reply_to: reply.reply_to.clone(),
-            urgent,
-            at: now,
-        };
-        serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))
-    }
-
-    /// Moves a committed batch's held news into the digest queue (before
-    /// the batch goes to `ready/`; again after a crash, harmlessly).
-    pub(super) fn release_held(&self, staging: &Path, batch: &str) -> Result<(), StoreError> {
-        let Ok(entries) = fs::read_dir(staging) else {
-            return Ok(());
-        };
-        let queue = self.store.outbox_digest();
-        let mut moved = false;
-        for e in entries.filter_map(|e| e.ok()) {
-            let name = e.file_name().to_string_lossy().to_string();
-            if name.ends_with(".held.json") {
-                let dest = queue.join(format!("{batch}-{name}"));
-                fs::rename(e.path(), &dest).map_err(io(&dest))?;
-                moved = true;
-            }
-        }
-        if moved {
-            sync_dir(&queue);
-        }
-        Ok(())
-    }
-
     /// Sends the digests that are due at `now` (and, for players who
     /// turned digests off since, what they still had waiting).
     pub(super) fn send_digests(
@@ -126,7 +37,7 @@ impl Poller<'_> {
             .map_err(io(&dir))?
             .filter_map(|e| e.ok())
             .map(|e| e.path())
-            .filter(|p| p.to_string_lossy().ends_with(".held.json"))
+            .filter(|p| p.to_string_lossy().ends_with(held::SUFFIX))
             .collect();
         if files.is_empty() {
             return Ok(());

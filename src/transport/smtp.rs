@@ -349,183 +349,184 @@ mod tests {
 
     /// Real answers (Postfix, Exim, Sendmail, Gmail, Microsoft) at the step
     /// they come, and what they mean for the mail.
+    const CASES: &[(Step, Option<u16>, &str, SendErrorKind)] = &[
+        // No answer at all.
+        (
+            Step::Connect,
+            None,
+            "Connection refused (os error 111)",
+            Down,
+        ),
+        (Step::Recipient, None, "incomplete response", Down),
+        (Step::Message, None, "timed out", Down),
+        // Before RCPT TO: the session's, every mail would meet it.
+        (Step::Connect, Some(554), "5.3.2 no SMTP service here", Down),
+        (Step::Starttls, Some(454), "4.7.0 TLS not available", Down),
+        (
+            Step::Auth,
+            Some(535),
+            "5.7.8 Error: authentication failed",
+            Down,
+        ),
+        (
+            Step::Auth,
+            Some(454),
+            "4.7.0 Temporary authentication failure",
+            Down,
+        ),
+        (
+            Step::Sender,
+            Some(553),
+            "5.7.1 <pbem@x>: Sender address rejected: not owned by user",
+            Down,
+        ),
+        (
+            Step::Sender,
+            Some(530),
+            "5.7.0 Authentication required",
+            Down,
+        ),
+        (
+            Step::Sender,
+            Some(550),
+            "5.4.5 Daily user sending quota exceeded",
+            Down,
+        ),
+        (
+            Step::Sender,
+            Some(451),
+            "4.3.0 Temporary lookup failure",
+            Down,
+        ),
+        // The server is closing, whenever it says so.
+        (Step::Recipient, Some(421), "4.4.2 Timeout exceeded", Down),
+        // 4xx to the recipient or the message: later.
+        (
+            Step::Recipient,
+            Some(450),
+            "4.2.0 <bob@x>: Recipient address rejected: Greylisted",
+            Transient,
+        ),
+        (
+            Step::Recipient,
+            Some(452),
+            "4.5.3 Too many recipients",
+            Transient,
+        ),
+        (
+            Step::Message,
+            Some(451),
+            "4.7.1 Please try again later",
+            Transient,
+        ),
+        // 5xx about this mail: given up.
+        (
+            Step::Recipient,
+            Some(550),
+            "5.1.1 <nobody@x>: Recipient address rejected: User unknown in virtual mailbox table",
+            Permanent,
+        ),
+        (
+            Step::Recipient,
+            Some(550),
+            "5.1.1 <nobody@x>: Recipient address rejected: User unknown in relay recipient table",
+            Permanent,
+        ),
+        (
+            Step::Recipient,
+            Some(501),
+            "5.1.3 Bad recipient address syntax",
+            Permanent,
+        ),
+        (Step::Recipient, Some(552), "5.2.2 Mailbox full", Permanent),
+        (
+            Step::Recipient,
+            Some(554),
+            "5.7.1 <bob@x>: Recipient address rejected: Access denied",
+            Permanent,
+        ),
+        (Step::Recipient, Some(550), "Unrouteable address", Permanent),
+        (
+            Step::Recipient,
+            Some(550),
+            "5.4.4 Unable to route",
+            Permanent,
+        ),
+        (
+            Step::Recipient,
+            Some(556),
+            "5.1.10 Recipient address has null MX",
+            Permanent,
+        ),
+        (
+            Step::Message,
+            Some(554),
+            "5.7.1 Message rejected as spam",
+            Permanent,
+        ),
+        (
+            Step::Message,
+            Some(552),
+            "5.3.4 Message size exceeds fixed limit",
+            Permanent,
+        ),
+        (
+            Step::Message,
+            Some(550),
+            "5.6.0 Message content rejected",
+            Permanent,
+        ),
+        (Step::Message, Some(554), "Transaction failed", Permanent),
+        // 5xx about pbem's right to send: not the mail's fault.
+        (
+            Step::Recipient,
+            Some(554),
+            "5.7.1 <bob@elsewhere>: Relay access denied",
+            Down,
+        ),
+        (Step::Recipient, Some(550), "relay not permitted", Down),
+        (
+            Step::Recipient,
+            Some(530),
+            "5.7.0 Authentication required",
+            Down,
+        ),
+        (
+            Step::Recipient,
+            Some(550),
+            "5.7.13 User account disabled",
+            Down,
+        ),
+        (
+            Step::Recipient,
+            Some(535),
+            "Authentication credentials invalid",
+            Down,
+        ),
+        (
+            Step::Recipient,
+            Some(503),
+            "5.5.1 Error: need MAIL command",
+            Down,
+        ),
+        (Step::Recipient, Some(502), "Command not implemented", Down),
+        (
+            Step::Message,
+            Some(554),
+            "5.3.2 System not accepting network messages",
+            Down,
+        ),
+        (
+            Step::Message,
+            Some(550),
+            "5.4.5 Daily user sending quota exceeded",
+            Down,
+        ),
+    ];
+
     #[test]
     fn issue13_only_a_refusal_of_the_recipient_or_the_message_gives_a_mail_up() {
-        let cases: &[(Step, Option<u16>, &str, SendErrorKind)] = &[
-            // No answer at all.
-            (
-                Step::Connect,
-                None,
-                "Connection refused (os error 111)",
-                Down,
-            ),
-            (Step::Recipient, None, "incomplete response", Down),
-            (Step::Message, None, "timed out", Down),
-            // Before RCPT TO: the session's, every mail would meet it.
-            (Step::Connect, Some(554), "5.3.2 no SMTP service here", Down),
-            (Step::Starttls, Some(454), "4.7.0 TLS not available", Down),
-            (
-                Step::Auth,
-                Some(535),
-                "5.7.8 Error: authentication failed",
-                Down,
-            ),
-            (
-                Step::Auth,
-                Some(454),
-                "4.7.0 Temporary authentication failure",
-                Down,
-            ),
-            (
-                Step::Sender,
-                Some(553),
-                "5.7.1 <pbem@x>: Sender address rejected: not owned by user",
-                Down,
-            ),
-            (
-                Step::Sender,
-                Some(530),
-                "5.7.0 Authentication required",
-                Down,
-            ),
-            (
-                Step::Sender,
-                Some(550),
-                "5.4.5 Daily user sending quota exceeded",
-                Down,
-            ),
-            (
-                Step::Sender,
-                Some(451),
-                "4.3.0 Temporary lookup failure",
-                Down,
-            ),
-            // The server is closing, whenever it says so.
-            (Step::Recipient, Some(421), "4.4.2 Timeout exceeded", Down),
-            // 4xx to the recipient or the message: later.
-            (
-                Step::Recipient,
-                Some(450),
-                "4.2.0 <bob@x>: Recipient address rejected: Greylisted",
-                Transient,
-            ),
-            (
-                Step::Recipient,
-                Some(452),
-                "4.5.3 Too many recipients",
-                Transient,
-            ),
-            (
-                Step::Message,
-                Some(451),
-                "4.7.1 Please try again later",
-                Transient,
-            ),
-            // 5xx about this mail: given up.
-            (
-                Step::Recipient,
-                Some(550),
-                "5.1.1 <nobody@x>: Recipient address rejected: User unknown in virtual mailbox table",
-                Permanent,
-            ),
-            (
-                Step::Recipient,
-                Some(550),
-                "5.1.1 <nobody@x>: Recipient address rejected: User unknown in relay recipient table",
-                Permanent,
-            ),
-            (
-                Step::Recipient,
-                Some(501),
-                "5.1.3 Bad recipient address syntax",
-                Permanent,
-            ),
-            (Step::Recipient, Some(552), "5.2.2 Mailbox full", Permanent),
-            (
-                Step::Recipient,
-                Some(554),
-                "5.7.1 <bob@x>: Recipient address rejected: Access denied",
-                Permanent,
-            ),
-            (Step::Recipient, Some(550), "Unrouteable address", Permanent),
-            (
-                Step::Recipient,
-                Some(550),
-                "5.4.4 Unable to route",
-                Permanent,
-            ),
-            (
-                Step::Recipient,
-                Some(556),
-                "5.1.10 Recipient address has null MX",
-                Permanent,
-            ),
-            (
-                Step::Message,
-                Some(554),
-                "5.7.1 Message rejected as spam",
-                Permanent,
-            ),
-            (
-                Step::Message,
-                Some(552),
-                "5.3.4 Message size exceeds fixed limit",
-                Permanent,
-            ),
-            (
-                Step::Message,
-                Some(550),
-                "5.6.0 Message content rejected",
-                Permanent,
-            ),
-            (Step::Message, Some(554), "Transaction failed", Permanent),
-            // 5xx about pbem's right to send: not the mail's fault.
-            (
-                Step::Recipient,
-                Some(554),
-                "5.7.1 <bob@elsewhere>: Relay access denied",
-                Down,
-            ),
-            (Step::Recipient, Some(550), "relay not permitted", Down),
-            (
-                Step::Recipient,
-                Some(530),
-                "5.7.0 Authentication required",
-                Down,
-            ),
-            (
-                Step::Recipient,
-                Some(550),
-                "5.7.13 User account disabled",
-                Down,
-            ),
-            (
-                Step::Recipient,
-                Some(535),
-                "Authentication credentials invalid",
-                Down,
-            ),
-            (
-                Step::Recipient,
-                Some(503),
-                "5.5.1 Error: need MAIL command",
-                Down,
-            ),
-            (Step::Recipient, Some(502), "Command not implemented", Down),
-            (
-                Step::Message,
-                Some(554),
-                "5.3.2 System not accepting network messages",
-                Down,
-            ),
-            (
-                Step::Message,
-                Some(550),
-                "5.4.5 Daily user sending quota exceeded",
-                Down,
-            ),
-        ];
-        for &(step, code, text, want) in cases {
+        for &(step, code, text, want) in CASES {
             assert_eq!(kind(step, code, text), want, "{step} {code:?} {text}");
         }
     }

@@ -1,5 +1,7 @@
 //! The pack: all the replies of one batch in one file (issue 6, "Fast at
-//! every size").
+//! every size"). Mail path: the outbox's on-disk format, written when a
+//! batch is staged ([`super::stage`]) and read by the flush
+//! ([`super::flush`]).
 //!
 //! A poll used to write each reply as its own file and the flush removed
 //! it once sent: two files made and two freed per move mail, and on ext4
@@ -12,8 +14,7 @@
 //! all are.
 //!
 //! The format, version 1: a header line, then for each reply a line with
-//! its name (`<mail index>.<reply number>`, as the staged `.eml` files
-//! were named) and its length in bytes, the bytes, and a line feed:
+//! its name (`<mail index>.<reply number>`) and its length in bytes, the bytes, and a line feed:
 //!
 //! ```text
 //! pbem-pack 1\n

@@ -1,8 +1,9 @@
 //! Dead letters: replies the server refused for good (issue 13, item 13:
 //! a reply refused with a 5xx stayed in the outbox and made every later
-//! poll exit 1).
+//! poll exit 1). Mail path: the end of the outbox, where the flush
+//! ([`super::flush`]) puts what the transport refused for good.
 //!
-//! A [`SendErrorKind::Permanent`](super::SendErrorKind::Permanent) failure
+//! A [`SendErrorKind::Permanent`](crate::transport::SendErrorKind::Permanent) failure
 //! moves the reply out of `ready/` into the folder beside it:
 //!
 //! ```text
@@ -25,8 +26,8 @@
 //! notice too, it is marked told; a notice that could not go now waits
 //! for the next flush.
 
-use super::{SendError, SendErrorKind, Transport, envelope_of};
 use crate::record::write::write_atomic_via;
+use crate::transport::{SendError, SendErrorKind, Transport, envelope_of};
 use chrono::{DateTime, SecondsFormat, Utc};
 use std::collections::HashSet;
 use std::fs;
@@ -50,8 +51,8 @@ pub fn folder_of(ready: &Path) -> PathBuf {
     ready.parent().unwrap_or(ready).join("dead")
 }
 
-/// The dead letter's name for entry `entry` (`0000.001`, or a legacy
-/// file's stem) of the batch folder `batch`: `<batch>.<entry>`, in
+/// The dead letter's name for entry `entry` (`0000.001`) of the batch
+/// folder `batch`: `<batch>.<entry>`, in
 /// letters, digits, `.`, `-` and `_` alone, never starting with `.`.
 pub fn name_for(batch: &Path, entry: &str) -> String {
     let batch = batch
@@ -289,7 +290,7 @@ pub struct Told {
 
 /// Makes the notice of a dead letter: the raw mail to the admin, `None`
 /// when there is no admin to mail, or why it cannot be made.
-pub type Notice<'a> = dyn Fn(&Letter) -> Result<Option<Vec<u8>>, String> + 'a;
+pub type MakeNotice<'a> = dyn Fn(&Letter) -> Result<Option<Vec<u8>>, String> + 'a;
 
 /// Tells the admin of each dead letter of `dir` not told yet: `notice`
 /// makes the notice mail (`None`: nobody to mail, the log line is the
@@ -301,7 +302,7 @@ pub fn tell(
     dir: &Path,
     transport: &dyn Transport,
     now: DateTime<Utc>,
-    notice: &Notice<'_>,
+    notice: &MakeNotice<'_>,
 ) -> Told {
     use crate::logging::line;
     let mut told = Told::default();

@@ -1,0 +1,318 @@
+//! The ready queue: committed batches in `DATA/outbox/ready/`, each
+//! handed to the [`Transport`] in order by [`flush`]. Mail path: the
+//! outbox's last step, `outbox -> transport`.
+//!
+//! Each batch of a poll is one folder in `ready/`, sent oldest first:
+//!
+//! ```text
+//! ready/<time>-<seq>-<name>/replies   the batch's replies, one pack (pack)
+//! ready/<time>-<seq>-<name>/sent      the entries sent, one name a line
+//! ready/<time>-<seq>-<name>/keys      the batch's mails (bookkeeping)
+//! ```
+//!
+//! Replies wait there until the transport has taken them; a failure
+//! leaves them for the next flush (issue 3, "Outbox and transports"),
+//! unless the server refused the reply for good: then it moves to
+//! `DATA/outbox/dead/` and the admin is told once ([`dead`], issue 13).
+//!
+//! Crash safety: [`flush`] sends a pack's entries in order, appends each
+//! one's name to `sent` once the transport has taken it, skips those
+//! already there, and removes the folder when all are sent (issue 6: no
+//! file made or removed per reply). A crash between a send and its note
+//! sends that reply again (each reply keeps its Message-ID, so a client
+//! can tell), which no order of the two steps avoids. [`queued`] counts
+//! what waits.
+
+use super::{dead, pack};
+use crate::transport::{Transport, envelope_of};
+use std::collections::HashSet;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What one flush of the outbox did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Flushed {
+    pub sent: usize,
+    /// Mails that failed and stay queued (transient failures, the one
+    /// that found the transport down, damaged packs).
+    pub failed: usize,
+    /// Mails not tried because the transport was down (issue 5, "SMTP
+    /// outage"): they stay queued for the next flush.
+    pub waiting: usize,
+    /// Mails the server refused for good, moved to the dead letters
+    /// ([`dead`]; issue 13): no longer queued, and not in `errors`.
+    pub dead: usize,
+    /// Why each failed mail failed.
+    pub errors: Vec<String>,
+}
+
+/// What a batch folder of `ready/` still holds to send: the entries of
+/// its pack not yet listed in its [`pack::SENT`] file.
+struct ReadyPack {
+    dir: PathBuf,
+    /// In the order they go out.
+    replies: Vec<pack::Entry>,
+    /// Why (part of) the pack cannot be read, with the file and byte.
+    damage: Option<String>,
+}
+
+impl ReadyPack {
+    /// Reads a batch folder (`None`: the folder cannot be read at all).
+    fn read(dir: PathBuf) -> Option<ReadyPack> {
+        fs::read_dir(&dir).ok()?;
+        let mut ready = ReadyPack {
+            replies: Vec::new(),
+            damage: None,
+            dir,
+        };
+        let file = ready.dir.join(pack::FILE);
+        match fs::read(&file) {
+            Ok(bytes) => {
+                let (entries, damage) = pack::decode(&bytes);
+                ready.damage = damage.map(|d| {
+                    format!(
+                        "{}: {d}; the entries before it are sent, the rest stays there for \
+                         the admin",
+                        file.display()
+                    )
+                });
+                match pack::sent(&ready.dir) {
+                    Ok(sent) => ready
+                        .replies
+                        .extend(entries.into_iter().filter(|e| !sent.contains(&e.id))),
+                    Err(e) => {
+                        // Sending all again would double them: wait.
+                        let sent = ready.dir.join(pack::SENT);
+                        ready.damage = Some(format!("{}: {e}", sent.display()));
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => ready.damage = Some(format!("{}: {e}", file.display())),
+        }
+        Some(ready)
+    }
+
+    /// Sends one reply; once sent, notes it (appended to the folder's
+    /// `sent`, opened with the first). No fsync: a crash between a send
+    /// and its note sends that reply again (each reply keeps its
+    /// Message-ID, so a client can tell), which no order of the two steps
+    /// avoids.
+    ///
+    /// A reply the server refuses for good is put in the dead letters of
+    /// `dead_dir` before it is noted (issue 13); one found there already
+    /// (a crash came between the two) is only noted.
+    fn send(
+        &self,
+        reply: &pack::Entry,
+        transport: &dyn Transport,
+        sent: &mut Option<fs::File>,
+        dead_dir: &Path,
+        buried: &HashSet<String>,
+    ) -> Result<Gone, Failure> {
+        let label = format!("{}: {}", self.dir.join(pack::FILE).display(), reply.id);
+        let raw = &reply.raw;
+        let name = dead::name_for(&self.dir, &reply.id.to_string());
+        if buried.contains(&name) {
+            self.note_sent(reply, sent);
+            return Ok(Gone::Buried);
+        }
+        let error = match envelope_of(raw).and_then(|env| transport.send(&env, raw)) {
+            Ok(()) => {
+                self.note_sent(reply, sent);
+                return Ok(Gone::Sent);
+            }
+            Err(e) => e,
+        };
+        if !error.is_permanent() {
+            return Err(Failure {
+                message: format!("{label}: {error}"),
+                down: error.is_down(),
+            });
+        }
+        let note = dead::Note::of(raw, &error.message, &label, crate::clock::now());
+        match dead::bury(dead_dir, &name, raw, &note) {
+            Ok(mail) => {
+                log::warn!(
+                    "{}",
+                    crate::logging::line(
+                        "dead-letter",
+                        &[
+                            ("to", &note.to),
+                            ("error", &note.error),
+                            ("mail", &mail.display()),
+                            ("queued", &label),
+                        ]
+                    )
+                );
+                self.note_sent(reply, sent);
+                Ok(Gone::Dead)
+            }
+            // Kept queued: it is refused again next time, and buried then.
+            Err(e) => Err(Failure {
+                message: format!(
+                    "{label}: {error}; it stays queued: it could not be moved to {}: {e}",
+                    dead_dir.display()
+                ),
+                down: false,
+            }),
+        }
+    }
+
+    /// Notes a reply gone (sent or buried): appended to the folder's
+    /// `sent`.
+    fn note_sent(&self, reply: &pack::Entry, sent: &mut Option<fs::File>) {
+        let p = self.dir.join(pack::SENT);
+        let noted = match sent {
+            Some(f) => Ok(f),
+            None => fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&p)
+                .map(|f| sent.insert(f)),
+        }
+        .and_then(|f| f.write_all(format!("{}\n", reply.id).as_bytes()));
+        if let Err(err) = noted {
+            log::warn!(
+                "{}",
+                crate::logging::line(
+                    "sent-unnoted",
+                    &[
+                        ("file", &p.display()),
+                        ("entry", &reply.id),
+                        ("error", &err)
+                    ]
+                )
+            );
+        }
+    }
+
+    /// Removes a batch folder all sent: the pack first, so that a crash
+    /// half-way leaves no pack whose `sent` is gone (which would send it
+    /// all again).
+    fn remove(&self) {
+        for name in [pack::FILE, pack::SENT, super::KEYS] {
+            let _ = fs::remove_file(self.dir.join(name));
+        }
+        let _ = fs::remove_dir(&self.dir); // only when empty
+    }
+}
+
+/// What became of one queued reply the flush is done with.
+enum Gone {
+    Sent,
+    /// Refused for good, and put in the dead letters.
+    Dead,
+    /// In the dead letters already (a crash before it was noted).
+    Buried,
+}
+
+/// A failed send of one queued reply: what to report, and whether the
+/// transport itself is down ([`SendErrorKind::Down`](crate::transport::SendErrorKind::Down)).
+struct Failure {
+    message: String,
+    down: bool,
+}
+
+/// The batch folders of `ready`, oldest first.
+fn batches(ready: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(ready) else {
+        return Vec::new();
+    };
+    let mut batches: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    batches.sort();
+    batches
+}
+
+/// How many replies wait in each batch folder of `ready` (oldest first):
+/// the entries of its pack not yet sent.
+pub fn queued_by_batch(ready: &Path) -> Vec<usize> {
+    batches(ready)
+        .into_iter()
+        .filter_map(ReadyPack::read)
+        .map(|b| b.replies.len())
+        .collect()
+}
+
+/// How many replies wait in `ready` to be sent ([`queued_by_batch`],
+/// summed).
+pub fn queued(ready: &Path) -> usize {
+    queued_by_batch(ready).iter().sum()
+}
+
+/// Sends everything in `ready` (oldest batch first, each in order); what
+/// is sent is noted, and a batch folder all sent is removed; what fails
+/// stays for the next time. When the transport itself is down (the
+/// server does not answer), the flush stops at the first failure instead
+/// of waiting for each queued mail's own time-out. A reply the server
+/// refuses for good ([`SendErrorKind::Permanent`](crate::transport::SendErrorKind::Permanent)) is moved to the dead
+/// letters beside `ready` ([`dead::folder_of`]), logged at warn level,
+/// and counted in [`Flushed::dead`], not as a failure (issue 13). A
+/// damaged pack counts as one failure, every flush, until the admin
+/// removes it.
+pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
+    let dead_dir = dead::folder_of(ready);
+    let buried = dead::buried(&dead_dir);
+    let mut out = Flushed::default();
+    // Set at the first failure of the transport itself (not by counting
+    // the mails left: it may fail on the last mail of a batch).
+    let mut down = false;
+    for dir in batches(ready) {
+        let Some(batch) = ReadyPack::read(dir) else {
+            continue;
+        };
+        if let Some(d) = &batch.damage {
+            out.failed += 1;
+            out.errors.push(d.clone());
+        }
+        if down {
+            out.waiting += batch.replies.len();
+            continue;
+        }
+        let failed_before = out.failed;
+        let mut sent = None;
+        let mut replies = batch.replies.iter();
+        while let Some(reply) = replies.next() {
+            let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
+                Ok(Gone::Sent) => {
+                    out.sent += 1;
+                    continue;
+                }
+                Ok(Gone::Dead) => {
+                    out.dead += 1;
+                    continue;
+                }
+                Ok(Gone::Buried) => continue,
+                Err(e) => e,
+            };
+            out.failed += 1;
+            out.errors.push(error.message);
+            if error.down {
+                down = true;
+                out.waiting += replies.len();
+                break;
+            }
+        }
+        drop(sent);
+        if out.failed == failed_before && batch.damage.is_none() {
+            batch.remove();
+        }
+    }
+    if out.waiting > 0 {
+        out.errors.push(format!(
+            "{} more queued mails not tried while the transport is down; they wait in {}",
+            out.waiting,
+            ready.display()
+        ));
+    }
+    transport.finish();
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,347 @@
+//! The ready queue's tests: flushes over packs, with transports that
+//! fail in each way.
+
+use super::*;
+use crate::transport::{MaildirSink, SendError, SendErrorKind};
+use lettre::address::Envelope;
+
+/// A temporary data folder's `outbox/ready/`, made (its dead letters
+/// go beside it).
+fn outbox() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let ready = dir.path().join("outbox/ready");
+    fs::create_dir_all(&ready).unwrap();
+    (dir, ready)
+}
+
+/// A transport whose server is away, counting the tries.
+struct Away(std::cell::Cell<usize>);
+
+impl Transport for Away {
+    fn send(&self, _: &Envelope, _: &[u8]) -> Result<(), SendError> {
+        self.0.set(self.0.get() + 1);
+        Err(SendError::down("connection refused"))
+    }
+}
+
+#[test]
+fn issue5_a_flush_stops_at_a_transport_that_is_down_and_keeps_everything() {
+    let (_tmp, dir) = outbox();
+    let bob = "bob@example.org";
+    for b in 0..3 {
+        packed(
+            &dir,
+            &format!("batch{b}"),
+            &[(0, 0, bob, "1"), (1, 0, bob, "2")],
+        );
+    }
+    let away = Away(Default::default());
+    let f = flush(&dir, &away);
+    assert_eq!(away.0.get(), 1, "one try, not one time-out per mail");
+    assert_eq!((f.sent, f.failed, f.waiting), (0, 1, 5), "{f:?}");
+    assert!(f.errors.last().unwrap().contains("5 more queued mails"));
+    let kept: usize = (0..3)
+        .map(|b| fs::read_dir(dir.join(format!("batch{b}"))).unwrap().count())
+        .sum();
+    assert_eq!(kept, 6, "every pack and its keys still queued");
+    assert_eq!(queued(&dir), 6, "every mail still queued");
+    let sink_dir = tempfile::tempdir().unwrap();
+    let sink = MaildirSink {
+        folder: sink_dir.path().to_path_buf(),
+    };
+    let f = flush(&dir, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (6, 0, 0), "{f:?}");
+    assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "outbox empty");
+}
+
+/// A transport that takes every mail but those to `refused`, which it
+/// refuses with the error of that kind (and, after `down_after` mails,
+/// none: the server went away).
+#[derive(Default)]
+struct Sink {
+    got: std::cell::RefCell<Vec<Vec<u8>>>,
+    refused: Option<(&'static str, SendErrorKind)>,
+    down_after: Option<usize>,
+    tries: std::cell::Cell<usize>,
+}
+
+impl Transport for Sink {
+    fn send(&self, env: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+        self.tries.set(self.tries.get() + 1);
+        if self.down_after == Some(self.got.borrow().len()) {
+            return Err(SendError::down("connection refused"));
+        }
+        if let Some((r, kind)) = self.refused
+            && env.to()[0].to_string() == r
+        {
+            let code = if kind == SendErrorKind::Permanent {
+                550
+            } else {
+                450
+            };
+            return Err(SendError::new(kind, format!("{code} no such user {r}")));
+        }
+        self.got.borrow_mut().push(raw.to_vec());
+        Ok(())
+    }
+}
+
+impl Sink {
+    /// The `X-N` header of each mail taken, in order.
+    fn taken(&self) -> Vec<String> {
+        self.got
+            .borrow()
+            .iter()
+            .map(|m| {
+                let m = String::from_utf8_lossy(m);
+                m.split("X-N: ")
+                    .nth(1)
+                    .unwrap()
+                    .split('\r')
+                    .next()
+                    .unwrap()
+                    .into()
+            })
+            .collect()
+    }
+}
+
+/// A reply to `to`, numbered `n` in an `X-N` header.
+fn reply(to: &str, n: &str) -> Vec<u8> {
+    format!("From: pbem@example.net\r\nTo: {to}\r\nX-N: {n}\r\nSubject: x\r\n\r\nx\r\n")
+        .into_bytes()
+}
+
+/// A batch folder in `ready` as pbem makes it: a pack and `keys`.
+fn packed(ready: &Path, name: &str, replies: &[(usize, usize, &str, &str)]) -> PathBuf {
+    let dir = ready.join(name);
+    fs::create_dir_all(&dir).unwrap();
+    let entries: Vec<pack::Entry> = replies
+        .iter()
+        .map(|&(idx, n, to, tag)| pack::Entry {
+            id: pack::Id { idx, n },
+            raw: reply(to, tag),
+        })
+        .collect();
+    fs::write(dir.join(pack::FILE), pack::encode(&entries)).unwrap();
+    fs::write(dir.join("keys"), "0 <a@x>\n1 <b@x>\n").unwrap();
+    dir
+}
+
+#[test]
+fn issue6_a_flush_resumes_a_pack_after_the_replies_it_sent() {
+    let (_tmp, ready) = outbox();
+    let r = ready.as_path();
+    let a = "a@example.org";
+    let dir = packed(r, "b1", &[(0, 0, a, "1"), (0, 1, a, "2"), (1, 0, a, "3")]);
+    // A flush before sent the first two, then died; the second's
+    // note was torn.
+    fs::write(dir.join(pack::SENT), "0000.000\n0000.0").unwrap();
+    assert_eq!(queued(r), 2);
+    let sink = Sink::default();
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (2, 0, 0), "{f:?}");
+    assert_eq!(sink.taken(), ["2", "3"]);
+    assert_eq!(
+        fs::read_dir(r).unwrap().count(),
+        0,
+        "the sent batch is gone"
+    );
+    assert_eq!(queued(r), 0);
+}
+
+#[test]
+fn issue6_a_pack_keeps_what_failed_and_notes_what_went_out() {
+    let (_tmp, ready) = outbox();
+    let r = ready.as_path();
+    let (a, b) = ("a@example.org", "b@example.org");
+    packed(r, "b1", &[(0, 0, a, "1"), (0, 1, b, "2"), (1, 0, a, "3")]);
+    packed(r, "b2", &[(0, 0, a, "4"), (0, 1, a, "5")]);
+    packed(r, "b3", &[(0, 0, b, "6")]);
+    assert_eq!(queued_by_batch(r), [3, 2, 1]);
+
+    // Bob's address is refused for now; the server goes away after 3
+    // mails.
+    let sink = Sink {
+        refused: Some((b, SendErrorKind::Transient)),
+        down_after: Some(3),
+        ..Sink::default()
+    };
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (3, 2, 1), "{f:?}");
+    assert_eq!(sink.taken(), ["1", "3", "4"]);
+    assert!(f.errors[0].ends_with("b1/replies: 0000.001: 450 no such user b@example.org"));
+    assert!(f.errors[1].ends_with("b2/replies: 0000.001: connection refused"));
+    assert!(f.errors[2].starts_with("1 more queued mails not tried"));
+    assert_eq!(
+        fs::read_to_string(r.join("b1").join(pack::SENT)).unwrap(),
+        "0000.000\n0001.000\n"
+    );
+    assert_eq!(queued_by_batch(r), [1, 1, 1]);
+
+    // Back: each waiting reply once, nothing sent twice.
+    let sink = Sink::default();
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (3, 0, 0), "{f:?}");
+    assert_eq!(sink.taken(), ["2", "5", "6"]);
+    assert_eq!(fs::read_dir(r).unwrap().count(), 0, "outbox empty");
+}
+
+#[test]
+fn issue6_a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
+    let (_tmp, ready) = outbox();
+    let r = ready.as_path();
+    let a = "a@example.org";
+    let dir = packed(r, "b1", &[(0, 0, a, "1"), (1, 0, a, "2")]);
+    let file = dir.join(pack::FILE);
+    let bytes = fs::read(&file).unwrap();
+    fs::write(&file, &bytes[..bytes.len() - 10]).unwrap();
+    packed(r, "b2", &[(0, 0, a, "3")]);
+    assert_eq!(queued_by_batch(r), [1, 1]);
+    let sink = Sink::default();
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (2, 1, 0), "{f:?}");
+    assert_eq!(sink.taken(), ["1", "3"]);
+    let offset = pack::decode(&bytes).0[0].raw.len() + "pbem-pack 1\n0000.000 00\n\n".len();
+    assert!(
+        f.errors[0].contains(&format!(
+            "b1/replies: damaged pack at byte {offset}: truncated: entry 0001.000 says"
+        )),
+        "{:?}",
+        f.errors
+    );
+    // Kept for the admin, reported again, nothing sent twice.
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (0, 1, 0), "{f:?}");
+    assert!(dir.exists());
+    assert_eq!(queued(r), 0);
+}
+
+#[test]
+fn issue13_a_refused_reply_goes_to_the_dead_letters_and_the_flush_goes_on() {
+    let (tmp, ready) = outbox();
+    let r = ready.as_path();
+    let (a, b) = ("a@example.org", "b@example.org");
+    packed(r, "b1", &[(0, 0, a, "1"), (0, 1, b, "2"), (1, 0, a, "3")]);
+    packed(r, "b2", &[(0, 0, b, "4")]);
+    let sink = Sink {
+        refused: Some((b, SendErrorKind::Permanent)),
+        ..Sink::default()
+    };
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting, f.dead), (2, 0, 0, 2), "{f:?}");
+    assert!(f.errors.is_empty(), "not an error of the poll: {f:?}");
+    assert_eq!(sink.taken(), ["1", "3"]);
+    assert_eq!(fs::read_dir(r).unwrap().count(), 0, "nothing queued");
+    let dead_dir = tmp.path().join("outbox/dead");
+    assert_eq!(dead::folder_of(r), dead_dir);
+    let mut files: Vec<String> = fs::read_dir(&dead_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        [
+            "b1.0000.001.eml",
+            "b1.0000.001.txt",
+            "b2.0000.000.eml",
+            "b2.0000.000.txt"
+        ]
+    );
+    assert_eq!(
+        fs::read(dead_dir.join("b1.0000.001.eml")).unwrap(),
+        reply(b, "2")
+    );
+    let note = fs::read_to_string(dead_dir.join("b1.0000.001.txt")).unwrap();
+    let note = dead::Note::parse("note", &note).unwrap();
+    assert_eq!(note.to, b);
+    assert_eq!(note.subject, "x");
+    assert!(
+        note.error.ends_with("550 no such user b@example.org"),
+        "{note:?}"
+    );
+    assert!(note.queued.ends_with("b1/replies: 0000.001"), "{note:?}");
+    // Told about, once each; the next flush has nothing to do.
+    assert_eq!(dead::untold(&dead_dir).0.len(), 2);
+    let f = flush(r, &sink);
+    assert_eq!(f, Flushed::default());
+    assert_eq!(sink.tries.get(), 4);
+}
+
+#[test]
+fn issue13_a_reply_buried_before_a_crash_is_neither_sent_nor_buried_again() {
+    let (tmp, ready) = outbox();
+    let r = ready.as_path();
+    let (a, b) = ("a@example.org", "b@example.org");
+    packed(r, "b1", &[(0, 0, a, "1"), (0, 1, b, "2")]);
+    // The last flush buried Bob's reply, then died before noting it.
+    let dead_dir = tmp.path().join("outbox/dead");
+    let raw = reply(b, "2");
+    let note = dead::Note::of(&raw, "550 no", "b1/replies: 0000.001", crate::clock::now());
+    dead::bury(&dead_dir, "b1.0000.001", &raw, &note).unwrap();
+    let sink = Sink::default();
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.dead), (1, 0, 0), "{f:?}");
+    assert_eq!(sink.taken(), ["1"], "Bob's reply is not sent");
+    assert_eq!(fs::read_dir(r).unwrap().count(), 0);
+    assert_eq!(
+        fs::read_dir(&dead_dir).unwrap().count(),
+        2,
+        "one dead letter"
+    );
+    // A reply refused, and one that has no To.
+    let old = r.join("20261121T100000000000-00000000-00000000000000ab");
+    fs::create_dir_all(&old).unwrap();
+    let entries = [
+        pack::Entry {
+            id: pack::Id { idx: 0, n: 0 },
+            raw: reply(b, "3"),
+        },
+        pack::Entry {
+            id: pack::Id { idx: 1, n: 0 },
+            raw: b"From: pbem@example.net\r\n\r\nx".to_vec(),
+        },
+    ];
+    fs::write(old.join(pack::FILE), pack::encode(&entries)).unwrap();
+    let sink = Sink {
+        refused: Some((b, SendErrorKind::Permanent)),
+        ..Sink::default()
+    };
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.dead), (0, 0, 2), "{f:?}");
+    assert!(!old.exists(), "both gone from the queue");
+    let (letters, _) = dead::untold(&dead_dir);
+    let names: Vec<&str> = letters.iter().map(|l| l.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "20261121T100000000000-00000000-00000000000000ab.0000.000",
+            "20261121T100000000000-00000000-00000000000000ab.0001.000",
+            "b1.0000.001",
+        ]
+    );
+    assert_eq!(letters[1].note.to, "?");
+    assert!(letters[1].note.error.contains("queued mail: no To"));
+}
+
+#[test]
+fn issue13_a_refusal_that_is_not_the_mails_keeps_it_queued() {
+    let (tmp, ready) = outbox();
+    let r = ready.as_path();
+    let b = "b@example.org";
+    packed(r, "b1", &[(0, 0, b, "1"), (0, 1, b, "2")]);
+    // As a wrong password is: Down, whatever its SMTP code.
+    struct Refused;
+    impl Transport for Refused {
+        fn send(&self, _: &Envelope, _: &[u8]) -> Result<(), SendError> {
+            Err(SendError::down(
+                "SMTP AUTH: permanent error (535): 5.7.8 authentication failed",
+            ))
+        }
+    }
+    let f = flush(r, &Refused);
+    assert_eq!((f.sent, f.failed, f.waiting, f.dead), (0, 1, 1, 0), "{f:?}");
+    assert_eq!(queued(r), 2);
+    assert!(!tmp.path().join("outbox/dead").exists());
+}

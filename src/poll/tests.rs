@@ -1,0 +1,170 @@
+//! The poll's tests: a batch with the same mail twice, a mail pbem
+//! panics on.
+
+use super::*;
+use crate::mailbox::Maildir;
+use crate::transport::{self, MaildirSink};
+use std::fs;
+use std::sync::Mutex;
+
+#[derive(Default)]
+struct Sink(Mutex<Vec<Vec<u8>>>);
+
+impl Transport for Sink {
+    fn send(&self, _: &lettre::address::Envelope, raw: &[u8]) -> Result<(), transport::SendError> {
+        self.0.lock().unwrap().push(raw.to_vec());
+        Ok(())
+    }
+}
+
+/// pbem's identity at `address`, with the default clock policy.
+fn identity(address: &str) -> Identity {
+    Identity {
+        address: address.into(),
+        name: "pbem".into(),
+        trusted_authserv: None,
+        admin: None,
+        clocks: Default::default(),
+    }
+}
+
+/// A data folder in `dir/data` and what a [`Poller`] over it needs,
+/// its replies taken by a [`Sink`].
+struct Fixture {
+    dir: tempfile::TempDir,
+    store: Store,
+    identity: Identity,
+    templates: Templates,
+    sink: Sink,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("data")).unwrap();
+        Fixture {
+            dir,
+            store,
+            identity: identity("pbem@localhost"),
+            templates: Templates::new(None),
+            sink: Sink::default(),
+        }
+    }
+
+    fn poller(&self) -> Poller<'_> {
+        Poller {
+            store: &self.store,
+            identity: &self.identity,
+            templates: &self.templates,
+            transport: &self.sink,
+            limits: Default::default(),
+        }
+    }
+}
+
+/// The key the poll gives the raw mail `raw`.
+fn key_of(raw: &[u8]) -> String {
+    let m = inbound::parse(raw).unwrap();
+    mail_key(raw, m.from.as_deref(), m.message_id.as_deref())
+}
+
+#[test]
+fn issue6_the_same_mail_twice_in_one_batch_is_handled_once() {
+    let fx = Fixture::new();
+    let (store, sink, poller) = (&fx.store, &fx.sink, fx.poller());
+    let mut inbox = Maildir::open(fx.dir.path().join("inbox")).unwrap();
+    let raw = b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: help\r\n\
+                Message-ID: <twice@example.org>\r\n\r\nhelp\r\n";
+    inbox.deliver("1.a", raw).unwrap();
+    inbox.deliver("2.b", raw).unwrap();
+    let now = "2026-11-21T10:00:00Z".parse().unwrap();
+    let r = poller.poll(&mut inbox, now, false).unwrap();
+    assert_eq!((r.handled, r.skipped, r.errors.len()), (1, 1, 0), "{r:?}");
+    assert_eq!(sink.0.lock().unwrap().len(), 1, "one reply");
+    assert!(inbox.pending().unwrap().is_empty(), "both copies done");
+    let all = store.processed().unwrap().all().unwrap();
+    assert_eq!(all, HashSet::from([key_of(raw)]));
+}
+
+/// Issue 5: "One mail must not stop a poll even if a library panics
+/// on it": the mail stays in its mailbox, the error names it, the
+/// other mails are answered and the outbox sent; once the fault is
+/// gone the next poll answers the mail, once.
+#[test]
+fn issue5_a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("data")).unwrap();
+    let identity = identity("pbem@example.net");
+    let templates = Templates::new(None);
+    let sent = dir.path().join("sent");
+    let transport = MaildirSink {
+        folder: sent.clone(),
+    };
+    let mut inbox = Maildir::open(dir.path().join("inbox")).unwrap();
+    let mut keys = std::collections::HashMap::new();
+    for (name, who) in [("1.a", "ann"), ("2.b", "bob"), ("3.c", "cid")] {
+        let raw = format!(
+            "From: {who}@example.org\r\nTo: pbem@example.net\r\nSubject: hi\r\n\
+             Message-ID: <{who}@example.org>\r\n\r\nhelp\r\n"
+        );
+        inbox.deliver(name, raw.as_bytes()).unwrap();
+        keys.insert(who, key_of(raw.as_bytes()));
+    }
+    let poller = Poller {
+        store: &store,
+        identity: &identity,
+        templates: &templates,
+        transport: &transport,
+        limits: Default::default(),
+    };
+    // The double: the adjudicator, with a library bug on Bob's mail.
+    let buggy = |adj: &Adjudicator<'_>, m: &inbound::Inbound| {
+        if m.from.as_deref() == Some("bob@example.org") {
+            let v: Vec<u8> = Vec::new();
+            let i = m.body.len();
+            return Ok(Handled {
+                fate: v[i].to_string(),
+                ..Handled::default()
+            });
+        }
+        adj.handle(m)
+    };
+    let now = DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z")
+        .unwrap()
+        .to_utc();
+    let answered = |who: &str| {
+        fs::read_dir(sent.join(format!("{who}@example.org/new")))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+
+    let r = poller.poll_with(&mut inbox, now, false, &buggy).unwrap();
+    assert_eq!(r.handled, 2, "{r:?}");
+    assert_eq!(r.errors.len(), 1, "{r:?}");
+    assert!(
+        r.errors[0].starts_with("new/2.b: pbem failed on this mail (index out of bounds")
+            && r.errors[0].ends_with("left in the mailbox, the other mails go on"),
+        "{}",
+        r.errors[0]
+    );
+    assert_eq!(r.sent, 2, "the outbox was sent");
+    assert_eq!(
+        (answered("ann"), answered("bob"), answered("cid")),
+        (1, 0, 1)
+    );
+    assert!(dir.path().join("inbox/new/2.b").exists(), "left in new/");
+    let p = store.processed().unwrap().all().unwrap();
+    assert!(
+        p.contains(&keys["ann"]) && p.contains(&keys["cid"]) && !p.contains(&keys["bob"]),
+        "{p:?}"
+    );
+    assert_eq!(fs::read_dir(store.outbox_staging()).unwrap().count(), 0);
+
+    let r = poller.poll(&mut inbox, now, false).unwrap();
+    assert_eq!((r.handled, r.skipped, r.errors.len()), (1, 0, 0), "{r:?}");
+    assert_eq!(
+        (answered("ann"), answered("bob"), answered("cid")),
+        (1, 1, 1)
+    );
+    assert!(!dir.path().join("inbox/new/2.b").exists());
+}
