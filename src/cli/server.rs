@@ -532,16 +532,15 @@ impl Daemon {
 }
 
 /// Waits until `fd` can be read, at most `timeout` (or until a signal).
-fn wait_readable(fd: &impl std::os::fd::AsRawFd, timeout: Duration) {
-    let mut p = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
-    // SAFETY: one pollfd, valid for the call; an error or a signal only
-    // ends the wait early.
-    unsafe { libc::poll(&mut p, 1, ms) };
+fn wait_readable(fd: &impl std::os::fd::AsFd, timeout: Duration) {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut fds = [PollFd::new(fd, PollFlags::IN)];
+    let timeout = Timespec::try_from(timeout).unwrap_or(Timespec {
+        tv_sec: i64::MAX,
+        tv_nsec: 0,
+    });
+    // An error or a signal only ends the wait early.
+    let _ = poll(&mut fds, Some(&timeout));
 }
 
 /// The IMAP loop: poll, then wait (IDLE or a nap); on a failure, log it
