@@ -537,7 +537,12 @@ impl ClockState {
     }
 
     /// The instant at which `side` has counted `amount` from `from`.
-    pub(super) fn instant_after(&self, side: Side, from: DateTime<Utc>, amount: TimeDelta) -> DateTime<Utc> {
+    pub(super) fn instant_after(
+        &self,
+        side: Side,
+        from: DateTime<Utc>,
+        amount: TimeDelta,
+    ) -> DateTime<Utc> {
         let mut t = from;
         let mut rest = amount.max(TimeDelta::zero());
         loop {
