@@ -452,7 +452,6 @@ pub fn parse(body: &str) -> Commands {
 pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let rest = |n: usize| words.get(n..).map(|w| w.join(" ")).unwrap_or_default();
     let Some(head) = lower.first() else {
         return Ok(None);
     };
@@ -462,45 +461,8 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         return Ok(None);
     }
     let cmd = match head.as_str() {
-        h if h.starts_with('#') && h.len() > 1 => {
-            let n: u32 = h[1..].parse().map_err(|_| {
-                format!(
-                    "`{}` is not a move number: write it like #12 {}",
-                    words[0],
-                    example()
-                )
-            })?;
-            let mut r = rest(1);
-            if let Some(stripped) = strip_word(&r, "move") {
-                r = stripped;
-            }
-            if r.is_empty() {
-                return Err(format!(
-                    "#{n} needs a move after it, like #{n} {}",
-                    example()
-                ));
-            }
-            one_move(&r)?;
-            Command::Move {
-                number: Some(n),
-                text: r,
-            }
-        }
-        "move" | "play" => {
-            let r = rest(1);
-            if r.is_empty() {
-                return Err(format!(
-                    "`{}` needs a move, like move {}",
-                    words[0],
-                    example()
-                ));
-            }
-            one_move(&r)?;
-            Command::Move {
-                number: None,
-                text: r,
-            }
-        }
+        h if h.starts_with('#') && h.len() > 1 => numbered_move(&words)?,
+        "move" | "play" => plain_move(&words)?,
         "challenge" => return parse_challenge(&words[1..]).map(Some),
         "accept" | "accepted" => match lower.get(1).map(String::as_str) {
             None | Some("challenge") => Command::Accept,
@@ -521,22 +483,10 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         // A square or nothing: `legal moves: 50-51` (a line of pbem's
         // reply, quoted back) is not `moves` from a square called
         // `moves:`.
-        "moves" | "legal" => match &words[1..] {
-            [] => Command::Moves { from: None },
-            [square] if square_word(square) => Command::Moves {
-                from: Some(square.to_string()),
-            },
-            more => {
-                let how = format!("`{head}` takes a square number, like {head} 22, or nothing");
-                return Err(match more.iter().find(|w| !square_word(w)) {
-                    Some(word) => format!("`{}` is not a square number: {how}", shorten_word(word)),
-                    None => format!("one square at a time: {how}"),
-                });
-            }
-        },
+        "moves" | "legal" => moves_from(head, &words)?,
         "games" if words.len() == 1 => Command::Games,
         "rules" => {
-            let r = rest(1);
+            let r = rest(&words, 1);
             Command::Rules {
                 game: if r.is_empty() {
                     None
@@ -546,56 +496,143 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             }
         }
         "help" | "help?" | "?" if words.len() == 1 => Command::Help,
-        "timezone" | "tz" | "zone" => match words.get(1) {
-            Some(z) if words.len() == 2 => {
-                if ["utc", "gmt", "none", "off"].contains(&z.to_lowercase().as_str()) {
-                    Command::Timezone(None)
-                } else {
-                    Command::Timezone(Some(parse_zone(z).map_err(|e| e.to_string())?))
-                }
-            }
-            _ => {
-                return Err(
-                    "write a time zone name after the word, like timezone Europe/Berlin (or timezone utc)"
-                        .into(),
-                );
-            }
-        },
-        "vacation" | "holiday" | "away" => match lower.get(1).map(String::as_str) {
-            Some("off" | "over" | "end" | "back") if words.len() == 2 => Command::Vacation(None),
-            Some(d) if words.len() <= 3 && (words.len() == 2 || lower[2].starts_with("day")) => {
-                match d.trim_end_matches('d').parse::<u32>() {
-                    Ok(n) if n > 0 => Command::Vacation(Some(n)),
-                    _ => {
-                        return Err(format!(
-                            "`{}` is not a number of days: write vacation 7 (days), or vacation off",
-                            words[1]
-                        ));
-                    }
-                }
-            }
-            _ => return Err("write vacation 7 (days), or vacation off".into()),
-        },
-        "digest" => Command::Digest(rest(1).parse::<DigestMode>().map_err(|e| e.to_string())?),
+        "timezone" | "tz" | "zone" => timezone(&words)?,
+        "vacation" | "holiday" | "away" => vacation(&words, &lower)?,
+        "digest" => Command::Digest(
+            rest(&words, 1)
+                .parse::<DigestMode>()
+                .map_err(|e| e.to_string())?,
+        ),
         "token" | "secret" => match words.get(1) {
             Some(t) if words.len() == 2 => Command::Token(t.to_string()),
             _ => return Err("write the token alone after the word: token abc123".into()),
         },
-        _ if CLOCK_OR_DATE.is_match(line) => return Ok(None),
-        _ => match moves_in(line) {
-            Some(moves) if moves.len() > 1 => return Err(several(&moves)),
-            Some(_) => Command::Move {
-                number: None,
-                text: line.to_string(),
-            },
-            None if MOVE_LIKE.is_match(line) => Command::Move {
-                number: None,
-                text: line.to_string(),
-            },
-            None => return Ok(None),
-        },
+        _ => return bare_moves(line),
     };
     Ok(Some(cmd))
+}
+
+/// The words of a line from the `n`th on, joined by single spaces.
+fn rest(words: &[&str], n: usize) -> String {
+    words.get(n..).map(|w| w.join(" ")).unwrap_or_default()
+}
+
+/// `#12 e5` or `#12 move e5`: a move with its number.
+fn numbered_move(words: &[&str]) -> Result<Command, String> {
+    let n: u32 = words[0][1..].parse().map_err(|_| {
+        format!(
+            "`{}` is not a move number: write it like #12 {}",
+            words[0],
+            example()
+        )
+    })?;
+    let mut r = rest(words, 1);
+    if let Some(stripped) = strip_word(&r, "move") {
+        r = stripped;
+    }
+    if r.is_empty() {
+        return Err(format!(
+            "#{n} needs a move after it, like #{n} {}",
+            example()
+        ));
+    }
+    one_move(&r)?;
+    Ok(Command::Move {
+        number: Some(n),
+        text: r,
+    })
+}
+
+/// `move e5`, `play e5`.
+fn plain_move(words: &[&str]) -> Result<Command, String> {
+    let r = rest(words, 1);
+    if r.is_empty() {
+        return Err(format!(
+            "`{}` needs a move, like move {}",
+            words[0],
+            example()
+        ));
+    }
+    one_move(&r)?;
+    Ok(Command::Move {
+        number: None,
+        text: r,
+    })
+}
+
+/// `moves`, `moves 22`: a square or nothing. `legal moves: 50-51` (a
+/// line of pbem's reply, quoted back) is not `moves` from a square called
+/// `moves:`.
+fn moves_from(head: &str, words: &[&str]) -> Result<Command, String> {
+    match &words[1..] {
+        [] => Ok(Command::Moves { from: None }),
+        [square] if square_word(square) => Ok(Command::Moves {
+            from: Some(square.to_string()),
+        }),
+        more => {
+            let how = format!("`{head}` takes a square number, like {head} 22, or nothing");
+            Err(match more.iter().find(|w| !square_word(w)) {
+                Some(word) => format!("`{}` is not a square number: {how}", shorten_word(word)),
+                None => format!("one square at a time: {how}"),
+            })
+        }
+    }
+}
+
+/// `timezone Europe/Berlin`, `timezone utc`.
+fn timezone(words: &[&str]) -> Result<Command, String> {
+    match words.get(1) {
+        Some(z) if words.len() == 2 => {
+            if ["utc", "gmt", "none", "off"].contains(&z.to_lowercase().as_str()) {
+                Ok(Command::Timezone(None))
+            } else {
+                Ok(Command::Timezone(Some(
+                    parse_zone(z).map_err(|e| e.to_string())?,
+                )))
+            }
+        }
+        _ => Err(
+            "write a time zone name after the word, like timezone Europe/Berlin (or timezone utc)"
+                .into(),
+        ),
+    }
+}
+
+/// `vacation 7`, `vacation 7 days`, `vacation off`.
+fn vacation(words: &[&str], lower: &[String]) -> Result<Command, String> {
+    match lower.get(1).map(String::as_str) {
+        Some("off" | "over" | "end" | "back") if words.len() == 2 => Ok(Command::Vacation(None)),
+        Some(d) if words.len() <= 3 && (words.len() == 2 || lower[2].starts_with("day")) => {
+            match d.trim_end_matches('d').parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Command::Vacation(Some(n))),
+                _ => Err(format!(
+                    "`{}` is not a number of days: write vacation 7 (days), or vacation off",
+                    words[1]
+                )),
+            }
+        }
+        _ => Err("write vacation 7 (days), or vacation off".into()),
+    }
+}
+
+/// A line that starts with no command word: a move alone on its line, or
+/// chatter (`Ok(None)`; a time or a date is chatter too).
+fn bare_moves(line: &str) -> Result<Option<Command>, String> {
+    if CLOCK_OR_DATE.is_match(line) {
+        return Ok(None);
+    }
+    match moves_in(line) {
+        Some(moves) if moves.len() > 1 => Err(several(&moves)),
+        Some(_) => Ok(Some(Command::Move {
+            number: None,
+            text: line.to_string(),
+        })),
+        None if MOVE_LIKE.is_match(line) => Ok(Some(Command::Move {
+            number: None,
+            text: line.to_string(),
+        })),
+        None => Ok(None),
+    }
 }
 
 /// A word of a player's line for quoting: at most 20 characters.

@@ -313,124 +313,125 @@ fn hostile_input_never_panics_and_stays_linear() {
 }
 
 /// Whole replies as the clients write them (plain text), each with the
-/// move on top or below and pbem's commands in the quote.
+/// move on top or below and pbem's commands in the quote: (client, reply).
+const CLIENT_REPLIES: &[(&str, &str)] = &[
+    (
+        "gmail",
+        "22-15\n\nOn Fri, Nov 20, 2026 at 10:00 AM pbem <pbem@example.net> wrote:\n\n> Your move.\n> board\n>\n",
+    ),
+    (
+        "gmail-ru",
+        "22-15\n\nпт, 20 нояб. 2026 г. в 10:00, pbem <pbem@example.net>:\n\n> board\n",
+    ),
+    (
+        "gmail-ja",
+        "22-15\n\n2026年11月20日(金) 10:00 pbem <pbem@example.net>:\n\n> board\n",
+    ),
+    (
+        "outlook-desktop",
+        "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net> \nSent: Friday, November 20, 2026 10:00 AM\nTo: Bob <bob@example.org>\nSubject: bz-test1\n\nboard\n",
+    ),
+    (
+        "outlook-web",
+        "22-15\n\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+    ),
+    (
+        "outlook-ios",
+        "22-15\n\nGet Outlook for iOS\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00:00 AM\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+    ),
+    (
+        "outlook-mac-de",
+        "22-15\n\nVon: pbem <pbem@example.net>\nDatum: Freitag, 20. November 2026 um 10:00\nAn: Bob\nBetreff: bz-test1\n\nboard\n",
+    ),
+    (
+        "iphone",
+        "22-15\n\nSent from my iPhone\n\n> On 20 Nov 2026, at 10:00, pbem <pbem@example.net> wrote:\n>\n> board\n",
+    ),
+    (
+        "apple-mail-fr",
+        "22-15\n\n> Le 20 nov. 2026 à 10:00, pbem <pbem@example.net> a écrit :\n>\n> board\n",
+    ),
+    (
+        "thunderbird-bottom",
+        "On 20/11/2026 10:00, pbem wrote:\n> Your move.\n> board\n\n22-15\n",
+    ),
+    (
+        "yahoo-indented",
+        "22-15\n\n    On Friday, November 20, 2026, 10:00:00 AM GMT, pbem <pbem@example.net> wrote:\n\n    board\n",
+    ),
+    (
+        "aol",
+        "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net>\nTo: bob@example.org\nSent: Fri, Nov 20, 2026 10:00 am\nSubject: bz-test1\n\nboard\n",
+    ),
+    (
+        "zimbra",
+        "22-15\n\n----- Original Message -----\nFrom: \"pbem\" <pbem@example.net>\nTo: \"Bob\" <bob@example.org>\nSent: Friday, November 20, 2026 10:00:00 AM\nSubject: bz-test1\n\nboard\n",
+    ),
+    (
+        "zoho",
+        "22-15\n\n---- On Fri, 20 Nov 2026 10:00:00 +0000 pbem <pbem@example.net> wrote ----\n\nboard\n",
+    ),
+    (
+        "samsung",
+        "22-15\n\n\nSent from my Galaxy\n\n\n-------- Original message --------\nFrom: pbem <pbem@example.net>\nDate: 20/11/2026 10:00 (GMT+00:00)\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+    ),
+    (
+        "samsung-da",
+        "22-15\n\n-------- Oprindelig besked --------\nFra: pbem <pbem@example.net>\nDato: 20.11.2026 10.00 (GMT+01:00)\nTil: Bob\nEmne: bz-test1\n\nboard\n",
+    ),
+    (
+        "k9",
+        "22-15\n\nOn November 20, 2026 10:00:00 AM UTC, pbem <pbem@example.net> wrote:\n>board\n",
+    ),
+    (
+        "windows-mail",
+        "22-15\n\nSent from Mail for Windows\n\nFrom: pbem\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
+    ),
+    (
+        "roundcube",
+        "On 2026-11-20 10:00, pbem wrote:\n> board\n\n22-15\n",
+    ),
+    (
+        "open-xchange-de",
+        "22-15\n\n> pbem <pbem@example.net> hat am 20. November 2026 um 10:00 geschrieben:\n>\n> board\n",
+    ),
+    (
+        "mail-ru",
+        "22-15\n\n\nПятница, 20 ноября 2026, 10:00 +03:00 от pbem <pbem@example.net>:\n\n>board\n",
+    ),
+    (
+        "yandex",
+        "22-15\n\n20.11.2026, 10:00, \"pbem\" <pbem@example.net>:\n\nboard\n",
+    ),
+    (
+        "mutt",
+        "* pbem <pbem@example.net> [2026-11-20 10:00]:\n> board\n\n22-15\n",
+    ),
+    (
+        "alpine",
+        "On Fri, 20 Nov 2026, pbem wrote:\n\n> board\n\n22-15\n",
+    ),
+    (
+        "s-nail",
+        "pbem <pbem@example.net> wrote:\n |board\n\n22-15\n",
+    ),
+    (
+        "qq",
+        "22-15\n\n------------------ 原始邮件 ------------------\n发件人: \"pbem\"<pbem@example.net>;\n发送时间: 2026年11月20日(星期五) 上午10:00\n收件人: \"Bob\"<bob@example.org>;\n主题: bz-test1\n\nboard\n",
+    ),
+    (
+        "gmail-zh",
+        "22-15\n\npbem <pbem@example.net> 于2026年11月20日周五 10:00写道：\n\n> board\n",
+    ),
+    (
+        "forward",
+        "22-15\n\n---------- Forwarded message ---------\nFrom: pbem <pbem@example.net>\nDate: Fri, Nov 20, 2026 at 10:00 AM\nSubject: bz-test1\nTo: Bob\n\nboard\n",
+    ),
+];
+
 #[test]
 fn client_replies() {
-    let cases: &[(&str, &str)] = &[
-        (
-            "gmail",
-            "22-15\n\nOn Fri, Nov 20, 2026 at 10:00 AM pbem <pbem@example.net> wrote:\n\n> Your move.\n> board\n>\n",
-        ),
-        (
-            "gmail-ru",
-            "22-15\n\nпт, 20 нояб. 2026 г. в 10:00, pbem <pbem@example.net>:\n\n> board\n",
-        ),
-        (
-            "gmail-ja",
-            "22-15\n\n2026年11月20日(金) 10:00 pbem <pbem@example.net>:\n\n> board\n",
-        ),
-        (
-            "outlook-desktop",
-            "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net> \nSent: Friday, November 20, 2026 10:00 AM\nTo: Bob <bob@example.org>\nSubject: bz-test1\n\nboard\n",
-        ),
-        (
-            "outlook-web",
-            "22-15\n\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
-        ),
-        (
-            "outlook-ios",
-            "22-15\n\nGet Outlook for iOS\n________________________________\nFrom: pbem <pbem@example.net>\nSent: Friday, November 20, 2026 10:00:00 AM\nTo: Bob\nSubject: bz-test1\n\nboard\n",
-        ),
-        (
-            "outlook-mac-de",
-            "22-15\n\nVon: pbem <pbem@example.net>\nDatum: Freitag, 20. November 2026 um 10:00\nAn: Bob\nBetreff: bz-test1\n\nboard\n",
-        ),
-        (
-            "iphone",
-            "22-15\n\nSent from my iPhone\n\n> On 20 Nov 2026, at 10:00, pbem <pbem@example.net> wrote:\n>\n> board\n",
-        ),
-        (
-            "apple-mail-fr",
-            "22-15\n\n> Le 20 nov. 2026 à 10:00, pbem <pbem@example.net> a écrit :\n>\n> board\n",
-        ),
-        (
-            "thunderbird-bottom",
-            "On 20/11/2026 10:00, pbem wrote:\n> Your move.\n> board\n\n22-15\n",
-        ),
-        (
-            "yahoo-indented",
-            "22-15\n\n    On Friday, November 20, 2026, 10:00:00 AM GMT, pbem <pbem@example.net> wrote:\n\n    board\n",
-        ),
-        (
-            "aol",
-            "22-15\n\n-----Original Message-----\nFrom: pbem <pbem@example.net>\nTo: bob@example.org\nSent: Fri, Nov 20, 2026 10:00 am\nSubject: bz-test1\n\nboard\n",
-        ),
-        (
-            "zimbra",
-            "22-15\n\n----- Original Message -----\nFrom: \"pbem\" <pbem@example.net>\nTo: \"Bob\" <bob@example.org>\nSent: Friday, November 20, 2026 10:00:00 AM\nSubject: bz-test1\n\nboard\n",
-        ),
-        (
-            "zoho",
-            "22-15\n\n---- On Fri, 20 Nov 2026 10:00:00 +0000 pbem <pbem@example.net> wrote ----\n\nboard\n",
-        ),
-        (
-            "samsung",
-            "22-15\n\n\nSent from my Galaxy\n\n\n-------- Original message --------\nFrom: pbem <pbem@example.net>\nDate: 20/11/2026 10:00 (GMT+00:00)\nTo: Bob\nSubject: bz-test1\n\nboard\n",
-        ),
-        (
-            "samsung-da",
-            "22-15\n\n-------- Oprindelig besked --------\nFra: pbem <pbem@example.net>\nDato: 20.11.2026 10.00 (GMT+01:00)\nTil: Bob\nEmne: bz-test1\n\nboard\n",
-        ),
-        (
-            "k9",
-            "22-15\n\nOn November 20, 2026 10:00:00 AM UTC, pbem <pbem@example.net> wrote:\n>board\n",
-        ),
-        (
-            "windows-mail",
-            "22-15\n\nSent from Mail for Windows\n\nFrom: pbem\nSent: Friday, November 20, 2026 10:00\nTo: Bob\nSubject: bz-test1\n\nboard\n",
-        ),
-        (
-            "roundcube",
-            "On 2026-11-20 10:00, pbem wrote:\n> board\n\n22-15\n",
-        ),
-        (
-            "open-xchange-de",
-            "22-15\n\n> pbem <pbem@example.net> hat am 20. November 2026 um 10:00 geschrieben:\n>\n> board\n",
-        ),
-        (
-            "mail-ru",
-            "22-15\n\n\nПятница, 20 ноября 2026, 10:00 +03:00 от pbem <pbem@example.net>:\n\n>board\n",
-        ),
-        (
-            "yandex",
-            "22-15\n\n20.11.2026, 10:00, \"pbem\" <pbem@example.net>:\n\nboard\n",
-        ),
-        (
-            "mutt",
-            "* pbem <pbem@example.net> [2026-11-20 10:00]:\n> board\n\n22-15\n",
-        ),
-        (
-            "alpine",
-            "On Fri, 20 Nov 2026, pbem wrote:\n\n> board\n\n22-15\n",
-        ),
-        (
-            "s-nail",
-            "pbem <pbem@example.net> wrote:\n |board\n\n22-15\n",
-        ),
-        (
-            "qq",
-            "22-15\n\n------------------ 原始邮件 ------------------\n发件人: \"pbem\"<pbem@example.net>;\n发送时间: 2026年11月20日(星期五) 上午10:00\n收件人: \"Bob\"<bob@example.org>;\n主题: bz-test1\n\nboard\n",
-        ),
-        (
-            "gmail-zh",
-            "22-15\n\npbem <pbem@example.net> 于2026年11月20日周五 10:00写道：\n\n> board\n",
-        ),
-        (
-            "forward",
-            "22-15\n\n---------- Forwarded message ---------\nFrom: pbem <pbem@example.net>\nDate: Fri, Nov 20, 2026 at 10:00 AM\nSubject: bz-test1\nTo: Bob\n\nboard\n",
-        ),
-    ];
-    for (client, text) in cases {
+    for (client, text) in CLIENT_REPLIES {
         assert_eq!(kept(text), "22-15", "{client}");
     }
 }
