@@ -236,7 +236,7 @@ impl Store {
 
     /// Written with mode 0600: only pbem's user may read the tokens. So
     /// is every file the store writes: each is a temporary file made 0600
-    /// ([`crate::record::write::temp_file`]) renamed into place.
+    /// ([`files::temp_file`]) renamed into place.
     ///
     /// # Errors
     /// Any I/O error.

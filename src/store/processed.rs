@@ -100,11 +100,11 @@ impl Processed {
 
 impl Store {
     /// The keys of the mails processed so far, read as they are asked
-    /// about.
+    /// about (call it with the lock held).
     ///
     /// # Errors
-    /// None today; kept so that callers handle a store that must read
-    /// something first.
+    /// None: each file is read, and its errors reported, when
+    /// [`Processed::contains`] first asks about one of its keys.
     pub fn processed(&self) -> Result<Processed, StoreError> {
         let dir = self.root.join("processed");
         Ok(Processed {
