@@ -7,7 +7,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use chrono_tz::Tz;
 use pbem::game::Side;
 use pbem::timecontrol::{
-    Batch, ClockError, ClockPolicy, ClockState, DigestMode, DigestPrefs, Notice, Queued,
+    ClockError, ClockPolicy, ClockState, DigestBatch, DigestMode, DigestPrefs, HeldNews, Notice,
     ReminderPoint, TimeControl, VacationError, format_deadline, release,
 };
 use std::collections::HashSet;
@@ -705,8 +705,8 @@ fn the_policy_and_time_controls_read_from_toml() {
 
 // --- digests -----------------------------------------------------------------
 
-fn q(recipient: &str, at: &str, urgent: bool, item: &str) -> Queued<String> {
-    Queued {
+fn q(recipient: &str, at: &str, urgent: bool, item: &str) -> HeldNews<String> {
+    HeldNews {
         recipient: recipient.into(),
         at: t(at),
         urgent,
@@ -714,8 +714,8 @@ fn q(recipient: &str, at: &str, urgent: bool, item: &str) -> Queued<String> {
     }
 }
 
-fn batch(recipient: &str, items: &[&str]) -> Batch<String> {
-    Batch {
+fn batch(recipient: &str, items: &[&str]) -> DigestBatch<String> {
+    DigestBatch {
         recipient: recipient.into(),
         items: items.iter().map(|s| s.to_string()).collect(),
     }
@@ -777,7 +777,7 @@ fn digests_group_per_recipient_by_mode() {
 
     // Nothing queued, nothing sent.
     let r = release(
-        Vec::<Queued<String>>::new(),
+        Vec::<HeldNews<String>>::new(),
         t("2026-11-05T09:00:00Z"),
         prefs,
     );

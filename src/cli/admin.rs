@@ -64,107 +64,15 @@ pub struct New {
 impl New {
     pub fn execute(self) -> anyhow::Result<i32> {
         let rules = self.game;
-        // Each player as named: the side, the address, and the option as
-        // typed, which errors quote.
-        let mut given: Vec<(String, &str, String)> = Vec::new();
-        for p in &self.player {
-            let Some((side, email)) = p.split_once('=') else {
-                eprintln!(
-                    "pbem new: --player {p}: write SIDE=EMAIL, like --player {}=alice@example.org",
-                    rules.side_name(Side::A)
-                );
-                return Ok(2);
-            };
-            given.push((side.to_string(), email, format!("--player {p}")));
-        }
-        let old = [
-            ("black", &self.black),
-            ("red", &self.red),
-            ("blue", &self.blue),
-            ("white", &self.white),
-            ("guerrilla", &self.guerrilla),
-            ("coin", &self.coin),
-        ];
-        for (side, email) in old {
-            if let Some(email) = email {
-                given.push((
-                    side.to_string(),
-                    email.as_str(),
-                    format!("--{side} {email}"),
-                ));
-            }
-        }
-        let mut players = BTreeMap::new();
-        for (side, email, typed) in given {
-            let email = email.trim();
-            let Some(named) = rules.side_named(&side) else {
-                eprintln!(
-                    "pbem new: {} has no side {side:?}; its sides are {} and {}",
-                    rules.name(),
-                    rules.side_name(Side::A),
-                    rules.side_name(Side::B)
-                );
-                return Ok(2);
-            };
-            // The game's own spelling of the side, as the record keeps it.
-            let side = rules.side_name(named);
-            if players.contains_key(side) {
-                eprintln!("pbem new: {side} is named twice; give each side one player");
+        let (players, first) = match self
+            .players(rules)
+            .and_then(|p| Ok((p, self.first(rules)?)))
+        {
+            Ok(chosen) => chosen,
+            Err(usage) => {
+                eprintln!("{usage}");
                 return Ok(2);
             }
-            let addr = crate::adjudicate::address_of(email);
-            if addr.parse::<lettre::Address>().is_err() {
-                eprintln!("pbem new: {typed}: not a mail address");
-                return Ok(2);
-            }
-            if let Some(why) = crate::adjudicate::unmailable(&addr) {
-                eprintln!("pbem new: {typed}: pbem cannot write to it: {why}");
-                return Ok(2);
-            }
-            let name = email
-                .split('<')
-                .next()
-                .map(str::trim)
-                .filter(|n| !n.is_empty() && email.contains('<'));
-            players.insert(side.to_string(), mailbox(name, &addr));
-        }
-        for s in Side::BOTH {
-            if !players.contains_key(rules.side_name(s)) {
-                eprintln!(
-                    "pbem new: who plays {}? add --player {}=EMAIL",
-                    rules.side_name(s),
-                    rules.side_name(s)
-                );
-                return Ok(2);
-            }
-        }
-        let first = match (&self.first, rules.fixed_first()) {
-            (None, None) => {
-                eprintln!(
-                    "pbem new: in {} the players choose who moves first: add --first {} or --first {}",
-                    rules.name(),
-                    rules.side_name(Side::A),
-                    rules.side_name(Side::B)
-                );
-                return Ok(2);
-            }
-            (None, fixed) => fixed,
-            (Some(f), fixed) => match rules.side_named(f) {
-                Some(s) if fixed.is_none_or(|x| x == s) => Some(s),
-                Some(_) => {
-                    eprintln!(
-                        "pbem new: in {} {} moves first ({})",
-                        rules.name(),
-                        rules.side_name(fixed.unwrap_or(Side::A)),
-                        rules.cite(crate::rules::SETUP)
-                    );
-                    return Ok(2);
-                }
-                None => {
-                    eprintln!("pbem new: --first {f}: not a side of {}", rules.name());
-                    return Ok(2);
-                }
-            },
         };
         let id = match &self.id {
             Some(id) if store::valid_id(id) => id.clone(),
@@ -223,6 +131,124 @@ impl New {
             server.store.game_path(&id)?.display()
         );
         Ok(if report.send_errors.is_empty() { 0 } else { 1 })
+    }
+}
+
+impl New {
+    /// Each side's player, as the options name them (`--player SIDE=EMAIL`
+    /// or the older `--black EMAIL`): side name -> mailbox.
+    ///
+    /// # Errors
+    /// A usage error's message: a side named twice or not at all, an
+    /// address pbem cannot write to.
+    fn players(&self, rules: Rules) -> Result<BTreeMap<String, String>, String> {
+        // Each player as named: the side, the address, and the option as
+        // typed, which errors quote.
+        let mut given: Vec<(String, &str, String)> = Vec::new();
+        for p in &self.player {
+            let Some((side, email)) = p.split_once('=') else {
+                return Err(format!(
+                    "pbem new: --player {p}: write SIDE=EMAIL, like --player {}=alice@example.org",
+                    rules.side_name(Side::A)
+                ));
+            };
+            given.push((side.to_string(), email, format!("--player {p}")));
+        }
+        let old = [
+            ("black", &self.black),
+            ("red", &self.red),
+            ("blue", &self.blue),
+            ("white", &self.white),
+            ("guerrilla", &self.guerrilla),
+            ("coin", &self.coin),
+        ];
+        for (side, email) in old {
+            if let Some(email) = email {
+                given.push((
+                    side.to_string(),
+                    email.as_str(),
+                    format!("--{side} {email}"),
+                ));
+            }
+        }
+        let mut players = BTreeMap::new();
+        for (side, email, typed) in given {
+            let email = email.trim();
+            let Some(named) = rules.side_named(&side) else {
+                return Err(format!(
+                    "pbem new: {} has no side {side:?}; its sides are {} and {}",
+                    rules.name(),
+                    rules.side_name(Side::A),
+                    rules.side_name(Side::B)
+                ));
+            };
+            // The game's own spelling of the side, as the record keeps it.
+            let side = rules.side_name(named);
+            if players.contains_key(side) {
+                return Err(format!(
+                    "pbem new: {side} is named twice; give each side one player"
+                ));
+            }
+            let addr = crate::adjudicate::address_of(email);
+            if addr.parse::<lettre::Address>().is_err() {
+                return Err(format!("pbem new: {typed}: not a mail address"));
+            }
+            if let Some(why) = crate::adjudicate::unmailable(&addr) {
+                return Err(format!("pbem new: {typed}: pbem cannot write to it: {why}"));
+            }
+            let name = email
+                .split('<')
+                .next()
+                .map(str::trim)
+                .filter(|n| !n.is_empty() && email.contains('<'));
+            players.insert(side.to_string(), mailbox(name, &addr));
+        }
+        for s in Side::BOTH {
+            if !players.contains_key(rules.side_name(s)) {
+                return Err(format!(
+                    "pbem new: who plays {}? add --player {}=EMAIL",
+                    rules.side_name(s),
+                    rules.side_name(s)
+                ));
+            }
+        }
+        Ok(players)
+    }
+
+    /// The side that moves first: the game's own, or the one `--first`
+    /// names where the players choose.
+    ///
+    /// # Errors
+    /// A usage error's message.
+    fn first(&self, rules: Rules) -> Result<Option<Side>, String> {
+        Ok(match (&self.first, rules.fixed_first()) {
+            (None, None) => {
+                return Err(format!(
+                    "pbem new: in {} the players choose who moves first: add --first {} or --first {}",
+                    rules.name(),
+                    rules.side_name(Side::A),
+                    rules.side_name(Side::B)
+                ));
+            }
+            (None, fixed) => fixed,
+            (Some(f), fixed) => match rules.side_named(f) {
+                Some(s) if fixed.is_none_or(|x| x == s) => Some(s),
+                Some(_) => {
+                    return Err(format!(
+                        "pbem new: in {} {} moves first ({})",
+                        rules.name(),
+                        rules.side_name(fixed.unwrap_or(Side::A)),
+                        rules.cite(crate::rules::SETUP)
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "pbem new: --first {f}: not a side of {}",
+                        rules.name()
+                    ));
+                }
+            },
+        })
     }
 }
 

@@ -2,20 +2,17 @@
 //! daemon.
 
 use super::out;
-use crate::adjudicate::Identity;
-use crate::config::{self, Config, InboxKind};
-use crate::mail::outbound;
-use crate::mail::templates::Templates;
-use crate::mailbox::imap::{Imap, Wake, nap_unless};
-use crate::mailbox::{Maildir, Source, Stdin};
-use crate::poll::{Poller, Report};
-use crate::store::{Store, StoreError};
-use crate::transport::{self, dead};
+use crate::config::{self, Config};
+use crate::daemon::log_report;
+use crate::mailbox::{Maildir, Stdin};
+use crate::poll::Report;
+use crate::store::Store;
+use crate::store::StoreError;
 use clap::Args;
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
+
+pub use crate::setup::Server;
 
 /// Where the settings are: --config, else $PBEM_CONFIG, else ./pbem.toml.
 #[derive(Args, Debug, Clone)]
@@ -40,218 +37,6 @@ impl ConfigArg {
     }
     pub fn load(&self) -> anyhow::Result<Config> {
         Ok(Config::load_with(&self.path(), &self.set)?)
-    }
-}
-
-/// Everything a poll needs, built from the settings.
-pub struct Server {
-    pub config: Config,
-    pub store: Store,
-    pub identity: Identity,
-    pub templates: Templates,
-    pub transport: Box<dyn transport::Transport>,
-}
-
-impl Server {
-    pub fn new(config: Config) -> anyhow::Result<Server> {
-        let store = Store::open(&config.data)?;
-        let identity = Identity {
-            address: config.address.to_lowercase(),
-            name: config.name.clone(),
-            trusted_authserv: config.trusted_authserv.clone(),
-            admin: config.admin.clone(),
-            clocks: config.clock.clone(),
-        };
-        let templates = Templates::new(config.templates.clone());
-        let transport = transport::from_config(&config.send)?;
-        Ok(Server {
-            config,
-            store,
-            identity,
-            templates,
-            transport,
-        })
-    }
-
-    fn poller(&self) -> Poller<'_> {
-        Poller {
-            store: &self.store,
-            identity: &self.identity,
-            templates: &self.templates,
-            transport: self.transport.as_ref(),
-            limits: self.config.limits,
-        }
-    }
-
-    /// Finishes what a crash left in the outbox: the replies of committed
-    /// mails and commands released, the others' thrown away
-    /// ([`Poller::recover`]). Call with the lock held, before anything
-    /// else.
-    ///
-    /// # Errors
-    /// Store failures.
-    pub fn recover(&self, now: chrono::DateTime<chrono::Utc>) -> Result<(), StoreError> {
-        self.poller().recover(now)
-    }
-
-    /// Commits an admin's command, whose changes wait in `batch` (a
-    /// [`Store::batch`] view), together with its replies, under `key`
-    /// ([`Poller::commit_made`]: the record named by `made` is the commit
-    /// point), then sends the outbox. Call with the lock held, and hold it
-    /// until this returns: a poll's flush at the same time would send the
-    /// same mails.
-    ///
-    /// # Errors
-    /// Store failures: the command is then on disk with its replies, or
-    /// neither is.
-    pub fn commit_command(
-        &self,
-        batch: &Store,
-        key: &str,
-        replies: &[crate::adjudicate::Reply],
-        made: &crate::store::Made,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<Report, StoreError> {
-        Poller {
-            store: batch,
-            ..self.poller()
-        }
-        .commit_made(key, replies, made, now)?;
-        Ok(self.flush())
-    }
-
-    /// Sends the outbox. Call with the lock held.
-    pub fn flush(&self) -> Report {
-        let flushed = transport::flush(&self.store.outbox_ready(), self.transport.as_ref());
-        let mut report = Report {
-            sent: flushed.sent,
-            unsent: flushed.failed + flushed.waiting,
-            send_errors: flushed.errors,
-            ..Report::default()
-        };
-        self.tell_admin(&mut report);
-        report
-    }
-
-    /// Tells the admin of each reply the server refused for good (the
-    /// dead letters, issue 13) once: a notice mailed at once through the
-    /// transport, or, without an admin address, a line logged at error
-    /// level. A notice that cannot go now is counted unsent in `report`
-    /// and tried at the next flush. Call with the data folder's lock held.
-    fn tell_admin(&self, report: &mut Report) {
-        let dir = dead::folder_of(&self.store.outbox_ready());
-        if !dir.is_dir() {
-            return;
-        }
-        let now = crate::clock::now();
-        let told = dead::tell(&dir, self.transport.as_ref(), now, &|letter| {
-            self.dead_letter_notice(letter, now)
-        });
-        report.sent += told.sent;
-        report.unsent += told.waiting;
-        report.send_errors.extend(told.errors);
-    }
-
-    /// The admin's notice of one dead letter (`templates/dead_letter.txt`):
-    /// the recipient, the subject (cut short) and the server's answer,
-    /// never the reply's text. `None` without an admin address.
-    fn dead_letter_notice(
-        &self,
-        letter: &dead::Letter,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<Option<Vec<u8>>, String> {
-        let Some(admin) = &self.identity.admin else {
-            return Ok(None);
-        };
-        let n = &letter.note;
-        let rendered = self
-            .templates
-            .render(
-                "dead_letter",
-                minijinja::context! {
-                    to => &n.to, subject => &n.subject, error => &n.error,
-                    at => n.at.format("%Y-%m-%d %H:%M UTC").to_string(),
-                    mail => letter.mail.display().to_string(),
-                },
-            )
-            .map_err(|e| e.to_string())?;
-        let reply = crate::adjudicate::Reply {
-            to: admin.clone(),
-            rendered,
-            game: None,
-            reply_to: None,
-        };
-        let message_id = format!(
-            "<pbem.dead.{:016x}@{}>",
-            crate::store::stable_hash(letter.name.as_bytes()),
-            self.identity.domain()
-        );
-        outbound::build(&self.identity, &reply, &message_id, None, &[], now)
-            .map(Some)
-            .map_err(|e| e.to_string())
-    }
-
-    /// The configured mailbox, opened (a Maildir's folders are made; an
-    /// IMAP server is reached at the first use).
-    ///
-    /// # Errors
-    /// A Maildir whose folders cannot be made.
-    pub fn inbox(&self) -> anyhow::Result<Box<dyn Source>> {
-        Ok(
-            match self.config.inbox.kind().map_err(anyhow::Error::msg)? {
-                InboxKind::Maildir(m) => Box::new(Maildir::open(m)?),
-                InboxKind::Imap(i) => Box::new(Imap::new(i.clone())),
-            },
-        )
-    }
-
-    /// Processes the mailbox and sends the outbox ([`Poller::poll`]), then
-    /// tells the admin of the replies the server refused for good.
-    ///
-    /// # Errors
-    /// As [`Poller::poll`].
-    pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
-        let mut report = self.poller().poll(source, crate::clock::now(), wait)?;
-        // When another pbem has the lock now, that one tells.
-        if let Ok(_lock) = self.store.lock(false) {
-            self.tell_admin(&mut report);
-        }
-        Ok(report)
-    }
-}
-
-fn print_report(r: &Report, quiet: bool) {
-    use crate::logging::line;
-    for l in &r.log {
-        log::info!("{l}");
-    }
-    for e in &r.errors {
-        log::error!("{}", line("not-processed", &[("error", e)]));
-    }
-    for e in &r.send_errors {
-        log::warn!("{}", line("not-sent", &[("error", e)]));
-    }
-    let failed = r.errors.len();
-    let mut fields: Vec<(&str, &dyn std::fmt::Display)> = vec![
-        ("handled", &r.handled),
-        ("refused", &r.refused),
-        ("already", &r.skipped),
-        ("failed", &failed),
-        ("sent", &r.sent),
-        ("waiting", &r.unsent),
-    ];
-    // Replies the reply limits held back (issue 5), only when there are
-    // some: the usual line stays as it was.
-    if r.limited > 0 {
-        fields.push(("limited", &r.limited));
-    }
-    let summary = line("poll", &fields);
-    if r.failed() {
-        log::warn!("{summary}");
-    } else if quiet {
-        log::debug!("{summary}");
-    } else {
-        log::info!("{summary}");
     }
 }
 
@@ -295,7 +80,7 @@ impl Init {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        crate::record::write::write_atomic(&path, config::INIT)?;
+        crate::store::files::write_atomic(&path, config::INIT)?;
         let c = Config::load(&path)?;
         Store::open(&c.data)?;
         let maildir = c.inbox.maildir.clone().unwrap_or_default();
@@ -343,7 +128,7 @@ impl Poll {
         let mut inbox = server.inbox()?;
         match server.poll(inbox.as_mut(), self.wait) {
             Ok(r) => {
-                print_report(&r, self.quiet);
+                log_report(&r, self.quiet);
                 Ok(if r.failed() { 1 } else { 0 })
             }
             Err(e @ StoreError::Busy(_)) => {
@@ -390,7 +175,7 @@ impl Deliver {
         };
         match run() {
             Ok(r) => {
-                print_report(&r, true);
+                log_report(&r, true);
                 // Processed: sending may fail and retry later from the outbox.
                 Ok(if r.errors.is_empty() { 0 } else { TEMPFAIL })
             }
@@ -431,181 +216,10 @@ pub struct Daemon {
 }
 
 /// The sweep: mail that came unannounced, replies waiting in the outbox.
-const SWEEP: Duration = Duration::from_secs(30);
-
-/// The wait before reconnecting after `failures` failures in a row: 1, 2,
-/// 4 ... seconds, at most 60.
-pub fn backoff(failures: u32) -> Duration {
-    Duration::from_secs(1u64 << failures.saturating_sub(1).min(6)).min(Duration::from_secs(60))
-}
-
 impl Daemon {
     pub fn execute(self) -> anyhow::Result<i32> {
         let server = Server::new(self.config.load()?)?;
-        let stop = Arc::new(AtomicBool::new(false));
-        signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))?;
-        signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))?;
-        match server.config.inbox.kind().map_err(anyhow::Error::msg)? {
-            InboxKind::Maildir(m) => {
-                let m = m.to_path_buf();
-                self.watch_maildir(&server, &m, &stop)?;
-            }
-            InboxKind::Imap(i) => {
-                let imap = Imap::new(i.clone());
-                watch_imap(&server, imap, &stop);
-            }
-        }
-        log::info!("daemon-stop");
+        crate::daemon::run(&server, Duration::from_millis(self.interval))?;
         Ok(0)
-    }
-
-    fn watch_maildir(
-        &self,
-        server: &Server,
-        maildir: &std::path::Path,
-        stop: &AtomicBool,
-    ) -> anyhow::Result<()> {
-        let mut md = Maildir::open(maildir)?;
-        log::info!(
-            "{}",
-            crate::logging::line("daemon-start", &[("maildir", &maildir.display())])
-        );
-        // inotify tells of mail arriving in new/ (delivered there, or
-        // renamed in from tmp/); a sweep every 30 s catches the rest: mail
-        // an IMAP server moved to cur/, replies waiting in the outbox.
-        let new_dir = maildir.join("new");
-        let mut watch = inotify::Inotify::init().ok();
-        if let Some(w) = &mut watch
-            && let Err(e) = w.watches().add(
-                &new_dir,
-                inotify::WatchMask::CREATE | inotify::WatchMask::MOVED_TO,
-            )
-        {
-            log::warn!(
-                "{}",
-                crate::logging::line(
-                    "no-inotify",
-                    &[("error", &e), ("interval_ms", &self.interval)]
-                )
-            );
-            watch = None;
-        }
-        let mut buffer = [0u8; 4096];
-        let mut last_poll: Option<std::time::Instant> = None;
-        let mut last_mtime = None;
-        while !stop.load(Ordering::Relaxed) {
-            let arrived = match &mut watch {
-                Some(w) => w
-                    .read_events(&mut buffer)
-                    .map(|ev| ev.count() > 0)
-                    .unwrap_or(false),
-                None => {
-                    let m = std::fs::metadata(&new_dir).and_then(|m| m.modified()).ok();
-                    let changed = m != last_mtime;
-                    last_mtime = m;
-                    changed
-                }
-            };
-            if arrived || last_poll.is_none_or(|t| t.elapsed() >= SWEEP) {
-                last_poll = Some(std::time::Instant::now());
-                match server.poll(&mut md, true) {
-                    Ok(r) => print_report(&r, true),
-                    Err(e) => {
-                        log::error!("{}", crate::logging::line("poll-failed", &[("error", &e)]))
-                    }
-                }
-                continue;
-            }
-            match &watch {
-                // Until a mail arrives (at once, not at the next look: issue
-                // 6), a signal, or a look at `stop` and the sweep.
-                Some(w) => {
-                    let sweep =
-                        last_poll.map_or(Duration::ZERO, |t| SWEEP.saturating_sub(t.elapsed()));
-                    wait_readable(w, sweep.min(Duration::from_millis(250)));
-                }
-                None => std::thread::sleep(Duration::from_millis(self.interval)),
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Waits until `fd` can be read, at most `timeout` (or until a signal).
-fn wait_readable(fd: &impl std::os::fd::AsRawFd, timeout: Duration) {
-    let mut p = libc::pollfd {
-        fd: fd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
-    // SAFETY: one pollfd, valid for the call; an error or a signal only
-    // ends the wait early.
-    unsafe { libc::poll(&mut p, 1, ms) };
-}
-
-/// The IMAP loop: poll, then wait (IDLE or a nap); on a failure, log it
-/// and wait 1, 2, 4 ... s before the next try. Never gives up, never
-/// panics; returns when `stop` is raised.
-fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
-    let what = imap.config().describe();
-    log::info!(
-        "{}",
-        crate::logging::line("daemon-start", &[("imap", &what)])
-    );
-    let mut failures = 0u32;
-    let retry = |failures: u32, e: &dyn std::fmt::Display| {
-        let d = backoff(failures);
-        log::warn!(
-            "{}",
-            crate::logging::line(
-                "inbox-failed",
-                &[
-                    ("error", e),
-                    ("retry_s", &d.as_secs()),
-                    ("failures", &failures)
-                ]
-            )
-        );
-        nap_unless(stop, d)
-    };
-    while !stop.load(Ordering::Relaxed) {
-        match server.poll(&mut imap, true) {
-            Ok(r) => {
-                if failures > 0 {
-                    log::info!("{}", crate::logging::line("inbox-back", &[("imap", &what)]));
-                }
-                failures = 0;
-                print_report(&r, true);
-            }
-            Err(e) => {
-                failures += 1;
-                if retry(failures, &e) {
-                    break;
-                }
-                continue;
-            }
-        }
-        match imap.wait(SWEEP, stop) {
-            Ok(Wake::Stopped) => break,
-            Ok(Wake::Changed | Wake::TimedOut) => {}
-            Err(e) => {
-                failures += 1;
-                if retry(failures, &format!("IMAP connection lost: {e}")) {
-                    break;
-                }
-            }
-        }
-    }
-    imap.logout();
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn backoff_doubles_up_to_a_minute() {
-        let secs: Vec<u64> = (1..=9).map(|n| super::backoff(n).as_secs()).collect();
-        assert_eq!(secs, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
-        assert_eq!(super::backoff(u32::MAX).as_secs(), 60);
     }
 }

@@ -1,8 +1,19 @@
 //! Mail: what players send (parsed into commands) and what pbem sends back.
 //!
 //! `source -> parse -> command -> record -> reply -> outbox -> transport`
-//! (issue 3). This module holds the pure parts: [`text`] cleans a body,
-//! [`command`] reads the commands in it.
+//! (issue 3). This module holds the pure parts. An incoming mail is read
+//! in this order:
+//!
+//! 1. [`inbound`]: the MIME message (headers, the text part, HTML turned
+//!    into text), with [`authres`] judging its Authentication-Results;
+//! 2. [`text`]: the reply's own lines, the quoted mail and signatures
+//!    dropped;
+//! 3. [`quotes`]: what mail clients write around quoted mail (the table
+//!    [`text`] consults to say what a line is);
+//! 4. [`command`]: the commands in those lines.
+//!
+//! On the way out, [`templates`] words the replies and [`outbound`] builds
+//! the MIME message.
 
 pub mod authres;
 pub mod command;

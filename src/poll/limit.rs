@@ -395,7 +395,9 @@ impl Poller<'_> {
         // The count of fruitless mails in a row (issue 13: a loop too
         // slow for the hourly and daily limits ends here).
         let own = mailbox_key(sender);
-        let mut tally = self.store.tally(&own)?;
+        let mut tally = (self.store.read_limits_file(&own)?)
+            .filter(|t: &Tally| t.address == own)
+            .unwrap_or_else(|| Tally::new(&own));
         let before = tally.clone();
         let acted = !handled.fruitless && (handled.progress || !handled.replies.is_empty());
         let mut fruitless =
@@ -429,7 +431,10 @@ impl Poller<'_> {
             // person's (issue 13: plus-addresses got past the limits).
             let counted = mailbox_key(&to);
             if !tallies.contains_key(&counted) {
-                tallies.insert(counted.clone(), (self.store.tally(&counted)?, false));
+                let tally = (self.store.read_limits_file(&counted)?)
+                    .filter(|t: &Tally| t.address == counted)
+                    .unwrap_or_else(|| Tally::new(&counted));
+                tallies.insert(counted.clone(), (tally, false));
             }
             let Some((tally, changed)) = tallies.get_mut(&counted) else {
                 continue;
@@ -457,7 +462,8 @@ impl Poller<'_> {
         handled.replies = kept;
         for (tally, changed) in tallies.values() {
             if *changed {
-                self.store.write_tally(tally)?;
+                let kept = (!tally.is_empty()).then_some(tally);
+                self.store.write_limits_file(&tally.address, kept)?;
             }
         }
         Ok(limited)

@@ -11,18 +11,15 @@
 //! (one small file for a single mail, however many mails the server has
 //! seen). Each line is `<key> .`: a line cut short by a crash lacks the
 //! closing ` .` and is no key, and the next append starts on a line of its
-//! own. The single `DATA/processed.log` of earlier versions is moved into
-//! these files by the first poll that finds it.
+//! own.
 
-use super::{Store, StoreError, io_err, read_opt, stable_hash, sync_file_system, sync_folder};
+use super::files::{read_opt, sync_file_system, sync_folder};
+use super::{Store, StoreError, io_err, stable_hash};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-
-/// The file of committed keys of earlier versions.
-const LEGACY: &str = "processed.log";
 
 /// The keys processed so far, read from disk as they are asked about.
 #[derive(Debug)]
@@ -103,21 +100,13 @@ impl Processed {
 
 impl Store {
     /// The keys of the mails processed so far, read as they are asked
-    /// about. Moves the single log of earlier versions into the key files
-    /// first (call it with the lock held).
+    /// about (call it with the lock held).
     ///
     /// # Errors
-    /// When the earlier log cannot be moved.
+    /// None: each file is read, and its errors reported, when
+    /// [`Processed::contains`] first asks about one of its keys.
     pub fn processed(&self) -> Result<Processed, StoreError> {
         let dir = self.root.join("processed");
-        let legacy = self.root.join(LEGACY);
-        if let Some(text) = read_opt(&legacy)? {
-            let keys: Vec<&str> = keys_in(&text).collect();
-            // Appended (again, after a crash here: a key twice is one
-            // key) and synced, with one syncfs, before the old log goes.
-            self.append_keys(&keys, false)?;
-            fs::remove_file(&legacy).map_err(io_err(&legacy))?;
-        }
         Ok(Processed {
             dir,
             shards: RefCell::new(HashMap::new()),

@@ -1,45 +1,10 @@
-//! Where mail comes from: a Maildir, an IMAP folder ([`imap`]), or one
-//! message on standard input (`pbem deliver`, for an MTA pipe). All sit
-//! behind [`Source`], so the poll does not care.
+//! A Maildir source: new mail in `new/`, done mail moved to `cur/` with
+//! the Seen flag.
 
-pub mod imap;
-
+use super::{InboxMail, MAX_MAIL, Source};
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
-
-/// One mail waiting to be processed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pending {
-    /// The source's name for it: a Maildir file name, `imap:<UIDVALIDITY>:<UID>`.
-    pub name: String,
-    pub raw: Vec<u8>,
-}
-
-/// A mailbox pbem reads.
-pub trait Source {
-    /// The mails not yet processed, oldest first.
-    ///
-    /// # Errors
-    /// When the mailbox cannot be read.
-    fn pending(&mut self) -> io::Result<Vec<Pending>>;
-    /// Marks a mail as done; called only after its record and replies are
-    /// durable.
-    ///
-    /// # Errors
-    /// When the mailbox cannot be changed.
-    fn done(&mut self, mail: &Pending) -> io::Result<()>;
-    /// Makes the marks of [`Source::done`] so far durable, where they are
-    /// not at once (a Maildir: one folder sync for a batch of mails). A
-    /// mark lost to a crash is harmless: the mail is found again, its key
-    /// is committed, and it is only marked.
-    ///
-    /// # Errors
-    /// When the mailbox cannot be synced.
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 /// A Maildir: new mail in `new/`, done mail in `cur/` with the Seen flag.
 /// Unseen mail in `cur/` is read too (an IMAP server's SELECT moves mail
@@ -48,9 +13,6 @@ pub trait Source {
 pub struct Maildir {
     root: PathBuf,
 }
-
-/// The largest mail read; anything bigger is left alone and reported.
-pub const MAX_MAIL: u64 = 25 * 1024 * 1024;
 
 impl Maildir {
     /// Opens the Maildir at `root`, creating `new/`, `cur/` and `tmp/`.
@@ -95,7 +57,7 @@ impl Maildir {
 }
 
 impl Source for Maildir {
-    fn pending(&mut self) -> io::Result<Vec<Pending>> {
+    fn pending(&mut self) -> io::Result<Vec<InboxMail>> {
         let mut found = Vec::new();
         for sub in ["new", "cur"] {
             for entry in fs::read_dir(self.root.join(sub))? {
@@ -125,11 +87,11 @@ impl Source for Maildir {
         found.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
         Ok(found
             .into_iter()
-            .map(|(_, name, raw)| Pending { name, raw })
+            .map(|(_, name, raw)| InboxMail { name, raw })
             .collect())
     }
 
-    fn done(&mut self, mail: &Pending) -> io::Result<()> {
+    fn done(&mut self, mail: &InboxMail) -> io::Result<()> {
         let from = self.root.join(&mail.name);
         let base = mail
             .name
@@ -153,44 +115,6 @@ impl Source for Maildir {
         for sub in ["cur", "new"] {
             fs::File::open(self.root.join(sub))?.sync_all()?;
         }
-        Ok(())
-    }
-}
-
-/// One mail read from standard input (`pbem deliver`).
-pub struct Stdin {
-    mail: Option<Vec<u8>>,
-}
-
-impl Stdin {
-    /// Reads the whole of standard input (at most [`MAX_MAIL`] bytes).
-    ///
-    /// # Errors
-    /// When standard input cannot be read.
-    pub fn read() -> io::Result<Stdin> {
-        let mut raw = Vec::new();
-        io::stdin().take(MAX_MAIL).read_to_end(&mut raw)?;
-        Ok(Stdin { mail: Some(raw) })
-    }
-    pub fn from_bytes(raw: Vec<u8>) -> Stdin {
-        Stdin { mail: Some(raw) }
-    }
-}
-
-impl Source for Stdin {
-    fn pending(&mut self) -> io::Result<Vec<Pending>> {
-        Ok(self
-            .mail
-            .clone()
-            .map(|raw| Pending {
-                name: "stdin".into(),
-                raw,
-            })
-            .into_iter()
-            .collect())
-    }
-    fn done(&mut self, _: &Pending) -> io::Result<()> {
-        self.mail = None;
         Ok(())
     }
 }

@@ -452,7 +452,6 @@ pub fn parse(body: &str) -> Commands {
 pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let rest = |n: usize| words.get(n..).map(|w| w.join(" ")).unwrap_or_default();
     let Some(head) = lower.first() else {
         return Ok(None);
     };
@@ -462,45 +461,8 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         return Ok(None);
     }
     let cmd = match head.as_str() {
-        h if h.starts_with('#') && h.len() > 1 => {
-            let n: u32 = h[1..].parse().map_err(|_| {
-                format!(
-                    "`{}` is not a move number: write it like #12 {}",
-                    words[0],
-                    example()
-                )
-            })?;
-            let mut r = rest(1);
-            if let Some(stripped) = strip_word(&r, "move") {
-                r = stripped;
-            }
-            if r.is_empty() {
-                return Err(format!(
-                    "#{n} needs a move after it, like #{n} {}",
-                    example()
-                ));
-            }
-            one_move(&r)?;
-            Command::Move {
-                number: Some(n),
-                text: r,
-            }
-        }
-        "move" | "play" => {
-            let r = rest(1);
-            if r.is_empty() {
-                return Err(format!(
-                    "`{}` needs a move, like move {}",
-                    words[0],
-                    example()
-                ));
-            }
-            one_move(&r)?;
-            Command::Move {
-                number: None,
-                text: r,
-            }
-        }
+        h if h.starts_with('#') && h.len() > 1 => numbered_move(&words)?,
+        "move" | "play" => plain_move(&words)?,
         "challenge" => return parse_challenge(&words[1..]).map(Some),
         "accept" | "accepted" => match lower.get(1).map(String::as_str) {
             None | Some("challenge") => Command::Accept,
@@ -521,22 +483,10 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         // A square or nothing: `legal moves: 50-51` (a line of pbem's
         // reply, quoted back) is not `moves` from a square called
         // `moves:`.
-        "moves" | "legal" => match &words[1..] {
-            [] => Command::Moves { from: None },
-            [square] if square_word(square) => Command::Moves {
-                from: Some(square.to_string()),
-            },
-            more => {
-                let how = format!("`{head}` takes a square number, like {head} 22, or nothing");
-                return Err(match more.iter().find(|w| !square_word(w)) {
-                    Some(word) => format!("`{}` is not a square number: {how}", shorten_word(word)),
-                    None => format!("one square at a time: {how}"),
-                });
-            }
-        },
+        "moves" | "legal" => moves_from(head, &words)?,
         "games" if words.len() == 1 => Command::Games,
         "rules" => {
-            let r = rest(1);
+            let r = rest(&words, 1);
             Command::Rules {
                 game: if r.is_empty() {
                     None
@@ -546,56 +496,143 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             }
         }
         "help" | "help?" | "?" if words.len() == 1 => Command::Help,
-        "timezone" | "tz" | "zone" => match words.get(1) {
-            Some(z) if words.len() == 2 => {
-                if ["utc", "gmt", "none", "off"].contains(&z.to_lowercase().as_str()) {
-                    Command::Timezone(None)
-                } else {
-                    Command::Timezone(Some(parse_zone(z).map_err(|e| e.to_string())?))
-                }
-            }
-            _ => {
-                return Err(
-                    "write a time zone name after the word, like timezone Europe/Berlin (or timezone utc)"
-                        .into(),
-                );
-            }
-        },
-        "vacation" | "holiday" | "away" => match lower.get(1).map(String::as_str) {
-            Some("off" | "over" | "end" | "back") if words.len() == 2 => Command::Vacation(None),
-            Some(d) if words.len() <= 3 && (words.len() == 2 || lower[2].starts_with("day")) => {
-                match d.trim_end_matches('d').parse::<u32>() {
-                    Ok(n) if n > 0 => Command::Vacation(Some(n)),
-                    _ => {
-                        return Err(format!(
-                            "`{}` is not a number of days: write vacation 7 (days), or vacation off",
-                            words[1]
-                        ));
-                    }
-                }
-            }
-            _ => return Err("write vacation 7 (days), or vacation off".into()),
-        },
-        "digest" => Command::Digest(rest(1).parse::<DigestMode>().map_err(|e| e.to_string())?),
+        "timezone" | "tz" | "zone" => timezone(&words)?,
+        "vacation" | "holiday" | "away" => vacation(&words, &lower)?,
+        "digest" => Command::Digest(
+            rest(&words, 1)
+                .parse::<DigestMode>()
+                .map_err(|e| e.to_string())?,
+        ),
         "token" | "secret" => match words.get(1) {
             Some(t) if words.len() == 2 => Command::Token(t.to_string()),
             _ => return Err("write the token alone after the word: token abc123".into()),
         },
-        _ if CLOCK_OR_DATE.is_match(line) => return Ok(None),
-        _ => match moves_in(line) {
-            Some(moves) if moves.len() > 1 => return Err(several(&moves)),
-            Some(_) => Command::Move {
-                number: None,
-                text: line.to_string(),
-            },
-            None if MOVE_LIKE.is_match(line) => Command::Move {
-                number: None,
-                text: line.to_string(),
-            },
-            None => return Ok(None),
-        },
+        _ => return bare_moves(line),
     };
     Ok(Some(cmd))
+}
+
+/// The words of a line from the `n`th on, joined by single spaces.
+fn rest(words: &[&str], n: usize) -> String {
+    words.get(n..).map(|w| w.join(" ")).unwrap_or_default()
+}
+
+/// `#12 e5` or `#12 move e5`: a move with its number.
+fn numbered_move(words: &[&str]) -> Result<Command, String> {
+    let n: u32 = words[0][1..].parse().map_err(|_| {
+        format!(
+            "`{}` is not a move number: write it like #12 {}",
+            words[0],
+            example()
+        )
+    })?;
+    let mut r = rest(words, 1);
+    if let Some(stripped) = strip_word(&r, "move") {
+        r = stripped;
+    }
+    if r.is_empty() {
+        return Err(format!(
+            "#{n} needs a move after it, like #{n} {}",
+            example()
+        ));
+    }
+    one_move(&r)?;
+    Ok(Command::Move {
+        number: Some(n),
+        text: r,
+    })
+}
+
+/// `move e5`, `play e5`.
+fn plain_move(words: &[&str]) -> Result<Command, String> {
+    let r = rest(words, 1);
+    if r.is_empty() {
+        return Err(format!(
+            "`{}` needs a move, like move {}",
+            words[0],
+            example()
+        ));
+    }
+    one_move(&r)?;
+    Ok(Command::Move {
+        number: None,
+        text: r,
+    })
+}
+
+/// `moves`, `moves 22`: a square or nothing. `legal moves: 50-51` (a
+/// line of pbem's reply, quoted back) is not `moves` from a square called
+/// `moves:`.
+fn moves_from(head: &str, words: &[&str]) -> Result<Command, String> {
+    match &words[1..] {
+        [] => Ok(Command::Moves { from: None }),
+        [square] if square_word(square) => Ok(Command::Moves {
+            from: Some(square.to_string()),
+        }),
+        more => {
+            let how = format!("`{head}` takes a square number, like {head} 22, or nothing");
+            Err(match more.iter().find(|w| !square_word(w)) {
+                Some(word) => format!("`{}` is not a square number: {how}", shorten_word(word)),
+                None => format!("one square at a time: {how}"),
+            })
+        }
+    }
+}
+
+/// `timezone Europe/Berlin`, `timezone utc`.
+fn timezone(words: &[&str]) -> Result<Command, String> {
+    match words.get(1) {
+        Some(z) if words.len() == 2 => {
+            if ["utc", "gmt", "none", "off"].contains(&z.to_lowercase().as_str()) {
+                Ok(Command::Timezone(None))
+            } else {
+                Ok(Command::Timezone(Some(
+                    parse_zone(z).map_err(|e| e.to_string())?,
+                )))
+            }
+        }
+        _ => Err(
+            "write a time zone name after the word, like timezone Europe/Berlin (or timezone utc)"
+                .into(),
+        ),
+    }
+}
+
+/// `vacation 7`, `vacation 7 days`, `vacation off`.
+fn vacation(words: &[&str], lower: &[String]) -> Result<Command, String> {
+    match lower.get(1).map(String::as_str) {
+        Some("off" | "over" | "end" | "back") if words.len() == 2 => Ok(Command::Vacation(None)),
+        Some(d) if words.len() <= 3 && (words.len() == 2 || lower[2].starts_with("day")) => {
+            match d.trim_end_matches('d').parse::<u32>() {
+                Ok(n) if n > 0 => Ok(Command::Vacation(Some(n))),
+                _ => Err(format!(
+                    "`{}` is not a number of days: write vacation 7 (days), or vacation off",
+                    words[1]
+                )),
+            }
+        }
+        _ => Err("write vacation 7 (days), or vacation off".into()),
+    }
+}
+
+/// A line that starts with no command word: a move alone on its line, or
+/// chatter (`Ok(None)`; a time or a date is chatter too).
+fn bare_moves(line: &str) -> Result<Option<Command>, String> {
+    if CLOCK_OR_DATE.is_match(line) {
+        return Ok(None);
+    }
+    match moves_in(line) {
+        Some(moves) if moves.len() > 1 => Err(several(&moves)),
+        Some(_) => Ok(Some(Command::Move {
+            number: None,
+            text: line.to_string(),
+        })),
+        None if MOVE_LIKE.is_match(line) => Ok(Some(Command::Move {
+            number: None,
+            text: line.to_string(),
+        })),
+        None => Ok(None),
+    }
 }
 
 /// A word of a player's line for quoting: at most 20 characters.
@@ -671,383 +708,4 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn one(line: &str) -> Command {
-        parse_line(line)
-            .unwrap()
-            .unwrap_or_else(|| panic!("chatter: {line}"))
-    }
-
-    #[test]
-    fn moves_in_every_form() {
-        let mv = |n: Option<u32>, t: &str| Command::Move {
-            number: n,
-            text: t.into(),
-        };
-        assert_eq!(one("22-15"), mv(None, "22-15"));
-        assert_eq!(one("MOVE 22x15"), mv(None, "22x15"));
-        assert_eq!(one("#12 22-15"), mv(Some(12), "22-15"));
-        assert_eq!(one("#12 move 22-15"), mv(Some(12), "22-15"));
-        assert_eq!(one("27/36, 28/37"), mv(None, "27/36, 28/37"));
-        assert_eq!(one("L12-28"), mv(None, "L12-28"));
-        assert_eq!(one("12-20:2"), mv(None, "12-20:2"));
-        assert_eq!(one("22 - off"), mv(None, "22 - off"));
-        assert_eq!(one("22–15"), mv(None, "22–15"));
-    }
-
-    #[test]
-    fn other_commands() {
-        assert_eq!(
-            one("Challenge Boom & Zoom <bob@example.org> first"),
-            Command::Challenge {
-                rules: Rules::BoomAndZoom,
-                opponent: "bob@example.org".into(),
-                order: Order::First,
-                clock: None,
-            }
-        );
-        assert_eq!(
-            one("challenge mad bob@example.org second 3d+1d/10D Weekends-Free"),
-            Command::Challenge {
-                rules: Rules::Mad,
-                opponent: "bob@example.org".into(),
-                order: Order::Second,
-                clock: Some("3d+1d/10d weekends-free".parse().unwrap()),
-            }
-        );
-        assert!(
-            parse_line("challenge mad bob@example.org 0d")
-                .unwrap_err()
-                .contains("0d"),
-        );
-        assert_eq!(
-            one("timezone europe/berlin"),
-            Command::Timezone(Some(chrono_tz::Europe::Berlin))
-        );
-        assert_eq!(one("timezone UTC"), Command::Timezone(None));
-        assert!(
-            parse_line("timezone Berlin")
-                .unwrap_err()
-                .contains("Europe/Berlin")
-        );
-        assert_eq!(one("vacation 7"), Command::Vacation(Some(7)));
-        assert_eq!(one("vacation 7 days"), Command::Vacation(Some(7)));
-        assert_eq!(one("Vacation off"), Command::Vacation(None));
-        assert!(
-            parse_line("vacation soon")
-                .unwrap_err()
-                .contains("vacation 7")
-        );
-        assert!(
-            parse_line("vacation 0")
-                .unwrap_err()
-                .contains("not a number of days")
-        );
-        assert_eq!(one("accept"), Command::Accept);
-        assert_eq!(one("Accept draw"), Command::AcceptDraw);
-        assert_eq!(one("decline draw"), Command::DeclineDraw);
-        assert_eq!(one("RESIGN"), Command::Resign);
-        assert_eq!(one("draw"), Command::OfferDraw);
-        assert_eq!(one("offer draw"), Command::OfferDraw);
-        assert_eq!(one("board"), Command::Board);
-        assert_eq!(
-            one("moves 22"),
-            Command::Moves {
-                from: Some("22".into())
-            }
-        );
-        assert_eq!(one("games"), Command::Games);
-        assert_eq!(
-            one("rules mad"),
-            Command::Rules {
-                game: Some(Rules::Mad)
-            }
-        );
-        assert_eq!(one("help"), Command::Help);
-        assert_eq!(one("token k3y"), Command::Token("k3y".into()));
-    }
-
-    #[test]
-    fn issue5_long_lines_and_many_commands_are_refused_not_carried_out() {
-        // A megabyte move: refused with its first 60 characters quoted.
-        let long = "1-2-".repeat(250_000);
-        let c = parse(&format!("{long}\n"));
-        assert!(c.commands.is_empty());
-        assert_eq!(c.errors.len(), 1);
-        assert!(c.errors[0].line.len() < 70, "{}", c.errors[0].line);
-        assert!(c.errors[0].message.contains("too long"));
-        let c = parse(&format!("move {}\n", "x".repeat(300)));
-        assert!(c.errors[0].message.contains("too long"));
-        // A long line of chatter is chatter.
-        let c = parse(&format!("{}\nboard\n", "blah ".repeat(100)));
-        assert_eq!(c.commands, [Command::Board]);
-        assert!(c.errors.is_empty());
-        // A storm in one mail: 10,000 `help` lines would be 10,000 replies.
-        let c = parse(&"help\n".repeat(10_000));
-        assert!(
-            c.errors
-                .iter()
-                .any(|e| e.message.contains("at most 20 commands"))
-        );
-        let c = parse(&"board\n".repeat(MAX_COMMANDS));
-        assert!(c.errors.is_empty());
-        // A near miss in a long word is not quoted back.
-        let c = parse(&format!("hi {}\n", "1-".repeat(10_000)));
-        assert!(c.errors.is_empty());
-    }
-
-    #[test]
-    fn issue5_lookalikes_are_named() {
-        for (text, c) in [
-            ("13х21", 'х'),
-            ("13Х21", 'Х'),
-            ("13χ21", 'χ'),
-            ("¹³-²¹", '¹'),
-            ("⑬-㉑", '⑬'),
-            ("13-оff", 'о'),
-            ("1\u{0335}3-21", '\u{0335}'),
-        ] {
-            let p = parse(&format!("{text}\n"));
-            assert!(!p.errors.is_empty(), "{text}: {p:?}");
-            assert!(p.commands.is_empty(), "{text}");
-            assert!(
-                p.errors[0]
-                    .message
-                    .contains(&format!("{c:?} (U+{:04X})", c as u32)),
-                "{text}: {:?}",
-                p.errors
-            );
-        }
-        // Dashes pbem reads are moves; words and chatter are not named.
-        for dash in ['‐', '‑', '‒', '―', '﹣'] {
-            assert!(matches!(one(&format!("13{dash}21")), Command::Move { .. }));
-        }
-        for chatter in ["Привет", "café at 10", "XIII-XXI", "rеsign"] {
-            assert!(parse(chatter).errors.is_empty(), "{chatter}");
-        }
-    }
-
-    #[test]
-    fn issue12_times_dates_and_foreign_words_are_chatter() {
-        for line in [
-            "12:33",
-            "09:58:12",
-            "20/11/26",
-            "Am 19.11.2026 um 12:33 schrieb pbem:",
-            "Le jeu. 19 nov. 2026 à 12:33, pbem <pbem@example.net> a écrit :",
-            "pbem <pbem@example.net> 于2026年11月20日周五 10:00写道：",
-            "On 20/11/26 12:33, pbem wrote:",
-        ] {
-            let c = parse(&format!("{line}\n"));
-            assert!(
-                c.commands.is_empty() && c.errors.is_empty(),
-                "{line}: {c:?}"
-            );
-        }
-        // A move is still a move, and a look-alike still named.
-        assert!(matches!(one("12-20:2"), Command::Move { .. }));
-        assert!(matches!(one("27/36"), Command::Move { .. }));
-        assert!(!parse("13х21\n").errors.is_empty());
-    }
-
-    #[test]
-    fn chatter_is_ignored_and_near_misses_are_errors() {
-        assert_eq!(parse_line("Hi Bob, good move!").unwrap(), None);
-        assert_eq!(parse_line("I resign from my job").unwrap(), None);
-        assert!(
-            parse_line("challenge chess bob@x.org")
-                .unwrap_err()
-                .contains("unknown game")
-        );
-        assert!(parse_line("challenge mad").unwrap_err().contains("whom"));
-        assert!(
-            parse_line("#x 22-15")
-                .unwrap_err()
-                .contains("not a move number")
-        );
-        let c = parse("Hi!\n22-15.\nthanks\n");
-        assert_eq!(c.commands.len(), 1);
-        assert!(c.errors.is_empty());
-        // With no command at all, a line holding a move is a near miss.
-        let c = parse("Hi!\nmvoe 13-21\n");
-        assert_eq!(c.errors[0].line, "mvoe 13-21");
-        assert!(c.errors[0].message.contains("`move 13-21`"));
-        // Beside a command it is chatter.
-        assert!(parse("Nice 13x34!\n22-15\n").errors.is_empty());
-        assert!(parse("See you on Monday\n").errors.is_empty());
-    }
-    #[test]
-    fn moves_takes_a_square_or_nothing() {
-        assert_eq!(one("moves"), Command::Moves { from: None });
-        assert_eq!(one("legal"), Command::Moves { from: None });
-        assert_eq!(
-            one("Moves 22"),
-            Command::Moves {
-                from: Some("22".into())
-            }
-        );
-        // The square's form only: whether it is on the board is the
-        // game's to say.
-        assert_eq!(
-            one("legal 100"),
-            Command::Moves {
-                from: Some("100".into())
-            }
-        );
-        for (line, word) in [
-            ("moves moves:", "moves:"),
-            ("Legal moves: 50-51", "moves:"),
-            ("legal moves: 50-51, 50-52, 50-53", "moves:"),
-            ("moves 1000", "1000"),
-            ("moves 27/36", "27/36"),
-            ("moves twenty-two", "twenty-two"),
-            ("moves 22 please", "please"),
-        ] {
-            let e = parse_line(line).unwrap_err();
-            assert!(
-                e.contains(&format!("`{word}` is not a square number")),
-                "{line}: {e}"
-            );
-            assert!(e.contains("takes a square number, like"), "{line}: {e}");
-            assert!(e.contains("or nothing"), "{line}: {e}");
-        }
-        assert_eq!(
-            parse_line("moves moves:").unwrap_err(),
-            "`moves:` is not a square number: `moves` takes a square number, like moves 22, or nothing"
-        );
-        assert!(
-            parse_line("moves 22 23")
-                .unwrap_err()
-                .contains("one square at a time")
-        );
-        // A hostile word is quoted short.
-        let e = parse_line(&format!("moves {}", "y".repeat(150))).unwrap_err();
-        assert!(e.len() < 120, "{e}");
-    }
-
-    #[test]
-    fn a_line_of_several_moves_is_refused_in_every_games_shape() {
-        for (line, quoted) in [
-            ("50-51, 50-52, 50-53", "50-51, 50-52, ..."),
-            ("22-15 23-16", "22-15, 23-16"),
-            ("22-15; 23-16", "22-15, 23-16"),
-            ("22 - 15  23 - 16", "22-15, 23-16"),
-            ("22-off 23-off", "22-off, 23-off"),
-            ("17-33 33x41 49-off", "17-33, 33x41, ..."),
-            ("12-20:2 L12-28", "12-20:2, L12-28"),
-            ("L12x28, 12x20:3", "L12x28, 12x20:3"),
-            ("18-42 18x22", "18-42, 18x22"),
-            ("22x36x50 22-29", "22x36x50, 22-29"),
-            ("27/36,28/37 29/38,30/39", "27/36,28/37, 29/38,30/39"),
-            ("27/36,28/37 27-36", "27/36,28/37, 27-36"),
-            ("#12 22-15 23-16", "22-15, 23-16"),
-            ("move 22-15, 23-16", "22-15, 23-16"),
-        ] {
-            let e = parse_line(line).unwrap_err();
-            assert!(
-                e.starts_with("one move per mail: this line holds several moves"),
-                "{line}: {e}"
-            );
-            assert!(e.contains(&format!("({quoted})")), "{line}: {e}");
-            let c = parse(&format!("{line}\n"));
-            assert!(c.commands.is_empty(), "{line}");
-            assert_eq!(c.errors[0].line, quoted, "{line}");
-        }
-        // A pasted list is quoted by its first two moves, never whole.
-        let list = |n: u32| {
-            (1..=n)
-                .map(|n| format!("{n}-{}", n + 8))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let c = parse(&format!("{}\n", list(25)));
-        assert_eq!(c.errors[0].line, "1-9, 2-10, ...");
-        assert!(c.errors[0].message.len() < 120, "{}", c.errors[0].message);
-        // Past MAX_LINE it is a line too long, quoted cut.
-        let c = parse(&format!("{}\n", list(40)));
-        assert!(c.errors[0].message.contains("too long"));
-        assert!(c.errors[0].line.len() < 70);
-    }
-
-    #[test]
-    fn one_move_in_any_form_is_still_one_move() {
-        let mv = |t: &str| Command::Move {
-            number: None,
-            text: t.into(),
-        };
-        // A Guerrilla placement is one move of two points, however the
-        // points are separated.
-        for line in [
-            "27/36,28/37",
-            "27/36, 28/37",
-            "27/36 28/37",
-            "27/36 ; 28/37",
-            "27 / 36 , 28 / 37",
-            "27/36",
-        ] {
-            assert_eq!(one(line), mv(line), "{line}");
-        }
-        for line in [
-            "22x36x50",
-            "22 x 36 x 50",
-            "22-36-50",
-            "12-20:2",
-            "L12-28",
-            "l12x28",
-            "22-off",
-            "22 - off",
-            "13-x21",
-            "22-",
-        ] {
-            assert_eq!(one(line), mv(line), "{line}");
-        }
-        assert_eq!(
-            one("#12 27/36 28/37"),
-            Command::Move {
-                number: Some(12),
-                text: "27/36 28/37".into()
-            }
-        );
-        assert_eq!(one("move 22-15"), mv("22-15"));
-        // Three points are one (bad) placement for the game to refuse.
-        let c = parse("27/36,28/37,29/38\n");
-        assert!(c.errors.is_empty() || c.errors[0].message.contains("one move per mail"));
-    }
-
-    #[test]
-    fn a_mail_of_two_move_lines_is_refused_naming_both() {
-        let c = parse("64-63\n63-62\n");
-        assert_eq!(c.errors.len(), 1, "{c:?}");
-        let e = &c.errors[0];
-        assert!(e.message.starts_with("one move per mail"), "{e}");
-        assert!(e.message.contains("(64-63, 63-62)"), "{e}");
-        assert_eq!(e.line, "64-63, 63-62");
-        let c = parse("#3 13-21\nthanks!\nmove 14-22\nboard\n#5 15-23\n");
-        assert!(
-            c.errors[0]
-                .message
-                .contains("3 moves (#3 13-21, 14-22, ...)"),
-            "{c:?}"
-        );
-        // A move and other commands are not several moves.
-        assert!(parse("22-15\ndraw\nboard\n").errors.is_empty());
-        assert!(parse("27/36 28/37\n").errors.is_empty());
-    }
-
-    #[test]
-    fn hints_before_any_game_name_only_the_form_every_game_has() {
-        // `A-B` is in every game; `off`, `:2`, `L`, points are not.
-        let foreign = Regex::new(r"(?i)-off|:\d|\d/\d|\bl\d|\dx\d+x").unwrap();
-        for e in [
-            parse_line("move").unwrap_err(),
-            parse_line("#12").unwrap_err(),
-            parse_line("#x 22-15").unwrap_err(),
-            parse("13х21\n").errors[0].message.clone(),
-        ] {
-            assert!(!foreign.is_match(&e), "{e}");
-            assert!(e.contains("22-15"), "{e}");
-        }
-    }
-}
+mod tests;

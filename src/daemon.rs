@@ -1,0 +1,240 @@
+//! The daemon's event loops (`pbem daemon`): wait for mail (inotify on a
+//! Maildir's `new/`, IMAP IDLE or a nap), poll through the
+//! [`Server`](crate::setup::Server), sweep every 30 seconds, back off
+//! after failures, stop cleanly on SIGTERM or SIGINT. The top of the mail
+//! path: everything below runs once per poll.
+
+use crate::config::InboxKind;
+use crate::mailbox::Maildir;
+use crate::mailbox::imap::{Imap, Wake, nap_unless};
+use crate::poll::Report;
+use crate::setup::Server;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// The sweep: mail that came unannounced, replies waiting in the outbox.
+const SWEEP: Duration = Duration::from_secs(30);
+
+/// The wait before reconnecting after `failures` failures in a row: 1, 2,
+/// 4 ... seconds, at most 60.
+pub fn backoff(failures: u32) -> Duration {
+    Duration::from_secs(1u64 << failures.saturating_sub(1).min(6)).min(Duration::from_secs(60))
+}
+
+/// Runs until SIGTERM or SIGINT (a poll under way is finished first):
+/// watches the configured inbox and polls when mail arrives and at every
+/// sweep. `interval`: how often to look at a Maildir where inotify is not
+/// available.
+///
+/// # Errors
+/// Signals that cannot be handled, an inbox that cannot be opened.
+pub fn run(server: &Server, interval: Duration) -> anyhow::Result<()> {
+    let stop = Arc::new(AtomicBool::new(false));
+    signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))?;
+    signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))?;
+    match server.config.inbox.kind().map_err(anyhow::Error::msg)? {
+        InboxKind::Maildir(m) => {
+            let m = m.to_path_buf();
+            watch_maildir(server, &m, interval, &stop)?;
+        }
+        InboxKind::Imap(i) => {
+            let imap = Imap::new(i.clone());
+            watch_imap(server, imap, &stop);
+        }
+    }
+    log::info!("daemon-stop");
+    Ok(())
+}
+
+/// inotify on `maildir/new`, if it can be had (else `None`, logged).
+fn watch_new(new_dir: &Path, interval: Duration) -> Option<inotify::Inotify> {
+    let w = inotify::Inotify::init().ok()?;
+    if let Err(e) = w.watches().add(
+        new_dir,
+        inotify::WatchMask::CREATE | inotify::WatchMask::MOVED_TO,
+    ) {
+        log::warn!(
+            "{}",
+            crate::logging::line(
+                "no-inotify",
+                &[("error", &e), ("interval_ms", &interval.as_millis())]
+            )
+        );
+        return None;
+    }
+    Some(w)
+}
+
+/// The Maildir loop: poll when mail arrives and at every sweep, until
+/// `stop` is raised.
+fn watch_maildir(
+    server: &Server,
+    maildir: &Path,
+    interval: Duration,
+    stop: &AtomicBool,
+) -> anyhow::Result<()> {
+    let mut md = Maildir::open(maildir)?;
+    log::info!(
+        "{}",
+        crate::logging::line("daemon-start", &[("maildir", &maildir.display())])
+    );
+    // inotify tells of mail arriving in new/ (delivered there, or
+    // renamed in from tmp/); a sweep every 30 s catches the rest: mail
+    // an IMAP server moved to cur/, replies waiting in the outbox.
+    let new_dir = maildir.join("new");
+    let mut watch = watch_new(&new_dir, interval);
+    let mut buffer = [0u8; 4096];
+    let mut last_poll: Option<std::time::Instant> = None;
+    let mut last_mtime = None;
+    while !stop.load(Ordering::Relaxed) {
+        let arrived = match &mut watch {
+            Some(w) => w
+                .read_events(&mut buffer)
+                .map(|ev| ev.count() > 0)
+                .unwrap_or(false),
+            None => {
+                let m = std::fs::metadata(&new_dir).and_then(|m| m.modified()).ok();
+                let changed = m != last_mtime;
+                last_mtime = m;
+                changed
+            }
+        };
+        if arrived || last_poll.is_none_or(|t| t.elapsed() >= SWEEP) {
+            last_poll = Some(std::time::Instant::now());
+            match server.poll(&mut md, true) {
+                Ok(r) => log_report(&r, true),
+                Err(e) => {
+                    log::error!("{}", crate::logging::line("poll-failed", &[("error", &e)]))
+                }
+            }
+            continue;
+        }
+        match &watch {
+            // Until a mail arrives (at once, not at the next look: issue
+            // 6), a signal, or a look at `stop` and the sweep.
+            Some(w) => {
+                let sweep = last_poll.map_or(Duration::ZERO, |t| SWEEP.saturating_sub(t.elapsed()));
+                wait_readable(w, sweep.min(Duration::from_millis(250)));
+            }
+            None => std::thread::sleep(interval),
+        }
+    }
+    Ok(())
+}
+
+/// Waits until `fd` can be read, at most `timeout` (or until a signal).
+fn wait_readable(fd: &impl std::os::fd::AsFd, timeout: Duration) {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut fds = [PollFd::new(fd, PollFlags::IN)];
+    let timeout = Timespec::try_from(timeout).unwrap_or(Timespec {
+        tv_sec: i64::MAX,
+        tv_nsec: 0,
+    });
+    // An error or a signal only ends the wait early.
+    let _ = poll(&mut fds, Some(&timeout));
+}
+
+/// The IMAP loop: poll, then wait (IDLE or a nap); on a failure, log it
+/// and wait 1, 2, 4 ... s before the next try. Never gives up, never
+/// panics; returns when `stop` is raised.
+fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
+    let what = imap.config().describe();
+    log::info!(
+        "{}",
+        crate::logging::line("daemon-start", &[("imap", &what)])
+    );
+    let mut failures = 0u32;
+    let retry = |failures: u32, e: &dyn std::fmt::Display| {
+        let d = backoff(failures);
+        log::warn!(
+            "{}",
+            crate::logging::line(
+                "inbox-failed",
+                &[
+                    ("error", e),
+                    ("retry_s", &d.as_secs()),
+                    ("failures", &failures)
+                ]
+            )
+        );
+        nap_unless(stop, d)
+    };
+    while !stop.load(Ordering::Relaxed) {
+        match server.poll(&mut imap, true) {
+            Ok(r) => {
+                if failures > 0 {
+                    log::info!("{}", crate::logging::line("inbox-back", &[("imap", &what)]));
+                }
+                failures = 0;
+                log_report(&r, true);
+            }
+            Err(e) => {
+                failures += 1;
+                if retry(failures, &e) {
+                    break;
+                }
+                continue;
+            }
+        }
+        match imap.wait(SWEEP, stop) {
+            Ok(Wake::Stopped) => break,
+            Ok(Wake::Changed | Wake::TimedOut) => {}
+            Err(e) => {
+                failures += 1;
+                if retry(failures, &format!("IMAP connection lost: {e}")) {
+                    break;
+                }
+            }
+        }
+    }
+    imap.logout();
+}
+
+/// Logs a poll's report: each mail's line, the errors, and a summary
+/// (at debug level when `quiet` and nothing failed: the daemon's sweeps).
+pub fn log_report(r: &Report, quiet: bool) {
+    use crate::logging::line;
+    for l in &r.log {
+        log::info!("{l}");
+    }
+    for e in &r.errors {
+        log::error!("{}", line("not-processed", &[("error", e)]));
+    }
+    for e in &r.send_errors {
+        log::warn!("{}", line("not-sent", &[("error", e)]));
+    }
+    let failed = r.errors.len();
+    let mut fields: Vec<(&str, &dyn std::fmt::Display)> = vec![
+        ("handled", &r.handled),
+        ("refused", &r.refused),
+        ("already", &r.skipped),
+        ("failed", &failed),
+        ("sent", &r.sent),
+        ("waiting", &r.unsent),
+    ];
+    // Replies the reply limits held back (issue 5), only when there are
+    // some: the usual line stays as it was.
+    if r.limited > 0 {
+        fields.push(("limited", &r.limited));
+    }
+    let summary = line("poll", &fields);
+    if r.failed() {
+        log::warn!("{summary}");
+    } else if quiet {
+        log::debug!("{summary}");
+    } else {
+        log::info!("{summary}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn backoff_doubles_up_to_a_minute() {
+        let secs: Vec<u64> = (1..=9).map(|n| super::backoff(n).as_secs()).collect();
+        assert_eq!(secs, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
+        assert_eq!(super::backoff(u32::MAX).as_secs(), 60);
+    }
+}

@@ -1,0 +1,380 @@
+//! Tests of command parsing.
+
+use super::*;
+
+fn one(line: &str) -> Command {
+    parse_line(line)
+        .unwrap()
+        .unwrap_or_else(|| panic!("chatter: {line}"))
+}
+
+#[test]
+fn moves_in_every_form() {
+    let mv = |n: Option<u32>, t: &str| Command::Move {
+        number: n,
+        text: t.into(),
+    };
+    assert_eq!(one("22-15"), mv(None, "22-15"));
+    assert_eq!(one("MOVE 22x15"), mv(None, "22x15"));
+    assert_eq!(one("#12 22-15"), mv(Some(12), "22-15"));
+    assert_eq!(one("#12 move 22-15"), mv(Some(12), "22-15"));
+    assert_eq!(one("27/36, 28/37"), mv(None, "27/36, 28/37"));
+    assert_eq!(one("L12-28"), mv(None, "L12-28"));
+    assert_eq!(one("12-20:2"), mv(None, "12-20:2"));
+    assert_eq!(one("22 - off"), mv(None, "22 - off"));
+    assert_eq!(one("22–15"), mv(None, "22–15"));
+}
+
+#[test]
+fn other_commands() {
+    assert_eq!(
+        one("Challenge Boom & Zoom <bob@example.org> first"),
+        Command::Challenge {
+            rules: Rules::BoomAndZoom,
+            opponent: "bob@example.org".into(),
+            order: Order::First,
+            clock: None,
+        }
+    );
+    assert_eq!(
+        one("challenge mad bob@example.org second 3d+1d/10D Weekends-Free"),
+        Command::Challenge {
+            rules: Rules::Mad,
+            opponent: "bob@example.org".into(),
+            order: Order::Second,
+            clock: Some("3d+1d/10d weekends-free".parse().unwrap()),
+        }
+    );
+    assert!(
+        parse_line("challenge mad bob@example.org 0d")
+            .unwrap_err()
+            .contains("0d"),
+    );
+    assert_eq!(
+        one("timezone europe/berlin"),
+        Command::Timezone(Some(chrono_tz::Europe::Berlin))
+    );
+    assert_eq!(one("timezone UTC"), Command::Timezone(None));
+    assert!(
+        parse_line("timezone Berlin")
+            .unwrap_err()
+            .contains("Europe/Berlin")
+    );
+    assert_eq!(one("vacation 7"), Command::Vacation(Some(7)));
+    assert_eq!(one("vacation 7 days"), Command::Vacation(Some(7)));
+    assert_eq!(one("Vacation off"), Command::Vacation(None));
+    assert!(
+        parse_line("vacation soon")
+            .unwrap_err()
+            .contains("vacation 7")
+    );
+    assert!(
+        parse_line("vacation 0")
+            .unwrap_err()
+            .contains("not a number of days")
+    );
+    assert_eq!(one("accept"), Command::Accept);
+    assert_eq!(one("Accept draw"), Command::AcceptDraw);
+    assert_eq!(one("decline draw"), Command::DeclineDraw);
+    assert_eq!(one("RESIGN"), Command::Resign);
+    assert_eq!(one("draw"), Command::OfferDraw);
+    assert_eq!(one("offer draw"), Command::OfferDraw);
+    assert_eq!(one("board"), Command::Board);
+    assert_eq!(
+        one("moves 22"),
+        Command::Moves {
+            from: Some("22".into())
+        }
+    );
+    assert_eq!(one("games"), Command::Games);
+    assert_eq!(
+        one("rules mad"),
+        Command::Rules {
+            game: Some(Rules::Mad)
+        }
+    );
+    assert_eq!(one("help"), Command::Help);
+    assert_eq!(one("token k3y"), Command::Token("k3y".into()));
+}
+
+#[test]
+fn issue5_long_lines_and_many_commands_are_refused_not_carried_out() {
+    // A megabyte move: refused with its first 60 characters quoted.
+    let long = "1-2-".repeat(250_000);
+    let c = parse(&format!("{long}\n"));
+    assert!(c.commands.is_empty());
+    assert_eq!(c.errors.len(), 1);
+    assert!(c.errors[0].line.len() < 70, "{}", c.errors[0].line);
+    assert!(c.errors[0].message.contains("too long"));
+    let c = parse(&format!("move {}\n", "x".repeat(300)));
+    assert!(c.errors[0].message.contains("too long"));
+    // A long line of chatter is chatter.
+    let c = parse(&format!("{}\nboard\n", "blah ".repeat(100)));
+    assert_eq!(c.commands, [Command::Board]);
+    assert!(c.errors.is_empty());
+    // A storm in one mail: 10,000 `help` lines would be 10,000 replies.
+    let c = parse(&"help\n".repeat(10_000));
+    assert!(
+        c.errors
+            .iter()
+            .any(|e| e.message.contains("at most 20 commands"))
+    );
+    let c = parse(&"board\n".repeat(MAX_COMMANDS));
+    assert!(c.errors.is_empty());
+    // A near miss in a long word is not quoted back.
+    let c = parse(&format!("hi {}\n", "1-".repeat(10_000)));
+    assert!(c.errors.is_empty());
+}
+
+#[test]
+fn issue5_lookalikes_are_named() {
+    for (text, c) in [
+        ("13х21", 'х'),
+        ("13Х21", 'Х'),
+        ("13χ21", 'χ'),
+        ("¹³-²¹", '¹'),
+        ("⑬-㉑", '⑬'),
+        ("13-оff", 'о'),
+        ("1\u{0335}3-21", '\u{0335}'),
+    ] {
+        let p = parse(&format!("{text}\n"));
+        assert!(!p.errors.is_empty(), "{text}: {p:?}");
+        assert!(p.commands.is_empty(), "{text}");
+        assert!(
+            p.errors[0]
+                .message
+                .contains(&format!("{c:?} (U+{:04X})", c as u32)),
+            "{text}: {:?}",
+            p.errors
+        );
+    }
+    // Dashes pbem reads are moves; words and chatter are not named.
+    for dash in ['‐', '‑', '‒', '―', '﹣'] {
+        assert!(matches!(one(&format!("13{dash}21")), Command::Move { .. }));
+    }
+    for chatter in ["Привет", "café at 10", "XIII-XXI", "rеsign"] {
+        assert!(parse(chatter).errors.is_empty(), "{chatter}");
+    }
+}
+
+#[test]
+fn issue12_times_dates_and_foreign_words_are_chatter() {
+    for line in [
+        "12:33",
+        "09:58:12",
+        "20/11/26",
+        "Am 19.11.2026 um 12:33 schrieb pbem:",
+        "Le jeu. 19 nov. 2026 à 12:33, pbem <pbem@example.net> a écrit :",
+        "pbem <pbem@example.net> 于2026年11月20日周五 10:00写道：",
+        "On 20/11/26 12:33, pbem wrote:",
+    ] {
+        let c = parse(&format!("{line}\n"));
+        assert!(
+            c.commands.is_empty() && c.errors.is_empty(),
+            "{line}: {c:?}"
+        );
+    }
+    // A move is still a move, and a look-alike still named.
+    assert!(matches!(one("12-20:2"), Command::Move { .. }));
+    assert!(matches!(one("27/36"), Command::Move { .. }));
+    assert!(!parse("13х21\n").errors.is_empty());
+}
+
+#[test]
+fn chatter_is_ignored_and_near_misses_are_errors() {
+    assert_eq!(parse_line("Hi Bob, good move!").unwrap(), None);
+    assert_eq!(parse_line("I resign from my job").unwrap(), None);
+    assert!(
+        parse_line("challenge chess bob@x.org")
+            .unwrap_err()
+            .contains("unknown game")
+    );
+    assert!(parse_line("challenge mad").unwrap_err().contains("whom"));
+    assert!(
+        parse_line("#x 22-15")
+            .unwrap_err()
+            .contains("not a move number")
+    );
+    let c = parse("Hi!\n22-15.\nthanks\n");
+    assert_eq!(c.commands.len(), 1);
+    assert!(c.errors.is_empty());
+    // With no command at all, a line holding a move is a near miss.
+    let c = parse("Hi!\nmvoe 13-21\n");
+    assert_eq!(c.errors[0].line, "mvoe 13-21");
+    assert!(c.errors[0].message.contains("`move 13-21`"));
+    // Beside a command it is chatter.
+    assert!(parse("Nice 13x34!\n22-15\n").errors.is_empty());
+    assert!(parse("See you on Monday\n").errors.is_empty());
+}
+#[test]
+fn moves_takes_a_square_or_nothing() {
+    assert_eq!(one("moves"), Command::Moves { from: None });
+    assert_eq!(one("legal"), Command::Moves { from: None });
+    assert_eq!(
+        one("Moves 22"),
+        Command::Moves {
+            from: Some("22".into())
+        }
+    );
+    // The square's form only: whether it is on the board is the
+    // game's to say.
+    assert_eq!(
+        one("legal 100"),
+        Command::Moves {
+            from: Some("100".into())
+        }
+    );
+    for (line, word) in [
+        ("moves moves:", "moves:"),
+        ("Legal moves: 50-51", "moves:"),
+        ("legal moves: 50-51, 50-52, 50-53", "moves:"),
+        ("moves 1000", "1000"),
+        ("moves 27/36", "27/36"),
+        ("moves twenty-two", "twenty-two"),
+        ("moves 22 please", "please"),
+    ] {
+        let e = parse_line(line).unwrap_err();
+        assert!(
+            e.contains(&format!("`{word}` is not a square number")),
+            "{line}: {e}"
+        );
+        assert!(e.contains("takes a square number, like"), "{line}: {e}");
+        assert!(e.contains("or nothing"), "{line}: {e}");
+    }
+    assert_eq!(
+        parse_line("moves moves:").unwrap_err(),
+        "`moves:` is not a square number: `moves` takes a square number, like moves 22, or nothing"
+    );
+    assert!(
+        parse_line("moves 22 23")
+            .unwrap_err()
+            .contains("one square at a time")
+    );
+    // A hostile word is quoted short.
+    let e = parse_line(&format!("moves {}", "y".repeat(150))).unwrap_err();
+    assert!(e.len() < 120, "{e}");
+}
+
+#[test]
+fn a_line_of_several_moves_is_refused_in_every_games_shape() {
+    for (line, quoted) in [
+        ("50-51, 50-52, 50-53", "50-51, 50-52, ..."),
+        ("22-15 23-16", "22-15, 23-16"),
+        ("22-15; 23-16", "22-15, 23-16"),
+        ("22 - 15  23 - 16", "22-15, 23-16"),
+        ("22-off 23-off", "22-off, 23-off"),
+        ("17-33 33x41 49-off", "17-33, 33x41, ..."),
+        ("12-20:2 L12-28", "12-20:2, L12-28"),
+        ("L12x28, 12x20:3", "L12x28, 12x20:3"),
+        ("18-42 18x22", "18-42, 18x22"),
+        ("22x36x50 22-29", "22x36x50, 22-29"),
+        ("27/36,28/37 29/38,30/39", "27/36,28/37, 29/38,30/39"),
+        ("27/36,28/37 27-36", "27/36,28/37, 27-36"),
+        ("#12 22-15 23-16", "22-15, 23-16"),
+        ("move 22-15, 23-16", "22-15, 23-16"),
+    ] {
+        let e = parse_line(line).unwrap_err();
+        assert!(
+            e.starts_with("one move per mail: this line holds several moves"),
+            "{line}: {e}"
+        );
+        assert!(e.contains(&format!("({quoted})")), "{line}: {e}");
+        let c = parse(&format!("{line}\n"));
+        assert!(c.commands.is_empty(), "{line}");
+        assert_eq!(c.errors[0].line, quoted, "{line}");
+    }
+    // A pasted list is quoted by its first two moves, never whole.
+    let list = |n: u32| {
+        (1..=n)
+            .map(|n| format!("{n}-{}", n + 8))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let c = parse(&format!("{}\n", list(25)));
+    assert_eq!(c.errors[0].line, "1-9, 2-10, ...");
+    assert!(c.errors[0].message.len() < 120, "{}", c.errors[0].message);
+    // Past MAX_LINE it is a line too long, quoted cut.
+    let c = parse(&format!("{}\n", list(40)));
+    assert!(c.errors[0].message.contains("too long"));
+    assert!(c.errors[0].line.len() < 70);
+}
+
+#[test]
+fn one_move_in_any_form_is_still_one_move() {
+    let mv = |t: &str| Command::Move {
+        number: None,
+        text: t.into(),
+    };
+    // A Guerrilla placement is one move of two points, however the
+    // points are separated.
+    for line in [
+        "27/36,28/37",
+        "27/36, 28/37",
+        "27/36 28/37",
+        "27/36 ; 28/37",
+        "27 / 36 , 28 / 37",
+        "27/36",
+    ] {
+        assert_eq!(one(line), mv(line), "{line}");
+    }
+    for line in [
+        "22x36x50",
+        "22 x 36 x 50",
+        "22-36-50",
+        "12-20:2",
+        "L12-28",
+        "l12x28",
+        "22-off",
+        "22 - off",
+        "13-x21",
+        "22-",
+    ] {
+        assert_eq!(one(line), mv(line), "{line}");
+    }
+    assert_eq!(
+        one("#12 27/36 28/37"),
+        Command::Move {
+            number: Some(12),
+            text: "27/36 28/37".into()
+        }
+    );
+    assert_eq!(one("move 22-15"), mv("22-15"));
+    // Three points are one (bad) placement for the game to refuse.
+    let c = parse("27/36,28/37,29/38\n");
+    assert!(c.errors.is_empty() || c.errors[0].message.contains("one move per mail"));
+}
+
+#[test]
+fn a_mail_of_two_move_lines_is_refused_naming_both() {
+    let c = parse("64-63\n63-62\n");
+    assert_eq!(c.errors.len(), 1, "{c:?}");
+    let e = &c.errors[0];
+    assert!(e.message.starts_with("one move per mail"), "{e}");
+    assert!(e.message.contains("(64-63, 63-62)"), "{e}");
+    assert_eq!(e.line, "64-63, 63-62");
+    let c = parse("#3 13-21\nthanks!\nmove 14-22\nboard\n#5 15-23\n");
+    assert!(
+        c.errors[0]
+            .message
+            .contains("3 moves (#3 13-21, 14-22, ...)"),
+        "{c:?}"
+    );
+    // A move and other commands are not several moves.
+    assert!(parse("22-15\ndraw\nboard\n").errors.is_empty());
+    assert!(parse("27/36 28/37\n").errors.is_empty());
+}
+
+#[test]
+fn hints_before_any_game_name_only_the_form_every_game_has() {
+    // `A-B` is in every game; `off`, `:2`, `L`, points are not.
+    let foreign = Regex::new(r"(?i)-off|:\d|\d/\d|\bl\d|\dx\d+x").unwrap();
+    for e in [
+        parse_line("move").unwrap_err(),
+        parse_line("#12").unwrap_err(),
+        parse_line("#x 22-15").unwrap_err(),
+        parse("13х21\n").errors[0].message.clone(),
+    ] {
+        assert!(!foreign.is_match(&e), "{e}");
+        assert!(e.contains("22-15"), "{e}");
+    }
+}

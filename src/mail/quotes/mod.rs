@@ -1,0 +1,308 @@
+//! What mail clients write around the old mail they copy into a reply:
+//! separator lines, header blocks, attribution lines and "sent from"
+//! signatures, in one table ([`TABLE`]) so that a client or language
+//! missing is one row more, not one `if` more. `text::strip_quotes_with`
+//! decides what to drop; this module only says what a line is.
+//!
+//! The wordings come from the clients themselves as collected by public
+//! reply-parser test suites (talon, email_reply_trimmer, crisp's
+//! email-reply-parser); the patterns and examples are ours. Every pattern
+//! is matched case-insensitively against one line (attributions: up to
+//! three lines joined by a space) with the quote prefix removed and the
+//! rest trimmed. The `regex` crate matches in linear time, and lines
+//! longer than any client writes are not looked at. [`HTML`] holds the
+//! shapes of quoted mail in HTML-only mail.
+//!
+//! On the mail path, after [`super::text`] has the reply's own lines and
+//! before [`super::command`] reads them. The rows are in [`table`], the
+//! HTML shapes in [`html`].
+
+use regex::{Regex, RegexSet};
+use std::sync::LazyLock;
+
+mod html;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use html::{Cut, HTML, HtmlQuote};
+pub use table::TABLE;
+
+/// What a row recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A line that starts an unmarked copy of the old mail: everything from
+    /// it down is old mail (`-----Original Message-----`).
+    Separator,
+    /// An Outlook-style header block: a `From:` label (`pattern`) followed
+    /// within a few lines by a `Sent:`/`To:`/`Subject:` label (`fields`).
+    /// Everything from the `From:` line down is old mail.
+    Header,
+    /// An attribution line above a quote (`On ... wrote:`), possibly
+    /// wrapped over up to three lines; it ends with a colon.
+    Attribution,
+    /// A line that ends the reply when it stands alone (`-- `, `Sent from
+    /// my iPhone`): nothing below it is a command.
+    Signature,
+}
+
+/// What else an attribution must hold to count, for patterns that could
+/// otherwise match a player's own sentence (`I wrote:`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// The pattern itself is specific enough (`On ... wrote:`).
+    None,
+    /// An e-mail address or a date/time, on the first line.
+    AddressOrDate,
+    /// Both an e-mail address and a date/time, the first on the first line
+    /// (Gmail's verbless Russian and Japanese attributions).
+    AddressAndDate,
+}
+
+/// One recognised shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    /// `kind/language-or-client`, named in test failures.
+    pub name: &'static str,
+    pub kind: Kind,
+    /// A regex over the trimmed line; for [`Kind::Header`] the `From` labels
+    /// (an alternation, wrapped by `label_regex`).
+    pub pattern: &'static str,
+    /// [`Kind::Header`] only: the labels that may follow the `From` label.
+    pub fields: &'static str,
+    /// [`Kind::Attribution`] only.
+    pub evidence: Evidence,
+    /// Realistic instances, each recognised by this row (the tests check).
+    pub examples: &'static [&'static str],
+}
+
+pub(super) const fn row(
+    name: &'static str,
+    kind: Kind,
+    pattern: &'static str,
+    examples: &'static [&'static str],
+) -> Row {
+    Row {
+        name,
+        kind,
+        pattern,
+        fields: "",
+        evidence: Evidence::None,
+        examples,
+    }
+}
+
+pub(super) const fn header_row(
+    name: &'static str,
+    from: &'static str,
+    fields: &'static str,
+    examples: &'static [&'static str],
+) -> Row {
+    Row {
+        name,
+        kind: Kind::Header,
+        pattern: from,
+        fields,
+        evidence: Evidence::None,
+        examples,
+    }
+}
+
+pub(super) const fn attribution_row(
+    name: &'static str,
+    pattern: &'static str,
+    evidence: Evidence,
+    examples: &'static [&'static str],
+) -> Row {
+    Row {
+        name,
+        kind: Kind::Attribution,
+        pattern,
+        fields: "",
+        evidence,
+        examples,
+    }
+}
+
+/// Lines longer than this are nobody's separator, signature or header label.
+const MAX_LINE: usize = 200;
+/// An attribution, wrapped or not, is shorter than this.
+const MAX_ATTRIBUTION: usize = 400;
+/// How many lines an attribution may be wrapped over.
+const ATTRIBUTION_LINES: usize = 3;
+/// How many non-blank lines below a `From:` line may hold the next label.
+const HEADER_REACH: usize = 4;
+
+/// The table compiled, once.
+struct Compiled {
+    separators: (RegexSet, Vec<&'static Row>),
+    signatures: (RegexSet, Vec<&'static Row>),
+    /// Per header row: its `From` labels and its field labels.
+    headers: Vec<(Regex, Regex, &'static Row)>,
+    /// Every row's field labels in one regex: clients mix languages.
+    fields: Regex,
+    attributions: Vec<(Regex, &'static Row)>,
+    address: Regex,
+    date: Regex,
+}
+
+/// `^*From*:` for the given label alternation: bold (`*From:*`,
+/// `**Von:**`) and French spacing (`De :`) allowed, ASCII or fullwidth colon.
+fn label_regex(labels: &str) -> String {
+    format!(r"(?i)^[*_]*\s*(?:{labels})\s*[*_]*\s*[:：]")
+}
+
+fn set_of(kind: Kind, wrap: fn(&str) -> String) -> (RegexSet, Vec<&'static Row>) {
+    let rows: Vec<&Row> = TABLE.iter().filter(|r| r.kind == kind).collect();
+    let set = RegexSet::new(rows.iter().map(|r| wrap(r.pattern))).expect("quote table patterns");
+    (set, rows)
+}
+
+static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
+    let ci = |p: &str| format!("(?i){p}");
+    let fields = TABLE
+        .iter()
+        .filter(|r| r.kind == Kind::Header)
+        .map(|r| r.fields)
+        .collect::<Vec<_>>()
+        .join("|");
+    Compiled {
+        separators: set_of(Kind::Separator, ci),
+        signatures: set_of(Kind::Signature, ci),
+        headers: TABLE
+            .iter()
+            .filter(|r| r.kind == Kind::Header)
+            .map(|r| {
+                let from = Regex::new(&label_regex(r.pattern)).expect("header labels");
+                let fields = Regex::new(&label_regex(r.fields)).expect("header labels");
+                (from, fields, r)
+            })
+            .collect(),
+        fields: Regex::new(&label_regex(&fields)).expect("header labels"),
+        attributions: TABLE
+            .iter()
+            .filter(|r| r.kind == Kind::Attribution)
+            .map(|r| (Regex::new(&ci(r.pattern)).expect("attribution pattern"), r))
+            .collect(),
+        address: Regex::new(r"<[^<>\s@]+@[^<>\s@]+>|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+            .expect("address"),
+        // A year or a time of day: `22-15` and `#3 12-16` are neither.
+        date: Regex::new(r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[:.]\d\d\b|\d{1,2}時")
+            .expect("date"),
+    }
+});
+
+/// The line cleaned for matching: trimmed, and bold stars around a whole
+/// line (`*-----Original Message-----*`) removed.
+fn clean(line: &str) -> &str {
+    line.trim().trim_matches('*').trim()
+}
+
+fn first_match(set: &(RegexSet, Vec<&'static Row>), line: &str) -> Option<&'static Row> {
+    let line = clean(line);
+    if line.is_empty() || line.len() > MAX_LINE {
+        return None;
+    }
+    set.0.matches(line).iter().next().map(|i| set.1[i])
+}
+
+/// The separator row `line` is, if any: everything from it down is old mail.
+pub fn separator(line: &str) -> Option<&'static Row> {
+    first_match(&COMPILED.separators, line)
+}
+
+/// The signature row `line` is, if any: nothing after it is a command.
+/// `-- ` (with its space) is the standard signature separator; its trim
+/// is `--`.
+pub fn signature(line: &str) -> Option<&'static Row> {
+    first_match(&COMPILED.signatures, line)
+}
+
+/// The header row whose block starts at line `i`: a `From:` label whose
+/// value, if given, holds a letter (so `From: 22` is a move, not a header)
+/// and another label within `HEADER_REACH` non-blank lines below. Rows
+/// share labels (`De:` is French, Spanish and Portuguese), so the row
+/// with the most labels below names the block; clients mixing languages
+/// still count.
+pub fn header_block(lines: &[&str], i: usize) -> Option<&'static Row> {
+    let c = &*COMPILED;
+    let line = lines.get(i)?.trim();
+    if line.len() > MAX_LINE || !line.contains([':', '：']) {
+        return None;
+    }
+    let value = line.split_once([':', '：']).map_or("", |(_, v)| v);
+    if !value.trim().trim_matches('*').is_empty()
+        && !value.chars().any(|ch| ch.is_alphabetic() || ch == '@')
+    {
+        return None;
+    }
+    let below: Vec<&str> = lines[i + 1..]
+        .iter()
+        .map(|l| l.trim())
+        .filter(|l| !l.is_empty())
+        .take(HEADER_REACH)
+        .filter(|l| l.len() <= MAX_LINE && c.fields.is_match(l))
+        .collect();
+    if below.is_empty() {
+        return None;
+    }
+    let score = |fields: &Regex| below.iter().filter(|l| fields.is_match(l)).count();
+    let mut best: Option<(&'static Row, usize)> = None;
+    for (from, fields, row) in &c.headers {
+        if from.is_match(line) {
+            let s = score(fields);
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((row, s));
+            }
+        }
+    }
+    best.map(|(row, _)| row)
+}
+
+/// The attribution starting at line `i` of `lines` (all of the same quote
+/// level, the caller's business): its row and how many lines it takes.
+/// The shortest wrap that ends with a colon wins; a wrap never starts at
+/// a line that ends with a colon itself or that is blank, and rows that
+/// need evidence find it on the first line, so a move directly above an
+/// attribution (`22-15` / `pbem <pbem@example.net> wrote:`) is never part
+/// of it.
+pub fn attribution(lines: &[&str], i: usize) -> Option<(&'static Row, usize)> {
+    let first = lines.get(i)?.trim();
+    if first.is_empty() || first.len() > MAX_ATTRIBUTION {
+        return None;
+    }
+    let c = &*COMPILED;
+    let mut joined = String::new();
+    for n in 1..=ATTRIBUTION_LINES {
+        let line = lines.get(i + n - 1)?.trim();
+        if line.is_empty() {
+            return None;
+        }
+        if n > 1 {
+            joined.push(' ');
+        }
+        joined.push_str(line);
+        if joined.len() > MAX_ATTRIBUTION {
+            return None;
+        }
+        if !(line.ends_with(':') || line.ends_with('：')) {
+            continue;
+        }
+        let row = c.attributions.iter().find_map(|(re, row)| {
+            let evident = match row.evidence {
+                Evidence::None => true,
+                Evidence::AddressOrDate => c.address.is_match(first) || c.date.is_match(first),
+                Evidence::AddressAndDate => {
+                    (c.address.is_match(first) || c.date.is_match(first))
+                        && c.address.is_match(&joined)
+                        && c.date.is_match(&joined)
+                }
+            };
+            (evident && re.is_match(&joined)).then_some(*row)
+        });
+        // The first line ending with a colon closes the attribution,
+        // matched or not.
+        return row.map(|r| (r, n));
+    }
+    None
+}

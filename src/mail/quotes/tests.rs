@@ -1,0 +1,52 @@
+//! Tests of the quote table: every row's example is recognised.
+
+use super::*;
+
+#[test]
+fn every_pattern_compiles_and_every_example_is_its_rows() {
+    let c = &*COMPILED;
+    assert_eq!(
+        c.separators.1.len() + c.signatures.1.len() + c.headers.len() + c.attributions.len(),
+        TABLE.len()
+    );
+    for row in TABLE {
+        assert!(!row.examples.is_empty(), "{}: no example", row.name);
+        for ex in row.examples {
+            let lines: Vec<&str> = ex.lines().collect();
+            let got = match row.kind {
+                Kind::Separator => separator(ex).map(|r| r.name),
+                Kind::Signature => signature(ex).map(|r| r.name),
+                Kind::Header => header_block(&lines, 0).map(|r| r.name),
+                Kind::Attribution => attribution(&lines, 0).map(|(r, _)| r.name),
+            };
+            assert_eq!(got, Some(row.name), "{}: {ex:?}", row.name);
+        }
+    }
+}
+
+#[test]
+fn chatter_is_none_of_it() {
+    for line in [
+        "On reflection: resign",
+        "From 22 I go to 15:",
+        "Den här gången: 22-15",
+        "Den här gången skrev jag:",
+        "Here is what I wrote:",
+        "I wrote to the club at 10:00:",
+        "22-15",
+        "Sent from my iPhone and then 22-15 because why not, it is a long line that goes on",
+        "Am I right? 22-15",
+        "--- 22-15 ---",
+        "From: 22",
+    ] {
+        let lines = [line, "To: 15"];
+        assert!(separator(line).is_none(), "{line}");
+        assert!(signature(line).is_none(), "{line}");
+        assert!(header_block(&lines, 0).is_none(), "{line}");
+        assert!(attribution(&lines, 0).is_none(), "{line}");
+    }
+    // A move directly above an attribution is not part of it.
+    let lines = ["22-15", "pbem <pbem@example.net> wrote:"];
+    assert!(attribution(&lines, 0).is_none());
+    assert!(attribution(&lines, 1).is_some());
+}

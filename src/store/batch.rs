@@ -1,0 +1,251 @@
+//! The poll's in-memory view of a batch of writes ([`Store::batch`]):
+//! writes and removals wait in memory, seen by the view's own reads,
+//! until [`Store::sync`] puts them on disk with two syncs of the file
+//! system (issue 6, "Fast at every size").
+
+use super::files::{remove_if_there, sync_file_system, temp_file, write_atomic_via};
+use super::{Store, StoreError, io_err, read_opt};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::collections::{HashMap, HashSet};
+use std::fs::{self, File};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The state of a [`Store::batch`] view.
+#[derive(Debug)]
+pub struct BatchView {
+    /// The data folder, open since the batch began: [`Store::sync`]
+    /// flushes its file system.
+    pub(super) dir: File,
+    /// Deadline markers replaced in the batch, removed once the new ones
+    /// are durable (a stale marker costs a look; a missing one, a notice).
+    pub(super) stale: Mutex<Vec<PathBuf>>,
+    /// Files written or removed in the batch, not yet on disk.
+    pub(super) pending: Mutex<PendingWrites>,
+}
+
+/// The changes of a batch waiting for [`Store::sync`]: the last contents
+/// of each file (`None`: removed), in the order of each file's first
+/// change, which is the order they reach the disk in. That keeps what the
+/// writers rely on when a crash stops the renames half-way: a new game's
+/// secrets and clock before its record, a record before its clock when a
+/// move is played (a clock behind its record catches up from the
+/// record's times; see `crate::adjudicate::clocks`), and every removal
+/// (a challenge) after the files that replace it (its game).
+#[derive(Debug, Default)]
+pub struct PendingWrites {
+    order: Vec<PathBuf>,
+    pub(super) files: HashMap<PathBuf, Option<String>>,
+    /// Files rewritten in place rather than replaced ([`Store::write_in_place`]).
+    in_place: HashSet<PathBuf>,
+}
+
+impl PendingWrites {
+    fn set(&mut self, p: &Path, text: Option<String>) {
+        if self.files.insert(p.to_path_buf(), text).is_none() {
+            self.order.push(p.to_path_buf());
+        }
+    }
+}
+
+impl Store {
+    /// A view of the same data folder for one batch of work (a poll): its
+    /// writes and removals wait in memory, seen by the view's own reads,
+    /// until [`Store::sync`] puts them on disk; nothing done through it may
+    /// be relied on (no key committed, no reply released) before that
+    /// returns. Clones of the view share the batch.
+    ///
+    /// # Errors
+    /// When the data folder cannot be opened.
+    pub fn batch(&self) -> Result<Store, StoreError> {
+        let dir = File::open(&self.root).map_err(io_err(&self.root))?;
+        Ok(Store {
+            root: self.root.clone(),
+            batch: Some(Arc::new(BatchView {
+                dir,
+                stale: Mutex::new(Vec::new()),
+                pending: Mutex::new(PendingWrites::default()),
+            })),
+        })
+    }
+
+    /// Makes everything done so far durable. On a [`Store::batch`] view:
+    /// the batch's new files are written to temporary files in `DATA/tmp/`,
+    /// the file system is synced (`syncfs(2)`, which also reports a write
+    /// error since the batch began: the outbox's files, the deadline
+    /// markers), the files are renamed into place in the order of their
+    /// first change, the removals done (after one more sync, when there
+    /// are any: what replaces a removed file is on disk first), and the
+    /// file system synced again. About two fsyncs however many files the
+    /// batch wrote. On a plain store, whose writes are durable when they
+    /// return, nothing.
+    ///
+    /// # Errors
+    /// A file could not be written or the file system could not write
+    /// something back: nothing of the batch may be committed. The batch's
+    /// changes not yet on disk are then dropped (a crash would have lost
+    /// them too): the mails they came from are handled again.
+    pub fn sync(&self) -> Result<(), StoreError> {
+        let Some(batch) = &self.batch else {
+            return Ok(());
+        };
+        let pending = std::mem::take(&mut *lock(&batch.pending));
+        self.apply(&batch.dir, pending)?;
+        for p in std::mem::take(&mut *lock(&batch.stale)) {
+            let _ = fs::remove_file(p);
+        }
+        Ok(())
+    }
+
+    /// Puts a batch's pending changes on disk (see [`Store::sync`]).
+    fn apply(&self, dir: &File, pending: PendingWrites) -> Result<(), StoreError> {
+        let syncfs = || sync_file_system(dir).map_err(io_err(&self.root));
+        if pending.order.is_empty() {
+            return syncfs();
+        }
+        let tmp = self.root.join("tmp");
+        // 1. Every new file whole, under a temporary name (removed again
+        // if anything fails before its rename).
+        let mut temps = Vec::new();
+        let mut removals = Vec::new();
+        for p in pending
+            .order
+            .iter()
+            .filter(|p| !pending.in_place.contains(*p))
+        {
+            match pending.files.get(p) {
+                Some(Some(text)) => {
+                    let temp = temp_file(&tmp, text.as_bytes()).map_err(io_err(p))?;
+                    temps.push((temp.into_temp_path(), p, text))
+                }
+                Some(None) => removals.push(p),
+                None => {}
+            }
+        }
+        // 2. On disk before any rename: a crash leaves the old file or the
+        // new one, never an empty one.
+        syncfs()?;
+        // 3. Into place.
+        for (temp, p, text) in temps {
+            if let Err(e) = temp.persist(p) {
+                if e.error.kind() != io::ErrorKind::CrossesDevices {
+                    return Err(io_err(p)(e.error));
+                }
+                // A folder of the data folder mounted apart: through a
+                // temporary file beside it, synced before its rename.
+                write_atomic_via(p, text, p.parent().unwrap_or(&self.root), false)
+                    .map_err(io_err(p))?;
+            }
+        }
+        // Advisory files, rewritten in place: no inode made and freed.
+        for p in &pending.in_place {
+            if let Some(Some(text)) = pending.files.get(p) {
+                fs::write(p, text).map_err(io_err(p))?;
+            }
+        }
+        // 4. The removals, once what replaces them is durable.
+        if !removals.is_empty() {
+            syncfs()?;
+            for p in removals {
+                remove_if_there(p)?;
+            }
+        }
+        syncfs()
+    }
+
+    /// Drops a batch's changes that are not on disk yet: its mails were
+    /// not committed and will be handled again.
+    pub fn discard(&self) {
+        if let Some(batch) = &self.batch {
+            *lock(&batch.pending) = PendingWrites::default();
+        }
+    }
+
+    /// Ends a batch: syncs when changes or deadline markers wait (a poll
+    /// that ticked clocks but committed no mail).
+    ///
+    /// # Errors
+    /// As [`Store::sync`].
+    pub fn finish(&self) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) if !lock(&b.pending).order.is_empty() || !lock(&b.stale).is_empty() => {
+                self.sync()
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Replaces `p` atomically, through a temporary file in `DATA/tmp/` (or
+    /// beside `p` when that is on another file system), the folder synced
+    /// now; on a batch view, at [`Store::sync`].
+    pub(super) fn write_file(&self, p: &Path, text: &str) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) => {
+                lock(&b.pending).set(p, Some(text.to_string()));
+                Ok(())
+            }
+            None => write_atomic_via(p, text, &self.root.join("tmp"), true).map_err(io_err(p)),
+        }
+    }
+
+    /// Rewrites `p` in place (truncated and written, the same inode), on a
+    /// batch view at [`Store::sync`]; for advisory files only, which may be
+    /// torn by a crash and then read as missing. Each file made and freed
+    /// costs on ext4 without a journal (issue 6), and an advisory file is
+    /// rewritten for every reply.
+    pub(super) fn write_in_place(&self, p: &Path, text: &str) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) => {
+                let mut pending = lock(&b.pending);
+                pending.set(p, Some(text.to_string()));
+                pending.in_place.insert(p.to_path_buf());
+                Ok(())
+            }
+            None => fs::write(p, text).map_err(io_err(p)),
+        }
+    }
+
+    /// Removes `p` if it exists; on a batch view, at [`Store::sync`].
+    pub(super) fn remove_file(&self, p: &Path) -> Result<(), StoreError> {
+        if let Some(b) = &self.batch {
+            lock(&b.pending).set(p, None);
+            return Ok(());
+        }
+        remove_if_there(p)
+    }
+
+    /// The text of `p`, `None` when there is no such file; on a batch
+    /// view, as the batch left it.
+    pub(super) fn read_opt(&self, p: &Path) -> Result<Option<String>, StoreError> {
+        if let Some(b) = &self.batch
+            && let Some(text) = lock(&b.pending).files.get(p)
+        {
+            return Ok(text.clone());
+        }
+        read_opt(p)
+    }
+
+    /// A TOML file read into `T`, or `None` when it does not exist.
+    pub(super) fn read_toml<T: DeserializeOwned>(&self, p: &Path) -> Result<Option<T>, StoreError> {
+        match self.read_opt(p)? {
+            None => Ok(None),
+            Some(t) => toml::from_str(&t)
+                .map(Some)
+                .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
+        }
+    }
+
+    /// `value` written as TOML, atomically.
+    pub(super) fn write_toml<T: Serialize>(&self, p: &Path, value: &T) -> Result<(), StoreError> {
+        let text = toml::to_string(value).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.write_file(p, &text)
+    }
+}
+
+/// A batch's lock; a panic elsewhere while it was held leaves its data
+/// whole (each change is one insert), so a poisoned lock is taken as is.
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

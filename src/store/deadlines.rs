@@ -1,0 +1,227 @@
+//! The clocks' files and the deadline index, `DATA/due/`: which games
+//! may owe a clock's notice at a given time, so that a poll looks at
+//! those only (issue 6).
+
+use super::batch::lock;
+use super::files::{remove_if_there, sync_file_system, sync_folder, write_atomic_via};
+use super::{GameClock, Store, StoreError, io_err, read_opt, valid_id};
+use crate::timecontrol::ClockPolicy;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+
+impl Store {
+    /// The clock of game `id`, if it has one.
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn clock(&self, id: &str) -> Result<Option<GameClock>, StoreError> {
+        self.read_toml(&self.checked("clocks", id)?)
+    }
+
+    /// Writes game `id`'s clock and keeps the deadline index up to date:
+    /// the marker of the new [`ClockState::next_due`] is made before the
+    /// clock is written, the old one removed after (see [`Store::due_clocks`]).
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_clock(
+        &self,
+        id: &str,
+        c: &GameClock,
+        policy: &ClockPolicy,
+    ) -> Result<(), StoreError> {
+        let p = self.checked("clocks", id)?;
+        let old = self
+            .read_toml::<GameClock>(&p)
+            .ok()
+            .flatten()
+            .and_then(|o| self.due_marker(id, &o, policy));
+        let new = self.due_marker(id, c, policy);
+        if let Some(m) = &new {
+            self.add_marker(m)?;
+        }
+        self.write_toml(&p, c)?;
+        if let Some(m) = old.filter(|m| Some(m) != new.as_ref()) {
+            self.drop_marker(m);
+        }
+        Ok(())
+    }
+
+    /// The games whose clocks may owe a notice at `now`, with the marker
+    /// of the deadline index that named each: a poll looks at these only,
+    /// not at every clock (issue 6: with 100,000 games, reading every
+    /// clock file made each poll take seconds).
+    ///
+    /// The index, `DATA/due/<YYYYMMDD>/<HHMMSS>.<id>`, holds one empty
+    /// file per running clock, named by its [`ClockState::next_due`]
+    /// (rounded down to the second) under `policy`. `DATA/due/policy`
+    /// names the policy it was built for; when it is missing (an older
+    /// data folder, a crash while building) or differs (pbem.toml's
+    /// `[clock]` changed), the index is built again from every clock.
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    ///
+    /// # Errors
+    /// When the index or the clocks cannot be read or the index written.
+    pub fn due_clocks(
+        &self,
+        now: chrono::DateTime<chrono::Utc>,
+        policy: &ClockPolicy,
+    ) -> Result<Vec<(String, PathBuf)>, StoreError> {
+        let due = self.root.join("due");
+        let stamp = toml::to_string(policy).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        if read_opt(&due.join("policy"))?.as_deref() != Some(stamp.as_str()) {
+            if self.clock_ids()?.is_empty() {
+                // No clock, nothing to index (nor a file to write).
+                return Ok(Vec::new());
+            }
+            self.build_due(policy, &stamp)?;
+        }
+        let (today, time) = (
+            now.format("%Y%m%d").to_string(),
+            now.format("%H%M%S").to_string(),
+        );
+        let mut days: Vec<(String, PathBuf)> = fs::read_dir(&due)
+            .map_err(io_err(&due))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| Some((e.file_name().to_str()?.to_string(), e.path())))
+            .filter(|(day, _)| day.len() == 8 && day.bytes().all(|b| b.is_ascii_digit()))
+            .filter(|(day, _)| *day <= today)
+            .collect();
+        days.sort();
+        let mut out = Vec::new();
+        for (day, dir) in days {
+            let mut names: Vec<String> = fs::read_dir(&dir)
+                .map_err(io_err(&dir))?
+                .filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .collect();
+            if names.is_empty() && day < today {
+                let _ = fs::remove_dir(&dir);
+            }
+            names.sort();
+            for name in names {
+                let Some((at, id)) = name.split_once('.') else {
+                    continue;
+                };
+                if (day < today || at <= time.as_str()) && valid_id(id) {
+                    out.push((id.to_string(), dir.join(&name)));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// After a look at game `id`'s clock found nothing due: the index's
+    /// `marker` is moved to the clock's [`ClockState::next_due`] (it was
+    /// early: a clock changed behind the index, or rounding), or removed
+    /// when the clock has stopped or is gone.
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    ///
+    /// # Errors
+    /// I/O errors; a damaged clock file.
+    pub fn recheck_due(
+        &self,
+        id: &str,
+        marker: &Path,
+        policy: &ClockPolicy,
+    ) -> Result<(), StoreError> {
+        let next = self
+            .clock(id)?
+            .and_then(|c| self.due_marker(id, &c, policy));
+        if next.as_deref() == Some(marker) {
+            return Ok(());
+        }
+        if let Some(m) = &next {
+            self.add_marker(m)?;
+        }
+        self.drop_marker(marker.to_path_buf());
+        Ok(())
+    }
+
+    /// Builds the deadline index from every clock (see [`Store::due_clocks`]).
+    fn build_due(&self, policy: &ClockPolicy, stamp: &str) -> Result<(), StoreError> {
+        let due = self.root.join("due");
+        let stamp_file = due.join("policy");
+        remove_if_there(&stamp_file)?;
+        let root = File::open(&self.root).map_err(io_err(&self.root))?;
+        for e in fs::read_dir(&due).map_err(io_err(&due))?.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                fs::remove_dir_all(e.path()).map_err(io_err(&e.path()))?;
+            }
+        }
+        for id in self.clock_ids()? {
+            // A damaged clock is left to the poll, which reports it.
+            let Ok(Some(c)) = self.clock(&id) else {
+                continue;
+            };
+            if let Some(m) = self.due_marker(&id, &c, policy) {
+                let dir = m.parent().unwrap_or(&due);
+                fs::create_dir_all(dir).map_err(io_err(dir))?;
+                File::create(&m).map_err(io_err(&m))?;
+            }
+        }
+        // Every marker on disk before the index says it is whole; the
+        // stamp at once, also from a batch view (the index is not the
+        // batch's: it only names clocks to look at).
+        sync_file_system(&root).map_err(io_err(&self.root))?;
+        write_atomic_via(&stamp_file, stamp, &self.root.join("tmp"), true)
+            .map_err(io_err(&stamp_file))
+    }
+
+    /// The marker of game `id` whose clock is `c`: named by the clock's
+    /// [`ClockState::next_due`] under `policy`; none when it owes nothing.
+    ///
+    /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
+    fn due_marker(&self, id: &str, c: &GameClock, policy: &ClockPolicy) -> Option<PathBuf> {
+        let at = c.state.next_due(policy)?;
+        Some(
+            self.root
+                .join("due")
+                .join(at.format("%Y%m%d").to_string())
+                .join(format!("{}.{id}", at.format("%H%M%S"))),
+        )
+    }
+
+    /// Creates a marker (again: a crash may have lost it while the clock
+    /// it names was kept). On a plain store it is durable when this
+    /// returns; in a batch, at [`Store::sync`].
+    fn add_marker(&self, m: &Path) -> Result<(), StoreError> {
+        if m.exists() {
+            return Ok(());
+        }
+        let dir = m.parent().unwrap_or(&self.root);
+        let new_dir = !dir.exists();
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        File::create(m).map_err(io_err(m))?;
+        if self.batch.is_none() {
+            sync_folder(dir)?;
+            if new_dir {
+                sync_folder(&self.root.join("due"))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes a marker replaced by another: now on a plain store (the new
+    /// one is durable), after [`Store::sync`] in a batch.
+    fn drop_marker(&self, m: PathBuf) {
+        match &self.batch {
+            Some(b) => lock(&b.stale).push(m),
+            None => {
+                let _ = fs::remove_file(m);
+            }
+        }
+    }
+
+    /// The ids of games with a clock.
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub fn clock_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.ids_in("clocks")
+    }
+}

@@ -1,0 +1,130 @@
+//! File helpers of the store: atomic replacement through a temporary
+//! file, syncs of files, folders and the file system, and reads that
+//! take a missing file as `None`. Every file pbem replaces goes through
+//! [`write_atomic`] or [`write_atomic_via`] (RECORD.md, "Writes are
+//! atomic").
+
+use super::{StoreError, io_err};
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Writes `contents` to `path` atomically: a temporary file in the same
+/// folder, flushed and synced, renamed over the old one, then the folder
+/// synced (RECORD.md, "Writes are atomic").
+///
+/// # Errors
+/// Any I/O error; the old file is then untouched.
+pub fn write_atomic(path: &Path, contents: &str) -> io::Result<()> {
+    let dir = folder_of(path);
+    write_atomic_via(path, contents, dir, true)
+}
+
+/// [`write_atomic`] with the temporary file in `tmp` (a folder on the same
+/// file system: the data folder keeps its temporary files in one place,
+/// so that clearing what a killed process left reads one small folder, not
+/// every game's), and the folder of `path` synced only when
+/// `sync_folder`: without, the new contents are on disk before the rename,
+/// so a crash leaves the old file or the new one, but the rename itself
+/// is durable only once the caller has synced the file system
+/// ([`crate::store::Store::sync`], once for a whole batch).
+///
+/// # Errors
+/// Any I/O error; the old file is then untouched.
+pub fn write_atomic_via(
+    path: &Path,
+    contents: impl AsRef<[u8]>,
+    tmp: &Path,
+    sync_folder: bool,
+) -> io::Result<()> {
+    let write_in = |folder: &Path| -> io::Result<()> {
+        let file = temp_file(folder, contents.as_ref())?;
+        file.as_file().sync_all()?;
+        file.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    };
+    match write_in(tmp) {
+        // `path` on another file system than `tmp` (a folder of the data
+        // folder mounted apart): through a temporary file beside it.
+        Err(e) if e.kind() == io::ErrorKind::CrossesDevices => write_in(folder_of(path))?,
+        other => other?,
+    }
+    if sync_folder && let Ok(d) = File::open(folder_of(path)) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Temporary files are named `.pbem-*.tmp`: what
+/// [`crate::store::Store::remove_stale_temps`] clears after a crash.
+pub(crate) const TEMP_PREFIX: &str = ".pbem-";
+pub(crate) const TEMP_SUFFIX: &str = ".tmp";
+
+/// A new temporary file in `folder` holding `contents`, written but not
+/// synced; removed when dropped unless persisted. Mode 0600 (tempfile's):
+/// the store's files, the players' secrets among them, keep it when
+/// renamed into place.
+pub(crate) fn temp_file(folder: &Path, contents: &[u8]) -> io::Result<tempfile::NamedTempFile> {
+    let mut file = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
+        .tempfile_in(folder)?;
+    file.write_all(contents)?;
+    Ok(file)
+}
+
+/// The folder `path` is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Flushes the file system that holds `dir` (open since the batch began,
+/// so that a write-back error since then is reported): `syncfs(2)`.
+#[cfg(target_os = "linux")]
+pub(crate) fn sync_file_system(dir: &File) -> io::Result<()> {
+    rustix::fs::syncfs(dir).map_err(io::Error::from)
+}
+
+/// Elsewhere: sync(2), which POSIX lets return before the data is written;
+/// pbem is built and tested on Linux (the daemon needs inotify).
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn sync_file_system(_dir: &File) -> io::Result<()> {
+    rustix::fs::sync();
+    Ok(())
+}
+
+/// Removes `p`; one that is not there is not an error.
+pub(crate) fn remove_if_there(p: &Path) -> Result<(), StoreError> {
+    match fs::remove_file(p) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(p)(e)),
+        _ => Ok(()),
+    }
+}
+
+/// Syncs the folder `p`: what was made, renamed or removed in it is on
+/// disk when this returns.
+pub(crate) fn sync_folder(p: &Path) -> Result<(), StoreError> {
+    File::open(p).and_then(|d| d.sync_all()).map_err(io_err(p))
+}
+
+/// The text of `p`, `None` when there is no such file.
+///
+/// # Errors
+/// Any I/O error but "not found"; a file that is not UTF-8.
+pub(crate) fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
+    match fs::read(p) {
+        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|e| {
+            let at = e.utf8_error().valid_up_to();
+            StoreError::NotText {
+                path: p.display().to_string(),
+                line: 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count(),
+                at,
+            }
+        }),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(p)(e)),
+    }
+}

@@ -1,0 +1,67 @@
+//! Names the store gives and checks: game ids, secret tokens, and the
+//! hashes that name files and keys.
+
+use super::StoreError;
+
+/// A game id: lower-case letters, digits and dashes, 2-40 characters,
+/// starting with a letter or digit. Nothing else can name a file.
+pub fn valid_id(id: &str) -> bool {
+    (2..=40).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !id.starts_with('-')
+}
+
+/// A fresh secret: 12 characters from the OS's random source.
+///
+/// # Errors
+/// When the OS has no randomness to give.
+pub fn new_token() -> Result<String, StoreError> {
+    const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
+    let mut bytes = [0u8; 12];
+    getrandom::fill(&mut bytes).map_err(|e| StoreError::Invalid(format!("no randomness: {e}")))?;
+    Ok(bytes
+        .iter()
+        .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)
+        .collect())
+}
+
+/// A new game id: `prefix-` and 12 characters (60 bits) from the OS's
+/// random source (issue 13: an id derived from a hash of a Message-ID let
+/// a stranger make one collide with a running game's). The caller still
+/// checks, under the lock, that nothing has the id ([`Store::id_taken`]).
+///
+/// # Errors
+/// When the OS has no randomness to give.
+pub fn new_game_id(prefix: &str) -> Result<String, StoreError> {
+    Ok(format!("{prefix}-{}", new_token()?))
+}
+
+/// FNV-1a: a stable 64-bit hash for keys of mails without a Message-ID
+/// and for ids derived from one.
+pub fn stable_hash(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= *b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// 128 bits of a SHA-256 over `parts`, each length-prefixed (so no two
+/// lists of parts hash alike), as 32 hex digits: a name for something a
+/// stranger must not be able to make collide with another (a mail's key,
+/// a challenge's source), where [`stable_hash`] is not enough.
+pub fn strong_hash(parts: &[&[u8]]) -> String {
+    let mut h = ring::digest::Context::new(&ring::digest::SHA256);
+    for p in parts {
+        h.update(&(p.len() as u64).to_be_bytes());
+        h.update(p);
+    }
+    let mut hex = String::with_capacity(32);
+    for b in &h.finish().as_ref()[..16] {
+        let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{b:02x}"));
+    }
+    hex
+}

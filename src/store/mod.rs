@@ -1,0 +1,469 @@
+//! pbem's data folder: game records, the players' secrets, pending
+//! challenges, the log of processed mail and the outbox.
+//!
+//! ```text
+//! DATA/games/<id>.toml        records (RECORD.md; meant to be published)
+//! DATA/secrets/<id>.toml      per-player tokens (never in the record)
+//! DATA/challenges/<id>.toml   challenges not yet answered
+//! DATA/clocks/<id>.toml       a game's clock (time control, deadlines)
+//! DATA/due/<day>/<time>.<id>  the deadline index: when each clock may owe a notice
+//! DATA/players/<hash>.toml    a player's settings (time zone, digest)
+//! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
+//! DATA/processed/<xyz>.log   keys of processed mails, one per line (store::processed)
+//! DATA/outbox/staging/<name>/ a batch's replies (one pack) and keys, not yet committed
+//! DATA/outbox/ready/<name>/   committed batches waiting for the transport (crate::transport)
+//! DATA/outbox/digest/         news held for players' digests
+//! DATA/tmp/                   files being written (renamed into place when whole)
+//! DATA/pbem.lock              one poll at a time
+//! ```
+//!
+//! Every file is replaced atomically ([`files::write_atomic`]);
+//! ids are checked so that no name can leave the folder.
+//!
+//! A poll writes through a [`Store::batch`] view instead (issue 6, "Fast
+//! at every size"): its writes and removals wait in memory (reads through
+//! the view see them) until [`Store::sync`], which writes every new file
+//! of the batch to a temporary file, syncs the file system once, renames
+//! them all into place in the order they were first changed, and syncs
+//! again: two syncs for a whole batch instead of one fsync per file, and a
+//! game written several times in a batch reaches the disk once. A crash
+//! still leaves each file old or new, never half-written; the batch's
+//! keys are committed only after the sync.
+//!
+//! The store sits under the adjudicator and the poll, at the bottom of
+//! the mail path: it knows files, not mails. Its parts: [`batch`] (the
+//! poll's in-memory view of a batch of writes), [`deadlines`] (the
+//! deadline index of the clocks), [`files`] (atomic writes, syncs, reads),
+//! [`ids`] (ids, tokens, hashes), [`records`] (the types it stores),
+//! [`processed`] (the keys of processed mails) and [`correspondence`].
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub mod batch;
+pub mod correspondence;
+pub mod deadlines;
+mod error;
+pub mod files;
+pub mod ids;
+mod processed;
+pub mod records;
+#[cfg(test)]
+mod tests;
+
+use batch::{BatchView, lock};
+pub use correspondence::Correspondence;
+pub use error::StoreError;
+pub(crate) use error::io_err;
+pub(crate) use files::sync_folder;
+use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
+pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
+pub use processed::Processed;
+pub use records::{Challenge, GameClock, Made, Player, Secrets};
+
+/// The data folder.
+#[derive(Clone, Debug)]
+pub struct Store {
+    root: PathBuf,
+    /// Set on a [`Store::batch`] view: writes leave the folder's sync to
+    /// [`Store::sync`].
+    batch: Option<Arc<BatchView>>,
+}
+
+/// Holds the data folder's lock until dropped.
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+impl Store {
+    /// Opens (creating if needed) the data folder at `root`.
+    ///
+    /// # Errors
+    /// When a folder cannot be created.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Store, StoreError> {
+        let root = root.into();
+        for sub in [
+            "games",
+            "secrets",
+            "challenges",
+            "clocks",
+            "players",
+            "ratelimit",
+            "sent",
+            "due",
+            "tmp",
+            "outbox/staging",
+            "outbox/ready",
+            "outbox/digest",
+        ] {
+            let p = root.join(sub);
+            fs::create_dir_all(&p).map_err(io_err(&p))?;
+        }
+        Ok(Store { root, batch: None })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Takes the lock: one poll at a time (issue 3, "Exactly once").
+    /// `wait`: block until the other process is done; else fail at once.
+    ///
+    /// # Errors
+    /// [`StoreError::Busy`] when another process holds it and `wait` is off.
+    pub fn lock(&self, wait: bool) -> Result<Lock, StoreError> {
+        let path = self.root.join("pbem.lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io_err(&path))?;
+        if wait {
+            file.lock().map_err(io_err(&path))?;
+        } else {
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    return Err(StoreError::Busy(self.root.display().to_string()));
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(io_err(&path)(e)),
+            }
+        }
+        Ok(Lock { _file: file })
+    }
+
+    fn checked(&self, kind: &str, id: &str) -> Result<PathBuf, StoreError> {
+        if !valid_id(id) {
+            return Err(StoreError::Invalid(format!(
+                "`{id}` is not a game id (lower-case letters, digits and dashes)"
+            )));
+        }
+        Ok(self.root.join(kind).join(format!("{id}.toml")))
+    }
+
+    pub fn game_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        self.checked("games", id)
+    }
+
+    pub fn challenge_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        self.checked("challenges", id)
+    }
+
+    /// The record's text, `None` when there is no such game.
+    ///
+    /// # Errors
+    /// Any I/O error but "not found".
+    pub fn read_game(&self, id: &str) -> Result<Option<String>, StoreError> {
+        self.read_opt(&self.game_path(id)?)
+    }
+
+    /// # Errors
+    /// Any I/O error; the old record is then untouched.
+    pub fn write_game(&self, id: &str, text: &str) -> Result<(), StoreError> {
+        let p = self.game_path(id)?;
+        self.write_file(&p, text)
+    }
+
+    /// The ids of all games, sorted.
+    ///
+    /// # Errors
+    /// When the games folder cannot be read.
+    pub fn game_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.ids_in("games")
+    }
+
+    /// The ids named by the `<id>.toml` files of a folder, sorted (on a
+    /// batch view, as the batch left the folder).
+    fn ids_in(&self, sub: &str) -> Result<Vec<String>, StoreError> {
+        let dir = self.root.join(sub);
+        let id_of = |name: &std::ffi::OsStr| -> Option<String> {
+            let id = name.to_str()?.strip_suffix(".toml")?;
+            valid_id(id).then(|| id.to_string())
+        };
+        let mut ids: HashSet<String> = fs::read_dir(&dir)
+            .map_err(io_err(&dir))?
+            .filter_map(|e| e.ok())
+            .filter_map(|e| id_of(&e.file_name()))
+            .collect();
+        if let Some(b) = &self.batch {
+            for (p, text) in &lock(&b.pending).files {
+                if p.parent() == Some(dir.as_path())
+                    && let Some(id) = p.file_name().and_then(id_of)
+                {
+                    if text.is_some() {
+                        ids.insert(id);
+                    } else {
+                        ids.remove(&id);
+                    }
+                }
+            }
+        }
+        let mut ids: Vec<String> = ids.into_iter().collect();
+        ids.sort();
+        Ok(ids)
+    }
+
+    /// # Errors
+    /// I/O errors, or a secrets file that is not valid TOML.
+    pub fn secrets(&self, id: &str) -> Result<Secrets, StoreError> {
+        let p = self.checked("secrets", id)?;
+        Ok(self.read_toml(&p)?.unwrap_or_default())
+    }
+
+    /// The game or challenge whose secrets hold `token`, if one does (a
+    /// secrets file that cannot be read is passed over: it is another
+    /// game's problem, and shows when that game is used).
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub fn key_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
+        for id in self.ids_in("secrets")? {
+            let Ok(secrets) = self.secrets(&id) else {
+                continue;
+            };
+            if secrets.tokens.values().any(|t| t == token) {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Written with mode 0600: only pbem's user may read the tokens. So
+    /// is every file the store writes: each is a temporary file made 0600
+    /// ([`files::temp_file`]) renamed into place.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_secrets(&self, id: &str, s: &Secrets) -> Result<(), StoreError> {
+        self.write_toml(&self.checked("secrets", id)?, s)
+    }
+
+    /// Whether anything has the id `id`: a game, a challenge, keys or a
+    /// clock. A new game or challenge is made only under an id that
+    /// nothing has (create-new: nothing a mail says may replace what
+    /// exists, issue 13).
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
+        for folder in ["games", "challenges", "secrets", "clocks"] {
+            let p = self.checked(folder, id)?;
+            if self.read_opt(&p)?.is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Whether the record `m` names is on disk: an admin's command got
+    /// past its commit point (see [`Made`]).
+    ///
+    /// # Errors
+    /// When the record cannot be read.
+    pub fn made(&self, m: &Made) -> Result<bool, StoreError> {
+        Ok(self
+            .read_game(&m.id)?
+            .is_some_and(|t| stable_hash(t.as_bytes()) == m.record))
+    }
+
+    /// Removes what a `pbem new` cut short before its record's rename left
+    /// behind, the game's secrets and clock (renamed first, see
+    /// [`batch::PendingWrites`]), which would keep its id taken ([`Store::id_taken`])
+    /// and `pbem new --id` refused. Only when the game has no record and
+    /// the id no challenge: anything else is not what the command left.
+    /// Durable when this returns (before recovery drops the staging folder
+    /// that says what to remove).
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn unmake(&self, m: &Made) -> Result<(), StoreError> {
+        if self.read_game(&m.id)?.is_some() || self.challenge_path(&m.id).map(|p| p.exists())? {
+            return Ok(());
+        }
+        for folder in ["secrets", "clocks"] {
+            let p = self.checked(folder, &m.id)?;
+            if p.exists() {
+                remove_if_there(&p)?;
+                sync_folder(&self.root.join(folder))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn challenge(&self, id: &str) -> Result<Option<Challenge>, StoreError> {
+        self.read_toml(&self.checked("challenges", id)?)
+    }
+
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_challenge(&self, id: &str, c: &Challenge) -> Result<(), StoreError> {
+        self.write_toml(&self.checked("challenges", id)?, c)
+    }
+
+    /// # Errors
+    /// Any I/O error but "not found".
+    pub fn remove_challenge(&self, id: &str) -> Result<(), StoreError> {
+        self.remove_file(&self.checked("challenges", id)?)
+    }
+
+    /// Runs `start` (which creates the game) and then removes the
+    /// challenge, so that a crash in between leaves the challenge to be
+    /// accepted again rather than lost.
+    ///
+    /// # Errors
+    /// What `start` returns, or a failure to remove the challenge.
+    pub fn remove_challenge_after<E: From<StoreError>>(
+        &self,
+        id: &str,
+        start: impl FnOnce() -> Result<(), E>,
+    ) -> Result<(), E> {
+        start()?;
+        self.remove_challenge(id)?;
+        Ok(())
+    }
+
+    fn player_path(&self, address: &str) -> PathBuf {
+        let a = address.trim().to_lowercase();
+        self.root
+            .join("players")
+            .join(format!("{:016x}.toml", stable_hash(a.as_bytes())))
+    }
+
+    /// A player's settings (the defaults when they set none).
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn player(&self, address: &str) -> Result<Player, StoreError> {
+        let address = address.trim().to_lowercase();
+        let found: Option<Player> = self.read_toml(&self.player_path(&address))?;
+        // Two addresses with one hash: the other's file is not ours.
+        Ok(found.filter(|p| p.address == address).unwrap_or(Player {
+            address,
+            ..Player::default()
+        }))
+    }
+
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_player(&self, player: &Player) -> Result<(), StoreError> {
+        self.write_toml(&self.player_path(&player.address), player)
+    }
+
+    fn correspondence_path(&self, address: &str) -> PathBuf {
+        self.root
+            .join("sent")
+            .join(format!("{:016x}.json", stable_hash(address.as_bytes())))
+    }
+
+    /// What pbem lately sent `address` (lower case): its threads and the
+    /// lines of its mails (issue 12).
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    /// Advisory: a file a crash tore reads as missing (see
+    /// [`Store::write_in_place`]).
+    pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
+        // JSON, not TOML: it is read and written for every reply, and a
+        // few hundred line hashes take TOML ten times as long.
+        let p = self.correspondence_path(address);
+        let found: Option<Correspondence> = match self.read_opt(&p)? {
+            None => None,
+            Some(t) => serde_json::from_str(&t).ok(),
+        };
+        // Two addresses with one hash: the other's file is not ours.
+        Ok(found
+            .filter(|c| c.address == address)
+            .unwrap_or_else(|| Correspondence::new(address)))
+    }
+
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
+        let text = serde_json::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.write_in_place(&self.correspondence_path(&c.address), &text)
+    }
+
+    fn limits_path(&self, address: &str) -> PathBuf {
+        self.root
+            .join("ratelimit")
+            .join(format!("{:016x}.toml", stable_hash(address.as_bytes())))
+    }
+
+    /// The reply limits' file of `address` (lower case), `DATA/ratelimit/
+    /// <hash>.toml`, read into `T` (`crate::poll::limit::Tally`); `None`
+    /// when there is none. Two addresses may share a hash: the caller
+    /// checks that the file is `address`'s.
+    ///
+    /// # Errors
+    /// I/O errors or a damaged file.
+    pub fn read_limits_file<T: DeserializeOwned>(
+        &self,
+        address: &str,
+    ) -> Result<Option<T>, StoreError> {
+        self.read_toml(&self.limits_path(address))
+    }
+
+    /// Writes the reply limits' file of `address`, atomically; `None`
+    /// (nothing left to remember) removes it.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_limits_file<T: Serialize>(
+        &self,
+        address: &str,
+        value: Option<&T>,
+    ) -> Result<(), StoreError> {
+        let p = self.limits_path(address);
+        match value {
+            Some(v) => self.write_toml(&p, v),
+            None => self.remove_file(&p),
+        }
+    }
+
+    /// The ids of pending challenges.
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub fn challenge_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.ids_in("challenges")
+    }
+
+    /// Removes temporary files a killed process left half-written (their
+    /// rename never happened, so nothing refers to them). Call it only
+    /// while holding the lock. Reads one small folder, `DATA/tmp/`, where
+    /// the store makes all its temporary files (issue 6: it used to read
+    /// every game's folder at every poll).
+    pub fn remove_stale_temps(&self) -> usize {
+        let Ok(entries) = fs::read_dir(self.root.join("tmp")) else {
+            return 0;
+        };
+        entries
+            .flatten()
+            .filter(|e| {
+                let name = e.file_name();
+                let name = name.to_string_lossy();
+                name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
+            })
+            .filter(|e| fs::remove_file(e.path()).is_ok())
+            .count()
+    }
+
+    pub fn outbox_staging(&self) -> PathBuf {
+        self.root.join("outbox/staging")
+    }
+    pub fn outbox_ready(&self) -> PathBuf {
+        self.root.join("outbox/ready")
+    }
+    /// News held for players' digests.
+    pub fn outbox_digest(&self) -> PathBuf {
+        self.root.join("outbox/digest")
+    }
+}

@@ -1,0 +1,133 @@
+//! The types the data folder holds beside the records: the players'
+//! secrets, challenges, clocks, players' settings, and the `made` file
+//! of an admin's command.
+
+use super::{StoreError, io_err, stable_hash, valid_id};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// The players' secrets of one game: side name -> token.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Secrets {
+    pub tokens: BTreeMap<String, String>,
+    /// Side name -> the player's address, as pbem registered it when the
+    /// challenge or game was made (lower case). When the record does not
+    /// read, these alone say who its players are (issue 13): pbem mails
+    /// no address it finds in a damaged file unless it is one of these.
+    /// Empty for games made before.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub players: BTreeMap<String, String>,
+}
+
+impl Secrets {
+    /// Whether `address` is a player pbem registered for this game.
+    pub fn registered(&self, address: &str) -> bool {
+        self.players
+            .values()
+            .any(|a| a.eq_ignore_ascii_case(address.trim()))
+    }
+}
+
+/// A challenge waiting for the opponent's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    pub rules: String,
+    /// "Name <address>" of the challenger.
+    pub challenger: String,
+    /// Address of the challenged player.
+    pub opponent: String,
+    /// The side the challenger plays.
+    pub challenger_side: String,
+    /// The side that moves first.
+    pub first: String,
+    pub created: String,
+    /// The time control asked for (`3d+1d/10d`); none, no clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<crate::timecontrol::TimeControl>,
+    /// Which command of which mail made it (a hash): a mail handled again
+    /// after a crash finds its challenge instead of making another.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// A game's clock as stored: the state and how many lines of the record
+/// it has taken into account, so that a crash between writing the record
+/// and the clock is mended from the record's times.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameClock {
+    pub lines: usize,
+    pub state: crate::timecontrol::ClockState,
+}
+
+/// What an admin's command (`pbem new`, `pbem move`) wrote, named in the
+/// `made` file of its staging folder: the game and a hash of its record as
+/// the command left it (issue 13 item 4).
+///
+/// A poll's commit point is the append of its mails' keys: a mail whose
+/// key did not make it is read again from the mailbox and handled again.
+/// An admin's command has no mail to read again, so its commit point is
+/// the rename of the record, made durable in the same sync as its staged
+/// replies ([`Store::sync`]). Recovery releases the replies of a staging
+/// folder whose record on disk is the one named ([`Store::made`]), and
+/// throws them away, with what a `pbem new` cut short left behind
+/// ([`Store::unmake`]), when it is not. The hash, not only the game's
+/// moves: a record someone changed since names no command of the past.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Made {
+    pub id: String,
+    /// [`stable_hash`] of the record's text as written.
+    pub record: u64,
+}
+
+impl Made {
+    /// Its file in a staging folder.
+    pub const FILE: &'static str = "made";
+
+    /// What writing `record` as game `id`'s record makes.
+    pub fn new(id: &str, record: &str) -> Made {
+        Made {
+            id: id.to_string(),
+            record: stable_hash(record.as_bytes()),
+        }
+    }
+
+    /// Writes `folder/made`, unsynced: the batch's [`Store::sync`] puts it
+    /// on disk before it renames any record into place.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write(&self, folder: &Path) -> Result<(), StoreError> {
+        let p = folder.join(Self::FILE);
+        fs::write(&p, format!("{} {:016x}\n", self.id, self.record)).map_err(io_err(&p))
+    }
+
+    /// The `made` file of a staging folder: `None` when there is none (a
+    /// poll's folder) or it does not read.
+    pub fn read(folder: &Path) -> Option<Made> {
+        let text = fs::read_to_string(folder.join(Self::FILE)).ok()?;
+        let (id, hash) = text.trim_end().split_once(' ')?;
+        Some(Made {
+            id: valid_id(id).then(|| id.to_string())?,
+            record: u64::from_str_radix(hash, 16).ok()?,
+        })
+    }
+}
+
+/// A player's own settings, for all their games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub address: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<chrono_tz::Tz>,
+    #[serde(default)]
+    pub digest: crate::timecontrol::DigestMode,
+    /// Vacation days booked this year, over all the player's games (the
+    /// yearly allowance is the player's, not a game's).
+    #[serde(
+        default,
+        skip_serializing_if = "crate::timecontrol::Allowance::is_unused"
+    )]
+    pub vacation: crate::timecontrol::Allowance,
+}

@@ -1,0 +1,277 @@
+//! Tests of the store: ids, keys, the deadline index, batches, made
+//! files, the lock and secrets.
+
+use super::*;
+use std::io::Write;
+
+#[test]
+fn ids_cannot_escape_the_folder() {
+    for bad in [
+        "../x",
+        "a/b",
+        "A1",
+        "-x",
+        "",
+        "x",
+        "a.b",
+        "a\nb",
+        &"x".repeat(41),
+    ] {
+        assert!(!valid_id(bad), "{bad:?}");
+    }
+    assert!(valid_id("bz-7k2q"));
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    assert!(s.read_game("../../etc/passwd").is_err());
+}
+
+#[test]
+fn processed_keys_ignore_a_torn_last_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    s.mark_processed("<a@x>").unwrap();
+    // A crash tore the last line of the file "<b@x>" goes to.
+    let file = dir.path().join(format!(
+        "processed/{:03x}.log",
+        stable_hash("<b@x>".as_bytes()) >> 52
+    ));
+    fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&file)
+        .unwrap()
+        .write_all(b"<tor")
+        .unwrap();
+    assert_eq!(s.processed().unwrap().all().unwrap().len(), 1);
+    s.mark_processed("<b@x>").unwrap();
+    let p = s.processed().unwrap();
+    for (key, is) in [("<a@x>", true), ("<b@x>", true), ("<tor", false)] {
+        assert_eq!(p.contains(key).unwrap(), is, "{key}");
+    }
+    assert_eq!(p.all().unwrap().len(), 2);
+    assert_eq!(fs::read_to_string(&file).unwrap(), "<tor\n<b@x> .\n");
+}
+
+#[test]
+fn issue6_the_deadline_index_names_the_clocks_whose_time_has_come() {
+    use crate::timecontrol::{ClockPolicy, ClockState, ReminderPoint};
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let at = |t: &str| t.parse::<chrono::DateTime<chrono::Utc>>().unwrap();
+    let start = at("2026-11-02T10:00:00Z");
+    let policy = ClockPolicy::default(); // reminders at 50% and 80%
+    let clock = |days: u32| GameClock {
+        lines: 0,
+        state: ClockState::new(
+            format!("{days}d").parse().unwrap(),
+            crate::game::Side::A,
+            start,
+        ),
+    };
+    s.write_clock("g-10", &clock(10), &policy).unwrap();
+    s.write_clock("g-2", &clock(2), &policy).unwrap();
+    let ids = |now: &str, p: &ClockPolicy| -> Vec<String> {
+        s.due_clocks(at(now), p)
+            .unwrap()
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect()
+    };
+    // The 50% point of the 2-day clock is a day in.
+    assert!(ids("2026-11-03T09:59:59Z", &policy).is_empty());
+    assert_eq!(ids("2026-11-03T10:00:00Z", &policy), ["g-2"]);
+    assert_eq!(ids("2026-11-07T10:00:00Z", &policy), ["g-2", "g-10"]);
+    // A clock written again moves its marker: once, to the next point.
+    let mut c = clock(2);
+    c.state.reminded = ReminderPoint::from_permille(500);
+    s.write_clock("g-2", &c, &policy).unwrap();
+    assert!(ids("2026-11-04T00:23:59Z", &policy).is_empty());
+    assert_eq!(ids("2026-11-04T00:24:00Z", &policy), ["g-2"]);
+    let markers = |p: &str| fs::read_dir(dir.path().join(p)).unwrap().count();
+    assert_eq!(markers("due/20261104"), 1);
+    assert!(
+        !dir.path().join("due/20261103").exists(),
+        "emptied, removed"
+    );
+    // Another policy (pbem.toml changed): the index is built again.
+    let early = ClockPolicy {
+        reminders: vec![ReminderPoint::from_permille(100).unwrap()],
+        ..ClockPolicy::default()
+    };
+    assert_eq!(ids("2026-11-03T10:00:00Z", &early), ["g-10"]);
+    // In a batch, the old marker stays until the sync.
+    let b = s.batch().unwrap();
+    c.state.final_sent = true;
+    b.write_clock("g-2", &c, &early).unwrap();
+    assert_eq!(ids("2026-11-04T09:00:00Z", &early), ["g-10", "g-2"]);
+    b.sync().unwrap();
+    assert_eq!(ids("2026-11-04T09:00:00Z", &early), ["g-10"]);
+    assert_eq!(ids("2026-11-04T10:00:00Z", &early), ["g-10", "g-2"]);
+}
+
+#[test]
+fn issue6_a_batch_keeps_its_changes_until_the_sync_and_reads_them_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let c = Challenge {
+        rules: "mad".into(),
+        challenger: "Ann <ann@example.org>".into(),
+        opponent: "bob@example.org".into(),
+        challenger_side: "red".into(),
+        first: "red".into(),
+        created: "2026-11-21T10:00:00Z".into(),
+        clock: None,
+        source: None,
+    };
+    s.write_challenge("ch-old", &c).unwrap();
+    let on_disk = |sub: &str| -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir.path().join(sub))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let b = s.batch().unwrap();
+    b.write_game("g-1", "one").unwrap();
+    b.write_game("g-1", "two").unwrap();
+    b.write_challenge("ch-new", &c).unwrap();
+    b.remove_challenge("ch-new").unwrap();
+    b.remove_challenge("ch-old").unwrap();
+    // The batch reads what it did; the folder is untouched.
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("two"));
+    assert_eq!(b.game_ids().unwrap(), ["g-1"]);
+    assert!(b.challenge_ids().unwrap().is_empty());
+    assert_eq!(b.challenge("ch-old").unwrap(), None);
+    assert_eq!(s.read_game("g-1").unwrap(), None);
+    assert_eq!(s.challenge_ids().unwrap(), ["ch-old"]);
+    assert!(on_disk("games").is_empty() && on_disk("tmp").is_empty());
+    b.sync().unwrap();
+    assert_eq!(s.read_game("g-1").unwrap().as_deref(), Some("two"));
+    assert!(s.challenge_ids().unwrap().is_empty());
+    assert_eq!(on_disk("games"), ["g-1.toml"]);
+    assert!(on_disk("tmp").is_empty());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(dir.path().join("games/g-1.toml"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    // Dropped changes never reach the disk.
+    b.write_game("g-2", "lost").unwrap();
+    b.discard();
+    assert_eq!(b.read_game("g-2").unwrap(), None);
+    b.sync().unwrap();
+    assert_eq!(on_disk("games"), ["g-1.toml"]);
+    // A sync that cannot write names the file it was writing, leaves
+    // the old files and no temporary one, and drops the changes.
+    b.write_game("g-1", "three").unwrap();
+    fs::remove_dir(dir.path().join("tmp")).unwrap();
+    let e = b.sync().unwrap_err().to_string();
+    assert!(e.contains("g-1.toml"), "{e}");
+    fs::create_dir(dir.path().join("tmp")).unwrap();
+    assert_eq!(s.read_game("g-1").unwrap().as_deref(), Some("two"));
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("two"));
+}
+
+#[test]
+fn issue13_what_an_admin_command_made_is_told_by_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let folder = dir.path().join("outbox/staging/x");
+    fs::create_dir_all(&folder).unwrap();
+    assert_eq!(Made::read(&folder), None, "a poll's folder");
+    let made = Made::new("bz-1", "the record");
+    made.write(&folder).unwrap();
+    assert_eq!(Made::read(&folder), Some(made.clone()));
+    for bad in ["", "bz-1", "../x 00", "bz-1 xyz", "bz-1 1 2"] {
+        fs::write(folder.join(Made::FILE), bad).unwrap();
+        assert_eq!(Made::read(&folder), None, "{bad:?}");
+    }
+
+    // A `pbem new` cut short: secrets and a clock, no record.
+    assert!(!s.made(&made).unwrap());
+    s.write_secrets("bz-1", &Secrets::default()).unwrap();
+    fs::write(dir.path().join("clocks/bz-1.toml"), "").unwrap();
+    assert!(s.id_taken("bz-1").unwrap());
+    s.unmake(&made).unwrap();
+    assert!(!s.id_taken("bz-1").unwrap(), "the id is free again");
+
+    // A record, but another one (a `pbem move` cut short): not made,
+    // and nothing is removed.
+    s.write_secrets("bz-1", &Secrets::default()).unwrap();
+    s.write_game("bz-1", "the old record").unwrap();
+    assert!(!s.made(&made).unwrap());
+    s.unmake(&made).unwrap();
+    assert!(s.read_game("bz-1").unwrap().is_some());
+    assert!(dir.path().join("secrets/bz-1.toml").exists());
+    s.write_game("bz-1", "the record").unwrap();
+    assert!(s.made(&made).unwrap());
+
+    // A challenge's secrets are not a half-made game's.
+    let ch = Made::new("ch-1", "x");
+    s.write_secrets("ch-1", &Secrets::default()).unwrap();
+    fs::write(dir.path().join("challenges/ch-1.toml"), "").unwrap();
+    s.unmake(&ch).unwrap();
+    assert!(dir.path().join("secrets/ch-1.toml").exists());
+}
+
+/// Issue 13 item 1: an id a stranger could make collide once let a
+/// challenge replace a running game. Ids are random, never repeat in
+/// 10,000 draws, and an id that anything has is taken.
+#[test]
+fn issue13_ids_are_random_and_nothing_is_made_over_what_exists() {
+    let ids: HashSet<String> = (0..10_000).map(|_| new_game_id("bz").unwrap()).collect();
+    assert_eq!(ids.len(), 10_000);
+    for id in &ids {
+        let tail = id.strip_prefix("bz-").unwrap();
+        assert_eq!(tail.len(), 12, "{id}");
+        assert!(valid_id(id), "{id}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    for (n, folder) in ["games", "challenges", "secrets", "clocks"]
+        .iter()
+        .enumerate()
+    {
+        let id = format!("bz-taken{n}");
+        assert!(!s.id_taken(&id).unwrap());
+        fs::write(s.checked(folder, &id).unwrap(), "x = 1\n").unwrap();
+        assert!(s.id_taken(&id).unwrap(), "{folder}");
+    }
+}
+
+#[test]
+fn one_lock_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let held = s.lock(false).unwrap();
+    assert!(matches!(s.lock(false), Err(StoreError::Busy(_))));
+    drop(held);
+    assert!(s.lock(false).is_ok());
+}
+
+#[test]
+fn tokens_are_random_and_secrets_private() {
+    let a = new_token().unwrap();
+    assert_eq!(a.len(), 12);
+    assert_ne!(a, new_token().unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let mut sec = Secrets::default();
+    sec.tokens.insert("black".into(), a.clone());
+    s.write_secrets("bz-1", &sec).unwrap();
+    assert_eq!(s.secrets("bz-1").unwrap(), sec);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = fs::metadata(dir.path().join("secrets/bz-1.toml"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+}
