@@ -5,10 +5,10 @@
 //! again with backoff, and answers every move exactly once; SIGTERM then
 //! stops it cleanly, even in the middle of an IDLE.
 //!
-//! Alone in its file: it stops the shared Dovecot, which no other test
-//! may see.
+//! Alone in its binary ([`crate::common::lock::alone`]): it stops the
+//! shared Dovecot, which no other test may see.
 
-mod common;
+use crate::common;
 
 use common::mailstack::{PbemSide, StackRoom, nonce, stack};
 use common::play::play_game;
@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 #[test]
 fn the_daemon_survives_a_kick_and_a_server_restart_and_loses_nothing() {
+    let _alone = crate::common::lock::alone();
     let s = stack();
     let tag = nonce();
     let local = format!("pbem.{tag}");

@@ -5,7 +5,7 @@
 //! writes, standing in for /usr/sbin/sendmail: it records how pbem called
 //! it and can be told to fail.
 
-mod common;
+use crate::common;
 
 use pbem::config::INIT;
 use pbem::mailbox::Maildir;
@@ -180,6 +180,7 @@ fn subject(raw: &[u8]) -> String {
 
 #[test]
 fn deliver_processes_a_piped_move_exactly_once() {
+    let _shared = crate::common::lock::shared();
     let site = Site::new();
     site.new_bz("bz-del1");
     let id = "<move1@example.org>";
@@ -234,6 +235,7 @@ fn deliver_processes_a_piped_move_exactly_once() {
 
 #[test]
 fn deliver_exits_75_when_it_cannot_work_now_and_the_retry_succeeds() {
+    let _shared = crate::common::lock::shared();
     let site = Site::new();
     site.new_bz("bz-del1");
     let raw = bobs_move(&site, "bz-del1", "<move1@example.org>");
@@ -278,6 +280,7 @@ fn deliver_exits_75_when_it_cannot_work_now_and_the_retry_succeeds() {
 /// spoil the player's move; and the skipped copy of a mail is logged.
 #[test]
 fn issue13_a_strangers_mail_with_a_players_next_message_id_spoils_nothing() {
+    let _shared = crate::common::lock::shared();
     let site = Site::new();
     site.new_bz("bz-del1");
     let id = "<move1@example.org>";
@@ -316,6 +319,7 @@ fn issue13_a_strangers_mail_with_a_players_next_message_id_spoils_nothing() {
 
 #[test]
 fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
+    let _shared = crate::common::lock::shared();
     let site = Site::new();
     site.new_bz("bz-del1");
     let id = "<move1@example.org>";
@@ -359,6 +363,7 @@ fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
 
 #[test]
 fn deliver_drops_what_can_never_be_processed() {
+    let _shared = crate::common::lock::shared();
     let site = Site::new();
     site.new_bz("bz-del1");
     let mut binary: Vec<u8> = (0..4096u32).map(|i| (i * 7919 % 251) as u8).collect();
@@ -502,6 +507,7 @@ fn to_inbox(site: &Site, name: &str, raw: &[u8]) {
 
 #[test]
 fn sendmail_gets_the_envelope_and_the_whole_message() {
+    let _shared = crate::common::lock::shared();
     let site = sendmail_site();
     site.new_bz("bz-sm1");
     let started = calls(&site);
@@ -592,6 +598,7 @@ fn sendmail_gets_the_envelope_and_the_whole_message() {
 
 #[test]
 fn a_failing_sendmail_keeps_the_replies_for_the_next_poll_which_sends_each_once() {
+    let _shared = crate::common::lock::shared();
     let site = sendmail_site();
     site.new_bz("bz-sm1");
     assert_eq!(calls(&site).len(), 2);

@@ -10,11 +10,10 @@
 //!   front of the real Dovecot), and Dovecot itself stops during a poll:
 //!   every move is recorded once and every reply arrives once.
 //!
-//! Alone in its file, one test at a time: they stop the shared servers,
-//! which no other test may see (`cargo test` runs test files one after
-//! another).
+//! Each test runs alone in its binary ([`crate::common::lock::alone`]):
+//! they stop the shared servers, which no other test may see.
 
-mod common;
+use crate::common;
 
 use common::files;
 use common::mailstack::{Stack, nonce, stack};
@@ -31,11 +30,8 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-/// One test at a time in this file.
-static ALONE: Mutex<()> = Mutex::new(());
-
 /// Starts whatever of the stack is down when dropped, so a failing test
-/// leaves the servers up for the next test file.
+/// leaves the servers up for the next test.
 struct Restart(&'static Stack);
 
 impl Drop for Restart {
@@ -164,7 +160,7 @@ fn wait_for_replies(s: &Stack, load: &Workload, expected: usize) {
 
 #[test]
 fn postfix_stops_mid_flush_and_every_reply_goes_out_once() {
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = crate::common::lock::alone();
     let s = stack();
     let _restart = Restart(s);
     let site = Site::new(s, &|dir, _| {
@@ -391,7 +387,7 @@ fn post(s: &Stack, site: &Site, load: &Workload, plies: std::ops::RangeInclusive
 
 #[test]
 fn the_imap_server_goes_away_mid_fetch_and_nothing_is_lost() {
-    let _alone = ALONE.lock().unwrap_or_else(|e| e.into_inner());
+    let _alone = crate::common::lock::alone();
     let s = stack();
     let _restart = Restart(s);
     let proxy = Proxy::start((s.host.clone(), s.imap_port));

@@ -1,7 +1,7 @@
 //! Names and paths (issue 5): game ids, mail keys, addresses and template
 //! names can never name a file outside the data folder nor inject a
 //! header. The whole mail path is tried with hostile mail in
-//! tests/badmail.rs; here each gate is tried on its own.
+//! tests/mail/badmail.rs; here each gate is tried on its own.
 
 use minijinja::Value;
 use pbem::adjudicate::{Identity, Reply, mailbox};

@@ -23,12 +23,11 @@
 //! Both list every offending line in their failure message.
 //!
 //! ```text
-//! cargo test --test quoting
-//! QUOTING_SEED=7 QUOTING_SAMPLES=20000 cargo test --test quoting
+//! cargo test --test mail quoting::
+//! QUOTING_SEED=7 QUOTING_SAMPLES=20000 cargo test --test mail quoting::
 //! ```
 
-#[path = "common/pbem_setup.rs"]
-mod pbem_setup;
+use crate::common::pbem_setup;
 
 use pbem::mail::command::{self, Command};
 use pbem::mail::inbound;

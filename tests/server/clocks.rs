@@ -2,7 +2,7 @@
 //! and absence"), under a fake clock: every poll is given its time, so a
 //! month of play runs in a fraction of a second. The clock rules
 //! themselves (banks, weekends, time zones across DST, allowances) are
-//! tested in `tests/timecontrol.rs`; these tests show that pbem sends what
+//! tested in `tests/server/timecontrol.rs`; these tests show that pbem sends what
 //! they owe, once, and records the loss on time.
 
 use chrono::{DateTime, Duration, Utc};
@@ -124,6 +124,7 @@ fn subjects(mails: &[Received]) -> Vec<String> {
 
 #[test]
 fn the_game_mails_show_the_deadline() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let id = w.start("3d");
     let begun = w.alice.received.last().unwrap();
@@ -146,6 +147,7 @@ fn the_game_mails_show_the_deadline() {
 
 #[test]
 fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
+    let _shared = crate::common::lock::shared();
     // The turn starts Wed 09:00 with 3 days: 50% at Thu 21:00, 80% at
     // Fri 18:36, the final notice 7.2 hours before the deadline (a tenth
     // of the turn, less than 12 hours), the deadline Sat 09:00. Polls 26
@@ -189,6 +191,7 @@ fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
 
 #[test]
 fn a_move_in_time_starts_the_opponents_clock_and_a_late_one_is_refused() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let id = w.start("2d");
     let inbox = w.inbox.clone();
@@ -222,6 +225,7 @@ fn a_move_in_time_starts_the_opponents_clock_and_a_late_one_is_refused() {
 
 #[test]
 fn vacation_pauses_the_clock_and_the_reply_says_until_when() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let id = w.start("3d");
     let inbox = w.inbox.clone();
@@ -260,6 +264,7 @@ fn vacation_pauses_the_clock_and_the_reply_says_until_when() {
 
 #[test]
 fn a_time_zone_shows_deadlines_in_it() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let id = w.start("3d");
     let inbox = w.inbox.clone();
@@ -294,6 +299,7 @@ fn a_time_zone_shows_deadlines_in_it() {
 
 #[test]
 fn a_notice_is_sent_once_even_when_the_clock_file_was_not_saved() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let id = w.start("3d");
     let store = w.server.store.clone();
@@ -314,6 +320,7 @@ fn a_notice_is_sent_once_even_when_the_clock_file_was_not_saved() {
 
 #[test]
 fn the_clock_can_be_asked_for_and_refused_without_a_key() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let inbox = w.inbox.clone();
     w.alice
@@ -354,6 +361,7 @@ fn first_move(w: &mut World, id: &str) {
 
 #[test]
 fn a_per_poll_digest_gathers_the_news_of_one_round() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let one = w.start("3d");
     let two = w.start("3d");
@@ -416,6 +424,7 @@ fn a_per_poll_digest_gathers_the_news_of_one_round() {
 
 #[test]
 fn a_daily_digest_comes_once_a_day_and_a_last_call_at_once() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let id = w.start("2d");
     let inbox = w.inbox.clone();
@@ -450,6 +459,7 @@ fn a_daily_digest_comes_once_a_day_and_a_last_call_at_once() {
 
 #[test]
 fn the_vacation_allowance_is_the_players_over_all_games() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let one = w.start("3d");
     let two = w.start("3d");

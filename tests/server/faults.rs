@@ -12,7 +12,7 @@
 //! - a daemon, polls and MTA deliveries at the same moment process each
 //!   mail once, and a poll that finds the lock held says so.
 
-mod common;
+use crate::common;
 
 use chrono::{DateTime, Duration, Utc};
 use common::files;
@@ -289,6 +289,7 @@ fn notices(site: &Site, who: &str, id: &str) -> (usize, usize) {
 /// number, and goes on with every other game."
 #[test]
 fn issue5_a_damaged_record_stops_its_game_only_and_is_reported_once() {
+    let _shared = crate::common::lock::shared();
     let settings = INIT.replace(
         "# admin = \"Your Name <you@example.org>\"",
         &format!("admin = \"{ADMIN}\""),
@@ -515,6 +516,7 @@ impl Drop for Mounted {
 /// answered as a stranger, not told of the damage.
 #[test]
 fn issue13_damage_is_told_to_the_registered_players_only() {
+    let _shared = crate::common::lock::shared();
     let settings = INIT.replace(
         "# admin = \"Your Name <you@example.org>\"",
         &format!("admin = \"{ADMIN}\""),
@@ -747,6 +749,7 @@ fn check_processed_once(site: &Site, g: &Game) {
 /// small tmpfs, filled up.
 #[test]
 fn issue5_a_full_disk_keeps_the_mail_and_says_so() {
+    let _shared = crate::common::lock::shared();
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     fs::create_dir_all(&data).unwrap();
@@ -812,6 +815,7 @@ fn issue5_a_full_disk_keeps_the_mail_and_says_so() {
 /// read-only bind mount; then only its games/ folder is.
 #[test]
 fn issue5_a_read_only_data_folder_keeps_the_mail_and_says_so() {
+    let _shared = crate::common::lock::shared();
     let mut site = Site::new(INIT);
     let data = site.data();
     let g = fault_setup(&mut site);
@@ -870,6 +874,7 @@ fn issue5_a_read_only_data_folder_keeps_the_mail_and_says_so() {
 /// clear message" — and `pbem poll --wait` waits for it.
 #[test]
 fn issue5_a_poll_that_finds_the_lock_held_says_so_or_waits() {
+    let _shared = crate::common::lock::shared();
     let mut site = Site::new(INIT);
     site.deliver(
         b"From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: hi\r\n\
@@ -908,6 +913,7 @@ fn issue5_a_poll_that_finds_the_lock_held_says_so_or_waits() {
 /// and MTA deliveries run beside it over some 300 mails in 12 games.
 #[test]
 fn issue5_a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
+    let _shared = crate::common::lock::shared();
     let mut site = Site::new(INIT);
     let ids: Vec<String> = (0..12).map(|i| format!("busy-{i}")).collect();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();

@@ -1,11 +1,13 @@
 //! `pbem daemon` answers a mail within a second of its landing in the
-//! Maildir, and stops cleanly (exit 0) on SIGTERM.
+//! Maildir, and stops cleanly (exit 0) on SIGTERM. Timed, so alone in
+//! its binary ([`crate::common::lock::alone`]).
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[test]
 fn the_daemon_answers_within_a_second_and_stops_on_sigterm() {
+    let _alone = crate::common::lock::alone();
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("pbem.toml");
     std::fs::write(&config, pbem::config::INIT).unwrap();

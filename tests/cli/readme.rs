@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 
 /// The `sh` blocks of the README's section `heading`, in order.
 fn sh_blocks(heading: &str) -> Vec<String> {

@@ -4,7 +4,7 @@
 //! alias into `pbem deliver`), a whole game read from the Maildir the
 //! server writes, and `pbem check` against the real servers.
 
-mod common;
+use crate::common;
 
 use common::mailstack::{PbemSide, Stack, StackRoom, nonce, stack};
 use common::play::play_game;
@@ -41,6 +41,7 @@ fn chown_all(path: &Path, uid: u32, gid: u32) {
 /// players read the replies over IMAP.
 #[test]
 fn a_whole_game_through_the_mta_pipe() {
+    let _shared = crate::common::lock::shared();
     let started = Instant::now();
     let s = stack();
     let pipe = &s.pipe_dir;
@@ -104,6 +105,7 @@ fn a_whole_game_through_the_mta_pipe() {
 /// with the Maildir source; replies over submission, read over IMAP.
 #[test]
 fn a_whole_game_from_the_maildir_the_server_writes() {
+    let _shared = crate::common::lock::shared();
     let started = Instant::now();
     let s = stack();
     let tag = nonce();
@@ -164,6 +166,7 @@ fn settings(s: &Stack, dir: &Path, inbox: &str, password_file: &Path) -> std::pa
 
 #[test]
 fn check_reaches_the_real_servers_and_names_what_fails() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     let dir = tempfile::tempdir().unwrap();
     let user = s.address(&format!("pbem.{}", nonce()));
@@ -201,6 +204,7 @@ fn check_reaches_the_real_servers_and_names_what_fails() {
 /// every `poll_seconds`.
 #[test]
 fn the_daemon_polls_when_idle_is_off() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     let tag = nonce();
     let address = s.address(&format!("pbem.{tag}"));

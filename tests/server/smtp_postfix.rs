@@ -3,7 +3,7 @@
 //! to Dovecot over LMTP, which writes it into the recipient's Maildir.
 //! These tests look for the mail there. The stack: `common::mailstack`.
 
-mod common;
+use crate::common;
 
 use chrono::{TimeZone, Utc};
 use common::mailstack::{Stack, nonce, stack};
@@ -68,6 +68,7 @@ fn received_by_postfix(raw: &[u8]) -> String {
 
 #[test]
 fn a_reply_goes_through_submission_with_starttls_and_auth_into_the_maildir() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     let tag = nonce();
     let raw = reply_mail(s, &s.address("bob"), &tag);
@@ -121,6 +122,7 @@ fn a_reply_goes_through_submission_with_starttls_and_auth_into_the_maildir() {
 
 #[test]
 fn tls_wrapper_mode_on_the_smtps_port() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     let tag = nonce();
     let raw = reply_mail(s, &s.address("bob"), &tag);
@@ -135,6 +137,7 @@ fn tls_wrapper_mode_on_the_smtps_port() {
 /// the mail's (issue 13). The mail waits, the flush stops.
 #[test]
 fn a_wrong_password_leaves_the_mail_waiting() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     let dir = tempfile::tempdir().unwrap();
     let wrong = dir.path().join("password");
@@ -178,6 +181,7 @@ fn a_wrong_password_leaves_the_mail_waiting() {
 /// item 13: it stayed queued and every later poll exited 1).
 #[test]
 fn issue13_a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     let tag = nonce();
     let (alice_box, admin_box) = (format!("alice.{tag}"), format!("admin.{tag}"));
@@ -311,6 +315,7 @@ fn issue13_a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once()
 
 #[test]
 fn a_server_that_is_down_is_transient_and_the_outbox_keeps_the_mail() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     // A port nobody listens on.
     let closed = std::net::TcpListener::bind((s.host.as_str(), 0))
@@ -371,6 +376,7 @@ fn plain_mail(from: &str, to: &str, subject: &str, message_id: &str, body: &str)
 /// and from there the game begins.
 #[test]
 fn a_pbem_server_answers_a_challenge_through_postfix() {
+    let _shared = crate::common::lock::shared();
     let s = stack();
     let tag = nonce();
     // Fresh players per run, so each Maildir holds only this run's mail.

@@ -14,11 +14,11 @@
 //!   reader moves what arrives from `new/` to `cur/` as a mail client does:
 //!   every reply in one of the two, once.
 //!
-//! `PBEM_CRASH_KILLS=1000 cargo test --release --test crash` runs the long
+//! `PBEM_CRASH_KILLS=1000 cargo test --release --test server crash::` runs the long
 //! version (the default is a short one for every test run); each test
 //! prints its figures (`-- --nocapture`).
 
-mod common;
+use crate::common;
 
 use common::files;
 use common::workload::{self, Workload};
@@ -44,6 +44,7 @@ fn kills() -> usize {
 
 #[test]
 fn killed_polls_lose_and_double_nothing() {
+    let _shared = crate::common::lock::shared();
     let kills = kills();
     // Enough mail that every kill can land in the middle of a poll.
     let n_games = (kills / 8).max(4);
@@ -307,6 +308,7 @@ fn planned(g: usize) -> Planned {
 
 #[test]
 fn killed_admin_commands_lose_and_double_nothing() {
+    let _shared = crate::common::lock::shared();
     let kills = kills();
     let site = Site::new();
     let mut games: Vec<Planned> = Vec::new();
@@ -447,6 +449,7 @@ fn killed_admin_commands_lose_and_double_nothing() {
 
 #[test]
 fn killed_flushes_with_a_reader_deliver_each_reply_once() {
+    let _shared = crate::common::lock::shared();
     let kills = kills();
     let n_games = (kills / 8).max(4);
     let site = Site::new();

@@ -8,7 +8,7 @@
 //! from the file that writes it to the deepest module file it names, and
 //! `super::` paths likewise. A module and the modules inside it are one
 //! room (a child that uses its parent's items, or a parent its child's, is
-//! no circle); every other arrow counts. `cargo test --test layout --
+//! no circle); every other arrow counts. `cargo test --test cli layout:: --
 //! --nocapture` prints the layers it found, bottom up.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -7,7 +7,7 @@
 //! replies over IMAP (Alice with STARTTLS, Bob over IMAPS) and answer them
 //! with the move numbers and reply addresses those mails carry.
 
-mod common;
+use crate::common;
 
 use common::mailstack::{PbemSide, StackRoom, nonce, parsed, stack};
 use common::play::play_game;
@@ -56,6 +56,7 @@ macro_rules! games {
     ($($name:ident => $rules:ident),* $(,)?) => {$(
         #[test]
         fn $name() {
+            let _shared = crate::common::lock::shared();
             play_over_imap(Rules::$rules);
         }
     )*};

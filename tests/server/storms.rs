@@ -9,7 +9,7 @@
 //! The limits are the defaults of `pbem init` ([`Limits::default`]); the
 //! figures below are derived from them, not written in.
 
-mod common;
+use crate::common;
 
 use chrono::{DateTime, Duration, Utc};
 use pbem::adjudicate::Adjudicator;
@@ -325,6 +325,7 @@ fn away_loop(step: Duration, rounds: usize, cap: u32) {
 /// stops it.
 #[test]
 fn issue5_an_autoresponder_loop_dies_at_the_hourly_limit() {
+    let _shared = crate::common::lock::shared();
     let limits = Limits::default();
     away_loop(Duration::minutes(1), 40, limits.replies_per_hour);
 }
@@ -334,6 +335,7 @@ fn issue5_an_autoresponder_loop_dies_at_the_hourly_limit() {
 /// stops it.
 #[test]
 fn issue5_a_slow_autoresponder_loop_dies_at_the_daily_limit() {
+    let _shared = crate::common::lock::shared();
     let limits = Limits::default();
     assert!(
         12 < limits.replies_per_hour,
@@ -408,6 +410,7 @@ fn bounce(kind: &str, n: usize, to: &str, raw: &[u8], got: &Received) -> String 
 /// works.
 #[test]
 fn issue5_a_bouncing_address_makes_no_loop() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let bob = "bob@bouncing.example";
     let [alice_key, _] = w.game("bz-bounce", ["Alice <alice@example.org>", bob]);
@@ -491,6 +494,7 @@ fn issue5_a_bouncing_address_makes_no_loop() {
 /// plays their legal move once, and records every mail once.
 #[test]
 fn issue5_a_storm_of_1000_mails_is_capped_and_others_are_served() {
+    let _shared = crate::common::lock::shared();
     const STORM: usize = 1000;
     let mut w = World::new();
     let limits = w.limits();
@@ -668,6 +672,7 @@ fn issue5_a_storm_of_1000_mails_is_capped_and_others_are_served() {
 /// learns nothing, and nothing moves.
 #[test]
 fn issue5_a_leaked_key_cannot_flood_its_owner() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let limits = w.limits();
     let [alice_key, _] = w.game("bz-leak", ["Alice <alice@example.org>", "bob@example.org"]);
@@ -700,6 +705,7 @@ fn issue5_a_leaked_key_cannot_flood_its_owner() {
 /// `--set limits.replies_per_hour=3`).
 #[test]
 fn issue5_pbem_poll_reports_what_it_held_back() {
+    let _shared = crate::common::lock::shared();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pbem.toml");
     fs::write(&path, INIT.replace("pbem@localhost", PBEM)).unwrap();
@@ -763,6 +769,7 @@ fn issue5_pbem_poll_reports_what_it_held_back() {
 /// (one person's plus-addresses) get no more answers than one address.
 #[test]
 fn issue13_plus_addresses_share_one_mailboxs_limit() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     for n in 1..=60 {
         w.deliver(&mail(
@@ -791,6 +798,7 @@ fn issue13_plus_addresses_share_one_mailboxs_limit() {
 /// Bob's own move later is played and answered, and so is his `board`.
 #[test]
 fn issue13_a_slow_autoresponder_loop_ends_whatever_its_pace() {
+    let _shared = crate::common::lock::shared();
     for step in [Duration::minutes(30), Duration::hours(6)] {
         let mut w = World::new();
         let cap = w.limits().fruitless_in_a_row as usize;
@@ -883,6 +891,7 @@ fn issue13_a_slow_autoresponder_loop_ends_whatever_its_pace() {
 /// own mail by its content, never answered (issue 13, item 5).
 #[test]
 fn issue13_an_answer_of_nothing_but_pbems_own_text_is_not_answered() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let carol = "carol@example.org";
     w.deliver(&mail(carol, PBEM, "hi", "<c.1@example.org>", "hello"));
@@ -944,6 +953,7 @@ fn stripped(raw: &[u8]) -> String {
 /// ends, within a few rounds, from either side.
 #[test]
 fn issue13_two_pbems_without_loop_headers_stop_answering_each_other() {
+    let _shared = crate::common::lock::shared();
     let (a_addr, b_addr) = ("pbem-a@example.net", "pbem-b@example.org");
     let mut a = World::at(a_addr);
     let mut b = World::at(b_addr);
@@ -998,6 +1008,7 @@ fn issue13_two_pbems_without_loop_headers_stop_answering_each_other() {
 /// (the challenger's `decline`) makes room again.
 #[test]
 fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let lim = w.limits();
     let spam = "Buy Cheap Pills at pills.example";
@@ -1097,6 +1108,7 @@ fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
 /// reason, and starts the count again.
 #[test]
 fn issue13_a_player_who_keeps_erring_is_always_told_why() {
+    let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let alice = "alice@example.org";
     let [alice_key, _] = w.game(

@@ -28,15 +28,14 @@
 //! `X-Reply-Note:` what the case is.
 //!
 //! ```text
-//! cargo test --test replies                          every case
-//! REPLY_CASE=gmail cargo test --test replies         names containing "gmail"
-//! PBEM_REPLIES_PREPARE=DIR cargo test --test replies prepare_only
+//! cargo test --test mail replies::                          every case
+//! REPLY_CASE=gmail cargo test --test mail replies::         names containing "gmail"
+//! PBEM_REPLIES_PREPARE=DIR cargo test --test mail replies::prepare_only
 //!     writes Alice's Maildir (pbem's mail to her, in new/) to DIR and
 //!     nothing else (what scripts/client-replies gives the clients)
 //! ```
 
-#[path = "common/pbem_setup.rs"]
-mod pbem_setup;
+use crate::common::pbem_setup;
 
 use pbem_setup::{ALICE_KEY, BOB_KEY, BOB_REPLY_TO, Pbem, Sent, bz_record, copy_maildir};
 use std::fmt::Write as _;

@@ -5,7 +5,7 @@
 //! Every test works in a fresh data folder made from `pbem init`'s
 //! settings (Maildir in, Maildirs out) with the clock pinned.
 
-mod common;
+use crate::common;
 
 use pbem::config::{Config, INIT};
 use pbem::demo::Player;
@@ -822,7 +822,7 @@ fn move_plays_a_whole_game_and_then_refuses() {
 /// places where a crash used to lose the mails, with a fault of the data
 /// folder at that point: the outbox's staging folder cannot be made
 /// (before the record's rename), and the key cannot be committed (after
-/// it). `tests/crash.rs` kills them at random points.
+/// it). `tests/server/crash.rs` kills them at random points.
 impl Site {
     /// The staging folder of an admin's command `key`.
     fn staging_of(&self, key: &str) -> PathBuf {

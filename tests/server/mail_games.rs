@@ -5,7 +5,7 @@
 //! (the script: `common::play`; `imap_games.rs` plays it through real
 //! mail servers).
 
-mod common;
+use crate::common;
 
 use common::play::{Mailroom, play_game};
 use pbem::cli::Server;
@@ -138,6 +138,7 @@ macro_rules! games {
     ($($name:ident => $rules:ident),* $(,)?) => {$(
         #[test]
         fn $name() {
+            let _shared = crate::common::lock::shared();
             play_by_mail(Rules::$rules);
         }
     )*};

@@ -76,6 +76,7 @@ fn kinds(sent: &[(DateTime<Utc>, Notice)]) -> Vec<String> {
 
 #[test]
 fn a_turn_has_its_days_and_then_is_lost_on_time() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z"); // Monday
     let mut s = ClockState::new(tc("2d"), Side::A, start);
     let deadline = t("2026-11-04T09:00:00Z");
@@ -117,6 +118,7 @@ fn a_turn_has_its_days_and_then_is_lost_on_time() {
 
 #[test]
 fn without_a_bank_every_turn_gets_the_same_days() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     let mut s = ClockState::new(tc("3d"), Side::A, start);
     let moved = s.on_move(start + h(70)).unwrap();
@@ -130,6 +132,7 @@ fn without_a_bank_every_turn_gets_the_same_days() {
 
 #[test]
 fn the_fischer_bank_grows_by_the_increment_up_to_the_cap() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     let mut s = ClockState::new(tc("3d+1d/10d"), Side::A, start);
     let mut now = start;
@@ -164,6 +167,7 @@ fn the_fischer_bank_grows_by_the_increment_up_to_the_cap() {
 
 #[test]
 fn reminder_points_fire_once_each_when_polled_every_minute() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     let mut s = ClockState::new(tc("3d"), Side::A, start);
     let policy = ClockPolicy::default(); // 50%, 80%, final at 12 h or a tenth
@@ -209,6 +213,7 @@ fn reminder_points_fire_once_each_when_polled_every_minute() {
 
 #[test]
 fn daily_polls_send_the_latest_point_once_and_never_a_storm() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     let policy = ClockPolicy::default();
     // Polled once a day at 09:30: at 48.5 h only 50% is due; at 72.5 h the
@@ -239,6 +244,7 @@ fn daily_polls_send_the_latest_point_once_and_never_a_storm() {
 
 #[test]
 fn any_poll_rhythm_sends_a_subsequence_of_the_minute_polls() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     let policy = ClockPolicy {
         reminders: vec![pct("25%"), pct("50%"), pct("75%"), pct("87.5%")],
@@ -275,6 +281,7 @@ fn any_poll_rhythm_sends_a_subsequence_of_the_minute_polls() {
 
 #[test]
 fn fifty_percent_is_half_of_the_bank_at_the_start_of_the_turn() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     let mut s = ClockState::new(tc("3d+1d/10d"), Side::A, start);
     // Fill both banks: ten quick moves each.
@@ -294,6 +301,7 @@ fn fifty_percent_is_half_of_the_bank_at_the_start_of_the_turn() {
 
 #[test]
 fn the_final_notice_on_short_turns_and_when_turned_off() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     // One day: a tenth is 2 h 24 min, less than 12 h.
     let mut s = ClockState::new(tc("1d"), Side::A, start);
@@ -326,6 +334,7 @@ fn the_final_notice_on_short_turns_and_when_turned_off() {
 
 #[test]
 fn a_move_starts_the_reminders_again_for_the_opponent() {
+    let _shared = crate::common::lock::shared();
     let start = t("2026-11-02T09:00:00Z");
     let policy = ClockPolicy::default();
     let mut s = ClockState::new(tc("2d"), Side::A, start);
@@ -346,6 +355,7 @@ fn a_move_starts_the_reminders_again_for_the_opponent() {
 
 #[test]
 fn weekends_do_not_count_in_the_players_own_zone() {
+    let _shared = crate::common::lock::shared();
     let control = tc("3d weekends-free");
     // UTC player, Wednesday 00:00: the deadline is the moment the weekend
     // starts, not the Monday after.
@@ -388,6 +398,7 @@ fn weekends_do_not_count_in_the_players_own_zone() {
 
 #[test]
 fn berlin_dst_end_2026_10_25_a_weekend_of_49_hours() {
+    let _shared = crate::common::lock::shared();
     // Friday 23 Oct 2026 18:00 CEST = 16:00 UTC. The weekend runs from
     // Saturday 00:00 CEST (Fri 22:00 UTC) to Monday 00:00 CET (Sun 23:00
     // UTC): 49 hours. 6 h before it, 66 h after: Wednesday 17:00 UTC.
@@ -421,6 +432,7 @@ fn berlin_dst_end_2026_10_25_a_weekend_of_49_hours() {
 
 #[test]
 fn berlin_dst_start_2026_03_29_a_weekend_of_47_hours() {
+    let _shared = crate::common::lock::shared();
     // Friday 27 Mar 2026 18:00 CET = 17:00 UTC; weekend from Fri 23:00 UTC
     // to Sun 29 Mar 22:00 UTC (Monday 00:00 CEST).
     let start = t("2026-03-27T17:00:00Z");
@@ -436,6 +448,7 @@ fn berlin_dst_start_2026_03_29_a_weekend_of_47_hours() {
 
 #[test]
 fn new_york_dst_end_2026_11_01() {
+    let _shared = crate::common::lock::shared();
     // Friday 30 Oct 2026 12:00 EDT = 16:00 UTC, two days. The weekend runs
     // from Sat 00:00 EDT (04:00 UTC) to Mon 2 Nov 00:00 EST (05:00 UTC).
     let start = t("2026-10-30T16:00:00Z");
@@ -487,6 +500,7 @@ fn new_york_dst_end_2026_11_01() {
 
 #[test]
 fn a_vacation_pauses_the_players_clock() {
+    let _shared = crate::common::lock::shared();
     let policy = ClockPolicy::default();
     let start = t("2026-11-02T09:00:00Z"); // Monday
     let mut s = ClockState::new(tc("3d"), Side::A, start);
@@ -528,6 +542,7 @@ fn a_vacation_pauses_the_players_clock() {
 
 #[test]
 fn a_vacation_booked_during_the_opponents_turn() {
+    let _shared = crate::common::lock::shared();
     let policy = ClockPolicy::default();
     let start = t("2026-11-02T09:00:00Z");
     let mut s = ClockState::new(tc("3d"), Side::A, start);
@@ -542,6 +557,7 @@ fn a_vacation_booked_during_the_opponents_turn() {
 
 #[test]
 fn vacations_with_weekends_free_are_not_counted_twice() {
+    let _shared = crate::common::lock::shared();
     let policy = ClockPolicy::default();
     let start = t("2026-11-05T12:00:00Z"); // Thursday
     let mut s = ClockState::new(tc("3d weekends-free"), Side::A, start);
@@ -554,6 +570,7 @@ fn vacations_with_weekends_free_are_not_counted_twice() {
 
 #[test]
 fn the_vacation_allowance_and_the_year_boundary() {
+    let _shared = crate::common::lock::shared();
     let policy = ClockPolicy::default(); // 30 days a year
     let mut s = ClockState::new(tc("3d"), Side::A, t("2026-06-01T09:00:00Z"));
     assert_eq!(
@@ -628,6 +645,7 @@ fn the_vacation_allowance_and_the_year_boundary() {
 
 #[test]
 fn the_clock_state_round_trips_through_toml() {
+    let _shared = crate::common::lock::shared();
     let policy = ClockPolicy::default();
     let start = t("2026-11-02T09:00:00Z");
     let mut s = ClockState::new(tc("3d+1d/10d weekends-free"), Side::A, start);
@@ -677,6 +695,7 @@ fn the_clock_state_round_trips_through_toml() {
 
 #[test]
 fn the_policy_and_time_controls_read_from_toml() {
+    let _shared = crate::common::lock::shared();
     #[derive(serde::Deserialize, serde::Serialize, PartialEq, Debug)]
     struct Settings {
         clock: ClockPolicy,
@@ -723,6 +742,7 @@ fn batch(recipient: &str, items: &[&str]) -> Batch<String> {
 
 #[test]
 fn digests_group_per_recipient_by_mode() {
+    let _shared = crate::common::lock::shared();
     let prefs = |r: &str| match r {
         "alice" => DigestPrefs {
             mode: DigestMode::Daily { hour: 18 },
@@ -786,6 +806,7 @@ fn digests_group_per_recipient_by_mode() {
 
 #[test]
 fn a_daily_digest_keeps_its_hour_across_dst() {
+    let _shared = crate::common::lock::shared();
     // 08:00 in New York is 12:00 UTC on Saturday 31 Oct (EDT) and 13:00
     // UTC on Sunday 1 Nov (EST).
     let prefs = |_: &str| DigestPrefs {
@@ -810,6 +831,8 @@ fn a_daily_digest_keeps_its_hour_across_dst() {
 /// silent and loses on time.
 #[test]
 fn a_month_of_play_polled_every_minute_runs_in_milliseconds() {
+    // Timed: alone in its binary.
+    let _alone = crate::common::lock::alone();
     let clock_started = Instant::now();
     let policy = ClockPolicy::default();
     let start = t("2026-10-01T08:00:00Z");

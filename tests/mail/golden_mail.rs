@@ -1,8 +1,8 @@
-//! Golden tests of the whole mail path (issue 3): every `tests/mail/<case>.eml`
+//! Golden tests of the whole mail path (issue 3): every `tests/data/mail/<case>.eml`
 //! goes into the inbox of a fresh pbem whose data folder holds a known
 //! starting state, `pbem poll` runs once with the clock pinned, and what
 //! comes out -- the poll's log, the changes to the data folder and every
-//! mail sent -- must match `tests/mail/<case>.expected`. Each case runs
+//! mail sent -- must match `tests/data/mail/<case>.expected`. Each case runs
 //! twice, as stored (LF) and with CRLF line endings; both runs must give
 //! the same output.
 //!
@@ -12,14 +12,14 @@
 //! `mx.example.net`) and `X-Golden-Note: ...` (what the case is about).
 //!
 //! ```text
-//! cargo test --test golden_mail                       check every case
-//! GOLDEN_CASE=gmail cargo test --test golden_mail     only names containing "gmail"
-//! PBEM_BLESS=1 cargo test --test golden_mail          (re)write the .expected files
+//! cargo test --test mail golden_mail::                       check every case
+//! GOLDEN_CASE=gmail cargo test --test mail golden_mail::     only names containing "gmail"
+//! PBEM_BLESS=1 cargo test --test mail golden_mail::          (re)write the .expected files
 //! ```
 //!
 //! On a mismatch the output is written beside the case as `<case>.failed`
 //! (`<case>.crlf.failed` for the CRLF run) and the test fails with a short
-//! diff; `diff tests/mail/<case>.expected tests/mail/<case>.failed` shows
+//! diff; `diff tests/data/mail/<case>.expected tests/data/mail/<case>.failed` shows
 //! it all.
 
 use pbem::config::{Config, INIT};
@@ -609,7 +609,7 @@ fn unified(a: &str, b: &str, context: usize) -> String {
 }
 
 fn cases_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mail")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/mail")
 }
 
 #[test]
