@@ -1,10 +1,10 @@
-//! Who may run beside whom in one test binary. `cargo test` runs the tests
+//! Who may run beside whom in one test binary.
 //! of a binary in parallel threads of one process; most can, but a few
 //! must run with no other test of their binary: the ones that stop and
 //! restart the shared mail servers (tests/server/outages.rs,
 //! tests/server/imap_reconnect.rs), which no other test may see, and the
 //! ones that time pbem against a bound (tests/server/daemon.rs,
-//! tests/server/timecontrol.rs). Each of those holds [`alone`] for its
+//! tests/server/timecontrol.rs, tests/mail/badmail.rs). Each of those holds [`alone`] for its
 //! whole run; every other test of the binary holds [`shared`], so an
 //! `alone` test waits for the running ones to finish and holds back the
 //! next (a waiting writer blocks new readers).

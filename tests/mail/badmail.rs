@@ -28,15 +28,10 @@
 //! PBEM_BLESS=1 cargo test --test mail badmail::               rewrite EXPECTED.tsv
 //! ```
 
-use pbem::config::{Config, INIT};
-use pbem::mailbox::Maildir;
-use pbem::record::{self, Record};
-use pbem::store::{Challenge, Secrets, Store};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The pinned clock of every poll.
@@ -67,6 +62,8 @@ use run::{Outcome, run};
 
 #[test]
 fn every_bad_mail_is_answered_or_dropped_for_a_reason() {
+    // Timed and measured: alone in its binary.
+    let _alone = crate::common::lock::alone();
     let filter = std::env::var("BADMAIL_CASE").ok();
     let mut cases = generated();
     cases.extend(fixtures());
@@ -90,13 +87,18 @@ fn every_bad_mail_is_answered_or_dropped_for_a_reason() {
             let _ = writeln!(failures, "{}: {p}", o.name);
         }
     }
-    // The record of how each case was handled.
-    let expected_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/badmail/EXPECTED.tsv");
+    compare_with_expected(&outcomes, filter.as_deref(), &mut failures);
+    print_figures(&outcomes, total);
+    assert!(failures.is_empty(), "bad mails mishandled:\n{failures}");
+}
+
+/// The record of how each case was handled, as `EXPECTED.tsv` holds it.
+fn table(outcomes: &[Outcome]) -> String {
     let mut table = String::from(
         "# How pbem handles each bad mail (tests/mail/badmail.rs); PBEM_BLESS=1 rewrites it.\n\
          # case\tclass\treplies\tfate (for reading; not compared)\n",
     );
-    for o in &outcomes {
+    for o in outcomes {
         let fate: String = o
             .fate
             .replace(['\t', '\n'], " ")
@@ -105,6 +107,16 @@ fn every_bad_mail_is_answered_or_dropped_for_a_reason() {
             .collect();
         let _ = writeln!(table, "{}\t{}\t{}\t{fate}", o.name, o.class, o.replies);
     }
+    table
+}
+
+/// Compares each case's class and replies with `tests/badmail/EXPECTED.tsv`
+/// (PBEM_BLESS=1 rewrites it instead), adding each difference to
+/// `failures`. `filter` is BADMAIL_CASE: with it, the cases left out are
+/// not missed.
+fn compare_with_expected(outcomes: &[Outcome], filter: Option<&str>, failures: &mut String) {
+    let expected_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/badmail/EXPECTED.tsv");
+    let table = table(outcomes);
     let expected: BTreeMap<String, (String, String)> = fs::read_to_string(&expected_path)
         .unwrap_or_default()
         .lines()
@@ -119,39 +131,41 @@ fn every_bad_mail_is_answered_or_dropped_for_a_reason() {
         .collect();
     if std::env::var_os("PBEM_BLESS").is_some() && filter.is_none() {
         fs::write(&expected_path, &table).unwrap();
-    } else {
-        for o in &outcomes {
-            match expected.get(&o.name) {
-                Some((class, replies))
-                    if *class == o.class && *replies == o.replies.to_string() => {}
-                Some((class, replies)) => {
-                    let _ = writeln!(
-                        failures,
-                        "{}: handled as {} with {} replies, EXPECTED.tsv says {class} with {replies} ({})",
-                        o.name, o.class, o.replies, o.fate
-                    );
-                }
-                None => {
-                    let _ = writeln!(
-                        failures,
-                        "{}: not in EXPECTED.tsv (PBEM_BLESS=1 adds it): {} {} {}",
-                        o.name, o.class, o.replies, o.fate
-                    );
-                }
+        return;
+    }
+    for o in outcomes {
+        match expected.get(&o.name) {
+            Some((class, replies)) if *class == o.class && *replies == o.replies.to_string() => {}
+            Some((class, replies)) => {
+                let _ = writeln!(
+                    failures,
+                    "{}: handled as {} with {} replies, EXPECTED.tsv says {class} with {replies} ({})",
+                    o.name, o.class, o.replies, o.fate
+                );
             }
-        }
-        if filter.is_none() {
-            for name in expected.keys() {
-                if !outcomes.iter().any(|o| &o.name == name) {
-                    let _ = writeln!(failures, "{name}: in EXPECTED.tsv but no such case");
-                }
+            None => {
+                let _ = writeln!(
+                    failures,
+                    "{}: not in EXPECTED.tsv (PBEM_BLESS=1 adds it): {} {} {}",
+                    o.name, o.class, o.replies, o.fate
+                );
             }
         }
     }
+    if filter.is_none() {
+        for name in expected.keys() {
+            if !outcomes.iter().any(|o| &o.name == name) {
+                let _ = writeln!(failures, "{name}: in EXPECTED.tsv but no such case");
+            }
+        }
+    }
+}
 
-    // The figures for the issue's closing note.
+/// The figures for the issue's closing note: cases by class, the slowest
+/// and the largest.
+fn print_figures(outcomes: &[Outcome], total: Duration) {
     let mut classes: BTreeMap<&str, usize> = BTreeMap::new();
-    for o in &outcomes {
+    for o in outcomes {
         *classes.entry(o.class.as_str()).or_default() += 1;
     }
     let slowest = outcomes
@@ -179,5 +193,4 @@ fn every_bad_mail_is_answered_or_dropped_for_a_reason() {
     for o in by_time.iter().take(8) {
         println!("  {:<40} {:>7.3} s {:>5} MB", o.name, o.seconds, o.rss_mb);
     }
-    assert!(failures.is_empty(), "bad mails mishandled:\n{failures}");
 }

@@ -614,6 +614,7 @@ fn cases_dir() -> PathBuf {
 
 #[test]
 fn golden_mail() {
+    let _shared = crate::common::lock::shared();
     let bless = std::env::var_os("PBEM_BLESS").is_some_and(|v| v != "0" && !v.is_empty());
     let only = std::env::var("GOLDEN_CASE").ok();
     let mut paths: Vec<PathBuf> = fs::read_dir(cases_dir())

@@ -67,6 +67,7 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 
 #[test]
 fn issue5_hostile_ids_name_no_file() {
+    let _shared = crate::common::lock::shared();
     for id in HOSTILE_IDS {
         assert!(!valid_id(id), "{id:?} passed as a game id");
     }
@@ -118,6 +119,7 @@ fn issue5_hostile_ids_name_no_file() {
 
 #[test]
 fn issue5_a_mail_key_is_one_line_of_the_processed_keys() {
+    let _shared = crate::common::lock::shared();
     let top = tempfile::tempdir().unwrap();
     let store = Store::open(top.path()).unwrap();
     let mut keys = std::collections::HashSet::new();
@@ -151,6 +153,7 @@ fn issue5_a_mail_key_is_one_line_of_the_processed_keys() {
 /// out, is not.
 #[test]
 fn issue13_a_mail_key_is_sender_id_and_body() {
+    let _shared = crate::common::lock::shared();
     let mail = |from: &str, id: &str, body: &str| {
         format!("From: {from}\r\nMessage-ID: {id}\r\nReceived: by relay\r\n\r\n{body}\r\n")
     };
@@ -207,6 +210,7 @@ fn issue13_a_mail_key_is_sender_id_and_body() {
 
 #[test]
 fn issue5_a_recipient_folder_is_one_plain_path_component() {
+    let _shared = crate::common::lock::shared();
     for a in [
         "/etc/passwd@example.org",
         "../../x@example.org",
@@ -233,6 +237,7 @@ fn issue5_a_recipient_folder_is_one_plain_path_component() {
 
 #[test]
 fn issue5_template_names_reach_only_the_templates() {
+    let _shared = crate::common::lock::shared();
     let t = Templates::new(None);
     for name in [
         "../../../../etc/passwd",
@@ -284,6 +289,7 @@ fn issue5_template_names_reach_only_the_templates() {
 /// headers only: every default template, every value hostile.
 #[test]
 fn issue5_no_value_injects_a_header() {
+    let _shared = crate::common::lock::shared();
     let t = Templates::new(None);
     let identity = Identity {
         address: "pbem@example.net".into(),

@@ -243,6 +243,7 @@ fn kinds_seen(mails: &[Mail]) -> Vec<&'static str> {
 
 #[test]
 fn every_kind_of_mail_is_gathered() {
+    let _shared = crate::common::lock::shared();
     let seen = kinds_seen(&MAILS);
     let missing: Vec<&&str> = KINDS.iter().filter(|k| !seen.contains(k)).collect();
     let list: Vec<String> = MAILS
@@ -265,6 +266,7 @@ fn unprefixed(line: &str) -> &str {
 /// (a) No line pbem writes to a player parses as a command.
 #[test]
 fn no_line_pbem_writes_is_a_command() {
+    let _shared = crate::common::lock::shared();
     // line -> (what it parses as, the mails it is in)
     let mut bad: BTreeMap<String, (String, Vec<String>)> = BTreeMap::new();
     for m in MAILS.iter() {
@@ -518,6 +520,7 @@ fn describe(c: Combo, mails: &[Mail]) -> String {
 /// (b) Quoted back in any style, only the player's own commands count.
 #[test]
 fn quoted_back_in_every_style_only_the_players_commands_count() {
+    let _shared = crate::common::lock::shared();
     let mails = &*MAILS;
     let seed: u64 = std::env::var("QUOTING_SEED")
         .ok()

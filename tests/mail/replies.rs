@@ -403,12 +403,14 @@ fn run_all(sub: &str, min: usize) {
 /// Replies captured from mail clients run on this machine.
 #[test]
 fn real_client_replies() {
+    let _shared = crate::common::lock::shared();
     run_all("real", 20);
 }
 
 /// Replies in the shapes of clients and languages that cannot run here.
 #[test]
 fn client_shaped_replies() {
+    let _shared = crate::common::lock::shared();
     run_all("shapes", 60);
 }
 
@@ -417,6 +419,7 @@ fn client_shaped_replies() {
 /// pbem's wording changed: re-capture with `scripts/client-replies`.
 #[test]
 fn fixtures_quote_pbems_mail() {
+    let _shared = crate::common::lock::shared();
     let (_p, news) = after_bobs_move();
     let text = news.text();
     let first = text.lines().next().unwrap_or("").to_string();
@@ -456,6 +459,7 @@ fn fixtures_quote_pbems_mail() {
 /// variable it only checks that the setup runs.
 #[test]
 fn prepare_only() {
+    let _shared = crate::common::lock::shared();
     let (p, news) = after_bobs_move();
     if let Some(dir) = std::env::var_os("PBEM_REPLIES_PREPARE") {
         let dir = PathBuf::from(dir);

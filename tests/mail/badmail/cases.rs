@@ -218,7 +218,6 @@ const LOOKALIKES: &[(&str, &str)] = &[
     ("mixed-scripts", "1３-2١"),
 ];
 
-
 /// A mail with MIME-Version 1.0 and Content-Type `ct`, text `body`.
 fn mime_mail(name: &str, ct: &str, body: &str) -> Vec<u8> {
     M::new(name)
@@ -304,7 +303,6 @@ pub(super) fn generated() -> Vec<(String, Vec<u8>)> {
     }
     out
 }
-
 
 /// The hand-written cases: `tests/badmail/*.eml`, as stored.
 pub(super) fn fixtures() -> Vec<(String, Vec<u8>)> {

@@ -2,17 +2,25 @@
 //! temporary folder, the mail delivered to its Maildir, the real `pbem
 //! poll` with the clock pinned, then the checks of what it did.
 
-use super::*;
+use super::{ALICE, ALICE_KEY, BOB, BOB_KEY, MAX_RSS_MB, MAX_SECONDS, NOW, OUTSIDE};
+use pbem::config::{Config, INIT};
+use pbem::mailbox::Maildir;
+use pbem::record::{self, Record};
+use pbem::store::{Challenge, Secrets, Store};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// What one poll did.
-struct Outcome {
-    name: String,
-    class: String,
-    replies: usize,
-    fate: String,
-    seconds: f64,
-    rss_mb: u64,
-    problems: Vec<String>,
+pub(super) struct Outcome {
+    pub(super) name: String,
+    pub(super) class: String,
+    pub(super) replies: usize,
+    pub(super) fate: String,
+    pub(super) seconds: f64,
+    pub(super) rss_mb: u64,
+    pub(super) problems: Vec<String>,
 }
 
 fn write_game(store: &Store) {
@@ -139,55 +147,95 @@ fn class_of(fate: &str) -> String {
     "answered".into()
 }
 
-fn run(name: &str, raw: &[u8]) -> Outcome {
-    let top = tempfile::tempdir().unwrap();
-    // pbem lives three folders down; the cases aim at `outside/`, beside
-    // them, and pbem runs from `cwd/`: nothing may appear in either.
-    let root = top.path().join("a/b/c/pbem");
-    let cwd = top.path().join("cwd");
-    let outside = top.path().join("outside");
-    let logs = top.path().join("logs");
-    for d in [&root, &cwd, &outside, &logs] {
-        fs::create_dir_all(d).unwrap();
-    }
-    let config_path = root.join("pbem.toml");
-    fs::write(
-        &config_path,
-        INIT.replace("pbem@localhost", "pbem@example.net"),
-    )
-    .unwrap();
-    let config = Config::load(&config_path).unwrap();
-    let store = Store::open(&config.data).unwrap();
-    write_game(&store);
-    // The path cases name the real `outside/`.
-    let raw = replace_bytes(
-        raw,
-        OUTSIDE.as_bytes(),
-        outside.to_string_lossy().as_bytes(),
-    );
-    let before: Vec<PathBuf> = {
-        let mut v = Vec::new();
-        files(top.path(), &mut v);
-        v
-    };
-    let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
-    let mail_name = "1763632800.M1P1.badmail";
-    inbox.deliver(mail_name, &raw).unwrap();
+/// A fresh pbem three folders down in a temporary folder, the case's mail
+/// in its inbox.
+struct Site {
+    top: tempfile::TempDir,
+    /// pbem's folder: its config, data and mail folders.
+    root: PathBuf,
+    /// Where the path cases aim: nothing may appear in it.
+    outside: PathBuf,
+    /// The poll's stdout and stderr.
+    logs: PathBuf,
+    config_path: PathBuf,
+    config: Config,
+    /// The mail as delivered (the path cases name the real `outside/`).
+    raw: Vec<u8>,
+    /// Every file before the poll.
+    before: Vec<PathBuf>,
+}
 
-    let (code, seconds, rss_mb) = measured(
-        Command::new(env!("CARGO_BIN_EXE_pbem"))
-            .args(["poll", "--config"])
-            .arg(&config_path)
-            .current_dir(&cwd)
-            .env("PBEM_NOW", NOW)
-            .env("PBEM_LOG", "info")
-            .env_remove("PBEM_CONFIG")
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(fs::File::create(logs.join("stdout")).unwrap())
-            .stderr(fs::File::create(logs.join("stderr")).unwrap()),
-    );
-    let stderr = fs::read_to_string(logs.join("stderr")).unwrap_or_default();
+/// The Maildir name the case's mail is delivered under.
+const MAIL_NAME: &str = "1763632800.M1P1.badmail";
+
+impl Site {
+    fn new(raw: &[u8]) -> Site {
+        let top = tempfile::tempdir().unwrap();
+        // pbem lives three folders down; the cases aim at `outside/`, beside
+        // them, and pbem runs from `cwd/`: nothing may appear in either.
+        let root = top.path().join("a/b/c/pbem");
+        let cwd = top.path().join("cwd");
+        let outside = top.path().join("outside");
+        let logs = top.path().join("logs");
+        for d in [&root, &cwd, &outside, &logs] {
+            fs::create_dir_all(d).unwrap();
+        }
+        let config_path = root.join("pbem.toml");
+        fs::write(
+            &config_path,
+            INIT.replace("pbem@localhost", "pbem@example.net"),
+        )
+        .unwrap();
+        let config = Config::load(&config_path).unwrap();
+        let store = Store::open(&config.data).unwrap();
+        write_game(&store);
+        // The path cases name the real `outside/`.
+        let raw = replace_bytes(
+            raw,
+            OUTSIDE.as_bytes(),
+            outside.to_string_lossy().as_bytes(),
+        );
+        let before: Vec<PathBuf> = {
+            let mut v = Vec::new();
+            files(top.path(), &mut v);
+            v
+        };
+        let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
+        inbox.deliver(MAIL_NAME, &raw).unwrap();
+        Site {
+            top,
+            root,
+            outside,
+            logs,
+            config_path,
+            config,
+            raw,
+            before,
+        }
+    }
+
+    /// Runs `pbem poll` from `cwd/`, measured (see [`measured`]).
+    fn poll(&self) -> (Option<i32>, f64, u64) {
+        measured(
+            Command::new(env!("CARGO_BIN_EXE_pbem"))
+                .args(["poll", "--config"])
+                .arg(&self.config_path)
+                .current_dir(self.top.path().join("cwd"))
+                .env("PBEM_NOW", NOW)
+                .env("PBEM_LOG", "info")
+                .env_remove("PBEM_CONFIG")
+                .env_remove("RUST_LOG")
+                .stdin(Stdio::null())
+                .stdout(fs::File::create(self.logs.join("stdout")).unwrap())
+                .stderr(fs::File::create(self.logs.join("stderr")).unwrap()),
+        )
+    }
+}
+
+pub(super) fn run(name: &str, raw: &[u8]) -> Outcome {
+    let site = Site::new(raw);
+    let (code, seconds, rss_mb) = site.poll();
+    let stderr = fs::read_to_string(site.logs.join("stderr")).unwrap_or_default();
     let mut problems = Vec::new();
     match code {
         Some(0) | Some(1) => {}
@@ -196,90 +244,25 @@ fn run(name: &str, raw: &[u8]) -> Outcome {
     if stderr.contains("panicked") {
         problems.push("pbem panicked".into());
     }
-    // The mail's one log line.
-    let mail_lines: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.contains(" mail key="))
-        .collect();
-    let (replies, fate) = match mail_lines.as_slice() {
-        [line] => (
-            field(line, "replies")
-                .and_then(|r| r.parse().ok())
-                .unwrap_or(0),
-            field(line, "fate").unwrap_or_default(),
-        ),
-        _ => {
-            problems.push(format!(
-                "{} mail log lines; stderr:\n{}",
-                mail_lines.len(),
-                stderr.chars().take(2000).collect::<String>()
-            ));
-            (0, String::new())
-        }
-    };
+    let (replies, fate) = the_mail_line(&stderr, &mut problems);
     let class = class_of(&fate);
     if replies == 0 && !class.starts_with("dropped") && problems.is_empty() {
         problems.push(format!("no reply and no reason to drop it: {fate}"));
     }
-    if !config
+    if !site
+        .config
         .inbox
         .maildir
         .as_ref()
         .unwrap()
         .join("cur")
-        .join(format!("{mail_name}:2,S"))
+        .join(format!("{MAIL_NAME}:2,S"))
         .exists()
     {
         problems.push("the mail is not marked done".into());
     }
-    // Files: only in the data folder and the mail folders.
-    let mut after = Vec::new();
-    files(top.path(), &mut after);
-    for p in &after {
-        let ok = p.starts_with(root.join("data"))
-            || p.starts_with(root.join("mail"))
-            || p.starts_with(&logs)
-            || before.contains(p);
-        if !ok {
-            problems.push(format!("a file outside the data folder: {}", p.display()));
-        }
-    }
-    // Replies: delivered, clean headers, to an address the mail named.
-    let named = String::from_utf8_lossy(&raw).to_lowercase();
-    let mut sent = 0;
-    let mut folders = Vec::new();
-    if let Ok(dirs) = fs::read_dir(root.join("mail/sent")) {
-        for d in dirs.filter_map(Result::ok) {
-            folders.push(d.file_name().to_string_lossy().into_owned());
-            for f in fs::read_dir(d.path().join("new"))
-                .unwrap()
-                .filter_map(Result::ok)
-            {
-                sent += 1;
-                let mail = fs::read(f.path()).unwrap();
-                let msg = mail_parser::MessageParser::default().parse(&mail);
-                let to = msg
-                    .as_ref()
-                    .and_then(|m| m.to())
-                    .and_then(|a| a.first())
-                    .and_then(|a| a.address())
-                    .unwrap_or("")
-                    .to_lowercase();
-                // The Maildir sink writes LF line ends (issue 12); the
-                // check reads the mail as it was built, with CRLF.
-                let built = String::from_utf8_lossy(&mail).replace('\n', "\r\n");
-                if let Err(e) = pbem::mail::outbound::check_headers(built.as_bytes(), &to) {
-                    problems.push(format!("reply to {to}: {e}"));
-                }
-                if !named.contains(&to) && to != "alice@example.org" && to != "bob@example.org" {
-                    problems.push(format!("a reply to {to}, an address the mail never named"));
-                }
-                if d.file_name().to_string_lossy() != pbem::transport::folder_name(&to) {
-                    problems.push(format!("a reply to {to} in folder {:?}", d.file_name()));
-                }
-            }
-        }
-    }
+    check_files(&site, &mut problems);
+    let sent = check_replies(&site, &mut problems);
     if sent != replies {
         problems.push(format!("{replies} replies logged, {sent} delivered"));
     }
@@ -294,7 +277,7 @@ fn run(name: &str, raw: &[u8]) -> Outcome {
     if rss_mb > MAX_RSS_MB {
         problems.push(format!("used {rss_mb} MB (at most {MAX_RSS_MB} MB)"));
     }
-    let fate = fate.replace(&outside.to_string_lossy().to_string(), OUTSIDE);
+    let fate = fate.replace(&site.outside.to_string_lossy().to_string(), OUTSIDE);
     Outcome {
         name: name.to_string(),
         class,
@@ -304,6 +287,86 @@ fn run(name: &str, raw: &[u8]) -> Outcome {
         rss_mb,
         problems,
     }
+}
+
+/// The mail's one log line: its replies and fate (a problem when there is
+/// not exactly one).
+fn the_mail_line(stderr: &str, problems: &mut Vec<String>) -> (usize, String) {
+    let mail_lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains(" mail key="))
+        .collect();
+    match mail_lines.as_slice() {
+        [line] => (
+            field(line, "replies")
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(0),
+            field(line, "fate").unwrap_or_default(),
+        ),
+        _ => {
+            problems.push(format!(
+                "{} mail log lines; stderr:\n{}",
+                mail_lines.len(),
+                stderr.chars().take(2000).collect::<String>()
+            ));
+            (0, String::new())
+        }
+    }
+}
+
+/// Files: only in the data folder and the mail folders.
+fn check_files(site: &Site, problems: &mut Vec<String>) {
+    let mut after = Vec::new();
+    files(site.top.path(), &mut after);
+    for p in &after {
+        let ok = p.starts_with(site.root.join("data"))
+            || p.starts_with(site.root.join("mail"))
+            || p.starts_with(&site.logs)
+            || site.before.contains(p);
+        if !ok {
+            problems.push(format!("a file outside the data folder: {}", p.display()));
+        }
+    }
+}
+
+/// Replies: delivered, clean headers, to an address the mail named. The
+/// number of replies delivered.
+fn check_replies(site: &Site, problems: &mut Vec<String>) -> usize {
+    let named = String::from_utf8_lossy(&site.raw).to_lowercase();
+    let mut sent = 0;
+    let Ok(dirs) = fs::read_dir(site.root.join("mail/sent")) else {
+        return sent;
+    };
+    for d in dirs.filter_map(Result::ok) {
+        for f in fs::read_dir(d.path().join("new"))
+            .unwrap()
+            .filter_map(Result::ok)
+        {
+            sent += 1;
+            let mail = fs::read(f.path()).unwrap();
+            let msg = mail_parser::MessageParser::default().parse(&mail);
+            let to = msg
+                .as_ref()
+                .and_then(|m| m.to())
+                .and_then(|a| a.first())
+                .and_then(|a| a.address())
+                .unwrap_or("")
+                .to_lowercase();
+            // The Maildir sink writes LF line ends (issue 12); the
+            // check reads the mail as it was built, with CRLF.
+            let built = String::from_utf8_lossy(&mail).replace('\n', "\r\n");
+            if let Err(e) = pbem::mail::outbound::check_headers(built.as_bytes(), &to) {
+                problems.push(format!("reply to {to}: {e}"));
+            }
+            if !named.contains(&to) && to != "alice@example.org" && to != "bob@example.org" {
+                problems.push(format!("a reply to {to}, an address the mail never named"));
+            }
+            if d.file_name().to_string_lossy() != pbem::transport::folder_name(&to) {
+                problems.push(format!("a reply to {to} in folder {:?}", d.file_name()));
+            }
+        }
+    }
+    sent
 }
 
 fn replace_bytes(hay: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {

@@ -243,7 +243,10 @@ pub(super) fn commands(add: &mut dyn FnMut(&str, Vec<u8>)) {
             &format!("token {}\nboard\n", "k".repeat(10_000)),
         ),
     );
-    add("token-spaces", text_mail("token-spaces", "token a b c\nboard\n"));
+    add(
+        "token-spaces",
+        text_mail("token-spaces", "token a b c\nboard\n"),
+    );
     add(
         "move-number-overflow",
         text_mail("move-number-overflow", "#99999999999999 13-21\n"),
@@ -252,7 +255,10 @@ pub(super) fn commands(add: &mut dyn FnMut(&str, Vec<u8>)) {
         "move-number-negative",
         text_mail("move-number-negative", "#-1 13-21\n"),
     );
-    add("move-number-zero", text_mail("move-number-zero", "#0 13-21\n"));
+    add(
+        "move-number-zero",
+        text_mail("move-number-zero", "#0 13-21\n"),
+    );
     add(
         "moves-square-huge",
         text_mail("moves-square-huge", "moves 99999999999999999999\n"),
@@ -294,4 +300,5 @@ pub(super) fn commands(add: &mut dyn FnMut(&str, Vec<u8>)) {
     add(
         "only-punctuation",
         text_mail("only-punctuation", "-x-x-x:/,;+&\n"),
+    );
 }
