@@ -173,12 +173,9 @@ fn header(raw: &str, name: &str) -> Option<String> {
     })
 }
 
-#[test]
-fn new_writes_a_valid_record_private_keys_and_mails_each_player_their_key() {
-    let site = Site::new();
-    site.new_bz("bz-adm1");
-
-    // The record: the full form, valid, with the players and no moves.
+/// The record `pbem new` wrote for bz-adm1: the full form, valid, with
+/// the players and no moves.
+fn check_new_record(site: &Site) {
     let path = site.data().join("games/bz-adm1.toml");
     let o = Command::new(env!("CARGO_BIN_EXE_pbem"))
         .arg("validate")
@@ -202,6 +199,14 @@ fn new_writes_a_valid_record_private_keys_and_mails_each_player_their_key() {
         Some("2026-11-20T10:00:00+00:00".into())
     );
     assert!(rec.lines.is_empty());
+}
+
+#[test]
+fn new_writes_a_valid_record_private_keys_and_mails_each_player_their_key() {
+    let site = Site::new();
+    site.new_bz("bz-adm1");
+
+    check_new_record(&site);
 
     // The keys: one per side, different, readable by pbem's user only,
     // and nowhere in the record (which is meant to be published).
@@ -488,15 +493,9 @@ fn the_keys_mailed_by_new_let_the_players_move_and_nothing_else_does() {
     assert_eq!(bob.check().len(), 1);
 }
 
-#[test]
-fn games_lists_games_in_play_finished_games_and_challenges() {
-    let site = Site::new();
-    // A new data folder: nothing to list, and that is fine.
-    let o = site.run(&["games"]);
-    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
-    let o = site.run(&["games", "--json"]);
-    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
-
+/// bz-adm1 with a move, em-adm2 without, bz-done resigned, and the
+/// challenge mr-chal waiting for erin@.
+fn four_games_and_a_challenge(site: &Site) {
     site.new_bz("bz-adm1");
     assert_eq!(
         site.run(&["move", "bz-adm1", "58-50"]).status.code(),
@@ -542,6 +541,50 @@ fn games_lists_games_in_play_finished_games_and_challenges() {
             },
         )
         .unwrap();
+}
+
+/// `pbem games --json`: one object per line, games and the challenge
+/// alike.
+fn check_games_json(site: &Site) {
+    let o = site.run(&["games", "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let objects: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    assert_eq!(objects.len(), 4, "{}", stdout(&o));
+    let ids: Vec<&str> = objects.iter().map(|j| j["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["bz-adm1", "bz-done", "em-adm2", "mr-chal"]);
+    let bz = &objects[0];
+    assert_eq!(bz["kind"], "game");
+    assert_eq!(bz["rules"], "boom-and-zoom");
+    assert_eq!(bz["result"], "*");
+    assert_eq!(bz["moves"], 1);
+    assert_eq!(bz["state"], "in play");
+    assert_eq!(bz["first"], "red");
+    assert_eq!(bz["players"]["black"], ALICE);
+    assert_eq!(bz["players"]["red"], BOB);
+    assert_eq!(objects[1]["result"], "red");
+    assert_eq!(objects[1]["moves"], 1);
+    assert_eq!(objects[1]["state"], "over");
+    let ch = &objects[3];
+    assert_eq!(ch["kind"], "challenge");
+    assert_eq!(ch["rules"], "mad-rooks");
+    assert_eq!(ch["challenger"], ALICE);
+    assert_eq!(ch["opponent"], "erin@example.org");
+    assert_eq!(ch["state"], "not answered");
+}
+
+#[test]
+fn games_lists_games_in_play_finished_games_and_challenges() {
+    let site = Site::new();
+    // A new data folder: nothing to list, and that is fine.
+    let o = site.run(&["games"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+    let o = site.run(&["games", "--json"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), ""));
+
+    four_games_and_a_challenge(&site);
 
     let o = site.run(&["games"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -570,34 +613,7 @@ fn games_lists_games_in_play_finished_games_and_challenges() {
         "{out}"
     );
 
-    // --json: one object per line, games and the challenge alike.
-    let o = site.run(&["games", "--json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let objects: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect();
-    assert_eq!(objects.len(), 4, "{}", stdout(&o));
-    let ids: Vec<&str> = objects.iter().map(|j| j["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["bz-adm1", "bz-done", "em-adm2", "mr-chal"]);
-    let bz = &objects[0];
-    assert_eq!(bz["kind"], "game");
-    assert_eq!(bz["rules"], "boom-and-zoom");
-    assert_eq!(bz["result"], "*");
-    assert_eq!(bz["moves"], 1);
-    assert_eq!(bz["state"], "in play");
-    assert_eq!(bz["first"], "red");
-    assert_eq!(bz["players"]["black"], ALICE);
-    assert_eq!(bz["players"]["red"], BOB);
-    assert_eq!(objects[1]["result"], "red");
-    assert_eq!(objects[1]["moves"], 1);
-    assert_eq!(objects[1]["state"], "over");
-    let ch = &objects[3];
-    assert_eq!(ch["kind"], "challenge");
-    assert_eq!(ch["rules"], "mad-rooks");
-    assert_eq!(ch["challenger"], ALICE);
-    assert_eq!(ch["opponent"], "erin@example.org");
-    assert_eq!(ch["state"], "not answered");
+    check_games_json(&site);
 
     // A damaged record is listed as such, and the exit status says so.
     fs::write(site.data().join("games/zz-bad.toml"), "rules = \"chess\"\n").unwrap();

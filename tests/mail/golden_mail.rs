@@ -260,20 +260,7 @@ fn run(case: &Case, mail: &[u8]) -> String {
 
     let after = snapshot(&config.data);
     let new_ids = NewIds::of(&before, &after);
-    let mut keys = Keys::default();
-    // Number the new keys in a fixed order: by file as shown (a new id's
-    // random name would order them by chance), then side.
-    let mut files: Vec<(&String, &String)> = after.iter().collect();
-    files.sort_by_key(|(p, _)| new_ids.apply(p));
-    for (path, text) in files {
-        if path.starts_with("secrets/")
-            && let Ok(s) = toml::from_str::<Secrets>(text)
-        {
-            for t in s.tokens.values() {
-                keys.name(t);
-            }
-        }
-    }
+    let keys = name_keys(&after, &new_ids);
 
     let mut o = String::new();
     let _ = writeln!(
@@ -294,6 +281,25 @@ fn run(case: &Case, mail: &[u8]) -> String {
         let _ = writeln!(o, "{l}");
     }
 
+    render_inbox(&mut o, &config, &store, mail_name);
+
+    render_data_folder(&mut o, &before, &after, &new_ids);
+
+    let sent = sent_mails(&config.data.parent().unwrap().join("mail/sent"));
+    let _ = writeln!(o, "\n== {} mail(s) sent", sent.len());
+    let n = sent.len();
+    for (i, (to, raw)) in sent.iter().enumerate() {
+        let _ = writeln!(o, "\n== mail {} of {n}, to {to}", i + 1);
+        o.push_str(&render_mail(raw));
+    }
+
+    let tmp = dir.path().display().to_string();
+    new_ids.apply(&keys.apply(&o.replace(&tmp, "$TMP")))
+}
+
+/// The inbox after the poll: the mail done or not, and any replies left
+/// waiting in the outbox.
+fn render_inbox(o: &mut String, config: &Config, store: &Store, mail_name: &str) {
     let _ = writeln!(o, "\n== inbox");
     let new_left = config
         .inbox
@@ -326,11 +332,20 @@ fn run(case: &Case, mail: &[u8]) -> String {
     if waiting > 0 {
         let _ = writeln!(o, "outbox: {waiting} batch(es) waiting, not sent");
     }
+}
 
+/// The data folder after the poll: every record still reads, and what
+/// changed, in the order of the names shown.
+fn render_data_folder(
+    o: &mut String,
+    before: &BTreeMap<String, String>,
+    after: &BTreeMap<String, String>,
+    new_ids: &NewIds,
+) {
     let _ = writeln!(o, "\n== data folder");
     // Whatever pbem stores must read back (issue 13): every record after
     // the poll reads and replays, or the output says which does not.
-    for (p, text) in &after {
+    for (p, text) in after {
         if let Some(name) = p.strip_prefix("games/")
             && name.ends_with(".toml")
         {
@@ -373,17 +388,25 @@ fn run(case: &Case, mail: &[u8]) -> String {
     if !changed {
         let _ = writeln!(o, "unchanged");
     }
+}
 
-    let sent = sent_mails(&config.data.parent().unwrap().join("mail/sent"));
-    let _ = writeln!(o, "\n== {} mail(s) sent", sent.len());
-    let n = sent.len();
-    for (i, (to, raw)) in sent.iter().enumerate() {
-        let _ = writeln!(o, "\n== mail {} of {n}, to {to}", i + 1);
-        o.push_str(&render_mail(raw));
+/// The keys of the data folder `after`, numbered in a fixed order.
+fn name_keys(after: &BTreeMap<String, String>, new_ids: &NewIds) -> Keys {
+    let mut keys = Keys::default();
+    // Number the new keys in a fixed order: by file as shown (a new id's
+    // random name would order them by chance), then side.
+    let mut files: Vec<(&String, &String)> = after.iter().collect();
+    files.sort_by_key(|(p, _)| new_ids.apply(p));
+    for (path, text) in files {
+        if path.starts_with("secrets/")
+            && let Ok(s) = toml::from_str::<Secrets>(text)
+        {
+            for t in s.tokens.values() {
+                keys.name(t);
+            }
+        }
     }
-
-    let tmp = dir.path().display().to_string();
-    new_ids.apply(&keys.apply(&o.replace(&tmp, "$TMP")))
+    keys
 }
 
 /// Ids made during the poll are random (issue 13): named `bz-NEWID1`,

@@ -44,77 +44,93 @@ struct Mail {
     text: String,
 }
 
-/// Plays the game that makes every kind of mail; the mails, in order.
-fn gather() -> Vec<Mail> {
-    let mut p = Pbem::with_settings(|s| {
-        s.replace("replies_per_hour = 20", "replies_per_hour = 0")
-            .replace("replies_per_day = 50", "replies_per_day = 0")
-    });
-    let mut out: Vec<Mail> = Vec::new();
-    let mut n = 0;
-    // 2026-11-04 is a Wednesday; every step is ten minutes later.
-    let minutes = std::cell::Cell::new(9 * 60);
-    let step = |p: &mut Pbem, out: &mut Vec<Mail>, kind: &str, mail: Option<String>| {
-        let before = p.sent();
+/// The game of [`gather`] under way: pbem, the mails gathered, and the
+/// clock in minutes from 2026-11-04 00:00 (a Wednesday).
+struct Gathering {
+    p: Pbem,
+    out: Vec<Mail>,
+    minutes: u32,
+}
+
+impl Gathering {
+    /// Delivers `mail` if any, polls ten minutes later and gathers what
+    /// pbem sent (something, unless `kind` is "quiet").
+    fn step(&mut self, kind: &str, mail: Option<String>) -> Vec<Sent> {
+        let before = self.p.sent();
         if let Some(m) = mail {
-            p.deliver(m.as_bytes());
+            self.p.deliver(m.as_bytes());
         }
-        minutes.set(minutes.get() + 10);
-        let m = minutes.get();
+        self.minutes += 10;
+        let m = self.minutes;
         let now = format!(
             "2026-11-{:02}T{:02}:{:02}:00Z",
             4 + m / (24 * 60),
             (m / 60) % 24,
             m % 60
         );
-        let log = p.poll(&now);
-        let sent = p.sent_since(&before);
+        let log = self.p.poll(&now);
+        let sent = self.p.sent_since(&before);
         assert!(
             !sent.is_empty() || kind == "quiet",
             "step `{kind}` sent nothing:\n{log}"
         );
-        out.extend(sent.iter().map(|s: &Sent| Mail {
+        self.out.extend(sent.iter().map(|s: &Sent| Mail {
             kind: format!("{kind} (to {})", s.to),
             subject: s.subject(),
             text: s.text(),
         }));
         sent
+    }
+}
+
+/// The `n`th player's mail of the game, from `from` to `to`.
+fn player_mail(n: &mut u32, from: &str, to: &str, body: &str) -> String {
+    *n += 1;
+    let name = if from.starts_with("alice") {
+        "Alice Example"
+    } else {
+        "Bob Example"
     };
-    let mail = |n: &mut u32, from: &str, to: &str, body: &str| -> String {
-        *n += 1;
-        let name = if from.starts_with("alice") {
-            "Alice Example"
-        } else {
-            "Bob Example"
-        };
-        format!(
-            "From: {name} <{from}>\nTo: {to}\nSubject: pbem\nDate: Wed, 4 Nov 2026 09:00:00 +0000\n\
-             Message-ID: <quoting.{n}@example.org>\nMIME-Version: 1.0\n\
-             Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n{body}\n"
-        )
+    format!(
+        "From: {name} <{from}>\nTo: {to}\nSubject: pbem\nDate: Wed, 4 Nov 2026 09:00:00 +0000\n\
+         Message-ID: <quoting.{n}@example.org>\nMIME-Version: 1.0\n\
+         Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n{body}\n"
+    )
+}
+
+/// Where pbem asks a player to reply: the Reply-To of its last mail to `who`.
+fn reply_to(sent: &[Sent], who: &str) -> String {
+    let s = sent
+        .iter()
+        .rev()
+        .find(|s| s.to == who)
+        .unwrap_or_else(|| panic!("no mail to {who}"));
+    let m = mail_parser::MessageParser::default().parse(&s.raw).unwrap();
+    m.reply_to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or(PBEM)
+        .to_string()
+}
+
+/// Plays the game that makes every kind of mail; the mails, in order.
+fn gather() -> Vec<Mail> {
+    let p = Pbem::with_settings(|s| {
+        s.replace("replies_per_hour = 20", "replies_per_hour = 0")
+            .replace("replies_per_day = 50", "replies_per_day = 0")
+    });
+    let mut g = Gathering {
+        p,
+        out: Vec::new(),
+        minutes: 9 * 60,
     };
-    // Where pbem asks a player to reply: the Reply-To of its last mail.
-    let reply_to = |sent: &[Sent], who: &str| -> String {
-        let s = sent
-            .iter()
-            .rev()
-            .find(|s| s.to == who)
-            .unwrap_or_else(|| panic!("no mail to {who}"));
-        let m = mail_parser::MessageParser::default().parse(&s.raw).unwrap();
-        m.reply_to()
-            .and_then(|a| a.first())
-            .and_then(|a| a.address())
-            .unwrap_or(PBEM)
-            .to_string()
-    };
+    let mut n = 0;
     let a = "alice@example.org";
     let b = "bob@example.org";
 
-    let s = step(
-        &mut p,
-        &mut out,
+    let s = g.step(
         "challenge",
-        Some(mail(
+        Some(player_mail(
             &mut n,
             a,
             PBEM,
@@ -122,12 +138,7 @@ fn gather() -> Vec<Mail> {
         )),
     );
     let bob_to = reply_to(&s, b);
-    let s = step(
-        &mut p,
-        &mut out,
-        "accept",
-        Some(mail(&mut n, b, &bob_to, "accept")),
-    );
+    let s = g.step("accept", Some(player_mail(&mut n, b, &bob_to, "accept")));
     let alice_to = reply_to(&s, a);
     let bob_to = reply_to(&s, b);
     for (kind, who, body) in [
@@ -155,33 +166,29 @@ fn gather() -> Vec<Mail> {
         ("draw offer", b, "34-26\ndraw"),
     ] {
         let to = if who == a { &alice_to } else { &bob_to };
-        step(&mut p, &mut out, kind, Some(mail(&mut n, who, to, body)));
+        g.step(kind, Some(player_mail(&mut n, who, to, body)));
     }
     // The clock: 3 days a move; polls through the turn bring the reminders.
-    minutes.set(minutes.get() + 36 * 60);
-    step(&mut p, &mut out, "reminder", None);
-    minutes.set(minutes.get() + 30 * 60);
-    step(&mut p, &mut out, "quiet", None);
-    step(
-        &mut p,
-        &mut out,
-        "resign",
-        Some(mail(&mut n, a, &alice_to, "resign")),
-    );
+    g.minutes += 36 * 60;
+    g.step("reminder", None);
+    g.minutes += 30 * 60;
+    g.step("quiet", None);
+    g.step("resign", Some(player_mail(&mut n, a, &alice_to, "resign")));
     // A stranger's help, and a challenge pbem refuses.
-    step(
-        &mut p,
-        &mut out,
+    g.step(
         "stranger help",
-        Some(mail(&mut n, "carol@example.org", PBEM, "help")),
+        Some(player_mail(&mut n, "carol@example.org", PBEM, "help")),
     );
-    step(
-        &mut p,
-        &mut out,
+    g.step(
         "challenge refused",
-        Some(mail(&mut n, a, PBEM, "challenge chess bob@example.org")),
+        Some(player_mail(
+            &mut n,
+            a,
+            PBEM,
+            "challenge chess bob@example.org",
+        )),
     );
-    out
+    g.out
 }
 
 static MAILS: LazyLock<Vec<Mail>> = LazyLock::new(gather);
@@ -530,6 +537,22 @@ fn quoted_back_in_every_style_only_the_players_commands_count() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3000);
+    let combos = combos(mails, seed, samples);
+    let mut failures: Vec<(Combo, String)> = Vec::new();
+    for c in &combos {
+        if let Some(f) = check(*c, mails) {
+            failures.push((*c, f));
+        }
+    }
+    if failures.is_empty() {
+        return;
+    }
+    panic!("{}", report(&failures, combos.len(), seed, mails));
+}
+
+/// The replies tried: every style with every attribution, every mail in
+/// every layout, and `samples` drawn with `seed`.
+fn combos(mails: &[Mail], seed: u64, samples: usize) -> Vec<Combo> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let mut combos = Vec::new();
     // Every style with every attribution, at least once; the rest drawn.
@@ -571,22 +594,18 @@ fn quoted_back_in_every_style_only_the_players_commands_count() {
     let none = STYLES.iter().position(|s| s.1.is_empty()).unwrap();
     let no_attr = ATTRIBUTIONS.len() - 1;
     combos.retain(|c| !(c.style == none && c.attribution == no_attr));
+    combos
+}
 
-    let mut failures: Vec<(Combo, String)> = Vec::new();
-    for c in &combos {
-        if let Some(f) = check(*c, mails) {
-            failures.push((*c, f));
-        }
-    }
-    if failures.is_empty() {
-        return;
-    }
+/// What went wrong, grouped by what and by style, attribution and
+/// layout, with the first failure in full.
+fn report(failures: &[(Combo, String)], tried: usize, seed: u64, mails: &[Mail]) -> String {
     // Grouped by what went wrong, and by style and attribution.
     let mut by_what: BTreeMap<String, (usize, Combo)> = BTreeMap::new();
     let mut by_style: BTreeMap<&str, usize> = BTreeMap::new();
     let mut by_attr: BTreeMap<&str, usize> = BTreeMap::new();
     let mut by_layout: BTreeMap<&str, usize> = BTreeMap::new();
-    for (c, f) in &failures {
+    for (c, f) in failures {
         for what in f.split(" || ") {
             by_what.entry(what.to_string()).or_insert((0, *c)).0 += 1;
         }
@@ -599,7 +618,7 @@ fn quoted_back_in_every_style_only_the_players_commands_count() {
         o,
         "{} of {} quoted replies (seed {seed}) gave other commands than the player's own.",
         failures.len(),
-        combos.len()
+        tried
     );
     let _ = writeln!(o, "by style: {by_style:?}");
     let _ = writeln!(o, "by attribution: {by_attr:?}");
@@ -621,5 +640,5 @@ fn quoted_back_in_every_style_only_the_players_commands_count() {
         describe(*c, mails),
         body(*c, mails)
     );
-    panic!("{o}");
+    o
 }

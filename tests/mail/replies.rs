@@ -177,6 +177,127 @@ fn refused(log: &str) -> Option<u32> {
         .and_then(|n| n.parse().ok())
 }
 
+/// What one case's poll did, for the checks of each [`Expect`].
+struct Polled {
+    before_record: String,
+    after_record: String,
+    sent: Vec<Sent>,
+    fates: Vec<String>,
+    refused: Option<u32>,
+    /// "to: headline" of each mail sent, for the messages.
+    subjects: Vec<String>,
+}
+
+impl Polled {
+    /// The move `m` was played and told to both players, and nothing else.
+    fn check_move(&self, m: &str, wrong: &mut Vec<String>) {
+        let Polled {
+            before_record,
+            after_record,
+            sent,
+            fates,
+            refused,
+            subjects,
+            ..
+        } = self;
+        let before = move_lines(before_record);
+        let after = move_lines(after_record);
+        let new: Vec<&String> = after.iter().skip(before.len()).collect();
+        if after.get(..before.len()) != Some(&before[..]) {
+            wrong.push("the moves already played changed".to_string());
+        }
+        let played = |l: &&String| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            w.get(1) == Some(&"black") && w.get(2) == Some(&m)
+        };
+        if new.len() != 1 || !new.iter().all(played) {
+            wrong.push(format!(
+                "expected the one new record line `3. black {m} ...`, got {new:?}"
+            ));
+        }
+        if *refused != Some(0) {
+            wrong.push(format!("the poll refused something (refused={refused:?})"));
+        }
+        if *fates != [format!("bz-test1: black played {m}")] {
+            wrong.push(format!(
+                "expected the fate `bz-test1: black played {m}`, got {fates:?}"
+            ));
+        }
+        let news_of_move = |to: &str| {
+            sent.iter()
+                .any(|s| s.to == to && s.headline().starts_with(&format!("Black played {m} ")))
+        };
+        if sent.len() != 2 || !news_of_move("alice@example.org") || !news_of_move("bob@example.org")
+        {
+            wrong.push(format!(
+                "expected exactly the news of {m} to Alice and to Bob, got {subjects:?}"
+            ));
+        }
+    }
+
+    /// Alice got the board, and nothing else happened.
+    fn check_board(&self, wrong: &mut Vec<String>) {
+        let Polled {
+            before_record,
+            after_record,
+            sent,
+            fates,
+            refused,
+            subjects,
+            ..
+        } = self;
+        if after_record != before_record {
+            wrong.push("the record changed".into());
+        }
+        if *refused != Some(0) {
+            wrong.push(format!("the poll refused something (refused={refused:?})"));
+        }
+        if *fates != ["bz-test1: black asked for board"] {
+            wrong.push(format!(
+                "expected the fate `bz-test1: black asked for board`, got {fates:?}"
+            ));
+        }
+        if sent.len() != 1
+            || sent[0].to != "alice@example.org"
+            || !sent[0].headline().starts_with("The board, as you asked")
+        {
+            wrong.push(format!(
+                "expected exactly one mail, the board to Alice, got {subjects:?}"
+            ));
+        }
+    }
+
+    /// No command: nothing happened, at most the "no command" answer.
+    fn check_chatter(&self, wrong: &mut Vec<String>) {
+        let Polled {
+            before_record,
+            after_record,
+            sent,
+            fates,
+            subjects,
+            ..
+        } = self;
+        if after_record != before_record {
+            wrong.push("the record changed".into());
+        }
+        let no_command = "refused from alice@example.org: no command";
+        if !(fates.is_empty() || *fates == [no_command]) {
+            wrong.push(format!(
+                "expected no command (at most the fate `{no_command}`), got {fates:?}"
+            ));
+        }
+        let ok = sent.is_empty()
+            || (sent.len() == 1
+                && sent[0].to == "alice@example.org"
+                && sent[0].headline().starts_with("Your mail was not accepted"));
+        if !ok {
+            wrong.push(format!(
+                "expected nothing sent or only the \"no command\" answer, got {subjects:?}"
+            ));
+        }
+    }
+}
+
 /// Runs one case; `Err` says all that went wrong.
 fn run_case(case: &Case) -> Result<(), String> {
     let (mut p, news) = after_bobs_move();
@@ -186,97 +307,28 @@ fn run_case(case: &Case) -> Result<(), String> {
     let log = p.poll(NOW);
     let after_record = p.record("bz-test1");
     let sent = p.sent_since(&before_sent);
+    let polled = Polled {
+        subjects: sent
+            .iter()
+            .map(|s| format!("{}: {}", s.to, s.headline()))
+            .collect(),
+        before_record,
+        after_record,
+        sent,
+        fates: fates(&log),
+        refused: refused(&log),
+    };
+    let sent = &polled.sent;
 
     let mut wrong = Vec::new();
-    let fates = fates(&log);
-    let refused = refused(&log);
-    let subjects: Vec<String> = sent
-        .iter()
-        .map(|s| format!("{}: {}", s.to, s.headline()))
-        .collect();
     match &case.expect {
-        Expect::Move(m) => {
-            let before = move_lines(&before_record);
-            let after = move_lines(&after_record);
-            let new: Vec<&String> = after.iter().skip(before.len()).collect();
-            if after.get(..before.len()) != Some(&before[..]) {
-                wrong.push("the moves already played changed".to_string());
-            }
-            let played = |l: &&String| {
-                let w: Vec<&str> = l.split_whitespace().collect();
-                w.get(1) == Some(&"black") && w.get(2) == Some(&m.as_str())
-            };
-            if new.len() != 1 || !new.iter().all(played) {
-                wrong.push(format!(
-                    "expected the one new record line `3. black {m} ...`, got {new:?}"
-                ));
-            }
-            if refused != Some(0) {
-                wrong.push(format!("the poll refused something (refused={refused:?})"));
-            }
-            if fates != [format!("bz-test1: black played {m}")] {
-                wrong.push(format!(
-                    "expected the fate `bz-test1: black played {m}`, got {fates:?}"
-                ));
-            }
-            let news_of_move = |to: &str| {
-                sent.iter()
-                    .any(|s| s.to == to && s.headline().starts_with(&format!("Black played {m} ")))
-            };
-            if sent.len() != 2
-                || !news_of_move("alice@example.org")
-                || !news_of_move("bob@example.org")
-            {
-                wrong.push(format!(
-                    "expected exactly the news of {m} to Alice and to Bob, got {subjects:?}"
-                ));
-            }
-        }
-        Expect::Board => {
-            if after_record != before_record {
-                wrong.push("the record changed".into());
-            }
-            if refused != Some(0) {
-                wrong.push(format!("the poll refused something (refused={refused:?})"));
-            }
-            if fates != ["bz-test1: black asked for board"] {
-                wrong.push(format!(
-                    "expected the fate `bz-test1: black asked for board`, got {fates:?}"
-                ));
-            }
-            if sent.len() != 1
-                || sent[0].to != "alice@example.org"
-                || !sent[0].headline().starts_with("The board, as you asked")
-            {
-                wrong.push(format!(
-                    "expected exactly one mail, the board to Alice, got {subjects:?}"
-                ));
-            }
-        }
-        Expect::Chatter => {
-            if after_record != before_record {
-                wrong.push("the record changed".into());
-            }
-            let no_command = "refused from alice@example.org: no command";
-            if !(fates.is_empty() || fates == [no_command]) {
-                wrong.push(format!(
-                    "expected no command (at most the fate `{no_command}`), got {fates:?}"
-                ));
-            }
-            let ok = sent.is_empty()
-                || (sent.len() == 1
-                    && sent[0].to == "alice@example.org"
-                    && sent[0].headline().starts_with("Your mail was not accepted"));
-            if !ok {
-                wrong.push(format!(
-                    "expected nothing sent or only the \"no command\" answer, got {subjects:?}"
-                ));
-            }
-        }
+        Expect::Move(m) => polled.check_move(m, &mut wrong),
+        Expect::Board => polled.check_board(&mut wrong),
+        Expect::Chatter => polled.check_chatter(&mut wrong),
     }
     // Always: no line of pbem's quoted mail ran as a command. The checks
     // above catch it; name the lines for the reader.
-    let quoted = quoted_lines_named(&news.text(), &log, &sent);
+    let quoted = quoted_lines_named(&news.text(), &log, sent);
     if !quoted.is_empty() {
         wrong.push(format!(
             "lines of pbem's own mail that pbem read back as commands: {quoted:?}"
@@ -295,7 +347,7 @@ fn run_case(case: &Case) -> Result<(), String> {
         let _ = writeln!(o, "    {l}");
     }
     let _ = writeln!(o, "  sent {} mail(s):", sent.len());
-    for s in &sent {
+    for s in sent {
         let _ = writeln!(o, "    to {}: {}", s.to, s.subject());
         for l in s.text().lines().take(4) {
             let _ = writeln!(o, "      | {l}");

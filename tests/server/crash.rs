@@ -42,6 +42,34 @@ fn kills() -> usize {
         .unwrap_or(40)
 }
 
+/// Starts `pbem poll` and kills it (SIGKILL) after a random moment, until
+/// `kills` polls died mid-way or three finished (the mailbox ran dry):
+/// how many were killed mid-way, and how many finished.
+fn kill_polls(config_path: &Path, kills: usize) -> (usize, usize) {
+    let pbem = env!("CARGO_BIN_EXE_pbem");
+    let mut rng = fastrand::Rng::with_seed(20261121);
+    let (mut interrupted, mut finished) = (0, 0);
+    // Kill until `kills` polls died mid-way, or the mailbox ran dry.
+    while interrupted < kills && finished < 3 {
+        let mut child = Command::new(pbem)
+            .args(["poll", "--quiet", "--wait", "--config"])
+            .arg(config_path)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(rng.u64(500..30_000)));
+        if child.try_wait().unwrap().is_none() {
+            interrupted += 1;
+            let _ = child.kill(); // SIGKILL
+        } else {
+            finished += 1;
+        }
+        let _ = child.wait();
+    }
+    (interrupted, finished)
+}
+
 #[test]
 fn killed_polls_lose_and_double_nothing() {
     let _shared = crate::common::lock::shared();
@@ -75,27 +103,8 @@ fn killed_polls_lose_and_double_nothing() {
     let mails = load.mails.len();
 
     let pbem = env!("CARGO_BIN_EXE_pbem");
-    let mut rng = fastrand::Rng::with_seed(20261121);
-    let (mut interrupted, mut finished) = (0, 0);
     let started = Instant::now();
-    // Kill until `kills` polls died mid-way, or the mailbox ran dry.
-    while interrupted < kills && finished < 3 {
-        let mut child = Command::new(pbem)
-            .args(["poll", "--quiet", "--wait", "--config"])
-            .arg(&config_path)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_micros(rng.u64(500..30_000)));
-        if child.try_wait().unwrap().is_none() {
-            interrupted += 1;
-            let _ = child.kill(); // SIGKILL
-        } else {
-            finished += 1;
-        }
-        let _ = child.wait();
-    }
+    let (interrupted, _finished) = kill_polls(&config_path, kills);
     let last = Command::new(pbem)
         .args(["poll", "--config"])
         .arg(&config_path)
@@ -306,6 +315,77 @@ fn planned(g: usize) -> Planned {
     }
 }
 
+/// Every game asked for, its moves once and in order; no other game,
+/// and nothing of one half made.
+fn check_games(site: &Site, games: &[Planned]) {
+    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    let mut sorted = ids.clone();
+    sorted.sort();
+    assert_eq!(site.store.game_ids().unwrap(), sorted);
+    for g in games {
+        let text = site.store.read_game(&g.id).unwrap().unwrap();
+        let rec = pbem::record::Record::parse(&format!("{}.toml", g.id), &text).unwrap();
+        assert_eq!(rec.moves(), g.moves, "{}: each move once", g.id);
+        pbem::cli::validate_record(&rec).unwrap();
+    }
+    let names = |sub: &str| -> Vec<String> {
+        let mut v: Vec<String> = files(&site.config.data.join(sub))
+            .iter()
+            .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(names("secrets"), sorted, "keys of the games only");
+    let with_clock: Vec<String> = sorted
+        .iter()
+        .filter(|id| games.iter().any(|g| &g.id == *id && g.clock))
+        .cloned()
+        .collect();
+    assert_eq!(names("clocks"), with_clock, "clocks of the games only");
+}
+
+/// Every reply of every command once, to each player: the start with
+/// the key the player holds now, then each move. How many mails, how
+/// many replies lost, how many doubled.
+fn count_replies(site: &Site, games: &[Planned]) -> (usize, usize, usize) {
+    let (mut mails, mut lost, mut doubled) = (0, 0, 0);
+    for g in games {
+        let tokens = site.store.secrets(&g.id).unwrap().tokens;
+        let expected: HashMap<String, String> = g
+            .keys()
+            .into_iter()
+            .map(|k| (format!("{:016x}", stable_hash(k.as_bytes())), k))
+            .collect();
+        for (side, who) in pbem::game::Side::BOTH.iter().zip(&g.players) {
+            let mut got: BTreeMap<&str, usize> = BTreeMap::new();
+            for raw in site.mails_of(who) {
+                mails += 1;
+                let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                let hash = common::hash_of_reply(m.message_id().unwrap());
+                let Some(key) = expected.get(&hash) else {
+                    panic!("{who}: a mail of no command:\n{}", text(&raw));
+                };
+                *got.entry(key).or_default() += 1;
+                if key.starts_with("new:") {
+                    let token = &tokens[g.rules.side_name(*side)];
+                    assert!(
+                        text(&raw).contains(&format!("+{}.{token}@", g.id)),
+                        "{who}: the key the game has"
+                    );
+                }
+            }
+            for key in expected.values() {
+                match got.get(key.as_str()) {
+                    None => lost += 1,
+                    Some(n) => doubled += n - 1,
+                }
+            }
+        }
+    }
+    (mails, lost, doubled)
+}
+
 #[test]
 fn killed_admin_commands_lose_and_double_nothing() {
     let _shared = crate::common::lock::shared();
@@ -356,70 +436,8 @@ fn killed_admin_commands_lose_and_double_nothing() {
     assert!(last.status.success(), "{}", text(&last.stderr));
     let elapsed = started.elapsed();
 
-    // Every game asked for, its moves once and in order; no other game,
-    // and nothing of one half made.
-    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
-    let mut sorted = ids.clone();
-    sorted.sort();
-    assert_eq!(site.store.game_ids().unwrap(), sorted);
-    for g in &games {
-        let text = site.store.read_game(&g.id).unwrap().unwrap();
-        let rec = pbem::record::Record::parse(&format!("{}.toml", g.id), &text).unwrap();
-        assert_eq!(rec.moves(), g.moves, "{}: each move once", g.id);
-        pbem::cli::validate_record(&rec).unwrap();
-    }
-    let names = |sub: &str| -> Vec<String> {
-        let mut v: Vec<String> = files(&site.config.data.join(sub))
-            .iter()
-            .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
-            .collect();
-        v.sort();
-        v
-    };
-    assert_eq!(names("secrets"), sorted, "keys of the games only");
-    let with_clock: Vec<String> = sorted
-        .iter()
-        .filter(|id| games.iter().any(|g| &g.id == *id && g.clock))
-        .cloned()
-        .collect();
-    assert_eq!(names("clocks"), with_clock, "clocks of the games only");
-
-    // Every reply of every command once, to each player: the start with
-    // the key the player holds now, then each move.
-    let (mut mails, mut lost, mut doubled) = (0, 0, 0);
-    for g in &games {
-        let tokens = site.store.secrets(&g.id).unwrap().tokens;
-        let expected: HashMap<String, String> = g
-            .keys()
-            .into_iter()
-            .map(|k| (format!("{:016x}", stable_hash(k.as_bytes())), k))
-            .collect();
-        for (side, who) in pbem::game::Side::BOTH.iter().zip(&g.players) {
-            let mut got: BTreeMap<&str, usize> = BTreeMap::new();
-            for raw in site.mails_of(who) {
-                mails += 1;
-                let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
-                let hash = common::hash_of_reply(m.message_id().unwrap());
-                let Some(key) = expected.get(&hash) else {
-                    panic!("{who}: a mail of no command:\n{}", text(&raw));
-                };
-                *got.entry(key).or_default() += 1;
-                if key.starts_with("new:") {
-                    let token = &tokens[g.rules.side_name(*side)];
-                    assert!(
-                        text(&raw).contains(&format!("+{}.{token}@", g.id)),
-                        "{who}: the key the game has"
-                    );
-                }
-            }
-            for key in expected.values() {
-                match got.get(key.as_str()) {
-                    None => lost += 1,
-                    Some(n) => doubled += n - 1,
-                }
-            }
-        }
-    }
+    check_games(&site, &games);
+    let (mails, lost, doubled) = count_replies(&site, &games);
     let n_moves: usize = games.iter().map(|g| g.moves.len()).sum();
     let Kills {
         interrupted,

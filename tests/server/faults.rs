@@ -288,6 +288,133 @@ fn notices(site: &Site, who: &str, id: &str) -> (usize, usize) {
     (about.len() - refusals, refusals)
 }
 
+/// A damaged record's text, and the line of the damage.
+type Broken = HashMap<&'static str, (String, usize)>;
+
+/// The admin edits four records by hand, and breaks them: a move that is
+/// not legal, TOML that does not parse, a result replay does not give,
+/// rules pbem does not know.
+fn break_records(site: &Site, games: &[Game]) -> Broken {
+    let path = |id: &str| site.data().join("games").join(format!("{id}.toml"));
+    let good_bad_move = site.record_text("bad-move");
+    let mut broken: Broken = HashMap::new();
+    // A move in the middle that is not legal: the first move again.
+    let first_move = games[1].moves[0].clone();
+    let second_move = games[1].moves[1].clone();
+    broken.insert(
+        "bad-move",
+        edit_line(&good_bad_move, |l| {
+            let t: Vec<&str> = l.split_whitespace().collect();
+            (t.len() > 2 && t[0] == "2." && t[2] == second_move)
+                .then(|| l.replacen(&second_move, &first_move, 1))
+        }),
+    );
+    // TOML that does not parse: a string left open.
+    broken.insert(
+        "bad-toml",
+        edit_line(&site.record_text("bad-toml"), |l| {
+            l.starts_with("id = ")
+                .then(|| "id = \"bad-toml".to_string())
+        }),
+    );
+    // A result that replay does not give.
+    let winner = games[3].rules.side_name(Side::A);
+    broken.insert(
+        "bad-result",
+        edit_line(&site.record_text("bad-result"), |l| {
+            l.starts_with("result = ")
+                .then(|| format!("result = \"{winner}\""))
+        }),
+    );
+    // Rules pbem does not know.
+    broken.insert(
+        "bad-rules",
+        edit_line(&site.record_text("bad-rules"), |l| {
+            l.starts_with("rules = ")
+                .then(|| "rules = \"chess\"".into())
+        }),
+    );
+    for (id, (text, _)) in &broken {
+        fs::write(path(id), text).unwrap();
+    }
+    broken
+}
+
+/// The admin got one mail per damaged game, with the line and the cure;
+/// each player was told once, and the sender of the refused move also got
+/// the answer to that mail.
+fn check_told_once(site: &Site, bad: &[&Game], broken: &Broken) {
+    let path = |id: &str| site.data().join("games").join(format!("{id}.toml"));
+    let admin_mail = site.mails_to("admin@example.org");
+    assert_eq!(admin_mail.len(), bad.len(), "{admin_mail:#?}");
+    for g in bad {
+        let (_, line) = broken[&*g.id];
+        let m: Vec<&Sent> = admin_mail
+            .iter()
+            .filter(|m| m.subject == format!("[pbem {}] the game record is damaged", g.id))
+            .collect();
+        assert_eq!(m.len(), 1, "{}: {admin_mail:#?}", g.id);
+        let text = &m[0].text;
+        assert!(text.contains(&format!("{}.toml:{line}:", g.id)), "{text}");
+        assert!(
+            text.contains(&format!("pbem validate {}", path(&g.id).display())),
+            "{text}"
+        );
+        assert!(text.contains("resumes"), "{text}");
+    }
+    for g in bad {
+        let (_, line) = broken[&*g.id];
+        for (i, who) in g.players.iter().enumerate() {
+            let sent_move = g.id != "bad-result" && g.mover(2).index() == i;
+            assert_eq!(
+                notices(site, who, &g.id),
+                (1, usize::from(sent_move)),
+                "{who} in {}",
+                g.id
+            );
+            for m in site.mails_to(who) {
+                if m.text.contains("mended") {
+                    assert!(m.text.contains(&format!("{}.toml:{line}:", g.id)), "{m:#?}");
+                    assert!(m.text.contains("The admin of pbem has been told"), "{m:#?}");
+                }
+            }
+        }
+    }
+}
+
+/// The next poll: the move re-sent to bad-move is refused again, but
+/// nobody is told of the damage a second time.
+fn the_next_poll_tells_nobody_again(
+    site: &mut Site,
+    games: &[Game],
+    bad: &[&Game],
+    broken: &Broken,
+) {
+    let raw = site.move_mail(&games[1], 2, "<bad-move.2.again@example.org>");
+    site.deliver(&raw);
+    let o = site.poll(at(21));
+    let log = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{log}");
+    for id in ["bad-move", "bad-result"] {
+        assert!(
+            log.contains(&format!("damaged-record game={id}")),
+            "warned at every poll: {log}"
+        );
+    }
+    assert_eq!(site.mails_to("admin@example.org").len(), bad.len());
+    for g in bad {
+        for (i, who) in g.players.iter().enumerate() {
+            let refused = match (g.id.as_str(), g.mover(2).index() == i) {
+                ("bad-result", _) | (_, false) => 0,
+                ("bad-move", true) => 2,
+                (_, true) => 1,
+            };
+            assert_eq!(notices(site, who, &g.id), (1, refused), "{who} in {}", g.id);
+        }
+    }
+    assert_eq!(site.record_text("bad-move"), broken["bad-move"].0);
+}
+
 /// Issue 5: "A corrupt record (edited by hand): pbem refuses to touch
 /// that game, tells the admin and the players what is wrong with the line
 /// number, and goes on with every other game."
@@ -330,46 +457,7 @@ fn issue5_a_damaged_record_stops_its_game_only_and_is_reported_once() {
     let games_dir = site.data().join("games");
     let path = |id: &str| games_dir.join(format!("{id}.toml"));
     let good_bad_move = site.record_text("bad-move");
-    let mut broken: HashMap<&str, (String, usize)> = HashMap::new();
-    // A move in the middle that is not legal: the first move again.
-    let first_move = games[1].moves[0].clone();
-    let second_move = games[1].moves[1].clone();
-    broken.insert(
-        "bad-move",
-        edit_line(&good_bad_move, |l| {
-            let t: Vec<&str> = l.split_whitespace().collect();
-            (t.len() > 2 && t[0] == "2." && t[2] == second_move)
-                .then(|| l.replacen(&second_move, &first_move, 1))
-        }),
-    );
-    // TOML that does not parse: a string left open.
-    broken.insert(
-        "bad-toml",
-        edit_line(&site.record_text("bad-toml"), |l| {
-            l.starts_with("id = ")
-                .then(|| "id = \"bad-toml".to_string())
-        }),
-    );
-    // A result that replay does not give.
-    let winner = games[3].rules.side_name(Side::A);
-    broken.insert(
-        "bad-result",
-        edit_line(&site.record_text("bad-result"), |l| {
-            l.starts_with("result = ")
-                .then(|| format!("result = \"{winner}\""))
-        }),
-    );
-    // Rules pbem does not know.
-    broken.insert(
-        "bad-rules",
-        edit_line(&site.record_text("bad-rules"), |l| {
-            l.starts_with("rules = ")
-                .then(|| "rules = \"chess\"".into())
-        }),
-    );
-    for (id, (text, _)) in &broken {
-        fs::write(path(id), text).unwrap();
-    }
+    let broken = break_records(&site, &games);
     let bad: Vec<&Game> = games
         .iter()
         .filter(|g| broken.contains_key(&*g.id))
@@ -402,76 +490,10 @@ fn issue5_a_damaged_record_stops_its_game_only_and_is_reported_once() {
             g.id
         );
     }
-    // The admin: one mail per damaged game, with the line and the cure.
-    let admin_mail = site.mails_to("admin@example.org");
-    assert_eq!(admin_mail.len(), bad.len(), "{admin_mail:#?}");
-    for g in &bad {
-        let (_, line) = broken[&*g.id];
-        let m: Vec<&Sent> = admin_mail
-            .iter()
-            .filter(|m| m.subject == format!("[pbem {}] the game record is damaged", g.id))
-            .collect();
-        assert_eq!(m.len(), 1, "{}: {admin_mail:#?}", g.id);
-        let text = &m[0].text;
-        assert!(text.contains(&format!("{}.toml:{line}:", g.id)), "{text}");
-        assert!(
-            text.contains(&format!("pbem validate {}", path(&g.id).display())),
-            "{text}"
-        );
-        assert!(text.contains("resumes"), "{text}");
-    }
-    // The players: each told once; the sender of the refused move also
-    // gets the answer to that mail.
-    for g in &bad {
-        let (_, line) = broken[&*g.id];
-        for (i, who) in g.players.iter().enumerate() {
-            let sent_move = g.id != "bad-result" && g.mover(2).index() == i;
-            assert_eq!(
-                notices(&site, who, &g.id),
-                (1, usize::from(sent_move)),
-                "{who} in {}",
-                g.id
-            );
-            for m in site.mails_to(who) {
-                if m.text.contains("mended") {
-                    assert!(m.text.contains(&format!("{}.toml:{line}:", g.id)), "{m:#?}");
-                    assert!(m.text.contains("The admin of pbem has been told"), "{m:#?}");
-                }
-            }
-        }
-    }
+    check_told_once(&site, &bad, &broken);
 
-    // The next poll: the move re-sent to bad-move is refused again, but
-    // nobody is told of the damage a second time.
     let mover = games[1].mover(2);
-    let raw = site.move_mail(&games[1], 2, "<bad-move.2.again@example.org>");
-    site.deliver(&raw);
-    let o = site.poll(at(21));
-    let log = stderr(&o);
-    assert_eq!(o.status.code(), Some(0), "{log}");
-    for id in ["bad-move", "bad-result"] {
-        assert!(
-            log.contains(&format!("damaged-record game={id}")),
-            "warned at every poll: {log}"
-        );
-    }
-    assert_eq!(site.mails_to("admin@example.org").len(), bad.len());
-    for g in &bad {
-        for (i, who) in g.players.iter().enumerate() {
-            let refused = match (g.id.as_str(), g.mover(2).index() == i) {
-                ("bad-result", _) | (_, false) => 0,
-                ("bad-move", true) => 2,
-                (_, true) => 1,
-            };
-            assert_eq!(
-                notices(&site, who, &g.id),
-                (1, refused),
-                "{who} in {}",
-                g.id
-            );
-        }
-    }
-    assert_eq!(site.record_text("bad-move"), broken["bad-move"].0);
+    the_next_poll_tells_nobody_again(&mut site, &games, &bad, &broken);
 
     // The admin mends bad-move; the move sent again is played.
     fs::write(path("bad-move"), &good_bad_move).unwrap();
@@ -497,6 +519,30 @@ fn issue5_a_damaged_record_stops_its_game_only_and_is_reported_once() {
     assert_eq!(site.mails_to("admin@example.org").len(), bad.len());
 }
 
+/// Damages the two games: latin gets a byte that is no UTF-8 at line 3,
+/// cut ends inside its second player's address.
+fn damage_latin_and_cut(site: &Site, games: &[Game]) {
+    let games_dir = site.data().join("games");
+    let mut text = site.record_text("latin").into_bytes();
+    let third = text
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(1)
+        .unwrap()
+        .0;
+    text.splice(third + 1..third + 1, b"# caf\xe9\n".iter().copied());
+    fs::write(games_dir.join("latin.toml"), &text).unwrap();
+    let cut = site.record_text("cut");
+    let b = &games[1].players[1];
+    let end = cut.find(b.as_str()).unwrap() + b.len() - 2;
+    fs::write(games_dir.join("cut.toml"), &cut[..end]).unwrap();
+    assert!(
+        Record::parse("cut.toml", &cut[..end]).is_err(),
+        "the cut record does not read"
+    );
+}
+
 /// Issue 13 items 10 and 12: a record that is not UTF-8 is a damaged
 /// record (the mail is answered, not left in the inbox for ever); a record
 /// cut off inside a player's address never has pbem mail the shortened
@@ -515,27 +561,7 @@ fn issue13_damage_is_told_to_the_registered_players_only() {
         &[Rules::BoomAndZoom, Rules::MadRooks],
         None,
     );
-    let games_dir = site.data().join("games");
-    // latin: a byte that is no UTF-8 at line 3.
-    let mut text = site.record_text("latin").into_bytes();
-    let third = text
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'\n')
-        .nth(1)
-        .unwrap()
-        .0;
-    text.splice(third + 1..third + 1, b"# caf\xe9\n".iter().copied());
-    fs::write(games_dir.join("latin.toml"), &text).unwrap();
-    // cut: the record ends inside its second player's address.
-    let cut = site.record_text("cut");
-    let b = &games[1].players[1];
-    let end = cut.find(b.as_str()).unwrap() + b.len() - 2;
-    fs::write(games_dir.join("cut.toml"), &cut[..end]).unwrap();
-    assert!(
-        Record::parse("cut.toml", &cut[..end]).is_err(),
-        "the cut record does not read"
-    );
+    damage_latin_and_cut(&site, &games);
 
     for (i, g) in games.iter().enumerate() {
         let raw = site.move_mail(g, 0, &format!("<{}.0@example.org>", g.id));

@@ -385,6 +385,27 @@ fn post(s: &Stack, site: &Site, load: &Workload, plies: std::ops::RangeInclusive
     }
 }
 
+/// Polls until a poll succeeds and every game of `load` has `plies` plies
+/// (`played` counts them), at most 10 polls half a second apart; the
+/// number of polls.
+fn poll_until_played(
+    site: &Site,
+    load: &Workload,
+    plies: usize,
+    played: &dyn Fn(&workload::Game) -> usize,
+) -> usize {
+    let mut polls = 0;
+    loop {
+        let o = pbem(&site.config, &["poll"]);
+        polls += 1;
+        if o.status.code() == Some(0) && load.games.iter().all(|g| played(g) == plies) {
+            return polls;
+        }
+        assert!(polls < 10, "{}", text(&o));
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
 #[test]
 fn the_imap_server_goes_away_mid_fetch_and_nothing_is_lost() {
     let _alone = crate::common::lock::alone();
@@ -458,16 +479,7 @@ fn the_imap_server_goes_away_mid_fetch_and_nothing_is_lost() {
     s.script(&["stop-imap"]);
     let during = poll.join().unwrap();
     s.script(&["start"]);
-    let mut polls = 0;
-    loop {
-        let o = pbem(&site.config, &["poll"]);
-        polls += 1;
-        if o.status.code() == Some(0) && load.games.iter().all(|g| played(g) == 8) {
-            break;
-        }
-        assert!(polls < 10, "{}", text(&o));
-        std::thread::sleep(Duration::from_millis(500));
-    }
+    let polls = poll_until_played(&site, &load, 8, &played);
     assert_eq!(site.outbox(), 0, "every reply sent");
 
     wait_for_replies(s, &load, load.replies());

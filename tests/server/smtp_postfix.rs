@@ -16,6 +16,7 @@ use pbem::mail::outbound;
 use pbem::mail::templates::Rendered;
 use pbem::mailbox::Maildir;
 use pbem::transport::{self, SendConfig};
+use std::path::Path;
 use std::time::Duration;
 fn identity(s: &Stack) -> Identity {
     Identity {
@@ -175,6 +176,52 @@ fn a_wrong_password_leaves_the_mail_waiting() {
     );
 }
 
+/// Writes pbem's settings to `config`: pbem@ the stack's domain, admin
+/// `admin`, a Maildir inbox, replies through submission (STARTTLS, AUTH).
+fn write_smtp_settings(s: &Stack, config: &Path, admin: &str) {
+    let SendConfig::Smtp {
+        host,
+        port,
+        password_file,
+        ca_file,
+        ..
+    } = s.submission()
+    else {
+        unreachable!()
+    };
+    std::fs::write(
+        config,
+        format!(
+            "address = \"{}\"\nadmin = \"Ann Admin <{admin}>\"\ndata = \"data\"\n\
+             [inbox]\nmaildir = \"inbox\"\n\
+             [send]\ntransport = \"smtp\"\nhost = \"{host}\"\nport = {port}\n\
+             security = \"starttls\"\nuser = \"{}\"\npassword_file = \"{}\"\nca_file = \"{}\"\n",
+            s.address("pbem"),
+            s.user,
+            password_file.unwrap().display(),
+            ca_file.unwrap().display(),
+        ),
+    )
+    .unwrap();
+}
+
+/// The files of the dead letters' folder `dead`, by name: one reply as
+/// it was queued (`.eml`), why (`.txt`), and that the admin was told.
+fn dead_letters(dead: &Path) -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(dead)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let exts: Vec<&str> = files
+        .iter()
+        .map(|f| f.rsplit('.').next().unwrap())
+        .collect();
+    assert_eq!(exts, ["eml", "told", "txt"]);
+    files
+}
+
 /// A reply Postfix refuses for good (`550 5.1.1` to `RCPT TO`: the
 /// stack's `refused.*` address) leaves the outbox for the dead letters,
 /// the admin hears of it once, by mail, and polls exit 0 again (issue 13,
@@ -192,30 +239,7 @@ fn issue13_a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once()
     );
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("pbem.toml");
-    let SendConfig::Smtp {
-        host,
-        port,
-        password_file,
-        ca_file,
-        ..
-    } = s.submission()
-    else {
-        unreachable!()
-    };
-    std::fs::write(
-        &config,
-        format!(
-            "address = \"{}\"\nadmin = \"Ann Admin <{admin}>\"\ndata = \"data\"\n\
-             [inbox]\nmaildir = \"inbox\"\n\
-             [send]\ntransport = \"smtp\"\nhost = \"{host}\"\nport = {port}\n\
-             security = \"starttls\"\nuser = \"{}\"\npassword_file = \"{}\"\nca_file = \"{}\"\n",
-            s.address("pbem"),
-            s.user,
-            password_file.unwrap().display(),
-            ca_file.unwrap().display(),
-        ),
-    )
-    .unwrap();
+    write_smtp_settings(s, &config, &admin);
     let inbox = Maildir::open(dir.path().join("inbox")).unwrap();
     // Alice challenges an address that does not exist.
     let challenge = plain_mail(
@@ -252,17 +276,7 @@ fn issue13_a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once()
     );
     // The reply is in the dead letters, as it was queued, and told.
     let dead = dir.path().join("data/outbox/dead");
-    let mut files: Vec<String> = std::fs::read_dir(&dead)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    files.sort();
-    assert_eq!(files.len(), 3, "{files:?}");
-    let exts: Vec<&str> = files
-        .iter()
-        .map(|f| f.rsplit('.').next().unwrap())
-        .collect();
-    assert_eq!(exts, ["eml", "told", "txt"]);
+    let files = dead_letters(&dead);
     let buried = std::fs::read(dead.join(&files[0])).unwrap();
     let buried = inbound::parse(&buried).unwrap();
     assert!(buried.text.contains("challenges you"), "{}", buried.text);

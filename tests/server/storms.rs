@@ -27,6 +27,8 @@ use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
 
+mod storm;
+
 mod loops;
 
 const PBEM: &str = "pbem@example.net";
@@ -208,6 +210,31 @@ fn away_answer(n: usize, from: &str, got: &Received) -> String {
     )
 }
 
+/// Bob is back after the pause (`until`): his move is played and
+/// answered.
+fn bob_is_back(w: &mut World, until: DateTime<Utc>, bob_key: &str) {
+    let bob = "bob@example.org";
+    w.now = until + Duration::minutes(1);
+    w.deliver(&mail(
+        "Bob <bob@example.org>",
+        &format!("pbem+bz-away.{bob_key}@example.net"),
+        "Re: [pbem bz-away] Boom & Zoom: black played 6-13",
+        "<bob.back@example.org>",
+        "#2 61-34",
+    ));
+    let r = w.poll();
+    assert_eq!(r.limited, 0, "{r:?}");
+    let back = w.mails_to(bob);
+    assert_eq!(
+        back.len(),
+        1,
+        "{:?}",
+        back.iter().map(|m| &m.1.subject).collect::<Vec<_>>()
+    );
+    assert!(back[0].1.headline().contains("Red played 61-34"));
+    assert_eq!(w.moves("bz-away"), ["6-13", "61-34"]);
+}
+
 /// Alice moves in a game against Bob, whose autoresponder answers every
 /// mail pbem sends him; pbem polls every `step`, `rounds` times. Bob must
 /// get the news, `cap` answers and one notice, and then nothing. The
@@ -300,206 +327,7 @@ fn away_loop(step: Duration, rounds: usize, cap: u32) {
         cap
     );
 
-    // Bob is back after the pause: his move is played and answered.
-    w.now = until + Duration::minutes(1);
-    w.deliver(&mail(
-        "Bob <bob@example.org>",
-        &format!("pbem+bz-away.{bob_key}@example.net"),
-        "Re: [pbem bz-away] Boom & Zoom: black played 6-13",
-        "<bob.back@example.org>",
-        "#2 61-34",
-    ));
-    let r = w.poll();
-    assert_eq!(r.limited, 0, "{r:?}");
-    let back = w.mails_to(bob);
-    assert_eq!(
-        back.len(),
-        1,
-        "{:?}",
-        back.iter().map(|m| &m.1.subject).collect::<Vec<_>>()
-    );
-    assert!(back[0].1.headline().contains("Red played 61-34"));
-    assert_eq!(w.moves("bz-away"), ["6-13", "61-34"]);
-}
-
-/// Issue 5: one player sends 1,000 mails within a minute (junk, illegal
-/// moves, `help`, `board`, one legal move in the middle) while ten other
-/// games go on in the same mailbox. One poll answers every other player,
-/// caps the storming player's replies at the limit (one notice more),
-/// plays their legal move once, and records every mail once.
-#[test]
-fn issue5_a_storm_of_1000_mails_is_capped_and_others_are_served() {
-    let _shared = crate::common::lock::shared();
-    const STORM: usize = 1000;
-    let mut w = World::new();
-    let limits = w.limits();
-    let storm = "storm@example.org";
-    let [storm_key, _] = w.game("bz-storm", [storm, "Olga <olga@example.org>"]);
-    let mut others = Vec::new();
-    for g in 1..=10 {
-        let id = format!("bz-other{g}");
-        let players = [format!("p{g}a@example.org"), format!("p{g}b@example.org")];
-        let keys = w.game(&id, [players[0].as_str(), players[1].as_str()]);
-        others.push((id, players, keys));
-    }
-    // The other players' mails, spread through the storm: black moves,
-    // red asks for the board.
-    let mut other_mails = Vec::new();
-    for (id, players, keys) in &others {
-        for (side, body) in [(0, "#1 6-13"), (1, "board")] {
-            let mid = format!("<{id}.{side}@example.org>");
-            other_mails.push((
-                players[side].clone(),
-                mid.clone(),
-                mail(
-                    &players[side],
-                    &format!("pbem+{id}.{}@example.net", keys[side]),
-                    &format!("Re: [pbem {id}] Boom & Zoom"),
-                    &mid,
-                    body,
-                ),
-            ));
-        }
-    }
-    let legal_at = STORM / 2;
-    let mut storm_ids = Vec::new();
-    let mut storm_keys = Vec::new();
-    let mut next_other = other_mails.iter();
-    for i in 0..STORM {
-        let body = match i {
-            _ if i == legal_at => "#1 6-13".to_string(),
-            _ => match i % 4 {
-                0 => format!("asdf qwerty {i}"),
-                1 => "1-64".into(),
-                2 => "help".into(),
-                _ => "board".into(),
-            },
-        };
-        let mid = format!("<storm.{i}@example.org>");
-        // Sent within one minute.
-        let date = w.now + Duration::milliseconds((i * 59_000 / STORM) as i64);
-        let raw = mail(
-            storm,
-            &format!("pbem+bz-storm.{storm_key}@example.net"),
-            "Re: [pbem bz-storm] Boom & Zoom",
-            &mid,
-            &body,
-        )
-        .replace("Fri, 20 Nov 2026 10:00:00 +0000", &date.to_rfc2822());
-        w.deliver(&raw);
-        storm_keys.push(common::mail_key(raw.as_bytes()));
-        storm_ids.push(mid);
-        if i % (STORM / other_mails.len()) == 7
-            && let Some((_, _, raw)) = next_other.next()
-        {
-            w.deliver(raw);
-        }
-    }
-    assert!(next_other.next().is_none(), "every other mail delivered");
-    let total = STORM + other_mails.len();
-
-    // The notice shows the time in the player's zone.
-    let berlin: chrono_tz::Tz = "Europe/Berlin".parse().unwrap();
-    let mut player = w.server.store.player(storm).unwrap();
-    player.zone = Some(berlin);
-    w.server.store.write_player(&player).unwrap();
-
-    w.now += Duration::minutes(1);
-    let started = Instant::now();
-    let r = w.poll();
-    let wall = started.elapsed();
-    println!(
-        "storm: one poll of {total} mails ({STORM} from one player, {} from 20 others) took {:.2} s ({} build): {} sent, {} held back",
-        other_mails.len(),
-        wall.as_secs_f64(),
-        if cfg!(debug_assertions) {
-            "debug"
-        } else {
-            "release"
-        },
-        r.sent,
-        r.limited
-    );
-    assert_eq!((r.handled, r.skipped), (total, 0), "{:?}", r.errors);
-
-    // Every other player was answered in this poll, in reply to their mail.
-    for (who, mid, _) in &other_mails {
-        let got = w.mails_to(who);
-        assert!(
-            got.iter().any(|(_, m)| m.references.contains(mid)),
-            "{who} got no answer to {mid}: {:?}",
-            got.iter().map(|m| &m.1.subject).collect::<Vec<_>>()
-        );
-    }
-    for (id, _, _) in &others {
-        assert_eq!(w.moves(id), ["6-13"], "{id}");
-    }
-    // The storming player: the first `replies_per_hour` answers, then one
-    // notice; every later reply (the news of their own move too) held.
-    let cap = limits.replies_per_hour as usize;
-    let got = w.mails_to(storm);
-    assert_eq!(got.len(), cap + 1);
-    // (One poll's mails go out in no particular order.)
-    let (notices, answers): (Vec<_>, Vec<_>) =
-        got.iter().map(|(_, m)| m).partition(|m| is_notice(m));
-    assert_eq!(notices.len(), 1);
-    let answered: HashSet<&String> = answers.iter().filter_map(|m| m.references.last()).collect();
-    let first: HashSet<&String> = storm_ids[..cap].iter().collect();
-    assert_eq!(answered, first, "the answers go to the first {cap} mails");
-    let notice = notices[0];
-    assert!(
-        notice
-            .subject
-            .ends_with(&format_deadline(w.now + Duration::hours(1), Some(berlin))),
-        "{}",
-        notice.subject
-    );
-    assert!(
-        notice.references.contains(&storm_ids[cap]),
-        "{:?}",
-        notice.references
-    );
-    assert_eq!(r.limited, STORM - cap);
-    let limited_lines: Vec<&String> = r
-        .log
-        .iter()
-        .filter(|l| l.starts_with("rate-limited "))
-        .collect();
-    assert_eq!(limited_lines.len(), STORM - cap);
-    assert_eq!(
-        limited_lines
-            .iter()
-            .filter(|l| l.contains(" notice=sent"))
-            .count(),
-        1
-    );
-    // Their legal move was played once, and their opponent told.
-    let rec = w.record("bz-storm");
-    assert_eq!(rec.lines.len(), 1);
-    assert_eq!(rec.lines[0].message_id.as_ref(), Some(&storm_ids[legal_at]));
-    let olga = w.mails_to("olga@example.org");
-    assert_eq!(olga.len(), 1);
-    assert!(olga[0].1.headline().contains("Black played 6-13"));
-
-    // Recorded exactly once: every key committed once, the mailbox
-    // empty, and a second poll does nothing.
-    let keys = common::committed_keys(w.server.store.root());
-    let unique: HashSet<&str> = keys.iter().map(String::as_str).collect();
-    assert_eq!((keys.len(), unique.len()), (total, total));
-    assert!(storm_keys.iter().all(|k| unique.contains(k.as_str())));
-    assert_eq!(w.pending(), 0);
-    let again = w.poll();
-    assert_eq!((again.handled, again.skipped, again.sent), (0, 0, 0));
-    assert!(
-        fs::read_dir(w.server.store.outbox_ready())
-            .unwrap()
-            .next()
-            .is_none(),
-        "the outbox is empty"
-    );
-    // The debug build on the 2-core development machine takes a few
-    // seconds; a minute means something went quadratic.
-    assert!(wall.as_secs() < 60, "{wall:?}");
+    bob_is_back(&mut w, until, &bob_key);
 }
 
 /// Issue 5: a leaked key used again and again by another address: its
