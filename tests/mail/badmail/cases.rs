@@ -274,11 +274,14 @@ fn text_mail(name: &str, text: &str) -> Vec<u8> {
     M::new(name).text(text).bytes()
 }
 
+/// Where a family of cases puts each case: its name and the mail's bytes.
+type Add<'a> = dyn FnMut(&str, Vec<u8>) + 'a;
+
 /// Every generated case: a name and the mail's bytes, family by family.
 pub(super) fn generated() -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = Vec::new();
     let mut add = |name: &str, raw: Vec<u8>| out.push((name.to_string(), raw));
-    let families: [fn(&mut dyn FnMut(&str, Vec<u8>)); 18] = [
+    let families: [fn(&mut Add); 18] = [
         shape::structure_1,
         shape::structure_2,
         shape::structure_3,

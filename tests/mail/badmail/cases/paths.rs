@@ -5,7 +5,7 @@
 use super::*;
 
 /// Names and paths: ids, plus-addresses and addresses that name files (part 1 of 2).
-pub(super) fn names_and_paths_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn names_and_paths_1(add: &mut Add) {
     let m = M::new;
     add(
         "subject-id-dotdot",
@@ -100,7 +100,7 @@ pub(super) fn names_and_paths_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Names and paths: ids, plus-addresses and addresses that name files (part 2).
-pub(super) fn names_and_paths_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn names_and_paths_2(add: &mut Add) {
     let m = M::new;
     add(
         "in-reply-to-path",
@@ -179,7 +179,7 @@ pub(super) fn names_and_paths_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Automated mail, with bulk.
-pub(super) fn automated(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn automated(add: &mut Add) {
     let m = M::new;
     add(
         "auto-bounce-huge",
@@ -235,7 +235,7 @@ pub(super) fn automated(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Commands at their limits.
-pub(super) fn commands(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn commands(add: &mut Add) {
     add(
         "token-10k",
         text_mail(

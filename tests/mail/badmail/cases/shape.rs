@@ -5,7 +5,7 @@
 use super::*;
 
 /// Structure: not a mail, or a mail missing what it needs (part 1 of 3).
-pub(super) fn structure_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn structure_1(add: &mut Add) {
     let m = M::new;
     add("empty", Vec::new());
     add("blank-lines", b"\r\n\r\n\r\n".to_vec());
@@ -103,7 +103,7 @@ pub(super) fn structure_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Structure: not a mail, or a mail missing what it needs (part 2).
-pub(super) fn structure_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn structure_2(add: &mut Add) {
     let m = M::new;
     add(
         "display-name-100k",
@@ -199,7 +199,7 @@ pub(super) fn structure_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Structure: not a mail, or a mail missing what it needs (part 3).
-pub(super) fn structure_3(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn structure_3(add: &mut Add) {
     let m = M::new;
     add(
         "message-id-garbage",
@@ -251,7 +251,7 @@ pub(super) fn structure_3(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// MIME that does not hold together (part 1 of 2).
-pub(super) fn mime_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn mime_1(add: &mut Add) {
     let m = M::new;
     add(
         "multipart-no-boundary",
@@ -346,7 +346,7 @@ pub(super) fn mime_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// MIME that does not hold together (part 2).
-pub(super) fn mime_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn mime_2(add: &mut Add) {
     let m = M::new;
     add(
         "content-type-application",
@@ -435,7 +435,7 @@ pub(super) fn mime_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Size and shape of the text (part 1 of 2).
-pub(super) fn size_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn size_1(add: &mut Add) {
     let m = M::new;
     add(
         "lines-10000-chatter",
@@ -530,7 +530,7 @@ pub(super) fn size_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Size and shape of the text (part 2).
-pub(super) fn size_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn size_2(add: &mut Add) {
     let m = M::new;
     add(
         "outlook-headers-10000",

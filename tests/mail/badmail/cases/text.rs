@@ -4,7 +4,7 @@
 use super::*;
 
 /// Charsets: unknown, wrong, absurd (part 1 of 2).
-pub(super) fn charsets_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn charsets_1(add: &mut Add) {
     let m = M::new;
     add(
         "charset-unknown",
@@ -101,7 +101,7 @@ pub(super) fn charsets_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Charsets: unknown, wrong, absurd (part 2).
-pub(super) fn charsets_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn charsets_2(add: &mut Add) {
     let m = M::new;
     add(
         "subject-encoded-bad-base64",
@@ -124,7 +124,7 @@ pub(super) fn charsets_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// HTML (part 1 of 2).
-pub(super) fn html_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn html_1(add: &mut Add) {
     add(
         "html-script",
         html_mail(
@@ -219,7 +219,7 @@ pub(super) fn html_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// HTML (part 2).
-pub(super) fn html_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn html_2(add: &mut Add) {
     let m = M::new;
     add(
         "html-declared-text",
@@ -231,7 +231,7 @@ pub(super) fn html_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
 
 /// Header injection in names, subjects and ids: replies must carry (part 1 of 2).
 /// pbem's headers only.
-pub(super) fn injection_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn injection_1(add: &mut Add) {
     add(
         "name-raw-crlf",
         inject_mail(
@@ -331,7 +331,7 @@ pub(super) fn injection_1(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Header injection in names, subjects and ids: replies must carry (part 2).
-pub(super) fn injection_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn injection_2(add: &mut Add) {
     let m = M::new;
     add(
         "subject-bare-lf",
@@ -412,7 +412,7 @@ pub(super) fn injection_2(add: &mut dyn FnMut(&str, Vec<u8>)) {
 }
 
 /// Unicode look-alikes, in plain text and in HTML.
-pub(super) fn lookalikes(add: &mut dyn FnMut(&str, Vec<u8>)) {
+pub(super) fn lookalikes(add: &mut Add) {
     let m = M::new;
     for (name, text) in LOOKALIKES {
         let n = format!("lookalike-{name}");
