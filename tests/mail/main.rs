@@ -1,7 +1,9 @@
 //! The mail tests: pbem reading and writing mail, with no mail server.
 //! Golden mails (a mail in, the replies out, byte for byte), the broken
 //! mail of every kind, real clients' replies and quoting, and the names
-//! and paths pbem derives from a mail. Each former test file is a module:
+//! and paths pbem derives from a mail. Each former test file is a module;
+//! every test holds [`common::lock`]'s `shared`, or `alone` when it times
+//! pbem (badmail):
 //!
 //! ```text
 //! cargo test --test mail                     every mail test
