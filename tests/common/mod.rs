@@ -1,10 +1,14 @@
-//! Helpers shared by the test files that include them (`mod common;`):
-//! the scripted whole game ([`play`]) and the loopback mail stack
-//! ([`mailstack`]), and many games' mail at once ([`workload`]). Each
-//! test file uses a part, hence `dead_code`.
+//! Helpers shared by the test binaries (`tests/mail`, `tests/server`,
+//! `tests/cli`; each has `#[path = "../common/mod.rs"] mod common;`): the
+//! scripted whole game ([`play`]), the loopback mail stack ([`mailstack`]),
+//! many games' mail at once ([`workload`]), a pbem of its own with a pinned
+//! clock ([`pbem_setup`]), and who may run beside whom ([`lock`]). Each
+//! binary uses a part, hence `dead_code`.
 #![allow(dead_code)]
 
+pub mod lock;
 pub mod mailstack;
+pub mod pbem_setup;
 pub mod play;
 pub mod workload;
 

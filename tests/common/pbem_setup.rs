@@ -1,10 +1,8 @@
 //! A pbem of its own for a test: a data folder with game `bz-test1`
 //! (Boom & Zoom, Alice black, Bob red, fixed keys), a Maildir inbox, the
 //! Maildir sink for what pbem sends, and the real `pbem poll` run with the
-//! clock pinned, as tests/golden_mail.rs does it. Included by
-//! tests/replies.rs and tests/quoting.rs with
-//! `#[path = "common/pbem_setup.rs"] mod pbem_setup;` (not through
-//! `mod common;`, which brings the mail stack along).
+//! clock pinned, as tests/mail/golden_mail.rs does it. Used by
+//! tests/mail/replies.rs and tests/mail/quoting.rs.
 #![allow(dead_code)]
 
 use pbem::config::{Config, INIT};

@@ -5,15 +5,16 @@ the shapes of mail clients that cannot run here, in many languages.
     make-shapes.py ALICE.txt OUT_DIR
 
 ALICE.txt is the text part of pbem's mail to Alice (with ALICE.eml beside
-it, the whole mail), as `PBEM_REPLIES_PREPARE=DIR cargo test --test replies
-prepare_only` writes them (DIR.txt, DIR.eml); scripts/client-replies runs
+it, the whole mail), as `PBEM_REPLIES_PREPARE=DIR cargo test --test mail
+replies::prepare_only` writes them (DIR.txt, DIR.eml); scripts/client-replies runs
 this. The shapes -- separator lines, attribution wordings, header blocks,
 HTML markup, quote prefixes -- follow what the clients write, as recorded
 in public reply-parser test suites (crisp-oss/email-reply-parser,
 discourse/email_reply_trimmer, github/email_reply_parser, mailgun/talon,
 zapier/email-reply-parser, willdurand/EmailReplyParser); the quoted text is
 always pbem's own mail. Each file starts with the driver headers
-X-Reply-Expect and X-Reply-Note that tests/replies.rs reads and strips.
+X-Reply-Expect and X-Reply-Note that tests/mail/replies.rs reads and
+strips.
 """
 
 import base64

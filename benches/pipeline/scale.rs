@@ -1,0 +1,222 @@
+//! The scale section of the pipeline bench (benches/pipeline/main.rs):
+//! data folders of many running games with clocks, the time of `pbem
+//! games`, one move mail's poll, and the daemon's start and peak RSS.
+
+use super::*;
+
+pub(super) const SCALE_PLIES: usize = 10;
+
+pub(super) struct Scale {
+    pub(super) games: usize,
+    pub(super) build_s: f64,
+    pub(super) first_poll_s: f64,
+    pub(super) list_s: f64,
+    pub(super) listed: usize,
+    pub(super) move_ms: Vec<f64>,
+    pub(super) daemon_first_s: f64,
+    pub(super) daemon_move_ms: Vec<f64>,
+    pub(super) rss_mb: f64,
+}
+
+/// A data folder of `n` running games with 30-day clocks, each with
+/// [`SCALE_PLIES`] moves played, written straight to disk (one record,
+/// secrets and clock file per game, and the keys of the mails that played
+/// the moves committed, as a server that saw them would have; the setup,
+/// not measured).
+pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played>) {
+    let (path, config) = data_folder(dir);
+    let store = Store::open(&config.data).unwrap();
+    let now = pbem::clock::now();
+    let t0 = now - chrono::Duration::days(1);
+    let control: TimeControl = "30d".parse().unwrap();
+    let protos: Vec<(Rules, Vec<String>)> = Rules::ALL
+        .iter()
+        .map(|&r| (r, line(r, 7, SCALE_PLIES + 40).unwrap()))
+        .collect();
+    let mut played = Vec::new();
+    let mut keys = Vec::new();
+    for g in 0..n {
+        let (rules, line) = &protos[g % protos.len()];
+        let rules = *rules;
+        let id = format!("sc-{g:06}");
+        let (players, who) = players_of(rules, g);
+        let first = first_of(rules);
+        let mut state = ClockState::new(control, first, t0);
+        let lines: Vec<MoveLine> = line[..SCALE_PLIES]
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let at = t0 + chrono::Duration::minutes(i as i64 + 1);
+                state.on_move(at).unwrap();
+                MoveLine {
+                    line: 0,
+                    number: Some(i as u32 + 1),
+                    side: Some(if i % 2 == 0 { first } else { first.other() }),
+                    entry: Entry::Move(m.clone()),
+                    time: Some(at.fixed_offset()),
+                    message_id: Some(format!("<{id}.move{}@example.org>", i + 1)),
+                }
+            })
+            .collect();
+        keys.extend(lines.iter().filter_map(|l| l.message_id.clone()));
+        let rec = Record {
+            file: format!("{id}.toml"),
+            format: Some(1),
+            rules,
+            id: Some(id.clone()),
+            created: Some(t0.fixed_offset()),
+            first: Some(first),
+            result: Some(("*".into(), 0)),
+            players,
+            lines,
+        };
+        let tokens = [format!("ka{g}"), format!("kb{g}")];
+        let secrets = Secrets {
+            tokens: Side::BOTH
+                .iter()
+                .map(|&s| (rules.side_name(s).to_string(), tokens[s.index()].clone()))
+                .collect(),
+            ..Secrets::default()
+        };
+        let clock = GameClock {
+            lines: SCALE_PLIES,
+            state: state.clone(),
+        };
+        let root = store.root();
+        fs::write(
+            root.join("games").join(format!("{id}.toml")),
+            record::write::to_string(&rec),
+        )
+        .unwrap();
+        fs::write(
+            root.join("secrets").join(format!("{id}.toml")),
+            toml::to_string(&secrets).unwrap(),
+        )
+        .unwrap();
+        fs::write(
+            root.join("clocks").join(format!("{id}.toml")),
+            toml::to_string(&clock).unwrap(),
+        )
+        .unwrap();
+        played.push(Played {
+            id,
+            rules,
+            who,
+            tokens,
+            line: line.clone(),
+            next: SCALE_PLIES,
+        });
+    }
+    let batch = store.batch().unwrap();
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    batch.mark_processed_all(&keys).unwrap();
+    sync_disk();
+    (path, config, played)
+}
+
+/// Times `samples` move mails, each alone in a poll (in process, durable),
+/// in games spread over `games`; returns the poll times in ms.
+pub(super) fn one_move_polls(config: &Config, games: &mut [Played], picks: &[usize]) -> Vec<f64> {
+    let store = Store::open(&config.data).unwrap();
+    let identity = identity(config);
+    let templates = Templates::new(None);
+    let inbox_dir = config.inbox.maildir.clone().unwrap();
+    let mut inbox = Maildir::open(&inbox_dir).unwrap();
+    let taken = Taken::default();
+    let poller = Poller {
+        store: &store,
+        identity: &identity,
+        templates: &templates,
+        transport: &taken,
+        limits: Default::default(),
+    };
+    let mut out = Vec::new();
+    for (i, &g) in picks.iter().enumerate() {
+        let (_, raw) = games[g].next_mail().expect("a line long enough");
+        drop_mail(&inbox_dir, &format!("one{i:04}.{g}"), &raw);
+        let t = Instant::now();
+        let report = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
+        out.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(
+            report.handled == 1 && report.refused == 0 && report.errors.is_empty(),
+            "{report:?}"
+        );
+    }
+    out
+}
+
+pub(super) fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
+    let t = Instant::now();
+    let (path, config, mut games) = scale_folder(dir, n);
+    let build_s = t.elapsed().as_secs_f64();
+
+    let t = Instant::now();
+    let out = Command::new(PBEM)
+        .args(["games", "--config"])
+        .arg(&path)
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    let list_s = t.elapsed().as_secs_f64();
+    assert!(out.status.success());
+    let listed = out.stdout.iter().filter(|&&b| b == b'\n').count();
+
+    // The first poll of a data folder (an upgrade: it builds the deadline
+    // index from every clock), with no mail.
+    let first_poll_s = {
+        let store = Store::open(&config.data).unwrap();
+        let identity = identity(&config);
+        let templates = Templates::new(None);
+        let mut inbox = Maildir::open(config.inbox.maildir.clone().unwrap()).unwrap();
+        let taken = Taken::default();
+        let poller = Poller {
+            store: &store,
+            identity: &identity,
+            templates: &templates,
+            transport: &taken,
+            limits: Default::default(),
+        };
+        let t = Instant::now();
+        let r = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        t.elapsed().as_secs_f64()
+    };
+
+    let picks: Vec<usize> = (0..samples).map(|i| i * n / samples).collect();
+    let move_ms = sorted(one_move_polls(&config, &mut games, &picks));
+
+    let sent = match &config.send {
+        pbem::transport::SendConfig::Maildir { folder } => folder.clone(),
+        _ => unreachable!(),
+    };
+    let daemon_picks: Vec<usize> = (0..samples.min(5)).map(|i| (i * n / 5 + 1) % n).collect();
+    let addresses = daemon_picks
+        .iter()
+        .flat_map(|&g| games[g].who.clone())
+        .chain(["warmup@example.org".to_string()]);
+    let mut replies = Replies::watch(&sent, addresses);
+    let (daemon, daemon_first_s) = start_daemon(&path, &config, &mut replies);
+    let inbox = config.inbox.maildir.clone().unwrap();
+    let mut daemon_move_ms = Vec::new();
+    for (i, &g) in daemon_picks.iter().enumerate() {
+        let (mid, raw) = games[g].next_mail().unwrap();
+        let at = land(&inbox, &format!("d{i:03}.{g}"), &raw);
+        let got = replies.wait_for(std::slice::from_ref(&mid), Duration::from_secs(600));
+        daemon_move_ms.push(got[&mid].duration_since(at).as_secs_f64() * 1000.0);
+    }
+    let rss_mb = daemon.peak_rss_mb();
+    drop(daemon);
+    Scale {
+        games: n,
+        build_s,
+        first_poll_s,
+        list_s,
+        listed,
+        move_ms,
+        daemon_first_s,
+        daemon_move_ms: sorted(daemon_move_ms),
+        rss_mb,
+    }
+}
+
+// ---------------------------------------------------------------------------

@@ -1,0 +1,18 @@
+//! The command-line tests: `pbem` run as a user runs it. Its commands and
+//! their output, the admin commands (new, move, games, ...), the README's
+//! commands run as printed, and the house rules read from the code
+//! (layout: module circles, file and function sizes). Each former test
+//! file is a module:
+//!
+//! ```text
+//! cargo test --test cli                      every command-line test
+//! cargo test --test cli admin::              one module
+//! ```
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod admin;
+mod cli;
+mod layout;
+mod readme;

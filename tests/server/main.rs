@@ -1,0 +1,29 @@
+//! The server tests: the mail path with its store, sources and transports.
+//! Delivery and crash safety, storms and loops, damaged records and full
+//! disks, clocks and time control, the daemon, and whole games through a
+//! Maildir or the loopback Postfix and Dovecot (`scripts/mailstack`; the
+//! tests that need them say so). Each former test file is a module; every
+//! test holds [`common::lock`]'s `shared` or, when it restarts the mail
+//! servers or times pbem, `alone`:
+//!
+//! ```text
+//! cargo test --test server                   every server test
+//! cargo test --test server storms::          one module
+//! ```
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod clocks;
+mod crash;
+mod daemon;
+mod deliver;
+mod faults;
+mod imap_games;
+mod imap_reconnect;
+mod mail_games;
+mod mail_server;
+mod outages;
+mod smtp_postfix;
+mod storms;
+mod timecontrol;
