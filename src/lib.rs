@@ -26,22 +26,18 @@
 //! reader never checks legality; replay joins them.
 
 pub mod adjudicate;
+// The engine's modules at their old paths (`pbem::game`, `crate::rules`...).
+pub use pbem_engine::{diagram, game, games, geom, glyph, notation, rules};
+pub use pbem_engine::{sections, with_game};
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod demo;
-pub mod diagram;
-pub mod game;
-pub mod games;
-pub mod geom;
-pub mod glyph;
 pub mod logging;
 pub mod mail;
 pub mod mailbox;
-pub mod notation;
 pub mod poll;
 pub mod record;
-pub mod rules;
 pub mod store;
 pub mod timecontrol;
 pub mod transport;

@@ -1,0 +1,10 @@
+//! pbem's engine (overview written below).
+
+pub mod diagram;
+pub mod game;
+pub mod games;
+pub mod geom;
+pub mod glyph;
+pub mod notation;
+pub mod record;
+pub mod rules;

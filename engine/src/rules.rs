@@ -1,0 +1,357 @@
+//! The closed set of games pbem plays, and the dispatch from a [`Rules`]
+//! value (a slug in a record) to the generic code for that game.
+
+use crate::game::Side;
+use crate::geom::Geometry;
+use std::fmt;
+use std::str::FromStr;
+
+/// One of the eight games (RULES.md, sections 1 to 8); each one's facts
+/// (names, sides, byline, rules text) are in its own folder,
+/// `src/games/<game>/facts.rs`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Rules {
+    BoomAndZoom,
+    DragonsTeeth,
+    Embed,
+    Mad,
+    MadRooks,
+    MadBishops,
+    GuerrillaCheckers,
+    ToroidalCheckers,
+}
+
+/// What a player needs to know about a game before the first move.
+#[derive(Debug)]
+pub struct RulesInfo {
+    pub slug: &'static str,
+    pub name: &'static str,
+    /// Who made the game, and how pbem credits them.
+    pub credit: Credit,
+    /// Side names in RULES.md's order ([`Side::A`] first).
+    pub sides: [&'static str; 2],
+    /// The side the rules make move first; `None`: named when the game is
+    /// created (the four New Millennium games).
+    pub fixed_first: Option<Side>,
+    pub geometry: Geometry,
+    /// A few lines: the aim and the moves.
+    pub summary: &'static str,
+    /// How to write moves, with examples.
+    pub notation: &'static str,
+    /// One canonical example of each form of move the game has (RULES.md,
+    /// the game's "Notation"), the most common first. Every syntax hint a
+    /// player of this game sees quotes these and nothing else, so that
+    /// nobody is told to write a form their game lacks (`22-off` in Mad
+    /// Rooks); see [`crate::notation::ParseError::explain`].
+    pub examples: &'static [&'static str],
+    /// The complete rules as `pbem rules GAME` prints them: the game's
+    /// `docs/rules/<slug>.md`, in the project's own words, with every
+    /// ruling pbem applies, the notation and the setup board.
+    pub text: &'static str,
+    /// The titles of the sections of [`RulesInfo::text`] (its `##` and
+    /// `###` headings, in order) that a refusal may cite; the game's
+    /// `Section` enum, made by [`sections!`](crate::sections).
+    pub sections: &'static [&'static str],
+    /// The prefix of the ids of this game's records (`bz-7k2q`).
+    pub id_prefix: &'static str,
+    /// An example game record (RECORD.md) played to its end: the game's
+    /// `<slug>.toml` beside its rules text, what `pbem demo` replays.
+    pub example: &'static str,
+}
+
+/// The section of every game's rules that gives the sides, the pieces,
+/// the starting position and who moves first (the tests check that every
+/// rules text has it).
+pub const SETUP: &str = "Setup";
+
+/// Who made a game: the one source of its byline, wherever a game is
+/// named with its maker (`pbem rules`, the `rules` and `challenge` mails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credit {
+    /// The game's designer: "by Ty Bomba".
+    By(&'static str),
+    /// A game pbem plays as described by someone other than its designer
+    /// (Toroidal Checkers, from T. Robison's post): "after T. Robison".
+    After(&'static str),
+}
+
+impl fmt::Display for Credit {
+    /// The byline: "by Ty Bomba", "after T. Robison".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Credit::By(p) => write!(f, "by {p}"),
+            Credit::After(p) => write!(f, "after {p}"),
+        }
+    }
+}
+
+/// Where the complete rules of a game say something: a section of
+/// `pbem rules GAME`, cited by refusals ("see `pbem rules embed`, section
+/// Capturing").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cite {
+    pub rules: Rules,
+    /// A title in [`RulesInfo::sections`].
+    pub section: &'static str,
+}
+
+impl fmt::Display for Cite {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "see `pbem rules {}`, section {}",
+            self.rules.slug(),
+            self.section
+        )
+    }
+}
+
+/// Declares a game's `Section` enum: the sections of its rules text that
+/// its refusals cite, each with its title. `TITLES` lists them all; the
+/// tests check that they are exactly the text's headings, so a refusal can
+/// only cite a section that exists.
+#[macro_export]
+macro_rules! sections {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $($(#[$vm:meta])* $v:ident => $title:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name { $($(#[$vm])* $v),+ }
+
+        impl $name {
+            /// Every section's title, in the order of the text.
+            pub const TITLES: &'static [&'static str] = &[$($title),+];
+
+            /// The section's heading in the rules text.
+            pub const fn title(self) -> &'static str {
+                match self { $($name::$v => $title),+ }
+            }
+
+            /// A refusal that this section of the rules explains.
+            pub fn says(self, text: impl Into<String>) -> $crate::game::Explanation {
+                $crate::game::Explanation { section: self.title(), text: text.into() }
+            }
+        }
+    };
+}
+
+impl Rules {
+    pub const ALL: [Rules; 8] = [
+        Rules::BoomAndZoom,
+        Rules::DragonsTeeth,
+        Rules::Embed,
+        Rules::Mad,
+        Rules::MadRooks,
+        Rules::MadBishops,
+        Rules::GuerrillaCheckers,
+        Rules::ToroidalCheckers,
+    ];
+
+    pub fn info(self) -> &'static RulesInfo {
+        use crate::games::*;
+        match self {
+            Rules::BoomAndZoom => &boom_and_zoom::facts::INFO,
+            Rules::DragonsTeeth => &dragons_teeth::facts::INFO,
+            Rules::Embed => &embed::facts::INFO,
+            Rules::Mad => &mad::facts::INFO,
+            Rules::MadRooks => &mad_rooks::facts::MAD_ROOKS,
+            Rules::MadBishops => &mad_rooks::facts::MAD_BISHOPS,
+            Rules::GuerrillaCheckers => &guerrilla::facts::INFO,
+            Rules::ToroidalCheckers => &toroidal::facts::INFO,
+        }
+    }
+    /// "by Ty Bomba", "after T. Robison".
+    pub fn byline(self) -> Credit {
+        self.info().credit
+    }
+    /// The complete rules, as `pbem rules GAME` prints them and the
+    /// `rules GAME` mail sends them: [`RulesInfo::text`] as plain text.
+    /// The Markdown fences around the board go, and headings are
+    /// underlined instead of marked with `#` (which would read as a move
+    /// number when a player's reply quotes the mail).
+    pub fn rules_text(self) -> String {
+        let mut out = String::new();
+        for line in self.info().text.lines() {
+            if line.starts_with("```") {
+                continue;
+            }
+            let heading = [("### ", '~'), ("## ", '-'), ("# ", '=')]
+                .into_iter()
+                .find_map(|(mark, under)| line.strip_prefix(mark).map(|t| (t, under)));
+            match heading {
+                Some((title, under)) => {
+                    out.push_str(title);
+                    out.push('\n');
+                    out.extend(std::iter::repeat_n(under, title.chars().count()));
+                }
+                None => out.push_str(line),
+            }
+            out.push('\n');
+        }
+        out
+    }
+    /// The game in one line of the list of games: "boom-and-zoom
+    /// Boom & Zoom by Ty Bomba".
+    pub fn line(self) -> String {
+        let i = self.info();
+        format!("{:<20} {} {}", i.slug, i.name, i.credit)
+    }
+    /// A section of the game's rules, for a refusal to cite.
+    pub fn cite(self, section: &'static str) -> Cite {
+        Cite {
+            rules: self,
+            section,
+        }
+    }
+    /// The prefix of the ids of this game's records ([`RulesInfo::id_prefix`]).
+    pub fn id_prefix(self) -> &'static str {
+        self.info().id_prefix
+    }
+    pub fn slug(self) -> &'static str {
+        self.info().slug
+    }
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+    pub const fn geometry(self) -> Geometry {
+        match self {
+            Rules::MadBishops => Geometry::TEN,
+            _ => Geometry::EIGHT,
+        }
+    }
+    pub fn side_name(self, side: Side) -> &'static str {
+        self.info().sides[side.index()]
+    }
+    /// The side called `name` (case-insensitive).
+    pub fn side_named(self, name: &str) -> Option<Side> {
+        let name = name.trim();
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.side_name(*s).eq_ignore_ascii_case(name))
+    }
+    pub fn fixed_first(self) -> Option<Side> {
+        self.info().fixed_first
+    }
+    /// The game's example moves, one per form ([`RulesInfo::examples`]).
+    pub fn examples(self) -> &'static [&'static str] {
+        self.info().examples
+    }
+    /// "like 22-15, 22x15 or 22-off": the game's example moves, for hints.
+    pub fn write_like(self) -> String {
+        crate::notation::like(self.examples())
+    }
+}
+
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.slug())
+    }
+}
+
+/// The games pbem plays, one [`Rules::line`] each.
+pub fn listing() -> String {
+    Rules::ALL.map(Rules::line).join("\n")
+}
+
+/// An unknown game name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRules(pub String);
+
+impl fmt::Display for UnknownRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown game `{}`: pbem plays {}",
+            self.0,
+            Rules::ALL.map(|r| r.slug()).join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownRules {}
+
+impl FromStr for Rules {
+    type Err = UnknownRules;
+    /// Accepts the slug, the display name, and spellings in between
+    /// (`Boom & Zoom`, `boom_and_zoom`, `M.A.D.`), case-insensitive.
+    fn from_str(s: &str) -> Result<Rules, UnknownRules> {
+        let key = |t: &str| -> String {
+            t.to_ascii_lowercase()
+                .replace('&', "and")
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect()
+        };
+        let k = key(s);
+        Rules::ALL
+            .into_iter()
+            .find(|r| key(r.slug()) == k || key(r.name()) == k)
+            .ok_or_else(|| UnknownRules(s.trim().to_string()))
+    }
+}
+
+/// Runs `$body` with `$g` bound to the game type for `$rules`: the one
+/// place where a runtime [`Rules`] meets the generic code.
+#[macro_export]
+macro_rules! with_game {
+    ($rules:expr, $g:ident => $body:expr) => {{
+        use $crate::rules::Rules as __R;
+        match $rules {
+            __R::BoomAndZoom => {
+                type $g = $crate::games::boom_and_zoom::BoomAndZoom;
+                $body
+            }
+            __R::DragonsTeeth => {
+                type $g = $crate::games::dragons_teeth::DragonsTeeth;
+                $body
+            }
+            __R::Embed => {
+                type $g = $crate::games::embed::Embed;
+                $body
+            }
+            __R::Mad => {
+                type $g = $crate::games::mad::Mad;
+                $body
+            }
+            __R::MadRooks => {
+                type $g = $crate::games::mad_rooks::MadRooks;
+                $body
+            }
+            __R::MadBishops => {
+                type $g = $crate::games::mad_rooks::MadBishops;
+                $body
+            }
+            __R::GuerrillaCheckers => {
+                type $g = $crate::games::guerrilla::Guerrilla;
+                $body
+            }
+            __R::ToroidalCheckers => {
+                type $g = $crate::games::toroidal::Toroidal;
+                $body
+            }
+        }
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse() {
+        assert_eq!("boom-and-zoom".parse(), Ok(Rules::BoomAndZoom));
+        assert_eq!("Boom & Zoom".parse(), Ok(Rules::BoomAndZoom));
+        assert_eq!("M.A.D.".parse(), Ok(Rules::Mad));
+        assert_eq!("MAD".parse(), Ok(Rules::Mad));
+        assert!(
+            "chess"
+                .parse::<Rules>()
+                .unwrap_err()
+                .to_string()
+                .contains("mad-rooks")
+        );
+        for r in Rules::ALL {
+            assert_eq!(r.slug().parse(), Ok(r));
+            assert_eq!(r.geometry(), r.info().geometry);
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Helpers the test groups share.
