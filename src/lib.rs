@@ -27,8 +27,14 @@
 
 pub mod adjudicate;
 // The engine's modules at their old paths (`pbem::game`, `crate::rules`...).
-pub use pbem_engine::{diagram, game, games, geom, glyph, notation, rules};
+pub use pbem_engine::{diagram, games, geom, glyph, notation, rules};
 pub use pbem_engine::{sections, with_game};
+/// The engine's [`pbem_engine::game`] and [`pbem_engine::play`] at the
+/// old path `pbem::game` (checked play moved above the rules).
+pub mod game {
+    pub use pbem_engine::game::*;
+    pub use pbem_engine::play::*;
+}
 pub mod cli;
 pub mod clock;
 pub mod config;

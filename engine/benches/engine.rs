@@ -8,12 +8,17 @@
 //! - beside them, what any process costs here: `/bin/true`, and pbem's
 //!   own start (`pbem --version`: the loader, relocations, `main`).
 //!
-//! Run with `cargo bench --bench engine` (add a game slug to run one game).
+//! Run with `cargo bench --workspace --bench engine` (add a game slug to
+//! run one game): the process rows time the `pbem` binary built beside
+//! this bench (`cargo bench --workspace` builds it), and are left out,
+//! with a note, when it is not there.
 
-use pbem::game::{self, Game, Side};
-use pbem::record::{self, Entry, MoveLine, Record};
-use pbem::rules::Rules;
+use pbem_engine::game::{self, Game, Side};
+use pbem_engine::play;
+use pbem_engine::record::{self, Entry, MoveLine, Record};
+use pbem_engine::rules::Rules;
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Perft from the start, one depth deeper until a run takes this long.
@@ -32,8 +37,17 @@ struct Row {
     moves_ms_median: f64,
 }
 
+/// The `pbem` binary of the same build as this bench
+/// (`target/<profile>/pbem`, beside the `deps/` folder the bench runs
+/// from), if it was built.
+fn pbem_binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let bin = exe.parent()?.parent()?.join("pbem");
+    bin.exists().then_some(bin)
+}
+
 /// Whole-process times of `program args...`, in ms, sorted.
-fn process_times(program: &str, args: &[&std::ffi::OsStr]) -> Vec<f64> {
+fn process_times(program: &std::path::Path, args: &[&std::ffi::OsStr]) -> Vec<f64> {
     let mut times: Vec<f64> = (0..PROCESS_RUNS)
         .map(|_| {
             let t = Instant::now();
@@ -89,7 +103,7 @@ fn record_text<G: Game>() -> (String, usize) {
     let mut pos = G::start(first);
     let mut lines = Vec::new();
     for (i, m) in moves.iter().enumerate() {
-        let mv = game::parse_move(&pos, m).unwrap();
+        let mv = play::parse_move(&pos, m).unwrap();
         lines.push(MoveLine {
             line: 0,
             number: Some(i as u32 + 1),
@@ -115,7 +129,7 @@ fn record_text<G: Game>() -> (String, usize) {
     (record::write::to_string(&rec), moves.len())
 }
 
-fn bench_game<G: Game>() -> Row {
+fn bench_game<G: Game>(pbem: Option<&std::path::Path>) -> Row {
     let start = G::start(G::RULES.fixed_first().unwrap_or(Side::A));
     let (mut depth, mut nodes, mut elapsed) = (1, 0, Duration::ZERO);
     while elapsed < PERFT_TIME && depth < 12 {
@@ -137,12 +151,16 @@ fn bench_game<G: Game>() -> Row {
     }
     let replays_per_s = replays as f64 / t.elapsed().as_secs_f64();
 
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("bench.toml");
+    let file = std::env::temp_dir().join(format!("pbem-bench-{}.toml", std::process::id()));
     std::fs::write(&file, &text).unwrap();
-    let pbem = env!("CARGO_BIN_EXE_pbem");
-    let times = process_times(pbem, &["validate".as_ref(), file.as_os_str()]);
-    let moves = process_times(pbem, &["moves".as_ref(), file.as_os_str()]);
+    let (times, moves) = match pbem {
+        Some(pbem) => (
+            process_times(pbem, &["validate".as_ref(), file.as_os_str()]),
+            process_times(pbem, &["moves".as_ref(), file.as_os_str()]),
+        ),
+        None => (vec![f64::NAN], vec![f64::NAN]),
+    };
+    let _ = std::fs::remove_file(&file);
     Row {
         game: G::RULES.slug(),
         depth,
@@ -162,15 +180,24 @@ fn main() {
         .filter(|a| !a.starts_with('-'))
         .collect();
     // Warmed up first: the first runs of a program pay for its pages.
-    process_times("/bin/true", &[]);
-    let floor = process_times("/bin/true", &[]);
-    process_times(env!("CARGO_BIN_EXE_pbem"), &["--version".as_ref()]);
-    let start = process_times(env!("CARGO_BIN_EXE_pbem"), &["--version".as_ref()]);
-    println!(
-        "a process here: `/bin/true` {:.2} ms p50; pbem's start (`pbem --version`) {:.2} ms p50",
-        floor[floor.len() / 2],
-        start[start.len() / 2]
-    );
+    let pbem = pbem_binary();
+    let truth = std::path::Path::new("/bin/true");
+    process_times(truth, &[]);
+    let floor = process_times(truth, &[]);
+    match &pbem {
+        Some(pbem) => {
+            process_times(pbem, &["--version".as_ref()]);
+            let start = process_times(pbem, &["--version".as_ref()]);
+            println!(
+                "a process here: `/bin/true` {:.2} ms p50; pbem's start (`pbem --version`) {:.2} ms p50",
+                floor[floor.len() / 2],
+                start[start.len() / 2]
+            );
+        }
+        None => println!(
+            "no pbem binary beside this bench (run `cargo bench --workspace`): no process times"
+        ),
+    }
     println!(
         "{:<20} {:>5} {:>13} {:>10} {:>6} {:>10} {:>20} {:>9}",
         "game",
@@ -187,7 +214,7 @@ fn main() {
         if !filter.is_empty() && !filter.iter().any(|f| f == rules.slug()) {
             continue;
         }
-        let row = pbem::with_game!(rules, G => bench_game::<G>());
+        let row = pbem_engine::with_game!(rules, G => bench_game::<G>(pbem.as_deref()));
         println!(
             "{:<20} {:>5} {:>13} {:>10.1} {:>6} {:>10.0} {:>13.2} / {:>4.2} {:>9.2}",
             row.game,

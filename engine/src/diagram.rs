@@ -179,7 +179,7 @@ pub fn wrap(text: &str, width: usize) -> String {
 /// The caption above every board: the game, the move number and whose turn
 /// it is, or how the game ended.
 pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> String {
-    let rules = G::RULES;
+    let rules = G::INFO;
     match view.ended.clone().or_else(|| crate::game::outcome(pos)) {
         Some(end) => {
             let result = match end.outcome {
@@ -189,7 +189,7 @@ pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> S
             wrap(
                 &format!(
                     "{} after {} moves: game over, {result} ({}).",
-                    rules.name(),
+                    rules.name,
                     view.ply,
                     end.reason
                 ),
@@ -198,7 +198,7 @@ pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> S
         }
         None => format!(
             "{}: move {}, {} to play.\n",
-            rules.name(),
+            rules.name,
             view.ply + 1,
             rules.side_name(pos.turn())
         ),

@@ -1,89 +1,14 @@
-//! The closed set of games pbem plays, and the dispatch from a [`Rules`]
-//! value (a slug in a record) to the generic code for that game.
+//! The closed set of games pbem plays, above the games: each [`Rules`]
+//! value (a slug in a record) with its game's facts ([`Rules::info`]),
+//! and the dispatch to the generic code for that game ([`with_game!`]).
+//! The enum itself is declared below the games, in
+//! [`crate::descriptor`], so that the [`crate::game::Game`] trait can name
+//! a game's identity; everything that needs the games is here.
 
-use crate::game::Side;
-use crate::geom::Geometry;
+pub use crate::descriptor::{Credit, Rules, RulesInfo, SETUP};
+use crate::side::Side;
 use std::fmt;
 use std::str::FromStr;
-
-/// One of the eight games (RULES.md, sections 1 to 8); each one's facts
-/// (names, sides, byline, rules text) are in its own folder,
-/// `src/games/<game>/facts.rs`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Rules {
-    BoomAndZoom,
-    DragonsTeeth,
-    Embed,
-    Mad,
-    MadRooks,
-    MadBishops,
-    GuerrillaCheckers,
-    ToroidalCheckers,
-}
-
-/// What a player needs to know about a game before the first move.
-#[derive(Debug)]
-pub struct RulesInfo {
-    pub slug: &'static str,
-    pub name: &'static str,
-    /// Who made the game, and how pbem credits them.
-    pub credit: Credit,
-    /// Side names in RULES.md's order ([`Side::A`] first).
-    pub sides: [&'static str; 2],
-    /// The side the rules make move first; `None`: named when the game is
-    /// created (the four New Millennium games).
-    pub fixed_first: Option<Side>,
-    pub geometry: Geometry,
-    /// A few lines: the aim and the moves.
-    pub summary: &'static str,
-    /// How to write moves, with examples.
-    pub notation: &'static str,
-    /// One canonical example of each form of move the game has (RULES.md,
-    /// the game's "Notation"), the most common first. Every syntax hint a
-    /// player of this game sees quotes these and nothing else, so that
-    /// nobody is told to write a form their game lacks (`22-off` in Mad
-    /// Rooks); see [`crate::notation::ParseError::explain`].
-    pub examples: &'static [&'static str],
-    /// The complete rules as `pbem rules GAME` prints them: the game's
-    /// `docs/rules/<slug>.md`, in the project's own words, with every
-    /// ruling pbem applies, the notation and the setup board.
-    pub text: &'static str,
-    /// The titles of the sections of [`RulesInfo::text`] (its `##` and
-    /// `###` headings, in order) that a refusal may cite; the game's
-    /// `Section` enum, made by [`sections!`](crate::sections).
-    pub sections: &'static [&'static str],
-    /// The prefix of the ids of this game's records (`bz-7k2q`).
-    pub id_prefix: &'static str,
-    /// An example game record (RECORD.md) played to its end: the game's
-    /// `<slug>.toml` beside its rules text, what `pbem demo` replays.
-    pub example: &'static str,
-}
-
-/// The section of every game's rules that gives the sides, the pieces,
-/// the starting position and who moves first (the tests check that every
-/// rules text has it).
-pub const SETUP: &str = "Setup";
-
-/// Who made a game: the one source of its byline, wherever a game is
-/// named with its maker (`pbem rules`, the `rules` and `challenge` mails).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Credit {
-    /// The game's designer: "by Ty Bomba".
-    By(&'static str),
-    /// A game pbem plays as described by someone other than its designer
-    /// (Toroidal Checkers, from T. Robison's post): "after T. Robison".
-    After(&'static str),
-}
-
-impl fmt::Display for Credit {
-    /// The byline: "by Ty Bomba", "after T. Robison".
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Credit::By(p) => write!(f, "by {p}"),
-            Credit::After(p) => write!(f, "after {p}"),
-        }
-    }
-}
 
 /// Where the complete rules of a game say something: a section of
 /// `pbem rules GAME`, cited by refusals ("see `pbem rules embed`, section
@@ -106,48 +31,10 @@ impl fmt::Display for Cite {
     }
 }
 
-/// Declares a game's `Section` enum: the sections of its rules text that
-/// its refusals cite, each with its title. `TITLES` lists them all; the
-/// tests check that they are exactly the text's headings, so a refusal can
-/// only cite a section that exists.
-#[macro_export]
-macro_rules! sections {
-    ($(#[$m:meta])* $vis:vis enum $name:ident { $($(#[$vm:meta])* $v:ident => $title:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        $vis enum $name { $($(#[$vm])* $v),+ }
-
-        impl $name {
-            /// Every section's title, in the order of the text.
-            pub const TITLES: &'static [&'static str] = &[$($title),+];
-
-            /// The section's heading in the rules text.
-            pub const fn title(self) -> &'static str {
-                match self { $($name::$v => $title),+ }
-            }
-
-            /// A refusal that this section of the rules explains.
-            pub fn says(self, text: impl Into<String>) -> $crate::game::Explanation {
-                $crate::game::Explanation { section: self.title(), text: text.into() }
-            }
-        }
-    };
-}
-
 impl Rules {
-    pub const ALL: [Rules; 8] = [
-        Rules::BoomAndZoom,
-        Rules::DragonsTeeth,
-        Rules::Embed,
-        Rules::Mad,
-        Rules::MadRooks,
-        Rules::MadBishops,
-        Rules::GuerrillaCheckers,
-        Rules::ToroidalCheckers,
-    ];
-
     pub fn info(self) -> &'static RulesInfo {
         use crate::games::*;
+        // The one table from a game's identity to its facts.
         match self {
             Rules::BoomAndZoom => &boom_and_zoom::facts::INFO,
             Rules::DragonsTeeth => &dragons_teeth::facts::INFO,
@@ -169,31 +56,12 @@ impl Rules {
     /// underlined instead of marked with `#` (which would read as a move
     /// number when a player's reply quotes the mail).
     pub fn rules_text(self) -> String {
-        let mut out = String::new();
-        for line in self.info().text.lines() {
-            if line.starts_with("```") {
-                continue;
-            }
-            let heading = [("### ", '~'), ("## ", '-'), ("# ", '=')]
-                .into_iter()
-                .find_map(|(mark, under)| line.strip_prefix(mark).map(|t| (t, under)));
-            match heading {
-                Some((title, under)) => {
-                    out.push_str(title);
-                    out.push('\n');
-                    out.extend(std::iter::repeat_n(under, title.chars().count()));
-                }
-                None => out.push_str(line),
-            }
-            out.push('\n');
-        }
-        out
+        self.info().rules_text()
     }
     /// The game in one line of the list of games: "boom-and-zoom
     /// Boom & Zoom by Ty Bomba".
     pub fn line(self) -> String {
-        let i = self.info();
-        format!("{:<20} {} {}", i.slug, i.name, i.credit)
+        self.info().line()
     }
     /// A section of the game's rules, for a refusal to cite.
     pub fn cite(self, section: &'static str) -> Cite {
@@ -212,21 +80,12 @@ impl Rules {
     pub fn name(self) -> &'static str {
         self.info().name
     }
-    pub const fn geometry(self) -> Geometry {
-        match self {
-            Rules::MadBishops => Geometry::TEN,
-            _ => Geometry::EIGHT,
-        }
-    }
     pub fn side_name(self, side: Side) -> &'static str {
-        self.info().sides[side.index()]
+        self.info().side_name(side)
     }
     /// The side called `name` (case-insensitive).
     pub fn side_named(self, name: &str) -> Option<Side> {
-        let name = name.trim();
-        Side::BOTH
-            .into_iter()
-            .find(|s| self.side_name(*s).eq_ignore_ascii_case(name))
+        self.info().side_named(name)
     }
     pub fn fixed_first(self) -> Option<Side> {
         self.info().fixed_first
@@ -237,7 +96,7 @@ impl Rules {
     }
     /// "like 22-15, 22x15 or 22-off": the game's example moves, for hints.
     pub fn write_like(self) -> String {
-        crate::notation::like(self.examples())
+        self.info().write_like()
     }
 }
 

@@ -13,10 +13,10 @@ pub mod toroidal;
 /// "Embed moves are written with square numbers, like 37-29 or 37x29":
 /// the answer to stones (`27/36`) in a game of squares, quoting the
 /// game's own example moves ([`crate::rules::RulesInfo::examples`]).
-pub(crate) fn square_moves_hint(rules: crate::rules::Rules) -> String {
+pub(crate) fn square_moves_hint(rules: &crate::descriptor::RulesInfo) -> String {
     format!(
         "{} moves are written with square numbers, {}",
-        rules.name(),
+        rules.name,
         rules.write_like()
     )
 }

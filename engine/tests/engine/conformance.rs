@@ -4,6 +4,7 @@
 //! a panic; diagrams fit a plain-text mail.
 
 use pbem_engine::game::{self, Game, MoveError, Side, View};
+use pbem_engine::play;
 use pbem_engine::geom::{Point, Sq};
 use pbem_engine::notation::{self, Notation, Path};
 use std::collections::HashSet;
@@ -89,7 +90,7 @@ fn playout<G: Game>(first: Side, seed: u64) {
             // Upper case and spaces are accepted too.
             let shouted = format!("  {}  ", text.to_uppercase());
             assert_eq!(
-                game::parse_move(&pos, &shouted).ok(),
+                play::parse_move(&pos, &shouted).ok(),
                 Some(*m),
                 "{shouted:?}"
             );

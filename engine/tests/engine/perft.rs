@@ -14,6 +14,7 @@
 //! (scripts/test sets it).
 
 use pbem_engine::game::{self, Game};
+use pbem_engine::play;
 use pbem_engine::rules::Rules;
 use std::path::Path;
 
@@ -44,7 +45,7 @@ fn check_game<G: Game>(text: &str, file: &str) -> usize {
             let mut p = G::start(side);
             if words.next() == Some("moves") {
                 for w in words {
-                    let m = game::parse_move(&p, w).unwrap_or_else(|e| panic!("{at}: {e}"));
+                    let m = play::parse_move(&p, w).unwrap_or_else(|e| panic!("{at}: {e}"));
                     p.play_unchecked(m);
                 }
             }

@@ -18,6 +18,7 @@
 //! package's `tests/rules_docs.rs`.
 
 use pbem_engine::game::{self, Game, Side, View};
+use pbem_engine::play;
 use pbem_engine::rules::Rules;
 use std::path::PathBuf;
 
@@ -140,7 +141,7 @@ fn the_setup_board_is_the_one_pbem_draws() {
 /// A refusal by a rule names the section of `pbem rules GAME` it rests
 /// on, and that section exists.
 fn cited<G: Game>(pos: &G, text: &str) -> (String, &'static str) {
-    let e = game::parse_move(pos, text).expect_err(text);
+    let e = play::parse_move(pos, text).expect_err(text);
     let cite = e
         .cite()
         .unwrap_or_else(|| panic!("{text}: no citation: {e}"));
@@ -208,7 +209,7 @@ fn every_refusal_in_random_games_cites_a_section_of_its_game() {
                     4 => format!("{a}-{b}:2"),
                     _ => format!("{a}x{b}x{}", rng.u32(1..=n)),
                 };
-                if let Err(e) = game::parse_move(&pos, &text)
+                if let Err(e) = play::parse_move(&pos, &text)
                     && let Some(c) = e.cite()
                 {
                     assert!(

@@ -4,7 +4,7 @@ use super::{BoomAndZoom, G};
 use crate::game::{Game, Side, View};
 
 pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
-    let rules = BoomAndZoom::RULES;
+    let rules = BoomAndZoom::INFO;
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tower(s));
     let mut out = crate::diagram::status_line(pos, view);

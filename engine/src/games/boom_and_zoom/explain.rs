@@ -7,7 +7,7 @@ use crate::geom::ALL;
 use crate::notation::Notation;
 
 pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> Explanation {
-    let rules = BoomAndZoom::RULES;
+    let rules = BoomAndZoom::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
     let p = match n {

@@ -12,7 +12,7 @@ mod movegen;
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::Notation;
-use crate::rules::Rules;
+use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -106,6 +106,7 @@ impl BoomAndZoom {
 impl Game for BoomAndZoom {
     type Move = Move;
     const RULES: Rules = Rules::BoomAndZoom;
+    const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
         // RULES.md 1: eight towers of three, black on 1..8, red on 57..64.
@@ -166,7 +167,7 @@ impl Game for BoomAndZoom {
         let gone = Side::BOTH
             .into_iter()
             .find(|s| self.towers[s.index()] == 0)?;
-        let name = |s: Side| Self::RULES.side_name(s);
+        let name = |s: Side| Self::INFO.side_name(s);
         let (a, b) = (self.off[0], self.off[1]);
         let why = format!(
             "{} has no tower left; checkers zoomed off: {} {a}, {} {b}",

@@ -5,7 +5,7 @@ use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
 pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
-    let rules = DragonsTeeth::RULES;
+    let rules = DragonsTeeth::INFO;
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tooth(s));
     let mut out = status_line(pos, view);

@@ -8,7 +8,7 @@ use crate::geom::{ALL, Sq};
 use crate::notation::Notation;
 
 pub(super) fn explain(pos: &DragonsTeeth, n: &Notation) -> Explanation {
-    let rules = DragonsTeeth::RULES;
+    let rules = DragonsTeeth::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
     let p = match n {
@@ -115,7 +115,7 @@ fn weak_attack(pos: &DragonsTeeth, from: Sq, s: u8, to: Sq, t: u8) -> String {
 /// where each one is blocked.
 fn explain_off(pos: &DragonsTeeth, from: Sq) -> String {
     let me = pos.turn;
-    let mine = DragonsTeeth::RULES.side_name(me);
+    let mine = DragonsTeeth::INFO.side_name(me);
     let (edge, ahead) = match me {
         Side::A => ("bottom", "down"),
         Side::B => ("top", "up"),

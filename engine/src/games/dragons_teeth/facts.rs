@@ -4,7 +4,7 @@
 //! its refusals cite.
 
 use crate::geom::Geometry;
-use crate::rules::{Credit, RulesInfo};
+use crate::descriptor::{Credit, RulesInfo};
 
 crate::sections! {
     /// The sections of `pbem rules dragons-teeth`, as its refusals cite them.

@@ -16,7 +16,7 @@ mod movegen;
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::Notation;
-use crate::rules::Rules;
+use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -121,6 +121,7 @@ impl DragonsTeeth {
 impl Game for DragonsTeeth {
     type Move = Move;
     const RULES: Rules = Rules::DragonsTeeth;
+    const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
         // RULES.md 2, setup ruling: black large teeth on 1..8, medium on
@@ -184,7 +185,7 @@ impl Game for DragonsTeeth {
         let winner = [last, self.turn]
             .into_iter()
             .find(|s| self.off[s.index()] >= WINNING_SCORE)?;
-        let name = |s: Side| Self::RULES.side_name(s);
+        let name = |s: Side| Self::INFO.side_name(s);
         Some(End::win(
             winner,
             format!(

@@ -5,7 +5,7 @@ use crate::diagram::{Cell, grid, last_move_legend, plain_corner, status_line, wr
 use crate::game::{Game, Side, View};
 
 pub(super) fn diagram(pos: &Embed, view: &View) -> String {
-    let rules = Embed::RULES;
+    let rules = Embed::INFO;
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     let board = grid(
         G,

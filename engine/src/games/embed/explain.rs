@@ -8,7 +8,7 @@ use crate::notation::Notation;
 
 /// "red's boss", "a black drone".
 fn describe(p: Piece) -> String {
-    let name = |s: Side| Embed::RULES.side_name(s);
+    let name = |s: Side| Embed::INFO.side_name(s);
     match p {
         Piece::Boss(s) => format!("{}'s boss", name(s)),
         Piece::Drone(s) => format!("a {} drone", name(s)),
@@ -16,7 +16,7 @@ fn describe(p: Piece) -> String {
 }
 
 pub(super) fn explain(pos: &Embed, n: &Notation) -> Explanation {
-    let rules = Embed::RULES;
+    let rules = Embed::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
     let p = match n {

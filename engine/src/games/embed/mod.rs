@@ -14,7 +14,7 @@ mod movegen;
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::Notation;
-use crate::rules::Rules;
+use crate::descriptor::{Rules, RulesInfo};
 use movegen::TABLES;
 
 const G: Geometry = Geometry::EIGHT;
@@ -155,6 +155,7 @@ impl Embed {
 impl Game for Embed {
     type Move = Move;
     const RULES: Rules = Rules::Embed;
+    const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
         // RULES.md 3, setup ruling: black drones on 1..24 except 20, red
@@ -208,7 +209,7 @@ impl Game for Embed {
         // is fully embedded. The mover is the side not to move.
         let mover = self.turn.other();
         let opponent = self.turn;
-        let name = |s: Side| Self::RULES.side_name(s);
+        let name = |s: Side| Self::INFO.side_name(s);
         let at = self.boss(mover);
         if G.row(at) == Self::entry_row(mover) {
             let row = if mover == Side::A { "57-64" } else { "1-8" };

@@ -18,7 +18,7 @@ mod movegen;
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Point, Sq};
 use crate::notation::{Notation, Path};
-use crate::rules::Rules;
+use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -202,6 +202,7 @@ pub(crate) fn bits(mut b: u64) -> impl Iterator<Item = u8> {
 impl Game for Guerrilla {
     type Move = Move;
     const RULES: Rules = Rules::GuerrillaCheckers;
+    const INFO: &'static RulesInfo = &facts::INFO;
 
     /// RULES.md 7, Sides: the guerrilla moves first whatever `first` says.
     fn start(_first: Side) -> Self {

@@ -20,7 +20,7 @@ fn touched(last: &Notation) -> Vec<Sq> {
 }
 
 pub(super) fn diagram(pos: &Mad, view: &View) -> String {
-    let rules = Mad::RULES;
+    let rules = Mad::INFO;
     let marked = view.last.as_ref().map(touched).unwrap_or_default();
     let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.stack(s));
     let mut out = crate::diagram::status_line(pos, view);

@@ -80,7 +80,7 @@ fn stack_list(pos: &Mad, side: Side) -> String {
 }
 
 pub(super) fn explain(pos: &Mad, n: &Notation) -> Explanation {
-    let rules = Mad::RULES;
+    let rules = Mad::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
     let p = match n {
@@ -133,7 +133,7 @@ pub(super) fn explain(pos: &Mad, n: &Notation) -> Explanation {
 /// wrong (the section of the rules is then Notation).
 fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> (bool, String) {
     let me = pos.turn;
-    let mine = Mad::RULES.side_name(me);
+    let mine = Mad::INFO.side_name(me);
     let from = p.from;
     if p.to.len() > 1 {
         return (false, "a simple move goes to one adjacent square, like 12-20; to string checkers out along a line, lunge: L12-28".into());
@@ -220,7 +220,7 @@ fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> (bool, String) {
 /// Why a lunge is not legal; `true` with it when only its form was wrong.
 fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> (bool, String) {
     let me = pos.turn;
-    let mine = Mad::RULES.side_name(me);
+    let mine = Mad::INFO.side_name(me);
     let from = p.from;
     let to = p.to[p.to.len() - 1];
     if p.to.len() > 1 {
@@ -306,7 +306,7 @@ fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> (bool, String) {
                     false,
                     format!(
                         "the lunge is blocked at {s} by {t} {} {}: only the last square of a lunge may hold enemy checkers",
-                        Mad::RULES.side_name(o),
+                        Mad::INFO.side_name(o),
                         checkers(t)
                     ),
                 );

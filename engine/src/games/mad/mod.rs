@@ -14,7 +14,7 @@ mod movegen;
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::{Notation, Path};
-use crate::rules::Rules;
+use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -148,7 +148,7 @@ impl Mad {
         if let Some(s) = pos.on_goal_row(turn) {
             return Err(format!(
                 "{} to move already stands on {s} in its goal row: the game would be over",
-                Self::RULES.side_name(turn)
+                Self::INFO.side_name(turn)
             ));
         }
         Ok(pos)
@@ -168,6 +168,7 @@ pub(crate) const fn sign(side: Side) -> i8 {
 impl Game for Mad {
     type Move = Move;
     const RULES: Rules = Rules::Mad;
+    const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
         // RULES.md 4, Sides: black stacks of 4 on 9..16, red on 49..56.
@@ -249,7 +250,7 @@ impl Game for Mad {
 
     fn decided(&self) -> Option<End> {
         let mover = self.turn.other();
-        let name = |s: Side| Self::RULES.side_name(s);
+        let name = |s: Side| Self::INFO.side_name(s);
         // RULES.md 4, Win: after a move, the mover wins when any of its
         // checkers stands on the opponent's home row.
         if let Some(s) = self.on_goal_row(mover) {

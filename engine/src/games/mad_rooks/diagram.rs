@@ -9,7 +9,7 @@ use crate::diagram::{Cell, grid, last_move_legend, plain_corner, status_line, wr
 use crate::game::{Side, View};
 
 pub(super) fn diagram<V: Variant>(pos: &MadPosition<V>, view: &View) -> String {
-    let rules = V::RULES;
+    let rules = V::INFO;
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     let board = grid(
         V::GEOMETRY,

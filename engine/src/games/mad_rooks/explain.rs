@@ -8,10 +8,10 @@ use crate::game::{Explanation, Game, join_list};
 use crate::notation::Notation;
 
 pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> Explanation {
-    let rules = V::RULES;
+    let rules = V::INFO;
     let g = V::GEOMETRY;
-    let game = rules.name();
-    let forms = rules.info().notation;
+    let game = rules.name;
+    let forms = rules.notation;
     let me = pos.turn();
     let mine = rules.side_name(me);
     let theirs = rules.side_name(me.other());

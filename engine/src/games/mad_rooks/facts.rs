@@ -6,7 +6,7 @@
 
 use crate::game::Side;
 use crate::geom::Geometry;
-use crate::rules::{Credit, RulesInfo};
+use crate::descriptor::{Credit, RulesInfo};
 
 crate::sections! {
     /// The sections of `pbem rules mad-rooks` and `pbem rules mad-bishops`, as its refusals cite them.

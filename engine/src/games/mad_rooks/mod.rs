@@ -21,7 +21,7 @@ pub use bits::Bits;
 use crate::game::{End, Game, Side, View};
 use crate::geom::{DIAGONAL, Dir, Geometry, ORTHOGONAL, Sq};
 use crate::notation::Notation;
-use crate::rules::Rules;
+use crate::descriptor::{Rules, RulesInfo};
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::marker::PhantomData;
@@ -44,6 +44,8 @@ pub trait Variant:
     /// A set of squares of this board.
     type Bits: Bits;
     const RULES: Rules;
+    /// The variant's facts (`facts.rs`).
+    const INFO: &'static RulesInfo;
     const GEOMETRY: Geometry = Self::RULES.geometry();
     /// The four directions of the lines; the first two increase the square
     /// index, the last two decrease it (the movegen relies on this order).
@@ -78,6 +80,7 @@ impl sealed::Sealed for Rooks {}
 impl Variant for Rooks {
     type Bits = u64;
     const RULES: Rules = Rules::MadRooks;
+    const INFO: &'static RulesInfo = &facts::MAD_ROOKS;
     // East, south, west, north.
     const DIRS: [Dir; 4] = ROOK_DIRS;
     const LINES: &'static str = "row or column";
@@ -103,6 +106,7 @@ impl sealed::Sealed for Bishops {}
 impl Variant for Bishops {
     type Bits = u128;
     const RULES: Rules = Rules::MadBishops;
+    const INFO: &'static RulesInfo = &facts::MAD_BISHOPS;
     // South-west, south-east, north-east, north-west.
     const DIRS: [Dir; 4] = BISHOP_DIRS;
     const LINES: &'static str = "diagonal";
@@ -202,6 +206,7 @@ impl<V: Variant> MadPosition<V> {
 impl<V: Variant> Game for MadPosition<V> {
     type Move = Move;
     const RULES: Rules = V::RULES;
+    const INFO: &'static RulesInfo = V::INFO;
 
     /// The setup of RULES.md 5 or 6. Red moves first in both games ("The
     /// two players, Red and Blue, take turns ..., starting with Red"), so
@@ -253,7 +258,7 @@ impl<V: Variant> Game for MadPosition<V> {
         let loser = [self.turn, self.turn.other()]
             .into_iter()
             .find(|s| self.checkers[s.index()].is_empty())?;
-        let name = |s: Side| V::RULES.side_name(s);
+        let name = |s: Side| V::INFO.side_name(s);
         Some(End::win(
             loser.other(),
             format!(

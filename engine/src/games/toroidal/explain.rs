@@ -12,7 +12,7 @@ use crate::notation::Notation;
 fn describe(p: Piece) -> String {
     format!(
         "a {} {}",
-        Toroidal::RULES.side_name(p.side),
+        Toroidal::INFO.side_name(p.side),
         if p.king { "king" } else { "man" }
     )
 }
@@ -49,10 +49,10 @@ fn compulsory(pos: &Toroidal) -> Option<String> {
 
 pub(super) fn explain(pos: &Toroidal, n: &Notation) -> Explanation {
     let me = pos.turn;
-    let mine = Toroidal::RULES.side_name(me);
+    let mine = Toroidal::INFO.side_name(me);
     let p = match n {
         Notation::Stones(_) => {
-            return Written.says(crate::games::square_moves_hint(Toroidal::RULES));
+            return Written.says(crate::games::square_moves_hint(Toroidal::INFO));
         }
         Notation::Path(p) => p,
     };
@@ -108,7 +108,7 @@ fn explain_step(pos: &Toroidal, from: Sq, to: Sq, forward_ok: bool, d: usize) ->
     let fault = if !forward_ok {
         Some(format!(
             "men move only forward ({fwd} the board for {}): {from}-{to} goes {back}; only kings move backwards",
-            Toroidal::RULES.side_name(me)
+            Toroidal::INFO.side_name(me)
         ))
     } else if let Some(q) = pos.piece(to) {
         let mut f = format!(
@@ -186,7 +186,7 @@ fn explain_chain(pos: &Toroidal, piece: Piece, from: Sq, to: &[Sq], dirs: &[usiz
         if !dirs.contains(&d) {
             return Jumps.says(format!(
                 "{ctx}men jump only forward ({fwd} the board for {}): {here}x{t} goes {back}; only kings jump backwards",
-                Toroidal::RULES.side_name(me)
+                Toroidal::INFO.side_name(me)
             ));
         }
         let over = Sq(NEIGHBOUR[at as usize][d]);

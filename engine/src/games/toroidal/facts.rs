@@ -5,7 +5,7 @@
 
 use crate::game::Side;
 use crate::geom::Geometry;
-use crate::rules::{Credit, RulesInfo};
+use crate::descriptor::{Credit, RulesInfo};
 
 crate::sections! {
     /// The sections of `pbem rules toroidal-checkers`, as its refusals cite them.

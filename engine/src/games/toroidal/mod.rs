@@ -42,7 +42,7 @@ mod movegen;
 use crate::game::{End, Game, Side, View};
 use crate::geom::{DIAGONAL, Geometry, Sq};
 use crate::notation::{Notation, Path};
-use crate::rules::Rules;
+use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -348,6 +348,7 @@ impl Toroidal {
 impl Game for Toroidal {
     type Move = Move;
     const RULES: Rules = Rules::ToroidalCheckers;
+    const INFO: &'static RulesInfo = &facts::INFO;
 
     /// RULES.md 8, Sides: black men on the dark squares of rows 1-3, white
     /// men on those of rows 6-8; black moves first whatever `first` says.
@@ -417,7 +418,7 @@ impl Game for Toroidal {
     /// RULES.md 8: first the heaven loss, then the 40-move draw (the
     /// order of the brief); "no legal move" is added by `game::outcome`.
     fn decided(&self) -> Option<End> {
-        let name = |s: Side| Self::RULES.side_name(s);
+        let name = |s: Side| Self::INFO.side_name(s);
         let to_move = self.turn;
         let mover = to_move.other();
         // RULES.md 8, Win: a player with no piece in heaven loses. The

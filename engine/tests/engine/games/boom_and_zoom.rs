@@ -3,6 +3,7 @@
 //! the rule text, compared with the move generator on random positions.
 
 use pbem_engine::game::{self, Game, Outcome, Side};
+use pbem_engine::play;
 use pbem_engine::games::boom_and_zoom::BoomAndZoom;
 use pbem_engine::geom::{ALL, Geometry, Sq};
 use std::collections::BTreeSet;
@@ -21,12 +22,12 @@ fn moves(p: &BoomAndZoom) -> BTreeSet<String> {
 }
 
 fn play(p: &mut BoomAndZoom, text: &str) {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play_unchecked(m);
 }
 
 fn refuse(p: &BoomAndZoom, text: &str) -> String {
-    game::parse_move(p, text)
+    play::parse_move(p, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -335,7 +336,7 @@ fn records_name_the_rule_and_the_facts() {
     // A boom written at an empty square is the zoom when that is the only
     // match (RULES.md, Canonical notation); an unreachable one explains.
     assert_eq!(
-        game::canonical(&p, game::parse_move(&p, "1x9").unwrap()),
+        game::canonical(&p, play::parse_move(&p, "1x9").unwrap()),
         "1-9"
     );
     let e = refuse(&p, "1x33");

@@ -4,6 +4,7 @@
 //! generator on random games and by perft.
 
 use pbem_engine::game::{self, Game, Outcome, Side, View};
+use pbem_engine::play;
 use pbem_engine::games::dragons_teeth::DragonsTeeth;
 use pbem_engine::geom::{Geometry, Sq};
 use pbem_engine::notation;
@@ -30,12 +31,12 @@ fn from(p: &DragonsTeeth, sq: u16) -> BTreeSet<String> {
 }
 
 fn play(p: &mut DragonsTeeth, text: &str) {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play_unchecked(m);
 }
 
 fn refuse(p: &DragonsTeeth, text: &str) -> String {
-    game::parse_move(p, text)
+    play::parse_move(p, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -595,11 +596,11 @@ fn refusals_name_the_rule_and_the_facts() {
     // A capture written with `-` and a quiet move with `x` are accepted
     // (RULES.md, Canonical notation), stored canonical.
     assert_eq!(
-        game::canonical(&p, game::parse_move(&p, "17-41").unwrap()),
+        game::canonical(&p, play::parse_move(&p, "17-41").unwrap()),
         "17x41"
     );
     assert_eq!(
-        game::canonical(&p, game::parse_move(&p, "17x33").unwrap()),
+        game::canonical(&p, play::parse_move(&p, "17x33").unwrap()),
         "17-33"
     );
     let n = notation::parse("27/36", G).unwrap();

@@ -4,6 +4,7 @@
 //! engine on random games and by perft.
 
 use pbem_engine::game::{self, Game, Outcome, Side, View};
+use pbem_engine::play;
 use pbem_engine::games::embed::{Embed, Piece};
 use pbem_engine::geom::{Geometry, Sq};
 use pbem_engine::notation;
@@ -30,12 +31,12 @@ fn from(p: &Embed, sq: u16) -> BTreeSet<String> {
 }
 
 fn play(p: &mut Embed, text: &str) {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play_unchecked(m);
 }
 
 fn refuse(p: &Embed, text: &str) -> String {
-    game::parse_move(p, text)
+    play::parse_move(p, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -619,7 +620,7 @@ fn refusals_name_the_rule_and_the_facts() {
         "{e}"
     );
     assert_eq!(
-        game::canonical(&p, game::parse_move(&p, "17-41").unwrap()),
+        game::canonical(&p, play::parse_move(&p, "17-41").unwrap()),
         "17x41"
     );
     let e = refuse(&p, "17-49");

@@ -10,6 +10,7 @@
 //! `n..n+7` is `n+k / n+k+9`: below `25 .. 32`, the third point is 27/36.
 
 use pbem_engine::game::{self, Game, Outcome, Side, View};
+use pbem_engine::play;
 use pbem_engine::games::guerrilla::Guerrilla;
 use pbem_engine::geom::{Geometry, Point, Sq};
 use pbem_engine::notation::Notation;
@@ -29,7 +30,7 @@ fn moves(p: &Guerrilla) -> BTreeSet<String> {
 }
 
 fn play(p: &mut Guerrilla, text: &str) {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play_unchecked(m);
 }
 
@@ -42,7 +43,7 @@ fn after(texts: &[&str]) -> Guerrilla {
 }
 
 fn refuse(p: &Guerrilla, text: &str) -> String {
-    game::parse_move(p, text)
+    play::parse_move(p, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -77,9 +78,9 @@ fn setup_six_coin_pieces_an_empty_board_and_66_stones_guerrilla_first() {
 fn points_are_named_by_the_top_left_bottom_right_squares_and_28_35_is_accepted() {
     // RULES.md 7, Points ruling: 28/35 is accepted, 27/36 is canonical.
     let p = Guerrilla::start(Side::A);
-    let m = game::parse_move(&p, "28/35,29/36").unwrap();
+    let m = play::parse_move(&p, "28/35,29/36").unwrap();
     assert_eq!(game::canonical(&p, m), "27/36,28/37");
-    let m = game::parse_move(&p, "36/27 , 37/28").unwrap();
+    let m = play::parse_move(&p, "36/27 , 37/28").unwrap();
     assert_eq!(game::canonical(&p, m), "27/36,28/37");
 }
 
@@ -585,7 +586,7 @@ fn coin_wins_by_capturing_every_stone() {
     assert!(end.reason.contains("no guerrilla stone"), "{}", end.reason);
     assert!(moves(&p).is_empty());
     assert!(matches!(
-        game::parse_move(&p, "1/10,2/11").unwrap_err().error,
+        play::parse_move(&p, "1/10,2/11").unwrap_err().error,
         game::MoveError::GameOver(_)
     ));
 }
@@ -1020,7 +1021,7 @@ fn explanations_cover_every_refused_move() {
                 }
             }
             for text in texts {
-                if let Err(e) = game::parse_move(p, &text) {
+                if let Err(e) = play::parse_move(p, &text) {
                     let msg = e.to_string();
                     assert!(
                         !msg.contains("no legal move matches"),

@@ -4,6 +4,7 @@
 //! compared with the engine on every position of many random games.
 
 use pbem_engine::game::{self, Game, Outcome, Side, View};
+use pbem_engine::play;
 use pbem_engine::games::mad::{Mad, Move};
 use pbem_engine::geom::{Geometry, Sq};
 use pbem_engine::notation;
@@ -27,12 +28,12 @@ fn moves(p: &Mad) -> BTreeSet<String> {
 }
 
 fn play(p: &mut Mad, text: &str) {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play_unchecked(m);
 }
 
 fn refuse(p: &Mad, text: &str) -> String {
-    game::parse_move(p, text)
+    play::parse_move(p, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -44,7 +45,7 @@ fn stack(p: &Mad, n: u8) -> Option<(Side, u8)> {
 
 /// The canonical text `text` resolves to.
 fn resolved(p: &Mad, text: &str) -> String {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     game::canonical(p, m)
 }
 

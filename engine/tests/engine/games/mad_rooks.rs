@@ -5,6 +5,7 @@
 //! tested here.
 
 use pbem_engine::game::{self, Game, MoveError, Outcome, Side};
+use pbem_engine::play;
 use pbem_engine::games::mad_rooks::{MadBishops, MadRooks};
 use pbem_engine::geom::Sq;
 use pbem_engine::notation::{Notation, Path};
@@ -38,12 +39,12 @@ fn moves_from<G: Game>(p: &G, from: u16) -> BTreeSet<String> {
 }
 
 fn play<G: Game>(p: &mut G, text: &str) {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play_unchecked(m);
 }
 
 fn refuse<G: Game>(p: &G, text: &str) -> String {
-    game::parse_move(p, text)
+    play::parse_move(p, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -192,7 +193,7 @@ fn an_engage_must_end_where_the_checker_could_kill() {
     );
     // An engage written with `x` is the engage (RULES.md, Canonical notation).
     assert_eq!(
-        game::canonical(&p, game::parse_move(&p, "18x24").unwrap()),
+        game::canonical(&p, play::parse_move(&p, "18x24").unwrap()),
         "18-24"
     );
 }
@@ -274,7 +275,7 @@ fn killing_the_last_enemy_checker_wins_at_once() {
     assert_eq!(end.reason, "red killed every blue checker");
     assert_eq!(p.count_moves(), 0);
     assert!(matches!(
-        game::parse_move(&p, "64-56").unwrap_err().error,
+        play::parse_move(&p, "64-56").unwrap_err().error,
         MoveError::GameOver(_)
     ));
     // Blue wins the same way.

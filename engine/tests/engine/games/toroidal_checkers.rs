@@ -8,6 +8,7 @@
 //! squares (heaven) are those with row + column odd: 2, 4, 6, 8, 9, 11, ...
 
 use pbem_engine::game::{self, Game, Outcome, Side, View};
+use pbem_engine::play;
 use pbem_engine::games::toroidal::{Piece, QUIET_LIMIT, Toroidal};
 use pbem_engine::geom::{Geometry, Sq};
 use pbem_engine::notation::Notation;
@@ -35,12 +36,12 @@ fn set(items: &[&str]) -> BTreeSet<String> {
 }
 
 fn play(p: &mut Toroidal, text: &str) {
-    let m = game::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
+    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
     p.play_unchecked(m);
 }
 
 fn refuse(p: &Toroidal, text: &str) -> String {
-    game::parse_move(p, text)
+    play::parse_move(p, text)
         .map(|_| ())
         .unwrap_err()
         .to_string()
@@ -639,12 +640,12 @@ fn notation_is_canonical_and_forgives_the_capture_mark() {
          w . . . . . . .",
         Side::A,
     );
-    let m = game::parse_move(&p, "22-36-50").unwrap();
+    let m = play::parse_move(&p, "22-36-50").unwrap();
     assert_eq!(game::canonical(&p, m), "22x36x50");
-    let m = game::parse_move(&p, " 22 X 36 ").unwrap();
+    let m = play::parse_move(&p, " 22 X 36 ").unwrap();
     assert_eq!(game::canonical(&p, m), "22x36");
     let s = Toroidal::start(Side::A);
-    let m = game::parse_move(&s, "24x25").unwrap();
+    let m = play::parse_move(&s, "24x25").unwrap();
     assert_eq!(game::canonical(&s, m), "24-25");
     let n = s.notation(m);
     assert_eq!(n, Notation::step(sq(24), sq(25), false));
