@@ -14,7 +14,11 @@ fn no_user_visible_text_names_rules_md() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut offenders = Vec::new();
     let mut seen = 0;
-    let mut walk = vec![root.join("src"), root.join("templates"), root.join("engine/src")];
+    let mut walk = vec![
+        root.join("src"),
+        root.join("templates"),
+        root.join("engine/src"),
+    ];
     while let Some(dir) = walk.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();

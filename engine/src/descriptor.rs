@@ -189,4 +189,3 @@ macro_rules! sections {
         }
     };
 }
-

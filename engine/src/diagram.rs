@@ -189,9 +189,7 @@ pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> S
             wrap(
                 &format!(
                     "{} after {} moves: game over, {result} ({}).",
-                    rules.name,
-                    view.ply,
-                    end.reason
+                    rules.name, view.ply, end.reason
                 ),
                 72,
             )
@@ -286,4 +284,18 @@ mod tests {
             }
         }
     }
+}
+
+/// The cells of a picture of a board, as the games' `from_diagram` and
+/// the tests write positions: one token per square, separated by white
+/// space, square 1 first (`.` for empty, the game's own marks for pieces).
+///
+/// # Errors
+/// Not exactly `squares` cells.
+pub fn picture_cells(rows: &str, squares: usize) -> Result<Vec<&str>, String> {
+    let cells: Vec<&str> = rows.split_whitespace().collect();
+    if cells.len() != squares {
+        return Err(format!("expected {squares} cells, found {}", cells.len()));
+    }
+    Ok(cells)
 }

@@ -84,17 +84,25 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// The side to move.
     fn turn(&self) -> Side;
 
-    /// Appends every move the rules allow the side to move (in any order,
+    /// Visits every move the rules allow the side to move (in any order,
     /// no duplicates), without asking whether the game is already
-    /// decided: [`Game::legal_moves`] does that once for every game.
-    fn generate(&self, out: &mut Vec<Self::Move>);
+    /// decided: [`Game::legal_moves`] does that once for every game. The
+    /// one required move generator: listing ([`Game::generate`]) and
+    /// counting ([`Game::count_generated`]) are built on it.
+    fn each_move(&self, visit: impl FnMut(Self::Move));
 
-    /// Counts what [`Game::generate`] would append; games may override it
-    /// with something faster than generating (perft's last ply).
+    /// Appends what [`Game::each_move`] visits; games may override it
+    /// with something that writes the list directly.
+    fn generate(&self, out: &mut Vec<Self::Move>) {
+        self.each_move(|m| out.push(m));
+    }
+
+    /// Counts what [`Game::each_move`] visits; games may override it with
+    /// something faster than visiting (perft's last ply).
     fn count_generated(&self) -> usize {
-        let mut v = Vec::new();
-        self.generate(&mut v);
-        v.len()
+        let mut n = 0;
+        self.each_move(|_| n += 1);
+        n
     }
 
     /// Appends every legal move to `out` (in any order, no duplicates).

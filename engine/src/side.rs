@@ -66,7 +66,10 @@ impl<T> PerSide<T> {
         let mut found: [Option<T>; 2] = [None, None];
         for (name, value) in map {
             let name = name.as_ref();
-            let Some(i) = sides.iter().position(|s| s.eq_ignore_ascii_case(name.trim())) else {
+            let Some(i) = sides
+                .iter()
+                .position(|s| s.eq_ignore_ascii_case(name.trim()))
+            else {
                 return Err(UnknownSide::Unknown {
                     name: name.to_string(),
                     sides: sides.map(str::to_string),
@@ -142,7 +145,10 @@ mod tests {
             [(Side::A, &1), (Side::B, &12)]
         );
         assert_eq!(PerSide::from_fn(Side::index), PerSide::new(0, 1));
-        assert_eq!(s.map(|side, v| (side, v * 2)).0, [(Side::A, 2), (Side::B, 24)]);
+        assert_eq!(
+            s.map(|side, v| (side, v * 2)).0,
+            [(Side::A, 2), (Side::B, 24)]
+        );
     }
 
     #[test]

@@ -80,4 +80,3 @@ fn folder_of(path: &Path) -> &Path {
         _ => Path::new("."),
     }
 }
-

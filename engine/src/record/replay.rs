@@ -106,7 +106,8 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
                         ),
                     ));
                 }
-                let m = crate::play::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))?;
+                let m =
+                    crate::play::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))?;
                 out.moves.push(pos.notation(m));
                 pos.play_unchecked(m);
                 out.positions.push(pos.clone());

@@ -4,9 +4,9 @@
 //! a panic; diagrams fit a plain-text mail.
 
 use pbem_engine::game::{self, Game, MoveError, Side, View};
-use pbem_engine::play;
 use pbem_engine::geom::{Point, Sq};
 use pbem_engine::notation::{self, Notation, Path};
+use pbem_engine::play;
 use std::collections::HashSet;
 
 /// Random playouts per first side, and how long each may run.

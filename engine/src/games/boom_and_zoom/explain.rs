@@ -3,6 +3,7 @@
 use super::facts::Section::{Booming, Notation as Written, Setup, Zooming, ZoomingOff};
 use super::{BoomAndZoom, G};
 use crate::game::{Explanation, Game, join_list};
+use crate::games::{Form, refuse_lacking};
 use crate::geom::ALL;
 use crate::notation::Notation;
 
@@ -10,23 +11,24 @@ pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> Explanation {
     let rules = BoomAndZoom::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
-    let p = match n {
-        Notation::Stones(_) => {
-            return Written.says(crate::games::square_moves_hint(rules));
+    let lacking = |form| match form {
+        Form::Lunge => {
+            Some(Written.says(
+                "there are no lunges in Boom & Zoom (that is M.A.D.); a tower zooms like 22-15",
+            ))
         }
-        Notation::Path(p) => p,
+        Form::Count(_) => {
+            Some(Zooming.says("a tower always moves whole in Boom & Zoom; leave out the `:` count"))
+        }
+        Form::Chain => Some(
+            Zooming.says("a turn is one zoom or one boom; write a single move like 22-15 or 22x15"),
+        ),
+        Form::Stones | Form::Off => None,
     };
-    if p.lunge {
-        return Written
-            .says("there are no lunges in Boom & Zoom (that is M.A.D.); a tower zooms like 22-15");
-    }
-    if p.count.is_some() {
-        return Zooming.says("a tower always moves whole in Boom & Zoom; leave out the `:` count");
-    }
-    if p.to.len() > 1 {
-        return Zooming
-            .says("a turn is one zoom or one boom; write a single move like 22-15 or 22x15");
-    }
+    let p = match refuse_lacking(rules, n, lacking) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
     let own = || format!("{mine} towers: {}", join_list(pos.towers_of(me)));
     let (owner, h) = match pos.tower(p.from) {
         None => return Setup.says(format!("{} holds no {mine} tower ({})", p.from, own())),

@@ -9,10 +9,10 @@ mod explain;
 pub mod facts;
 mod movegen;
 
+use crate::descriptor::{Rules, RulesInfo};
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::Notation;
-use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -70,10 +70,7 @@ impl BoomAndZoom {
     /// A position from a diagram: 8 rows of 8 cells, `.` empty, `B1`..`B3`
     /// black towers, `R1`..`R3` red ones (for tests).
     pub fn from_diagram(rows: &str, turn: Side, off: [u8; 2]) -> Result<Self, String> {
-        let cells: Vec<&str> = rows.split_whitespace().collect();
-        if cells.len() != 64 {
-            return Err(format!("expected 64 cells, found {}", cells.len()));
-        }
+        let cells = crate::diagram::picture_cells(rows, 64)?;
         let mut pos = BoomAndZoom {
             board: [0; 64],
             turn,
@@ -127,12 +124,8 @@ impl Game for BoomAndZoom {
         self.turn
     }
 
-    fn generate(&self, out: &mut Vec<Move>) {
-        movegen::generate(self, out);
-    }
-
-    fn count_generated(&self) -> usize {
-        movegen::count(self)
+    fn each_move(&self, visit: impl FnMut(Move)) {
+        movegen::each(self, visit);
     }
 
     fn play_unchecked(&mut self, mv: Move) {

@@ -6,7 +6,7 @@ use crate::geom::{ALL, Dir, Sq};
 
 /// Calls `f` for every legal move of the side to move.
 #[inline]
-fn each(pos: &BoomAndZoom, mut f: impl FnMut(Move)) {
+pub(super) fn each(pos: &BoomAndZoom, mut f: impl FnMut(Move)) {
     let me = pos.turn;
     let sign: i8 = if me == Side::A { 1 } else { -1 };
     let (last_row, forward) = BoomAndZoom::last_row(me);
@@ -54,14 +54,4 @@ pub(super) fn can_leave(pos: &BoomAndZoom, from: Sq, h: u8, last_row: u8, forwar
         }
         true
     })
-}
-
-pub(super) fn generate(pos: &BoomAndZoom, out: &mut Vec<Move>) {
-    each(pos, |m| out.push(m));
-}
-
-pub(super) fn count(pos: &BoomAndZoom) -> usize {
-    let mut n = 0;
-    each(pos, |_| n += 1);
-    n
 }

@@ -4,6 +4,7 @@ use super::facts::Section::{Eliminating, Moving, MovingOff, Notation as Written,
 use super::movegen::{Exit, TABLES, attack, exit};
 use super::{DragonsTeeth, G, kind};
 use crate::game::{Explanation, Game, Side, join_list};
+use crate::games::{Form, refuse_lacking};
 use crate::geom::{ALL, Sq};
 use crate::notation::Notation;
 
@@ -11,23 +12,22 @@ pub(super) fn explain(pos: &DragonsTeeth, n: &Notation) -> Explanation {
     let rules = DragonsTeeth::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
-    let p = match n {
-        Notation::Stones(_) => {
-            return Written.says(crate::games::square_moves_hint(rules));
-        }
-        Notation::Path(p) => p,
-    };
-    if p.lunge {
-        return Written.says(
+    let lacking = |form| {
+        match form {
+        Form::Lunge => Some(Written.says(
             "there are no lunges in Dragons Teeth (that is M.A.D.); a tooth moves like 17-33",
-        );
+        )),
+        Form::Count(_) => Some(
+            Teeth.says("a tooth always moves whole and never splits; leave out the `:` count"),
+        ),
+        Form::Chain => Some(Moving.says("a turn is one move of one tooth, ending where it eliminates; write a single move like 17-33 or 33x41")),
+        Form::Stones | Form::Off => None,
     }
-    if p.count.is_some() {
-        return Teeth.says("a tooth always moves whole and never splits; leave out the `:` count");
-    }
-    if p.to.len() > 1 {
-        return Moving.says("a turn is one move of one tooth, ending where it eliminates; write a single move like 17-33 or 33x41");
-    }
+    };
+    let p = match refuse_lacking(rules, n, lacking) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
     let own = || format!("{mine} teeth: {}", join_list(pos.teeth_of(me)));
     let (owner, s) = match pos.tooth(p.from) {
         None => return Setup.says(format!("{} holds no {mine} tooth ({})", p.from, own())),

@@ -3,8 +3,8 @@
 //! (`pbem rules dragons-teeth`, from `dragons-teeth.md` in this folder), whose sections
 //! its refusals cite.
 
-use crate::geom::Geometry;
 use crate::descriptor::{Credit, RulesInfo};
+use crate::geom::Geometry;
 
 crate::sections! {
     /// The sections of `pbem rules dragons-teeth`, as its refusals cite them.

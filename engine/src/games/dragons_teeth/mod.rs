@@ -13,10 +13,10 @@ mod explain;
 pub mod facts;
 mod movegen;
 
+use crate::descriptor::{Rules, RulesInfo};
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::Notation;
-use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -89,10 +89,7 @@ impl DragonsTeeth {
     /// A message naming the bad cell, a wrong number of cells, or a score
     /// that would already have ended the game for both sides.
     pub fn from_diagram(rows: &str, turn: Side, off: [u8; 2]) -> Result<Self, String> {
-        let cells: Vec<&str> = rows.split_whitespace().collect();
-        if cells.len() != 64 {
-            return Err(format!("expected 64 cells, found {}", cells.len()));
-        }
+        let cells = crate::diagram::picture_cells(rows, 64)?;
         if off.iter().all(|&o| o >= WINNING_SCORE) {
             return Err(format!("both sides have moved off {WINNING_SCORE} or more"));
         }
@@ -147,12 +144,8 @@ impl Game for DragonsTeeth {
         self.turn
     }
 
-    fn generate(&self, out: &mut Vec<Move>) {
-        movegen::generate(self, out);
-    }
-
-    fn count_generated(&self) -> usize {
-        movegen::count(self)
+    fn each_move(&self, visit: impl FnMut(Move)) {
+        movegen::each(self, visit);
     }
 
     fn play_unchecked(&mut self, mv: Move) {

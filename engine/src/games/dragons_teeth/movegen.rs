@@ -64,7 +64,7 @@ pub(super) fn can_leave(pos: &DragonsTeeth, from: Sq, side: Side) -> bool {
 
 /// Calls `f` for every legal move of the side to move.
 #[inline]
-fn each(pos: &DragonsTeeth, mut f: impl FnMut(Move)) {
+pub(super) fn each(pos: &DragonsTeeth, mut f: impl FnMut(Move)) {
     let me = pos.turn;
     let sign: i8 = if me == Side::A { 1 } else { -1 };
     for i in 0..64u8 {
@@ -92,14 +92,4 @@ fn each(pos: &DragonsTeeth, mut f: impl FnMut(Move)) {
             f(Move::Off { from });
         }
     }
-}
-
-pub(super) fn generate(pos: &DragonsTeeth, out: &mut Vec<Move>) {
-    each(pos, |m| out.push(m));
-}
-
-pub(super) fn count(pos: &DragonsTeeth) -> usize {
-    let mut n = 0;
-    each(pos, |_| n += 1);
-    n
 }

@@ -3,6 +3,7 @@
 use super::facts::Section::{Capturing, Moving, Notation as Written, Setup, Winning};
 use super::{Embed, G, Piece};
 use crate::game::{Explanation, Game, Side, join_list};
+use crate::games::{Form, refuse_lacking};
 use crate::geom::ALL;
 use crate::notation::Notation;
 
@@ -19,26 +20,21 @@ pub(super) fn explain(pos: &Embed, n: &Notation) -> Explanation {
     let rules = Embed::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
-    let p = match n {
-        Notation::Stones(_) => {
-            return Written.says(crate::games::square_moves_hint(rules));
-        }
-        Notation::Path(p) => p,
-    };
-    if p.lunge {
-        return Written.says(
+    let lacking = |form| {
+        match form {
+        Form::Lunge => Some(Written.says(
             "there are no lunges in Embed (that is M.A.D.); a piece moves like a queen, like 37-29",
-        );
+        )),
+        Form::Count(_) => Some(Written.says("every Embed piece moves whole; leave out the `:` count")),
+        Form::Off => Some(Winning.says("pieces never leave the board in Embed; your boss wins by entering the enemy's home row instead")),
+        Form::Chain => Some(Moving.says("a turn is one move of one piece, and a capture ends it; write a single move like 37-29 or 37x29")),
+        Form::Stones => None,
     }
-    if p.count.is_some() {
-        return Written.says("every Embed piece moves whole; leave out the `:` count");
-    }
-    if p.off {
-        return Winning.says("pieces never leave the board in Embed; your boss wins by entering the enemy's home row instead");
-    }
-    if p.to.len() > 1 {
-        return Moving.says("a turn is one move of one piece, and a capture ends it; write a single move like 37-29 or 37x29");
-    }
+    };
+    let p = match refuse_lacking(rules, n, lacking) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
     let own = || {
         format!(
             "{mine}'s boss is on {}; {mine} drones: {}",

@@ -3,8 +3,8 @@
 //! (`pbem rules embed`, from `embed.md` in this folder), whose sections
 //! its refusals cite.
 
-use crate::geom::Geometry;
 use crate::descriptor::{Credit, RulesInfo};
+use crate::geom::Geometry;
 
 crate::sections! {
     /// The sections of `pbem rules embed`, as its refusals cite them.

@@ -11,10 +11,10 @@ mod explain;
 pub mod facts;
 mod movegen;
 
+use crate::descriptor::{Rules, RulesInfo};
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::Notation;
-use crate::descriptor::{Rules, RulesInfo};
 use movegen::TABLES;
 
 const G: Geometry = Geometry::EIGHT;
@@ -118,10 +118,7 @@ impl Embed {
     /// # Errors
     /// A message naming the bad cell, a wrong number of cells or bosses.
     pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, String> {
-        let cells: Vec<&str> = rows.split_whitespace().collect();
-        if cells.len() != 64 {
-            return Err(format!("expected 64 cells, found {}", cells.len()));
-        }
+        let cells = crate::diagram::picture_cells(rows, 64)?;
         let mut board = [0i8; 64];
         let mut bosses: [Vec<Sq>; 2] = [Vec::new(), Vec::new()];
         for (i, c) in cells.iter().enumerate() {
@@ -179,12 +176,8 @@ impl Game for Embed {
         self.turn
     }
 
-    fn generate(&self, out: &mut Vec<Move>) {
-        movegen::generate(self, out);
-    }
-
-    fn count_generated(&self) -> usize {
-        movegen::count(self)
+    fn each_move(&self, visit: impl FnMut(Move)) {
+        movegen::each(self, visit);
     }
 
     fn play_unchecked(&mut self, mv: Move) {

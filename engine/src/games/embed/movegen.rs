@@ -11,7 +11,7 @@ pub(super) use crate::geom::RAYS_8X8 as TABLES;
 /// enemy drone, never on a boss or its own drone. Nothing passes over a
 /// piece ("No Skipping").
 #[inline]
-fn each(pos: &Embed, mut f: impl FnMut(Move)) {
+pub(super) fn each(pos: &Embed, mut f: impl FnMut(Move)) {
     let sign: i8 = if pos.turn == Side::A { 1 } else { -1 };
     for i in 0..64u8 {
         let v = pos.board[i as usize] * sign;
@@ -34,14 +34,4 @@ fn each(pos: &Embed, mut f: impl FnMut(Move)) {
             }
         }
     }
-}
-
-pub(super) fn generate(pos: &Embed, out: &mut Vec<Move>) {
-    each(pos, |m| out.push(m));
-}
-
-pub(super) fn count(pos: &Embed) -> usize {
-    let mut n = 0;
-    each(pos, |_| n += 1);
-    n
 }

@@ -3,9 +3,9 @@
 //! (`pbem rules guerrilla-checkers`, from `guerrilla-checkers.md` in this folder), whose sections
 //! its refusals cite.
 
+use crate::descriptor::{Credit, RulesInfo};
 use crate::game::Side;
 use crate::geom::Geometry;
-use crate::descriptor::{Credit, RulesInfo};
 
 crate::sections! {
     /// The sections of `pbem rules guerrilla-checkers`, as its refusals cite them.

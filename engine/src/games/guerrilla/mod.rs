@@ -15,10 +15,10 @@ mod explain;
 pub mod facts;
 mod movegen;
 
+use crate::descriptor::{Rules, RulesInfo};
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Point, Sq};
 use crate::notation::{Notation, Path};
-use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -218,6 +218,14 @@ impl Game for Guerrilla {
         self.turn
     }
 
+    fn each_move(&self, visit: impl FnMut(Move)) {
+        let mut moves = Vec::new();
+        movegen::generate(self, &mut moves);
+        moves.into_iter().for_each(visit);
+    }
+
+    /// Writes the list directly: the generators of both sides build
+    /// their moves in a list as they search.
     fn generate(&self, out: &mut Vec<Move>) {
         movegen::generate(self, out);
     }

@@ -4,6 +4,7 @@
 use super::facts::Section::{Lunges, Notation as Written, Setup, SimpleMoves, Winning};
 use super::{G, Mad, STACK_LIMIT};
 use crate::game::{Explanation, Game, Side};
+use crate::games::{Form, refuse_lacking};
 use crate::geom::{ALL, Sq};
 use crate::notation::{Notation, Path};
 
@@ -83,19 +84,20 @@ pub(super) fn explain(pos: &Mad, n: &Notation) -> Explanation {
     let rules = Mad::INFO;
     let me = pos.turn;
     let mine = rules.side_name(me);
-    let p = match n {
-        Notation::Stones(_) => {
-            return Written.says(crate::games::square_moves_hint(rules));
-        }
-        Notation::Path(p) => p,
-    };
-    if p.off {
-        return Winning.says(format!(
+    // A chain is explained with the simple moves (a stack moves to one
+    // neighbour).
+    let lacking = |form| match form {
+        Form::Off => Some(Winning.says(format!(
             "checkers never leave the board in M.A.D.; {mine} wins by reaching {}'s home row ({})",
             rules.side_name(me.other()),
             super::goal_name(me)
-        ));
-    }
+        ))),
+        _ => None,
+    };
+    let p = match refuse_lacking(rules, n, lacking) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
     let Some(&to) = p.to.first() else {
         return Written.says("a move needs a square to go to, like 12-20");
     };

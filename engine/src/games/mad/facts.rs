@@ -3,8 +3,8 @@
 //! (`pbem rules mad`, from `mad.md` in this folder), whose sections
 //! its refusals cite.
 
-use crate::geom::Geometry;
 use crate::descriptor::{Credit, RulesInfo};
+use crate::geom::Geometry;
 
 crate::sections! {
     /// The sections of `pbem rules mad`, as its refusals cite them.

@@ -11,10 +11,10 @@ mod explain;
 pub mod facts;
 mod movegen;
 
+use crate::descriptor::{Rules, RulesInfo};
 use crate::game::{End, Game, Side, View};
 use crate::geom::{Geometry, Sq};
 use crate::notation::{Notation, Path};
-use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -117,10 +117,7 @@ impl Mad {
     /// reach: the side to move already stands on its goal row (it would
     /// have won with its previous move).
     pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, String> {
-        let cells: Vec<&str> = rows.split_whitespace().collect();
-        if cells.len() != 64 {
-            return Err(format!("expected 64 cells, found {}", cells.len()));
-        }
+        let cells = crate::diagram::picture_cells(rows, 64)?;
         let mut pos = Mad {
             board: [0; 64],
             turn,
@@ -188,8 +185,8 @@ impl Game for Mad {
         self.turn
     }
 
-    fn generate(&self, out: &mut Vec<Move>) {
-        movegen::generate(self, out);
+    fn each_move(&self, visit: impl FnMut(Move)) {
+        movegen::each_move(self, visit);
     }
 
     fn count_generated(&self) -> usize {

@@ -100,12 +100,12 @@ fn each(pos: &Mad, mut f: impl FnMut(Found)) {
     }
 }
 
-pub(super) fn generate(pos: &Mad, out: &mut Vec<Move>) {
+pub(super) fn each_move(pos: &Mad, mut visit: impl FnMut(Move)) {
     each(pos, |found| match found {
         Found::Simple { from, to, max_k } => {
-            out.extend((1..=max_k).map(|k| Move::Simple { from, to, k }));
+            (1..=max_k).for_each(|k| visit(Move::Simple { from, to, k }));
         }
-        Found::Lunge(m) => out.push(m),
+        Found::Lunge(m) => visit(m),
     });
 }
 
@@ -146,7 +146,7 @@ mod tests {
                 let mut p = Mad::start(first);
                 for m in played {
                     let mut v = Vec::new();
-                    generate(&p, &mut v);
+                    each_move(&p, |m| v.push(m));
                     assert_eq!(v.len(), count(&p));
                     p.play_unchecked(m);
                 }

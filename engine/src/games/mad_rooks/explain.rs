@@ -5,6 +5,7 @@ use super::facts::Section::{Board, Engaging, Killing, Notation as Written, Setup
 use super::movegen::sight;
 use super::{Bits, MadPosition, Variant};
 use crate::game::{Explanation, Game, join_list};
+use crate::games::{Form, refuse_lacking};
 use crate::notation::Notation;
 
 pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> Explanation {
@@ -15,27 +16,27 @@ pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> Explana
     let me = pos.turn();
     let mine = rules.side_name(me);
     let theirs = rules.side_name(me.other());
-    let p = match n {
-        Notation::Stones(_) => {
-            return Written.says(format!(
+    let lacking = |form| {
+        Some(match form {
+            Form::Stones => Written.says(format!(
                 "{game} moves are written with square numbers: {forms}"
-            ));
-        }
-        Notation::Path(p) => p,
+            )),
+            Form::Lunge => Written.says(format!(
+                "there are no lunges in {game} (that is M.A.D.); {forms}"
+            )),
+            Form::Count(k) => Written.says(format!(
+                "a checker always moves alone in {game}; leave out the `:{k}`"
+            )),
+            Form::Off => Board.says(format!("checkers never leave the board in {game}; {forms}")),
+            Form::Chain => Written.says(format!(
+                "a turn is one kill or one engage, never a chain; {forms}"
+            )),
+        })
     };
-    if p.lunge {
-        return Written.says(format!(
-            "there are no lunges in {game} (that is M.A.D.); {forms}"
-        ));
-    }
-    if let Some(k) = p.count {
-        return Written.says(format!(
-            "a checker always moves alone in {game}; leave out the `:{k}`"
-        ));
-    }
-    if p.off {
-        return Board.says(format!("checkers never leave the board in {game}; {forms}"));
-    }
+    let p = match refuse_lacking(rules, n, lacking) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
     let to = match p.to.as_slice() {
         [to] => *to,
         [] => return Written.says(format!("a move needs the square to move to; {forms}")),

@@ -4,9 +4,9 @@
 //! from `mad-rooks.md` and `mad-bishops.md` in this folder), whose sections their refusals cite. The two texts
 //! have the same sections, as the two games have the same rules.
 
+use crate::descriptor::{Credit, RulesInfo};
 use crate::game::Side;
 use crate::geom::Geometry;
-use crate::descriptor::{Credit, RulesInfo};
 
 crate::sections! {
     /// The sections of `pbem rules mad-rooks` and `pbem rules mad-bishops`, as its refusals cite them.

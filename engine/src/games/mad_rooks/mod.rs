@@ -18,10 +18,10 @@ mod movegen;
 
 pub use bits::Bits;
 
+use crate::descriptor::{Rules, RulesInfo};
 use crate::game::{End, Game, Side, View};
 use crate::geom::{DIAGONAL, Dir, Geometry, ORTHOGONAL, Sq};
 use crate::notation::Notation;
-use crate::descriptor::{Rules, RulesInfo};
 use std::fmt::Debug;
 use std::hash::Hash;
 use std::marker::PhantomData;
@@ -181,11 +181,7 @@ impl<V: Variant> MadPosition<V> {
     /// # Errors
     /// A message naming the bad cell or the wrong number of cells.
     pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, String> {
-        let cells: Vec<&str> = rows.split_whitespace().collect();
-        let n = V::GEOMETRY.squares() as usize;
-        if cells.len() != n {
-            return Err(format!("expected {n} cells, found {}", cells.len()));
-        }
+        let cells = crate::diagram::picture_cells(rows, V::GEOMETRY.squares() as usize)?;
         let mut checkers = [V::Bits::ZERO; 2];
         for (i, c) in cells.iter().enumerate() {
             match *c {
@@ -229,8 +225,8 @@ impl<V: Variant> Game for MadPosition<V> {
         self.turn
     }
 
-    fn generate(&self, out: &mut Vec<Move>) {
-        movegen::generate(self, out);
+    fn each_move(&self, visit: impl FnMut(Move)) {
+        movegen::each_move(self, visit);
     }
 
     fn count_generated(&self) -> usize {

@@ -79,10 +79,14 @@ fn each_checker<V: Variant>(
     }
 }
 
-pub(super) fn generate<V: Variant>(pos: &MadPosition<V>, out: &mut Vec<Move>) {
+pub(super) fn each_move<V: Variant>(pos: &MadPosition<V>, mut visit: impl FnMut(Move)) {
     each_checker(pos, |from, kills, engages| {
-        out.extend(kills.squares().map(|to| Move::Kill { from, to }));
-        out.extend(engages.squares().map(|to| Move::Engage { from, to }));
+        kills
+            .squares()
+            .for_each(|to| visit(Move::Kill { from, to }));
+        engages
+            .squares()
+            .for_each(|to| visit(Move::Engage { from, to }));
     });
 }
 

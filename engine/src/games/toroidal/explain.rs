@@ -5,6 +5,7 @@ use super::facts::Section::{
 };
 use super::{BEYOND, MAX_CHAIN, NEIGHBOUR, Piece, Toroidal, apply_jump, directions, movegen};
 use crate::game::{Explanation, Game, Side, join_list, join_or};
+use crate::games::{Form, refuse_lacking};
 use crate::geom::Sq;
 use crate::notation::Notation;
 
@@ -50,22 +51,20 @@ fn compulsory(pos: &Toroidal) -> Option<String> {
 pub(super) fn explain(pos: &Toroidal, n: &Notation) -> Explanation {
     let me = pos.turn;
     let mine = Toroidal::INFO.side_name(me);
-    let p = match n {
-        Notation::Stones(_) => {
-            return Written.says(crate::games::square_moves_hint(Toroidal::INFO));
-        }
-        Notation::Path(p) => p,
+    let lacking = |form| {
+        match form {
+        Form::Lunge => Some(Written.says("there are no lunges in Toroidal Checkers (that is M.A.D.); write a step like 22-29 or a jump like 22x36")),
+        Form::Count(_) => Some(
+            Written.says("a piece always moves whole in Toroidal Checkers; leave out the `:` count"),
+        ),
+        Form::Off => Some(Board.says("nothing moves off the board in Toroidal Checkers: every edge wraps round to the opposite one")),
+        Form::Stones | Form::Chain => None,
+    }
     };
-    if p.lunge {
-        return Written.says("there are no lunges in Toroidal Checkers (that is M.A.D.); write a step like 22-29 or a jump like 22x36");
-    }
-    if p.count.is_some() {
-        return Written
-            .says("a piece always moves whole in Toroidal Checkers; leave out the `:` count");
-    }
-    if p.off {
-        return Board.says("nothing moves off the board in Toroidal Checkers: every edge wraps round to the opposite one");
-    }
+    let p = match refuse_lacking(Toroidal::INFO, n, lacking) {
+        Ok(p) => p,
+        Err(refusal) => return refusal,
+    };
     let from = p.from;
     let own = || format!("{mine} pieces: {}", join_list(pos.squares_of(me)));
     let piece = match pos.piece(from) {

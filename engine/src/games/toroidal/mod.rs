@@ -39,10 +39,10 @@ mod explain;
 pub mod facts;
 mod movegen;
 
+use crate::descriptor::{Rules, RulesInfo};
 use crate::game::{End, Game, Side, View};
 use crate::geom::{DIAGONAL, Geometry, Sq};
 use crate::notation::{Notation, Path};
-use crate::descriptor::{Rules, RulesInfo};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -318,10 +318,7 @@ impl Toroidal {
     /// # Errors
     /// A message naming the bad cell or count.
     pub fn from_diagram(rows: &str, turn: Side, quiet: u8) -> Result<Self, String> {
-        let cells: Vec<&str> = rows.split_whitespace().collect();
-        if cells.len() != 64 {
-            return Err(format!("expected 64 cells, found {}", cells.len()));
-        }
+        let cells = crate::diagram::picture_cells(rows, 64)?;
         if quiet > QUIET_LIMIT {
             return Err(format!("quiet move count {quiet} is over {QUIET_LIMIT}"));
         }
@@ -375,12 +372,8 @@ impl Game for Toroidal {
         self.turn
     }
 
-    fn generate(&self, out: &mut Vec<Move>) {
-        movegen::generate(self, out);
-    }
-
-    fn count_generated(&self) -> usize {
-        movegen::count(self)
+    fn each_move(&self, visit: impl FnMut(Move)) {
+        movegen::each(self, visit);
     }
 
     fn play_unchecked(&mut self, mv: Move) {

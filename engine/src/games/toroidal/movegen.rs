@@ -122,7 +122,7 @@ impl<F: FnMut(Chain)> Chains<F> {
 
 /// Calls `f` for every legal move of the side to move.
 #[inline]
-fn each(pos: &Toroidal, mut f: impl FnMut(Move)) {
+pub(super) fn each(pos: &Toroidal, mut f: impl FnMut(Move)) {
     if any_jump(pos) {
         let mut search = Chains::new(pos, |c| f(Move::Jump(c)));
         for (s, dirs) in pieces(pos) {
@@ -141,16 +141,6 @@ fn each(pos: &Toroidal, mut f: impl FnMut(Move)) {
             }
         }
     }
-}
-
-pub(super) fn generate(pos: &Toroidal, out: &mut Vec<Move>) {
-    each(pos, |m| out.push(m));
-}
-
-pub(super) fn count(pos: &Toroidal) -> usize {
-    let mut n = 0;
-    each(pos, |_| n += 1);
-    n
 }
 
 /// The one-jump moves of the side to move, for "a capture is compulsory:

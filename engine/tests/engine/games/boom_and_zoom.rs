@@ -3,9 +3,9 @@
 //! the rule text, compared with the move generator on random positions.
 
 use pbem_engine::game::{self, Game, Outcome, Side};
-use pbem_engine::play;
 use pbem_engine::games::boom_and_zoom::BoomAndZoom;
 use pbem_engine::geom::{ALL, Geometry, Sq};
+use pbem_engine::play;
 use std::collections::BTreeSet;
 
 const G: Geometry = Geometry::EIGHT;

@@ -5,10 +5,10 @@
 //! tested here.
 
 use pbem_engine::game::{self, Game, MoveError, Outcome, Side};
-use pbem_engine::play;
 use pbem_engine::games::mad_rooks::{MadBishops, MadRooks};
 use pbem_engine::geom::Sq;
 use pbem_engine::notation::{Notation, Path};
+use pbem_engine::play;
 use std::collections::BTreeSet;
 
 fn rooks(rows: &str, turn: Side) -> MadRooks {
