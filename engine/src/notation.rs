@@ -291,27 +291,7 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
         input: input.to_string(),
         kind,
     };
-    // Normalise: lower case, dashes, and drop every space, but for stones
-    // a space between two points separates them as a comma does
-    // (`27/36 28/37`), rather than gluing 36 and 28 into 3628.
-    // Characters as mail reads them (crate::glyph): fullwidth digits are
-    // digits here too, and what shows nothing is nothing.
-    let folded: String = input.chars().filter_map(crate::glyph::fold).collect();
-    let stones = folded.contains('/');
-    let mut norm = String::with_capacity(folded.len());
-    let mut gap = false;
-    for c in folded.chars() {
-        if c.is_whitespace() {
-            gap = true;
-            continue;
-        }
-        let c = crate::glyph::move_char(c);
-        if gap && stones && c.is_ascii_digit() && norm.ends_with(|p: char| p.is_ascii_digit()) {
-            norm.push(',');
-        }
-        gap = false;
-        norm.push(c);
-    }
+    let norm = normalize(input);
     if norm.is_empty() {
         return Err(err(ParseErrorKind::Empty));
     }
@@ -323,31 +303,7 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
     if lunge {
         chars.next();
     }
-    let number = |chars: &mut std::iter::Peekable<std::str::Chars>,
-                  what: &'static str|
-     -> Result<Sq, ParseErrorKind> {
-        let mut n: u32 = 0;
-        let mut digits = 0;
-        while let Some(&c) = chars.peek() {
-            if let Some(d) = c.to_digit(10) {
-                n = n.saturating_mul(10).saturating_add(d);
-                digits += 1;
-                chars.next();
-            } else {
-                break;
-            }
-        }
-        if digits == 0 {
-            return Err(match chars.peek() {
-                Some(&c) => ParseErrorKind::Unexpected(c),
-                None => ParseErrorKind::Incomplete(what),
-            });
-        }
-        if !geometry.contains_number(n) {
-            return Err(ParseErrorKind::OffBoard(n));
-        }
-        Ok(Sq((n - 1) as u8))
-    };
+    let number = |chars: &mut Chars<'_>, what| read_square(chars, geometry, what);
     let from = number(&mut chars, "the square to move from").map_err(err)?;
     let mut path = Path {
         lunge,
@@ -393,23 +349,8 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
                 if path.off {
                     return Err(err(ParseErrorKind::AfterOff));
                 }
-                let mut k: u32 = 0;
-                let mut digits = 0;
-                while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
-                    k = k.saturating_mul(10).saturating_add(d);
-                    digits += 1;
-                    chars.next();
-                }
-                if digits == 0 {
-                    return Err(err(match chars.peek() {
-                        Some(&c) => ParseErrorKind::Unexpected(c),
-                        None => ParseErrorKind::Incomplete("a number of checkers after `:`"),
-                    }));
-                }
-                if !(1..=4).contains(&k) {
-                    return Err(err(ParseErrorKind::BadCount(k)));
-                }
-                path.count = Some(k as u8);
+                let k = read_count(&mut chars).map_err(err)?;
+                path.count = Some(k);
                 if let Some(&c) = chars.peek() {
                     return Err(err(ParseErrorKind::Unexpected(c)));
                 }
@@ -421,6 +362,84 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
         return Err(err(ParseErrorKind::Incomplete("the square to move to")));
     }
     Ok(Notation::Path(path))
+}
+
+type Chars<'a> = std::iter::Peekable<std::str::Chars<'a>>;
+
+/// The text as the parser reads it: characters folded as mail reads them,
+/// lower case, dashes made `-`, and every space dropped, but for stones a
+/// space between two points separates them as a comma does (`27/36
+/// 28/37`), rather than gluing 36 and 28 into 3628.
+fn normalize(input: &str) -> String {
+    // Characters as mail reads them (crate::glyph): fullwidth digits are
+    // digits here too, and what shows nothing is nothing.
+    let folded: String = input.chars().filter_map(crate::glyph::fold).collect();
+    let stones = folded.contains('/');
+    let mut norm = String::with_capacity(folded.len());
+    let mut gap = false;
+    for c in folded.chars() {
+        if c.is_whitespace() {
+            gap = true;
+            continue;
+        }
+        let c = crate::glyph::move_char(c);
+        if gap && stones && c.is_ascii_digit() && norm.ends_with(|p: char| p.is_ascii_digit()) {
+            norm.push(',');
+        }
+        gap = false;
+        norm.push(c);
+    }
+    norm
+}
+
+/// A square number, which `what` names in the error when it is missing.
+fn read_square(
+    chars: &mut Chars<'_>,
+    geometry: Geometry,
+    what: &'static str,
+) -> Result<Sq, ParseErrorKind> {
+    let mut n: u32 = 0;
+    let mut digits = 0;
+    while let Some(&c) = chars.peek() {
+        if let Some(d) = c.to_digit(10) {
+            n = n.saturating_mul(10).saturating_add(d);
+            digits += 1;
+            chars.next();
+        } else {
+            break;
+        }
+    }
+    if digits == 0 {
+        return Err(match chars.peek() {
+            Some(&c) => ParseErrorKind::Unexpected(c),
+            None => ParseErrorKind::Incomplete(what),
+        });
+    }
+    if !geometry.contains_number(n) {
+        return Err(ParseErrorKind::OffBoard(n));
+    }
+    Ok(Sq((n - 1) as u8))
+}
+
+/// The count after `:` (1 to 4), the last thing in a move.
+fn read_count(chars: &mut Chars<'_>) -> Result<u8, ParseErrorKind> {
+    let mut k: u32 = 0;
+    let mut digits = 0;
+    while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+        k = k.saturating_mul(10).saturating_add(d);
+        digits += 1;
+        chars.next();
+    }
+    if digits == 0 {
+        return Err(match chars.peek() {
+            Some(&c) => ParseErrorKind::Unexpected(c),
+            None => ParseErrorKind::Incomplete("a number of checkers after `:`"),
+        });
+    }
+    if !(1..=4).contains(&k) {
+        return Err(ParseErrorKind::BadCount(k));
+    }
+    Ok(k as u8)
 }
 
 fn parse_stones(norm: &str, geometry: Geometry) -> Result<Notation, ParseErrorKind> {

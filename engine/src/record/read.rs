@@ -121,6 +121,156 @@ fn line_of(src: &str, offset: usize) -> usize {
         + 1
 }
 
+/// "\"black\" or \"red\"": the side names of `rules`, quoted, for hints.
+fn sides(rules: Rules) -> String {
+    format!(
+        "\"{}\" or \"{}\"",
+        rules.side_name(Side::A),
+        rules.side_name(Side::B)
+    )
+}
+
+/// The `first` key: required where the players choose, and the rules'
+/// side where they fix it.
+fn read_first(
+    err: &impl Fn(usize, String) -> RecordError,
+    src: &str,
+    rules: Rules,
+    first: Option<&Spanned<String>>,
+) -> Result<Option<Side>, RecordError> {
+    let first = match first {
+        None => {
+            if rules.fixed_first().is_none() {
+                return Err(err(
+                    1,
+                    format!(
+                        "`first` is missing: in {} the players choose who moves first; add first = {}",
+                        rules.name(),
+                        sides(rules)
+                    ),
+                ));
+            }
+            None
+        }
+        Some(f) => {
+            let line = line_of(src, f.span().start);
+            let side = rules.side_named(f.get_ref()).ok_or_else(|| {
+                err(
+                    line,
+                    format!(
+                        "first = \"{}\" is not a side of {}: write {}",
+                        f.get_ref(),
+                        rules.name(),
+                        sides(rules)
+                    ),
+                )
+            })?;
+            if let Some(fixed) = rules.fixed_first()
+                && fixed != side
+            {
+                return Err(err(
+                    line,
+                    format!(
+                        "first = \"{}\" contradicts the rules: in {} {} moves first ({})",
+                        f.get_ref(),
+                        rules.name(),
+                        rules.side_name(fixed),
+                        rules.cite(crate::rules::SETUP)
+                    ),
+                ));
+            }
+            Some(side)
+        }
+    };
+    Ok(first)
+}
+
+/// The `[players]` table, keyed by the rules' own side names.
+fn read_players(
+    err: &impl Fn(usize, String) -> RecordError,
+    src: &str,
+    rules: Rules,
+    raw: BTreeMap<Spanned<String>, String>,
+) -> Result<BTreeMap<String, String>, RecordError> {
+    // Player keys are side names, in any case, stored as the rules
+    // write them: every reader looks a player up by the side's name,
+    // and the writer writes only those (issue 5, fuzzing: `Black = ...`
+    // or a misspelt side was dropped from the record at the next move).
+    let mut players = BTreeMap::new();
+    for (name, who) in raw {
+        let line = line_of(src, name.span().start);
+        let side = rules.side_named(name.get_ref()).ok_or_else(|| {
+            err(
+                line,
+                format!(
+                    "`{}` under [players] is not a side of {}: write {}",
+                    name.get_ref(),
+                    rules.name(),
+                    sides(rules)
+                ),
+            )
+        })?;
+        if players
+            .insert(rules.side_name(side).to_string(), who)
+            .is_some()
+        {
+            return Err(err(
+                line,
+                format!(
+                    "two players for {} under [players]; keep one",
+                    rules.side_name(side)
+                ),
+            ));
+        }
+    }
+    Ok(players)
+}
+
+/// The move list (at the top level or under `[play]`, not both), one
+/// [`MoveLine`] per line that holds a move or an event, with its line
+/// number in the file.
+fn read_moves(
+    err: &impl Fn(usize, String) -> RecordError,
+    src: &str,
+    rules: Rules,
+    top: Option<Spanned<String>>,
+    under_play: Option<Spanned<String>>,
+) -> Result<Vec<MoveLine>, RecordError> {
+    let moves = match (top, under_play) {
+        (Some(a), Some(b)) => {
+            return Err(err(
+                line_of(src, b.span().start),
+                format!(
+                    "two move lists: `moves` at line {} and under [play]; keep one",
+                    line_of(src, a.span().start)
+                ),
+            ));
+        }
+        (Some(m), None) | (None, Some(m)) => Some(m),
+        (None, None) => None,
+    };
+    let mut lines = Vec::new();
+    if let Some(m) = moves {
+        let start = m.span().start;
+        let raw_text = &src[start..m.span().end.min(src.len())];
+        let mut first_line = line_of(src, start);
+        let multi = raw_text.starts_with("\"\"\"") || raw_text.starts_with("'''");
+        if multi {
+            let after = &raw_text[3..];
+            if after.starts_with('\n') || after.starts_with("\r\n") {
+                first_line += 1;
+            }
+        }
+        for (i, text) in m.get_ref().lines().enumerate() {
+            let line = if multi { first_line + i } else { first_line };
+            if let Some(ml) = parse_line(rules, text, line).map_err(|msg| err(line, msg))? {
+                lines.push(ml);
+            }
+        }
+    }
+    Ok(lines)
+}
+
 impl Record {
     /// Reads a record from its text; `file` names it in errors.
     ///
@@ -151,13 +301,6 @@ impl Record {
             .get_ref()
             .parse()
             .map_err(|e: crate::rules::UnknownRules| err(rules_line, e.to_string()))?;
-        let sides = || {
-            format!(
-                "\"{}\" or \"{}\"",
-                rules.side_name(Side::A),
-                rules.side_name(Side::B)
-            )
-        };
         if let Some(f) = &raw.format
             && *f.get_ref() != 1
         {
@@ -169,50 +312,7 @@ impl Record {
                 ),
             ));
         }
-        let first = match &raw.first {
-            None => {
-                if rules.fixed_first().is_none() {
-                    return Err(err(
-                        1,
-                        format!(
-                            "`first` is missing: in {} the players choose who moves first; add first = {}",
-                            rules.name(),
-                            sides()
-                        ),
-                    ));
-                }
-                None
-            }
-            Some(f) => {
-                let line = line_of(src, f.span().start);
-                let side = rules.side_named(f.get_ref()).ok_or_else(|| {
-                    err(
-                        line,
-                        format!(
-                            "first = \"{}\" is not a side of {}: write {}",
-                            f.get_ref(),
-                            rules.name(),
-                            sides()
-                        ),
-                    )
-                })?;
-                if let Some(fixed) = rules.fixed_first()
-                    && fixed != side
-                {
-                    return Err(err(
-                        line,
-                        format!(
-                            "first = \"{}\" contradicts the rules: in {} {} moves first ({})",
-                            f.get_ref(),
-                            rules.name(),
-                            rules.side_name(fixed),
-                            rules.cite(crate::rules::SETUP)
-                        ),
-                    ));
-                }
-                Some(side)
-            }
-        };
+        let first = read_first(&err, src, rules, raw.first.as_ref())?;
         let result = match &raw.result {
             None => None,
             Some(r) => {
@@ -225,7 +325,7 @@ impl Record {
                         format!(
                             "result = \"{}\" is not a result: write \"*\" (in play), \"draw\", {}",
                             r.get_ref(),
-                            sides()
+                            sides(rules)
                         ),
                     ));
                 }
@@ -246,69 +346,8 @@ impl Record {
                 })?,
             ),
         };
-        // Player keys are side names, in any case, stored as the rules
-        // write them: every reader looks a player up by the side's name,
-        // and the writer writes only those (issue 5, fuzzing: `Black = ...`
-        // or a misspelt side was dropped from the record at the next move).
-        let mut players = BTreeMap::new();
-        for (name, who) in raw.players.unwrap_or_default() {
-            let line = line_of(src, name.span().start);
-            let side = rules.side_named(name.get_ref()).ok_or_else(|| {
-                err(
-                    line,
-                    format!(
-                        "`{}` under [players] is not a side of {}: write {}",
-                        name.get_ref(),
-                        rules.name(),
-                        sides()
-                    ),
-                )
-            })?;
-            if players
-                .insert(rules.side_name(side).to_string(), who)
-                .is_some()
-            {
-                return Err(err(
-                    line,
-                    format!(
-                        "two players for {} under [players]; keep one",
-                        rules.side_name(side)
-                    ),
-                ));
-            }
-        }
-        let moves = match (raw.moves, raw.play.and_then(|p| p.moves)) {
-            (Some(a), Some(b)) => {
-                return Err(err(
-                    line_of(src, b.span().start),
-                    format!(
-                        "two move lists: `moves` at line {} and under [play]; keep one",
-                        line_of(src, a.span().start)
-                    ),
-                ));
-            }
-            (Some(m), None) | (None, Some(m)) => Some(m),
-            (None, None) => None,
-        };
-        let mut lines = Vec::new();
-        if let Some(m) = moves {
-            let start = m.span().start;
-            let raw_text = &src[start..m.span().end.min(src.len())];
-            let mut first_line = line_of(src, start);
-            let multi = raw_text.starts_with("\"\"\"") || raw_text.starts_with("'''");
-            if multi {
-                let after = &raw_text[3..];
-                if after.starts_with('\n') || after.starts_with("\r\n") {
-                    first_line += 1;
-                }
-            }
-            for (i, text) in m.get_ref().lines().enumerate() {
-                let line = if multi { first_line + i } else { first_line };
-                if let Some(ml) = parse_line(rules, text, line).map_err(|msg| err(line, msg))? {
-                    lines.push(ml);
-                }
-            }
-        }
+        let players = read_players(&err, src, rules, raw.players.unwrap_or_default())?;
+        let lines = read_moves(&err, src, rules, raw.moves, raw.play.and_then(|p| p.moves))?;
         Ok(Record {
             file: file.to_string(),
             format: raw.format.map(|f| *f.get_ref()),

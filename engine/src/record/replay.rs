@@ -1,7 +1,7 @@
 //! Replay: plays a record's lines through the rules, checking each move
 //! and event, then checks `result` against the outcome.
 
-use super::{Entry, Event, Record, RecordError};
+use super::{Entry, Event, MoveLine, Record, RecordError};
 use crate::game::{self, End, Game, Outcome, Side};
 use crate::notation::Notation;
 
@@ -84,28 +84,7 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
         }
         match &ml.entry {
             Entry::Move(text) => {
-                if let Some(s) = ml.side
-                    && s != pos.turn()
-                {
-                    return Err(err(
-                        ml.line,
-                        format!(
-                            "the line says {} but it is {}'s move {ply}",
-                            name(s),
-                            name(pos.turn())
-                        ),
-                    ));
-                }
-                if let Some(n) = ml.number
-                    && n != ply
-                {
-                    return Err(err(
-                        ml.line,
-                        format!(
-                            "move number {n}. should be {ply}. (moves are numbered 1, 2, 3, ... for both sides)"
-                        ),
-                    ));
-                }
+                check_move_line(ml, ply, pos.turn(), name).map_err(|m| err(ml.line, m))?;
                 let m =
                     crate::play::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))?;
                 out.moves.push(pos.notation(m));
@@ -125,20 +104,7 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
                     ));
                 }
                 let side = ml.side.unwrap_or(pos.turn());
-                match ev {
-                    Event::Resign => {
-                        out.end = Some(End::win(side.other(), format!("{} resigned", name(side))));
-                    }
-                    Event::Timeout => {
-                        out.end = Some(End::win(
-                            side.other(),
-                            format!("{} ran out of time", name(side)),
-                        ));
-                    }
-                    Event::DrawOffered => out.draw_offer = Some(side),
-                    Event::DrawDeclined => out.draw_offer = None,
-                    Event::DrawAgreed => out.end = Some(End::draw("drawn by agreement")),
-                }
+                apply_event(&mut out, *ev, side, name);
             }
         }
     }
@@ -159,6 +125,56 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
         }
     }
     Ok(out)
+}
+
+/// Whether a move line's side and number (when written) are the side to
+/// move and the ply; the message for the player when not.
+fn check_move_line(
+    ml: &MoveLine,
+    ply: u32,
+    turn: Side,
+    name: impl Fn(Side) -> &'static str,
+) -> Result<(), String> {
+    if let Some(s) = ml.side
+        && s != turn
+    {
+        return Err(format!(
+            "the line says {} but it is {}'s move {ply}",
+            name(s),
+            name(turn)
+        ));
+    }
+    if let Some(n) = ml.number
+        && n != ply
+    {
+        return Err(format!(
+            "move number {n}. should be {ply}. (moves are numbered 1, 2, 3, ... for both sides)"
+        ));
+    }
+    Ok(())
+}
+
+/// What an event by `side` does to the game replayed so far.
+fn apply_event<G: Game>(
+    out: &mut Replayed<G>,
+    ev: Event,
+    side: Side,
+    name: impl Fn(Side) -> &'static str,
+) {
+    match ev {
+        Event::Resign => {
+            out.end = Some(End::win(side.other(), format!("{} resigned", name(side))));
+        }
+        Event::Timeout => {
+            out.end = Some(End::win(
+                side.other(),
+                format!("{} ran out of time", name(side)),
+            ));
+        }
+        Event::DrawOffered => out.draw_offer = Some(side),
+        Event::DrawDeclined => out.draw_offer = None,
+        Event::DrawAgreed => out.end = Some(End::draw("drawn by agreement")),
+    }
 }
 
 fn describe(end: &End, name: impl Fn(Side) -> &'static str) -> String {

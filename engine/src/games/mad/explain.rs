@@ -5,7 +5,7 @@ use super::facts::Section::{Lunges, Notation as Written, Setup, SimpleMoves, Win
 use super::{G, Mad, STACK_LIMIT};
 use crate::game::{Explanation, Game, Side};
 use crate::games::{Form, refuse_lacking};
-use crate::geom::{ALL, Sq};
+use crate::geom::{ALL, Dir, Sq};
 use crate::notation::{Notation, Path};
 
 /// Rewrites the equivalent forms of a move to the canonical one (RULES.md
@@ -220,6 +220,33 @@ fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> (bool, String) {
 }
 
 /// Why a lunge is not legal; `true` with it when only its form was wrong.
+/// What blocks a lunge of `dist` squares from `from` along `dir`, if
+/// anything: the mover's own checkers anywhere on its line, enemies
+/// before its last square.
+fn lunge_blocked(pos: &Mad, from: Sq, dir: Dir, dist: u8) -> Option<String> {
+    let me = pos.turn;
+    let mine = Mad::INFO.side_name(me);
+    for (j, s) in G.ray(from, dir).take(dist as usize).enumerate() {
+        match pos.stack(s) {
+            Some((o, t)) if o == me => {
+                return Some(format!(
+                    "the lunge is blocked at {s}, which holds {t} {mine} {}: a lunge never enters or passes a square with your own checkers",
+                    checkers(t)
+                ));
+            }
+            Some((o, t)) if j + 1 < dist as usize => {
+                return Some(format!(
+                    "the lunge is blocked at {s} by {t} {} {}: only the last square of a lunge may hold enemy checkers",
+                    Mad::INFO.side_name(o),
+                    checkers(t)
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> (bool, String) {
     let me = pos.turn;
     let mine = Mad::INFO.side_name(me);
@@ -292,29 +319,8 @@ fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> (bool, String) {
         );
     }
     // dist <= h - 1 <= 3 here; dist == 1 was normalized to a simple move.
-    for (j, s) in G.ray(from, dir).take(dist as usize).enumerate() {
-        match pos.stack(s) {
-            Some((o, t)) if o == me => {
-                return (
-                    false,
-                    format!(
-                        "the lunge is blocked at {s}, which holds {t} {mine} {}: a lunge never enters or passes a square with your own checkers",
-                        checkers(t)
-                    ),
-                );
-            }
-            Some((o, t)) if j + 1 < dist as usize => {
-                return (
-                    false,
-                    format!(
-                        "the lunge is blocked at {s} by {t} {} {}: only the last square of a lunge may hold enemy checkers",
-                        Mad::INFO.side_name(o),
-                        checkers(t)
-                    ),
-                );
-            }
-            _ => {}
-        }
+    if let Some(blocked) = lunge_blocked(pos, from, dir, dist) {
+        return (false, blocked);
     }
     let capture = matches!(pos.stack(to), Some((o, _)) if o != me);
     (

@@ -6,6 +6,7 @@ use super::movegen::sight;
 use super::{Bits, MadPosition, Variant};
 use crate::game::{Explanation, Game, join_list};
 use crate::games::{Form, refuse_lacking};
+use crate::geom::Sq;
 use crate::notation::Notation;
 
 pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> Explanation {
@@ -69,6 +70,17 @@ pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> Explana
             "a checker must leave {from}: a move goes to another square"
         ));
     }
+    explain_line(pos, from, to, p.capture)
+}
+
+/// Why a move from a checker of the side to move to another square is not
+/// legal: the line between them, what blocks it, what the checker could
+/// kill.
+fn explain_line<V: Variant>(pos: &MadPosition<V>, from: Sq, to: Sq, capture: bool) -> Explanation {
+    let g = V::GEOMETRY;
+    let me = pos.turn();
+    let mine = V::INFO.side_name(me);
+    let theirs = V::INFO.side_name(me.other());
     let Some((dir, dist)) = g.line_between(from, to, &V::DIRS) else {
         return Killing.says(format!(
             "{from} and {to} are not on the same {}: checkers move and kill only along {}",
@@ -96,7 +108,7 @@ pub(super) fn explain<V: Variant>(pos: &MadPosition<V>, n: &Notation) -> Explana
             None => Written.says(format!("{from} can kill {to}: write {from}x{to}")),
         },
         None => {
-            let nothing = if p.capture {
+            let nothing = if capture {
                 format!("{to} is empty, so there is nothing to kill there; ")
             } else {
                 String::new()
