@@ -213,6 +213,20 @@ pub fn last_move_legend(view: &crate::game::View) -> String {
     }
 }
 
+/// The cells of a picture of a board, as the games' `from_diagram` and
+/// the tests write positions: one token per square, separated by white
+/// space, square 1 first (`.` for empty, the game's own marks for pieces).
+///
+/// # Errors
+/// Not exactly `squares` cells.
+pub fn picture_cells(rows: &str, squares: usize) -> Result<Vec<&str>, String> {
+    let cells: Vec<&str> = rows.split_whitespace().collect();
+    if cells.len() != squares {
+        return Err(format!("expected {squares} cells, found {}", cells.len()));
+    }
+    Ok(cells)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,18 +298,4 @@ mod tests {
             }
         }
     }
-}
-
-/// The cells of a picture of a board, as the games' `from_diagram` and
-/// the tests write positions: one token per square, separated by white
-/// space, square 1 first (`.` for empty, the game's own marks for pieces).
-///
-/// # Errors
-/// Not exactly `squares` cells.
-pub fn picture_cells(rows: &str, squares: usize) -> Result<Vec<&str>, String> {
-    let cells: Vec<&str> = rows.split_whitespace().collect();
-    if cells.len() != squares {
-        return Err(format!("expected {squares} cells, found {}", cells.len()));
-    }
-    Ok(cells)
 }

@@ -2,35 +2,15 @@
 //! written as a diagram, and a naive legality check written straight from
 //! the rule text, compared with the move generator on random positions.
 
+use crate::support::{moves, play, refuse};
 use pbem_engine::game::{self, Game, Outcome, Side};
 use pbem_engine::games::boom_and_zoom::BoomAndZoom;
-use pbem_engine::geom::{ALL, Geometry, Sq};
+use pbem_engine::geom::{ALL, Sq};
 use pbem_engine::play;
 use std::collections::BTreeSet;
 
-const G: Geometry = Geometry::EIGHT;
-
 fn pos(rows: &str, turn: Side) -> BoomAndZoom {
     BoomAndZoom::from_diagram(rows, turn, [0, 0]).unwrap()
-}
-
-fn moves(p: &BoomAndZoom) -> BTreeSet<String> {
-    game::listed_moves(p)
-        .into_iter()
-        .map(|(_, n)| n.canonical(G))
-        .collect()
-}
-
-fn play(p: &mut BoomAndZoom, text: &str) {
-    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    p.play_unchecked(m);
-}
-
-fn refuse(p: &BoomAndZoom, text: &str) -> String {
-    play::parse_move(p, text)
-        .map(|_| ())
-        .unwrap_err()
-        .to_string()
 }
 
 #[test]

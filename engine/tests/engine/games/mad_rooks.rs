@@ -4,6 +4,7 @@
 //! games and by perft. Both games share one implementation, so both are
 //! tested here.
 
+use crate::support::{moves, moves_from, play, refuse, set, sq};
 use pbem_engine::game::{self, Game, MoveError, Outcome, Side};
 use pbem_engine::games::mad_rooks::{MadBishops, MadRooks};
 use pbem_engine::geom::Sq;
@@ -19,40 +20,7 @@ fn bishops(rows: &str, turn: Side) -> MadBishops {
     MadBishops::from_diagram(rows, turn).unwrap()
 }
 
-fn moves<G: Game>(p: &G) -> BTreeSet<String> {
-    game::listed_moves(p)
-        .into_iter()
-        .map(|(m, _)| game::canonical(p, m))
-        .collect()
-}
-
-fn set(items: &[&str]) -> BTreeSet<String> {
-    items.iter().map(|s| s.to_string()).collect()
-}
-
 /// The legal moves from square `from`.
-fn moves_from<G: Game>(p: &G, from: u16) -> BTreeSet<String> {
-    moves(p)
-        .into_iter()
-        .filter(|m| m.split(['-', 'x']).next() == Some(&from.to_string()))
-        .collect()
-}
-
-fn play<G: Game>(p: &mut G, text: &str) {
-    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    p.play_unchecked(m);
-}
-
-fn refuse<G: Game>(p: &G, text: &str) -> String {
-    play::parse_move(p, text)
-        .map(|_| ())
-        .unwrap_err()
-        .to_string()
-}
-
-fn sq(n: u8) -> Sq {
-    Sq::from_number(n)
-}
 
 // ---------------------------------------------------------------------
 // Mad Rooks (RULES.md 5)

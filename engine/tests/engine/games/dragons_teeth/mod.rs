@@ -3,9 +3,10 @@
 //! move list written straight from the rule text, compared with the move
 //! generator on random games and by perft.
 
+use crate::support::{moves, moves_from as from, play, refuse, sq};
 use pbem_engine::game::{self, Game, Outcome, Side, View};
 use pbem_engine::games::dragons_teeth::DragonsTeeth;
-use pbem_engine::geom::{Geometry, Sq};
+use pbem_engine::geom::Geometry;
 use pbem_engine::notation;
 use pbem_engine::play;
 use std::collections::BTreeSet;
@@ -16,36 +17,6 @@ const G: Geometry = Geometry::EIGHT;
 
 fn pos(rows: &str, turn: Side) -> DragonsTeeth {
     DragonsTeeth::from_diagram(rows, turn, [0, 0]).unwrap()
-}
-
-fn moves(p: &DragonsTeeth) -> BTreeSet<String> {
-    game::listed_moves(p)
-        .into_iter()
-        .map(|(_, n)| n.canonical(G))
-        .collect()
-}
-
-fn from(p: &DragonsTeeth, sq: u16) -> BTreeSet<String> {
-    moves(p)
-        .into_iter()
-        .filter(|m| m.split(['-', 'x']).next() == Some(&sq.to_string()))
-        .collect()
-}
-
-fn play(p: &mut DragonsTeeth, text: &str) {
-    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    p.play_unchecked(m);
-}
-
-fn refuse(p: &DragonsTeeth, text: &str) -> String {
-    play::parse_move(p, text)
-        .map(|_| ())
-        .unwrap_err()
-        .to_string()
-}
-
-fn sq(n: u8) -> Sq {
-    Sq::from_number(n)
 }
 
 #[test]

@@ -128,17 +128,20 @@ fn generator_agrees_with_the_naive_rules_on_random_games() {
     assert!(embeddings >= 5, "{embeddings}");
 }
 
+/// The positions one naive move on from `p`.
+fn naive_children(p: &Embed) -> Vec<Embed> {
+    naive_moves(p)
+        .iter()
+        .map(|text| {
+            let mut q = p.clone();
+            play(&mut q, text);
+            q
+        })
+        .collect()
+}
+
 fn naive_perft(p: &Embed, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut total = 0;
-    for text in naive_moves(p) {
-        let mut q = p.clone();
-        play(&mut q, &text);
-        total += naive_perft(&q, depth - 1);
-    }
-    total
+    crate::support::naive_perft(p, depth, &naive_children)
 }
 
 #[test]
@@ -175,32 +178,5 @@ fn perft_table_numbers_agree_with_the_naive_rules() {
 
 #[test]
 fn explain_never_panics_and_always_says_something() {
-    // Every (from, to) pair with either mark, moves off, and forms no
-    // parser produces (no destination, off with a destination, counts,
-    // chains), on the start and along a random game.
-    use pbem_engine::notation::{Notation, Path};
-    let (_, played) = game::random_game::<Embed>(Side::A, 7, 60);
-    let mut p = Embed::start(Side::A);
-    for (ply, m) in played.into_iter().enumerate() {
-        for a in (0..64u8).filter(|_| ply % 10 == 0) {
-            let mut forms = vec![Notation::off(Sq(a))];
-            for to in [vec![], vec![Sq(a)], vec![Sq(63 - a), Sq(a)]] {
-                forms.push(Notation::Path(Path {
-                    lunge: a % 7 == 0,
-                    from: Sq(a),
-                    to,
-                    off: a % 2 == 0,
-                    capture: a % 3 == 0,
-                    count: (a % 5 == 0).then_some(2),
-                }));
-            }
-            for b in 0..64u8 {
-                forms.push(Notation::step(Sq(a), Sq(b), a % 2 == 1));
-            }
-            for n in forms {
-                assert!(!p.explain(&n).text.trim().is_empty(), "{n:?}");
-            }
-        }
-        p.play_unchecked(m);
-    }
+    crate::support::explain_always_says_something::<Embed>();
 }

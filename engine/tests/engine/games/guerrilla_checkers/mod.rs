@@ -9,6 +9,7 @@
 //! (`+` empty, `O` stone). The k-th point (from 0) below the squares
 //! `n..n+7` is `n+k / n+k+9`: below `25 .. 32`, the third point is 27/36.
 
+use crate::support::{moves, play, refuse, sq};
 use pbem_engine::game::{self, Game, Outcome, Side, View};
 use pbem_engine::games::guerrilla::Guerrilla;
 use pbem_engine::geom::{Geometry, Point, Sq};
@@ -24,18 +25,6 @@ fn pos(rows: &str, turn: Side, supply: u8) -> Guerrilla {
     Guerrilla::from_diagram(rows, turn, supply).unwrap()
 }
 
-fn moves(p: &Guerrilla) -> BTreeSet<String> {
-    game::listed_moves(p)
-        .into_iter()
-        .map(|(_, n)| n.canonical(G))
-        .collect()
-}
-
-fn play(p: &mut Guerrilla, text: &str) {
-    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    p.play_unchecked(m);
-}
-
 fn after(texts: &[&str]) -> Guerrilla {
     let mut p = Guerrilla::start(Side::A);
     for t in texts {
@@ -44,22 +33,11 @@ fn after(texts: &[&str]) -> Guerrilla {
     p
 }
 
-fn refuse(p: &Guerrilla, text: &str) -> String {
-    play::parse_move(p, text)
-        .map(|_| ())
-        .unwrap_err()
-        .to_string()
-}
-
 fn point(name: &str) -> Point {
     match pbem_engine::notation::parse(name, G).unwrap() {
         Notation::Stones(v) => v[0],
         other => panic!("{other:?}"),
     }
-}
-
-fn sq(n: u8) -> Sq {
-    Sq::from_number(n)
 }
 
 // ---------------------------------------------------------------- setup

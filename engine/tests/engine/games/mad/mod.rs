@@ -3,6 +3,7 @@
 //! from the rule text (moves, their effect and the end of the game),
 //! compared with the engine on every position of many random games.
 
+use crate::support::{moves, play, refuse, sq};
 use pbem_engine::game::{self, Game, Outcome, Side, View};
 use pbem_engine::games::mad::{Mad, Move};
 use pbem_engine::geom::{Geometry, Sq};
@@ -17,29 +18,6 @@ const G: Geometry = Geometry::EIGHT;
 
 fn pos(rows: &str, turn: Side) -> Mad {
     Mad::from_diagram(rows, turn).unwrap()
-}
-
-fn sq(n: u8) -> Sq {
-    Sq::from_number(n)
-}
-
-fn moves(p: &Mad) -> BTreeSet<String> {
-    game::listed_moves(p)
-        .into_iter()
-        .map(|(_, n)| n.canonical(G))
-        .collect()
-}
-
-fn play(p: &mut Mad, text: &str) {
-    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    p.play_unchecked(m);
-}
-
-fn refuse(p: &Mad, text: &str) -> String {
-    play::parse_move(p, text)
-        .map(|_| ())
-        .unwrap_err()
-        .to_string()
 }
 
 fn stack(p: &Mad, n: u8) -> Option<(Side, u8)> {

@@ -7,6 +7,7 @@
 //! Square numbers in the diagrams: row 1 is 1-8, row 2 9-16, ... Dark
 //! squares (heaven) are those with row + column odd: 2, 4, 6, 8, 9, 11, ...
 
+use crate::support::{moves, play, refuse, set, sq};
 use pbem_engine::game::{self, Game, Outcome, Side, View};
 use pbem_engine::games::toroidal::{Piece, QUIET_LIMIT, Toroidal};
 use pbem_engine::geom::{Geometry, Sq};
@@ -20,33 +21,6 @@ const G: Geometry = Geometry::EIGHT;
 
 fn pos(rows: &str, turn: Side) -> Toroidal {
     Toroidal::from_diagram(rows, turn, 0).unwrap()
-}
-
-fn sq(n: u8) -> Sq {
-    Sq::from_number(n)
-}
-
-fn moves(p: &Toroidal) -> BTreeSet<String> {
-    game::listed_moves(p)
-        .into_iter()
-        .map(|(_, n)| n.canonical(G))
-        .collect()
-}
-
-fn set(items: &[&str]) -> BTreeSet<String> {
-    items.iter().map(|s| s.to_string()).collect()
-}
-
-fn play(p: &mut Toroidal, text: &str) {
-    let m = play::parse_move(p, text).unwrap_or_else(|e| panic!("{e}"));
-    p.play_unchecked(m);
-}
-
-fn refuse(p: &Toroidal, text: &str) -> String {
-    play::parse_move(p, text)
-        .map(|_| ())
-        .unwrap_err()
-        .to_string()
 }
 
 const MAN_B: Option<Piece> = Some(Piece {
