@@ -14,7 +14,7 @@ fn one_finished_full_form_game_per_game() {
     for rules in Rules::ALL {
         let text = rules.info().example;
         let name = format!("{}.toml", rules.slug());
-        let rec = Record::parse(&name, &text).unwrap_or_else(|e| panic!("{e}"));
+        let rec = Record::parse(&name, text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rec.rules, rules);
         assert_eq!(rec.format, Some(1), "{name}: full form");
         assert!(
