@@ -81,8 +81,8 @@ pub struct RulesInfo {
     pub sections: &'static [&'static str],
     /// The prefix of the ids of this game's records (`bz-7k2q`).
     pub id_prefix: &'static str,
-    /// An example game record (RECORD.md) played to its end: the game's
-    /// `<slug>.toml` beside its rules text, what `pbem demo` replays.
+    /// An example game record (RECORD.md) played to its end:
+    /// `games/<slug>.toml` at the project's root, what `pbem demo` replays.
     pub example: &'static str,
 }
 

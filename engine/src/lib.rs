@@ -22,8 +22,8 @@
 //! # Where a game's facts live
 //!
 //! In its folder, [`games`]`/<game>/`: the descriptor (`facts.rs`: names,
-//! sides, notation forms, id prefix, summary), the complete rules text
-//! (`<slug>.md`), an example record (`<slug>.toml`), and the code:
+//! sides, notation forms, id prefix, summary, its example record from
+//! `games/<slug>.toml`), the complete rules text (`<slug>.md`), and the code:
 //! position and play (`mod.rs`), moves (`movegen.rs`), refusals
 //! (`explain.rs`), board (`diagram.rs`).
 //!

@@ -6,7 +6,8 @@
 //!   byline, sides and who moves first, notation forms and examples, id
 //!   prefix, summary, and the sections of the rules text its refusals cite;
 //! - `<slug>.md`: the complete rules (`pbem rules <slug>`);
-//! - `<slug>.toml`: a finished example game (`pbem demo`);
+//! - its finished example game (`pbem demo`) is `games/<slug>.toml` at
+//!   the project's root, where the CLI's help and the tests name it;
 //! - `mod.rs`: position, setup, play, end (the [`crate::game::Game`] impl);
 //! - `movegen.rs`: the moves, through one visitor (`Game::each_move`);
 //! - `explain.rs`: why a move is illegal, first the forms of move the
