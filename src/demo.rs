@@ -238,18 +238,10 @@ impl Player {
     }
 }
 
-/// The moves of the bundled example game of `rules` (games/<slug>.toml).
+/// The moves of the bundled example game of `rules` (its
+/// [`RulesInfo::example`](crate::rules::RulesInfo::example)).
 pub fn example_moves(rules: Rules) -> Vec<String> {
-    let text = match rules {
-        Rules::BoomAndZoom => include_str!("../games/boom-and-zoom.toml"),
-        Rules::DragonsTeeth => include_str!("../games/dragons-teeth.toml"),
-        Rules::Embed => include_str!("../games/embed.toml"),
-        Rules::Mad => include_str!("../games/mad.toml"),
-        Rules::MadRooks => include_str!("../games/mad-rooks.toml"),
-        Rules::MadBishops => include_str!("../games/mad-bishops.toml"),
-        Rules::GuerrillaCheckers => include_str!("../games/guerrilla-checkers.toml"),
-        Rules::ToroidalCheckers => include_str!("../games/toroidal-checkers.toml"),
-    };
+    let text = rules.info().example;
     crate::record::Record::parse("example", text)
         .map(|r| r.moves())
         .unwrap_or_default()

@@ -26,25 +26,27 @@
 //! reader never checks legality; replay joins them.
 
 pub mod adjudicate;
+// The engine's modules at their old paths (`pbem::game`, `crate::rules`...).
+pub use pbem_engine::{diagram, games, geom, glyph, notation, rules};
+pub use pbem_engine::{sections, with_game};
+/// The engine's [`pbem_engine::game`] and [`pbem_engine::play`] at the
+/// old path `pbem::game` (checked play moved above the rules).
+pub mod game {
+    pub use pbem_engine::game::*;
+    pub use pbem_engine::play::*;
+}
 pub mod cli;
 pub mod clock;
 pub mod config;
 pub mod daemon;
 pub mod demo;
-pub mod diagram;
-pub mod game;
-pub mod games;
-pub mod geom;
-pub mod glyph;
 pub mod logging;
 pub mod mail;
 pub mod mailbox;
-pub mod notation;
 pub mod outbox;
 pub mod poll;
 pub mod record;
 pub mod reply;
-pub mod rules;
 pub mod setup;
 pub mod store;
 pub mod timecontrol;

@@ -151,13 +151,6 @@ impl Source {
     }
 }
 
-impl clap::builder::ValueParserFactory for Rules {
-    type Parser = clap::builder::ValueParser;
-    fn value_parser() -> Self::Parser {
-        clap::builder::ValueParser::new(|s: &str| s.parse::<Rules>())
-    }
-}
-
 /// Prints a line to standard output, returning an error when the reader
 /// has gone away (a closed pipe ends the command quietly in `main`).
 macro_rules! out {

@@ -1,0 +1,191 @@
+//! What a game is, below the games and the [`crate::game::Game`] trait:
+//! its identity ([`Rules`], the closed set of eight) and its descriptor
+//! ([`RulesInfo`]: names, byline, sides and who moves first, notation
+//! forms, id prefix, summary, complete rules text, example record), with
+//! [`sections!`](crate::sections) for the sections of the rules text a
+//! refusal may cite. Each game fills its descriptor in its own folder
+//! (`games/<game>/facts.rs`); [`crate::rules`], above the games, joins
+//! the two.
+
+use crate::geom::Geometry;
+use crate::side::Side;
+use std::fmt;
+
+/// One of the eight games (RULES.md, sections 1 to 8); each one's facts
+/// (names, sides, byline, rules text) are in its own folder,
+/// `engine/src/games/<game>/`, and [`Rules::info`] (in [`crate::rules`])
+/// finds them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Rules {
+    BoomAndZoom,
+    DragonsTeeth,
+    Embed,
+    Mad,
+    MadRooks,
+    MadBishops,
+    GuerrillaCheckers,
+    ToroidalCheckers,
+}
+
+impl Rules {
+    pub const ALL: [Rules; 8] = [
+        Rules::BoomAndZoom,
+        Rules::DragonsTeeth,
+        Rules::Embed,
+        Rules::Mad,
+        Rules::MadRooks,
+        Rules::MadBishops,
+        Rules::GuerrillaCheckers,
+        Rules::ToroidalCheckers,
+    ];
+
+    /// The board: a constant, for the games' own constants.
+    pub const fn geometry(self) -> Geometry {
+        match self {
+            Rules::MadBishops => Geometry::TEN,
+            _ => Geometry::EIGHT,
+        }
+    }
+}
+
+/// What a player needs to know about a game before the first move.
+#[derive(Debug)]
+pub struct RulesInfo {
+    pub slug: &'static str,
+    pub name: &'static str,
+    /// Who made the game, and how pbem credits them.
+    pub credit: Credit,
+    /// Side names in RULES.md's order ([`Side::A`] first).
+    pub sides: [&'static str; 2],
+    /// The side the rules make move first; `None`: named when the game is
+    /// created (the four New Millennium games).
+    pub fixed_first: Option<Side>,
+    pub geometry: Geometry,
+    /// A few lines: the aim and the moves.
+    pub summary: &'static str,
+    /// How to write moves, with examples.
+    pub notation: &'static str,
+    /// One canonical example of each form of move the game has (RULES.md,
+    /// the game's "Notation"), the most common first. Every syntax hint a
+    /// player of this game sees quotes these and nothing else, so that
+    /// nobody is told to write a form their game lacks (`22-off` in Mad
+    /// Rooks); see [`crate::notation::ParseError::explain`].
+    pub examples: &'static [&'static str],
+    /// The complete rules as `pbem rules GAME` prints them: the game's
+    /// `docs/rules/<slug>.md`, in the project's own words, with every
+    /// ruling pbem applies, the notation and the setup board.
+    pub text: &'static str,
+    /// The titles of the sections of [`RulesInfo::text`] (its `##` and
+    /// `###` headings, in order) that a refusal may cite; the game's
+    /// `Section` enum, made by [`sections!`](crate::sections).
+    pub sections: &'static [&'static str],
+    /// The prefix of the ids of this game's records (`bz-7k2q`).
+    pub id_prefix: &'static str,
+    /// An example game record (RECORD.md) played to its end:
+    /// `games/<slug>.toml` at the project's root, what `pbem demo` replays.
+    pub example: &'static str,
+}
+
+/// The section of every game's rules that gives the sides, the pieces,
+/// the starting position and who moves first (the tests check that every
+/// rules text has it).
+pub const SETUP: &str = "Setup";
+
+/// Who made a game: the one source of its byline, wherever a game is
+/// named with its maker (`pbem rules`, the `rules` and `challenge` mails).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Credit {
+    /// The game's designer: "by Ty Bomba".
+    By(&'static str),
+    /// A game pbem plays as described by someone other than its designer
+    /// (Toroidal Checkers, from T. Robison's post): "after T. Robison".
+    After(&'static str),
+}
+
+impl fmt::Display for Credit {
+    /// The byline: "by Ty Bomba", "after T. Robison".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Credit::By(p) => write!(f, "by {p}"),
+            Credit::After(p) => write!(f, "after {p}"),
+        }
+    }
+}
+
+impl RulesInfo {
+    /// The side's name ("black", "guerrilla").
+    pub fn side_name(&self, side: Side) -> &'static str {
+        self.sides[side.index()]
+    }
+    /// The side called `name` (case-insensitive).
+    pub fn side_named(&self, name: &str) -> Option<Side> {
+        let name = name.trim();
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.side_name(*s).eq_ignore_ascii_case(name))
+    }
+    /// "like 22-15, 22x15 or 22-off": the game's example moves, for hints.
+    pub fn write_like(&self) -> String {
+        crate::notation::like(self.examples)
+    }
+    /// The complete rules, as `pbem rules GAME` prints them and the
+    /// `rules GAME` mail sends them: [`RulesInfo::text`] as plain text.
+    /// The Markdown fences around the board go, and headings are
+    /// underlined instead of marked with `#` (which would read as a move
+    /// number when a player's reply quotes the mail).
+    pub fn rules_text(&self) -> String {
+        let mut out = String::new();
+        for line in self.text.lines() {
+            if line.starts_with("```") {
+                continue;
+            }
+            let heading = [("### ", '~'), ("## ", '-'), ("# ", '=')]
+                .into_iter()
+                .find_map(|(mark, under)| line.strip_prefix(mark).map(|t| (t, under)));
+            match heading {
+                Some((title, under)) => {
+                    out.push_str(title);
+                    out.push('\n');
+                    out.extend(std::iter::repeat_n(under, title.chars().count()));
+                }
+                None => out.push_str(line),
+            }
+            out.push('\n');
+        }
+        out
+    }
+    /// The game in one line of the list of games: "boom-and-zoom
+    /// Boom & Zoom by Ty Bomba".
+    pub fn line(&self) -> String {
+        let i = self;
+        format!("{:<20} {} {}", i.slug, i.name, i.credit)
+    }
+}
+
+/// Declares a game's `Section` enum: the sections of its rules text that
+/// its refusals cite, each with its title. `TITLES` lists them all; the
+/// tests check that they are exactly the text's headings, so a refusal can
+/// only cite a section that exists.
+#[macro_export]
+macro_rules! sections {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $($(#[$vm:meta])* $v:ident => $title:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name { $($(#[$vm])* $v),+ }
+
+        impl $name {
+            /// Every section's title, in the order of the text.
+            pub const TITLES: &'static [&'static str] = &[$($title),+];
+
+            /// The section's heading in the rules text.
+            pub const fn title(self) -> &'static str {
+                match self { $($name::$v => $title),+ }
+            }
+
+            /// A refusal that this section of the rules explains.
+            pub fn says(self, text: impl Into<String>) -> $crate::game::Explanation {
+                $crate::game::Explanation { section: self.title(), text: text.into() }
+            }
+        }
+    };
+}

@@ -1,0 +1,301 @@
+//! The ASCII board shared by all games' diagrams: a grid of boxed squares,
+//! fit for a plain-text email in a fixed-width font.
+//!
+//! Empty squares show their number, so players read coordinates off the
+//! board (Bomba's advice for play by mail, rules/new-millennium-checkers.txt,
+//! "Playing Pieces & Playing Board"); every row ends with the range of its
+//! numbers, and a line of column numbers heads the board, so an occupied
+//! square's number can be read off too: a board whose every square is
+//! full (Mad Rooks and Mad Bishops at the start) shows no number at all
+//! otherwise (issue 14). The last move's squares are bracketed: `[B3]`.
+
+use crate::geom::{Geometry, Sq};
+
+/// What one square shows.
+#[derive(Clone, Debug, Default)]
+pub struct Cell {
+    /// The piece (`B3`, `r2`); empty: the square's number is shown.
+    pub piece: String,
+    /// Padding character: `' '`, or a shade that marks a kind of square
+    /// (Toroidal Checkers' heaven).
+    pub fill: Option<char>,
+    /// Part of the last move.
+    pub marked: bool,
+}
+
+/// Draws `geometry` with each square's [`Cell`]. `corner(r, c)` gives the
+/// character at grid line crossing `(r, c)` (0..=height, 0..=width), `'+'`
+/// by default; Guerrilla Checkers draws its stones there. With `flip` the
+/// board is turned 180°, for the player who sits at the other end.
+pub fn grid(
+    geometry: Geometry,
+    flip: bool,
+    cell: impl Fn(Sq) -> Cell,
+    corner: impl Fn(u8, u8) -> char,
+) -> String {
+    let (w, h) = (geometry.width, geometry.height);
+    let cells: Vec<Cell> = (0..geometry.squares()).map(|s| cell(Sq(s))).collect();
+    let label = |s: usize| -> String {
+        if cells[s].piece.is_empty() {
+            Sq(s as u8).to_string()
+        } else {
+            cells[s].piece.clone()
+        }
+    };
+    let inner = (0..cells.len())
+        .map(|s| label(s).chars().count())
+        .max()
+        .unwrap_or(2)
+        .max(Sq(geometry.squares() - 1).to_string().len());
+    let order = |i: u8, n: u8| if flip { n - 1 - i } else { i };
+    let line_order = |i: u8, n: u8| if flip { n - i } else { i };
+    let mut out = String::new();
+    // The column numbers, each over its squares' numbers (right-aligned
+    // as they are); turned with the board.
+    let mut header = String::from(" ");
+    for vc in 0..w {
+        header.push_str(&format!(" {:>inner$}  ", order(vc, w) + 1));
+    }
+    out.push_str(header.trim_end());
+    out.push('\n');
+    for vr in 0..=h {
+        // The rule above display row vr.
+        let r_line = line_order(vr, h);
+        for vc in 0..=w {
+            let c_line = line_order(vc, w);
+            out.push(corner(r_line, c_line));
+            if vc < w {
+                out.push_str(&"-".repeat(inner + 2));
+            }
+        }
+        out.push('\n');
+        if vr == h {
+            break;
+        }
+        let r = order(vr, h);
+        out.push('|');
+        for vc in 0..w {
+            let c = order(vc, w);
+            let s = geometry.at(r, c).index();
+            let text = label(s);
+            let fill = cells[s].fill.unwrap_or(' ');
+            let pad = inner - text.chars().count();
+            // Numbers line up to the right, pieces sit in the middle.
+            let (left, right) = if cells[s].piece.is_empty() {
+                (pad, 0)
+            } else {
+                (pad / 2 + pad % 2, pad / 2)
+            };
+            let (open, close) = if cells[s].marked {
+                ('[', ']')
+            } else {
+                (fill, fill)
+            };
+            out.push(open);
+            out.extend(std::iter::repeat_n(fill, left));
+            out.push_str(&text);
+            out.extend(std::iter::repeat_n(fill, right));
+            out.push(close);
+            out.push('|');
+        }
+        let first = geometry.at(r, 0).number();
+        let last = geometry.at(r, w - 1).number();
+        out.push_str(&format!("  {first}-{last}\n"));
+    }
+    out
+}
+
+/// The board of the games whose pieces are a side and a number (Boom &
+/// Zoom's towers, Dragons Teeth's teeth, M.A.D.'s stacks): `B3` for black,
+/// `R2` for red; squares in `marked` bracketed; turned for side A's seat
+/// (its pieces start at the top).
+pub fn counted_grid(
+    geometry: Geometry,
+    view: &crate::game::View,
+    marked: &[Sq],
+    piece: impl Fn(Sq) -> Option<(crate::game::Side, u8)>,
+) -> String {
+    use crate::game::Side;
+    grid(
+        geometry,
+        view.seat == Some(Side::A),
+        |s| Cell {
+            piece: match piece(s) {
+                Some((Side::A, n)) => format!("B{n}"),
+                Some((Side::B, n)) => format!("R{n}"),
+                None => String::new(),
+            },
+            fill: None,
+            marked: marked.contains(&s),
+        },
+        plain_corner,
+    )
+}
+
+/// How to read a square's number off the board, for every game's legend.
+pub const NUMBERS: &str = "Empty squares show their number; any square's number is the \
+     first of its row plus its column number, less one.";
+
+/// A plain `'+'` at every crossing.
+pub fn plain_corner(_: u8, _: u8) -> char {
+    '+'
+}
+
+/// Wraps `text` to `width` columns at spaces (for legends).
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for para in text.lines() {
+        let mut line = String::new();
+        // "[ ]" is one word: never break between its brackets.
+        let words = para
+            .split_whitespace()
+            .fold(Vec::<String>::new(), |mut v, w| {
+                match v.last_mut() {
+                    Some(last) if last == "[" => {
+                        last.push(' ');
+                        last.push_str(w);
+                    }
+                    _ => v.push(w.to_string()),
+                }
+                v
+            });
+        for word in &words {
+            if !line.is_empty() && line.len() + 1 + word.len() > width {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The caption above every board: the game, the move number and whose turn
+/// it is, or how the game ended.
+pub fn status_line<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> String {
+    let rules = G::INFO;
+    match view.ended.clone().or_else(|| crate::game::outcome(pos)) {
+        Some(end) => {
+            let result = match end.outcome {
+                crate::game::Outcome::Win(s) => format!("{} wins", rules.side_name(s)),
+                crate::game::Outcome::Draw => "drawn".to_string(),
+            };
+            wrap(
+                &format!(
+                    "{} after {} moves: game over, {result} ({}).",
+                    rules.name, view.ply, end.reason
+                ),
+                72,
+            )
+        }
+        None => format!(
+            "{}: move {}, {} to play.\n",
+            rules.name,
+            view.ply + 1,
+            rules.side_name(pos.turn())
+        ),
+    }
+}
+
+/// " Last move: 22-15, marked [ ]." or nothing.
+pub fn last_move_legend(view: &crate::game::View) -> String {
+    match &view.last {
+        // Only stones need the geometry for their names, and only the 8x8
+        // Guerrilla Checkers has stones.
+        Some(n) => format!(" Last move: {}, marked [ ].", n.canonical(Geometry::EIGHT)),
+        None => String::new(),
+    }
+}
+
+/// The cells of a picture of a board, as the games' `from_diagram` and
+/// the tests write positions: one token per square, separated by white
+/// space, square 1 first (`.` for empty, the game's own marks for pieces).
+///
+/// # Errors
+/// Not exactly `squares` cells.
+pub fn picture_cells(rows: &str, squares: usize) -> Result<Vec<&str>, String> {
+    let cells: Vec<&str> = rows.split_whitespace().collect();
+    if cells.len() != squares {
+        return Err(format!("expected {squares} cells, found {}", cells.len()));
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_squares_show_numbers_and_fit_72_columns() {
+        for g in [Geometry::EIGHT, Geometry::TEN] {
+            let d = grid(g, false, |_| Cell::default(), plain_corner);
+            assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
+            let one = if g.squares() > 99 {
+                "|   1 |"
+            } else {
+                "|  1 |"
+            };
+            assert!(d.contains(one), "numbers line up right: {d}");
+            assert!(d.contains(&g.squares().to_string()));
+        }
+    }
+
+    #[test]
+    fn wrap_keeps_brackets_together() {
+        let w = wrap(&format!("{} marked [ ].", "x".repeat(63)), 72);
+        assert!(w.contains("[ ]"), "{w}");
+    }
+
+    #[test]
+    fn flip_turns_the_board() {
+        let g = Geometry::EIGHT;
+        let d = grid(g, true, |_| Cell::default(), plain_corner);
+        let first_row = d.lines().nth(2).unwrap();
+        assert!(first_row.starts_with("| 64 |"), "{first_row}");
+        assert!(first_row.ends_with("57-64"), "{first_row}");
+        let header = d.lines().next().unwrap();
+        assert!(header.trim_start().starts_with("8    7"), "{header}");
+        assert!(header.ends_with(" 1"), "{header}");
+    }
+
+    /// Any square's number can be read off the board where it is not
+    /// shown (issue 14): its row's first number, plus the column number
+    /// above it, less 1.
+    #[test]
+    fn column_numbers_head_every_board() {
+        for g in [Geometry::EIGHT, Geometry::TEN] {
+            for flip in [false, true] {
+                for s in 0..g.squares() {
+                    let cell = |q: Sq| Cell {
+                        piece: if q == Sq(s) {
+                            "X".into()
+                        } else {
+                            String::new()
+                        },
+                        ..Cell::default()
+                    };
+                    let d = grid(g, flip, cell, plain_corner);
+                    assert!(d.lines().all(|l| l.chars().count() <= 72), "{d}");
+                    let header = d.lines().next().unwrap();
+                    let row = d.lines().find(|l| l.contains('X')).unwrap();
+                    let x = row.find('X').unwrap();
+                    let open = row[..x].rfind('|').unwrap();
+                    let close = x + row[x..].find('|').unwrap();
+                    let column: usize = header[open + 1..close.min(header.len())]
+                        .trim()
+                        .parse()
+                        .unwrap();
+                    let label = row.rsplit("  ").next().unwrap();
+                    let first: usize = label.split('-').next().unwrap().parse().unwrap();
+                    assert_eq!(first + column - 1, Sq(s).number() as usize, "{d}");
+                }
+            }
+        }
+    }
+}

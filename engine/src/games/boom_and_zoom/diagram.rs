@@ -1,0 +1,28 @@
+//! The Boom & Zoom board for a plain-text email.
+
+use super::{BoomAndZoom, G};
+use crate::game::{Game, Side, View};
+
+pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
+    let rules = BoomAndZoom::INFO;
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tower(s));
+    let mut out = crate::diagram::status_line(pos, view);
+    out.push_str(&format!(
+        "Checkers zoomed off: {} {}, {} {}\n\n",
+        rules.side_name(Side::A),
+        pos.score(Side::A),
+        rules.side_name(Side::B),
+        pos.score(Side::B)
+    ));
+    out.push_str(&board);
+    out.push_str(&crate::diagram::wrap(
+        &format!(
+            "\nB3 = black tower of 3 checkers, R2 = red tower of 2. {}{} Black zooms off the edge beyond 57-64, red beyond 1-8.",
+            crate::diagram::NUMBERS,
+            crate::diagram::last_move_legend(view)
+        ),
+        72,
+    ));
+    out
+}

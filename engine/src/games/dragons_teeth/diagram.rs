@@ -1,0 +1,29 @@
+//! The Dragons Teeth board for a plain-text email.
+
+use super::{DragonsTeeth, G, WINNING_SCORE};
+use crate::diagram::{last_move_legend, status_line, wrap};
+use crate::game::{Game, Side, View};
+
+pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
+    let rules = DragonsTeeth::INFO;
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tooth(s));
+    let mut out = status_line(pos, view);
+    out.push_str(&format!(
+        "Strength moved off: {} {}, {} {} ({WINNING_SCORE} wins).\n\n",
+        rules.side_name(Side::A),
+        pos.score(Side::A),
+        rules.side_name(Side::B),
+        pos.score(Side::B)
+    ));
+    out.push_str(&board);
+    out.push_str(&wrap(
+        &format!(
+            "\nB3, B2, B1 = black large, medium, small tooth (strength 3, 2, 1); R3, R2, R1 = red ones. {}{} Black moves off the edge beyond 57-64, red beyond 1-8.",
+            crate::diagram::NUMBERS,
+            last_move_legend(view)
+        ),
+        72,
+    ));
+    out
+}

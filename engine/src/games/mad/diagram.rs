@@ -1,0 +1,44 @@
+//! The M.A.D. board for a plain-text email.
+
+use super::{G, Mad};
+use crate::game::{Game, Side, View};
+use crate::geom::{ALL, Sq};
+use crate::notation::Notation;
+
+/// The squares the last move touched: its origin and every square it put
+/// a checker on (all of a lunge's line, not only its last square).
+fn touched(last: &Notation) -> Vec<Sq> {
+    let mut out = last.squares();
+    if let Notation::Path(p) = last
+        && p.lunge
+        && let Some(&to) = p.to.last()
+        && let Some((d, dist)) = G.line_between(p.from, to, &ALL)
+    {
+        out.extend(G.ray(p.from, d).take(dist as usize));
+    }
+    out
+}
+
+pub(super) fn diagram(pos: &Mad, view: &View) -> String {
+    let rules = Mad::INFO;
+    let marked = view.last.as_ref().map(touched).unwrap_or_default();
+    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.stack(s));
+    let mut out = crate::diagram::status_line(pos, view);
+    out.push_str(&format!(
+        "Checkers on the board: {} {}, {} {}\n\n",
+        rules.side_name(Side::A),
+        pos.checkers(Side::A),
+        rules.side_name(Side::B),
+        pos.checkers(Side::B)
+    ));
+    out.push_str(&board);
+    out.push_str(&crate::diagram::wrap(
+        &format!(
+            "\nB3 = black stack of 3 checkers, R1 = a single red checker. {}{} Black wins by reaching red's home row (57-64), red by reaching black's (1-8).",
+            crate::diagram::NUMBERS,
+            crate::diagram::last_move_legend(view)
+        ),
+        72,
+    ));
+    out
+}

@@ -1,0 +1,185 @@
+//! Replay: plays a record's lines through the rules, checking each move
+//! and event, then checks `result` against the outcome.
+
+use super::{Entry, Event, MoveLine, Record, RecordError};
+use crate::game::{self, End, Game, Outcome, Side};
+use crate::notation::Notation;
+
+/// A replayed game: the final position, every position on the way, and how
+/// (whether) the game ended.
+#[derive(Clone, Debug)]
+pub struct Replayed<G: Game> {
+    /// Position after each ply: `positions[0]` is the start.
+    pub positions: Vec<G>,
+    /// The canonical notation of each move played.
+    pub moves: Vec<Notation>,
+    /// How the game ended: by the rules, a resignation, a timeout or an
+    /// agreed draw; `None` while in play.
+    pub end: Option<End>,
+    /// A draw offered and not yet answered, by this side.
+    pub draw_offer: Option<Side>,
+}
+
+impl<G: Game> Replayed<G> {
+    pub fn position(&self) -> &G {
+        self.positions
+            .last()
+            .expect("the start position is always there")
+    }
+    /// The record's `result` value for this outcome: `*`, a side, `draw`.
+    pub fn result(&self) -> &'static str {
+        result_word::<G>(self.end.as_ref())
+    }
+}
+
+/// `*`, the winner's name, or `draw`.
+pub fn result_word<G: Game>(end: Option<&End>) -> &'static str {
+    match end.map(|e| e.outcome) {
+        None => "*",
+        Some(Outcome::Draw) => "draw",
+        Some(Outcome::Win(s)) => G::RULES.side_name(s),
+    }
+}
+
+/// Replays `record` as game `G` (the caller dispatches on `record.rules`
+/// with [`crate::with_game!`]).
+///
+/// # Errors
+/// The first bad line: an illegal or malformed move, a side or move number
+/// that does not fit, a line after the end; or a `result` that differs from
+/// the replay, at the `result` line.
+pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
+    debug_assert_eq!(record.rules, G::RULES);
+    let err = |line: usize, message: String| RecordError {
+        file: record.file.clone(),
+        line,
+        message,
+    };
+    let name = |s: Side| G::RULES.side_name(s);
+    let mut pos = G::start(record.first_side());
+    let mut out = Replayed {
+        positions: vec![pos.clone()],
+        moves: Vec::new(),
+        end: None,
+        draw_offer: None,
+    };
+    for ml in &record.lines {
+        let ply = out.moves.len() as u32 + 1;
+        if out.end.is_none() {
+            out.end = game::outcome(&pos);
+        }
+        if let Some(end) = &out.end {
+            let what = match &ml.entry {
+                Entry::Move(m) => m.clone(),
+                Entry::Event(e) => e.as_str().to_string(),
+            };
+            return Err(err(
+                ml.line,
+                format!(
+                    "{what} comes after the end of the game ({}: {})",
+                    describe(end, name),
+                    end.reason
+                ),
+            ));
+        }
+        match &ml.entry {
+            Entry::Move(text) => {
+                check_move_line(ml, ply, pos.turn(), name).map_err(|m| err(ml.line, m))?;
+                let m =
+                    crate::play::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))?;
+                out.moves.push(pos.notation(m));
+                pos.play_unchecked(m);
+                out.positions.push(pos.clone());
+                // A move answers any pending offer (declining it).
+                out.draw_offer = None;
+            }
+            Entry::Event(ev) => {
+                if let Some(n) = ml.number
+                    && n != ply
+                    && n + 1 != ply
+                {
+                    return Err(err(
+                        ml.line,
+                        format!("{n}. does not fit here: the last move was {}.", ply - 1),
+                    ));
+                }
+                let side = ml.side.unwrap_or(pos.turn());
+                apply_event(&mut out, *ev, side, name);
+            }
+        }
+    }
+    if out.end.is_none() {
+        out.end = game::outcome(&pos);
+    }
+    if let Some((claimed, line)) = &record.result {
+        let actual = out.result();
+        if claimed != actual {
+            let why = match &out.end {
+                None => format!("the game is still in play, {} to move", name(pos.turn())),
+                Some(end) => end.reason.clone(),
+            };
+            return Err(err(
+                *line,
+                format!("result = \"{claimed}\" but the moves give \"{actual}\" ({why})"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a move line's side and number (when written) are the side to
+/// move and the ply; the message for the player when not.
+fn check_move_line(
+    ml: &MoveLine,
+    ply: u32,
+    turn: Side,
+    name: impl Fn(Side) -> &'static str,
+) -> Result<(), String> {
+    if let Some(s) = ml.side
+        && s != turn
+    {
+        return Err(format!(
+            "the line says {} but it is {}'s move {ply}",
+            name(s),
+            name(turn)
+        ));
+    }
+    if let Some(n) = ml.number
+        && n != ply
+    {
+        return Err(format!(
+            "move number {n}. should be {ply}. (moves are numbered 1, 2, 3, ... for both sides)"
+        ));
+    }
+    Ok(())
+}
+
+/// What an event by `side` does to the game replayed so far.
+fn apply_event<G: Game>(
+    out: &mut Replayed<G>,
+    ev: Event,
+    side: Side,
+    name: impl Fn(Side) -> &'static str,
+) {
+    match ev {
+        Event::Resign => {
+            out.end = Some(End::win(side.other(), format!("{} resigned", name(side))));
+        }
+        Event::Timeout => {
+            out.end = Some(End::win(
+                side.other(),
+                format!("{} ran out of time", name(side)),
+            ));
+        }
+        Event::DrawOffered => out.draw_offer = Some(side),
+        Event::DrawDeclined => out.draw_offer = None,
+        Event::DrawAgreed => out.end = Some(End::draw("drawn by agreement")),
+    }
+}
+
+fn describe(end: &End, name: impl Fn(Side) -> &'static str) -> String {
+    match end.outcome {
+        Outcome::Win(s) => format!("{} won", name(s)),
+        Outcome::Draw => "drawn".to_string(),
+    }
+}

@@ -1,0 +1,159 @@
+//! Writing records in the full form of RECORD.md, to text: fixed key
+//! order, moves last so that appending a move appends a line. Putting the
+//! text on disk atomically is the server's (`pbem::record::write`).
+
+use super::{Entry, Event, Record};
+use crate::game::Side;
+use std::fmt::Write as _;
+
+/// A TOML basic string, quoted and escaped.
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// Escapes text for a `"""` multi-line basic string: backslashes, quotes
+/// and control characters (a hostile message id must not end the string).
+fn escape_multiline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The width of the move column: the longest event (`draw declined`), so
+/// that the times and Message-IDs of events line up with those of the
+/// moves (issue 14). A fixed width, not the longest entry of the record,
+/// so that a new line never changes the old ones (one move, one line of
+/// `git diff`); only a capture chain longer than this pushes its own line
+/// out.
+pub const MOVE_COLUMN: usize = {
+    let mut width = 0;
+    let mut i = 0;
+    while i < Event::ALL.len() {
+        let w = Event::ALL[i].as_str().len();
+        if w > width {
+            width = w;
+        }
+        i += 1;
+    }
+    width
+};
+
+/// The full form of `record`. Move lines are written as given (the caller
+/// stores canonical moves); numbers are the ply numbers.
+pub fn to_string(record: &Record) -> String {
+    let rules = record.rules;
+    let mut s = String::new();
+    // The id goes into a comment line: not one that holds a line break,
+    // which would end the comment and break the file (issue 5, fuzzing).
+    let id = record
+        .id
+        .as_deref()
+        .filter(|id| !id.chars().any(char::is_control))
+        .unwrap_or("");
+    let file = if id.is_empty() {
+        "this file".to_string()
+    } else {
+        format!("{id}.toml")
+    };
+    if id.is_empty() {
+        let _ = writeln!(s, "# {}. Check it with: pbem validate {file}", rules.name());
+    } else {
+        let _ = writeln!(
+            s,
+            "# {} — game {id}. Check it with: pbem validate {file}",
+            rules.name()
+        );
+    }
+    let _ = writeln!(s, "format = 1");
+    let _ = writeln!(s, "rules = {}", quoted(rules.slug()));
+    if let Some(id) = &record.id {
+        let _ = writeln!(s, "id = {}", quoted(id));
+    }
+    if let Some(c) = &record.created {
+        let _ = writeln!(
+            s,
+            "created = {}",
+            c.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        );
+    }
+    let first = record.first_side();
+    let _ = writeln!(s, "first = {}", quoted(rules.side_name(first)));
+    let result = record
+        .result
+        .as_ref()
+        .map(|(r, _)| r.as_str())
+        .unwrap_or("*");
+    let _ = writeln!(
+        s,
+        "result = {:<24}# \"*\" while in play, else a side name or \"draw\"",
+        quoted(result)
+    );
+    if !record.players.is_empty() {
+        let _ = writeln!(s, "\n[players]");
+        for side in Side::BOTH {
+            if let Some(p) = record.players.get(rules.side_name(side)) {
+                let _ = writeln!(s, "{} = {}", rules.side_name(side), quoted(p));
+            }
+        }
+    }
+    let _ = writeln!(s, "\n[play]\nmoves = \"\"\"");
+    let width = rules
+        .info()
+        .sides
+        .iter()
+        .map(|n| n.len())
+        .max()
+        .unwrap_or(5);
+    let mut ply = 0;
+    for l in &record.lines {
+        let (num, text) = match &l.entry {
+            Entry::Move(m) => {
+                ply += 1;
+                (format!("{ply}."), m.clone())
+            }
+            Entry::Event(e) => (String::new(), e.as_str().to_string()),
+        };
+        let mut line = format!("{num:<4} ");
+        if let Some(side) = l.side {
+            let _ = write!(line, "{:<width$}  ", rules.side_name(side));
+        }
+        let _ = write!(line, "{text:<MOVE_COLUMN$}");
+        if let Some(t) = &l.time {
+            let _ = write!(
+                line,
+                "  {}",
+                t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+            );
+        }
+        if let Some(id) = &l.message_id {
+            let _ = write!(line, "  {id}");
+        }
+        let _ = writeln!(s, "{}", escape_multiline(line.trim_end()));
+    }
+    s.push_str("\"\"\"\n");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue5_an_id_with_a_line_break_does_not_break_the_file() {
+        let src = "rules = \"mad\"\nfirst = \"red\"\nid = \"\"\"x\nrules = 1\"\"\"\n";
+        let rec = Record::parse("x.toml", src).unwrap();
+        let text = to_string(&rec);
+        let again = Record::parse("x.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(again.id, rec.id);
+        assert!(!text.lines().next().unwrap().contains('x'), "{text}");
+    }
+}

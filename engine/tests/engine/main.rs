@@ -1,0 +1,20 @@
+//! The engine's tests, one binary (`cargo test -p pbem-engine`). The
+//! modules are the groups:
+//!
+//! - [`games`]: one module per game, its rulings pinned by positions
+//!   drawn as pictures, and its move generator checked against a naive
+//!   one written straight from the rule text;
+//! - [`conformance`]: the suite every game passes (STYLE.md habit 3);
+//! - [`perft`]: the perft tables of `tests/perft/`, one driver;
+//! - [`records`]: the record format (RECORD.md);
+//! - [`rules_docs`]: the rules texts against the engine.
+//!
+//! [`support`] holds what the groups share. The deep cross-checks run
+//! with `PBEM_DEEP=1 cargo test -p pbem-engine -- --include-ignored`.
+
+mod conformance;
+mod games;
+mod perft;
+mod records;
+mod rules_docs;
+mod support;

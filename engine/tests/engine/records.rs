@@ -1,0 +1,220 @@
+//! Records (RECORD.md): the full form round-trips through the writer and
+//! the reader for every game; errors name the right line; events end games;
+//! `result` is checked against the replay. (That garbage never panics,
+//! through `pbem validate`'s checks too, is the root package's
+//! `tests/records.rs`.)
+
+use pbem_engine::game::{self, Game, Side};
+use pbem_engine::record::{self, Entry, Event, MoveLine, Record};
+use pbem_engine::rules::Rules;
+use pbem_engine::testing::random_record;
+
+fn round_trip<G: Game>() {
+    for seed in 0..4 {
+        for first in game::first_sides::<G>() {
+            let rec = random_record::<G>(seed, first, 300);
+            let text = record::write::to_string(&rec);
+            let back = Record::parse("t.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(back.rules, rec.rules);
+            assert_eq!(back.players, rec.players);
+            assert_eq!(back.created, rec.created);
+            assert_eq!(back.lines.len(), rec.lines.len());
+            for (a, b) in back.lines.iter().zip(&rec.lines) {
+                assert_eq!(
+                    (&a.entry, a.number, a.side, a.time, &a.message_id),
+                    (&b.entry, b.number, b.side, b.time, &b.message_id)
+                );
+                // Each move is on the line the reader says it is.
+                let line = text.lines().nth(a.line - 1).unwrap();
+                if let Entry::Move(m) = &a.entry {
+                    assert!(line.contains(m.as_str()), "line {}: {line}", a.line);
+                }
+            }
+            let r = record::replay::<G>(&back).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(r.moves.len(), rec.lines.len());
+            // Writing what was read gives the same text.
+            assert_eq!(record::write::to_string(&back), text);
+        }
+    }
+}
+
+#[test]
+fn full_form_round_trips_for_every_game() {
+    for rules in Rules::ALL {
+        pbem_engine::with_game!(rules, G => round_trip::<G>());
+    }
+}
+
+const BZ: &str = "\
+# comment
+rules = \"boom-and-zoom\"
+first = \"red\"
+result = \"*\"
+moves = \"\"\"
+58-50
+2-10   # black
+
+3. red 50-42
+\"\"\"
+";
+
+#[test]
+fn illegal_move_names_its_line() {
+    let bad = BZ.replace("50-42", "50-43x");
+    let e = Record::parse("bz.toml", &bad).and_then(|r| {
+        record::replay::<pbem_engine::games::boom_and_zoom::BoomAndZoom>(&r).map(|_| ())
+    });
+    let e = e.unwrap_err();
+    assert_eq!(e.line, 9, "{e}");
+    let bad = BZ.replace("50-42", "50-10");
+    let r = Record::parse("bz.toml", &bad).unwrap();
+    let e = record::replay::<pbem_engine::games::boom_and_zoom::BoomAndZoom>(&r).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "bz.toml:9: 50-10 is not a legal move for red: a 3-high tower zooms and booms at most 3 squares; 50 to 10 is 5 (see `pbem rules boom-and-zoom`, section Zooming); legal moves from 50: 50-26, 50-29, 50-34, 50-36, 50-41, 50-42, 50-43, 50-49, 50-51, 50-52, 50-53, 50-58"
+    );
+}
+
+#[test]
+fn wrong_side_or_number_names_its_line() {
+    type Bz = pbem_engine::games::boom_and_zoom::BoomAndZoom;
+    let r = Record::parse("bz.toml", &BZ.replace("3. red", "3. black")).unwrap();
+    let e = record::replay::<Bz>(&r).unwrap_err();
+    assert_eq!(e.line, 9);
+    assert!(
+        e.message
+            .contains("the line says black but it is red's move 3"),
+        "{e}"
+    );
+    let r = Record::parse("bz.toml", &BZ.replace("3. red", "4. red")).unwrap();
+    let e = record::replay::<Bz>(&r).unwrap_err();
+    assert_eq!(e.line, 9);
+    assert!(e.message.contains("should be 3."), "{e}");
+}
+
+#[test]
+fn result_must_match_the_replay() {
+    type Bz = pbem_engine::games::boom_and_zoom::BoomAndZoom;
+    let r = Record::parse("bz.toml", &BZ.replace("result = \"*\"", "result = \"red\"")).unwrap();
+    let e = record::replay::<Bz>(&r).unwrap_err();
+    assert_eq!(e.line, 4);
+    assert!(
+        e.message.contains(
+            "result = \"red\" but the moves give \"*\" (the game is still in play, black to move)"
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn events_end_the_game_and_nothing_may_follow() {
+    type Bz = pbem_engine::games::boom_and_zoom::BoomAndZoom;
+    let resign = BZ
+        .replace("3. red 50-42\n", "3. red 50-42\nblack resign\n")
+        .replace("result = \"*\"", "result = \"red\"");
+    let r = Record::parse("bz.toml", &resign).unwrap();
+    let done = record::replay::<Bz>(&r).unwrap();
+    assert_eq!(done.result(), "red");
+    assert_eq!(done.end.unwrap().reason, "black resigned");
+    let after = resign.replace("black resign\n", "black resign\n10-18\n");
+    let e = record::replay::<Bz>(&Record::parse("bz.toml", &after).unwrap()).unwrap_err();
+    assert_eq!(e.line, 11);
+    assert!(
+        e.message
+            .contains("comes after the end of the game (red won: black resigned)"),
+        "{e}"
+    );
+    let timeout = BZ
+        .replace("3. red 50-42\n", "3. red 50-42\ntimeout\n")
+        .replace("result = \"*\"", "result = \"red\"");
+    let r = record::replay::<Bz>(&Record::parse("bz.toml", &timeout).unwrap()).unwrap();
+    assert_eq!(
+        r.end.unwrap().reason,
+        "black ran out of time",
+        "the side to move times out"
+    );
+    let draw = BZ
+        .replace(
+            "3. red 50-42\n",
+            "3. red 50-42\nblack draw offered\nred draw agreed\n",
+        )
+        .replace("result = \"*\"", "result = \"draw\"");
+    let r = record::replay::<Bz>(&Record::parse("bz.toml", &draw).unwrap()).unwrap();
+    assert_eq!(r.result(), "draw");
+    let offered = BZ.replace("3. red 50-42\n", "3. red 50-42\nblack draw offered\n");
+    let r = record::replay::<Bz>(&Record::parse("bz.toml", &offered).unwrap()).unwrap();
+    assert_eq!((r.result(), r.draw_offer), ("*", Some(Side::A)));
+    assert!(matches!(Event::Resign.as_str(), "resign"));
+}
+
+#[test]
+fn moves_may_sit_at_the_top_level_or_under_play() {
+    let a = Record::parse("a.toml", BZ).unwrap();
+    let b = Record::parse("b.toml", &BZ.replace("moves = ", "[play]\nmoves = ")).unwrap();
+    let entries = |r: &Record| {
+        r.lines
+            .iter()
+            .map(|l| (l.line, l.entry.clone()))
+            .collect::<Vec<_>>()
+    };
+    let shifted: Vec<_> = entries(&a).into_iter().map(|(l, e)| (l + 1, e)).collect();
+    assert_eq!(shifted, entries(&b), "one line lower under [play]");
+    let both = format!("{BZ}[play]\nmoves = \"\"\"\n58-50\n\"\"\"\n");
+    let e = Record::parse("c.toml", &both).unwrap_err();
+    assert!(e.message.contains("two move lists"), "{e}");
+}
+
+/// Every event keeps the columns of the moves around it (issue 14: `draw
+/// offered` and `draw declined` pushed their time and Message-ID out),
+/// and a record with every event reads back as it was written.
+#[test]
+fn issue14_events_line_up_with_the_moves_and_read_back() {
+    type Bz = pbem_engine::games::boom_and_zoom::BoomAndZoom;
+    let mut rec = random_record::<Bz>(1, Side::B, 6);
+    rec.lines.truncate(6);
+    let t = rec.lines[5].time;
+    let event = |side, e: Event, n: u32| MoveLine {
+        line: 0,
+        number: None,
+        side: Some(side),
+        entry: Entry::Event(e),
+        time: t,
+        message_id: Some(format!("<e{n}@mail.example.org>")),
+    };
+    // Offered, declined, offered again, agreed: every event word but
+    // resign and timeout, which end the game as well.
+    rec.lines.push(event(Side::A, Event::DrawOffered, 1));
+    rec.lines.push(event(Side::B, Event::DrawDeclined, 2));
+    rec.lines.push(event(Side::B, Event::DrawOffered, 3));
+    rec.lines.push(event(Side::A, Event::DrawAgreed, 4));
+    rec.result = Some(("draw".into(), 0));
+    let text = record::write::to_string(&rec);
+    let times: Vec<usize> = text.lines().filter_map(|l| l.find("  2026-")).collect();
+    assert_eq!(times.len(), 10, "{text}");
+    assert!(times.iter().all(|&c| c == times[0]), "one column:\n{text}");
+    let back = Record::parse("t.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let entries = |r: &Record| {
+        r.lines
+            .iter()
+            .map(|l| (l.entry.clone(), l.side, l.time, l.message_id.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(entries(&back), entries(&rec));
+    assert_eq!(record::replay::<Bz>(&back).unwrap().result(), "draw");
+    assert_eq!(record::write::to_string(&back), text);
+    // Resign and timeout, each the last line of its game, line up too.
+    for e in [Event::Resign, Event::Timeout] {
+        let mut r = rec.clone();
+        r.lines.truncate(6);
+        // Side B is to move after six plies from B: it resigns, or its
+        // time runs out.
+        r.lines.push(event(Side::B, e, 5));
+        r.result = Some((Bz::RULES.side_name(Side::A).to_string(), 0));
+        let text = record::write::to_string(&r);
+        let cols: Vec<usize> = text.lines().filter_map(|l| l.find("  2026-")).collect();
+        assert!(cols.iter().all(|&c| c == cols[0]), "{text}");
+        let back = Record::parse("t.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(entries(&back), entries(&r));
+        assert_eq!(record::replay::<Bz>(&back).unwrap().result(), "black");
+    }
+}
