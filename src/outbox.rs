@@ -45,8 +45,9 @@
 //! An admin's command's folder is committed when its record is on disk
 //! ([`crate::store::Made`]). One outbox user at a time: the data folder's lock.
 
-use crate::adjudicate::{ChallengeLimits, Identity};
+use crate::adjudicate::ChallengeLimits;
 use crate::mail::templates::Templates;
+use crate::reply::Identity;
 use crate::store::{Store, sync_folder};
 use std::path::Path;
 

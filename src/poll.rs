@@ -48,10 +48,11 @@
 //! data folder cannot be written at all (disk full, read-only) does the
 //! poll stop early: the mails wait in the mailbox for the next one.
 
-use crate::adjudicate::{AdjudicateError, Adjudicator, Handled, Identity, Reply};
+use crate::adjudicate::{AdjudicateError, Adjudicator, Handled};
 use crate::mail::{inbound, templates::Templates};
-use crate::mailbox::{Pending, Source};
+use crate::mailbox::{InboxMail, Source};
 use crate::outbox::{Hold, Outbox, Outgoing, Replies, flush};
+use crate::reply::{Identity, Reply};
 use crate::store::{Made, Processed, Store, StoreError};
 use crate::transport::Transport;
 use chrono::{DateTime, Utc};
@@ -140,13 +141,13 @@ struct OpenBatch {
     out: Outgoing,
     mails: Vec<HandledMail>,
     /// Mails whose key is already in the batch: marked done with it.
-    twins: Vec<Pending>,
+    twins: Vec<InboxMail>,
 }
 
 /// A mail handled, its replies staged in its batch's [`Outgoing`].
 struct HandledMail {
     key: String,
-    mail: Pending,
+    mail: InboxMail,
     refused: bool,
     /// Its fate (and what the reply limits held), for the log once
     /// committed.
@@ -254,7 +255,7 @@ impl Poller<'_> {
         &self,
         cx: &BatchContext<'_>,
         source: &mut dyn Source,
-        pending: Vec<Pending>,
+        pending: Vec<InboxMail>,
     ) -> Result<Report, StoreError> {
         let mut report = Report::default();
         // Clocks first: a deadline that passed before this poll is a loss
@@ -300,7 +301,7 @@ impl Poller<'_> {
         &self,
         cx: &BatchContext<'_>,
         source: &mut dyn Source,
-        mail: Pending,
+        mail: InboxMail,
         batch: &mut OpenBatch,
         report: &mut Report,
     ) -> Flow {
@@ -328,7 +329,7 @@ impl Poller<'_> {
         &self,
         cx: &BatchContext<'_>,
         source: &mut dyn Source,
-        mail: Pending,
+        mail: InboxMail,
         batch: &mut OpenBatch,
         report: &mut Report,
     ) -> Flow {
@@ -361,7 +362,7 @@ impl Poller<'_> {
 
     /// Step 1: the mail parsed, pbem's own lines it quotes taken out, and
     /// its key.
-    fn read(&self, mail: &Pending) -> ReadMail {
+    fn read(&self, mail: &InboxMail) -> ReadMail {
         let mut parsed = inbound::parse(&mail.raw);
         // pbem's own lines, quoted back in any way, are no commands
         // (issue 12): what it lately sent this sender is dropped with the
@@ -396,7 +397,7 @@ impl Poller<'_> {
     fn skip_processed(
         &self,
         source: &mut dyn Source,
-        mail: &Pending,
+        mail: &InboxMail,
         read: &ReadMail,
         report: &mut Report,
     ) -> Flow {
@@ -635,7 +636,7 @@ impl Poller<'_> {
 /// when the data folder cannot be written at all.
 fn not_processed(
     report: &mut Report,
-    mail: &Pending,
+    mail: &InboxMail,
     key: &str,
     e: &dyn std::fmt::Display,
     unwritable: bool,
@@ -653,7 +654,7 @@ fn not_processed(
 fn uncommitted(
     report: &mut Report,
     mails: &[HandledMail],
-    twins: &[Pending],
+    twins: &[InboxMail],
     e: &StoreError,
 ) -> Flow {
     for m in mails {

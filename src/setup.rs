@@ -6,15 +6,16 @@
 //! ([`crate::daemon`]) build one and call it; the mail path itself runs in
 //! [`crate::poll`].
 
-use crate::adjudicate::Identity;
 use crate::config::{Config, InboxKind};
 use crate::mail::outbound;
 use crate::mail::templates::Templates;
 use crate::mailbox::imap::Imap;
 use crate::mailbox::{Maildir, Source};
+use crate::outbox::{self, dead};
 use crate::poll::{Poller, Report};
+use crate::reply::Identity;
 use crate::store::{Store, StoreError};
-use crate::transport::{self, dead};
+use crate::transport;
 
 /// Everything a poll needs, built from the settings.
 pub struct Server {
@@ -81,7 +82,7 @@ impl Server {
         &self,
         batch: &Store,
         key: &str,
-        replies: &[crate::adjudicate::Reply],
+        replies: &[crate::reply::Reply],
         made: &crate::store::Made,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<Report, StoreError> {
@@ -95,7 +96,7 @@ impl Server {
 
     /// Sends the outbox. Call with the lock held.
     pub fn flush(&self) -> Report {
-        let flushed = transport::flush(&self.store.outbox_ready(), self.transport.as_ref());
+        let flushed = outbox::flush(&self.store.outbox_ready(), self.transport.as_ref());
         let mut report = Report {
             sent: flushed.sent,
             unsent: flushed.failed + flushed.waiting,
@@ -148,7 +149,7 @@ impl Server {
                 },
             )
             .map_err(|e| e.to_string())?;
-        let reply = crate::adjudicate::Reply {
+        let reply = crate::reply::Reply {
             to: admin.clone(),
             rendered,
             game: None,

@@ -30,10 +30,6 @@ pub mod smtp;
 pub use config::{SendConfig, check, from_config};
 pub use maildir::{MaildirSink, folder_name, lf_lines};
 
-// Compatibility: the outbox's parts, at the paths they had when they
-// lived here (to be removed once callers use `crate::outbox`).
-pub use crate::outbox::{Flushed, dead, flush, pack, queued, queued_by_batch};
-
 /// What a failed send means for the mail and for the mails after it
 /// (issue 13, item 13: a reply the server refused stayed queued for ever
 /// and failed every poll).

@@ -31,13 +31,14 @@
 //! runs small sizes to check the bench works;
 //! `PBEM_BENCH_ONLY=throughput,latency,replay,scale` runs some sections.
 
-use pbem::adjudicate::{Adjudicator, Identity};
+use pbem::adjudicate::Adjudicator;
 use pbem::config::{Config, INIT};
 use pbem::game::{self, Game, Side};
 use pbem::mail::templates::Templates;
 use pbem::mailbox::Maildir;
 use pbem::poll::Poller;
 use pbem::record::{self, Entry, MoveLine, Record};
+use pbem::reply::Identity;
 use pbem::rules::Rules;
 use pbem::store::{GameClock, Secrets, Store};
 use pbem::timecontrol::{ClockState, TimeControl};

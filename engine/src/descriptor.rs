@@ -1,9 +1,9 @@
 //! What a game is, below the games and the [`crate::game::Game`] trait:
 //! its identity ([`Rules`], the closed set of eight) and its descriptor
 //! ([`RulesInfo`]: names, byline, sides and who moves first, notation
-//! forms, id prefix, summary, complete rules text, example record), with
-//! [`sections!`](crate::sections) for the sections of the rules text a
-//! refusal may cite. Each game fills its descriptor in its own folder
+//! forms, id prefix, summary, complete rules text, example record, the
+//! titles of the sections a refusal may cite, which each game declares
+//! with [`sections!`](crate::sections) in `games/`). Each game fills its descriptor in its own folder
 //! (`games/<game>/facts.rs`); [`crate::rules`], above the games, joins
 //! the two.
 
@@ -160,32 +160,4 @@ impl RulesInfo {
         let i = self;
         format!("{:<20} {} {}", i.slug, i.name, i.credit)
     }
-}
-
-/// Declares a game's `Section` enum: the sections of its rules text that
-/// its refusals cite, each with its title. `TITLES` lists them all; the
-/// tests check that they are exactly the text's headings, so a refusal can
-/// only cite a section that exists.
-#[macro_export]
-macro_rules! sections {
-    ($(#[$m:meta])* $vis:vis enum $name:ident { $($(#[$vm:meta])* $v:ident => $title:literal),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-        $vis enum $name { $($(#[$vm])* $v),+ }
-
-        impl $name {
-            /// Every section's title, in the order of the text.
-            pub const TITLES: &'static [&'static str] = &[$($title),+];
-
-            /// The section's heading in the rules text.
-            pub const fn title(self) -> &'static str {
-                match self { $($name::$v => $title),+ }
-            }
-
-            /// A refusal that this section of the rules explains.
-            pub fn says(self, text: impl Into<String>) -> $crate::game::Explanation {
-                $crate::game::Explanation { section: self.title(), text: text.into() }
-            }
-        }
-    };
 }

@@ -9,7 +9,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use minijinja::context;
-use pbem::adjudicate::{Identity, Reply, mailbox};
+use pbem::reply::{Identity, Reply, mailbox};
 use pbem::mail::command::{self, Command};
 use pbem::mail::templates::Templates;
 use pbem::mail::{inbound, outbound};

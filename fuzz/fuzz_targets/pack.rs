@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pbem::transport::pack::{self, Entry, Id};
+use pbem::outbox::pack::{self, Entry, Id};
 
 fuzz_target!(|data: &[u8]| {
     let (entries, _damage) = pack::decode(data);

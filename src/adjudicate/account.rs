@@ -4,6 +4,7 @@
 //! their games: `timezone`, `vacation`, `digest`.
 
 use super::*;
+use crate::reply::address_of;
 
 impl Adjudicator<'_> {
     pub(super) fn info(

@@ -5,6 +5,7 @@
 //! address.
 
 use super::*;
+use crate::reply::address_of;
 
 /// Who wrote a mail, as far as one game is concerned (issue 3, "Who may
 /// move").

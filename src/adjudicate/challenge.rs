@@ -3,6 +3,7 @@
 //! challenger, and the game it starts (also for the admin's `pbem new`).
 
 use super::*;
+use crate::reply::{Reply, address_of, mailbox, mailbox_key, unmailable};
 
 /// The bounds on challenges (issue 13: one mail with 20 `challenge`
 /// lines made pbem mail 20 strangers): `[limits]` in pbem.toml; 0 turns a

@@ -11,10 +11,11 @@
 //! or the loss on time, each exactly once (the poll commits the mails under
 //! a key naming the turn and the notice, like a mail's Message-ID).
 
-use super::{AdjudicateError, Adjudicator, Reply, Result, address_of, example_move};
+use super::{AdjudicateError, Adjudicator, Result, example_move};
 use crate::game::{Game, Side, View};
 use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::reply::{Kind, Letter};
+use crate::reply::{Reply, address_of};
 use crate::store::{GameClock, Secrets, StoreError};
 use crate::timecontrol::{ClockState, Notice, TimeControl, format_deadline};
 use chrono::Utc;

@@ -3,6 +3,7 @@
 //! notices to the admin and the players.
 
 use super::*;
+use crate::reply::{Reply, address_of};
 
 /// A game pbem cannot use: its record (or its challenge) does not read or
 /// does not replay (issue 5, "A corrupt record (edited by hand)"). pbem

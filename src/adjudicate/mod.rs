@@ -39,10 +39,6 @@ mod play;
 mod refuse;
 mod table;
 
-/// Compatibility re-exports: these moved to [`crate::reply`].
-pub use crate::reply::{
-    Identity, Reply, ThreadHead, address_of, display_name, mailbox, mailbox_key, unmailable,
-};
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
@@ -54,6 +50,7 @@ use crate::mail::command::{self, Command, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{TemplateError, Templates};
 use crate::record::{self, Entry, Event, MoveLine, Record};
+use crate::reply::{Identity, Reply};
 use crate::reply::{Kind, Letter};
 use crate::rules::Rules;
 use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};

@@ -3,6 +3,7 @@
 //! show.
 
 use super::*;
+use crate::reply::Reply;
 
 impl Adjudicator<'_> {
     /// The answer to `board` or `moves [SQUARE]`.

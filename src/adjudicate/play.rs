@@ -3,6 +3,7 @@
 //! whole or not at all.
 
 use super::*;
+use crate::reply::address_of;
 
 /// A command refused, and why (for the log).
 pub(super) struct Refused {

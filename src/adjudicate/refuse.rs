@@ -3,6 +3,7 @@
 //! and the refusal of a mail with no command.
 
 use super::*;
+use crate::reply::address_of;
 
 /// A refusal: what was refused, why, and what helps (issue 3, "Replies":
 /// what was wrong and why, the board, and the legal moves).

@@ -3,6 +3,7 @@
 //! ([`Table`]), and how its thread is headed.
 
 use super::*;
+use crate::reply::{ThreadHead, address_of, display_name};
 
 /// Where the game of a mail was named.
 pub(super) struct Target {

@@ -7,11 +7,13 @@
 //! the game or move with its mails, or neither (issue 13 item 4).
 
 use super::out;
-use super::server::{ConfigArg, Server};
-use crate::adjudicate::{Adjudicator, mailbox};
+use super::server::ConfigArg;
+use crate::adjudicate::Adjudicator;
 use crate::game::{self, Game, Side, View};
 use crate::record::{self, Entry, MoveLine, Record};
+use crate::reply::mailbox;
 use crate::rules::Rules;
+use crate::setup::Server;
 use crate::store::{self, Made};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -189,11 +191,11 @@ impl New {
                     "pbem new: {side} is named twice; give each side one player"
                 ));
             }
-            let addr = crate::adjudicate::address_of(email);
+            let addr = crate::reply::address_of(email);
             if addr.parse::<lettre::Address>().is_err() {
                 return Err(format!("pbem new: {typed}: not a mail address"));
             }
-            if let Some(why) = crate::adjudicate::unmailable(&addr) {
+            if let Some(why) = crate::reply::unmailable(&addr) {
                 return Err(format!("pbem new: {typed}: pbem cannot write to it: {why}"));
             }
             let name = email

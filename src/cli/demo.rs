@@ -1,9 +1,9 @@
 use super::out;
-use super::server::Server;
 use crate::config::{Config, INIT};
 use crate::demo::{Player, example_moves};
 use crate::mailbox::Maildir;
 use crate::rules::Rules;
+use crate::setup::Server;
 use clap::Args;
 use std::path::{Path, PathBuf};
 

@@ -11,7 +11,6 @@ mod server;
 mod show;
 mod validate;
 
-pub use server::Server;
 pub use validate::{Checked, check as validate_record};
 
 use crate::game::Side;

@@ -12,7 +12,7 @@ use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use crate::setup::Server;
+use crate::setup::Server;
 
 /// Where the settings are: --config, else $PBEM_CONFIG, else ./pbem.toml.
 #[derive(Args, Debug, Clone)]

@@ -232,7 +232,7 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mail::templates::Rendered;
+    use crate::reply::Rendered;
 
     fn identity() -> Identity {
         Identity {

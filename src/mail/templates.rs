@@ -58,7 +58,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ),
 ];
 
-pub use crate::reply::Rendered;
+use crate::reply::Rendered;
 
 /// The template set.
 pub struct Templates {

@@ -48,8 +48,5 @@ pub trait Source {
     }
 }
 
-/// The old name of [`InboxMail`], kept while `crate::poll` uses it.
-pub type Pending = InboxMail;
-
 /// The largest mail read; anything bigger is left alone and reported.
 pub const MAX_MAIL: u64 = 25 * 1024 * 1024;

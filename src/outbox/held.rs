@@ -12,8 +12,8 @@
 //! harmlessly after a crash).
 
 use super::{Outbox, sync_dir};
-use crate::adjudicate::{Reply, address_of};
-use crate::mail::templates::Rendered;
+use crate::reply::Rendered;
+use crate::reply::{Reply, address_of};
 use crate::store::{StoreError, io_err as io};
 use crate::timecontrol::DigestMode;
 use chrono::{DateTime, Utc};

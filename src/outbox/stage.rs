@@ -12,8 +12,9 @@
 //! with the batch.
 
 use super::{Hold, Outbox, pack};
-use crate::adjudicate::{Adjudicator, Reply, address_of, mailbox};
+use crate::adjudicate::Adjudicator;
 use crate::mail::{inbound::Inbound, outbound};
+use crate::reply::{Reply, address_of, mailbox};
 use crate::store::{Correspondence, StoreError, stable_hash};
 use chrono::{DateTime, Utc};
 use std::collections::HashMap;

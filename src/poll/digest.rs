@@ -13,11 +13,11 @@
 //! before they are removed, so a crash in between sends it once.
 
 use super::{Poller, Report};
-use crate::adjudicate::{Reply, address_of};
 use crate::outbox::held::{self, Held};
 use crate::outbox::{Hold, sync_dir};
+use crate::reply::{Reply, address_of};
 use crate::store::{Processed, StoreError, io_err as io, stable_hash};
-use crate::timecontrol::{self, DigestMode, DigestPrefs, Queued};
+use crate::timecontrol::{self, DigestMode, DigestPrefs, HeldNews};
 use chrono::{DateTime, Utc};
 use minijinja::context;
 use std::fs;
@@ -57,7 +57,7 @@ impl Poller<'_> {
                     continue;
                 }
             };
-            queue.push(Queued {
+            queue.push(HeldNews {
                 recipient: address_of(&held.to),
                 at: held.at,
                 urgent: held.urgent,

@@ -41,8 +41,9 @@
 //! carries the notice instead, so a crash cannot swallow it.
 
 use super::Poller;
-use crate::adjudicate::{ChallengeLimits, Handled, Reply, address_of, mailbox_key};
+use crate::adjudicate::{ChallengeLimits, Handled};
 use crate::mail::inbound::Inbound;
+use crate::reply::{Reply, address_of, mailbox_key};
 use crate::store::StoreError;
 use crate::timecontrol::format_deadline;
 use chrono::{DateTime, Duration, Utc};
@@ -515,7 +516,7 @@ impl Poller<'_> {
 
 /// A notice of the limits, `rendered`, to the recipient of `reply`, in
 /// its place: about no game, with no key to reply with.
-fn in_place_of(reply: &Reply, rendered: crate::mail::templates::Rendered) -> Reply {
+fn in_place_of(reply: &Reply, rendered: crate::reply::Rendered) -> Reply {
     Reply {
         to: reply.to.clone(),
         rendered,

@@ -194,6 +194,3 @@ pub(super) fn daily_slot(zone: Tz, hour: u8, now: DateTime<Utc>) -> Option<DateT
     }
     local_instant(zone, today.pred_opt()?, time)
 }
-
-/// The old name of [`HeldNews`], kept while `crate::poll::digest` uses it.
-pub type Queued<T> = HeldNews<T>;

@@ -9,12 +9,12 @@
 //! they fail: there the stack must have been started on purpose.
 
 use super::play::Mailroom;
-use pbem::cli::Server;
 use pbem::config::Config;
 use pbem::demo::{Player, Received};
 use pbem::mail::inbound::{self, Inbound};
 use pbem::mailbox::imap::{Imap, ImapConfig, Security};
 use pbem::mailbox::{Maildir, Source};
+use pbem::setup::Server;
 use pbem::store::Store;
 use pbem::transport::{self, SendConfig, Transport};
 use std::collections::HashMap;

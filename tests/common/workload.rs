@@ -2,11 +2,12 @@
 //! them: every move recorded once, every reply delivered once (issue 5:
 //! crash injection, outages, two processes at once).
 
-use pbem::adjudicate::{Adjudicator, Identity};
+use pbem::adjudicate::Adjudicator;
 use pbem::demo::example_moves;
 use pbem::game::Side;
 use pbem::mail::templates::Templates;
 use pbem::record::Record;
+use pbem::reply::Identity;
 use pbem::rules::Rules;
 use pbem::store::Store;
 use std::collections::{BTreeMap, HashMap};

@@ -4,10 +4,10 @@
 //! tests/mail/badmail.rs; here each gate is tried on its own.
 
 use minijinja::Value;
-use pbem::adjudicate::{Identity, Reply, mailbox};
 use pbem::mail::outbound;
 use pbem::mail::templates::{DEFAULTS, Templates};
 use pbem::poll::mail_key;
+use pbem::reply::{Identity, Reply, mailbox};
 use pbem::store::{Challenge, Secrets, Store, valid_id};
 use pbem::transport::folder_name;
 use std::collections::BTreeMap;

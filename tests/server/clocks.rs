@@ -6,12 +6,12 @@
 //! they owe, once, and records the loss on time.
 
 use chrono::{DateTime, Duration, Utc};
-use pbem::cli::Server;
 use pbem::config::{Config, INIT};
 use pbem::demo::{Player, Received};
 use pbem::mailbox::Maildir;
 use pbem::poll::{Poller, Report};
 use pbem::record::Record;
+use pbem::setup::Server;
 
 struct World {
     _dir: tempfile::TempDir,

@@ -22,9 +22,9 @@ use crate::common;
 
 use common::files;
 use common::workload::{self, Workload};
-use pbem::adjudicate::Identity;
 use pbem::config::{Config, INIT};
 use pbem::mailbox::Maildir;
+use pbem::reply::Identity;
 use pbem::rules::Rules;
 use pbem::store::{Store, stable_hash};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -495,7 +495,7 @@ fn killed_flushes_with_a_reader_deliver_each_reply_once() {
     std::fs::write(site.dir.path().join("blocked"), "").unwrap();
     site.run(&["poll", "--quiet", "--set", "send.folder=blocked"], None)
         .unwrap();
-    let queued = pbem::transport::queued(&site.store.outbox_ready());
+    let queued = pbem::outbox::queued(&site.store.outbox_ready());
     assert_eq!(queued, load.replies());
 
     // A reader: what arrives in a player's new/ is moved to cur/, seen.

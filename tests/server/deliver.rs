@@ -129,7 +129,7 @@ impl Site {
 
     /// The batches waiting in the outbox, and the mails in each.
     fn outbox(&self) -> Vec<usize> {
-        pbem::transport::queued_by_batch(&self.path("data/outbox/ready"))
+        pbem::outbox::queued_by_batch(&self.path("data/outbox/ready"))
     }
 }
 
@@ -143,7 +143,7 @@ fn mail(from: &str, to: &str, message_id: &str, subject: &str, body: &str) -> Ve
         "Return-Path: <{addr}>\r\nFrom: {from}\r\nTo: {to}\r\nSubject: {subject}\r\n\
          Message-ID: {message_id}\r\nDate: Fri, 20 Nov 2026 10:30:00 +0000\r\n\
          Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n",
-        addr = pbem::adjudicate::address_of(from)
+        addr = pbem::reply::address_of(from)
     )
     .into_bytes()
 }

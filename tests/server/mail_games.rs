@@ -8,11 +8,11 @@
 use crate::common;
 
 use common::play::{Mailroom, play_game};
-use pbem::cli::Server;
 use pbem::config::{Config, INIT};
 use pbem::demo::{Player, Received};
 use pbem::mailbox::Maildir;
 use pbem::rules::Rules;
+use pbem::setup::Server;
 use pbem::store::Store;
 
 /// The embedded default: a local Maildir in, Maildirs out.

@@ -18,8 +18,8 @@ use crate::common;
 use common::files;
 use common::mailstack::{Stack, nonce, stack};
 use common::workload::{self, Workload};
-use pbem::adjudicate::Identity;
 use pbem::config::Config;
+use pbem::reply::Identity;
 use pbem::store::Store;
 use pbem::transport;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -129,7 +129,7 @@ impl Site {
     }
 
     fn outbox(&self) -> usize {
-        transport::queued(&self.dir.path().join("data/outbox/ready"))
+        pbem::outbox::queued(&self.dir.path().join("data/outbox/ready"))
     }
 }
 
@@ -179,7 +179,7 @@ fn postfix_stops_mid_flush_and_every_reply_goes_out_once() {
         let start = Instant::now();
         let mut top = 0;
         while start.elapsed() < Duration::from_secs(120) {
-            let n = transport::queued(&outbox);
+            let n = pbem::outbox::queued(&outbox);
             top = top.max(n);
             if top == replies && n <= replies * 2 / 3 {
                 stack().script(&["stop-smtp"]);

@@ -8,14 +8,14 @@ use crate::common;
 use chrono::{TimeZone, Utc};
 use common::mailstack::{Stack, nonce, stack};
 use mail_parser::{MessageParser, MimeHeaders};
-use pbem::adjudicate::{Identity, Reply};
-use pbem::cli::Server;
 use pbem::config::{Config, Inbox};
 use pbem::mail::inbound::{self, Inbound};
 use pbem::mail::outbound;
-use pbem::mail::templates::Rendered;
 use pbem::mailbox::Maildir;
 use pbem::outbox::{self, pack};
+use pbem::reply::Rendered;
+use pbem::reply::{Identity, Reply};
+use pbem::setup::Server;
 use pbem::transport::{self, SendConfig};
 use std::path::Path;
 use std::time::Duration;
@@ -172,7 +172,7 @@ fn a_wrong_password_leaves_the_mail_waiting() {
     let batch = ready.join("20261121T100000000000-0000000000000001");
     queue_one(&batch, reply_mail(s, &s.address("bob"), &tag));
     let wrong = transport::from_config(&config).unwrap();
-    let f = transport::flush(&ready, wrong.as_ref());
+    let f = pbem::outbox::flush(&ready, wrong.as_ref());
     assert_eq!((f.sent, f.failed, f.dead), (0, 1, 0), "{f:?}");
     assert!(batch.join(pack::FILE).exists());
     assert_eq!(outbox::queued(&ready), 1);
@@ -356,7 +356,7 @@ fn a_server_that_is_down_is_transient_and_the_outbox_keeps_the_mail() {
     std::fs::write(batch.join(outbox::KEYS), "0 mail-key\n").unwrap();
 
     let down = transport::from_config(&s.smtp(&s.host, closed, "starttls")).unwrap();
-    let f = transport::flush(&ready, down.as_ref());
+    let f = pbem::outbox::flush(&ready, down.as_ref());
     assert_eq!((f.sent, f.failed), (0, 1), "{f:?}");
     assert!(batch.join(pack::FILE).exists() && batch.join(outbox::KEYS).exists());
     assert_eq!(outbox::queued(&ready), 1);
@@ -364,10 +364,10 @@ fn a_server_that_is_down_is_transient_and_the_outbox_keeps_the_mail() {
     assert!(e.is_down(), "a server that is down is worth retrying: {e}");
 
     let up = transport::from_config(&s.submission()).unwrap();
-    let f = transport::flush(&ready, up.as_ref());
+    let f = pbem::outbox::flush(&ready, up.as_ref());
     assert_eq!((f.sent, f.failed), (1, 0), "{f:?}");
     assert!(!batch.exists(), "the sent batch is gone");
-    let f = transport::flush(&ready, up.as_ref());
+    let f = pbem::outbox::flush(&ready, up.as_ref());
     assert_eq!((f.sent, f.failed), (0, 0), "nothing left to send");
 
     let got = s.wait_for_tag("pbem", &tag);

@@ -13,7 +13,6 @@ use crate::common;
 
 use chrono::{DateTime, Duration, Utc};
 use pbem::adjudicate::Adjudicator;
-use pbem::cli::Server;
 use pbem::config::{Config, INIT};
 use pbem::demo::Received;
 use pbem::game::Side;
@@ -21,6 +20,7 @@ use pbem::mailbox::Maildir;
 use pbem::poll::{Limits, Poller, Report};
 use pbem::record::{Entry, Record};
 use pbem::rules::Rules;
+use pbem::setup::Server;
 use pbem::timecontrol::format_deadline;
 use std::collections::{BTreeMap, HashSet};
 use std::fs;

@@ -108,3 +108,31 @@ pub(crate) fn square_moves_hint(rules: &RulesInfo) -> String {
         rules.write_like()
     )
 }
+
+/// Declares a game's `Section` enum: the sections of its rules text that
+/// its refusals cite, each with its title. `TITLES` lists them all; the
+/// tests check that they are exactly the text's headings, so a refusal can
+/// only cite a section that exists.
+#[macro_export]
+macro_rules! sections {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $($(#[$vm:meta])* $v:ident => $title:literal),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name { $($(#[$vm])* $v),+ }
+
+        impl $name {
+            /// Every section's title, in the order of the text.
+            pub const TITLES: &'static [&'static str] = &[$($title),+];
+
+            /// The section's heading in the rules text.
+            pub const fn title(self) -> &'static str {
+                match self { $($name::$v => $title),+ }
+            }
+
+            /// A refusal that this section of the rules explains.
+            pub fn says(self, text: impl Into<String>) -> $crate::game::Explanation {
+                $crate::game::Explanation { section: self.title(), text: text.into() }
+            }
+        }
+    };
+}
