@@ -127,7 +127,7 @@ fn main() {
         for rules in Rules::ALL {
             let text = pbem::with_game!(rules, G => example::<G>(in_play));
             let path = folder.join(format!("{}.toml", rules.slug()));
-            record::write::write_atomic(&path, &text).unwrap();
+            pbem::store::files::write_atomic(&path, &text).unwrap();
             println!("wrote {}", path.display());
         }
     }

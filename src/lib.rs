@@ -27,7 +27,7 @@
 
 pub mod adjudicate;
 // The engine's modules at their old paths (`pbem::game`, `crate::rules`...).
-pub use pbem_engine::{diagram, games, geom, glyph, notation, rules};
+pub use pbem_engine::{diagram, games, geom, glyph, notation, record, rules};
 pub use pbem_engine::{sections, with_game};
 /// The engine's [`pbem_engine::game`] and [`pbem_engine::play`] at the
 /// old path `pbem::game` (checked play moved above the rules).
@@ -45,7 +45,7 @@ pub mod mail;
 pub mod mailbox;
 pub mod outbox;
 pub mod poll;
-pub mod record;
+
 pub mod reply;
 pub mod setup;
 pub mod store;

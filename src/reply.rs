@@ -101,6 +101,9 @@ impl Identity {
 /// One mail to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
+    /// What the mail is, as decided (the poll's limits and digests tell
+    /// replies apart by it, never by their words).
+    pub kind: Kind,
     /// "Name <address>" or a bare address.
     pub to: String,
     pub rendered: Rendered,

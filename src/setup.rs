@@ -150,6 +150,7 @@ impl Server {
             )
             .map_err(|e| e.to_string())?;
         let reply = crate::reply::Reply {
+            kind: crate::reply::Kind::Notice,
             to: admin.clone(),
             rendered,
             game: None,

@@ -1,5 +1,5 @@
-//! Game ids: the short prefix of each game and fresh random ids that
-//! nothing has (issue 13).
+//! Game ids: fresh random ids that nothing has (issue 13), after the
+//! game's prefix (its descriptor's `id_prefix`, `bz-...`).
 
 use super::*;
 
@@ -8,25 +8,11 @@ impl Adjudicator<'_> {
     /// and never one in use: a challenge must not replace a game).
     pub(super) fn fresh_id(&self, rules: Rules) -> Result<String> {
         for _ in 0..16 {
-            let id = store::new_game_id(id_prefix(rules))?;
+            let id = store::new_game_id(rules.id_prefix())?;
             if !self.store.id_taken(&id)? {
                 return Ok(id);
             }
         }
         Err(StoreError::Invalid("no free game id after 16 random tries".into()).into())
-    }
-}
-
-/// Short game-id prefixes.
-pub fn id_prefix(r: Rules) -> &'static str {
-    match r {
-        Rules::BoomAndZoom => "bz",
-        Rules::DragonsTeeth => "dt",
-        Rules::Embed => "em",
-        Rules::Mad => "mad",
-        Rules::MadRooks => "mr",
-        Rules::MadBishops => "mb",
-        Rules::GuerrillaCheckers => "gc",
-        Rules::ToroidalCheckers => "tc",
     }
 }

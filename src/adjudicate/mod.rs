@@ -42,7 +42,6 @@ mod table;
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
-pub use ids::id_prefix;
 pub use news::MAX_LISTED;
 
 use crate::game::{self, Game, Origin, Side, View};

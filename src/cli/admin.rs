@@ -82,7 +82,7 @@ impl New {
                 eprintln!("pbem new: --id {id}: use lower-case letters, digits and dashes (2-40)");
                 return Ok(2);
             }
-            None => store::new_game_id(crate::adjudicate::id_prefix(rules))?,
+            None => store::new_game_id(rules.id_prefix())?,
         };
         let server = Server::new(self.config.load()?)?;
         let now = crate::clock::now();

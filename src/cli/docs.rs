@@ -62,7 +62,7 @@ impl Manpage {
             let mut out = Vec::new();
             clap_mangen::Man::new(cmd.name(name.clone())).render(&mut out)?;
             let path = dir.join(format!("{name}.1"));
-            crate::record::write::write_atomic(&path, &String::from_utf8_lossy(&out))?;
+            crate::store::files::write_atomic(&path, &String::from_utf8_lossy(&out))?;
             written.push(path);
             Ok(())
         };

@@ -246,6 +246,7 @@ mod tests {
 
     fn reply(to: &str, subject: &str) -> Reply {
         Reply {
+            kind: crate::reply::Kind::Answer,
             to: to.into(),
             rendered: Rendered {
                 subject: subject.into(),

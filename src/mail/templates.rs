@@ -114,6 +114,7 @@ impl Templates {
     /// [`TemplateError`] for a missing or broken template.
     pub fn compose(&self, letter: &Letter) -> Result<Reply, TemplateError> {
         Ok(Reply {
+            kind: letter.kind,
             to: letter.to.clone(),
             rendered: self.render(letter.template, letter.context.clone())?,
             game: letter.game.clone(),

@@ -14,7 +14,7 @@
 //! releases its replies. A release cut short is done again by recovery.
 
 use super::{KEYS, Outbox, Outgoing, Replies, held, pack};
-use crate::record::write::write_atomic_via;
+use crate::store::files::write_atomic_via;
 use crate::store::{Made, StoreError, io_err as io, stable_hash};
 use chrono::{DateTime, Utc};
 use std::collections::HashSet;

@@ -26,7 +26,7 @@
 //! notice too, it is marked told; a notice that could not go now waits
 //! for the next flush.
 
-use crate::record::write::write_atomic_via;
+use crate::store::files::write_atomic_via;
 use crate::transport::{SendError, SendErrorKind, Transport, envelope_of};
 use chrono::{DateTime, SecondsFormat, Utc};
 use std::collections::HashSet;

@@ -47,9 +47,10 @@ pub struct Held {
 }
 
 impl Held {
-    /// The reply it was held from.
+    /// The reply it was held from (only news is held).
     pub fn into_reply(self) -> Reply {
         Reply {
+            kind: crate::reply::Kind::News,
             to: self.to,
             rendered: Rendered {
                 subject: self.subject,

@@ -125,6 +125,7 @@ impl Poller<'_> {
             .render("digest", context! { items => shown, count => items.len() })
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         Ok(Reply {
+            kind: crate::reply::Kind::News,
             to: items[0].to.clone(),
             rendered,
             game: None,

@@ -518,6 +518,7 @@ impl Poller<'_> {
 /// its place: about no game, with no key to reply with.
 fn in_place_of(reply: &Reply, rendered: crate::reply::Rendered) -> Reply {
     Reply {
+        kind: crate::reply::Kind::Notice,
         to: reply.to.clone(),
         rendered,
         game: None,

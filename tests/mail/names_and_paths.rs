@@ -351,6 +351,7 @@ fn issue5_no_value_injects_a_header() {
                 mailbox(Some(value), "bob@example.org"),
             ] {
                 let reply = Reply {
+                    kind: pbem::reply::Kind::Answer,
                     to,
                     rendered: rendered.clone(),
                     game: Some("bz-test1".into()),

@@ -44,6 +44,7 @@ fn identity(s: &Stack) -> Identity {
 fn reply_mail(s: &Stack, to: &str, tag: &str) -> Vec<u8> {
     let id = identity(s);
     let reply = Reply {
+        kind: pbem::reply::Kind::Answer,
         to: format!("Bob <{to}>"),
         rendered: Rendered {
             subject: format!("[pbem bz-1] Alice moved 58-50 ({tag})"),
