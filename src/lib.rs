@@ -25,6 +25,8 @@
 //! Layers do not leak: the rules never see text or files, and the record
 //! reader never checks legality; replay joins them.
 
+#![forbid(unsafe_code)]
+
 pub mod adjudicate;
 // The engine's modules at their old paths (`pbem::game`, `crate::rules`...).
 pub use pbem_engine::{diagram, games, geom, glyph, notation, record, rules};

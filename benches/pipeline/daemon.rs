@@ -37,8 +37,9 @@ impl Daemon {
 
 impl Drop for Daemon {
     fn drop(&mut self) {
-        // SAFETY: kill(2) on our own child's pid.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        // Our own child, not yet waited for.
+        let pid = rustix::process::Pid::from_child(&self.child);
+        let _ = rustix::process::kill_process(pid, rustix::process::Signal::TERM);
         let _ = self.child.wait();
     }
 }

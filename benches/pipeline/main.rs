@@ -133,8 +133,7 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
 /// Flushes everything written so far, so that one section's dirty pages
 /// are not paid for by the next one's fsyncs.
 fn sync_disk() {
-    // SAFETY: sync(2) takes no arguments and cannot fail.
-    unsafe { libc::sync() };
+    rustix::fs::sync();
 }
 
 // ---------------------------------------------------------------------------
@@ -381,11 +380,22 @@ struct Throughput {
 
 /// This process's user and system CPU time so far, in seconds.
 fn cpu_time() -> (f64, f64) {
-    // SAFETY: getrusage(2) fills the struct we hand it.
-    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
-    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
-    (secs(u.ru_utime), secs(u.ru_stime))
+    // Fields 14 and 15 of /proc/self/stat, after the command's name in
+    // parentheses (which may hold spaces): user and system time in ticks.
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let field = |n: usize| {
+        after
+            .split_whitespace()
+            .nth(n)
+            .and_then(|t| t.parse::<f64>().ok())
+    };
+    let tick = rustix::param::clock_ticks_per_second() as f64;
+    // `after` starts at field 3 (the state): utime is field 14.
+    (
+        field(11).unwrap_or(0.0) / tick,
+        field(12).unwrap_or(0.0) / tick,
+    )
 }
 
 fn throughput(config: &Config, games: &mut [Played], mails: usize) -> Throughput {

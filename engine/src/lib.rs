@@ -42,6 +42,8 @@
 //! A record is read the same way: [`record::Record::parse`] checks only
 //! syntax (with line numbers), [`record::replay`] plays the lines.
 
+#![forbid(unsafe_code)]
+
 pub mod descriptor;
 pub mod diagram;
 pub mod game;

@@ -122,6 +122,12 @@ impl Demo {
             out!("\nThe last mail, as Alice got it:\n");
             out!("Subject: {}\n\n{}", last.subject, last.text);
         }
+        self.next_steps(&id)?;
+        Ok(0)
+    }
+
+    /// Where everything is, and how to go on by hand: printed at the end.
+    fn next_steps(&self, id: &str) -> anyhow::Result<()> {
         // Runnable as printed (issue 14): `pbem` only where that is this
         // program, else the path to it; the mail as a shell command.
         let pbem = invocation();
@@ -140,7 +146,7 @@ impl Demo {
              in their Reply-To, as a mail client would.",
             mail = crate::demo::FIRST_MAIL,
         );
-        Ok(0)
+        Ok(())
     }
 }
 

@@ -28,7 +28,7 @@ use pbem::reply::Identity;
 use pbem::rules::Rules;
 use pbem::store::{Store, stable_hash};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
@@ -201,8 +201,14 @@ impl Site {
     /// it still runs, and whether with SIGINT (as Ctrl-C does) rather than
     /// SIGKILL. `None` when a signal ended it.
     fn run(&self, args: &[&str], kill: Option<(Duration, bool)>) -> Option<Output> {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_pbem"));
+        // SIGINT as at a terminal, even when the tests run in the
+        // background (a shell's `&` makes its jobs ignore it, and they
+        // pass that on): env(1) sets it back to the default, then runs
+        // pbem in its place (the same process).
+        let mut command = Command::new("env");
         command
+            .arg("--default-signal=INT")
+            .arg(env!("CARGO_BIN_EXE_pbem"))
             .args(args)
             .arg("--config")
             .arg(&self.config_path)
@@ -210,24 +216,15 @@ impl Site {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        // SIGINT as at a terminal, even when the tests run in the
-        // background (a shell's `&` makes its jobs ignore it, and they
-        // pass that on).
-        // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
-        unsafe {
-            command.pre_exec(|| {
-                libc::signal(libc::SIGINT, libc::SIG_DFL);
-                Ok(())
-            });
-        }
         let mut child: Child = command.spawn().unwrap();
         if let Some((after, sigint)) = kill {
             std::thread::sleep(after);
             if child.try_wait().unwrap().is_none() {
                 if sigint {
-                    // SAFETY: kill(2) on our own child, which has not been
-                    // waited for, so its pid is not reused.
-                    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+                    // Our own child, not yet waited for: its pid is not
+                    // reused.
+                    let pid = rustix::process::Pid::from_child(&child);
+                    let _ = rustix::process::kill_process(pid, rustix::process::Signal::INT);
                 } else {
                     let _ = child.kill(); // SIGKILL
                 }

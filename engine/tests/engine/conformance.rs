@@ -37,21 +37,7 @@ fn playout<G: Game>(first: Side, seed: u64) {
             "no moves exactly when the game is over: {}",
             ctx()
         );
-        // Diagrams fit a mail, show the square numbers of empty squares.
-        let d = pos.diagram(&View {
-            last: None,
-            seat: None,
-            ply,
-            ..View::default()
-        });
-        assert!(!d.is_empty(), "empty diagram: {}", ctx());
-        for line in d.lines() {
-            assert!(
-                line.chars().count() <= 72,
-                "diagram line over 72: {line:?} {}",
-                ctx()
-            );
-        }
+        check_diagram(&pos, ply, &ctx);
         if let Some(end) = outcome {
             // A finished game refuses moves, whatever they are.
             for text in ["1-2", "22x15", "27/36,28/37", "1-off"] {
@@ -108,42 +94,7 @@ fn playout<G: Game>(first: Side, seed: u64) {
             candidates.extend(mutations(n, geometry));
         }
         for c in candidates {
-            match game::resolve(&pos, &c) {
-                Ok(m) => {
-                    assert!(legal.contains(&m), "unlisted move played: {c:?} {}", ctx());
-                    let written = pos.notation(m);
-                    assert!(
-                        written == c || written.same_ignoring_capture(&pos.normalize(c.clone())),
-                        "{c:?} resolved to {written:?}: {}",
-                        ctx()
-                    );
-                }
-                Err(MoveError::Illegal {
-                    reason,
-                    alternatives,
-                    ..
-                }) => {
-                    assert!(
-                        !reason.trim().is_empty(),
-                        "empty reason for {c:?}: {}",
-                        ctx()
-                    );
-                    for a in alternatives {
-                        assert!(
-                            texts.contains(&a),
-                            "alternative {a} is not legal: {}",
-                            ctx()
-                        );
-                    }
-                }
-                Err(MoveError::Ambiguous { candidates }) => {
-                    assert!(candidates.len() > 1);
-                    for a in candidates {
-                        assert!(texts.contains(&a), "candidate {a} is not legal: {}", ctx());
-                    }
-                }
-                Err(e) => panic!("unexpected error for {c:?}: {e:?} {}", ctx()),
-            }
+            check_candidate(&pos, &c, &legal, &texts, &ctx);
         }
         let (m, n) = &listed[rng.usize(..listed.len())];
         let before = pos.clone();
@@ -155,6 +106,71 @@ fn playout<G: Game>(first: Side, seed: u64) {
             ctx()
         );
         history.push(n.canonical(geometry));
+    }
+}
+
+/// Diagrams fit a mail.
+fn check_diagram<G: Game>(pos: &G, ply: usize, ctx: &dyn Fn() -> String) {
+    let d = pos.diagram(&View {
+        last: None,
+        seat: None,
+        ply,
+        ..View::default()
+    });
+    assert!(!d.is_empty(), "empty diagram: {}", ctx());
+    for line in d.lines() {
+        assert!(
+            line.chars().count() <= 72,
+            "diagram line over 72: {line:?} {}",
+            ctx()
+        );
+    }
+}
+
+/// A candidate move plays only when it is listed and names the move it
+/// plays; refused, it says why and offers only legal moves.
+fn check_candidate<G: Game>(
+    pos: &G,
+    c: &Notation,
+    legal: &HashSet<G::Move>,
+    texts: &HashSet<String>,
+    ctx: &dyn Fn() -> String,
+) {
+    match game::resolve(pos, c) {
+        Ok(m) => {
+            assert!(legal.contains(&m), "unlisted move played: {c:?} {}", ctx());
+            let written = pos.notation(m);
+            assert!(
+                written == *c || written.same_ignoring_capture(&pos.normalize(c.clone())),
+                "{c:?} resolved to {written:?}: {}",
+                ctx()
+            );
+        }
+        Err(MoveError::Illegal {
+            reason,
+            alternatives,
+            ..
+        }) => {
+            assert!(
+                !reason.trim().is_empty(),
+                "empty reason for {c:?}: {}",
+                ctx()
+            );
+            for a in alternatives {
+                assert!(
+                    texts.contains(&a),
+                    "alternative {a} is not legal: {}",
+                    ctx()
+                );
+            }
+        }
+        Err(MoveError::Ambiguous { candidates }) => {
+            assert!(candidates.len() > 1);
+            for a in candidates {
+                assert!(texts.contains(&a), "candidate {a} is not legal: {}", ctx());
+            }
+        }
+        Err(e) => panic!("unexpected error for {c:?}: {e:?} {}", ctx()),
     }
 }
 

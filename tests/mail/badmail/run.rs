@@ -7,6 +7,7 @@ use pbem::config::{Config, INIT};
 use pbem::mailbox::Maildir;
 use pbem::record::{self, Record};
 use pbem::store::{Challenge, Secrets, Store};
+use rustix::process::{Pid, Signal, kill_process};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -85,11 +86,11 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// child (the address space `exec` replaced).
 fn measured(cmd: &mut Command) -> (Option<i32>, f64, u64) {
     let start = Instant::now();
-    let child = cmd.spawn().expect("pbem runs");
-    let pid = child.id() as libc::pid_t;
+    let mut child = cmd.spawn().expect("pbem runs");
+    let pid = Pid::from_child(&child);
     let (done, watch) = std::sync::mpsc::channel::<()>();
     let watcher = std::thread::spawn(move || {
-        let status = format!("/proc/{pid}/status");
+        let status = format!("/proc/{}/status", pid.as_raw_nonzero());
         let mut peak_kb = 0u64;
         loop {
             if let Some(kb) = fs::read_to_string(&status).ok().and_then(|s| {
@@ -104,21 +105,17 @@ fn measured(cmd: &mut Command) -> (Option<i32>, f64, u64) {
                 _ => break,
             }
             if start.elapsed() > Duration::from_secs(60) {
-                // SAFETY: kill(2) on our own child, not yet reaped.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
+                // Our own child, not yet reaped: its pid is not reused.
+                let _ = kill_process(pid, Signal::KILL);
             }
         }
         peak_kb
     });
-    let mut status = 0;
-    // SAFETY: waits for our own child, once; std's handle is never waited.
-    let r = unsafe { libc::waitpid(pid, &mut status, 0) };
+    let waited = child.wait().expect("waiting for pbem");
     let seconds = start.elapsed().as_secs_f64();
     let _ = done.send(());
     let peak_kb = watcher.join().unwrap();
-    drop(child);
-    assert_eq!(r, pid, "waitpid failed");
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    let code = waited.code();
     (code, seconds, peak_kb / 1024)
 }
 

@@ -280,7 +280,11 @@ fn issue5_a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
     let (polls, waits, delivers) = (finish(polls), finish(waits), finish(delivers));
     // The daemon takes what is left.
     wait_until_done(&site, expected_keys);
-    unsafe { libc::kill(daemon.id() as i32, libc::SIGTERM) };
+    rustix::process::kill_process(
+        rustix::process::Pid::from_child(&daemon),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
     let code = daemon.wait().unwrap().code();
     let log = fs::read_to_string(&daemon_log).unwrap();
     assert_eq!(code, Some(0), "the daemon stops cleanly: {log}");

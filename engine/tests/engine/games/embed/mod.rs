@@ -334,7 +334,13 @@ fn embedding_counts_the_board_squares_around_the_boss() {
         Some(Side::A),
         "corner: 3 squares"
     );
-    // One empty square, or one of the boss's own pieces, breaks it.
+}
+
+#[test]
+fn embedding_is_broken_by_an_empty_square_or_the_bosss_own_piece() {
+    // RULES.md 3, Win by embedding: every square around the boss held by
+    // the opponent. One empty square, or one of the boss's own pieces,
+    // breaks it.
     let gap = pos(
         ". . . . . . B *R*
          . . . . . . . B
