@@ -8,7 +8,7 @@ fn run<G: Game>(first: &str, depth: u32, moves: &[String]) {
     let side = G::RULES.side_named(first).expect("side");
     let mut p = G::start(side);
     for m in moves {
-        let mv = game::parse_move(&p, m).expect("move");
+        let mv = pbem::play::parse_move(&p, m).expect("move");
         p.play_unchecked(mv);
     }
     for d in 1..=depth {

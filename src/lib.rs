@@ -1,42 +1,44 @@
-//! pbem: a play-by-email adjudicator for eight board games.
+//! pbem: a play-by-email adjudicator for eight board games: the server and
+//! the command line around the engine ([`pbem_engine`], re-exported here
+//! as [`game`], [`games`], [`rules`], [`record`]...).
 //!
-//! # Architecture
+//! # One mail, top to bottom
 //!
 //! ```text
-//! mail -> command -> record -> rules -> reply
+//! source -> parse -> command -> adjudicate -> compose -> outbox -> transport
 //! ```
 //!
-//! - [`geom`], [`notation`]: squares, directions, points; the syntax of
-//!   moves (parsed without a position, RULES.md "Canonical notation").
-//! - [`game`]: the [`game::Game`] trait every game implements, and the
-//!   generic code on it: resolving notation against a position, checked
-//!   play, the errors players see, perft.
-//! - [`rules`]: the closed [`rules::Rules`] enum of the eight games and
-//!   [`with_game!`], the one place where a runtime game meets generic code.
-//! - [`games`]: one module per game (RULES.md sections 1-8).
-//! - [`diagram`]: the ASCII board shared by all games.
-//! - [`record`]: the game record (RECORD.md): reading with line numbers
-//!   (syntax only), replay (legality), writing (canonical, atomic).
-//! - [`timecontrol`]: clocks (issue 4): time controls, deadlines,
-//!   reminders, loss on time, vacations, weekends, digests; pure, the
-//!   time passed in.
-//! - [`cli`]: the subcommands.
+//! 1. [`mailbox`]: the sources (Maildir, stdin, IMAP), each handing the
+//!    poll an [`mailbox::InboxMail`].
+//! 2. [`poll`]: one poll, batch by batch: [`poll::Poller`] reads each
+//!    mail, keys it, skips what was processed, and hands the rest on;
+//!    the reply limits ([`poll::limit`]) and digests come after.
+//! 3. [`mail`]: parsing ([`mail::inbound`] the MIME and the sender,
+//!    [`mail::text`] the reply's own lines, [`mail::quotes`] what is quoted
+//!    back, [`mail::command`] the commands and moves).
+//! 4. [`adjudicate`]: the [`adjudicate::Adjudicator`] routes the mail to
+//!    the concern that answers it (auth, challenge, play, account, news,
+//!    damage, clocks) and returns what to send as data: [`reply::Letter`]s
+//!    of a [`reply::Kind`], a template and its context.
+//! 5. Compose: [`mail::templates::Templates::compose`] words each letter
+//!    from `templates/`; [`mail::outbound`] builds the message.
+//! 6. [`outbox`]: stage, commit (the exactly-once point), recover after a
+//!    crash, flush in order, held news, dead letters.
+//! 7. [`transport`]: the [`transport::Transport`] trait; SMTP, sendmail,
+//!    Maildir, one file each.
 //!
-//! Layers do not leak: the rules never see text or files, and the record
-//! reader never checks legality; replay joins them.
+//! Beneath them: [`store`] (the data folder), [`timecontrol`] (the clock
+//! rules, pure) and [`clock`] (the one clock), [`logging`], [`config`].
+//! Above them: [`setup`] (the composition root), [`daemon`] (the event
+//! loops), [`cli`] (the subcommands). No module imports one that imports
+//! it back (`cargo test --test cli layout` checks it).
 
 #![forbid(unsafe_code)]
 
 pub mod adjudicate;
-// The engine's modules at their old paths (`pbem::game`, `crate::rules`...).
-pub use pbem_engine::{diagram, games, geom, glyph, notation, record, rules};
+// The engine's modules, as `pbem::game`, `crate::rules`...
+pub use pbem_engine::{diagram, game, games, geom, glyph, notation, play, record, rules};
 pub use pbem_engine::{sections, with_game};
-/// The engine's [`pbem_engine::game`] and [`pbem_engine::play`] at the
-/// old path `pbem::game` (checked play moved above the rules).
-pub mod game {
-    pub use pbem_engine::game::*;
-    pub use pbem_engine::play::*;
-}
 pub mod cli;
 pub mod clock;
 pub mod config;

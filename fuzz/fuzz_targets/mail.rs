@@ -62,6 +62,7 @@ fuzz_target!(|data: &[u8]| {
     for r in rendered {
         let r = r.expect("the built-in templates render");
         let reply = Reply {
+            kind: pbem::reply::Kind::Answer,
             to: to.clone(),
             rendered: r,
             game: Some("bz-test1".into()),

@@ -1,4 +1,4 @@
-//! Move notation (src/notation.rs, game::parse_move): any text, read on
+//! Move notation (engine/src/notation.rs, play::parse_move): any text, read on
 //! the board of any game and resolved in a position of that game.
 //!
 //! Input: byte 0 picks the game, byte 1 the number of random plies played
@@ -35,12 +35,12 @@ fn check<G: Game>(text: &str, plies: usize, seed: u64) {
     let (pos, _) = game::random_game::<G>(first, seed, plies);
     let mut legal = Vec::new();
     pos.legal_moves(&mut legal);
-    match game::parse_move(&pos, text) {
+    match pbem::play::parse_move(&pos, text) {
         Ok(m) => {
             assert!(legal.contains(&m), "`{text}` resolved to an illegal move");
             let canon = game::canonical(&pos, m);
             assert_eq!(
-                game::parse_move(&pos, &canon).ok(),
+                pbem::play::parse_move(&pos, &canon).ok(),
                 Some(m),
                 "`{text}` -> `{canon}`"
             );
@@ -51,6 +51,6 @@ fn check<G: Game>(text: &str, plies: usize, seed: u64) {
     }
     if let Some(&m) = legal.get(text.len() % legal.len().max(1)) {
         let canon = game::canonical(&pos, m);
-        assert_eq!(game::parse_move(&pos, &canon).ok(), Some(m), "`{canon}`");
+        assert_eq!(pbem::play::parse_move(&pos, &canon).ok(), Some(m), "`{canon}`");
     }
 }

@@ -1,4 +1,4 @@
-//! Records (src/record): any text read as a record, replayed, written and
+//! Records (engine/src/record): any text read as a record, replayed, written and
 //! read again, as pbem does (the writer writes the `result` the replay
 //! gave). Invariants: nothing panics; a record that replays is written in
 //! a form that reads and replays to the same moves and end, and writing

@@ -44,10 +44,11 @@ pub use clocks::Tick;
 pub use damage::Damage;
 pub use news::MAX_LISTED;
 
-use crate::game::{self, Game, Origin, Side, View};
+use crate::game::{self, Game, Side, View};
 use crate::mail::command::{self, Command, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{TemplateError, Templates};
+use crate::play::Origin;
 use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::reply::{Identity, Reply};
 use crate::reply::{Kind, Letter};

@@ -389,7 +389,7 @@ impl Adjudicator<'_> {
             let reason = self.words("out_of_time", context! { deadline })?;
             return Ok(Err(t.refused(c, reason, "out of time")));
         }
-        let m = match game::parse_move(t.pos(), text) {
+        let m = match crate::play::parse_move(t.pos(), text) {
             Ok(m) => m,
             Err(rej) => {
                 let (reason, from_square) = rej.without_alternatives();

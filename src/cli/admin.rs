@@ -636,7 +636,7 @@ fn play_admin<G: Game>(
     let is_move = |n: u32| -> bool {
         let i = n as usize - 1;
         let before = &replayed.positions[i];
-        game::parse_move(before, text).is_ok_and(|m| {
+        crate::play::parse_move(before, text).is_ok_and(|m| {
             game::canonical(before, m) == replayed.moves[i].canonical(G::RULES.geometry())
         })
     };
@@ -684,7 +684,7 @@ fn play_admin<G: Game>(
         return Err(format!("the game is over ({})", end.reason));
     }
     let pos = replayed.position();
-    let m = game::parse_move(pos, text).map_err(|e| e.to_string())?;
+    let m = crate::play::parse_move(pos, text).map_err(|e| e.to_string())?;
     rec.lines.push(MoveLine {
         line: 0,
         number: Some(next),

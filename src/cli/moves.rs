@@ -1,5 +1,6 @@
 use super::{Source, out};
-use crate::game::{self, Game, Origin};
+use crate::game::{self, Game};
+use crate::play::Origin;
 use crate::record;
 use clap::Args;
 use serde_json::json;

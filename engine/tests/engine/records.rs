@@ -2,7 +2,7 @@
 //! the reader for every game; errors name the right line; events end games;
 //! `result` is checked against the replay. (That garbage never panics,
 //! through `pbem validate`'s checks too, is the root package's
-//! `tests/records.rs`.)
+//! `tests/cli/records.rs`.)
 
 use pbem_engine::game::{self, Game, Side};
 use pbem_engine::record::{self, Entry, Event, MoveLine, Record};

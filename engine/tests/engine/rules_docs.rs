@@ -15,7 +15,7 @@
 //! silent) are each a `### Ruling: ...` section; the engine's behaviour
 //! under each is tested in the game's module of `games/`.
 //! What needs the server (help texts, mail commands) is in the root
-//! package's `tests/rules_docs.rs`.
+//! package's `tests/cli/rules_docs.rs`.
 
 use pbem_engine::game::{self, Game, Side, View};
 use pbem_engine::play;
