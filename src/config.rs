@@ -397,7 +397,7 @@ mod tests {
         std::fs::write(&p, INIT).unwrap();
         let c = Config::load(&p).unwrap();
         assert_eq!(c.data, dir.path().join("data"));
-        // The file shows the defaults (tests/storms.rs relies on it).
+        // The file shows the defaults (tests/server/storms.rs relies on it).
         assert_eq!(c.limits, crate::poll::Limits::default());
         assert_eq!(
             c.send,

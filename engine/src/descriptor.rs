@@ -72,7 +72,7 @@ pub struct RulesInfo {
     /// Rooks); see [`crate::notation::ParseError::explain`].
     pub examples: &'static [&'static str],
     /// The complete rules as `pbem rules GAME` prints them: the game's
-    /// `docs/rules/<slug>.md`, in the project's own words, with every
+    /// `games/<game>/<slug>.md`, in the project's own words, with every
     /// ruling pbem applies, the notation and the setup board.
     pub text: &'static str,
     /// The titles of the sections of [`RulesInfo::text`] (its `##` and

@@ -122,7 +122,6 @@ impl Correspondence {
     /// Notes a mail pbem sends the player in game `game` (`None`: a mail
     /// about no game, which joins no thread): its Message-ID, the
     /// player's mail it answers, and its text's lines, on day `today`.
-    #[allow(clippy::too_many_arguments)]
     pub fn sent(
         &mut self,
         game: Option<&str>,

@@ -90,3 +90,40 @@ pub fn naive_perft<N>(n: &N, depth: u32, children: &impl Fn(&N) -> Vec<N>) -> u6
         .map(|c| naive_perft(c, depth - 1, children))
         .sum()
 }
+
+/// Perft of a naive move generator (`children`) agrees with the game's
+/// own: one ply from both starts (`start_moves` moves), two plies from
+/// both starts and from every position of the game's perft table given
+/// by its moves (`position first=black moves 22-18 ...` in
+/// `tests/perft/<slug>.txt`).
+pub fn naive_perft_agrees<T: Game>(start_moves: u64, children: &impl Fn(&T) -> Vec<T>) {
+    for first in Side::BOTH {
+        let p = T::start(first);
+        assert_eq!(naive_perft(&p, 1, children), start_moves);
+        assert_eq!(naive_perft(&p, 2, children), game::perft(&p, 2));
+    }
+    let path = format!(
+        "{}/tests/perft/{}.txt",
+        env!("CARGO_MANIFEST_DIR"),
+        T::RULES.slug()
+    );
+    let table = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut lines = 0;
+    for line in table
+        .lines()
+        .filter(|l| l.starts_with("position") && l.contains(" moves "))
+    {
+        let mut words = line.split_whitespace().skip(1);
+        let first = match words.next() {
+            Some("first=black") => Side::A,
+            _ => Side::B,
+        };
+        let mut p = T::start(first);
+        for m in words.skip(1) {
+            play(&mut p, m);
+        }
+        assert_eq!(naive_perft(&p, 2, children), game::perft(&p, 2), "{line}");
+        lines += 1;
+    }
+    assert!(lines >= 2, "{path}: no positions given by moves");
+}

@@ -32,7 +32,8 @@
 //! the jumper's realm (12 in a game, 31 in any made-up position), and no
 //! state can come back. The guards stay as cheap insurance; the tests
 //! check on random games that they never act
-//! (tests/rules_toroidal_checkers.rs, `chains_are_short_and_never_repeat`).
+//! (engine/tests/engine/games/toroidal_checkers/naive.rs,
+//! `chains_are_short_and_never_repeat`).
 
 mod diagram;
 mod explain;

@@ -140,40 +140,9 @@ fn naive_children(p: &Embed) -> Vec<Embed> {
         .collect()
 }
 
-fn naive_perft(p: &Embed, depth: u32) -> u64 {
-    crate::support::naive_perft(p, depth, &naive_children)
-}
-
 #[test]
 fn perft_table_numbers_agree_with_the_naive_rules() {
-    for first in Side::BOTH {
-        let p = Embed::start(first);
-        assert_eq!(naive_perft(&p, 1), 54);
-        assert_eq!(naive_perft(&p, 2), game::perft(&p, 2));
-    }
-    let table = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/perft/embed.txt"
-    ))
-    .unwrap();
-    let mut lines = 0;
-    for line in table
-        .lines()
-        .filter(|l| l.starts_with("position") && l.contains(" moves "))
-    {
-        let mut words = line.split_whitespace().skip(1);
-        let first = match words.next() {
-            Some("first=black") => Side::A,
-            _ => Side::B,
-        };
-        let mut p = Embed::start(first);
-        for m in words.skip(1) {
-            play(&mut p, m);
-        }
-        assert_eq!(naive_perft(&p, 2), game::perft(&p, 2), "{line}");
-        lines += 1;
-    }
-    assert!(lines >= 2);
+    crate::support::naive_perft_agrees::<Embed>(54, &naive_children);
 }
 
 #[test]

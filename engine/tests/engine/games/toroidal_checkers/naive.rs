@@ -71,9 +71,7 @@ fn naive_moves(n: &Naive, stats: &mut Stats) -> Vec<(String, Naive)> {
         naive_chains(
             &n.cells,
             i,
-            king,
-            forward,
-            me,
+            Jumper { king, forward, me },
             &mut seen,
             &(i + 1).to_string(),
             &mut jumps,
@@ -128,18 +126,24 @@ fn naive_moves(n: &Naive, stats: &mut Stats) -> Vec<(String, Naive)> {
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn naive_chains(
-    cells: &Cells,
-    from: usize,
+/// The piece that jumps: a king or not, which way is forward, whose.
+#[derive(Clone, Copy)]
+struct Jumper {
     king: bool,
     forward: i32,
     me: Side,
+}
+
+fn naive_chains(
+    cells: &Cells,
+    from: usize,
+    jumper: Jumper,
     seen: &mut Vec<(usize, Cells)>,
     text: &str,
     out: &mut Vec<(String, Cells)>,
     stats: &mut Stats,
 ) {
+    let Jumper { king, forward, me } = jumper;
     let (r, c) = ((from / 8) as i32, (from % 8) as i32);
     for dr in [-1, 1] {
         if !king && dr != forward {
@@ -185,7 +189,7 @@ fn naive_chains(
             out.push((text.clone(), next.clone()));
             if jumps < pbem_engine::games::toroidal::MAX_CHAIN {
                 seen.push((land, next.clone()));
-                naive_chains(&next, land, king, forward, me, seen, &text, out, stats);
+                naive_chains(&next, land, jumper, seen, &text, out, stats);
                 seen.pop();
             }
         }
