@@ -569,7 +569,7 @@ impl Poller<'_> {
         mail: Option<&inbound::Inbound>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        self.commit_as(key, replies, mail, now, Hold::News { urgent: false })
+        self.commit_as(key, replies, mail, None, now, Hold::News { urgent: false })
     }
 
     /// An admin's command (`pbem new`, `pbem move`; issue 13 item 4):
@@ -591,23 +591,24 @@ impl Poller<'_> {
         made: &Made,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let r = Replies {
-            idx: 0,
+        self.commit_as(
             key,
             replies,
-            mail: None,
-            hold: Hold::News { urgent: false },
-        };
-        self.outbox().commit_one(&r, Some(made), now)
+            None,
+            Some(made),
+            now,
+            Hold::News { urgent: false },
+        )
     }
 
-    /// [`Poller::commit`], saying which replies may wait for a digest: a
-    /// batch of one ([`Outbox::commit_one`]).
+    /// [`Poller::commit`] and [`Poller::commit_made`], saying which replies
+    /// may wait for a digest: a batch of one ([`Outbox::commit_one`]).
     fn commit_as(
         &self,
         key: &str,
         replies: &[Reply],
         mail: Option<&inbound::Inbound>,
+        made: Option<&Made>,
         now: DateTime<Utc>,
         hold: Hold,
     ) -> Result<(), StoreError> {
@@ -618,7 +619,7 @@ impl Poller<'_> {
             mail,
             hold,
         };
-        self.outbox().commit_one(&r, None, now)
+        self.outbox().commit_one(&r, made, now)
     }
 
     /// After a crash: what the outbox's staging folders hold finished or

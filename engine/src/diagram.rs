@@ -227,6 +227,27 @@ pub fn picture_cells(rows: &str, squares: usize) -> Result<Vec<&str>, String> {
     Ok(cells)
 }
 
+/// A cell of a picture of stacked pieces (Boom & Zoom's towers, Dragons
+/// Teeth's teeth): `.` empty (0), `B1`..`B3` black ones of that size
+/// (positive), `R1`..`R3` red ones (negative). `size` names the size in
+/// the error: "bad height in B4".
+///
+/// # Errors
+/// Any other cell, or a size outside 1-3.
+pub fn sized_cell(c: &str, size: &str) -> Result<i8, String> {
+    match c {
+        "." => Ok(0),
+        c if c.len() == 2 && (c.starts_with('B') || c.starts_with('R')) => {
+            let n: i8 = c[1..].parse().map_err(|_| format!("bad cell {c}"))?;
+            if !(1..=3).contains(&n) {
+                return Err(format!("bad {size} in {c}"));
+            }
+            Ok(if c.starts_with('B') { n } else { -n })
+        }
+        c => Err(format!("bad cell {c}")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,8 +73,9 @@ pub struct Handled {
     /// limits, the digests).
     pub replies: Vec<Reply>,
     /// What the adjudicator decided to send, as data: each mail's kind,
-    /// template and context.
-    pub letters: Vec<Letter>,
+    /// template and context; [`Adjudicator::handle`] composes them into
+    /// `replies` and leaves this empty.
+    pub(crate) letters: Vec<Letter>,
     /// One line for the log: the mail's fate.
     pub fate: String,
     /// The mail was refused or could not be used (for the exit status).
@@ -133,7 +134,8 @@ impl Adjudicator<'_> {
     /// Only store and template failures: the mail then stays unprocessed.
     pub fn handle(&self, mail: &Inbound) -> Result<Handled> {
         let mut handled = self.route(mail)?;
-        handled.replies = self.compose(&handled.letters)?;
+        let letters = std::mem::take(&mut handled.letters);
+        handled.replies = self.compose(&letters)?;
         Ok(handled)
     }
 

@@ -112,7 +112,7 @@ impl Poller<'_> {
             let hold = Hold::News {
                 urgent: tick.urgent,
             };
-            self.commit_as(&tick.key, &tick.replies, None, cx.now, hold)?;
+            self.commit_as(&tick.key, &tick.replies, None, None, cx.now, hold)?;
             cx.processed.insert(&tick.key);
         }
         if let Some(text) = &tick.record {

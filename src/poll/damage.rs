@@ -43,7 +43,7 @@ impl Poller<'_> {
         }
         let replies = cx.adj.damage_notice(damage)?;
         // Not held for a digest: the game is stopped until someone acts.
-        self.commit_as(&key, &replies, None, cx.now, Hold::Never)?;
+        self.commit_as(&key, &replies, None, None, cx.now, Hold::Never)?;
         cx.processed.insert(&key);
         report.log.push(crate::logging::line(
             "damage-notice",

@@ -94,7 +94,7 @@ impl Poller<'_> {
                 } else {
                     self.digest_of(&items)?
                 };
-                self.commit_as(&key, &[reply], None, now, Hold::Never)?;
+                self.commit_as(&key, &[reply], None, None, now, Hold::Never)?;
                 processed.insert(&key);
             }
             for (p, _) in &batch.items {

@@ -78,17 +78,7 @@ impl BoomAndZoom {
             towers: [0; 2],
         };
         for (i, c) in cells.iter().enumerate() {
-            let v: i8 = match *c {
-                "." => 0,
-                c if c.len() == 2 && (c.starts_with('B') || c.starts_with('R')) => {
-                    let h: i8 = c[1..].parse().map_err(|_| format!("bad cell {c}"))?;
-                    if !(1..=3).contains(&h) {
-                        return Err(format!("bad height in {c}"));
-                    }
-                    if c.starts_with('B') { h } else { -h }
-                }
-                c => return Err(format!("bad cell {c}")),
-            };
+            let v = crate::diagram::sized_cell(c, "height")?;
             pos.board[i] = v;
             if v > 0 {
                 pos.towers[0] += 1;

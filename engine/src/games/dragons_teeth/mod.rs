@@ -99,17 +99,7 @@ impl DragonsTeeth {
             off,
         };
         for (i, c) in cells.iter().enumerate() {
-            pos.board[i] = match *c {
-                "." => 0,
-                c if c.len() == 2 && (c.starts_with('B') || c.starts_with('R')) => {
-                    let s: i8 = c[1..].parse().map_err(|_| format!("bad cell {c}"))?;
-                    if !(1..=3).contains(&s) {
-                        return Err(format!("bad strength in {c}"));
-                    }
-                    if c.starts_with('B') { s } else { -s }
-                }
-                c => return Err(format!("bad cell {c}")),
-            };
+            pos.board[i] = crate::diagram::sized_cell(c, "strength")?;
         }
         Ok(pos)
     }
