@@ -383,12 +383,15 @@ fn circles(arrows: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Vec
     t.out
 }
 
-/// The crates of the workspace: the server (`src/`) and the engine.
+/// The crates of the workspace: the server (`src/`), the engine and the
+/// league (series, tournaments, ratings).
 fn crates() -> Vec<Crate> {
     let mut out = vec![Crate::read("pbem", root().join("src"))];
-    let engine = root().join("engine/src");
-    if engine.is_dir() {
-        out.push(Crate::read("pbem-engine", engine));
+    for (name, dir) in [("pbem-engine", "engine/src"), ("pbem-league", "league/src")] {
+        let dir = root().join(dir);
+        if dir.is_dir() {
+            out.push(Crate::read(name, dir));
+        }
     }
     out
 }
@@ -459,6 +462,7 @@ fn sources() -> Vec<PathBuf> {
         "engine/src",
         "engine/tests",
         "engine/benches",
+        "league/src",
         "tests",
         "benches",
     ]
@@ -589,8 +593,16 @@ fn no_unsafe_code() {
 }
 
 #[test]
-fn the_engine_depends_on_no_io_crate() {
-    let manifest = fs::read_to_string(root().join("engine/Cargo.toml")).unwrap();
+fn the_engine_and_the_league_depend_on_no_io_crate() {
+    for krate in ["engine", "league"] {
+        no_io_crate(krate);
+    }
+}
+
+/// The crate in folder `krate` has no I/O crate among its dependencies
+/// and takes the workspace lints.
+fn no_io_crate(krate: &str) {
+    let manifest = fs::read_to_string(root().join(krate).join("Cargo.toml")).unwrap();
     let deps: Vec<&str> = manifest
         .split("\n[")
         .filter(|s| s.starts_with("dependencies]"))
@@ -601,7 +613,7 @@ fn the_engine_depends_on_no_io_crate() {
         .collect();
     assert!(
         !deps.is_empty(),
-        "no [dependencies] read from engine/Cargo.toml"
+        "no [dependencies] read from {krate}/Cargo.toml"
     );
     let io = [
         "lettre",
@@ -621,10 +633,10 @@ fn the_engine_depends_on_no_io_crate() {
         "clap",
     ];
     let bad: Vec<_> = deps.iter().filter(|d| io.contains(d)).collect();
-    assert!(bad.is_empty(), "the engine depends on I/O crates: {bad:?}");
+    assert!(bad.is_empty(), "{krate} depends on I/O crates: {bad:?}");
     assert!(
         manifest.contains("workspace = true") || manifest.contains("unsafe_code"),
-        "the engine must take the workspace lints (unsafe forbidden)"
+        "{krate} must take the workspace lints (unsafe forbidden)"
     );
 }
 
