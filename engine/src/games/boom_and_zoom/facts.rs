@@ -19,6 +19,7 @@ crate::sections! {
         SingleChecker => "Ruling: a single checker",
         FarCorner => "Ruling: the far corner",
         NoLegalMove => "Ruling: no legal move",
+        Series => "Playing a series",
         Notation => "Notation",
     }
 }

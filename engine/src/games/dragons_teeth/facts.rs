@@ -20,6 +20,7 @@ crate::sections! {
         SetupRuling => "Ruling: the setup",
         FarCorner => "Ruling: the far corner",
         NoLegalMove => "Ruling: no legal move",
+        Series => "Playing a series",
         Notation => "Notation",
     }
 }

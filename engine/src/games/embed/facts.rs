@@ -19,6 +19,7 @@ crate::sections! {
         Edges => "Ruling: edges and corners",
         Order => "Ruling: the order of the checks",
         NoLegalMove => "Ruling: no legal move",
+        Series => "Playing a series",
         Notation => "Notation",
     }
 }

@@ -22,6 +22,7 @@ crate::sections! {
         EmptySupply => "Ruling: an empty supply",
         BothOrders => "Ruling: both orders",
         NoLegalMove => "Ruling: no legal move",
+        Series => "Playing a series",
         Notation => "Notation",
     }
 }

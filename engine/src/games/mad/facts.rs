@@ -17,6 +17,7 @@ crate::sections! {
         Rulings => "Rulings",
         NoCheckers => "Ruling: no checkers left",
         NoLegalMove => "Ruling: no legal move",
+        Series => "Playing a series",
         Notation => "Notation",
     }
 }

@@ -20,6 +20,7 @@ crate::sections! {
         SetupRuling => "Ruling: the setup",
         JudgingEngage => "Ruling: judging an engage",
         NoLegalMove => "Ruling: no legal move",
+        Series => "Playing a series",
         Notation => "Notation",
     }
 }

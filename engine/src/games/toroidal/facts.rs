@@ -23,6 +23,7 @@ crate::sections! {
         FortyMoves => "Ruling: the forty-move draw",
         EndlessChains => "Ruling: endless chains",
         NoLegalMove => "Ruling: no legal move",
+        Series => "Playing a series",
         Notation => "Notation",
     }
 }
