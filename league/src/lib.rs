@@ -8,6 +8,8 @@
 //!   Swiss (score groups, no repeat pairing, who moves first balanced);
 //! - [`standings`]: points, then Sonneborn-Berger (round robin) or
 //!   Buchholz (Swiss);
+//! - [`tournament`]: a tournament round by round, forfeits of players who
+//!   dropped out, its end;
 //! - [`rating`]: Glicko-2 per game, through the `skillratings` crate.
 //!
 //! The server stores what these compute beside the game records and
@@ -19,6 +21,7 @@ pub mod points;
 pub mod rating;
 pub mod series;
 pub mod standings;
+pub mod tournament;
 
 /// A player of a series or a tournament: their place in its list of
 /// players (the order they were entered or signed up: the seeding).

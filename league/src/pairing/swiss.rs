@@ -44,23 +44,25 @@ struct Past {
 
 /// The next round of a Swiss among `players` seats, after `rounds` (which
 /// must all have ended; results still in play count as not yet scored).
-/// `bye_points` is what a bye scores.
+/// `bye_points` is what a bye scores; the seats in `absent` (players who
+/// dropped out) are not paired.
 ///
 /// # Errors
-/// Fewer than 2 players, or no pairing without a repeat.
+/// Fewer than 2 players left, or no pairing without a repeat.
 pub fn next_round(
     players: usize,
     rounds: &[Round],
     bye_points: Points,
+    absent: &[Seat],
 ) -> Result<Round, PairingError> {
-    if players < 2 {
-        return Err(PairingError::TooFew(players));
-    }
     let past = history(players, rounds, bye_points);
-    let mut ranking: Vec<Seat> = (0..players).collect();
+    let mut ranking: Vec<Seat> = (0..players).filter(|s| !absent.contains(s)).collect();
+    if ranking.len() < 2 {
+        return Err(PairingError::TooFew(ranking.len()));
+    }
     ranking.sort_by(|&a, &b| past[b].points.cmp(&past[a].points).then(a.cmp(&b)));
     let number = rounds.len() + 1;
-    let byes: Vec<Option<Seat>> = if players.is_multiple_of(2) {
+    let byes: Vec<Option<Seat>> = if ranking.len().is_multiple_of(2) {
         vec![None]
     } else {
         let mut c: Vec<Option<Seat>> = ranking

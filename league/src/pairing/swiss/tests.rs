@@ -22,7 +22,7 @@ fn eight_players_three_rounds_by_hand() {
     // Round 1: one score group of 8; the top half meets the bottom half
     // (0-4, 1-5, 2-6, 3-7), the higher-ranked moving first on pairs 1
     // and 3.
-    let r1 = next_round(8, &[], Points::ONE).unwrap();
+    let r1 = next_round(8, &[], Points::ONE, &[]).unwrap();
     assert_eq!(boards(&r1), [(0, 4), (5, 1), (2, 6), (7, 3)]);
     assert_eq!(r1.bye, None);
     let r1 = Round {
@@ -39,7 +39,7 @@ fn eight_players_three_rounds_by_hand() {
     // down to 1, 5 to 3, and 4 meets 6. Sides: 0 and 2 both moved first:
     // 0, higher, has the side it did not have (second); 7 moved first
     // more than 1; 5 more than 3; 4 and 6 both moved second: 4 first.
-    let r2 = next_round(8, std::slice::from_ref(&r1), Points::ONE).unwrap();
+    let r2 = next_round(8, std::slice::from_ref(&r1), Points::ONE, &[]).unwrap();
     assert_eq!(boards(&r2), [(2, 0), (1, 7), (3, 5), (4, 6)]);
     let r2 = Round {
         games: vec![
@@ -54,7 +54,7 @@ fn eight_players_three_rounds_by_hand() {
     // 0 7 1 2 3 6 5 4. 0 floats down to 7; in {1, 2, 3, 6} 1 meets 3
     // (half the group below); 2 would meet 6, met in round 1, so 5; but
     // then 6-4 repeats round 2: back, 2 meets 4 and 6 meets 5.
-    let r3 = next_round(8, &[r1.clone(), r2.clone()], Points::ONE).unwrap();
+    let r3 = next_round(8, &[r1.clone(), r2.clone()], Points::ONE, &[]).unwrap();
     // Sides: 0 and 7 moved first then second: 0 has what it had not last
     // (first); 1 and 3 moved second then first: 1 second; 2 moved first
     // twice, 4 once of two: 4 first; 6 moved second twice: 6 first.
@@ -65,7 +65,7 @@ fn eight_players_three_rounds_by_hand() {
 fn the_lowest_ranked_without_a_bye_sits_out() {
     // Seven players: seat 6 (the lowest seed) sits out round 1; the other
     // six pair 0-3, 1-4, 2-5.
-    let r1 = next_round(7, &[], Points::ONE).unwrap();
+    let r1 = next_round(7, &[], Points::ONE, &[]).unwrap();
     assert_eq!(r1.bye, Some(6));
     assert_eq!(boards(&r1), [(0, 3), (4, 1), (2, 5)]);
     // The bye scored a win, so 6 ranks with the winners; the lowest
@@ -78,7 +78,7 @@ fn the_lowest_ranked_without_a_bye_sits_out() {
         ],
         bye: Some(6),
     };
-    let r2 = next_round(7, std::slice::from_ref(&r1), Points::ONE).unwrap();
+    let r2 = next_round(7, std::slice::from_ref(&r1), Points::ONE, &[]).unwrap();
     assert_eq!(r2.bye, Some(5));
     // Points 0, 1, 2, 6: 1; 3, 4: 0. Group {0,1,2,6}: 0-2, 1-6; 3-4.
     // 0 and 2 moved first: 0, higher, moves second; 1 moved second, 6
@@ -88,14 +88,14 @@ fn the_lowest_ranked_without_a_bye_sits_out() {
 
 #[test]
 fn two_players_cannot_meet_twice() {
-    let r1 = next_round(2, &[], Points::ONE).unwrap();
+    let r1 = next_round(2, &[], Points::ONE, &[]).unwrap();
     assert_eq!(boards(&r1), [(0, 1)]);
     assert_eq!(
-        next_round(2, &[r1], Points::ONE),
+        next_round(2, &[r1], Points::ONE, &[]),
         Err(PairingError::NoPairing(2))
     );
     assert_eq!(
-        next_round(1, &[], Points::ONE),
+        next_round(1, &[], Points::ONE, &[]),
         Err(PairingError::TooFew(1))
     );
 }
@@ -122,7 +122,7 @@ fn random_tournaments_never_repeat_a_pair_and_balance_sides_within_two() {
             let mut rounds: Vec<Round> = Vec::new();
             let mut met = std::collections::HashSet::new();
             for _ in 0..players.min(9) {
-                let Ok(mut r) = next_round(players, &rounds, Points::ONE) else {
+                let Ok(mut r) = next_round(players, &rounds, Points::ONE, &[]) else {
                     break;
                 };
                 let mut seen: Vec<Seat> = r.bye.into_iter().collect();
@@ -163,4 +163,17 @@ fn random_tournaments_never_repeat_a_pair_and_balance_sides_within_two() {
             }
         }
     }
+}
+
+#[test]
+fn players_who_dropped_out_are_not_paired() {
+    // Five players, seat 4 gone: four are paired, no bye.
+    let r1 = next_round(5, &[], Points::ONE, &[4]).unwrap();
+    assert_eq!(r1.bye, None);
+    assert_eq!(boards(&r1), [(0, 2), (3, 1)]);
+    // Two gone of three: nobody left to play.
+    assert_eq!(
+        next_round(3, &[], Points::ONE, &[0, 2]),
+        Err(PairingError::TooFew(1))
+    );
 }
