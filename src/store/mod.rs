@@ -8,6 +8,9 @@
 //! DATA/clocks/<id>.toml       a game's clock (time control, deadlines)
 //! DATA/due/<day>/<time>.<id>  the deadline index: when each clock may owe a notice
 //! DATA/players/<hash>.toml    a player's settings (time zone, digest)
+//! DATA/series/<id>.toml       series, tournaments and ratings (store::league)
+//! DATA/tournaments/<name>.toml
+//! DATA/ratings/<game>.toml
 //! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
 //! DATA/processed/<xyz>.log   keys of processed mails, one per line (store::processed)
 //! DATA/outbox/staging/<name>/ a batch's replies (one pack) and keys, not yet committed
@@ -50,6 +53,7 @@ pub mod deadlines;
 mod error;
 pub mod files;
 pub mod ids;
+pub mod league;
 mod processed;
 pub mod records;
 #[cfg(test)]
@@ -93,6 +97,9 @@ impl Store {
             "challenges",
             "clocks",
             "players",
+            "series",
+            "tournaments",
+            "ratings",
             "ratelimit",
             "sent",
             "due",
