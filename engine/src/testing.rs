@@ -44,6 +44,22 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
         first: Some(first),
         result: Some((result.to_string(), 0)),
         players,
+        // Every form of the `[match]` table, for the round trips.
+        match_info: match seed % 3 {
+            0 => crate::record::MatchInfo::default(),
+            1 => crate::record::MatchInfo {
+                series: Some(format!("s-{seed}")),
+                game: Some(2),
+                of: Some(3),
+                ..crate::record::MatchInfo::default()
+            },
+            _ => crate::record::MatchInfo {
+                tournament: Some("spring-cup".into()),
+                round: Some(4),
+                rated: false,
+                ..crate::record::MatchInfo::default()
+            },
+        },
         lines,
     }
 }

@@ -24,14 +24,17 @@ impl Adjudicator<'_> {
         })
     }
 
-    /// Commands outside a game: challenge, games, rules, help; and whether
-    /// the command was refused.
+    /// Commands outside a game: challenge, games, rules, help, ratings,
+    /// standings, join, leave; and whether the command was refused.
+    /// `thread`: the game whose thread the mail is in, if its sender plays
+    /// it.
     pub(super) fn gameless(
         &self,
         from: &str,
         mail: &Inbound,
         c: &Command,
         n: usize,
+        thread: Option<&str>,
     ) -> Result<(Vec<Letter>, bool)> {
         let refuse = |command: String, reason: &str| -> Result<(Vec<Letter>, bool)> {
             Ok((
@@ -66,14 +69,22 @@ impl Adjudicator<'_> {
                     opponent,
                     order,
                     clock,
+                    series,
+                    rated,
                 } => {
                     let asked = Asked {
                         rules: *rules,
                         opponent,
                         order: *order,
                         clock: *clock,
+                        series: *series,
+                        rated: *rated,
+                        after: None,
                     };
                     return self.challenge(from, mail, n, &asked);
+                }
+                Command::Ratings(_) | Command::Standings(_) | Command::Join(_) | Command::Leave(_) => {
+                    return self.league_command(from, c, thread);
                 }
                 Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
                     let reason = self.words("setting_without_key", context! {})?;

@@ -35,6 +35,12 @@ pub(super) struct Asked<'a> {
     pub(super) opponent: &'a str,
     pub(super) order: Order,
     pub(super) clock: Option<TimeControl>,
+    /// Best of how many games; none, one game.
+    pub(super) series: Option<u32>,
+    pub(super) rated: bool,
+    /// A rematch: the game it follows. One rematch of a game by one
+    /// player is one challenge, however often asked.
+    pub(super) after: Option<&'a str>,
 }
 
 impl Adjudicator<'_> {
@@ -58,12 +64,15 @@ impl Adjudicator<'_> {
         // place in it, as the poll knows a mail again: a stranger's mail
         // with the same Message-ID is another mail); each challenge of a
         // mail is its own.
-        let source = store::strong_hash(&[
-            from.as_bytes(),
-            mail.message_id.as_deref().unwrap_or_default().as_bytes(),
-            mail.body.as_bytes(),
-            n.to_string().as_bytes(),
-        ]);
+        let source = match c.after {
+            Some(game) => store::strong_hash(&[b"rematch", game.as_bytes(), from.as_bytes()]),
+            None => store::strong_hash(&[
+                from.as_bytes(),
+                mail.message_id.as_deref().unwrap_or_default().as_bytes(),
+                mail.body.as_bytes(),
+                n.to_string().as_bytes(),
+            ]),
+        };
         let (id, challenge) = match self.challenge_from(&source)? {
             Some(found) => found,
             None => {
@@ -147,6 +156,9 @@ impl Adjudicator<'_> {
             created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             clock,
             source: Some(source),
+            series: asked.series,
+            rated: asked.rated,
+            after: asked.after.map(str::to_string),
         };
         let mut secrets = Secrets::default();
         for s in Side::BOTH {
@@ -201,7 +213,8 @@ impl Adjudicator<'_> {
                     template: "challenge",
                     context: context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => address_of(&challenge.challenger),
                     your_side => rules.side_name(opp_side), first => rules.side_name(first),
-                    summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                    summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()),
+                    series => challenge.series, unrated => !challenge.rated },
                     game: Some(id.clone()),
                     reply_to: Some(self.identity.reply_to(&id, &token(opp_side))),
                 },
@@ -209,7 +222,7 @@ impl Adjudicator<'_> {
                     to: challenge.challenger.clone(),
                     kind: Kind::Answer,
                     template: "challenged",
-                    context: context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()) },
+                    context: context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()), series => challenge.series, unrated => !challenge.rated },
                     game: Some(id.clone()),
                     reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
                 },
@@ -339,8 +352,9 @@ impl Adjudicator<'_> {
     }
 
     /// Creates game `id` (record and keys) unless it exists; `players`
-    /// maps side names to "Name <address>". Used by `accept` and by the
-    /// admin's `pbem new`.
+    /// maps side names to "Name <address>"; `match_info`, its series or
+    /// tournament. Used by `accept`, a series' next game, a tournament's
+    /// rounds and the admin's `pbem new`.
     ///
     /// # Errors
     /// Store failures.
@@ -351,6 +365,7 @@ impl Adjudicator<'_> {
         first: Option<Side>,
         players: BTreeMap<String, String>,
         clock: Option<TimeControl>,
+        match_info: record::MatchInfo,
     ) -> Result<()> {
         if self.store.read_game(id)?.is_some() {
             return Ok(());
@@ -377,6 +392,7 @@ impl Adjudicator<'_> {
             first,
             result: Some(("*".into(), 0)),
             players,
+            match_info,
             lines: Vec::new(),
         };
         // The clock first: a crash before the record leaves no game, and
@@ -413,6 +429,8 @@ impl Adjudicator<'_> {
                    for side in Side::BOTH {
                        let to = rec.players.get(rules.side_name(side)).cloned().unwrap_or_default();
                        let board = pos.diagram(&View { seat: Some(side), ..View::default() });
+                       let ratings = self.ratings_before(&rec, &to)?;
+                       let series = self.series_context(&rec, &to)?;
                        out.push(Letter {
                            to,
                            kind: Kind::News,
@@ -422,6 +440,7 @@ impl Adjudicator<'_> {
                                your_side => rules.side_name(side), your_turn => pos.turn() == side,
                                turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
                                deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
+                               ratings, series,
                            },
                            game: Some(id.to_string()),
                            reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
@@ -429,6 +448,43 @@ impl Adjudicator<'_> {
                    }
                    out
                }))
+    }
+
+    /// The `[match]` of the game a challenge starts: a series (its file
+    /// written, named after its first game) for `series N`; rated or not.
+    fn match_of_challenge(
+        &self,
+        id: &str,
+        ch: &Challenge,
+        rules: Rules,
+        players: &BTreeMap<String, String>,
+    ) -> Result<record::MatchInfo> {
+        let mut info = record::MatchInfo {
+            rated: ch.rated,
+            ..record::MatchInfo::default()
+        };
+        if let Some(length) = ch.series {
+            let opponent = players
+                .values()
+                .find(|p| address_of(p) != address_of(&ch.challenger))
+                .cloned()
+                .unwrap_or_else(|| ch.opponent.clone());
+            let file = crate::store::league::SeriesFile {
+                rules: rules.slug().into(),
+                players: [ch.challenger.clone(), opponent],
+                length,
+                clock: ch.clock,
+                rated: ch.rated,
+                games: vec![id.to_string()],
+            };
+            if self.store.series(id)?.is_none() {
+                self.store.write_series(id, &file)?;
+            }
+            info.series = Some(id.to_string());
+            info.game = Some(1);
+            info.of = Some(length);
+        }
+        Ok(info)
     }
 
     pub(super) fn accept(
@@ -449,8 +505,9 @@ impl Adjudicator<'_> {
             rules.side_name(challenger_side.other()).to_string(),
             mailbox(mail.from_name.as_deref(), &ch.opponent),
         );
+        let info = self.match_of_challenge(id, ch, rules, &players)?;
         self.store.remove_challenge_after(id, || {
-            self.start_game(id, rules, first, players.clone(), ch.clock)
+            self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())
         })?;
         let replies = self.started_letters(id)?;
         Ok(Handled {

@@ -174,12 +174,17 @@ impl Adjudicator<'_> {
                 })
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
                 rec.result = Some((after.result().to_string(), 0));
-                let replies =
-                    self.compose(&self.news::<G>(id, &rec, &after, side, &secrets, None)?)?;
+                // Written here as well as by the poll (the same text): the
+                // rating and the series' next game read it.
+                let text = record::write::to_string(&rec);
+                self.store.write_game(id, &text)?;
+                let settled = self.settle(id, &rec)?;
+                let mut letters = self.news::<G>(id, &rec, &after, side, &secrets, None)?;
+                letters.extend(settled);
                 (
                     "timeout".to_string(),
-                    replies,
-                    Some(record::write::to_string(&rec)),
+                    self.compose(&letters)?,
+                    Some(text),
                     format!("{id}: {name} lost on time"),
                 )
             }

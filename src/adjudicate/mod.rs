@@ -34,7 +34,10 @@ mod challenge;
 mod clocks;
 mod damage;
 mod ids;
+mod league;
 mod news;
+mod ratings;
+mod series;
 mod play;
 mod refuse;
 mod table;
@@ -43,6 +46,7 @@ pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
 pub use news::MAX_LISTED;
+pub use ratings::{Finished, rebuild as rebuild_ratings};
 
 use crate::game::{self, Game, Side, View};
 use crate::mail::command::{self, Command, Order};
@@ -290,7 +294,8 @@ impl Adjudicator<'_> {
                 over.push(c.to_string());
                 continue;
             }
-            let (r, refused) = self.gameless(from, mail, c, n)?;
+            let thread_id = thread.as_ref().map(|(id, _)| id.as_str());
+            let (r, refused) = self.gameless(from, mail, c, n, thread_id)?;
             replies.extend(r.into_iter().map(|r| match &thread {
                 Some((id, reply_to)) if !matches!(c, Command::Challenge { .. }) => Letter {
                     game: Some(id.clone()),
@@ -319,11 +324,18 @@ impl Adjudicator<'_> {
 }
 
 /// Whether a command is about one game (all but `challenge`, `games`,
-/// `rules` and `help`).
+/// `rules`, `help` and the commands of ratings and tournaments).
 fn needs_game(c: &Command) -> bool {
     !matches!(
         c,
-        Command::Challenge { .. } | Command::Games | Command::Rules { .. } | Command::Help
+        Command::Challenge { .. }
+            | Command::Games
+            | Command::Rules { .. }
+            | Command::Help
+            | Command::Ratings(_)
+            | Command::Standings(_)
+            | Command::Join(_)
+            | Command::Leave(_)
     )
 }
 

@@ -116,9 +116,11 @@ impl Adjudicator<'_> {
                         game::Outcome::Draw => None,
                     };
                     let result = self.words("result", context! { winner })?;
+                    let rating = self.rating_change(id, rec, &to)?;
+                    let series = self.series_context(rec, &to)?;
                     (
                         "over",
-                        context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec) },
+                        context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec), rating, series },
                     )
                 }
                 (None, Some(Entry::Event(ev))) => {

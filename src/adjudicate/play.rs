@@ -256,7 +256,11 @@ impl Adjudicator<'_> {
                 self.sync_clock(gc, &rec)?;
                 self.store.write_clock(id, gc, &self.identity.clocks)?;
             }
+            // The rating and the series' next step before the news, which
+            // shows them.
+            let settled = self.settle(id, &rec)?;
             replies.extend(self.news::<G>(id, &rec, &replayed, side, secrets, clock.as_ref())?);
+            replies.extend(settled);
         }
         replies.extend(asked);
         Ok(Handled {
@@ -334,10 +338,19 @@ impl Adjudicator<'_> {
             Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
                 self.setting(t, c)?;
             }
+            Command::Rematch => {
+                if t.replayed.end.is_none() {
+                    let reason = self.words("rematch_in_play", context! {})?;
+                    return Ok(Err(t.refused(c, reason, "rematch in play")));
+                }
+                let (letters, refused) = self.rematch(t)?;
+                t.replies.extend(letters);
+                t.fates.push(format!("{me} {}", if refused { "was refused a rematch" } else { "offered a rematch" }));
+            }
             other => {
                 // `help`, `games`, `rules` asked in a game: answered in the
                 // game's thread, with the player's key to reply with.
-                let (replies, _) = self.gameless(t.from, t.mail, other, t.index)?;
+                let (replies, _) = self.gameless(t.from, t.mail, other, t.index, Some(t.id))?;
                 for r in replies {
                     t.replies.push(Letter {
                         game: Some(t.id.to_string()),

@@ -46,6 +46,10 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ("paused.txt", include_str!("../../templates/paused.txt")),
     ("rejected.txt", include_str!("../../templates/rejected.txt")),
     ("reminder.txt", include_str!("../../templates/reminder.txt")),
+    (
+        "series_over.txt",
+        include_str!("../../templates/series_over.txt"),
+    ),
     ("spoofed.txt", include_str!("../../templates/spoofed.txt")),
     ("started.txt", include_str!("../../templates/started.txt")),
     (

@@ -101,15 +101,33 @@ pub struct TournamentFile {
 /// A game's ratings, and the games they stand on.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RatingsFile {
-    /// The ids of the games rated, in the order they were: by the time
-    /// they ended, then by id.
-    #[serde(default)]
-    pub rated: Vec<String>,
-    /// When the last of them ended.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_end: Option<DateTime<Utc>>,
+    /// The games rated, in the order they were: by the time they ended,
+    /// then by id.
+    #[serde(default, rename = "game", skip_serializing_if = "Vec::is_empty")]
+    pub games: Vec<RatedGame>,
     #[serde(flatten)]
     pub table: Table,
+}
+
+/// One rated game: who played it, how it ended, and what it did to the
+/// two players' ratings (as the game-over mail shows them).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatedGame {
+    pub id: String,
+    pub ended: DateTime<Utc>,
+    /// The addresses of who moved first and who second.
+    pub players: [String; 2],
+    pub outcome: Outcome,
+    /// Their ratings before and after, rounded.
+    pub before: [i64; 2],
+    pub after: [i64; 2],
+}
+
+impl RatingsFile {
+    /// The entry of game `id`, if it was rated.
+    pub fn game(&self, id: &str) -> Option<&RatedGame> {
+        self.games.iter().find(|g| g.id == id)
+    }
 }
 
 impl Store {
@@ -213,9 +231,15 @@ mod tests {
         assert_eq!(store.tournament("spring").unwrap(), Some(t));
         assert_eq!(store.tournament_names().unwrap(), ["spring"]);
         let mut r = RatingsFile::default();
-        r.table.rate("a@x.org", "b@x.org", Outcome::FirstWins);
-        r.rated.push("emb-xyz".into());
-        r.last_end = Some("2026-11-25T11:00:00Z".parse().unwrap());
+        let c = r.table.rate("a@x.org", "b@x.org", Outcome::FirstWins);
+        r.games.push(RatedGame {
+            id: "emb-xyz".into(),
+            ended: "2026-11-25T11:00:00Z".parse().unwrap(),
+            players: ["a@x.org".into(), "b@x.org".into()],
+            outcome: Outcome::FirstWins,
+            before: c.before.map(|r| r.shown()),
+            after: c.after.map(|r| r.shown()),
+        });
         store.write_ratings("embed", &r).unwrap();
         assert_eq!(store.ratings("embed").unwrap(), r);
         assert_eq!(store.ratings("mad").unwrap(), RatingsFile::default());

@@ -50,6 +50,24 @@ pub struct Challenge {
     /// after a crash finds its challenge instead of making another.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// `series N`: the first game of a best of N (issue 16).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<u32>,
+    /// `unrated`: the game leaves the ratings alone.
+    #[serde(default = "rated", skip_serializing_if = "is_rated")]
+    pub rated: bool,
+    /// A rematch: the game it follows (its series' next game, when it
+    /// has one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+}
+
+fn rated() -> bool {
+    true
+}
+
+fn is_rated(rated: &bool) -> bool {
+    *rated
 }
 
 /// A game's clock as stored: the state and how many lines of the record

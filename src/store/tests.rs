@@ -122,6 +122,9 @@ fn issue6_a_batch_keeps_its_changes_until_the_sync_and_reads_them_back() {
         created: "2026-11-21T10:00:00Z".into(),
         clock: None,
         source: None,
+        series: Some(3),
+        rated: false,
+        after: None,
     };
     s.write_challenge("ch-old", &c).unwrap();
     let on_disk = |sub: &str| -> Vec<String> {

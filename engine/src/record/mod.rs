@@ -5,10 +5,12 @@
 //! - [`replay`]: plays the lines through the rules and checks `result`;
 //! - [`write`]: the full form, canonical and atomic.
 
+pub mod match_info;
 pub mod read;
 pub mod replay;
 pub mod write;
 
+pub use match_info::MatchInfo;
 pub use read::{Entry, Event, MoveLine, Record};
 pub use replay::{Replayed, replay};
 

@@ -2,6 +2,7 @@
 //! Nothing here knows whether a move is legal (STYLE.md habit 2).
 
 use super::RecordError;
+use super::match_info::{MatchInfo, RawMatch};
 use crate::game::Side;
 use crate::rules::Rules;
 use chrono::{DateTime, FixedOffset};
@@ -24,6 +25,8 @@ pub struct Record {
     pub result: Option<(String, usize)>,
     /// Side name -> "Name <address>".
     pub players: BTreeMap<String, String>,
+    /// The `[match]` table: its series or tournament, whether rated.
+    pub match_info: MatchInfo,
     pub lines: Vec<MoveLine>,
 }
 
@@ -104,6 +107,8 @@ struct Raw {
     first: Option<Spanned<String>>,
     result: Option<Spanned<String>>,
     players: Option<BTreeMap<Spanned<String>, String>>,
+    #[serde(rename = "match")]
+    match_info: Option<RawMatch>,
     moves: Option<Spanned<String>>,
     play: Option<RawPlay>,
 }
@@ -347,6 +352,11 @@ impl Record {
             ),
         };
         let players = read_players(&err, src, rules, raw.players.unwrap_or_default())?;
+        let match_info = match raw.match_info.map(RawMatch::read) {
+            None => MatchInfo::default(),
+            Some(Ok(m)) => m,
+            Some(Err((at, message))) => return Err(err(line_of(src, at), message)),
+        };
         let lines = read_moves(&err, src, rules, raw.moves, raw.play.and_then(|p| p.moves))?;
         Ok(Record {
             file: file.to_string(),
@@ -357,6 +367,7 @@ impl Record {
             first,
             result,
             players,
+            match_info,
             lines,
         })
     }
@@ -417,6 +428,7 @@ impl Record {
             first,
             result: None,
             players: BTreeMap::new(),
+            match_info: MatchInfo::default(),
             lines,
         })
     }

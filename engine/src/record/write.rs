@@ -105,6 +105,7 @@ pub fn to_string(record: &Record) -> String {
             }
         }
     }
+    s.push_str(&record.match_info.to_toml());
     let _ = writeln!(s, "\n[play]\nmoves = \"\"\"");
     let width = rules
         .info()

@@ -28,14 +28,32 @@ pub enum Command {
         number: Option<u32>,
         text: String,
     },
-    /// `challenge GAME ADDRESS [first|second|random] [TIME CONTROL]`.
+    /// `challenge GAME ADDRESS [first|second|random] [TIME CONTROL]
+    /// [series N] [unrated]`.
     Challenge {
         rules: Rules,
         opponent: String,
         order: Order,
         /// `3d`, `3d+1d/10d weekends-free`: none, no clock.
         clock: Option<TimeControl>,
+        /// `series 3`: best of 3 (issue 16); none, one game.
+        series: Option<u32>,
+        /// `unrated`: the game leaves the ratings alone.
+        rated: bool,
     },
+    /// `rematch`: after a game, the next one between the same players.
+    Rematch,
+    /// `join NAME`: sign up for a tournament.
+    Join(String),
+    /// `leave NAME`: withdraw from a tournament (before it begins, or
+    /// dropping out of it).
+    Leave(String),
+    /// `standings [NAME]`: a tournament's table (none: the tournament of
+    /// the game the mail answers).
+    Standings(Option<String>),
+    /// `ratings [GAME]`: a game's ratings (none: the game the mail
+    /// answers, else every game's).
+    Ratings(Option<Rules>),
     Accept,
     Decline,
     Resign,
@@ -93,6 +111,8 @@ impl fmt::Display for Command {
                 opponent,
                 order,
                 clock,
+                series,
+                rated,
             } => {
                 write!(
                     f,
@@ -104,11 +124,24 @@ impl fmt::Display for Command {
                         Order::Random => "random",
                     }
                 )?;
-                match clock {
-                    Some(c) => write!(f, " {c}"),
-                    None => Ok(()),
+                if let Some(c) = clock {
+                    write!(f, " {c}")?;
                 }
+                if let Some(n) = series {
+                    write!(f, " series {n}")?;
+                }
+                if !rated {
+                    f.write_str(" unrated")?;
+                }
+                Ok(())
             }
+            Command::Rematch => f.write_str("rematch"),
+            Command::Join(name) => write!(f, "join {name}"),
+            Command::Leave(name) => write!(f, "leave {name}"),
+            Command::Standings(Some(name)) => write!(f, "standings {name}"),
+            Command::Standings(None) => f.write_str("standings"),
+            Command::Ratings(Some(g)) => write!(f, "ratings {}", g.slug()),
+            Command::Ratings(None) => f.write_str("ratings"),
             Command::Accept => f.write_str("accept"),
             Command::Decline => f.write_str("decline"),
             Command::Resign => f.write_str("resign"),
@@ -485,6 +518,19 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         // `moves:`.
         "moves" | "legal" => moves_from(head, &words)?,
         "games" if words.len() == 1 => Command::Games,
+        "rematch" | "rematch?" if words.len() == 1 => Command::Rematch,
+        "join" | "leave" | "standings" => match tournament_command(head, &words)? {
+            Some(c) => c,
+            None => return Ok(None),
+        },
+        "ratings" | "rating" => {
+            let r = rest(&words, 1);
+            Command::Ratings(if r.is_empty() {
+                None
+            } else {
+                Some(r.parse::<Rules>().map_err(|e| e.to_string())?)
+            })
+        }
         "rules" => {
             let r = rest(&words, 1);
             Command::Rules {
@@ -579,6 +625,33 @@ fn moves_from(head: &str, words: &[&str]) -> Result<Command, String> {
     }
 }
 
+/// `join NAME`, `leave NAME`, `standings [NAME]`: a tournament's name is
+/// one word of lower-case letters, digits and dashes. A longer line
+/// (`leave it to me`) is chatter, `Ok(None)`.
+fn tournament_command(head: &str, words: &[&str]) -> Result<Option<Command>, String> {
+    let name = match words {
+        [_] if head == "standings" => return Ok(Some(Command::Standings(None))),
+        [_] => {
+            return Err(format!(
+                "`{head}` needs the tournament's name, like {head} spring-cup (the name is in the tournament's mails)"
+            ));
+        }
+        [_, name] => name.to_lowercase(),
+        _ => return Ok(None),
+    };
+    if !crate::store::valid_id(&name) {
+        return Err(format!(
+            "`{}` is not a tournament's name: names are one word of letters, digits and dashes, like {head} spring-cup",
+            shorten_word(&name)
+        ));
+    }
+    Ok(Some(match head {
+        "join" => Command::Join(name),
+        "leave" => Command::Leave(name),
+        _ => Command::Standings(Some(name)),
+    }))
+}
+
 /// `timezone Europe/Berlin`, `timezone utc`.
 fn timezone(words: &[&str]) -> Result<Command, String> {
     match words.get(1) {
@@ -651,14 +724,20 @@ fn strip_word(s: &str, word: &str) -> Option<String> {
 }
 
 fn parse_challenge(args: &[&str]) -> Result<Command, String> {
-    const USAGE: &str = "write it like: challenge boom-and-zoom bob@example.org [first|second|random] [3d or 3d+1d/10d, weekends-free]";
+    const USAGE: &str = "write it like: challenge boom-and-zoom bob@example.org [first|second|random] [3d or 3d+1d/10d, weekends-free] [series 3] [unrated]";
     let mut order = Order::Random;
     let mut opponent = None;
     let mut game = Vec::new();
     let mut clock = Vec::new();
-    for a in args {
+    let mut series = None;
+    let mut rated = true;
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
         let lower = a.to_lowercase();
         match lower.as_str() {
+            "series" | "best-of" => series = Some(series_length(args.next().copied())?),
+            "unrated" => rated = false,
+            "rated" => rated = true,
             "first" => order = Order::First,
             "second" => order = Order::Second,
             "random" => order = Order::Random,
@@ -704,7 +783,24 @@ fn parse_challenge(args: &[&str]) -> Result<Command, String> {
         opponent,
         order,
         clock,
+        series,
+        rated,
     })
+}
+
+/// The N of `series N`: a number of games in [`pbem_league::series::LENGTHS`].
+fn series_length(word: Option<&str>) -> Result<u32, String> {
+    let lengths = pbem_league::series::LENGTHS;
+    let how = format!(
+        "write series and a number of games from {} to {}, like series 3 (best of 3)",
+        lengths.start(),
+        lengths.end()
+    );
+    match word.map(|w| (w, w.parse::<u32>())) {
+        Some((_, Ok(n))) if lengths.contains(&n) => Ok(n),
+        Some((w, _)) => Err(format!("`series {}`: {how}", shorten_word(w))),
+        None => Err(how),
+    }
 }
 
 #[cfg(test)]

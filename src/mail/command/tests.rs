@@ -34,6 +34,8 @@ fn other_commands() {
             opponent: "bob@example.org".into(),
             order: Order::First,
             clock: None,
+            series: None,
+            rated: true,
         }
     );
     assert_eq!(
@@ -43,6 +45,8 @@ fn other_commands() {
             opponent: "bob@example.org".into(),
             order: Order::Second,
             clock: Some("3d+1d/10d weekends-free".parse().unwrap()),
+            series: None,
+            rated: true,
         }
     );
     assert!(
@@ -376,5 +380,56 @@ fn hints_before_any_game_name_only_the_form_every_game_has() {
     ] {
         assert!(!foreign.is_match(&e), "{e}");
         assert!(e.contains("22-15"), "{e}");
+    }
+}
+
+#[test]
+fn series_tournament_and_rating_commands() {
+    assert_eq!(
+        one("challenge toroidal-checkers bob@example.org 3d series 3 unrated"),
+        Command::Challenge {
+            rules: Rules::ToroidalCheckers,
+            opponent: "bob@example.org".into(),
+            order: Order::Random,
+            clock: Some("3d".parse().unwrap()),
+            series: Some(3),
+            rated: false,
+        }
+    );
+    let c = one("Challenge embed bob@example.org Series 5 first");
+    assert_eq!(c.to_string(), "challenge embed bob@example.org first series 5");
+    assert_eq!(one(&c.to_string()), c);
+    for bad in ["series 1", "series 26", "series three", "series"] {
+        let e = parse_line(&format!("challenge mad bob@x.org {bad}")).unwrap_err();
+        assert!(e.contains("from 2 to 25"), "{bad}: {e}");
+    }
+    assert_eq!(one("Rematch"), Command::Rematch);
+    assert_eq!(one("rematch?"), Command::Rematch);
+    assert_eq!(parse_line("rematch after lunch"), Ok(None));
+    assert_eq!(one("join Spring-Cup"), Command::Join("spring-cup".into()));
+    assert_eq!(one("leave spring-cup"), Command::Leave("spring-cup".into()));
+    assert_eq!(one("standings"), Command::Standings(None));
+    assert_eq!(
+        one("standings spring-cup"),
+        Command::Standings(Some("spring-cup".into()))
+    );
+    assert_eq!(parse_line("leave it to me"), Ok(None));
+    assert!(parse_line("join").unwrap_err().contains("join spring-cup"));
+    assert!(
+        parse_line("join spring_cup!")
+            .unwrap_err()
+            .contains("not a tournament's name")
+    );
+    assert_eq!(one("ratings"), Command::Ratings(None));
+    assert_eq!(one("ratings mad rooks"), Command::Ratings(Some(Rules::MadRooks)));
+    assert!(parse_line("ratings chess").is_err());
+    for c in [
+        Command::Rematch,
+        Command::Join("x1".into()),
+        Command::Leave("x1".into()),
+        Command::Standings(Some("x1".into())),
+        Command::Ratings(Some(Rules::Embed)),
+    ] {
+        assert_eq!(one(&c.to_string()), c, "round trip");
     }
 }

@@ -1,0 +1,234 @@
+//! Play beyond one game (issue 16), as a player asks for it by mail:
+//! `ratings [GAME]`, `standings [NAME]`, `join NAME` and `leave NAME`.
+//! Series, rematches and what follows a game's end are in
+//! [`super::series`].
+//!
+//! What these answers show of other players: their display name from
+//! the records, or their address with its domain cut short
+//! (`bob@e…`): anyone may ask, and a table is no list of addresses to
+//! harvest.
+
+use super::*;
+use crate::reply::{address_of, display_name};
+use crate::store::league::TournamentFile;
+use pbem_league::pairing::Format;
+use pbem_league::standings::TieBreak;
+use pbem_league::tournament::Tournament;
+use pbem_league::{Game as Pairing, Round};
+
+/// How many players may sign up for one tournament by mail.
+pub const MAX_SIGNUPS: usize = 64;
+
+/// A player as answers by mail show them: their display name, or their
+/// address with the domain cut to its first letter.
+pub fn public_name(mailbox: &str) -> String {
+    let name = display_name(mailbox);
+    if name != address_of(mailbox) {
+        return name;
+    }
+    match name.split_once('@') {
+        Some((local, domain)) => {
+            let first: String = domain.chars().take(1).collect();
+            format!("{local}@{first}…")
+        }
+        None => name,
+    }
+}
+
+impl Adjudicator<'_> {
+    /// `ratings`, `standings`, `join`, `leave`; `game`, the game the mail
+    /// answers (for `ratings` and `standings` without a name). The
+    /// letters, and whether the command was refused.
+    pub(super) fn league_command(
+        &self,
+        from: &str,
+        c: &Command,
+        game: Option<&str>,
+    ) -> Result<(Vec<Letter>, bool)> {
+        let record = match game {
+            Some(id) => match self.table(id)? {
+                Some(Table::Game { record, .. }) => Some(record),
+                _ => None,
+            },
+            None => None,
+        };
+        let answer = |title: String, text: String| -> Result<(Vec<Letter>, bool)> {
+            Ok((vec![self.info(from, &title, &text, None)?], false))
+        };
+        let refuse = |reason: String| -> Result<(Vec<Letter>, bool)> {
+            Ok((
+                vec![self.reject(from, None, Refusal::new(c.to_string(), reason))?],
+                true,
+            ))
+        };
+        match c {
+            Command::Ratings(rules) => {
+                let rules = rules.or(record.as_ref().map(|r| r.rules));
+                let title = self.words("title", context! { of => "ratings", game => rules.map(Rules::name) })?;
+                answer(title, self.ratings_text(rules)?)
+            }
+            Command::Standings(name) => {
+                let name = name.clone().or_else(|| record.as_ref().and_then(|r| r.match_info.tournament.clone()));
+                let Some(name) = name else {
+                    return refuse(self.words("which_tournament", context! { command => "standings" })?);
+                };
+                match self.store.tournament(&name)? {
+                    Some(t) => {
+                        let title = self.words("title", context! { of => "standings", name => &name })?;
+                        answer(title, self.standings_text(&t)?)
+                    }
+                    None => refuse(self.words("no_tournament", context! { name })?),
+                }
+            }
+            Command::Join(name) => match self.join(from, name)? {
+                Ok(text) => {
+                    let title = self.words("title", context! { of => "join", name })?;
+                    answer(title, text)
+                }
+                Err(reason) => refuse(reason),
+            },
+            Command::Leave(name) => match self.leave(from, name)? {
+                Ok(text) => {
+                    let title = self.words("title", context! { of => "leave", name })?;
+                    answer(title, text)
+                }
+                Err(reason) => refuse(reason),
+            },
+            _ => refuse(self.which_game(from)?),
+        }
+    }
+
+    /// The ratings of `rules` (every rated game's when none), best first.
+    pub(super) fn ratings_text(&self, rules: Option<Rules>) -> Result<String> {
+        let mut games = Vec::new();
+        for r in rules.map_or_else(|| Rules::ALL.to_vec(), |r| vec![r]) {
+            let file = self.store.ratings(r.slug())?;
+            let rows: Vec<minijinja::Value> = file
+                .table
+                .ranked()
+                .iter()
+                .enumerate()
+                .map(|(i, (player, rating))| {
+                    context! {
+                        place => i + 1, player => public_name(player), rating => rating.shown(),
+                        deviation => rating.deviation.round() as i64, games => rating.games,
+                    }
+                })
+                .collect();
+            if !rows.is_empty() || rules.is_some() {
+                games.push(context! { game => r.name(), rows });
+            }
+        }
+        self.words("ratings_table", context! { games })
+    }
+
+    /// A tournament's standings, for a mail.
+    pub(super) fn standings_text(&self, t: &TournamentFile) -> Result<String> {
+        let state = tournament_state(t);
+        let tie_break = TieBreak::of(t.format).name();
+        let lines = state.standings();
+        let rows: Vec<minijinja::Value> = lines
+            .iter()
+            .map(|l| {
+                context! {
+                    place => l.place, player => public_name(&t.players[l.seat]),
+                    points => l.points.to_string(), tie_break => l.tie_break.to_string(),
+                    played => l.played(), dropped => t.dropped.contains(&l.seat),
+                }
+            })
+            .collect();
+        let rules = t.rules.parse::<Rules>().ok();
+        self.words(
+            "standings_table",
+            context! {
+                name => &t.name, game => rules.map(Rules::name), format => t.format.name(),
+                round => t.played.len(), rounds => state.last_round(), over => t.over,
+                signup => t.signup_until.filter(|_| t.played.is_empty()).map(|d| d.to_rfc3339()),
+                players => t.players.len(), tie_break, rows,
+            },
+        )
+    }
+
+    /// `join NAME`: the words of the answer, or why not.
+    fn join(&self, from: &str, name: &str) -> Result<std::result::Result<String, String>> {
+        let Some(mut t) = self.store.tournament(name)? else {
+            return Ok(Err(self.words("no_tournament", context! { name })?));
+        };
+        let open = t.signup_until.filter(|until| t.played.is_empty() && *until > self.now);
+        let Some(until) = open else {
+            return Ok(Err(self.words("signup_closed", context! { name, until => t.signup_until.map(|d| d.to_rfc3339()) })?));
+        };
+        let until = until.to_rfc3339();
+        if t.players.iter().any(|p| address_of(p) == from) {
+            return Ok(Ok(self.words("joined", context! { name, until, again => true, count => t.players.len() })?));
+        }
+        if t.players.len() >= MAX_SIGNUPS {
+            return Ok(Err(self.words("tournament_full", context! { name, max => MAX_SIGNUPS })?));
+        }
+        t.players.push(from.to_string());
+        self.store.write_tournament(&t)?;
+        Ok(Ok(self.words("joined", context! { name, until, again => false, count => t.players.len() })?))
+    }
+
+    /// `leave NAME`: off the list before the tournament begins; after, a
+    /// player drops out and forfeits the games still to come.
+    fn leave(&self, from: &str, name: &str) -> Result<std::result::Result<String, String>> {
+        let Some(mut t) = self.store.tournament(name)? else {
+            return Ok(Err(self.words("no_tournament", context! { name })?));
+        };
+        let Some(seat) = t.players.iter().position(|p| address_of(p) == from) else {
+            return Ok(Err(self.words("not_in_tournament", context! { name })?));
+        };
+        if t.over {
+            return Ok(Err(self.words("tournament_over", context! { name })?));
+        }
+        if t.played.is_empty() {
+            t.players.remove(seat);
+            self.store.write_tournament(&t)?;
+            return Ok(Ok(self.words("left", context! { name, begun => false })?));
+        }
+        if !t.dropped.contains(&seat) {
+            t.dropped.push(seat);
+            self.store.write_tournament(&t)?;
+        }
+        Ok(Ok(self.words("left", context! { name, begun => true })?))
+    }
+}
+
+/// A tournament file as [`pbem_league`] computes with it.
+pub fn tournament_state(t: &TournamentFile) -> Tournament {
+    Tournament {
+        format: t.format,
+        players: t.players.len(),
+        swiss_rounds: if t.format == Format::Swiss { t.rounds } else { 0 },
+        rounds: t
+            .played
+            .iter()
+            .map(|r| Round {
+                games: r
+                    .games
+                    .iter()
+                    .map(|g| Pairing {
+                        first: g.first,
+                        second: g.second,
+                        outcome: g.outcome,
+                    })
+                    .collect(),
+                bye: r.bye,
+            })
+            .collect(),
+        dropped: t.dropped.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::public_name;
+
+    #[test]
+    fn answers_show_a_name_or_a_cut_address() {
+        assert_eq!(public_name("Ann Example <ann@example.org>"), "Ann Example");
+        assert_eq!(public_name("bob@example.org"), "bob@e…");
+        assert_eq!(public_name("<bob@example.org>"), "bob@e…");
+    }
+}

@@ -1,0 +1,133 @@
+//! Ratings (issue 16): a rated game is rated when it ends, and the
+//! ratings can be rebuilt from the records alone with the same numbers.
+//!
+//! Games are rated in the order they ended (the time of the record's
+//! last line), then by id. A game that ends while one that sorts after it
+//! is rated already (two games ending in the same second, processed in
+//! another order) makes the ratings be rebuilt from the records, so the
+//! order, and with it every number, is always that one.
+
+use crate::game::Outcome as GameOutcome;
+use crate::record::{MatchInfo, Record};
+use crate::reply::address_of;
+use crate::rules::Rules;
+use crate::store::league::{RatedGame, RatingsFile};
+use crate::store::{Store, StoreError};
+use chrono::{DateTime, Utc};
+use pbem_league::Outcome;
+
+/// A game that has ended, as series, tournaments and ratings count it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finished {
+    pub id: String,
+    pub rules: Rules,
+    /// Who moved first and who second, "Name <address>".
+    pub first: String,
+    pub second: String,
+    pub outcome: Outcome,
+    /// The time of its last line (else when it was made).
+    pub ended: DateTime<Utc>,
+    pub match_info: MatchInfo,
+}
+
+impl Finished {
+    /// Game `id` as it ended; `None` while it is in play, or when its
+    /// record lacks a player or does not replay.
+    pub fn of(id: &str, rec: &Record) -> Option<Finished> {
+        let end = crate::with_game!(rec.rules, G => crate::record::replay::<G>(rec).ok()?.end)?;
+        let first_side = rec.first_side();
+        let player = |s| rec.players.get(rec.rules.side_name(s)).cloned();
+        let outcome = match end.outcome {
+            GameOutcome::Draw => Outcome::Draw,
+            GameOutcome::Win(s) if s == first_side => Outcome::FirstWins,
+            GameOutcome::Win(_) => Outcome::SecondWins,
+        };
+        let ended = rec
+            .lines
+            .iter()
+            .rev()
+            .find_map(|l| l.time)
+            .or(rec.created)
+            .map(|t| t.to_utc())
+            .unwrap_or_default();
+        Some(Finished {
+            id: id.to_string(),
+            rules: rec.rules,
+            first: player(first_side)?,
+            second: player(first_side.other())?,
+            outcome,
+            ended,
+            match_info: rec.match_info.clone(),
+        })
+    }
+
+    fn key(&self) -> (DateTime<Utc>, &str) {
+        (self.ended, &self.id)
+    }
+}
+
+/// Rates `f` (a rated game that ended) in `file`, unless it is rated
+/// already: what the game did to its players' ratings. Rebuilds `file`
+/// from the records of `store` when a game that ended after `f` is rated.
+///
+/// # Errors
+/// Store failures while rebuilding.
+pub fn rate(store: &Store, file: &mut RatingsFile, f: &Finished) -> Result<RatedGame, StoreError> {
+    if let Some(done) = file.game(&f.id) {
+        return Ok(done.clone());
+    }
+    let in_order = file
+        .games
+        .last()
+        .is_none_or(|last| (last.ended, last.id.as_str()) < f.key());
+    if in_order {
+        apply(file, f);
+    } else {
+        *file = rebuild(store, f.rules)?;
+    }
+    file.game(&f.id)
+        .cloned()
+        .ok_or_else(|| StoreError::Invalid(format!("{}: the game did not rate", f.id)))
+}
+
+fn apply(file: &mut RatingsFile, f: &Finished) {
+    let players = [address_of(&f.first), address_of(&f.second)];
+    let change = file.table.rate(&players[0], &players[1], f.outcome);
+    file.games.push(RatedGame {
+        id: f.id.clone(),
+        ended: f.ended,
+        players,
+        outcome: f.outcome,
+        before: change.before.map(|r| r.shown()),
+        after: change.after.map(|r| r.shown()),
+    });
+}
+
+/// The ratings of `rules` from the records alone: every rated game that
+/// ended, in order. A record that cannot be read is left out.
+///
+/// # Errors
+/// When the games folder cannot be read.
+pub fn rebuild(store: &Store, rules: Rules) -> Result<RatingsFile, StoreError> {
+    let mut finished = Vec::new();
+    for id in store.game_ids()? {
+        let Ok(Some(text)) = store.read_game(&id) else {
+            continue;
+        };
+        let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+            continue;
+        };
+        if rec.rules != rules || !rec.match_info.rated {
+            continue;
+        }
+        if let Some(f) = Finished::of(&id, &rec) {
+            finished.push(f);
+        }
+    }
+    finished.sort_by(|a, b| a.key().cmp(&b.key()));
+    let mut file = RatingsFile::default();
+    for f in &finished {
+        apply(&mut file, f);
+    }
+    Ok(file)
+}
