@@ -70,6 +70,7 @@ mod damage;
 mod digest;
 mod key;
 pub mod limit;
+mod tournaments;
 
 pub use key::mail_key;
 pub use limit::{Limits, Tally};
@@ -261,6 +262,7 @@ impl Poller<'_> {
         // Clocks first: a deadline that passed before this poll is a loss
         // on time, whatever mail comes in it.
         self.tick_clocks(cx, &mut report)?;
+        self.tick_tournaments(cx, &mut report)?;
         let mut batch = OpenBatch::default();
         let total = pending.len();
         for (i, mail) in pending.into_iter().enumerate() {

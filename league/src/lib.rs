@@ -37,6 +37,17 @@ pub enum Outcome {
     Draw,
 }
 
+impl Outcome {
+    /// Its name, as files and templates write it (`first-wins`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::FirstWins => "first-wins",
+            Outcome::SecondWins => "second-wins",
+            Outcome::Draw => "draw",
+        }
+    }
+}
+
 /// One game between two seats: who moved first, who second, and how it
 /// ended (`None` while it is played).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -83,7 +83,10 @@ impl Adjudicator<'_> {
                     };
                     return self.challenge(from, mail, n, &asked);
                 }
-                Command::Ratings(_) | Command::Standings(_) | Command::Join(_) | Command::Leave(_) => {
+                Command::Ratings(_)
+                | Command::Standings(_)
+                | Command::Join(_)
+                | Command::Leave(_) => {
                     return self.league_command(from, c, thread);
                 }
                 Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {

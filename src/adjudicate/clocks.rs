@@ -174,10 +174,9 @@ impl Adjudicator<'_> {
                 })
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
                 rec.result = Some((after.result().to_string(), 0));
-                // Written here as well as by the poll (the same text): the
-                // rating and the series' next game read it.
+                // The poll writes the record once the mails are committed;
+                // the rating and the series read the game from `rec`.
                 let text = record::write::to_string(&rec);
-                self.store.write_game(id, &text)?;
                 let settled = self.settle(id, &rec)?;
                 let mut letters = self.news::<G>(id, &rec, &after, side, &secrets, None)?;
                 letters.extend(settled);

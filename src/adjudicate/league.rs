@@ -64,17 +64,27 @@ impl Adjudicator<'_> {
         match c {
             Command::Ratings(rules) => {
                 let rules = rules.or(record.as_ref().map(|r| r.rules));
-                let title = self.words("title", context! { of => "ratings", game => rules.map(Rules::name) })?;
+                let title = self.words(
+                    "title",
+                    context! { of => "ratings", game => rules.map(Rules::name) },
+                )?;
                 answer(title, self.ratings_text(rules)?)
             }
             Command::Standings(name) => {
-                let name = name.clone().or_else(|| record.as_ref().and_then(|r| r.match_info.tournament.clone()));
+                let name = name.clone().or_else(|| {
+                    record
+                        .as_ref()
+                        .and_then(|r| r.match_info.tournament.clone())
+                });
                 let Some(name) = name else {
-                    return refuse(self.words("which_tournament", context! { command => "standings" })?);
+                    return refuse(
+                        self.words("which_tournament", context! { command => "standings" })?,
+                    );
                 };
                 match self.store.tournament(&name)? {
                     Some(t) => {
-                        let title = self.words("title", context! { of => "standings", name => &name })?;
+                        let title =
+                            self.words("title", context! { of => "standings", name => &name })?;
                         answer(title, self.standings_text(&t)?)
                     }
                     None => refuse(self.words("no_tournament", context! { name })?),
@@ -143,10 +153,31 @@ impl Adjudicator<'_> {
             context! {
                 name => &t.name, game => rules.map(Rules::name), format => t.format.name(),
                 round => t.played.len(), rounds => state.last_round(), over => t.over,
-                signup => t.signup_until.filter(|_| t.played.is_empty()).map(|d| d.to_rfc3339()),
-                players => t.players.len(), tie_break, rows,
+                signup => (t.signup && t.played.is_empty()).then(|| t.begins.to_rfc3339()),
+                players => t.players.len(), tie_break, rows, pairings => self.pairings(t),
             },
         )
+    }
+
+    /// The current round's games and bye, for the standings.
+    fn pairings(&self, t: &TournamentFile) -> Vec<minijinja::Value> {
+        let Some(round) = t.played.last() else {
+            return Vec::new();
+        };
+        let mut out: Vec<minijinja::Value> = round
+            .games
+            .iter()
+            .map(|g| {
+                context! {
+                    first => public_name(&t.players[g.first]), second => public_name(&t.players[g.second]),
+                    game => g.game.clone(), forfeit => g.game.is_none(), outcome => g.outcome.map(pbem_league::Outcome::name),
+                }
+            })
+            .collect();
+        if let Some(b) = round.bye {
+            out.push(context! { bye => public_name(&t.players[b]) });
+        }
+        out
     }
 
     /// `join NAME`: the words of the answer, or why not.
@@ -154,20 +185,29 @@ impl Adjudicator<'_> {
         let Some(mut t) = self.store.tournament(name)? else {
             return Ok(Err(self.words("no_tournament", context! { name })?));
         };
-        let open = t.signup_until.filter(|until| t.played.is_empty() && *until > self.now);
-        let Some(until) = open else {
-            return Ok(Err(self.words("signup_closed", context! { name, until => t.signup_until.map(|d| d.to_rfc3339()) })?));
-        };
-        let until = until.to_rfc3339();
+        if !(t.signup && t.played.is_empty() && t.begins > self.now) {
+            let until = t.signup.then(|| t.begins.to_rfc3339());
+            return Ok(Err(self.words("signup_closed", context! { name, until })?));
+        }
+        let until = t.begins.to_rfc3339();
         if t.players.iter().any(|p| address_of(p) == from) {
-            return Ok(Ok(self.words("joined", context! { name, until, again => true, count => t.players.len() })?));
+            return Ok(Ok(self.words(
+                "joined",
+                context! { name, until, again => true, count => t.players.len() },
+            )?));
         }
         if t.players.len() >= MAX_SIGNUPS {
-            return Ok(Err(self.words("tournament_full", context! { name, max => MAX_SIGNUPS })?));
+            return Ok(Err(self.words(
+                "tournament_full",
+                context! { name, max => MAX_SIGNUPS },
+            )?));
         }
         t.players.push(from.to_string());
         self.store.write_tournament(&t)?;
-        Ok(Ok(self.words("joined", context! { name, until, again => false, count => t.players.len() })?))
+        Ok(Ok(self.words(
+            "joined",
+            context! { name, until, again => false, count => t.players.len() },
+        )?))
     }
 
     /// `leave NAME`: off the list before the tournament begins; after, a
@@ -195,12 +235,22 @@ impl Adjudicator<'_> {
     }
 }
 
+/// The rounds of a Swiss the admin left to pbem: enough for one winner,
+/// log2 of the players rounded up (at least 1).
+pub fn swiss_rounds(players: usize) -> usize {
+    (usize::BITS - players.saturating_sub(1).leading_zeros()).max(1) as usize
+}
+
 /// A tournament file as [`pbem_league`] computes with it.
 pub fn tournament_state(t: &TournamentFile) -> Tournament {
     Tournament {
         format: t.format,
         players: t.players.len(),
-        swiss_rounds: if t.format == Format::Swiss { t.rounds } else { 0 },
+        swiss_rounds: match (t.format, t.rounds) {
+            (Format::Swiss, 0) => swiss_rounds(t.players.len()),
+            (Format::Swiss, n) => n,
+            _ => 0,
+        },
         rounds: t
             .played
             .iter()
@@ -224,6 +274,12 @@ pub fn tournament_state(t: &TournamentFile) -> Tournament {
 #[cfg(test)]
 mod tests {
     use super::public_name;
+
+    #[test]
+    fn a_swiss_has_enough_rounds_for_one_winner() {
+        let rounds: Vec<usize> = [2, 3, 4, 5, 8, 9, 16, 17].map(super::swiss_rounds).to_vec();
+        assert_eq!(rounds, [1, 2, 2, 3, 3, 4, 4, 5]);
+    }
 
     #[test]
     fn answers_show_a_name_or_a_cut_address() {

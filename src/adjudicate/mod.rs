@@ -36,17 +36,20 @@ mod damage;
 mod ids;
 mod league;
 mod news;
-mod ratings;
-mod series;
 mod play;
+mod ratings;
 mod refuse;
+mod series;
 mod table;
+mod tournament;
 
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
+pub use league::tournament_state as league_state;
 pub use news::MAX_LISTED;
 pub use ratings::{Finished, rebuild as rebuild_ratings};
+pub use tournament::{MAX_NAME as MAX_TOURNAMENT_NAME, tournament_game_id};
 
 use crate::game::{self, Game, Side, View};
 use crate::mail::command::{self, Command, Order};

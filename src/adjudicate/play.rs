@@ -345,7 +345,14 @@ impl Adjudicator<'_> {
                 }
                 let (letters, refused) = self.rematch(t)?;
                 t.replies.extend(letters);
-                t.fates.push(format!("{me} {}", if refused { "was refused a rematch" } else { "offered a rematch" }));
+                t.fates.push(format!(
+                    "{me} {}",
+                    if refused {
+                        "was refused a rematch"
+                    } else {
+                        "offered a rematch"
+                    }
+                ));
             }
             other => {
                 // `help`, `games`, `rules` asked in a game: answered in the

@@ -13,7 +13,7 @@ use crate::reply::address_of;
 use crate::rules::Rules;
 use crate::store::league::{RatedGame, RatingsFile};
 use crate::store::{Store, StoreError};
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SubsecRound, Utc};
 use pbem_league::Outcome;
 
 /// A game that has ended, as series, tournaments and ratings count it.
@@ -48,7 +48,9 @@ impl Finished {
             .rev()
             .find_map(|l| l.time)
             .or(rec.created)
-            .map(|t| t.to_utc())
+            // To the second, as the record writes it: a game read back
+            // from its file counts the same.
+            .map(|t| t.to_utc().trunc_subsecs(0))
             .unwrap_or_default();
         Some(Finished {
             id: id.to_string(),
@@ -83,7 +85,7 @@ pub fn rate(store: &Store, file: &mut RatingsFile, f: &Finished) -> Result<Rated
     if in_order {
         apply(file, f);
     } else {
-        *file = rebuild(store, f.rules)?;
+        *file = rebuild_with(store, f.rules, Some(f))?;
     }
     file.game(&f.id)
         .cloned()
@@ -109,8 +111,21 @@ fn apply(file: &mut RatingsFile, f: &Finished) {
 /// # Errors
 /// When the games folder cannot be read.
 pub fn rebuild(store: &Store, rules: Rules) -> Result<RatingsFile, StoreError> {
-    let mut finished = Vec::new();
+    rebuild_with(store, rules, None)
+}
+
+/// [`rebuild`], with `current` standing for its game's record (a game
+/// lost on time, whose record is written after its mails).
+fn rebuild_with(
+    store: &Store,
+    rules: Rules,
+    current: Option<&Finished>,
+) -> Result<RatingsFile, StoreError> {
+    let mut finished: Vec<Finished> = current.into_iter().cloned().collect();
     for id in store.game_ids()? {
+        if current.is_some_and(|c| c.id == id) {
+            continue;
+        }
         let Ok(Some(text)) = store.read_game(&id) else {
             continue;
         };

@@ -15,8 +15,8 @@ use super::*;
 use crate::record::MatchInfo;
 use crate::reply::address_of;
 use crate::store::league::SeriesFile;
-use pbem_league::series::{NextFirst, Series, SeriesEnd};
 use pbem_league::Game as Pairing;
+use pbem_league::series::{NextFirst, Series, SeriesEnd};
 
 /// Who moves first in a series' next game in `rules` (each game's rules
 /// text, "Playing a series"): the loser where the players choose who
@@ -55,25 +55,42 @@ impl Adjudicator<'_> {
                 self.store.write_ratings(slug, &file)?;
             }
         }
-        match &f.match_info.series {
-            Some(series) => self.series_after(series, &f),
-            None => Ok(Vec::new()),
+        let mut letters = match &f.match_info.series {
+            Some(series) => self.series_after(series, &f)?,
+            None => Vec::new(),
+        };
+        if let Some(name) = &f.match_info.tournament {
+            letters.extend(self.tournament_after(name, &f, rec)?);
         }
+        Ok(letters)
     }
 
     /// A series as the league counts it: its games so far from their
     /// records (a game in play, or one whose record is missing, without
-    /// an outcome).
-    pub(super) fn series_state(&self, s: &SeriesFile) -> Result<Series> {
+    /// an outcome); `current`, a game that ended, stands for its record
+    /// (a game lost on time, whose record is written after its mails).
+    pub(super) fn series_state(
+        &self,
+        s: &SeriesFile,
+        current: Option<&Finished>,
+    ) -> Result<Series> {
         let seat = |mailbox: &str| usize::from(address_of(mailbox) != address_of(&s.players[0]));
         let mut games = Vec::new();
         for id in &s.games {
-            let rec = match self.table(id)? {
-                Some(Table::Game { record, .. }) => record,
-                _ => continue,
+            let (first, outcome) = match current.filter(|c| c.id == *id) {
+                Some(c) => (seat(&c.first), Some(c.outcome)),
+                None => {
+                    let rec = match self.table(id)? {
+                        Some(Table::Game { record, .. }) => record,
+                        _ => continue,
+                    };
+                    let first = rec
+                        .players
+                        .get(rec.rules.side_name(rec.first_side()))
+                        .map_or(0, |p| seat(p));
+                    (first, Finished::of(id, &rec).map(|f| f.outcome))
+                }
             };
-            let first = rec.players.get(rec.rules.side_name(rec.first_side())).map_or(0, |p| seat(p));
-            let outcome = Finished::of(id, &rec).map(|f| f.outcome);
             games.push(Pairing {
                 first,
                 second: 1 - first,
@@ -95,7 +112,7 @@ impl Adjudicator<'_> {
         let Some(at) = s.games.iter().position(|g| *g == f.id) else {
             return Ok(Vec::new());
         };
-        let state = self.series_state(&s)?;
+        let state = self.series_state(&s, Some(f))?;
         if let Some(end) = state.decided() {
             return self.series_over(series_id, &s, &state, end);
         }
@@ -108,8 +125,14 @@ impl Adjudicator<'_> {
             let rules = f.rules;
             let first = rules.fixed_first().unwrap_or(Side::A);
             let players = BTreeMap::from([
-                (rules.side_name(first).to_string(), s.players[next.first].clone()),
-                (rules.side_name(first.other()).to_string(), s.players[next.second].clone()),
+                (
+                    rules.side_name(first).to_string(),
+                    s.players[next.first].clone(),
+                ),
+                (
+                    rules.side_name(first.other()).to_string(),
+                    s.players[next.second].clone(),
+                ),
             ]);
             let info = MatchInfo {
                 series: Some(series_id.to_string()),
@@ -136,7 +159,10 @@ impl Adjudicator<'_> {
         state: &Series,
         end: SeriesEnd,
     ) -> Result<Vec<Letter>> {
-        let rules = s.rules.parse::<Rules>().map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let rules = s
+            .rules
+            .parse::<Rules>()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let score = state.score();
         let winner = match end {
             SeriesEnd::Won(seat) => Some(address_of(&s.players[seat])),
@@ -163,14 +189,19 @@ impl Adjudicator<'_> {
 
     /// The series line of a game's mails: which game of how many, and the
     /// score before it (none for a game on its own).
-    pub(super) fn series_context(&self, rec: &Record, reader: &str) -> Result<Option<minijinja::Value>> {
+    pub(super) fn series_context(
+        &self,
+        rec: &Record,
+        reader: &str,
+    ) -> Result<Option<minijinja::Value>> {
         let Some(series_id) = &rec.match_info.series else {
             return Ok(None);
         };
         let Some(s) = self.store.series(series_id)? else {
             return Ok(None);
         };
-        let state = self.series_state(&s)?;
+        let current = Finished::of(rec.id.as_deref().unwrap_or_default(), rec);
+        let state = self.series_state(&s, current.as_ref())?;
         let seat = usize::from(address_of(reader) != address_of(&s.players[0]));
         let score = state.score();
         Ok(Some(context! {
@@ -184,7 +215,12 @@ impl Adjudicator<'_> {
 impl Adjudicator<'_> {
     /// What rated game `id` did to the ratings, as `reader` sees it (their
     /// own first); none for an unrated game or one not rated yet.
-    pub(super) fn rating_change(&self, id: &str, rec: &Record, reader: &str) -> Result<Option<minijinja::Value>> {
+    pub(super) fn rating_change(
+        &self,
+        id: &str,
+        rec: &Record,
+        reader: &str,
+    ) -> Result<Option<minijinja::Value>> {
         if !rec.match_info.rated {
             return Ok(None);
         }
@@ -193,7 +229,13 @@ impl Adjudicator<'_> {
             return Ok(None);
         };
         let me = usize::from(g.players[0] != address_of(reader));
-        let signed = |n: i64| if n >= 0 { format!("+{n}") } else { n.to_string() };
+        let signed = |n: i64| {
+            if n >= 0 {
+                format!("+{n}")
+            } else {
+                n.to_string()
+            }
+        };
         Ok(Some(context! {
             before => g.before[me], after => g.after[me], change => signed(g.after[me] - g.before[me]),
             theirs_before => g.before[1 - me], theirs_after => g.after[1 - me],
@@ -203,7 +245,11 @@ impl Adjudicator<'_> {
 
     /// Both players' ratings before a rated game, `reader`'s first; none
     /// for an unrated game.
-    pub(super) fn ratings_before(&self, rec: &Record, reader: &str) -> Result<Option<minijinja::Value>> {
+    pub(super) fn ratings_before(
+        &self,
+        rec: &Record,
+        reader: &str,
+    ) -> Result<Option<minijinja::Value>> {
         if !rec.match_info.rated {
             return Ok(None);
         }
@@ -218,7 +264,9 @@ impl Adjudicator<'_> {
             let r = file.table.get(&address_of(who));
             context! { rating => r.shown(), deviation => r.deviation.round() as i64, games => r.games }
         };
-        Ok(Some(context! { yours => shown(reader), theirs => shown(&opponent) }))
+        Ok(Some(
+            context! { yours => shown(reader), theirs => shown(&opponent) },
+        ))
     }
 }
 
@@ -239,7 +287,9 @@ impl Adjudicator<'_> {
                         outcome: Some(f.outcome),
                     }],
                 };
-                let next = last.next_game(next_first_rule(rules)).map_or(1, |g| g.first);
+                let next = last
+                    .next_game(next_first_rule(rules))
+                    .map_or(1, |g| g.first);
                 // Seat 0 moved first in the game that ended.
                 if next == 0 { f.first } else { f.second }
             }

@@ -119,7 +119,14 @@ impl New {
             now,
             challenges: server.config.limits.challenges(),
         };
-        adj.start_game(&id, rules, first, players, self.clock, crate::record::MatchInfo::default())?;
+        adj.start_game(
+            &id,
+            rules,
+            first,
+            players,
+            self.clock,
+            crate::record::MatchInfo::default(),
+        )?;
         let replies = adj.started(&id)?;
         let made = Made::new(&id, &batch.read_game(&id)?.unwrap_or_default());
         let report = match server.commit_command(&batch, &format!("new:{id}"), &replies, &made, now)

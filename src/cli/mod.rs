@@ -5,6 +5,7 @@ mod admin;
 mod check;
 mod demo;
 mod docs;
+mod league;
 mod moves;
 mod rules;
 mod server;
@@ -53,6 +54,8 @@ pub enum Command {
     Completions(docs::Completions),
     Manpage(docs::Manpage),
     Check(check::Check),
+    Tournament(league::Tournament),
+    Ratings(league::Ratings),
     Help(docs::Help),
 }
 
@@ -78,6 +81,8 @@ impl Cli {
             Command::Deliver(c) => c.execute(),
             Command::Daemon(c) => c.execute(),
             Command::Check(c) => c.execute(),
+            Command::Tournament(c) => c.execute(),
+            Command::Ratings(c) => c.execute(),
             Command::Help(c) => c.execute(),
         }
     }

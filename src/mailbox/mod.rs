@@ -48,5 +48,18 @@ pub trait Source {
     }
 }
 
+/// A mailbox that is always empty: a poll that only does what is due
+/// without mail (clocks, tournaments), as `pbem tournament new` runs one.
+pub struct NoMail;
+
+impl Source for NoMail {
+    fn pending(&mut self) -> io::Result<Vec<InboxMail>> {
+        Ok(Vec::new())
+    }
+    fn done(&mut self, _: &InboxMail) -> io::Result<()> {
+        Ok(())
+    }
+}
+
 /// The largest mail read; anything bigger is left alone and reported.
 pub const MAX_MAIL: u64 = 25 * 1024 * 1024;

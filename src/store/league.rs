@@ -58,6 +58,9 @@ pub struct RoundFile {
     pub games: Vec<Pairing>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bye: Option<usize>,
+    /// The game whose end finished the round (it began the next).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed_by: Option<String>,
 }
 
 /// A tournament (`pbem tournament new`).
@@ -74,10 +77,11 @@ pub struct TournamentFile {
     pub clock: Option<TimeControl>,
     pub rated: bool,
     pub created: DateTime<Utc>,
-    /// Sign-up by mail (`join NAME`) is open until then; none: the
-    /// players were entered by the admin.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub signup_until: Option<DateTime<Utc>>,
+    /// Round 1 is paired at the first poll from then on.
+    pub begins: DateTime<Utc>,
+    /// Players may sign up by mail (`join NAME`) until it begins.
+    #[serde(default)]
+    pub signup: bool,
     /// A player who loses this many games of the tournament on time drops
     /// out and forfeits the rest; 0: never.
     pub drop_after_timeouts: u32,
@@ -211,7 +215,8 @@ mod tests {
             clock: None,
             rated: true,
             created: "2026-11-25T10:00:00Z".parse().unwrap(),
-            signup_until: Some("2026-12-01T00:00:00Z".parse().unwrap()),
+            begins: "2026-12-01T00:00:00Z".parse().unwrap(),
+            signup: true,
             drop_after_timeouts: 2,
             players: vec!["a@x.org".into(), "b@x.org".into(), "c@x.org".into()],
             dropped: vec![2],
@@ -224,6 +229,7 @@ mod tests {
                     outcome: Some(Outcome::Draw),
                 }],
                 bye: Some(2),
+                closed_by: None,
             }],
             over: false,
         };

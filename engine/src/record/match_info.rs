@@ -70,7 +70,10 @@ impl RawMatch {
         let name = |v: Option<Spanned<String>>, key: &str| match v {
             Some(s) if !name_ok(s.get_ref()) => Err((
                 s.span().start,
-                format!("[match] {key} = {:?} is no name: letters, digits and dashes", s.get_ref()),
+                format!(
+                    "[match] {key} = {:?} is no name: letters, digits and dashes",
+                    s.get_ref()
+                ),
             )),
             v => Ok(v.map(Spanned::into_inner)),
         };
@@ -79,7 +82,12 @@ impl RawMatch {
                 .ok()
                 .filter(|&n| (1..=10_000).contains(&n))
                 .map(Some)
-                .ok_or_else(|| (n.span().start, format!("[match] {key} = {} needs a number from 1", n.get_ref()))),
+                .ok_or_else(|| {
+                    (
+                        n.span().start,
+                        format!("[match] {key} = {} needs a number from 1", n.get_ref()),
+                    )
+                }),
             None => Ok(None),
         };
         let game_span = self.game.as_ref().map(|g| g.span().start);
@@ -94,7 +102,10 @@ impl RawMatch {
         if let (Some(g), Some(of)) = (m.game, m.of)
             && g > of
         {
-            return Err((game_span.unwrap_or(0), format!("[match] game = {g} is past of = {of}")));
+            return Err((
+                game_span.unwrap_or(0),
+                format!("[match] game = {g} is past of = {of}"),
+            ));
         }
         Ok(m)
     }
@@ -149,7 +160,12 @@ mod tests {
         };
         assert_eq!(rec.match_info, want);
         let written = write::to_string(&rec);
-        assert!(written.contains("\n[match]\nseries = \"s-abc\"\ngame = 2\nof = 3\nrated = false\n\n[play]"), "{written}");
+        assert!(
+            written.contains(
+                "\n[match]\nseries = \"s-abc\"\ngame = 2\nof = 3\nrated = false\n\n[play]"
+            ),
+            "{written}"
+        );
         assert_eq!(Record::parse("t.toml", &written).unwrap().match_info, want);
         // No table: a rated game on its own, and none written.
         let plain = Record::parse("t.toml", HEAD).unwrap();

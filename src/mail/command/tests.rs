@@ -397,7 +397,10 @@ fn series_tournament_and_rating_commands() {
         }
     );
     let c = one("Challenge embed bob@example.org Series 5 first");
-    assert_eq!(c.to_string(), "challenge embed bob@example.org first series 5");
+    assert_eq!(
+        c.to_string(),
+        "challenge embed bob@example.org first series 5"
+    );
     assert_eq!(one(&c.to_string()), c);
     for bad in ["series 1", "series 26", "series three", "series"] {
         let e = parse_line(&format!("challenge mad bob@x.org {bad}")).unwrap_err();
@@ -421,7 +424,10 @@ fn series_tournament_and_rating_commands() {
             .contains("not a tournament's name")
     );
     assert_eq!(one("ratings"), Command::Ratings(None));
-    assert_eq!(one("ratings mad rooks"), Command::Ratings(Some(Rules::MadRooks)));
+    assert_eq!(
+        one("ratings mad rooks"),
+        Command::Ratings(Some(Rules::MadRooks))
+    );
     assert!(parse_line("ratings chess").is_err());
     for c in [
         Command::Rematch,

@@ -1,0 +1,236 @@
+//! Tournaments (issue 16): a round begun (its games made, each player
+//! mailed their game), a result entered, the standings mailed to every
+//! player after each result, the next round paired when one ends, the
+//! end announced.
+//!
+//! A game of round R, board B of tournament T has the id `T-rR-B`, so no
+//! crash can make a round's games twice; the round's `closed_by` names
+//! the game whose end finished it, so a mail handled again gives the same
+//! letters without pairing again.
+
+use super::league::tournament_state;
+use super::ratings::Finished;
+use super::*;
+use crate::record::MatchInfo;
+use crate::store::league::{Pairing as Board, RoundFile, TournamentFile};
+use pbem_league::tournament::Next;
+
+/// The longest tournament name: its games' ids (`NAME-r12-34`) must stay
+/// within the 40 characters of an id.
+pub const MAX_NAME: usize = 30;
+
+/// The id of the game on `board` (from 1) of `round` (from 1).
+pub fn tournament_game_id(name: &str, round: usize, board: usize) -> String {
+    format!("{name}-r{round}-{board}")
+}
+
+impl Adjudicator<'_> {
+    /// Round 1 of `t`, due now: paired and begun, its mails (each game's
+    /// start, the pairings to every player); when it was begun already
+    /// (its mails not yet committed: a crash), the same mails again. A
+    /// tournament fewer than 2 signed up for is called off.
+    ///
+    /// # Errors
+    /// Store and template failures.
+    pub fn tournament_begin(&self, t: &mut TournamentFile) -> Result<Vec<Reply>> {
+        let letters = if let Some(round) = t.played.first() {
+            let mut out = Vec::new();
+            for id in round.games.iter().filter_map(|g| g.game.as_deref()) {
+                out.extend(self.started_letters(id)?);
+            }
+            out.extend(self.standings_letters(t)?);
+            out
+        } else if t.players.len() < 2 {
+            if !t.over {
+                t.over = true;
+                self.store.write_tournament(t)?;
+            }
+            let text = self.words(
+                "tournament_cancelled",
+                context! { name => &t.name, count => t.players.len() },
+            )?;
+            let title = self.words("title", context! { of => "standings", name => &t.name })?;
+            t.players
+                .iter()
+                .map(|to| self.info(to, &title, &text, None))
+                .collect::<Result<Vec<_>>>()?
+        } else {
+            self.tournament_step(t)?
+        };
+        self.compose(&letters)
+    }
+
+    /// Begins the next round of `t` if it is due (the one before has
+    /// ended), or ends `t`: writes its games and `t`, and returns the
+    /// games' mails and the standings with the new pairings. Nothing when
+    /// a round is in play.
+    ///
+    /// # Errors
+    /// Store and template failures; a tournament with fewer than 2 players.
+    pub(super) fn tournament_step(&self, t: &mut TournamentFile) -> Result<Vec<Letter>> {
+        if t.over {
+            return Ok(Vec::new());
+        }
+        let next = tournament_state(t)
+            .next()
+            .map_err(|e| StoreError::Invalid(format!("tournament {}: {e}", t.name)))?;
+        let round = match next {
+            Next::Wait => return Ok(Vec::new()),
+            Next::Over => {
+                t.over = true;
+                self.store.write_tournament(t)?;
+                return self.standings_letters(t);
+            }
+            Next::Start(round) => round,
+        };
+        let rules = t
+            .rules
+            .parse::<Rules>()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let number = t.played.len() + 1;
+        let first = rules.fixed_first().unwrap_or(Side::A);
+        let mut file = RoundFile {
+            games: Vec::new(),
+            bye: round.bye,
+            closed_by: None,
+        };
+        let mut letters = Vec::new();
+        for (board, g) in round.games.iter().enumerate() {
+            let game = if g.outcome.is_some() {
+                None
+            } else {
+                let id = tournament_game_id(&t.name, number, board + 1);
+                let players = BTreeMap::from([
+                    (
+                        rules.side_name(first).to_string(),
+                        t.players[g.first].clone(),
+                    ),
+                    (
+                        rules.side_name(first.other()).to_string(),
+                        t.players[g.second].clone(),
+                    ),
+                ]);
+                let info = MatchInfo {
+                    tournament: Some(t.name.clone()),
+                    round: u32::try_from(number).ok(),
+                    rated: t.rated,
+                    ..MatchInfo::default()
+                };
+                self.start_game(&id, rules, Some(first), players, t.clock, info)?;
+                letters.extend(self.started_letters(&id)?);
+                Some(id)
+            };
+            file.games.push(Board {
+                first: g.first,
+                second: g.second,
+                game,
+                outcome: g.outcome,
+            });
+        }
+        t.played.push(file);
+        self.store.write_tournament(t)?;
+        // A round of forfeits only: the next one at once.
+        if t.played
+            .last()
+            .is_some_and(|r| r.games.iter().all(|g| g.outcome.is_some()))
+        {
+            let closing = t.played.len() - 1;
+            t.played[closing].closed_by = Some(format!("round-{number}"));
+            letters.extend(self.tournament_step(t)?);
+            return Ok(letters);
+        }
+        letters.extend(self.standings_letters(t)?);
+        Ok(letters)
+    }
+
+    /// After `f`, a game of tournament `name`: its result entered (a
+    /// player who lost on time too often dropped out), and the standings
+    /// to every player, with the next round's pairings and games when
+    /// this game finished a round.
+    pub(super) fn tournament_after(
+        &self,
+        name: &str,
+        f: &Finished,
+        rec: &Record,
+    ) -> Result<Vec<Letter>> {
+        let Some(mut t) = self.store.tournament(name)? else {
+            return Ok(Vec::new());
+        };
+        let Some((r, b)) = t.played.iter().enumerate().find_map(|(r, round)| {
+            round
+                .games
+                .iter()
+                .position(|g| g.game.as_deref() == Some(f.id.as_str()))
+                .map(|b| (r, b))
+        }) else {
+            return Ok(Vec::new());
+        };
+        let mut changed = false;
+        if t.played[r].games[b].outcome.is_none() {
+            t.played[r].games[b].outcome = Some(f.outcome);
+            if matches!(
+                rec.lines.last().map(|l| &l.entry),
+                Some(Entry::Event(Event::Timeout))
+            ) {
+                lost_on_time(&mut t, r, b, f.outcome);
+            }
+            changed = true;
+        }
+        if t.played[r].games.iter().all(|g| g.outcome.is_some()) && t.played[r].closed_by.is_none()
+        {
+            t.played[r].closed_by = Some(f.id.clone());
+            changed = true;
+        }
+        if changed {
+            self.store.write_tournament(&t)?;
+        }
+        if t.played[r].closed_by.as_deref() != Some(f.id.as_str()) {
+            return self.standings_letters(&t);
+        }
+        if r + 1 == t.played.len() {
+            return self.tournament_step(&mut t);
+        }
+        // Handled again: the round this game began, its mails again.
+        let mut letters = Vec::new();
+        for id in t.played[r + 1]
+            .games
+            .iter()
+            .filter_map(|g| g.game.as_deref())
+        {
+            letters.extend(self.started_letters(id)?);
+        }
+        letters.extend(self.standings_letters(&t)?);
+        Ok(letters)
+    }
+
+    /// The standings, one mail to each player (those who dropped out too).
+    pub(super) fn standings_letters(&self, t: &TournamentFile) -> Result<Vec<Letter>> {
+        let text = self.standings_text(t)?;
+        let title = self.words("title", context! { of => "standings", name => &t.name })?;
+        let mut out = Vec::new();
+        for to in &t.players {
+            let mut l = self.info(to, &title, &text, None)?;
+            l.kind = Kind::News;
+            out.push(l);
+        }
+        Ok(out)
+    }
+}
+
+/// The loser of game `b` of round `r` lost on time: counted, and dropped
+/// out when the tournament allows no more.
+fn lost_on_time(t: &mut TournamentFile, r: usize, b: usize, outcome: pbem_league::Outcome) {
+    let g = &t.played[r].games[b];
+    let loser = match outcome {
+        pbem_league::Outcome::FirstWins => g.second,
+        _ => g.first,
+    };
+    t.timeouts.resize(t.players.len(), 0);
+    t.timeouts[loser] += 1;
+    if t.drop_after_timeouts > 0
+        && t.timeouts[loser] >= t.drop_after_timeouts
+        && !t.dropped.contains(&loser)
+    {
+        t.dropped.push(loser);
+    }
+}
