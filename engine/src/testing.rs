@@ -47,3 +47,43 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
         lines,
     }
 }
+
+/// One `#[test]` per game, named after the game (`mad_rooks`, so `cargo
+/// test mad_rooks` picks one), running `$body` with `$rules` bound to the
+/// game's [`Rules`](crate::rules::Rules) and `$g` to its type: the games
+/// come from the list [`with_game!`](crate::with_game) dispatches on
+/// ([`__each_game!`](crate::__each_game)), so a new game gets its tests
+/// in every suite that uses this.
+///
+/// ```text
+/// pbem_engine::game_tests!(rules, G => check_table::<G>(rules));
+/// pbem_engine::game_tests!(_, G => conformance::<G>());
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! game_tests {
+    ($rules:pat, $g:ident => $body:expr) => {
+        $crate::__each_game!(__game_tests! ($rules) $g ($body));
+    };
+}
+
+/// [`game_tests!`]'s tests, one per game of
+/// [`__each_game!`](crate::__each_game).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_tests {
+    (
+        [($rules:pat) $g:ident ($body:expr)]
+        $($test:ident $variant:ident $module:ident::$game:ident,)*
+    ) => {$(
+        #[test]
+        fn $test() {
+            type $g = $crate::games::$module::$game;
+            let rules = $crate::rules::Rules::$variant;
+            // The test is named after the game.
+            assert_eq!(stringify!($test), rules.slug().replace('-', "_"));
+            let $rules = rules;
+            $body
+        }
+    )*};
+}

@@ -252,22 +252,4 @@ fn mutations(n: &Notation, geometry: pbem_engine::geom::Geometry) -> Vec<Notatio
     out
 }
 
-macro_rules! suite {
-    ($($name:ident => $g:ty),* $(,)?) => {$(
-        #[test]
-        fn $name() {
-            conformance::<$g>();
-        }
-    )*};
-}
-
-suite! {
-    boom_and_zoom => pbem_engine::games::boom_and_zoom::BoomAndZoom,
-    dragons_teeth => pbem_engine::games::dragons_teeth::DragonsTeeth,
-    embed => pbem_engine::games::embed::Embed,
-    mad => pbem_engine::games::mad::Mad,
-    mad_rooks => pbem_engine::games::mad_rooks::MadRooks,
-    mad_bishops => pbem_engine::games::mad_rooks::MadBishops,
-    guerrilla_checkers => pbem_engine::games::guerrilla::Guerrilla,
-    toroidal_checkers => pbem_engine::games::toroidal::Toroidal,
-}
+pbem_engine::game_tests!(_, G => conformance::<G>());

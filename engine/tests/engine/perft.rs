@@ -82,22 +82,4 @@ fn check(rules: Rules) {
     assert!(n >= 3, "{name}: at least three depths per game");
 }
 
-macro_rules! tables {
-    ($($name:ident => $rules:ident),* $(,)?) => {$(
-        #[test]
-        fn $name() {
-            check(Rules::$rules);
-        }
-    )*};
-}
-
-tables! {
-    boom_and_zoom => BoomAndZoom,
-    dragons_teeth => DragonsTeeth,
-    embed => Embed,
-    mad => Mad,
-    mad_rooks => MadRooks,
-    mad_bishops => MadBishops,
-    guerrilla_checkers => GuerrillaCheckers,
-    toroidal_checkers => ToroidalCheckers,
-}
+pbem_engine::game_tests!(rules, _G => check(rules));
