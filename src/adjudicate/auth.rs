@@ -71,9 +71,9 @@ impl Table {
             // Exact matches only (issue 13): a key of the game, or an
             // address pbem registered as a player; never a substring of
             // the damaged text.
-            let known = secrets.as_ref().is_some_and(|s| {
-                token.is_some_and(|t| s.tokens.values().any(|k| k == t)) || s.registered(from)
-            });
+            let known = secrets
+                .as_ref()
+                .is_some_and(|s| token.is_some_and(|t| s.holds(t)) || s.registered(from));
             return if known {
                 Standing::Unreadable(damage.clone())
             } else {
