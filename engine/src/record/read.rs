@@ -629,6 +629,22 @@ mod tests {
         assert!(e.message.contains("two players for black"), "{e}");
     }
 
+    /// Lists of players keep the order of the sides' names (the order of
+    /// the map they were before): coin before guerrilla, though the
+    /// guerrilla is side A.
+    #[test]
+    fn players_listed_in_the_order_of_side_names() {
+        let r = Record::parse(
+            "g.toml",
+            "rules = \"guerrilla-checkers\"\n[players]\nguerrilla = \"A <a@x.org>\"\ncoin = \"A <a@x.org>\"\n",
+        )
+        .unwrap();
+        let sides: Vec<Side> = r.players_by_name().map(|(s, _)| s).collect();
+        assert_eq!(sides, [Side::B, Side::A]);
+        assert_eq!(r.side_of_player(|p| p.contains("a@x")), Some(Side::B));
+        assert_eq!(r.side_of_player(|p| p.contains("b@x")), None);
+    }
+
     #[test]
     fn errors_name_the_line() {
         let e = Record::parse("x.toml", "rules = \"chess\"\n").unwrap_err();
