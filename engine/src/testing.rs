@@ -2,10 +2,9 @@
 //! docs): random records of any game. A position is written as a picture
 //! with each game's `from_diagram` ([`crate::diagram::picture_cells`]).
 
-use crate::game::{self, Game, Side};
+use crate::game::{self, Game, PerSide, Side};
 use crate::record::{Entry, MoveLine, Record, replay};
 use chrono::{Duration, TimeZone, Utc};
-use std::collections::BTreeMap;
 
 /// A finished or long random game of `G` as a full-form record: a move
 /// every 37 minutes from 2026-11-20 10:00 UTC, each with a Message-ID.
@@ -26,14 +25,9 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
         pos.play_unchecked(m);
     }
     let result = replay::result_word::<G>(game::outcome(&pos).as_ref());
-    let mut players = BTreeMap::new();
-    players.insert(
-        G::INFO.side_name(Side::A).to_string(),
-        "Alice Example <alice@example.org>".to_string(),
-    );
-    players.insert(
-        G::INFO.side_name(Side::B).to_string(),
-        "Bob \"Bobby\" Example <bob@example.org>".to_string(),
+    let players = PerSide::new(
+        Some("Alice Example <alice@example.org>".to_string()),
+        Some("Bob \"Bobby\" Example <bob@example.org>".to_string()),
     );
     Record {
         file: "t.toml".into(),

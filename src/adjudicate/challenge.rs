@@ -148,20 +148,13 @@ impl Adjudicator<'_> {
             clock,
             source: Some(source),
         };
-        let mut secrets = Secrets::default();
-        for s in Side::BOTH {
-            secrets
-                .tokens
-                .insert(rules.side_name(s).into(), store::new_token()?);
-        }
-        secrets.players = BTreeMap::from([
-            (c.challenger_side.clone(), from.to_lowercase()),
-            (
-                rules.side_name(challenger_side.other()).into(),
-                opponent.clone(),
-            ),
-        ]);
-        self.store.write_secrets(&id, &secrets)?;
+        let mut secrets = Secrets {
+            tokens: PerSide::new(Some(store::new_token()?), Some(store::new_token()?)),
+            players: PerSide::default(),
+        };
+        secrets.players[challenger_side] = Some(from.to_lowercase());
+        secrets.players[challenger_side.other()] = Some(opponent.clone());
+        self.store.write_secrets(&id, rules, &secrets)?;
         self.store.write_challenge(&id, &c)?;
         Ok((id, c))
     }
@@ -179,20 +172,14 @@ impl Adjudicator<'_> {
         let first = rules
             .side_named(&challenge.first)
             .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
-        let secrets = self.store.secrets(&id)?;
+        let secrets = self.store.secrets(&id, rules)?;
         let opp_side = rules
             .side_named(&challenge.challenger_side)
             .unwrap_or(Side::A)
             .other();
         let board = crate::with_game!(rules, G => G::start(first).diagram(&View { seat: Some(opp_side), ..View::default() }));
         let i = rules.info();
-        let token = |s: Side| {
-            secrets
-                .tokens
-                .get(rules.side_name(s))
-                .cloned()
-                .unwrap_or_default()
-        };
+        let token = |s: Side| secrets.tokens[s].clone().unwrap_or_default();
         Ok((
             vec![
                 Letter {
@@ -339,7 +326,7 @@ impl Adjudicator<'_> {
     }
 
     /// Creates game `id` (record and keys) unless it exists; `players`
-    /// maps side names to "Name <address>". Used by `accept` and by the
+    /// are each side's "Name <address>". Used by `accept` and by the
     /// admin's `pbem new`.
     ///
     /// # Errors
@@ -349,25 +336,22 @@ impl Adjudicator<'_> {
         id: &str,
         rules: Rules,
         first: Option<Side>,
-        players: BTreeMap<String, String>,
+        players: PerSide<String>,
         clock: Option<TimeControl>,
     ) -> Result<()> {
         if self.store.read_game(id)?.is_some() {
             return Ok(());
         }
-        let mut secrets = self.store.secrets(id)?;
-        for s in Side::BOTH {
-            if !secrets.tokens.contains_key(rules.side_name(s)) {
-                secrets
-                    .tokens
-                    .insert(rules.side_name(s).into(), store::new_token()?);
+        let mut secrets = self.store.secrets(id, rules)?;
+        for token in &mut secrets.tokens.0 {
+            if token.is_none() {
+                *token = Some(store::new_token()?);
             }
         }
         secrets.players = players
-            .iter()
-            .map(|(side, m)| (side.clone(), address_of(m).to_lowercase()))
-            .collect();
-        self.store.write_secrets(id, &secrets)?;
+            .clone()
+            .map(|_, m| Some(address_of(&m).to_lowercase()));
+        self.store.write_secrets(id, rules, &secrets)?;
         let rec = Record {
             file: format!("{id}.toml"),
             format: Some(1),
@@ -376,7 +360,7 @@ impl Adjudicator<'_> {
             created: Some(self.now.fixed_offset()),
             first,
             result: Some(("*".into(), 0)),
-            players,
+            players: players.map(|_, m| Some(m)),
             lines: Vec::new(),
         };
         // The clock first: a crash before the record leaves no game, and
@@ -405,26 +389,26 @@ impl Adjudicator<'_> {
         let rec = Record::parse(&format!("{id}.toml"), &text)
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let rules = rec.rules;
-        let secrets = self.store.secrets(id)?;
+        let secrets = self.store.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;
         Ok(crate::with_game!(rules, G => {
                    let pos = G::start(rec.first_side());
                    let mut out = Vec::new();
                    for side in Side::BOTH {
-                       let to = rec.players.get(rules.side_name(side)).cloned().unwrap_or_default();
+                       let to = rec.players[side].clone().unwrap_or_default();
                        let board = pos.diagram(&View { seat: Some(side), ..View::default() });
                        out.push(Letter {
                            to,
                            kind: Kind::News,
         template: "started",
         context: context! {
-                               id, game => rules.name(), players => rec.players.values().cloned().collect::<Vec<_>>().join(" and "),
+                               id, game => rules.name(), players => rec.players_by_name().map(|(_, p)| p.as_str()).collect::<Vec<_>>().join(" and "),
                                your_side => rules.side_name(side), your_turn => pos.turn() == side,
                                turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
                                deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
                            },
                            game: Some(id.to_string()),
-                           reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
+                           reply_to: secrets.tokens[side].as_ref().map(|t| self.identity.reply_to(id, t)),
                        });
                    }
                    out
@@ -440,15 +424,12 @@ impl Adjudicator<'_> {
     ) -> Result<Handled> {
         let first = rules.side_named(&ch.first);
         let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
-        let mut players = BTreeMap::new();
-        players.insert(
-            rules.side_name(challenger_side).to_string(),
-            ch.challenger.clone(),
-        );
-        players.insert(
-            rules.side_name(challenger_side.other()).to_string(),
-            mailbox(mail.from_name.as_deref(), &ch.opponent),
-        );
+        let challenger = ch.challenger.clone();
+        let opponent = mailbox(mail.from_name.as_deref(), &ch.opponent);
+        let players = match challenger_side {
+            Side::A => PerSide::new(challenger, opponent),
+            Side::B => PerSide::new(opponent, challenger),
+        };
         self.store.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock)
         })?;

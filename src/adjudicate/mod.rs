@@ -44,7 +44,7 @@ pub use clocks::Tick;
 pub use damage::Damage;
 pub use news::MAX_LISTED;
 
-use crate::game::{self, Game, Side, View};
+use crate::game::{self, Game, PerSide, Side, View};
 use crate::mail::command::{self, Command, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{TemplateError, Templates};
@@ -62,7 +62,6 @@ use minijinja::context;
 use news::{example_move, listing};
 use play::{GameMail, Turn, all_moves};
 use refuse::{Refusal, no_command_reason};
-use std::collections::BTreeMap;
 use table::Table;
 
 /// What became of a mail.
