@@ -253,3 +253,9 @@ fn mutations(n: &Notation, geometry: pbem_engine::geom::Geometry) -> Vec<Notatio
 }
 
 pbem_engine::game_tests!(_, G => conformance::<G>());
+
+/// Every game's explanation of any move form, written or built (forms no
+/// parser produces too), never panics and always says something.
+mod explain_never_panics_and_always_says_something {
+    pbem_engine::game_tests!(_, G => crate::support::explain_always_says_something::<G>());
+}

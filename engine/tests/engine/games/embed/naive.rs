@@ -134,8 +134,3 @@ fn perft_table_numbers_agree_with_the_naive_rules() {
         crate::support::after_each(p, &naive_moves(p))
     });
 }
-
-#[test]
-fn explain_never_panics_and_always_says_something() {
-    crate::support::explain_always_says_something::<Embed>();
-}
