@@ -9,10 +9,9 @@
 //! the same every time).
 
 use chrono::{DateTime, Duration, FixedOffset};
-use pbem::game::{self, Game, Outcome, Side};
+use pbem::game::{self, Game, Outcome, PerSide, Side};
 use pbem::record::{self, Entry, MoveLine, Record};
 use pbem::rules::Rules;
-use std::collections::BTreeMap;
 
 const MAX_PLIES: usize = 400;
 
@@ -94,14 +93,9 @@ fn example<G: Game>(in_play: bool) -> String {
         pos.play_unchecked(*m);
     }
     let result = record::replay::result_word::<G>(game::outcome(&pos).as_ref());
-    let mut players = BTreeMap::new();
-    players.insert(
-        G::RULES.side_name(Side::A).to_string(),
-        "Alice Example <alice@example.org>".to_string(),
-    );
-    players.insert(
-        G::RULES.side_name(Side::B).to_string(),
-        "Bob Example <bob@example.org>".to_string(),
+    let players = PerSide::new(
+        Some("Alice Example <alice@example.org>".to_string()),
+        Some("Bob Example <bob@example.org>".to_string()),
     );
     record::write::to_string(&Record {
         file: String::new(),

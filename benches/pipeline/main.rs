@@ -33,17 +33,17 @@
 
 use pbem::adjudicate::Adjudicator;
 use pbem::config::{Config, INIT};
-use pbem::game::{self, Game, Side};
+use pbem::game::{self, Game, PerSide, Side};
 use pbem::mail::templates::Templates;
 use pbem::mailbox::Maildir;
 use pbem::poll::Poller;
 use pbem::record::{self, Entry, MoveLine, Record};
 use pbem::reply::Identity;
 use pbem::rules::Rules;
-use pbem::store::{GameClock, Secrets, Store};
+use pbem::store::{GameClock, Secrets, SecretsFile, Store};
 use pbem::timecontrol::{ClockState, TimeControl};
 use pbem::transport::{SendError, Transport};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -227,13 +227,9 @@ fn line_upto(rules: Rules, seed: u64, plies: usize, least: usize) -> Vec<String>
         .expect("a line long enough for the throughput mails")
 }
 
-fn players_of(rules: Rules, g: usize) -> (BTreeMap<String, String>, [String; 2]) {
+fn players_of(g: usize) -> (PerSide<String>, [String; 2]) {
     let who = [format!("p{g}a@example.org"), format!("p{g}b@example.org")];
-    let mut map = BTreeMap::new();
-    for s in Side::BOTH {
-        map.insert(rules.side_name(s).to_string(), who[s.index()].clone());
-    }
-    (map, who)
+    (PerSide(who.clone()), who)
 }
 
 /// A player's move mail, as a reply to pbem's last mail: the key in the
@@ -337,12 +333,12 @@ fn start_games(
         .map(|g| {
             let rules = Rules::ALL[g % Rules::ALL.len()];
             let id = format!("tp-{g:05}");
-            let (map, who) = players_of(rules, g);
+            let (map, who) = players_of(g);
             let clock = (g % 2 == 0).then(|| "10d".parse::<TimeControl>().unwrap());
             adj.start_game(&id, rules, Some(first_of(rules)), map, clock)
                 .unwrap();
-            let secrets = store.secrets(&id).unwrap();
-            let tokens = Side::BOTH.map(|s| secrets.tokens[rules.side_name(s)].clone());
+            let secrets = store.secrets(&id, rules).unwrap();
+            let tokens = Side::BOTH.map(|s| secrets.tokens[s].clone().unwrap());
             // A handful of lines per game kind, shared round-robin.
             let pool = lines.entry(rules).or_default();
             if pool.len() < 8 {

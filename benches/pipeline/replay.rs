@@ -31,7 +31,7 @@ pub(super) fn replay_rows(dir: &Path, samples: usize) -> (Rules, Vec<ReplayRow>)
     let mut texts = Vec::new();
     for (k, &plies) in lengths.iter().enumerate() {
         let id = format!("rp-{plies}");
-        let (players, who) = players_of(rules, k);
+        let (players, who) = players_of(k);
         let first = first_of(rules);
         let lines = long[..plies]
             .iter()
@@ -53,19 +53,17 @@ pub(super) fn replay_rows(dir: &Path, samples: usize) -> (Rules, Vec<ReplayRow>)
             created: Some(t0.fixed_offset()),
             first: Some(first),
             result: Some(("*".into(), 0)),
-            players,
+            players: players.map(|_, p| Some(p)),
             lines,
         };
         let text = record::write::to_string(&rec);
         store.write_game(&id, &text).unwrap();
         let tokens = [format!("ka{k}"), format!("kb{k}")];
-        let mut secrets = Secrets::default();
-        for s in Side::BOTH {
-            secrets
-                .tokens
-                .insert(rules.side_name(s).to_string(), tokens[s.index()].clone());
-        }
-        store.write_secrets(&id, &secrets).unwrap();
+        let secrets = Secrets {
+            tokens: PerSide(tokens.clone().map(Some)),
+            ..Secrets::default()
+        };
+        store.write_secrets(&id, rules, &secrets).unwrap();
         games.push(Played {
             id,
             rules,

@@ -39,7 +39,7 @@ pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played
         let (rules, line) = &protos[g % protos.len()];
         let rules = *rules;
         let id = format!("sc-{g:06}");
-        let (players, who) = players_of(rules, g);
+        let (players, who) = players_of(g);
         let first = first_of(rules);
         let mut state = ClockState::new(control, first, t0);
         let lines: Vec<MoveLine> = line[..SCALE_PLIES]
@@ -67,15 +67,12 @@ pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played
             created: Some(t0.fixed_offset()),
             first: Some(first),
             result: Some(("*".into(), 0)),
-            players,
+            players: players.map(|_, p| Some(p)),
             lines,
         };
         let tokens = [format!("ka{g}"), format!("kb{g}")];
         let secrets = Secrets {
-            tokens: Side::BOTH
-                .iter()
-                .map(|&s| (rules.side_name(s).to_string(), tokens[s.index()].clone()))
-                .collect(),
+            tokens: PerSide(tokens.clone().map(Some)),
             ..Secrets::default()
         };
         let clock = GameClock {
@@ -90,7 +87,7 @@ pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played
         .unwrap();
         fs::write(
             root.join("secrets").join(format!("{id}.toml")),
-            toml::to_string(&secrets).unwrap(),
+            toml::to_string(&SecretsFile::new(&secrets, rules)).unwrap(),
         )
         .unwrap();
         fs::write(

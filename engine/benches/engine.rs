@@ -13,11 +13,10 @@
 //! this bench (`cargo bench --workspace` builds it), and are left out,
 //! with a note, when it is not there.
 
-use pbem_engine::game::{self, Game, Side};
+use pbem_engine::game::{self, Game, PerSide, Side};
 use pbem_engine::play;
 use pbem_engine::record::{self, Entry, MoveLine, Record};
 use pbem_engine::rules::Rules;
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -123,7 +122,7 @@ fn record_text<G: Game>() -> (String, usize) {
         created: Some(t0),
         first: Some(first),
         result: Some((result.to_string(), 0)),
-        players: BTreeMap::new(),
+        players: PerSide::default(),
         lines,
     };
     (record::write::to_string(&rec), moves.len())

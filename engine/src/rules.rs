@@ -148,47 +148,57 @@ impl FromStr for Rules {
     }
 }
 
+/// The eight games, listed once: each as its test name (the slug with
+/// `_` for `-`), its [`Rules`] variant and its type under
+/// [`crate::games`]. Hands the list to `$crate::$then!`, after the
+/// caller's tokens in brackets; [`with_game!`] makes its `match` from it
+/// and [`game_tests!`](crate::game_tests) a test per game, so a ninth
+/// game added here (and to [`Rules`], or the `match` does not compile)
+/// is dispatched and tested everywhere.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __each_game {
+    ($then:ident! $($args:tt)*) => {
+        $crate::$then! {
+            [$($args)*]
+            boom_and_zoom BoomAndZoom boom_and_zoom::BoomAndZoom,
+            dragons_teeth DragonsTeeth dragons_teeth::DragonsTeeth,
+            embed Embed embed::Embed,
+            mad Mad mad::Mad,
+            mad_rooks MadRooks mad_rooks::MadRooks,
+            mad_bishops MadBishops mad_rooks::MadBishops,
+            guerrilla_checkers GuerrillaCheckers guerrilla::Guerrilla,
+            toroidal_checkers ToroidalCheckers toroidal::Toroidal,
+        }
+    };
+}
+
 /// Runs `$body` with `$g` bound to the game type for `$rules`: the one
-/// place where a runtime [`Rules`] meets the generic code.
+/// place where a runtime [`Rules`] meets the generic code. The games come
+/// from [`__each_game!`](crate::__each_game).
 #[macro_export]
 macro_rules! with_game {
-    ($rules:expr, $g:ident => $body:expr) => {{
-        use $crate::rules::Rules as __R;
+    ($rules:expr, $g:ident => $body:expr) => {
+        $crate::__each_game!(__with_game_match! ($rules) $g ($body))
+    };
+}
+
+/// [`with_game!`]'s `match`, one arm per game of
+/// [`__each_game!`](crate::__each_game).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_game_match {
+    (
+        [($rules:expr) $g:ident ($body:expr)]
+        $($test:ident $variant:ident $module:ident::$game:ident,)*
+    ) => {
         match $rules {
-            __R::BoomAndZoom => {
-                type $g = $crate::games::boom_and_zoom::BoomAndZoom;
+            $($crate::rules::Rules::$variant => {
+                type $g = $crate::games::$module::$game;
                 $body
-            }
-            __R::DragonsTeeth => {
-                type $g = $crate::games::dragons_teeth::DragonsTeeth;
-                $body
-            }
-            __R::Embed => {
-                type $g = $crate::games::embed::Embed;
-                $body
-            }
-            __R::Mad => {
-                type $g = $crate::games::mad::Mad;
-                $body
-            }
-            __R::MadRooks => {
-                type $g = $crate::games::mad_rooks::MadRooks;
-                $body
-            }
-            __R::MadBishops => {
-                type $g = $crate::games::mad_rooks::MadBishops;
-                $body
-            }
-            __R::GuerrillaCheckers => {
-                type $g = $crate::games::guerrilla::Guerrilla;
-                $body
-            }
-            __R::ToroidalCheckers => {
-                type $g = $crate::games::toroidal::Toroidal;
-                $body
-            }
+            })*
         }
-    }};
+    };
 }
 
 #[cfg(test)]

@@ -27,6 +27,16 @@ impl Side {
     pub const fn index(self) -> usize {
         self as usize
     }
+    /// Both sides in the alphabetical order of their names (`sides`, in
+    /// [`Side`] order): the order of a map keyed by side names, which
+    /// what pbem wrote from such maps keeps (lists of a game's players).
+    pub fn by_name(sides: [&str; 2]) -> [Side; 2] {
+        if sides[1] < sides[0] {
+            [Side::B, Side::A]
+        } else {
+            Side::BOTH
+        }
+    }
 }
 
 /// One `T` per side, indexed by [`Side`]: scores, supplies, bosses, the
@@ -46,6 +56,10 @@ impl<T> PerSide<T> {
     /// Both sides with their values, side A first.
     pub fn iter(&self) -> impl Iterator<Item = (Side, &T)> {
         Side::BOTH.into_iter().zip(self.0.iter())
+    }
+    /// The values, side A's first.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter()
     }
     /// The values changed by `f`, each with its side.
     pub fn map<U>(self, mut f: impl FnMut(Side, T) -> U) -> PerSide<U> {
@@ -89,6 +103,23 @@ impl<T> PerSide<T> {
     pub fn into_named(self, sides: [&str; 2]) -> BTreeMap<String, T> {
         let [a, b] = self.0;
         BTreeMap::from([(sides[0].to_string(), a), (sides[1].to_string(), b)])
+    }
+}
+
+impl<T> PerSide<Option<T>> {
+    /// The sides that have a value, with it, side A first: a record's
+    /// players, where a side may have none.
+    pub fn given(&self) -> impl Iterator<Item = (Side, &T)> {
+        self.iter()
+            .filter_map(|(side, v)| Some((side, v.as_ref()?)))
+    }
+    /// The side whose value `pred` accepts, if one does (side A first).
+    pub fn side_where(&self, mut pred: impl FnMut(&T) -> bool) -> Option<Side> {
+        self.given().find(|(_, v)| pred(v)).map(|(side, _)| side)
+    }
+    /// Whether no side has a value.
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
     }
 }
 
@@ -145,6 +176,8 @@ mod tests {
             [(Side::A, &1), (Side::B, &12)]
         );
         assert_eq!(PerSide::from_fn(Side::index), PerSide::new(0, 1));
+        assert_eq!(Side::by_name(SIDES), Side::BOTH);
+        assert_eq!(Side::by_name(["guerrilla", "coin"]), [Side::B, Side::A]);
         assert_eq!(
             s.map(|side, v| (side, v * 2)).0,
             [(Side::A, 2), (Side::B, 24)]
@@ -168,5 +201,16 @@ mod tests {
         );
         let e = PerSide::from_named([("red", 2)], SIDES).unwrap_err();
         assert_eq!(e, UnknownSide::Missing("black".into()));
+    }
+
+    #[test]
+    fn optional_values_per_side() {
+        let s = PerSide::new(None, Some("bob"));
+        assert_eq!(s.given().collect::<Vec<_>>(), [(Side::B, &"bob")]);
+        assert_eq!(s.side_where(|p| p.starts_with('b')), Some(Side::B));
+        assert_eq!(s.side_where(|p| p.is_empty()), None);
+        assert!(!s.is_empty());
+        assert!(PerSide::<Option<u8>>::default().is_empty());
+        assert_eq!(s.values().collect::<Vec<_>>(), [&None, &Some("bob")]);
     }
 }

@@ -2,10 +2,9 @@
 //! docs): random records of any game. A position is written as a picture
 //! with each game's `from_diagram` ([`crate::diagram::picture_cells`]).
 
-use crate::game::{self, Game, Side};
+use crate::game::{self, Game, PerSide, Side};
 use crate::record::{Entry, MoveLine, Record, replay};
 use chrono::{Duration, TimeZone, Utc};
-use std::collections::BTreeMap;
 
 /// A finished or long random game of `G` as a full-form record: a move
 /// every 37 minutes from 2026-11-20 10:00 UTC, each with a Message-ID.
@@ -26,14 +25,9 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
         pos.play_unchecked(m);
     }
     let result = replay::result_word::<G>(game::outcome(&pos).as_ref());
-    let mut players = BTreeMap::new();
-    players.insert(
-        G::INFO.side_name(Side::A).to_string(),
-        "Alice Example <alice@example.org>".to_string(),
-    );
-    players.insert(
-        G::INFO.side_name(Side::B).to_string(),
-        "Bob \"Bobby\" Example <bob@example.org>".to_string(),
+    let players = PerSide::new(
+        Some("Alice Example <alice@example.org>".to_string()),
+        Some("Bob \"Bobby\" Example <bob@example.org>".to_string()),
     );
     Record {
         file: "t.toml".into(),
@@ -62,4 +56,44 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
         },
         lines,
     }
+}
+
+/// One `#[test]` per game, named after the game (`mad_rooks`, so `cargo
+/// test mad_rooks` picks one), running `$body` with `$rules` bound to the
+/// game's [`Rules`](crate::rules::Rules) and `$g` to its type: the games
+/// come from the list [`with_game!`](crate::with_game) dispatches on
+/// ([`__each_game!`](crate::__each_game)), so a new game gets its tests
+/// in every suite that uses this.
+///
+/// ```text
+/// pbem_engine::game_tests!(rules, G => check_table::<G>(rules));
+/// pbem_engine::game_tests!(_, G => conformance::<G>());
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! game_tests {
+    ($rules:pat, $g:ident => $body:expr) => {
+        $crate::__each_game!(__game_tests! ($rules) $g ($body));
+    };
+}
+
+/// [`game_tests!`]'s tests, one per game of
+/// [`__each_game!`](crate::__each_game).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __game_tests {
+    (
+        [($rules:pat) $g:ident ($body:expr)]
+        $($test:ident $variant:ident $module:ident::$game:ident,)*
+    ) => {$(
+        #[test]
+        fn $test() {
+            type $g = $crate::games::$module::$game;
+            let rules = $crate::rules::Rules::$variant;
+            // The test is named after the game.
+            assert_eq!(stringify!($test), rules.slug().replace('-', "_"));
+            let $rules = rules;
+            $body
+        }
+    )*};
 }

@@ -108,13 +108,14 @@ impl Adjudicator<'_> {
             let Some(Table::Game { record, secrets }) = self.table(&id)? else {
                 continue;
             };
-            let playing = record.players.iter().find(|(_, m)| address_of(m) == who);
-            if let Some((side, _)) = playing
+            let playing = record.side_of_player(|m| address_of(m) == who);
+            if let Some(side) = playing
                 && record.result.as_ref().is_none_or(|(r, _)| r == "*")
-                && let Some(key) = secrets.tokens.get(side)
+                && let Some(key) = &secrets.tokens[side]
             {
                 running.push(context! {
-                    address => self.identity.reply_to(&id, key), id, game => record.rules.name(), side,
+                    address => self.identity.reply_to(&id, key), id, game => record.rules.name(),
+                    side => record.rules.side_name(side),
                 });
             }
         }
@@ -136,28 +137,26 @@ impl Adjudicator<'_> {
             let Ok(rec) = Record::parse(&id, &text) else {
                 continue;
             };
-            if let Some((side, _)) = rec.players.iter().find(|(_, m)| address_of(m) == who) {
+            if let Some(side) = rec.side_of_player(|m| address_of(m) == who) {
+                let side_name = rec.rules.side_name(side);
                 let result = rec.result.as_ref().map(|(r, _)| r.as_str()).unwrap_or("*");
                 let outcome = match result {
                     "*" => "in_play",
                     "draw" => "drawn",
-                    r if r == side => "you_won",
+                    r if r == side_name => "you_won",
                     _ => "won",
                 };
                 // The way back into the game: its reply address, with the
                 // key. It goes to `who` alone, whose key it is (issue 12).
                 let address = match result {
-                    "*" => self
-                        .store
-                        .secrets(&id)?
-                        .tokens
-                        .get(side.as_str())
+                    "*" => self.store.secrets(&id, rec.rules)?.tokens[side]
+                        .as_ref()
                         .map(|key| self.identity.reply_to(&id, key)),
                     _ => None,
                 };
                 rows.push(context! {
                     id => format!("{id:<16}"), game => format!("{:<20}", rec.rules.name()),
-                    side => format!("{side:<10}"), outcome, winner => result, address,
+                    side => format!("{side_name:<10}"), outcome, winner => result, address,
                     blank => format!("{:<16}", ""),
                 });
             }
@@ -217,12 +216,7 @@ impl Adjudicator<'_> {
             if rec.result.as_ref().is_some_and(|(r, _)| r != "*") {
                 continue;
             }
-            let Some(side) = rec
-                .players
-                .iter()
-                .find(|(_, m)| address_of(m) == who)
-                .and_then(|(n, _)| rec.rules.side_named(n))
-            else {
+            let Some(side) = rec.side_of_player(|m| address_of(m) == who) else {
                 continue;
             };
             let Some(mut gc) = self.game_clock(&id, &rec)? else {

@@ -31,11 +31,13 @@ pub(super) enum Key {
     Missing,
     /// No key pbem gave out: mistyped, made up, or of a game long gone.
     Unknown,
-    /// The key of a player: of `side` in game (or challenge) `id`, which
-    /// may be another game than the mail's; `player` is "Name <address>".
+    /// The key of a player: of `side` in game (or challenge) `id` of
+    /// `rules`, which may be another game than the mail's; `player` is
+    /// "Name <address>".
     Of {
         id: String,
-        side: String,
+        rules: Rules,
+        side: Side,
         player: String,
     },
 }
@@ -47,9 +49,16 @@ impl Key {
         match self {
             Key::Missing => "without a key".into(),
             Key::Unknown => "with a key pbem never gave out".into(),
-            Key::Of { id, side, player } => {
-                format!("with the key of {side} in {id} ({})", address_of(player))
-            }
+            Key::Of {
+                id,
+                rules,
+                side,
+                player,
+            } => format!(
+                "with the key of {} in {id} ({})",
+                rules.side_name(*side),
+                address_of(player)
+            ),
         }
     }
 }
@@ -71,9 +80,9 @@ impl Table {
             // Exact matches only (issue 13): a key of the game, or an
             // address pbem registered as a player; never a substring of
             // the damaged text.
-            let known = secrets.as_ref().is_some_and(|s| {
-                token.is_some_and(|t| s.tokens.values().any(|k| k == t)) || s.registered(from)
-            });
+            let known = secrets
+                .as_ref()
+                .is_some_and(|s| token.is_some_and(|t| s.holds(t)) || s.registered(from));
             return if known {
                 Standing::Unreadable(damage.clone())
             } else {
@@ -178,7 +187,8 @@ impl Adjudicator<'_> {
                 .and_then(|(s, player)| {
                     Some(Key::Of {
                         id: id.to_string(),
-                        side: t.rules()?.side_name(s).to_string(),
+                        rules: t.rules()?,
+                        side: s,
                         player,
                     })
                 })
@@ -204,8 +214,12 @@ impl Adjudicator<'_> {
         let (whose, other) = match &key {
             Key::Missing => ("missing", None),
             Key::Unknown => ("unknown", None),
-            Key::Of { id: k, side, .. } if k == id => ("opponent", Some(side)),
-            Key::Of { id: k, player, .. } if address_of(player) == from => ("other_game", Some(k)),
+            Key::Of {
+                id: k, rules, side, ..
+            } if k == id => ("opponent", Some(rules.side_name(*side))),
+            Key::Of { id: k, player, .. } if address_of(player) == from => {
+                ("other_game", Some(k.as_str()))
+            }
             Key::Of { .. } => ("another_player", None),
         };
         let why = self.words("spoofed_why", context! { whose, other })?;
@@ -256,7 +270,13 @@ impl Adjudicator<'_> {
         target: &str,
         key: &Key,
     ) -> Result<Option<Letter>> {
-        let Key::Of { id, side, player } = key else {
+        let Key::Of {
+            id,
+            rules,
+            side,
+            player,
+        } = key
+        else {
             return Ok(None);
         };
         if address_of(player) == from {
@@ -271,7 +291,7 @@ impl Adjudicator<'_> {
             kind: Kind::Warning,
             template: "key_used",
             context: context! {
-                id, game, side, target, sender => from, address => address_of(player),
+                id, game, side => rules.side_name(*side), target, sender => from, address => address_of(player),
                 received => self.received(),
             },
             game: Some(id.clone()),

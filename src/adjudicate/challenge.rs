@@ -160,20 +160,13 @@ impl Adjudicator<'_> {
             rated: asked.rated,
             after: asked.after.map(str::to_string),
         };
-        let mut secrets = Secrets::default();
-        for s in Side::BOTH {
-            secrets
-                .tokens
-                .insert(rules.side_name(s).into(), store::new_token()?);
-        }
-        secrets.players = BTreeMap::from([
-            (c.challenger_side.clone(), from.to_lowercase()),
-            (
-                rules.side_name(challenger_side.other()).into(),
-                opponent.clone(),
-            ),
-        ]);
-        self.store.write_secrets(&id, &secrets)?;
+        let mut secrets = Secrets {
+            tokens: PerSide::new(Some(store::new_token()?), Some(store::new_token()?)),
+            players: PerSide::default(),
+        };
+        secrets.players[challenger_side] = Some(from.to_lowercase());
+        secrets.players[challenger_side.other()] = Some(opponent.clone());
+        self.store.write_secrets(&id, rules, &secrets)?;
         self.store.write_challenge(&id, &c)?;
         Ok((id, c))
     }
@@ -191,20 +184,14 @@ impl Adjudicator<'_> {
         let first = rules
             .side_named(&challenge.first)
             .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
-        let secrets = self.store.secrets(&id)?;
+        let secrets = self.store.secrets(&id, rules)?;
         let opp_side = rules
             .side_named(&challenge.challenger_side)
             .unwrap_or(Side::A)
             .other();
         let board = crate::with_game!(rules, G => G::start(first).diagram(&View { seat: Some(opp_side), ..View::default() }));
         let i = rules.info();
-        let token = |s: Side| {
-            secrets
-                .tokens
-                .get(rules.side_name(s))
-                .cloned()
-                .unwrap_or_default()
-        };
+        let token = |s: Side| secrets.tokens[s].clone().unwrap_or_default();
         Ok((
             vec![
                 Letter {
@@ -352,7 +339,7 @@ impl Adjudicator<'_> {
     }
 
     /// Creates game `id` (record and keys) unless it exists; `players`
-    /// maps side names to "Name <address>"; `match_info`, its series or
+    /// are each side's "Name <address>"; `match_info`, its series or
     /// tournament. Used by `accept`, a series' next game, a tournament's
     /// rounds and the admin's `pbem new`.
     ///
@@ -363,26 +350,23 @@ impl Adjudicator<'_> {
         id: &str,
         rules: Rules,
         first: Option<Side>,
-        players: BTreeMap<String, String>,
+        players: PerSide<String>,
         clock: Option<TimeControl>,
         match_info: record::MatchInfo,
     ) -> Result<()> {
         if self.store.read_game(id)?.is_some() {
             return Ok(());
         }
-        let mut secrets = self.store.secrets(id)?;
-        for s in Side::BOTH {
-            if !secrets.tokens.contains_key(rules.side_name(s)) {
-                secrets
-                    .tokens
-                    .insert(rules.side_name(s).into(), store::new_token()?);
+        let mut secrets = self.store.secrets(id, rules)?;
+        for token in &mut secrets.tokens.0 {
+            if token.is_none() {
+                *token = Some(store::new_token()?);
             }
         }
         secrets.players = players
-            .iter()
-            .map(|(side, m)| (side.clone(), address_of(m).to_lowercase()))
-            .collect();
-        self.store.write_secrets(id, &secrets)?;
+            .clone()
+            .map(|_, m| Some(address_of(&m).to_lowercase()));
+        self.store.write_secrets(id, rules, &secrets)?;
         let rec = Record {
             file: format!("{id}.toml"),
             format: Some(1),
@@ -391,7 +375,7 @@ impl Adjudicator<'_> {
             created: Some(self.now.fixed_offset()),
             first,
             result: Some(("*".into(), 0)),
-            players,
+            players: players.map(|_, m| Some(m)),
             match_info,
             lines: Vec::new(),
         };
@@ -421,13 +405,13 @@ impl Adjudicator<'_> {
         let rec = Record::parse(&format!("{id}.toml"), &text)
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let rules = rec.rules;
-        let secrets = self.store.secrets(id)?;
+        let secrets = self.store.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;
         Ok(crate::with_game!(rules, G => {
                    let pos = G::start(rec.first_side());
                    let mut out = Vec::new();
                    for side in Side::BOTH {
-                       let to = rec.players.get(rules.side_name(side)).cloned().unwrap_or_default();
+                       let to = rec.players[side].clone().unwrap_or_default();
                        let board = pos.diagram(&View { seat: Some(side), ..View::default() });
                        let ratings = self.ratings_before(&rec, &to)?;
                        let series = self.series_context(&rec, &to)?;
@@ -436,14 +420,14 @@ impl Adjudicator<'_> {
                            kind: Kind::News,
         template: "started",
         context: context! {
-                               id, game => rules.name(), players => rec.players.values().cloned().collect::<Vec<_>>().join(" and "),
+                               id, game => rules.name(), players => rec.players_by_name().map(|(_, p)| p.as_str()).collect::<Vec<_>>().join(" and "),
                                your_side => rules.side_name(side), your_turn => pos.turn() == side,
                                turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
                                deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),
                                ratings, series,
                            },
                            game: Some(id.to_string()),
-                           reply_to: secrets.tokens.get(rules.side_name(side)).map(|t| self.identity.reply_to(id, t)),
+                           reply_to: secrets.tokens[side].as_ref().map(|t| self.identity.reply_to(id, t)),
                        });
                    }
                    out
@@ -457,7 +441,7 @@ impl Adjudicator<'_> {
         id: &str,
         ch: &Challenge,
         rules: Rules,
-        players: &BTreeMap<String, String>,
+        players: &PerSide<String>,
     ) -> Result<record::MatchInfo> {
         let mut info = record::MatchInfo {
             rated: ch.rated,
@@ -465,7 +449,8 @@ impl Adjudicator<'_> {
         };
         if let Some(length) = ch.series {
             let opponent = players
-                .values()
+                .iter()
+                .map(|(_, p)| p)
                 .find(|p| address_of(p) != address_of(&ch.challenger))
                 .cloned()
                 .unwrap_or_else(|| ch.opponent.clone());
@@ -496,15 +481,12 @@ impl Adjudicator<'_> {
     ) -> Result<Handled> {
         let first = rules.side_named(&ch.first);
         let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
-        let mut players = BTreeMap::new();
-        players.insert(
-            rules.side_name(challenger_side).to_string(),
-            ch.challenger.clone(),
-        );
-        players.insert(
-            rules.side_name(challenger_side.other()).to_string(),
-            mailbox(mail.from_name.as_deref(), &ch.opponent),
-        );
+        let challenger = ch.challenger.clone();
+        let opponent = mailbox(mail.from_name.as_deref(), &ch.opponent);
+        let players = match challenger_side {
+            Side::A => PerSide::new(challenger, opponent),
+            Side::B => PerSide::new(opponent, challenger),
+        };
         let info = self.match_of_challenge(id, ch, rules, &players)?;
         self.store.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())

@@ -70,12 +70,10 @@ impl Adjudicator<'_> {
     /// Brings `gc` up to date: the players' time zones, and the record's
     /// lines it has not seen, at the times the record gives them.
     pub(super) fn sync_clock(&self, gc: &mut GameClock, rec: &Record) -> Result<()> {
-        for (name, m) in &rec.players {
-            if let Some(side) = rec.rules.side_named(name) {
-                let zone = self.store.player(&address_of(m))?.zone;
-                if gc.state.side(side).zone != zone {
-                    gc.state.set_zone(side, zone);
-                }
+        for (side, m) in rec.players.given() {
+            let zone = self.store.player(&address_of(m))?.zone;
+            if gc.state.side(side).zone != zone {
+                gc.state.set_zone(side, zone);
             }
         }
         for line in rec.lines.iter().skip(gc.lines) {
@@ -157,7 +155,7 @@ impl Adjudicator<'_> {
         let turn = gc.state.turn_start.format("%Y%m%dT%H%M%SZ");
         let side = notice.side();
         let name = rules.side_name(side);
-        let secrets = self.store.secrets(id)?;
+        let secrets = self.store.secrets(id, rules)?;
         let (kind, replies, record, fate) = match notice {
             Notice::Timeout { deadline, .. } => {
                 rec.lines.push(MoveLine {
@@ -238,11 +236,7 @@ impl Adjudicator<'_> {
             ended: None,
         });
         Ok(Letter {
-            to: rec
-                .players
-                .get(rules.side_name(side))
-                .cloned()
-                .unwrap_or_default(),
+            to: rec.players[side].clone().unwrap_or_default(),
             kind: Kind::Reminder,
             template: "reminder",
             context: context! {
@@ -251,9 +245,8 @@ impl Adjudicator<'_> {
                 clock => gc.state.control.to_string(), example => example_move(pos),
             },
             game: Some(id.to_string()),
-            reply_to: secrets
-                .tokens
-                .get(rules.side_name(side))
+            reply_to: secrets.tokens[side]
+                .as_ref()
                 .map(|k| self.identity.reply_to(id, k)),
         })
     }

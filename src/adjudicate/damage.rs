@@ -116,15 +116,16 @@ impl Adjudicator<'_> {
     /// The players of a game whose files may be damaged, as
     /// "Name <address>"; whatever cannot be read is skipped. From a record
     /// that reads, its players; from files that do not, only the
-    /// addresses pbem registered for the game ([`Secrets::players`]), each
+    /// addresses pbem registered for the game ([`Secrets::players`],
+    /// read without the rules: [`crate::store::SecretsFile::registered`]), each
     /// with the name found beside it if it is there whole (issue 13: a
     /// record cut short inside an address names someone else's domain).
     pub(super) fn players_of_damaged(&self, id: &str) -> Vec<String> {
-        let registered = self.store.secrets(id).unwrap_or_default();
+        let registered = self.store.secrets_file(id).unwrap_or_default();
         let mut found: Vec<String> = Vec::new();
         if let Ok(Some(text)) = self.store.read_game(id) {
             match Record::parse(&format!("{id}.toml"), &text) {
-                Ok(rec) => found.extend(rec.players.into_values()),
+                Ok(rec) => found.extend(rec.players_by_name().map(|(_, p)| p.clone())),
                 Err(_) => found.extend(
                     mailboxes_in(&text)
                         .into_iter()
@@ -149,7 +150,7 @@ impl Adjudicator<'_> {
             }
         }
         // A registered player whose line the damage took is still told.
-        found.extend(registered.players.into_values());
+        found.extend(registered.addresses().cloned());
         let mut out: Vec<String> = Vec::new();
         for m in found {
             if m.parse::<lettre::message::Mailbox>().is_ok()

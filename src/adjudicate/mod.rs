@@ -51,7 +51,7 @@ pub use news::MAX_LISTED;
 pub use ratings::{Finished, rebuild as rebuild_ratings};
 pub use tournament::{MAX_NAME as MAX_TOURNAMENT_NAME, tournament_game_id};
 
-use crate::game::{self, Game, Side, View};
+use crate::game::{self, Game, PerSide, Side, View};
 use crate::mail::command::{self, Command, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{TemplateError, Templates};
@@ -69,7 +69,6 @@ use minijinja::context;
 use news::{example_move, listing};
 use play::{GameMail, Turn, all_moves};
 use refuse::{Refusal, no_command_reason};
-use std::collections::BTreeMap;
 use table::Table;
 
 /// What became of a mail.

@@ -60,7 +60,7 @@ impl Adjudicator<'_> {
             .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
         let rec = Record::parse(&format!("{id}.toml"), &text)
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
-        let secrets = self.store.secrets(id)?;
+        let secrets = self.store.secrets(id, rec.rules)?;
         crate::with_game!(rec.rules, G => {
             let replayed = record::replay::<G>(&rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
             let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
@@ -94,20 +94,15 @@ impl Adjudicator<'_> {
         };
         let mut out = Vec::new();
         for side in Side::BOTH {
-            let to = rec
-                .players
-                .get(rules.side_name(side))
-                .cloned()
-                .unwrap_or_default();
+            let to = rec.players[side].clone().unwrap_or_default();
             let board = pos.diagram(&View {
                 last: replayed.moves.last().cloned(),
                 seat: Some(side),
                 ply,
                 ended: replayed.end.clone(),
             });
-            let reply_to = secrets
-                .tokens
-                .get(rules.side_name(side))
+            let reply_to = secrets.tokens[side]
+                .as_ref()
                 .map(|t| self.identity.reply_to(id, t));
             let (template, context) = match (&replayed.end, last_line.map(|l| &l.entry)) {
                 (Some(end), _) => {

@@ -59,17 +59,12 @@ impl<G: Game> Turn<'_, G> {
 
     /// "Name <address>" of the player of `side`.
     pub(super) fn player(&self, side: Side) -> String {
-        self.rec
-            .players
-            .get(G::RULES.side_name(side))
-            .cloned()
-            .unwrap_or_default()
+        self.rec.players[side].clone().unwrap_or_default()
     }
 
     pub(super) fn reply_to(&self, a: &Adjudicator<'_>, side: Side) -> Option<String> {
-        self.secrets
-            .tokens
-            .get(G::RULES.side_name(side))
+        self.secrets.tokens[side]
+            .as_ref()
             .map(|k| a.identity.reply_to(self.id, k))
     }
 
@@ -460,5 +455,5 @@ pub(super) fn all_moves<G: Game>(pos: &G) -> Vec<String> {
 pub(super) fn already_accepted(mail: &Inbound, rec: &Record) -> bool {
     mail.from
         .as_ref()
-        .is_some_and(|f| rec.players.values().any(|p| address_of(p) == *f))
+        .is_some_and(|f| rec.players.given().any(|(_, p)| address_of(p) == *f))
 }

@@ -36,7 +36,7 @@ impl Finished {
     pub fn of(id: &str, rec: &Record) -> Option<Finished> {
         let end = crate::with_game!(rec.rules, G => crate::record::replay::<G>(rec).ok()?.end)?;
         let first_side = rec.first_side();
-        let player = |s| rec.players.get(rec.rules.side_name(s)).cloned();
+        let player = |s: crate::game::Side| rec.players[s].clone();
         let outcome = match end.outcome {
             GameOutcome::Draw => Outcome::Draw,
             GameOutcome::Win(s) if s == first_side => Outcome::FirstWins,

@@ -84,9 +84,7 @@ impl Adjudicator<'_> {
                         Some(Table::Game { record, .. }) => record,
                         _ => continue,
                     };
-                    let first = rec
-                        .players
-                        .get(rec.rules.side_name(rec.first_side()))
+                    let first = rec.players[rec.first_side()].as_ref()
                         .map_or(0, |p| seat(p));
                     (first, Finished::of(id, &rec).map(|f| f.outcome))
                 }
@@ -124,16 +122,9 @@ impl Adjudicator<'_> {
             };
             let rules = f.rules;
             let first = rules.fixed_first().unwrap_or(Side::A);
-            let players = BTreeMap::from([
-                (
-                    rules.side_name(first).to_string(),
-                    s.players[next.first].clone(),
-                ),
-                (
-                    rules.side_name(first.other()).to_string(),
-                    s.players[next.second].clone(),
-                ),
-            ]);
+            let mut players = PerSide::new(String::new(), String::new());
+            players[first] = s.players[next.first].clone();
+            players[first.other()] = s.players[next.second].clone();
             let info = MatchInfo {
                 series: Some(series_id.to_string()),
                 game: u32::try_from(number).ok(),
@@ -257,6 +248,7 @@ impl Adjudicator<'_> {
         let opponent = rec
             .players
             .values()
+            .flatten()
             .find(|p| address_of(p) != address_of(reader))
             .cloned()
             .unwrap_or_default();

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::reply::{ThreadHead, address_of, display_name};
+use crate::store::SecretsFile;
 
 /// Where the game of a mail was named.
 pub(super) struct Target {
@@ -26,8 +27,8 @@ pub(super) enum Table {
     Damaged {
         damage: Damage,
         /// The players' keys and registered addresses, if their file
-        /// reads.
-        secrets: Option<Secrets>,
+        /// reads (the game's rules, and so its sides, unknown).
+        secrets: Option<SecretsFile>,
     },
 }
 
@@ -40,7 +41,8 @@ impl Table {
         }
     }
 
-    /// The players, side by side, as "Name <address>".
+    /// The players, side by side, as "Name <address>" (a game's in the
+    /// order of its sides' names, [`Record::players_by_name`]).
     pub(super) fn players(&self) -> Vec<(Side, String)> {
         match self {
             Table::Challenge {
@@ -55,24 +57,19 @@ impl Table {
                 ]
             }
             Table::Game { record, .. } => record
-                .players
-                .iter()
-                .filter_map(|(name, m)| Some((record.rules.side_named(name)?, m.clone())))
+                .players_by_name()
+                .map(|(side, m)| (side, m.clone()))
                 .collect(),
             Table::Damaged { .. } => Vec::new(),
         }
     }
 
     pub(super) fn token(&self, side: Side) -> Option<&str> {
-        let (rules, secrets) = match self {
-            Table::Challenge { rules, secrets, .. } => (*rules, secrets),
-            Table::Game { record, secrets } => (record.rules, secrets),
+        let secrets = match self {
+            Table::Challenge { secrets, .. } | Table::Game { secrets, .. } => secrets,
             Table::Damaged { .. } => return None,
         };
-        secrets
-            .tokens
-            .get(rules.side_name(side))
-            .map(String::as_str)
+        secrets.tokens[side].as_deref()
     }
 }
 
@@ -80,12 +77,12 @@ impl Adjudicator<'_> {
     /// The game or challenge `id` names, if there is one.
     pub(super) fn table(&self, id: &str) -> Result<Option<Table>> {
         if let Some(ch) = self.store.challenge(id)? {
-            let secrets = self.store.secrets(id)?;
+            let secrets = self.store.secrets_file(id)?;
             return Ok(Some(match ch.rules.parse::<Rules>() {
                 Ok(rules) => Table::Challenge {
                     rules,
                     challenge: ch,
-                    secrets,
+                    secrets: secrets.by_side(rules),
                 },
                 Err(e) => Table::Damaged {
                     damage: Damage {
@@ -106,19 +103,19 @@ impl Adjudicator<'_> {
             Err(e @ StoreError::NotText { .. }) => {
                 return Ok(Some(Table::Damaged {
                     damage: self.damage(id, &e),
-                    secrets: self.store.secrets(id).ok(),
+                    secrets: self.store.secrets_file(id).ok(),
                 }));
             }
             Err(e) => return Err(e.into()),
         };
         Ok(Some(match Record::parse(&format!("{id}.toml"), &text) {
             Ok(record) => Table::Game {
+                secrets: self.store.secrets(id, record.rules)?,
                 record,
-                secrets: self.store.secrets(id)?,
             },
             Err(e) => Table::Damaged {
                 damage: self.damage(id, &e),
-                secrets: self.store.secrets(id).ok(),
+                secrets: self.store.secrets_file(id).ok(),
             },
         }))
     }
@@ -180,10 +177,7 @@ impl Adjudicator<'_> {
         let (rules, players): (Rules, Vec<String>) = match self.table(id).ok()?? {
             Table::Game { record, .. } => (
                 record.rules,
-                Side::BOTH
-                    .iter()
-                    .filter_map(|s| record.players.get(record.rules.side_name(*s)).cloned())
-                    .collect(),
+                record.players.given().map(|(_, m)| m.clone()).collect(),
             ),
             // Until the opponent accepts, the challenger is a stranger to
             // them: their address only, no name of their choosing, in the

@@ -100,16 +100,9 @@ impl Adjudicator<'_> {
                 None
             } else {
                 let id = tournament_game_id(&t.name, number, board + 1);
-                let players = BTreeMap::from([
-                    (
-                        rules.side_name(first).to_string(),
-                        t.players[g.first].clone(),
-                    ),
-                    (
-                        rules.side_name(first.other()).to_string(),
-                        t.players[g.second].clone(),
-                    ),
-                ]);
+                let mut players = PerSide::new(String::new(), String::new());
+                players[first] = t.players[g.first].clone();
+                players[first.other()] = t.players[g.second].clone();
                 let info = MatchInfo {
                     tournament: Some(t.name.clone()),
                     round: u32::try_from(number).ok(),

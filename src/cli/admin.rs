@@ -9,7 +9,7 @@
 use super::out;
 use super::server::ConfigArg;
 use crate::adjudicate::Adjudicator;
-use crate::game::{self, Game, Side, View};
+use crate::game::{self, Game, PerSide, Side, View};
 use crate::record::{self, Entry, MoveLine, Record};
 use crate::reply::mailbox;
 use crate::rules::Rules;
@@ -145,12 +145,12 @@ impl New {
 
 impl New {
     /// Each side's player, as the options name them (`--player SIDE=EMAIL`
-    /// or the older `--black EMAIL`): side name -> mailbox.
+    /// or the older `--black EMAIL`): each side's mailbox.
     ///
     /// # Errors
     /// A usage error's message: a side named twice or not at all, an
     /// address pbem cannot write to.
-    fn players(&self, rules: Rules) -> Result<BTreeMap<String, String>, String> {
+    fn players(&self, rules: Rules) -> Result<PerSide<String>, String> {
         // Each player as named: the side, the address, and the option as
         // typed, which errors quote.
         let mut given: Vec<(String, &str, String)> = Vec::new();
@@ -180,7 +180,7 @@ impl New {
                 ));
             }
         }
-        let mut players = BTreeMap::new();
+        let mut players = PerSide::<Option<String>>::default();
         for (side, email, typed) in given {
             let email = email.trim();
             let Some(named) = rules.side_named(&side) else {
@@ -191,11 +191,10 @@ impl New {
                     rules.side_name(Side::B)
                 ));
             };
-            // The game's own spelling of the side, as the record keeps it.
-            let side = rules.side_name(named);
-            if players.contains_key(side) {
+            if players[named].is_some() {
                 return Err(format!(
-                    "pbem new: {side} is named twice; give each side one player"
+                    "pbem new: {} is named twice; give each side one player",
+                    rules.side_name(named)
                 ));
             }
             let addr = crate::reply::address_of(email);
@@ -210,18 +209,15 @@ impl New {
                 .next()
                 .map(str::trim)
                 .filter(|n| !n.is_empty() && email.contains('<'));
-            players.insert(side.to_string(), mailbox(name, &addr));
+            players[named] = Some(mailbox(name, &addr));
         }
-        for s in Side::BOTH {
-            if !players.contains_key(rules.side_name(s)) {
-                return Err(format!(
-                    "pbem new: who plays {}? add --player {}=EMAIL",
-                    rules.side_name(s),
-                    rules.side_name(s)
-                ));
+        match players.0 {
+            [Some(a), Some(b)] => Ok(PerSide::new(a, b)),
+            [a, _] => {
+                let s = rules.side_name(if a.is_none() { Side::A } else { Side::B });
+                Err(format!("pbem new: who plays {s}? add --player {s}=EMAIL"))
             }
         }
-        Ok(players)
     }
 
     /// The side that moves first: the game's own, or the one `--first`
@@ -337,7 +333,7 @@ fn started_already(
     id: &str,
     rules: Rules,
     first: Option<Side>,
-    players: &BTreeMap<String, String>,
+    players: &PerSide<String>,
     clock: Option<crate::timecontrol::TimeControl>,
 ) -> anyhow::Result<bool> {
     let Some(text) = store.read_game(id)? else {
@@ -347,12 +343,18 @@ fn started_already(
         return Ok(false);
     };
     let stored_clock = store.clock(id).ok().flatten().map(|c| c.state.control);
-    Ok(
-        rec.rules == rules
-            && rec.first == first
-            && rec.players == *players
-            && stored_clock == clock,
-    )
+    Ok(rec.rules == rules
+        && rec.first == first
+        && rec.players == players.clone().map(|_, p| Some(p))
+        && stored_clock == clock)
+}
+
+/// A record's players keyed by their sides' names, as `pbem games` lists
+/// them (in the names' order).
+fn named_players(rec: &Record) -> BTreeMap<&'static str, &String> {
+    rec.players_by_name()
+        .map(|(side, p)| (rec.rules.side_name(side), p))
+        .collect()
 }
 
 /// List the games in the data folder: id, game, players, state; then the
@@ -407,14 +409,13 @@ impl Games {
                     "{}",
                     serde_json::json!({
                         "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
-                        "players": rec.players, "first": rec.rules.side_name(rec.first_side()),
+                        "players": named_players(&rec), "first": rec.rules.side_name(rec.first_side()),
                         "state": if c.result == "*" { "in play" } else { "over" },
                         "result": c.result, "moves": c.moves,
                     })
                 );
             } else {
-                let players = rec
-                    .players
+                let players = named_players(&rec)
                     .iter()
                     .map(|(s, p)| format!("{s}: {p}"))
                     .collect::<Vec<_>>()

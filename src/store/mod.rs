@@ -40,6 +40,7 @@
 //! [`ids`] (ids, tokens, hashes), [`records`] (the types it stores),
 //! [`processed`] (the keys of processed mails) and [`correspondence`].
 
+use crate::rules::Rules;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::HashSet;
@@ -67,7 +68,7 @@ pub(crate) use files::sync_folder;
 use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
 pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
 pub use processed::Processed;
-pub use records::{Challenge, GameClock, Made, Player, Secrets};
+pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile};
 
 /// The data folder.
 #[derive(Clone, Debug)]
@@ -216,9 +217,21 @@ impl Store {
         Ok(ids)
     }
 
+    /// The secrets of game or challenge `id` (none when it has no file),
+    /// side by side as `rules` names the sides.
+    ///
     /// # Errors
     /// I/O errors, or a secrets file that is not valid TOML.
-    pub fn secrets(&self, id: &str) -> Result<Secrets, StoreError> {
+    pub fn secrets(&self, id: &str, rules: Rules) -> Result<Secrets, StoreError> {
+        Ok(self.secrets_file(id)?.by_side(rules))
+    }
+
+    /// The secrets file of `id` as on disk, for what needs no rules (a
+    /// damaged game's); none, the default.
+    ///
+    /// # Errors
+    /// I/O errors, or a secrets file that is not valid TOML.
+    pub fn secrets_file(&self, id: &str) -> Result<SecretsFile, StoreError> {
         let p = self.checked("secrets", id)?;
         Ok(self.read_toml(&p)?.unwrap_or_default())
     }
@@ -231,10 +244,10 @@ impl Store {
     /// When the folder cannot be read.
     pub fn key_owner(&self, token: &str) -> Result<Option<String>, StoreError> {
         for id in self.ids_in("secrets")? {
-            let Ok(secrets) = self.secrets(&id) else {
+            let Ok(secrets) = self.secrets_file(&id) else {
                 continue;
             };
-            if secrets.tokens.values().any(|t| t == token) {
+            if secrets.holds(token) {
                 return Ok(Some(id));
             }
         }
@@ -243,12 +256,13 @@ impl Store {
 
     /// Written with mode 0600: only pbem's user may read the tokens. So
     /// is every file the store writes: each is a temporary file made 0600
-    /// ([`files::temp_file`]) renamed into place.
+    /// ([`files::temp_file`]) renamed into place. Keyed by the side names
+    /// of `rules`.
     ///
     /// # Errors
     /// Any I/O error.
-    pub fn write_secrets(&self, id: &str, s: &Secrets) -> Result<(), StoreError> {
-        self.write_toml(&self.checked("secrets", id)?, s)
+    pub fn write_secrets(&self, id: &str, rules: Rules, s: &Secrets) -> Result<(), StoreError> {
+        self.write_toml(&self.checked("secrets", id)?, &SecretsFile::new(s, rules))
     }
 
     /// Whether anything has the id `id`: a game, a challenge, keys or a

@@ -3,30 +3,85 @@
 //! of an admin's command.
 
 use super::{StoreError, io_err, stable_hash, valid_id};
+use crate::game::PerSide;
+use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
-/// The players' secrets of one game: side name -> token.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// The players' secrets of one game or challenge, side by side: what
+/// [`SecretsFile`] holds, read with the game's rules.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Secrets {
-    pub tokens: BTreeMap<String, String>,
-    /// Side name -> the player's address, as pbem registered it when the
-    /// challenge or game was made (lower case). When the record does not
-    /// read, these alone say who its players are (issue 13): pbem mails
-    /// no address it finds in a damaged file unless it is one of these.
-    /// Empty for games made before.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub players: BTreeMap<String, String>,
+    /// Each side's key (none in a file written by hand without it).
+    pub tokens: PerSide<Option<String>>,
+    /// Each side's address, as pbem registered it when the challenge or
+    /// game was made (lower case). When the record does not read, these
+    /// alone say who its players are (issue 13): pbem mails no address it
+    /// finds in a damaged file unless it is one of these. None for games
+    /// made before.
+    pub players: PerSide<Option<String>>,
 }
 
-impl Secrets {
+/// `DATA/secrets/<id>.toml` as it is on disk: keyed by the game's side
+/// names, written in the names' order. Read without the game's rules, it
+/// answers what needs no side ([`SecretsFile::holds`],
+/// [`SecretsFile::registered`]): a damaged game's rules are not known;
+/// with them, it is [`Secrets`] ([`SecretsFile::by_side`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretsFile {
+    tokens: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    players: BTreeMap<String, String>,
+}
+
+impl SecretsFile {
+    /// The file of `secrets`, keyed by the side names of `rules`.
+    pub fn new(secrets: &Secrets, rules: Rules) -> SecretsFile {
+        let named = |p: &PerSide<Option<String>>| {
+            p.given()
+                .map(|(side, v)| (rules.side_name(side).to_string(), v.clone()))
+                .collect()
+        };
+        SecretsFile {
+            tokens: named(&secrets.tokens),
+            players: named(&secrets.players),
+        }
+    }
+
+    /// The secrets side by side, the sides named as `rules` names them (a
+    /// key that names no side of the game is no side's).
+    pub fn by_side(&self, rules: Rules) -> Secrets {
+        let of = |m: &BTreeMap<String, String>| {
+            PerSide::from_fn(|side| m.get(rules.side_name(side)).cloned())
+        };
+        Secrets {
+            tokens: of(&self.tokens),
+            players: of(&self.players),
+        }
+    }
+
+    /// The game's keys, in the order of their sides' names.
+    pub fn keys(&self) -> impl Iterator<Item = &String> {
+        self.tokens.values()
+    }
+
+    /// Whether `token` is one of the game's keys.
+    pub fn holds(&self, token: &str) -> bool {
+        self.keys().any(|t| t == token)
+    }
+
     /// Whether `address` is a player pbem registered for this game.
     pub fn registered(&self, address: &str) -> bool {
         self.players
             .values()
             .any(|a| a.eq_ignore_ascii_case(address.trim()))
+    }
+
+    /// The addresses pbem registered for the game.
+    pub fn addresses(&self) -> impl Iterator<Item = &String> {
+        self.players.values()
     }
 }
 

@@ -2,6 +2,7 @@
 //! files, the lock and secrets.
 
 use super::*;
+use crate::game::{PerSide, Side};
 use std::io::Write;
 
 #[test]
@@ -197,7 +198,8 @@ fn issue13_what_an_admin_command_made_is_told_by_its_record() {
 
     // A `pbem new` cut short: secrets and a clock, no record.
     assert!(!s.made(&made).unwrap());
-    s.write_secrets("bz-1", &Secrets::default()).unwrap();
+    s.write_secrets("bz-1", Rules::BoomAndZoom, &Secrets::default())
+        .unwrap();
     fs::write(dir.path().join("clocks/bz-1.toml"), "").unwrap();
     assert!(s.id_taken("bz-1").unwrap());
     s.unmake(&made).unwrap();
@@ -205,7 +207,8 @@ fn issue13_what_an_admin_command_made_is_told_by_its_record() {
 
     // A record, but another one (a `pbem move` cut short): not made,
     // and nothing is removed.
-    s.write_secrets("bz-1", &Secrets::default()).unwrap();
+    s.write_secrets("bz-1", Rules::BoomAndZoom, &Secrets::default())
+        .unwrap();
     s.write_game("bz-1", "the old record").unwrap();
     assert!(!s.made(&made).unwrap());
     s.unmake(&made).unwrap();
@@ -216,7 +219,8 @@ fn issue13_what_an_admin_command_made_is_told_by_its_record() {
 
     // A challenge's secrets are not a half-made game's.
     let ch = Made::new("ch-1", "x");
-    s.write_secrets("ch-1", &Secrets::default()).unwrap();
+    s.write_secrets("ch-1", Rules::BoomAndZoom, &Secrets::default())
+        .unwrap();
     fs::write(dir.path().join("challenges/ch-1.toml"), "").unwrap();
     s.unmake(&ch).unwrap();
     assert!(dir.path().join("secrets/ch-1.toml").exists());
@@ -265,9 +269,9 @@ fn tokens_are_random_and_secrets_private() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     let mut sec = Secrets::default();
-    sec.tokens.insert("black".into(), a.clone());
-    s.write_secrets("bz-1", &sec).unwrap();
-    assert_eq!(s.secrets("bz-1").unwrap(), sec);
+    sec.tokens[Side::A] = Some(a.clone());
+    s.write_secrets("bz-1", Rules::BoomAndZoom, &sec).unwrap();
+    assert_eq!(s.secrets("bz-1", Rules::BoomAndZoom).unwrap(), sec);
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -277,4 +281,40 @@ fn tokens_are_random_and_secrets_private() {
             .mode();
         assert_eq!(mode & 0o777, 0o600);
     }
+}
+
+/// Secrets side by side are written keyed by the side names, in the
+/// names' order (as the maps of before wrote them: deployments read the
+/// files back), and read back side by side.
+#[test]
+fn secrets_files_round_trip_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let rules = Rules::GuerrillaCheckers;
+    assert_eq!(rules.side_name(Side::A), "guerrilla");
+    let sec = Secrets {
+        tokens: PerSide::new(Some("gkey".into()), Some("ckey".into())),
+        players: PerSide::new(Some("g@x.org".into()), Some("c@x.org".into())),
+    };
+    s.write_secrets("gc-1", rules, &sec).unwrap();
+    let text = fs::read_to_string(dir.path().join("secrets/gc-1.toml")).unwrap();
+    assert_eq!(
+        text,
+        "[tokens]\ncoin = \"ckey\"\nguerrilla = \"gkey\"\n\n\
+         [players]\ncoin = \"c@x.org\"\nguerrilla = \"g@x.org\"\n"
+    );
+    assert_eq!(s.secrets("gc-1", rules).unwrap(), sec);
+    let file = s.secrets_file("gc-1").unwrap();
+    assert!(file.holds("ckey") && !file.holds("g@x.org"));
+    assert!(file.registered(" G@X.org") && !file.registered("gkey"));
+    // No players registered (a game made before): no table, as before.
+    let old = Secrets {
+        players: PerSide::default(),
+        ..sec
+    };
+    s.write_secrets("gc-2", rules, &old).unwrap();
+    let text = fs::read_to_string(dir.path().join("secrets/gc-2.toml")).unwrap();
+    assert_eq!(text, "[tokens]\ncoin = \"ckey\"\nguerrilla = \"gkey\"\n");
+    assert_eq!(s.secrets("gc-2", rules).unwrap(), old);
+    assert_eq!(s.secrets("gc-3", rules).unwrap(), Secrets::default());
 }

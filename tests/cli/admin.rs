@@ -9,9 +9,12 @@ use crate::common;
 
 use pbem::config::{Config, INIT};
 use pbem::demo::Player;
+use pbem::game::Side;
 use pbem::mailbox::Maildir;
 use pbem::record::Record;
-use pbem::store::{Challenge, Secrets, Store};
+use pbem::rules::Rules;
+use pbem::store::{Challenge, Store};
+use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -70,8 +73,15 @@ impl Site {
         Record::parse(&format!("{id}.toml"), &self.record_text(id)).unwrap()
     }
 
-    fn secrets(&self, id: &str) -> Secrets {
-        self.store().secrets(id).unwrap()
+    /// The keys of Boom & Zoom game `id`, by the names of their sides
+    /// (as the mails name them).
+    fn keys(&self, id: &str) -> BTreeMap<String, String> {
+        let rules = Rules::BoomAndZoom;
+        let secrets = self.store().secrets(id, rules).unwrap();
+        secrets
+            .tokens
+            .map(|_, t| t.expect("a key for each side"))
+            .into_named(rules.info().sides)
     }
 
     /// The raw mails the Maildir transport delivered to `address`, sorted
@@ -192,8 +202,8 @@ fn check_new_record(site: &Site) {
         rec.result,
         Some(("*".into(), rec.result.clone().unwrap().1))
     );
-    assert_eq!(rec.players["black"], ALICE);
-    assert_eq!(rec.players["red"], BOB);
+    assert_eq!(rec.players[Side::A].as_deref(), Some(ALICE), "black");
+    assert_eq!(rec.players[Side::B].as_deref(), Some(BOB), "red");
     assert_eq!(
         rec.created.map(|c| c.to_rfc3339()),
         Some("2026-11-20T10:00:00+00:00".into())
@@ -210,7 +220,7 @@ fn new_writes_a_valid_record_private_keys_and_mails_each_player_their_key() {
 
     // The keys: one per side, different, readable by pbem's user only,
     // and nowhere in the record (which is meant to be published).
-    let keys = site.secrets("bz-adm1").tokens;
+    let keys = site.keys("bz-adm1");
     assert_eq!(
         keys.keys().collect::<Vec<_>>(),
         ["black", "red"],

@@ -20,7 +20,7 @@ fn one_finished_full_form_game_per_game() {
             rec.id.is_some() && rec.created.is_some(),
             "{name}: full form"
         );
-        assert_eq!(rec.players.len(), 2, "{name}: both players");
+        assert_eq!(rec.players.given().count(), 2, "{name}: both players");
         let checked = pbem::cli::validate_record(&rec).unwrap_or_else(|e| panic!("{e}"));
         assert_ne!(
             checked.result, "*",
@@ -52,7 +52,7 @@ fn issue14_one_game_in_play_per_game() {
         let name = path.display().to_string();
         let rec = Record::parse(&name, &text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rec.rules, rules);
-        assert_eq!(rec.players.len(), 2, "{name}: both players");
+        assert_eq!(rec.players.given().count(), 2, "{name}: both players");
         let checked = pbem::cli::validate_record(&rec).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(checked.result, "*", "{name}: still in play");
         assert!(checked.moves >= 10, "{name}: a real opening");

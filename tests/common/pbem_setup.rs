@@ -6,6 +6,7 @@
 #![allow(dead_code)]
 
 use pbem::config::{Config, INIT};
+use pbem::game::PerSide;
 use pbem::mailbox::Maildir;
 use pbem::record::{self, Record};
 use pbem::store::{Secrets, Store};
@@ -112,10 +113,11 @@ impl Pbem {
         self.store
             .write_game(id, &record::write::to_string(&rec))
             .unwrap();
-        let mut s = Secrets::default();
-        s.tokens.insert("black".into(), keys[0].into());
-        s.tokens.insert("red".into(), keys[1].into());
-        self.store.write_secrets(id, &s).unwrap();
+        let s = Secrets {
+            tokens: PerSide::new(Some(keys[0].into()), Some(keys[1].into())),
+            ..Secrets::default()
+        };
+        self.store.write_secrets(id, rec.rules, &s).unwrap();
     }
 
     /// The record of game `id` as stored.

@@ -4,13 +4,13 @@
 
 use pbem::adjudicate::Adjudicator;
 use pbem::demo::example_moves;
-use pbem::game::Side;
+use pbem::game::{PerSide, Side};
 use pbem::mail::templates::Templates;
 use pbem::record::Record;
 use pbem::reply::Identity;
 use pbem::rules::Rules;
 use pbem::store::Store;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The games whose example records are played: short ones, every kind of
 /// board and move.
@@ -76,18 +76,15 @@ pub fn build(
         let rules = RULES[g % RULES.len()];
         let id = format!("load-{g}");
         let players = players(g);
-        let mut map = BTreeMap::new();
-        map.insert(rules.side_name(Side::A).to_string(), players[0].clone());
-        map.insert(rules.side_name(Side::B).to_string(), players[1].clone());
         adj.start_game(
             &id,
             rules,
             Some(rules.fixed_first().unwrap_or(Side::A)),
-            map,
+            PerSide::new(players[0].clone(), players[1].clone()),
             None,
         )
         .unwrap();
-        let secrets = store.secrets(&id).unwrap();
+        let secrets = store.secrets(&id, rules).unwrap();
         let mut moves = example_moves(rules);
         let whole = plies.is_none_or(|p| p >= moves.len());
         moves.truncate(plies.unwrap_or(usize::MAX));
@@ -96,7 +93,7 @@ pub fn build(
         for (i, m) in moves.iter().enumerate() {
             let side = if i % 2 == 0 { Side::A } else { Side::B };
             let who = &players[side.index()];
-            let token = &secrets.tokens[rules.side_name(side)];
+            let token = secrets.tokens[side].as_ref().unwrap();
             let mid = format!("<{id}.move{}@example.org>", i + 1);
             let raw = format!(
                 "From: {who}\r\nTo: {local}+{id}.{token}@{domain}\r\nSubject: Re: [pbem {id}] move\r\nMessage-ID: {mid}\r\n\r\n#{} {m}\r\n",

@@ -23,9 +23,11 @@
 //! it all.
 
 use pbem::config::{Config, INIT};
+use pbem::game::PerSide;
 use pbem::mailbox::Maildir;
 use pbem::record::{self, Record};
-use pbem::store::{Challenge, Secrets, Store};
+use pbem::rules::Rules;
+use pbem::store::{Challenge, Secrets, SecretsFile, Store};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs;
@@ -72,10 +74,11 @@ fn write_game(store: &Store, id: &str, text: &str, keys: [&str; 2]) {
     store
         .write_game(id, &record::write::to_string(&rec))
         .unwrap();
-    let mut s = Secrets::default();
-    s.tokens.insert("black".into(), keys[0].into());
-    s.tokens.insert("red".into(), keys[1].into());
-    store.write_secrets(id, &s).unwrap();
+    let s = Secrets {
+        tokens: PerSide::new(Some(keys[0].into()), Some(keys[1].into())),
+        ..Secrets::default()
+    };
+    store.write_secrets(id, rec.rules, &s).unwrap();
 }
 
 /// Applies one named starting state to the data folder.
@@ -136,10 +139,13 @@ fn setup(store: &Store, name: &str) {
                     },
                 )
                 .unwrap();
-            let mut s = Secrets::default();
-            s.tokens.insert("black".into(), ALICE_CHAL_KEY.into());
-            s.tokens.insert("red".into(), BOB_CHAL_KEY.into());
-            store.write_secrets("bz-chal1", &s).unwrap();
+            let s = Secrets {
+                tokens: PerSide::new(Some(ALICE_CHAL_KEY.into()), Some(BOB_CHAL_KEY.into())),
+                ..Secrets::default()
+            };
+            store
+                .write_secrets("bz-chal1", Rules::BoomAndZoom, &s)
+                .unwrap();
         }
         other => panic!("unknown X-Golden-Setup `{other}`"),
     }
@@ -399,9 +405,9 @@ fn name_keys(after: &BTreeMap<String, String>, new_ids: &NewIds) -> Keys {
     files.sort_by_key(|(p, _)| new_ids.apply(p));
     for (path, text) in files {
         if path.starts_with("secrets/")
-            && let Ok(s) = toml::from_str::<Secrets>(text)
+            && let Ok(s) = toml::from_str::<SecretsFile>(text)
         {
-            for t in s.tokens.values() {
+            for t in s.keys() {
                 keys.name(t);
             }
         }

@@ -8,6 +8,7 @@ use pbem::mail::outbound;
 use pbem::mail::templates::{DEFAULTS, Templates};
 use pbem::poll::mail_key;
 use pbem::reply::{Identity, Reply, mailbox};
+use pbem::rules::Rules;
 use pbem::store::{Challenge, Secrets, Store, valid_id};
 use pbem::transport::folder_name;
 use std::collections::BTreeMap;
@@ -91,9 +92,11 @@ fn issue5_hostile_ids_name_no_file() {
         assert!(store.game_path(id).is_err(), "{id:?}");
         assert!(store.read_game(id).is_err(), "{id:?}");
         assert!(store.write_game(id, "x").is_err(), "{id:?}");
-        assert!(store.secrets(id).is_err(), "{id:?}");
+        assert!(store.secrets(id, Rules::BoomAndZoom).is_err(), "{id:?}");
         assert!(
-            store.write_secrets(id, &Secrets::default()).is_err(),
+            store
+                .write_secrets(id, Rules::BoomAndZoom, &Secrets::default())
+                .is_err(),
             "{id:?}"
         );
         assert!(store.challenge(id).is_err(), "{id:?}");

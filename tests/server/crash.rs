@@ -348,7 +348,7 @@ fn check_games(site: &Site, games: &[Planned]) {
 fn count_replies(site: &Site, games: &[Planned]) -> (usize, usize, usize) {
     let (mut mails, mut lost, mut doubled) = (0, 0, 0);
     for g in games {
-        let tokens = site.store.secrets(&g.id).unwrap().tokens;
+        let tokens = site.store.secrets(&g.id, g.rules).unwrap().tokens;
         let expected: HashMap<String, String> = g
             .keys()
             .into_iter()
@@ -365,7 +365,7 @@ fn count_replies(site: &Site, games: &[Planned]) -> (usize, usize, usize) {
                 };
                 *got.entry(key).or_default() += 1;
                 if key.starts_with("new:") {
-                    let token = &tokens[g.rules.side_name(*side)];
+                    let token = tokens[*side].as_ref().unwrap();
                     assert!(
                         text(&raw).contains(&format!("+{}.{token}@", g.id)),
                         "{who}: the key the game has"

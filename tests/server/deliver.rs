@@ -95,7 +95,12 @@ impl Site {
 
     fn key(&self, id: &str, side: &str) -> String {
         let store = pbem::store::Store::open(self.path("data")).unwrap();
-        store.secrets(id).unwrap().tokens[side].clone()
+        let text = store.read_game(id).unwrap().unwrap();
+        let rules = Record::parse(id, &text).unwrap().rules;
+        let side = rules.side_named(side).unwrap();
+        store.secrets(id, rules).unwrap().tokens[side]
+            .clone()
+            .unwrap()
     }
 
     /// Raw mails the Maildir transport delivered to `address`.

@@ -19,13 +19,13 @@ use common::files;
 use pbem::adjudicate::Adjudicator;
 use pbem::config::{Config, INIT};
 use pbem::demo::example_moves;
-use pbem::game::Side;
+use pbem::game::{PerSide, Side};
 use pbem::mailbox::Maildir;
 use pbem::record::Record;
 use pbem::rules::Rules;
 use pbem::setup::Server;
 use pbem::store::Store;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -156,17 +156,14 @@ impl Site {
             .zip(rules.iter().cycle())
             .map(|(id, &rules)| {
                 let players = [format!("{id}.a@example.org"), format!("{id}.b@example.org")];
-                let mut map = BTreeMap::new();
-                for s in Side::BOTH {
-                    map.insert(rules.side_name(s).to_string(), players[s.index()].clone());
-                }
                 let control = clock
                     .filter(|(g, _)| g == id)
                     .map(|(_, c)| c.parse().unwrap());
+                let map = PerSide::new(players[0].clone(), players[1].clone());
                 adj.start_game(id, rules, Some(Side::A), map, control)
                     .unwrap();
-                let secrets = server.store.secrets(id).unwrap();
-                let key = |s: Side| secrets.tokens[rules.side_name(s)].clone();
+                let secrets = server.store.secrets(id, rules).unwrap();
+                let key = |s: Side| secrets.tokens[s].clone().unwrap();
                 Game {
                     id: id.to_string(),
                     rules,

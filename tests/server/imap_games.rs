@@ -52,23 +52,7 @@ fn play_over_imap(rules: Rules) {
     );
 }
 
-macro_rules! games {
-    ($($name:ident => $rules:ident),* $(,)?) => {$(
-        #[test]
-        fn $name() {
-            let _shared = crate::common::lock::shared();
-            play_over_imap(Rules::$rules);
-        }
-    )*};
-}
-
-games! {
-    boom_and_zoom => BoomAndZoom,
-    dragons_teeth => DragonsTeeth,
-    embed => Embed,
-    mad => Mad,
-    mad_rooks => MadRooks,
-    mad_bishops => MadBishops,
-    guerrilla_checkers => GuerrillaCheckers,
-    toroidal_checkers => ToroidalCheckers,
-}
+pbem_engine::game_tests!(rules, _G => {
+    let _shared = crate::common::lock::shared();
+    play_over_imap(rules);
+});

@@ -15,14 +15,14 @@ use chrono::{DateTime, Duration, Utc};
 use pbem::adjudicate::Adjudicator;
 use pbem::config::{Config, INIT};
 use pbem::demo::Received;
-use pbem::game::Side;
+use pbem::game::{PerSide, Side};
 use pbem::mailbox::Maildir;
 use pbem::poll::{Limits, Poller, Report};
 use pbem::record::{Entry, Record};
 use pbem::rules::Rules;
 use pbem::setup::Server;
 use pbem::timecontrol::format_deadline;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fs;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -86,13 +86,10 @@ impl World {
             challenges: Default::default(),
         };
         let rules = Rules::BoomAndZoom;
-        let map = BTreeMap::from([
-            (rules.side_name(Side::A).to_string(), players[0].to_string()),
-            (rules.side_name(Side::B).to_string(), players[1].to_string()),
-        ]);
+        let map = PerSide::new(players[0].to_string(), players[1].to_string());
         adj.start_game(id, rules, Some(Side::A), map, None).unwrap();
-        let secrets = s.store.secrets(id).unwrap();
-        [Side::A, Side::B].map(|side| secrets.tokens[rules.side_name(side)].clone())
+        let secrets = s.store.secrets(id, rules).unwrap();
+        [Side::A, Side::B].map(|side| secrets.tokens[side].clone().unwrap())
     }
 
     /// Puts a mail into pbem's Maildir (named so that mails are read in

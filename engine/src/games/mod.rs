@@ -60,11 +60,15 @@ impl Form {
     }
 }
 
-/// The refusals every game gives first, before looking at the board: a
-/// move written in a form the game lacks (its examples have none), in the
-/// order stones, lunge, count, off, chain. `words` gives the game's own
-/// refusal of the form, or `None` where the game explains it later in its
-/// own terms; the path of squares is returned when nothing is refused.
+/// The refusals every game gives first, before looking at the board, when
+/// it wants a path of squares: stones (no path), then a form the game
+/// lacks (its examples have none), in the order lunge, count, off, chain.
+/// `words` gives the game's own refusal of the form, or `None` where the
+/// game explains it later in its own terms (for stones, `None` gives the
+/// hint that the game's moves are written with square numbers, right for
+/// every game without stones); the path of squares is returned when
+/// nothing is refused. Total: Guerrilla Checkers, a game of stones, calls
+/// it on COIN's turn, and its `words` refuses the stones in its own terms.
 pub(crate) fn refuse_lacking<'n>(
     info: &RulesInfo,
     n: &'n Notation,
@@ -72,13 +76,12 @@ pub(crate) fn refuse_lacking<'n>(
 ) -> Result<&'n Path, Explanation> {
     let lacks = |form: Form| !info.examples.iter().any(|e| form.in_example(e));
     let p = match n {
-        Notation::Stones(_) if lacks(Form::Stones) => {
+        Notation::Stones(_) => {
             return Err(words(Form::Stones).unwrap_or_else(|| Explanation {
                 section: crate::game::NOTATION,
                 text: square_moves_hint(info),
             }));
         }
-        Notation::Stones(_) => unreachable!("{}: a game of stones refuses its own", info.slug),
         Notation::Path(p) => p,
     };
     let written = [

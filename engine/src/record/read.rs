@@ -3,7 +3,7 @@
 
 use super::RecordError;
 use super::match_info::{MatchInfo, RawMatch};
-use crate::game::Side;
+use crate::game::{PerSide, Side};
 use crate::rules::Rules;
 use chrono::{DateTime, FixedOffset};
 use serde::Deserialize;
@@ -23,8 +23,10 @@ pub struct Record {
     pub first: Option<Side>,
     /// `result` and its line: `*`, a side name, or `draw`.
     pub result: Option<(String, usize)>,
-    /// Side name -> "Name <address>".
-    pub players: BTreeMap<String, String>,
+    /// Each side's player, "Name <address>", as the `[players]` table
+    /// (keyed by side names) gives it: a side may have none (an offline
+    /// record may have no table at all).
+    pub players: PerSide<Option<String>>,
     /// The `[match]` table: its series or tournament, whether rated.
     pub match_info: MatchInfo,
     pub lines: Vec<MoveLine>,
@@ -190,18 +192,17 @@ fn read_first(
     Ok(first)
 }
 
-/// The `[players]` table, keyed by the rules' own side names.
+/// The `[players]` table: keys are the rules' side names, in any case;
+/// one side alone, or none, is a record too.
 fn read_players(
     err: &impl Fn(usize, String) -> RecordError,
     src: &str,
     rules: Rules,
     raw: BTreeMap<Spanned<String>, String>,
-) -> Result<BTreeMap<String, String>, RecordError> {
-    // Player keys are side names, in any case, stored as the rules
-    // write them: every reader looks a player up by the side's name,
-    // and the writer writes only those (issue 5, fuzzing: `Black = ...`
-    // or a misspelt side was dropped from the record at the next move).
-    let mut players = BTreeMap::new();
+) -> Result<PerSide<Option<String>>, RecordError> {
+    // A key that names no side is refused, not dropped (issue 5, fuzzing:
+    // `Black = ...` or a misspelt side was lost at the next move).
+    let mut players = PerSide::<Option<String>>::default();
     for (name, who) in raw {
         let line = line_of(src, name.span().start);
         let side = rules.side_named(name.get_ref()).ok_or_else(|| {
@@ -215,10 +216,7 @@ fn read_players(
                 ),
             )
         })?;
-        if players
-            .insert(rules.side_name(side).to_string(), who)
-            .is_some()
-        {
+        if players[side].replace(who).is_some() {
             return Err(err(
                 line,
                 format!(
@@ -427,10 +425,30 @@ impl Record {
             created: None,
             first,
             result: None,
-            players: BTreeMap::new(),
+            players: PerSide::default(),
             match_info: MatchInfo::default(),
             lines,
         })
+    }
+
+    /// The players ("Name <address>") with their sides, in the
+    /// alphabetical order of the sides' names: the order of the
+    /// `[players]` table when it was a map keyed by side names, which
+    /// what pbem words from it keeps (the `started` mail, `pbem list`).
+    pub fn players_by_name(&self) -> impl Iterator<Item = (Side, &String)> {
+        Side::by_name(self.rules.info().sides)
+            .into_iter()
+            .filter_map(|side| Some((side, self.players[side].as_ref()?)))
+    }
+
+    /// The side of the player `pred` accepts, the sides tried in the
+    /// order of their names (as [`Record::players_by_name`]): one player
+    /// on both sides (an admin may name one address twice) is found on
+    /// the same side as when players were looked up in a map.
+    pub fn side_of_player(&self, mut pred: impl FnMut(&str) -> bool) -> Option<Side> {
+        self.players_by_name()
+            .find(|(_, p)| pred(p))
+            .map(|(side, _)| side)
     }
 
     /// The side that moves first: the record's, else the rules'.
@@ -600,9 +618,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            r.players.keys().collect::<Vec<_>>(),
-            ["black", "red"],
-            "stored as the rules name the sides"
+            r.players,
+            PerSide::new(Some("A <a@x.org>".into()), Some("B <b@x.org>".into())),
+            "keyed by the sides, in any case"
         );
         let e = Record::parse(
             "x.toml",
@@ -621,6 +639,22 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("two players for black"), "{e}");
+    }
+
+    /// Lists of players keep the order of the sides' names (the order of
+    /// the map they were before): coin before guerrilla, though the
+    /// guerrilla is side A.
+    #[test]
+    fn players_listed_in_the_order_of_side_names() {
+        let r = Record::parse(
+            "g.toml",
+            "rules = \"guerrilla-checkers\"\n[players]\nguerrilla = \"A <a@x.org>\"\ncoin = \"A <a@x.org>\"\n",
+        )
+        .unwrap();
+        let sides: Vec<Side> = r.players_by_name().map(|(s, _)| s).collect();
+        assert_eq!(sides, [Side::B, Side::A]);
+        assert_eq!(r.side_of_player(|p| p.contains("a@x")), Some(Side::B));
+        assert_eq!(r.side_of_player(|p| p.contains("b@x")), None);
     }
 
     #[test]

@@ -3,7 +3,6 @@
 //! text on disk atomically is the server's (`pbem::record::write`).
 
 use super::{Entry, Event, Record};
-use crate::game::Side;
 use std::fmt::Write as _;
 
 /// A TOML basic string, quoted and escaped.
@@ -99,10 +98,8 @@ pub fn to_string(record: &Record) -> String {
     );
     if !record.players.is_empty() {
         let _ = writeln!(s, "\n[players]");
-        for side in Side::BOTH {
-            if let Some(p) = record.players.get(rules.side_name(side)) {
-                let _ = writeln!(s, "{} = {}", rules.side_name(side), quoted(p));
-            }
+        for (side, p) in record.players.given() {
+            let _ = writeln!(s, "{} = {}", rules.side_name(side), quoted(p));
         }
     }
     s.push_str(&record.match_info.to_toml());
@@ -147,6 +144,43 @@ pub fn to_string(record: &Record) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{PerSide, Side};
+    use crate::rules::Rules;
+
+    /// The players of a record go through the writer and the reader
+    /// unchanged, keyed by side names in the order of the sides (side A
+    /// first, not the names' alphabetical order), both, one or none.
+    #[test]
+    fn players_round_trip_by_side() {
+        let mut rec = Record::parse(
+            "g.toml",
+            "rules = \"guerrilla-checkers\"\n[players]\nCOIN = \"Bob <b@x.org>\"\nguerrilla = \"Al <a@x.org>\"\n",
+        )
+        .unwrap();
+        let both = PerSide::new(
+            Some("Al <a@x.org>".to_string()),
+            Some("Bob <b@x.org>".into()),
+        );
+        assert_eq!(rec.players, both);
+        assert_eq!(Rules::GuerrillaCheckers.side_name(Side::A), "guerrilla");
+        let text = to_string(&rec);
+        assert!(
+            text.contains("\n[players]\nguerrilla = \"Al <a@x.org>\"\ncoin = \"Bob <b@x.org>\"\n"),
+            "{text}"
+        );
+        assert_eq!(Record::parse("g.toml", &text).unwrap().players, both);
+        rec.players[Side::A] = None;
+        let text = to_string(&rec);
+        assert!(
+            text.contains("\n[players]\ncoin = \"Bob <b@x.org>\"\n\n[play]"),
+            "{text}"
+        );
+        assert_eq!(Record::parse("g.toml", &text).unwrap().players, rec.players);
+        rec.players[Side::B] = None;
+        let text = to_string(&rec);
+        assert!(!text.contains("[players]"), "{text}");
+        assert!(Record::parse("g.toml", &text).unwrap().players.is_empty());
+    }
 
     #[test]
     fn issue5_an_id_with_a_line_break_does_not_break_the_file() {

@@ -252,22 +252,10 @@ fn mutations(n: &Notation, geometry: pbem_engine::geom::Geometry) -> Vec<Notatio
     out
 }
 
-macro_rules! suite {
-    ($($name:ident => $g:ty),* $(,)?) => {$(
-        #[test]
-        fn $name() {
-            conformance::<$g>();
-        }
-    )*};
-}
+pbem_engine::game_tests!(_, G => conformance::<G>());
 
-suite! {
-    boom_and_zoom => pbem_engine::games::boom_and_zoom::BoomAndZoom,
-    dragons_teeth => pbem_engine::games::dragons_teeth::DragonsTeeth,
-    embed => pbem_engine::games::embed::Embed,
-    mad => pbem_engine::games::mad::Mad,
-    mad_rooks => pbem_engine::games::mad_rooks::MadRooks,
-    mad_bishops => pbem_engine::games::mad_rooks::MadBishops,
-    guerrilla_checkers => pbem_engine::games::guerrilla::Guerrilla,
-    toroidal_checkers => pbem_engine::games::toroidal::Toroidal,
+/// Every game's explanation of any move form, written or built (forms no
+/// parser produces too), never panics and always says something.
+mod explain_never_panics_and_always_says_something {
+    pbem_engine::game_tests!(_, G => crate::support::explain_always_says_something::<G>());
 }

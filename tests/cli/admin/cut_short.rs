@@ -91,7 +91,7 @@ fn issue13_a_new_game_cut_short_after_its_record_is_mailed_by_the_next_poll() {
     site.unblock(&key_file);
     let o = site.run(&["poll"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let keys = site.secrets("bz-adm1").tokens;
+    let keys = site.keys("bz-adm1");
     for (who, side) in [("alice@example.org", "black"), ("bob@example.org", "red")] {
         let mails = site.mails_to(who);
         assert_eq!(mails.len(), 1, "{who}");
@@ -143,7 +143,7 @@ fn issue13_a_new_game_cut_short_before_its_record_leaves_its_id_free() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     site.unblock(&key_file);
     fs::remove_file(site.data().join("games/bz-adm1.toml")).unwrap();
-    let first = site.secrets("bz-adm1").tokens;
+    let first = site.keys("bz-adm1");
     assert!(site.data().join("clocks/bz-adm1.toml").exists());
 
     // Run again, the command finds the id free (the half-made game's
@@ -151,7 +151,7 @@ fn issue13_a_new_game_cut_short_before_its_record_leaves_its_id_free() {
     let o = site.new_bz_with_clock("bz-adm1");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("started bz-adm1"), "{}", stdout(&o));
-    let keys = site.secrets("bz-adm1").tokens;
+    let keys = site.keys("bz-adm1");
     assert_ne!(keys, first, "new keys: the old ones were never mailed");
     for (who, side) in [("alice@example.org", "black"), ("bob@example.org", "red")] {
         let mails = site.mails_to(who);

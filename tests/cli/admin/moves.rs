@@ -39,7 +39,7 @@ fn move_plays_for_the_side_to_move_and_tells_both_players() {
     assert_eq!(stdout(&o), format!("{}: ok (1 moves, *)\n", path.display()));
 
     // Both players hear of it, each with their own key; Alice is to move.
-    let keys = site.secrets("bz-adm1").tokens;
+    let keys = site.keys("bz-adm1");
     let to_alice = site.mails_to("alice@example.org");
     let to_bob = site.mails_to("bob@example.org");
     assert_eq!((to_alice.len(), to_bob.len()), (2, 2));

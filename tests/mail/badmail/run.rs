@@ -4,6 +4,7 @@
 
 use super::{ALICE, ALICE_KEY, BOB, BOB_KEY, MAX_RSS_MB, MAX_SECONDS, NOW, OUTSIDE};
 use pbem::config::{Config, INIT};
+use pbem::game::PerSide;
 use pbem::mailbox::Maildir;
 use pbem::record::{self, Record};
 use pbem::store::{Challenge, Secrets, Store};
@@ -36,10 +37,11 @@ fn write_game(store: &Store) {
     store
         .write_game("bz-test1", &record::write::to_string(&rec))
         .unwrap();
-    let mut s = Secrets::default();
-    s.tokens.insert("black".into(), ALICE_KEY.into());
-    s.tokens.insert("red".into(), BOB_KEY.into());
-    store.write_secrets("bz-test1", &s).unwrap();
+    let s = Secrets {
+        tokens: PerSide::new(Some(ALICE_KEY.into()), Some(BOB_KEY.into())),
+        ..Secrets::default()
+    };
+    store.write_secrets("bz-test1", rec.rules, &s).unwrap();
     store
         .write_challenge(
             "bz-chal1",
@@ -55,10 +57,13 @@ fn write_game(store: &Store) {
             },
         )
         .unwrap();
-    let mut s = Secrets::default();
-    s.tokens.insert("black".into(), "alicechal234".into());
-    s.tokens.insert("red".into(), "bobchal23456".into());
-    store.write_secrets("bz-chal1", &s).unwrap();
+    let s = Secrets {
+        tokens: PerSide::new(Some("alicechal234".into()), Some("bobchal23456".into())),
+        ..Secrets::default()
+    };
+    store
+        .write_secrets("bz-chal1", pbem::rules::Rules::BoomAndZoom, &s)
+        .unwrap();
 }
 
 /// Every file under `dir`, recursively.

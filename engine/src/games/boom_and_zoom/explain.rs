@@ -59,7 +59,13 @@ pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> Explanation {
             p.from
         ));
     }
-    let to = p.to[0];
+    let Some(&to) = p.to.first() else {
+        return Zooming.says(format!(
+            "a move from {} names the square it goes to, like {}",
+            p.from,
+            super::facts::INFO.examples[0]
+        ));
+    };
     let Some((dir, dist)) = G.line_between(p.from, to, &ALL) else {
         return Zooming.says(if p.from == to {
             format!("a tower must leave {}: a move goes somewhere", p.from)

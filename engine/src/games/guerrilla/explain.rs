@@ -6,6 +6,7 @@ use super::facts::Section::{
 use super::movegen::{self, CROSS, PT_NEIGH, STEP};
 use super::{G, Guerrilla, Move, bits};
 use crate::game::{Explanation, Game, join_list, join_or};
+use crate::games::{Form, refuse_lacking};
 use crate::geom::{Point, Sq};
 use crate::notation::{Notation, Path};
 
@@ -14,9 +15,32 @@ pub(super) fn explain(pos: &Guerrilla, n: &Notation) -> Explanation {
     match (pos.turn, n) {
         (Side::A, Notation::Stones(points)) => stones(pos, points),
         (Side::A, Notation::Path(_)) => GuerrillaTurn.says("it is the guerrilla's turn: the guerrilla places two stones on grid points, written like 27/36,28/37 (a point is named by the squares at its upper-left and lower-right)"),
-        (Side::B, Notation::Stones(_)) => CoinTurn.says("it is COIN's turn: a COIN piece steps one square diagonally, written like 27-36, or captures, like 27x36x45"),
-        (Side::B, Notation::Path(p)) => coin(pos, p),
+        (Side::B, _) => {
+            let off = matches!(n, Notation::Path(p) if p.off);
+            match refuse_lacking(Guerrilla::INFO, n, |form| coin_lacks(form, off)) {
+                Ok(p) => coin(pos, p),
+                Err(refusal) => refusal,
+            }
+        }
     }
+}
+
+/// COIN's refusals of what its moves lack ([`refuse_lacking`]): stones
+/// (the guerrilla's), lunges, leaving the board, counts. It captures in
+/// chains. A move that leaves the board (`off`) is refused for that before
+/// its count: no text parses to both, but a built notation may have them.
+fn coin_lacks(form: Form, off: bool) -> Option<Explanation> {
+    Some(match form {
+        Form::Count(_) if off => return None,
+        Form::Stones => CoinTurn.says("it is COIN's turn: a COIN piece steps one square diagonally, written like 27-36, or captures, like 27x36x45"),
+        Form::Lunge => Written
+            .says("COIN pieces do not lunge: a piece steps one square diagonally, like 27-36"),
+        Form::Off => CoinTurn.says(
+            "COIN pieces never leave the board: a piece steps one square diagonally, like 27-36",
+        ),
+        Form::Count(_) => Written.says("COIN pieces move one at a time; leave out the `:` count"),
+        Form::Chain => return None,
+    })
 }
 
 fn name(p: Point) -> String {
@@ -134,19 +158,8 @@ fn dir_to(a: Sq, b: Sq) -> Option<usize> {
     (0..4).find(|&d| STEP[a.index()][d] == b.0)
 }
 
+/// A COIN move that [`refuse_lacking`] let through, on the board.
 fn coin(pos: &Guerrilla, p: &Path) -> Explanation {
-    if p.lunge {
-        return Written
-            .says("COIN pieces do not lunge: a piece steps one square diagonally, like 27-36");
-    }
-    if p.off {
-        return CoinTurn.says(
-            "COIN pieces never leave the board: a piece steps one square diagonally, like 27-36",
-        );
-    }
-    if p.count.is_some() {
-        return Written.says("COIN pieces move one at a time; leave out the `:` count");
-    }
     if !pos.coin(p.from) {
         return Setup.says(format!(
             "{} holds no COIN piece (COIN pieces: {})",

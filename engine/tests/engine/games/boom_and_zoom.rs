@@ -1,11 +1,12 @@
 //! Boom & Zoom rulings (RULES.md section 1), each pinned by a position
 //! written as a diagram, and a naive legality check written straight from
-//! the rule text, compared with the move generator on random positions.
+//! the rule text, compared with the move generator on random positions
+//! and by perft.
 
-use crate::support::{moves, play, refuse};
+use crate::support::{after_each, moves, naive_perft_is_perft, perft_table, play, refuse};
 use pbem_engine::game::{self, Game, Outcome, Side};
 use pbem_engine::games::boom_and_zoom::BoomAndZoom;
-use pbem_engine::geom::{ALL, Sq};
+use pbem_engine::geom::Sq;
 use pbem_engine::play;
 use std::collections::BTreeSet;
 
@@ -188,7 +189,7 @@ fn play_stops_the_instant_a_side_has_no_tower_and_scores_decide() {
         Outcome::Draw,
         "2 all, black's tower scores nothing"
     );
-    assert!(p.legal_moves_vec().is_empty());
+    assert!(moves(&p).is_empty());
     let mut q = BoomAndZoom::from_diagram(
         ". . . . . . . .
          . . . . . . . .
@@ -204,17 +205,6 @@ fn play_stops_the_instant_a_side_has_no_tower_and_scores_decide() {
     .unwrap();
     play(&mut q, "20x28");
     assert_eq!(game::outcome(&q).unwrap().outcome, Outcome::Win(Side::B));
-}
-
-trait Vecs {
-    fn legal_moves_vec(&self) -> Vec<<BoomAndZoom as Game>::Move>;
-}
-impl Vecs for BoomAndZoom {
-    fn legal_moves_vec(&self) -> Vec<<BoomAndZoom as Game>::Move> {
-        let mut v = Vec::new();
-        self.legal_moves(&mut v);
-        v
-    }
 }
 
 /// The legal moves by brute force over every (from, to) pair, straight
@@ -276,7 +266,6 @@ fn naive_moves(p: &BoomAndZoom) -> BTreeSet<String> {
             }
         }
     }
-    let _ = ALL;
     out
 }
 
@@ -324,4 +313,20 @@ fn records_name_the_rule_and_the_facts() {
         e.contains("a 3-high tower zooms and booms at most 3 squares; 1 to 33 is 4"),
         "{e}"
     );
+}
+
+#[test]
+fn perft_table_numbers_agree_with_the_naive_rules() {
+    // Both starts and the table's position given by moves, two plies.
+    let children = |p: &BoomAndZoom| after_each(p, &naive_moves(p));
+    for first in Side::BOTH {
+        let p = BoomAndZoom::start(first);
+        naive_perft_is_perft(&p, &p, 1..=2, &children, &format!("{first:?} first"));
+    }
+    let table = perft_table::<BoomAndZoom>();
+    let mut by_moves = table.iter().filter(|t| t.by_moves).peekable();
+    assert!(by_moves.peek().is_some());
+    for t in by_moves {
+        naive_perft_is_perft(&t.pos, &t.pos, 1..=2, &children, &t.at);
+    }
 }

@@ -4,7 +4,10 @@
 //! games and by perft. Both games share one implementation, so both are
 //! tested here.
 
-use crate::support::{moves, moves_from, play, refuse, set, sq};
+use crate::support::{
+    after_each, moves, moves_from, naive_perft_is_perft, naive_perft_matches_table, perft_table,
+    play, refuse, set, sq,
+};
 use pbem_engine::game::{self, Game, MoveError, Outcome, Side};
 use pbem_engine::games::mad_rooks::{MadBishops, MadRooks};
 use pbem_engine::geom::Sq;
@@ -573,20 +576,19 @@ fn bishops_generator_agrees_with_the_naive_rules_on_random_games() {
     agree_on_random_games::<MadBishops>(naive_bishops, 30);
 }
 
-/// Perft of the naive rules, for checking the tables.
-fn naive_perft<G: Game>(p: &G, naive: &impl Fn(&G) -> Naive, depth: u32) -> u64 {
-    let listed = naive(p).moves(false);
-    if depth == 1 {
-        return listed.len() as u64;
+/// The positions one naive move on from `p` (`naive` reads it).
+fn naive_children<G: Game>(p: &G, naive: &impl Fn(&G) -> Naive) -> Vec<G> {
+    after_each(p, &naive(p).moves(false))
+}
+
+/// Depths 1 and 2 of the naive rules at every position of the game's
+/// perft table are the engine's perft and the table's counts.
+fn table_agrees<G: Game>(naive: impl Fn(&G) -> Naive) {
+    let children = |p: &G| naive_children(p, &naive);
+    for t in perft_table::<G>() {
+        naive_perft_is_perft(&t.pos, &t.pos, 1..=2, &children, &t.at);
     }
-    listed
-        .iter()
-        .map(|m| {
-            let mut q = p.clone();
-            play(&mut q, m);
-            naive_perft(&q, naive, depth - 1)
-        })
-        .sum()
+    naive_perft_matches_table::<G, G>(1..=2, G::clone, &children);
 }
 
 fn replay<G: Game>(moves: &str) -> G {
@@ -600,37 +602,11 @@ fn replay<G: Game>(moves: &str) -> G {
 #[test]
 fn perft_tables_agree_with_the_naive_rules() {
     // The positions of tests/perft/mad-rooks.txt and mad-bishops.txt.
-    for (moves, d1, d2) in [("", 112, 11944), (ROOKS_MID, 0, 0), (ROOKS_LATE, 0, 0)] {
-        let p = replay::<MadRooks>(moves);
-        let n1 = naive_perft(&p, &naive_rooks, 1);
-        let n2 = naive_perft(&p, &naive_rooks, 2);
-        assert_eq!(
-            (n1, n2),
-            (game::perft(&p, 1), game::perft(&p, 2)),
-            "{moves}"
-        );
-        if d1 > 0 {
-            assert_eq!((n1, n2), (d1, d2));
-        }
-    }
-    for (moves, d1, d2) in [("", 81, 6130), (BISHOPS_MID, 0, 0), (BISHOPS_LATE, 0, 0)] {
-        let p = replay::<MadBishops>(moves);
-        let n1 = naive_perft(&p, &naive_bishops, 1);
-        let n2 = naive_perft(&p, &naive_bishops, 2);
-        assert_eq!(
-            (n1, n2),
-            (game::perft(&p, 1), game::perft(&p, 2)),
-            "{moves}"
-        );
-        if d1 > 0 {
-            assert_eq!((n1, n2), (d1, d2));
-        }
-    }
+    table_agrees::<MadRooks>(naive_rooks);
+    table_agrees::<MadBishops>(naive_bishops);
 }
 
-const ROOKS_MID: &str = "41x49 33x34 15x16 51x50 2x1 50x49 47x55 53x45";
-const ROOKS_LATE: &str = "41x49 33x34 15x16 51x50 2x1 50x49 47x55 53x45 31x39 12x11 6x7 14x22 1x3 58x59 13x5 28x27 38x46 37x29 43x42 45x61 42x44 49x52 56x48 62x63 24x23 27-28 5x21 17x9 4-12 35x36";
-const BISHOPS_MID: &str = "19x28 86x97 73x64 44x33 75x66 42x31";
+/// The last position of tests/perft/mad-bishops.txt.
 const BISHOPS_LATE: &str = "19x28 86x97 73x64 44x33 75x66 42x31 28x10 97x64 10-19 50x39 57x48 24x13 55x64 6x15 66x33 30x19 17x26 84x95 53x62 31x64 11x22 68x59 37x46 13x22 26x8 59x77 51-42 88x99 46x64 19x8 93x82 15x33 64-55 4x48 62x95 39-17 79x90 17x35 95x77 99x77";
 
 // ---------------------------------------------------------------------
@@ -684,16 +660,12 @@ fn diagrams_show_checkers_counts_and_the_last_move() {
 }
 
 /// Depth 3 of the perft tables by the naive rules; slow in a debug build:
-/// `cargo test --test rules_mad_rooks -- --ignored` (scripts/test runs it).
+/// `PBEM_DEEP=1 cargo test -p pbem-engine -- --include-ignored`.
 #[test]
 #[ignore]
 fn perft_depth_3_agrees_with_the_naive_rules() {
-    for (moves, nodes) in [("", 1214552), (ROOKS_MID, 428462), (ROOKS_LATE, 15581)] {
-        let p = replay::<MadRooks>(moves);
-        assert_eq!(naive_perft(&p, &naive_rooks, 3), nodes, "{moves}");
-    }
-    for (moves, nodes) in [("", 434528), (BISHOPS_MID, 124226), (BISHOPS_LATE, 689)] {
-        let p = replay::<MadBishops>(moves);
-        assert_eq!(naive_perft(&p, &naive_bishops, 3), nodes, "{moves}");
-    }
+    let rooks = |p: &MadRooks| naive_children(p, &naive_rooks);
+    naive_perft_matches_table::<MadRooks, _>(3..=3, MadRooks::clone, &rooks);
+    let bishops = |p: &MadBishops| naive_children(p, &naive_bishops);
+    naive_perft_matches_table::<MadBishops, _>(3..=3, MadBishops::clone, &bishops);
 }

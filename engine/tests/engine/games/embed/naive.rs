@@ -128,24 +128,9 @@ fn generator_agrees_with_the_naive_rules_on_random_games() {
     assert!(embeddings >= 5, "{embeddings}");
 }
 
-/// The positions one naive move on from `p`.
-fn naive_children(p: &Embed) -> Vec<Embed> {
-    naive_moves(p)
-        .iter()
-        .map(|text| {
-            let mut q = p.clone();
-            play(&mut q, text);
-            q
-        })
-        .collect()
-}
-
 #[test]
 fn perft_table_numbers_agree_with_the_naive_rules() {
-    crate::support::naive_perft_agrees::<Embed>(54, &naive_children);
-}
-
-#[test]
-fn explain_never_panics_and_always_says_something() {
-    crate::support::explain_always_says_something::<Embed>();
+    crate::support::naive_perft_agrees::<Embed>(54, &|p| {
+        crate::support::after_each(p, &naive_moves(p))
+    });
 }

@@ -3,6 +3,7 @@
 //! ruling positions and by perft.
 
 use super::*;
+use crate::support::{naive_perft_is_perft, perft_table};
 
 /// A position in the naive model: stones on grid crossings (line row,
 /// line column, both 1..=7), COIN pieces on squares (row, column 0..8).
@@ -158,14 +159,9 @@ fn chains(n: &Naive, at: (i32, i32), text: String, out: &mut Vec<(String, Naive)
     }
 }
 
-fn naive_perft(n: &Naive, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    naive_moves(n)
-        .iter()
-        .map(|(_, m)| naive_perft(m, depth - 1))
-        .sum()
+/// The positions one naive move on.
+fn naive_children(n: &Naive) -> Vec<Naive> {
+    naive_moves(n).into_iter().map(|(_, m)| m).collect()
 }
 
 /// Engine and naive rules agree on the move list and, for lists of up to
@@ -226,27 +222,14 @@ fn generator_agrees_with_the_naive_rules_on_the_ruling_positions() {
     }
 }
 
-/// The positions of tests/perft/guerrilla-checkers.txt, as move lists
-/// from the start.
-const PERFT_LINES: [&str; 4] = [
-    "",
-    "11/20,19/28 27-18 18/27,17/26 18x27 25/34,33/42 20x11 34/43,35/44 45-52 42/51,50/59 29-20 20/29,28/37 38-45",
-    "11/20,19/28 27-18 18/27,17/26 18x27 25/34,33/42 20x11 34/43,35/44 45-52 42/51,50/59 29-20 20/29,28/37 38-45 18/27,10/19",
-    "3/12,2/11 36-43 11/20,10/19 20-13 19/28,27/36 29-22 12/21,20/29 22-15 13/22,21/30 15-6 22/31,14/23 13x20x29x22x31 5/14,4/13 31-22 21/30,22/31 6x13x4x11x2 5/14,4/13 27-18 15/24,7/16 43-50 18/27,26/35 18-25 20/29,12/21 38-31 25/34,17/26",
-];
-
+/// Depths 1 to `max_depth` of the naive rules at the four positions of
+/// tests/perft/guerrilla-checkers.txt are the engine's perft.
 fn perft_check(max_depth: u32) {
-    for line in PERFT_LINES {
-        let moves: Vec<&str> = line.split_whitespace().collect();
-        let p = after(&moves);
-        let n = Naive::of(&p);
-        for depth in 1..=max_depth {
-            assert_eq!(
-                game::perft(&p, depth),
-                naive_perft(&n, depth),
-                "{line:?} depth {depth}"
-            );
-        }
+    let table = perft_table::<Guerrilla>();
+    assert_eq!(table.len(), 4);
+    for t in table {
+        let n = Naive::of(&t.pos);
+        naive_perft_is_perft(&t.pos, &n, 1..=max_depth, &naive_children, &t.at);
     }
 }
 
@@ -255,8 +238,8 @@ fn perft_agrees_with_the_naive_rules() {
     perft_check(3);
 }
 
-/// Depth 4 takes a while in the naive model: `cargo test --test
-/// rules_guerrilla_checkers -- --ignored` (scripts/test runs it).
+/// Depth 4 takes a while in the naive model: `PBEM_DEEP=1 cargo test -p
+/// pbem-engine -- --include-ignored`.
 #[test]
 #[ignore]
 fn perft_agrees_with_the_naive_rules_at_depth_4() {

@@ -2,6 +2,7 @@
 //! rule text, against the engine on random games and by perft.
 
 use super::*;
+use crate::support::{naive_perft_is_perft, naive_perft_matches_table};
 
 // ------------------------------------------------ the naive implementation
 
@@ -112,24 +113,36 @@ fn naive_end(b: &Board, mover_black: bool) -> Option<Outcome> {
     }
 }
 
-fn naive_perft(b: &Board, black: bool, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+/// A position of the naive perft: the board, whether black moves, and
+/// whether the move to it ended the game (the naive move list does not
+/// look).
+struct Node {
+    board: Board,
+    black: bool,
+    over: bool,
+}
+
+fn node_of(p: &Mad) -> Node {
+    Node {
+        board: board_of(p),
+        black: p.turn() == B,
+        over: false,
     }
-    let moves = naive_moves(b, black);
-    if depth == 1 {
-        return moves.len() as u64;
+}
+
+/// The positions one naive move on; none once the game is over.
+fn naive_children(n: &Node) -> Vec<Node> {
+    if n.over {
+        return Vec::new();
     }
-    moves
-        .values()
-        .map(|nb| {
-            if naive_end(nb, black).is_some() {
-                0
-            } else {
-                naive_perft(nb, !black, depth - 1)
-            }
+    naive_moves(&n.board, n.black)
+        .into_values()
+        .map(|board| Node {
+            over: naive_end(&board, n.black).is_some(),
+            board,
+            black: !n.black,
         })
-        .sum()
+        .collect()
 }
 
 /// Checks the engine against the naive rules in `p`: the legal moves,
@@ -278,63 +291,23 @@ fn endings_agree_with_the_naive_rules_on_random_games_from_sparse_positions() {
 fn perft_agrees_with_the_naive_rules() {
     for first in Side::BOTH {
         let p = Mad::start(first);
-        for depth in 1..=2 {
-            assert_eq!(
-                game::perft(&p, depth),
-                naive_perft(&board_of(&p), first == B, depth),
-                "{first:?} depth {depth}"
-            );
-        }
+        let ctx = format!("{first:?} first");
+        naive_perft_is_perft(&p, &node_of(&p), 1..=2, &naive_children, &ctx);
     }
     for seed in [1, 2, 3, 4] {
         let (p, _) = game::random_game::<Mad>(R, seed, 12);
         if game::outcome(&p).is_some() {
             continue;
         }
-        assert_eq!(
-            game::perft(&p, 2),
-            naive_perft(&board_of(&p), p.turn() == B, 2),
-            "seed {seed}"
-        );
+        let ctx = format!("seed {seed}");
+        naive_perft_is_perft(&p, &node_of(&p), 2..=2, &naive_children, &ctx);
     }
 }
 
-/// The naive perft of the table's positions (slow in a debug build):
-/// `cargo test --test rules_mad -- --ignored` (scripts/test runs it).
+/// The naive perft of the table's positions to depth 3 (slow in a debug
+/// build): `PBEM_DEEP=1 cargo test -p pbem-engine -- --include-ignored`.
 #[test]
 #[ignore]
 fn perft_table_agrees_with_the_naive_rules() {
-    let table =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/mad.txt"))
-            .unwrap();
-    let mut current: Option<Mad> = None;
-    for line in table.lines() {
-        let line = line.split('#').next().unwrap().trim();
-        let mut words = line.split_whitespace();
-        match words.next() {
-            None => {}
-            Some("position") => {
-                let first = words.next().unwrap().strip_prefix("first=").unwrap();
-                let mut p = Mad::start(Mad::RULES.side_named(first).unwrap());
-                if words.next() == Some("moves") {
-                    for w in words {
-                        play(&mut p, w);
-                    }
-                }
-                current = Some(p);
-            }
-            Some(d) => {
-                let depth: u32 = d.parse().unwrap();
-                let nodes: u64 = words.next().unwrap().parse().unwrap();
-                let p = current.as_ref().unwrap();
-                if depth <= 3 {
-                    assert_eq!(
-                        naive_perft(&board_of(p), p.turn() == B, depth),
-                        nodes,
-                        "{line}"
-                    );
-                }
-            }
-        }
-    }
+    naive_perft_matches_table::<Mad, _>(1..=3, node_of, &naive_children);
 }

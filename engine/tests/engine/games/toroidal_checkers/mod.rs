@@ -701,9 +701,7 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
 
 type Cells = Vec<Option<(Side, bool)>>;
 
-/// The moves to the mid-game positions of the perft table (random games,
-/// seeds 3 and 1, 24 moves each).
+/// The moves to the first mid-game position of the perft table (a random
+/// game, seed 3, 24 moves).
 const MIDGAME: &str = "22-29 43-34 18-27 52-43 27-36 45x27 35-44 41-40 24-31 40x22 13x31 27x13 \
     4x22 47-40 31x41 50x40 29-38 34-27 19-26 33x19 25x47 54x40 48-49 43-34";
-const MIDGAME_2: &str = "22-31 45-36 18-25 52-45 9-18 47-40 25x47 56x38 20-29 36x22 15x29 38x20 \
-    11x29 59-52 28x14 23x5 24-25 43-34 25x43 52x34 29-38 54-47 38x56 57x47";

@@ -2,6 +2,7 @@
 //! from the rule text, against the engine on random games and by perft.
 
 use super::*;
+use crate::support::{naive_perft_is_perft, perft_table};
 use std::collections::BTreeMap;
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -196,14 +197,12 @@ fn naive_chains(
     }
 }
 
-fn naive_perft(n: &Naive, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
+/// The positions one naive move on.
+fn naive_children(n: &Naive) -> Vec<Naive> {
     naive_moves(n, &mut Stats::default())
-        .iter()
-        .map(|(_, m)| naive_perft(m, depth - 1))
-        .sum()
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect()
 }
 
 /// Compares the generator with the naive rules in `p`: the same move
@@ -286,25 +285,12 @@ fn chains_are_short_and_never_repeat() {
 #[test]
 fn perft_agrees_with_the_naive_rules() {
     let start = Toroidal::start(Side::A);
-    for depth in 1..=4 {
-        assert_eq!(
-            game::perft(&start, depth),
-            naive_perft(&naive_of(&start), depth),
-            "depth {depth}"
-        );
-    }
-    // The mid-game positions of tests/perft/toroidal-checkers.txt.
-    for line in [MIDGAME, MIDGAME_2] {
-        let mut p = Toroidal::start(Side::A);
-        for m in line.split_whitespace() {
-            play(&mut p, m);
-        }
-        for depth in 1..=3 {
-            assert_eq!(
-                game::perft(&p, depth),
-                naive_perft(&naive_of(&p), depth),
-                "depth {depth} after {line}"
-            );
-        }
+    naive_perft_is_perft(&start, &naive_of(&start), 1..=4, &naive_children, "start");
+    // The two mid-game positions of tests/perft/toroidal-checkers.txt.
+    let table = perft_table::<Toroidal>();
+    let mid: Vec<_> = table.iter().filter(|t| t.by_moves).collect();
+    assert_eq!(mid.len(), 2);
+    for t in mid {
+        naive_perft_is_perft(&t.pos, &naive_of(&t.pos), 1..=3, &naive_children, &t.at);
     }
 }
