@@ -335,8 +335,15 @@ fn start_games(
             let id = format!("tp-{g:05}");
             let (map, who) = players_of(g);
             let clock = (g % 2 == 0).then(|| "10d".parse::<TimeControl>().unwrap());
-            adj.start_game(&id, rules, Some(first_of(rules)), map, clock)
-                .unwrap();
+            adj.start_game(
+                &id,
+                rules,
+                Some(first_of(rules)),
+                map,
+                clock,
+                Default::default(),
+            )
+            .unwrap();
             let secrets = store.secrets(&id, rules).unwrap();
             let tokens = Side::BOTH.map(|s| secrets.tokens[s].clone().unwrap());
             // A handful of lines per game kind, shared round-robin.

@@ -84,7 +84,8 @@ impl Adjudicator<'_> {
                         Some(Table::Game { record, .. }) => record,
                         _ => continue,
                     };
-                    let first = rec.players[rec.first_side()].as_ref()
+                    let first = rec.players[rec.first_side()]
+                        .as_ref()
                         .map_or(0, |p| seat(p));
                     (first, Finished::of(id, &rec).map(|f| f.outcome))
                 }

@@ -275,33 +275,7 @@ impl Show {
         let lines = state.standings();
         let tie_break = TieBreak::of(t.format).name();
         if self.json {
-            let standings: Vec<serde_json::Value> = lines
-                .iter()
-                .map(|l| serde_json::json!({
-                    "place": l.place, "player": t.players[l.seat], "points": l.points.as_f64(),
-                    "tie_break": l.tie_break.as_f64(), "won": l.won, "drawn": l.drawn, "lost": l.lost,
-                    "byes": l.byes, "dropped": t.dropped.contains(&l.seat),
-                }))
-                .collect();
-            let rounds: Vec<serde_json::Value> = t
-                .played
-                .iter()
-                .map(|r| serde_json::json!({
-                    "bye": r.bye.map(|b| &t.players[b]),
-                    "games": r.games.iter().map(|g| serde_json::json!({
-                        "first": t.players[g.first], "second": t.players[g.second], "game": g.game,
-                        "outcome": g.outcome.map(pbem_league::Outcome::name),
-                    })).collect::<Vec<_>>(),
-                }))
-                .collect();
-            out!(
-                "{}",
-                serde_json::json!({
-                    "name": t.name, "rules": t.rules, "format": t.format.name(), "rounds": state.last_round(),
-                    "round": t.played.len(), "over": t.over, "signup": t.signup && t.played.is_empty(),
-                    "begins": t.begins.to_rfc3339(), "tie_break": tie_break, "standings": standings, "played": rounds,
-                })
-            );
+            out!("{}", show_json(&t));
             return Ok(0);
         }
         let game = t
@@ -363,6 +337,41 @@ impl Show {
         }
         Ok(0)
     }
+}
+
+/// `pbem tournament show --json`: one object.
+fn show_json(t: &TournamentFile) -> serde_json::Value {
+    let state = league_state(t);
+    let tie_break = TieBreak::of(t.format).name();
+    let standings: Vec<serde_json::Value> = state
+        .standings()
+        .iter()
+        .map(|l| {
+            serde_json::json!({
+                "place": l.place, "player": t.players[l.seat], "points": l.points.as_f64(),
+                "tie_break": l.tie_break.as_f64(), "won": l.won, "drawn": l.drawn, "lost": l.lost,
+                "byes": l.byes, "dropped": t.dropped.contains(&l.seat),
+            })
+        })
+        .collect();
+    let rounds: Vec<serde_json::Value> = t
+        .played
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "bye": r.bye.map(|b| &t.players[b]),
+                "games": r.games.iter().map(|g| serde_json::json!({
+                    "first": t.players[g.first], "second": t.players[g.second], "game": g.game,
+                    "outcome": g.outcome.map(pbem_league::Outcome::name),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "name": t.name, "rules": t.rules, "format": t.format.name(), "rounds": state.last_round(),
+        "round": t.played.len(), "over": t.over, "signup": t.signup && t.played.is_empty(),
+        "begins": t.begins.to_rfc3339(), "tie_break": tie_break, "standings": standings, "played": rounds,
+    })
 }
 
 fn tie_break_short(name: &str) -> &str {

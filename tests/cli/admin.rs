@@ -420,6 +420,9 @@ fn new_never_replaces_a_game_or_a_challenge() {
                 created: "2026-11-19T08:00:00Z".into(),
                 clock: None,
                 source: None,
+                series: None,
+                rated: true,
+                after: None,
             },
         )
         .unwrap();
@@ -548,6 +551,9 @@ fn four_games_and_a_challenge(site: &Site) {
                 created: "2026-11-19T08:00:00Z".into(),
                 clock: None,
                 source: None,
+                series: None,
+                rated: true,
+                after: None,
             },
         )
         .unwrap();

@@ -82,6 +82,7 @@ pub fn build(
             Some(rules.fixed_first().unwrap_or(Side::A)),
             PerSide::new(players[0].clone(), players[1].clone()),
             None,
+            Default::default(),
         )
         .unwrap();
         let secrets = store.secrets(&id, rules).unwrap();

@@ -136,6 +136,9 @@ fn setup(store: &Store, name: &str) {
                         created: "2026-11-19T08:00:00Z".into(),
                         clock: None,
                         source: None,
+                        series: None,
+                        rated: true,
+                        after: None,
                     },
                 )
                 .unwrap();

@@ -87,6 +87,9 @@ fn issue5_hostile_ids_name_no_file() {
         created: "2026-11-20T10:00:00Z".into(),
         clock: None,
         source: None,
+        series: None,
+        rated: true,
+        after: None,
     };
     for id in HOSTILE_IDS {
         assert!(store.game_path(id).is_err(), "{id:?}");

@@ -160,7 +160,7 @@ impl Site {
                     .filter(|(g, _)| g == id)
                     .map(|(_, c)| c.parse().unwrap());
                 let map = PerSide::new(players[0].clone(), players[1].clone());
-                adj.start_game(id, rules, Some(Side::A), map, control)
+                adj.start_game(id, rules, Some(Side::A), map, control, Default::default())
                     .unwrap();
                 let secrets = server.store.secrets(id, rules).unwrap();
                 let key = |s: Side| secrets.tokens[s].clone().unwrap();

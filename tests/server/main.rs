@@ -24,6 +24,7 @@ mod imap_reconnect;
 mod mail_games;
 mod mail_server;
 mod outages;
+mod series;
 mod smtp_postfix;
 mod storms;
 mod timecontrol;

@@ -87,7 +87,8 @@ impl World {
         };
         let rules = Rules::BoomAndZoom;
         let map = PerSide::new(players[0].to_string(), players[1].to_string());
-        adj.start_game(id, rules, Some(Side::A), map, None).unwrap();
+        adj.start_game(id, rules, Some(Side::A), map, None, Default::default())
+            .unwrap();
         let secrets = s.store.secrets(id, rules).unwrap();
         [Side::A, Side::B].map(|side| secrets.tokens[side].clone().unwrap())
     }

@@ -54,6 +54,9 @@ fn write_game(store: &Store) {
                 created: "2026-11-19T08:00:00Z".into(),
                 clock: None,
                 source: None,
+                series: None,
+                rated: true,
+                after: None,
             },
         )
         .unwrap();

@@ -1,0 +1,302 @@
+//! Series by mail (issue 16, "Series"): two scripted players answer
+//! pbem's mails as a mail client's Reply would; pbem runs as `pbem poll`
+//! over a Maildir with its clock pinned.
+//!
+//! - Every game: a best of 3 that goes the distance: a draw, a win for
+//!   the player who moved second, a win for the other; who moves first in
+//!   each game follows the ruling of each game's rules text ("Playing a
+//!   series": the loser, after a draw whoever moved second, in the New
+//!   Millennium games; the players swap sides where the rules fix the
+//!   first side); the score in each game's mails, the end announced to
+//!   both, the ratings rebuilt from the records alike.
+//! - A best of 3 won 2-0 ends after two games.
+//! - `rematch` after a game offers the next one, with the first mover by
+//!   the same ruling.
+
+use crate::common;
+
+use common::pbem_setup::{PBEM, Pbem};
+use pbem::demo::Player;
+use pbem::mailbox::Maildir;
+use pbem::record::Record;
+use pbem::reply::address_of;
+use pbem::rules::Rules;
+
+const ALICE: &str = "alice@example.org";
+const BOB: &str = "bob@example.org";
+
+/// Two players and a pbem, and a clock that moves on a minute a poll.
+struct Table {
+    pbem: Pbem,
+    inbox: Maildir,
+    players: [Player; 2],
+    minute: u32,
+}
+
+impl Table {
+    fn new() -> Table {
+        let pbem = Pbem::new();
+        let inbox = Maildir::open(pbem.config.inbox.maildir.as_ref().unwrap()).unwrap();
+        let sent = pbem.sent_folder();
+        Table {
+            players: [
+                Player::new("Alice", ALICE, &sent),
+                Player::new("Bob", BOB, &sent),
+            ],
+            pbem,
+            inbox,
+            minute: 0,
+        }
+    }
+
+    /// Runs a poll; every player reads their new mail.
+    fn poll(&mut self) -> String {
+        self.minute += 1;
+        let now = format!(
+            "2026-11-25T{:02}:{:02}:00Z",
+            10 + self.minute / 60,
+            self.minute % 60
+        );
+        let log = self.pbem.poll(&now);
+        for p in &mut self.players {
+            p.check();
+        }
+        log
+    }
+
+    /// Player `who` answers the newest mail about game `id` with `body`.
+    fn say(&mut self, who: usize, id: &str, body: &str) -> String {
+        let tag = format!("[pbem {id}]");
+        self.players[who].reply(&self.inbox, &tag, body).unwrap();
+        self.poll()
+    }
+
+    fn record(&self, id: &str) -> Record {
+        Record::parse(id, &self.pbem.record(id)).unwrap()
+    }
+
+    /// The address of who moves first in game `id`.
+    fn first_mover(&self, id: &str) -> String {
+        let rec = self.record(id);
+        address_of(rec.players[rec.first_side()].as_deref().unwrap())
+    }
+
+    /// Seat of `address` (0 Alice, 1 Bob).
+    fn seat(address: &str) -> usize {
+        usize::from(address != ALICE)
+    }
+
+    /// The text of the newest mail of player `who` whose subject or text
+    /// holds `what` (a game's mails share its thread's subject, issue 12),
+    /// its lines joined with single spaces (the text is wrapped).
+    fn last_about(&self, who: usize, what: &str) -> String {
+        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.players[who]
+            .received
+            .iter()
+            .rev()
+            .map(|r| (r.subject.clone(), flat(&r.text)))
+            .find(|(subject, text)| subject.contains(what) || text.contains(what))
+            .unwrap_or_else(|| panic!("{} got no mail about {what}", self.players[who].name))
+            .1
+    }
+}
+
+/// Alice challenges Bob to a best of `length`, moving first; Bob accepts.
+/// The first game's id.
+fn begin_series(t: &mut Table, rules: Rules, length: u32) -> String {
+    let body = format!("challenge {} {BOB} first series {length}\n", rules.slug());
+    t.players[0]
+        .send(&t.inbox, PBEM, "a series?", &body, None)
+        .unwrap();
+    let log = t.poll();
+    assert!(log.contains("challenge"), "{log}");
+    assert!(
+        t.last_about(1, "challenges you")
+            .contains(&format!("best of {length}"))
+    );
+    let got = &t.players[1].received.last().unwrap().subject;
+    let id: String = got
+        .trim_start_matches("[pbem ")
+        .chars()
+        .take_while(|c| *c != ']')
+        .collect();
+    t.say(1, &id, "accept");
+    id
+}
+
+/// The player at `seat` resigns game `id`.
+fn resign(t: &mut Table, id: &str, seat: usize) {
+    let log = t.say(seat, id, "resign");
+    assert!(log.contains("resigned"), "{log}");
+}
+
+/// The players agree a draw in game `id`.
+fn draw(t: &mut Table, id: &str) {
+    t.say(0, id, "draw");
+    let log = t.say(1, id, "accept draw");
+    assert!(
+        log.contains("accepted the draw") || log.contains("draw"),
+        "{log}"
+    );
+}
+
+/// Game `number` of the series whose first game is `first`.
+fn game_id(first: &str, number: usize) -> String {
+    if number == 1 {
+        first.to_string()
+    } else {
+        format!("{first}-{number}")
+    }
+}
+
+fn series_goes_the_distance(rules: Rules) {
+    let mut t = Table::new();
+    let g1 = begin_series(&mut t, rules, 3);
+    let rec = t.record(&g1);
+    assert_eq!(rec.match_info.series.as_deref(), Some(g1.as_str()));
+    assert_eq!((rec.match_info.game, rec.match_info.of), (Some(1), Some(3)));
+    assert_eq!(
+        t.first_mover(&g1),
+        ALICE,
+        "the challenger asked to move first"
+    );
+    let loser_first = rules.fixed_first().is_none();
+
+    // Game 1 drawn: whoever moved second (Bob) moves first in game 2,
+    // under either ruling.
+    draw(&mut t, &g1);
+    let g2 = game_id(&g1, 2);
+    assert_eq!(t.first_mover(&g2), BOB, "{rules}: after a draw");
+    assert!(
+        t.last_about(0, &g2)
+            .contains("game 2 of a series, best of 3: so far you have ½, your opponent ½"),
+        "{}",
+        t.last_about(0, &g2)
+    );
+    let drawn = t.last_about(0, "The game is over: drawn");
+    assert!(
+        drawn.contains(
+            "The series (best of 3) stands at ½ for you, ½ for your opponent; the next game begins"
+        ),
+        "{drawn}"
+    );
+
+    // Game 2: Bob, moving first, resigns: Alice wins. The loser (Bob)
+    // moves first in the New Millennium games; elsewhere the sides swap
+    // (Alice).
+    resign(&mut t, &g2, 1);
+    let g3 = game_id(&g1, 3);
+    let want = if loser_first { BOB } else { ALICE };
+    assert_eq!(
+        t.first_mover(&g3),
+        want,
+        "{rules}: after the first mover lost"
+    );
+    assert_eq!(t.record(&g3).match_info.game, Some(3));
+
+    // Game 3: Alice resigns: 1½-1½, the series is drawn; both are told.
+    resign(&mut t, &g3, 0);
+    for who in 0..2 {
+        let over = t.last_about(who, "(best of 3) is over after");
+        assert!(over.contains("drawn, 1½ each"), "{over}");
+    }
+    assert!(t.pbem.record(&game_id(&g1, 4)).is_empty(), "no fourth game");
+    // Three rated games; the ratings rebuilt from the records alike.
+    let out = t.pbem.run(
+        &["ratings", rules.slug(), "--rebuild"],
+        "2026-11-25T12:00:00Z",
+    );
+    assert!(
+        out.contains("3 rated games rebuilt from the records; the same as kept"),
+        "{out}"
+    );
+}
+
+pbem_engine::game_tests!(rules, _G => {
+    let _shared = crate::common::lock::shared();
+    series_goes_the_distance(rules)
+});
+
+#[test]
+fn a_best_of_three_won_two_nil_ends_after_two_games() {
+    let _shared = common::lock::shared();
+    let mut t = Table::new();
+    let g1 = begin_series(&mut t, Rules::Mad, 3);
+    resign(&mut t, &g1, 1);
+    let g2 = game_id(&g1, 2);
+    // Bob lost: he moves first.
+    assert_eq!(t.first_mover(&g2), BOB);
+    resign(&mut t, &g2, 1);
+    assert!(
+        t.pbem.record(&game_id(&g1, 3)).is_empty(),
+        "decided after two"
+    );
+    let over = t.last_about(0, "(best of 3) is over after");
+    assert!(
+        over.contains("you won it, 2 to 0") && over.contains("after 2 games"),
+        "{over}"
+    );
+    let over = t.last_about(1, "(best of 3) is over after");
+    assert!(over.contains("won it, 2 to 0"), "{over}");
+    let ended = t.last_about(0, "The game is over");
+    assert!(
+        ended.contains("stands at 2 for you, 0 for your opponent: it is over"),
+        "{ended}"
+    );
+}
+
+#[test]
+fn a_rematch_offers_the_next_game_loser_first() {
+    let _shared = common::lock::shared();
+    let mut t = Table::new();
+    // A single game of Embed, Alice first; Alice resigns.
+    t.players[0]
+        .send(
+            &t.inbox,
+            PBEM,
+            "a game?",
+            &format!("challenge embed {BOB} first 3d unrated\n"),
+            None,
+        )
+        .unwrap();
+    t.poll();
+    let subject = t.players[1].received.last().unwrap().subject.clone();
+    let id: String = subject
+        .trim_start_matches("[pbem ")
+        .chars()
+        .take_while(|c| *c != ']')
+        .collect();
+    t.say(1, &id, "accept");
+    assert!(!t.record(&id).match_info.rated);
+    // Too early.
+    let log = t.say(1, &id, "rematch");
+    assert!(log.contains("refused"), "{log}");
+    assert!(t.last_about(1, "not accepted").contains("still in play"));
+    resign(&mut t, &id, 0);
+    // Bob, the winner, asks for a rematch: Alice (the loser) moves first.
+    t.say(1, &id, "rematch");
+    let offer = t.last_about(0, "challenges you");
+    assert!(
+        offer.contains("You would play black; black moves first"),
+        "{offer}"
+    );
+    assert!(
+        offer.contains("The game would be unrated") && offer.contains("3d"),
+        "{offer}"
+    );
+    let again = t.players[0].received.last().unwrap().subject.clone();
+    let next: String = again
+        .trim_start_matches("[pbem ")
+        .chars()
+        .take_while(|c| *c != ']')
+        .collect();
+    assert_ne!(next, id);
+    // Asked twice, one challenge.
+    t.say(1, &id, "rematch");
+    let newest = t.players[0].received.last().unwrap().subject.clone();
+    assert!(newest.contains(&next), "{newest}");
+    t.say(0, &next, "accept");
+    assert_eq!(t.first_mover(&next), ALICE);
+    assert_eq!(Table::seat(&t.first_mover(&next)), 0);
+}
