@@ -110,6 +110,7 @@ fn example<G: Game>(in_play: bool) -> String {
         first: Some(first),
         result: Some((result.to_string(), 0)),
         players,
+        match_info: Default::default(),
         lines,
     })
 }

@@ -54,6 +54,7 @@ pub(super) fn replay_rows(dir: &Path, samples: usize) -> (Rules, Vec<ReplayRow>)
             first: Some(first),
             result: Some(("*".into(), 0)),
             players: players.map(|_, p| Some(p)),
+            match_info: Default::default(),
             lines,
         };
         let text = record::write::to_string(&rec);

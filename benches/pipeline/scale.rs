@@ -68,6 +68,7 @@ pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played
             first: Some(first),
             result: Some(("*".into(), 0)),
             players: players.map(|_, p| Some(p)),
+            match_info: Default::default(),
             lines,
         };
         let tokens = [format!("ka{g}"), format!("kb{g}")];

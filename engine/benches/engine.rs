@@ -123,6 +123,7 @@ fn record_text<G: Game>() -> (String, usize) {
         first: Some(first),
         result: Some((result.to_string(), 0)),
         players: PerSide::default(),
+        match_info: Default::default(),
         lines,
     };
     (record::write::to_string(&rec), moves.len())
