@@ -28,3 +28,4 @@ mod series;
 mod smtp_postfix;
 mod storms;
 mod timecontrol;
+mod tournament;
