@@ -18,8 +18,9 @@
 //!    back, [`mail::command`] the commands and moves).
 //! 4. [`adjudicate`]: the [`adjudicate::Adjudicator`] routes the mail to
 //!    the concern that answers it (auth, challenge, play, account, news,
-//!    damage, clocks) and returns what to send as data: [`reply::Letter`]s
-//!    of a [`reply::Kind`], a template and its context.
+//!    damage, clocks; series, tournaments and ratings, computed by
+//!    [`pbem_league`]) and returns what to send as data:
+//!    [`reply::Letter`]s of a [`reply::Kind`], a template and its context.
 //! 5. Compose: [`mail::templates::Templates::compose`] words each letter
 //!    from `templates/`; [`mail::outbound`] builds the message.
 //! 6. [`outbox`]: stage, commit (the exactly-once point), recover after a

@@ -26,7 +26,12 @@
 //! - [`news`]: the news of a move to both players, `board` and `moves`;
 //! - [`damage`]: a game pbem cannot use, and the notices of it;
 //! - [`clocks`]: game clocks, reminders and the loss on time;
-//! - [`ids`]: the ids of new games.
+//! - [`ids`]: the ids of new games;
+//! - beyond one game (issue 16): [`league`] (`ratings`, `standings`,
+//!   `join`, `leave`), [`series`] (what follows a game's end: its rating,
+//!   its series' next game or end; `rematch`), [`ratings`] (rated in the
+//!   order games ended; rebuilt from the records), [`tournament`] (rounds
+//!   begun, results entered, standings mailed).
 
 mod account;
 mod auth;

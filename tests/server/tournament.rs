@@ -41,7 +41,11 @@ impl Club {
     }
 
     fn now(&self) -> String {
-        format!("2026-11-25T{:02}:{:02}:00Z", 10 + self.minute / 60, self.minute % 60)
+        format!(
+            "2026-11-25T{:02}:{:02}:00Z",
+            10 + self.minute / 60,
+            self.minute % 60
+        )
     }
 
     /// Runs a poll a minute on; every player reads their new mail.
@@ -67,12 +71,18 @@ impl Club {
 
     /// Player `who` answers the newest mail about game `id` with `body`.
     fn say(&mut self, who: usize, id: &str, body: &str) -> String {
-        self.players[who].reply(&self.inbox, &format!("[pbem {id}]"), body).unwrap();
+        self.players[who]
+            .reply(&self.inbox, &format!("[pbem {id}]"), body)
+            .unwrap();
         self.poll()
     }
 
     fn tournament(&self, name: &str) -> TournamentFile {
-        self.pbem.store.tournament(name).unwrap().expect("the tournament")
+        self.pbem
+            .store
+            .tournament(name)
+            .unwrap()
+            .expect("the tournament")
     }
 
     /// Plays every game of the round in play by `results`.
@@ -121,7 +131,8 @@ fn boards(t: &TournamentFile, round: usize) -> (Vec<(usize, usize)>, Option<usiz
 /// tie-break) in quarter points.
 fn standings(club: &mut Club, name: &str) -> Vec<(u64, usize, u64, u64)> {
     let out = club.run(&["tournament", "show", name, "--json"]);
-    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let v: serde_json::Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}"));
     v["standings"]
         .as_array()
         .unwrap()
@@ -129,13 +140,20 @@ fn standings(club: &mut Club, name: &str) -> Vec<(u64, usize, u64, u64)> {
         .map(|l| {
             let seat: usize = l["player"].as_str().unwrap()[1..2].parse().unwrap();
             let q = |k: &str| (l[k].as_f64().unwrap() * 4.0) as u64;
-            (l["place"].as_u64().unwrap(), seat, q("points"), q("tie_break"))
+            (
+                l["place"].as_u64().unwrap(),
+                seat,
+                q("points"),
+                q("tie_break"),
+            )
         })
         .collect()
 }
 
 fn results(list: &[((usize, usize), Option<usize>)]) -> Results {
-    list.iter().map(|&((a, b), w)| ((a.min(b), a.max(b)), w)).collect()
+    list.iter()
+        .map(|&((a, b), w)| ((a.min(b), a.max(b)), w))
+        .collect()
 }
 
 #[test]
@@ -177,7 +195,10 @@ fn a_round_robin_of_five_to_the_end() {
         assert_eq!(&boards(&t, k + 1), want, "round {}", k + 1);
         // The one who sits out is told so.
         let bye = want.1.unwrap();
-        assert!(club.last_about(bye, &format!("Round {}:", k + 1)).contains(&format!("bye: p{bye}@e… sits the round out")));
+        assert!(
+            club.last_about(bye, &format!("Round {}:", k + 1))
+                .contains(&format!("bye: p{bye}@e… sits the round out"))
+        );
         club.play_round("rr5", &r);
     }
     let t = club.tournament("rr5");
@@ -185,23 +206,46 @@ fn a_round_robin_of_five_to_the_end() {
     // Points 2½, 2½, 2, 1½, 1½; Sonneborn-Berger 4¾, 4¼, 4, 3¼, 2¾.
     assert_eq!(
         standings(&mut club, "rr5"),
-        [(1, 0, 10, 19), (2, 1, 10, 17), (3, 3, 8, 16), (4, 2, 6, 13), (5, 4, 6, 11)]
+        [
+            (1, 0, 10, 19),
+            (2, 1, 10, 17),
+            (3, 3, 8, 16),
+            (4, 2, 6, 13),
+            (5, 4, 6, 11)
+        ]
     );
     // Every player had the final standings by mail.
     for who in 0..5 {
         let last = club.last_about(who, "Tournament rr5");
-        assert!(last.contains("It is over after 5 rounds") && last.contains("place 1: p0@e…, 2½ points (Sonneborn-Berger 4¾, 4 played)"), "{last}");
+        assert!(
+            last.contains("It is over after 5 rounds")
+                && last.contains("place 1: p0@e…, 2½ points (Sonneborn-Berger 4¾, 4 played)"),
+            "{last}"
+        );
     }
     // Ten rated games; the ratings rebuilt from the records alike.
     let out = club.run(&["ratings", "mad-rooks", "--rebuild"]);
-    assert!(out.contains("10 rated games rebuilt from the records; the same as kept"), "{out}");
+    assert!(
+        out.contains("10 rated games rebuilt from the records; the same as kept"),
+        "{out}"
+    );
 }
 
 #[test]
 fn a_swiss_of_eight_to_the_end() {
     let _shared = common::lock::shared();
     let mut club = Club::new(8);
-    let mut args = vec!["tournament", "new", "sw8", "--game", "embed", "--format", "swiss", "--rounds", "3"];
+    let mut args = vec![
+        "tournament",
+        "new",
+        "sw8",
+        "--game",
+        "embed",
+        "--format",
+        "swiss",
+        "--rounds",
+        "3",
+    ];
     let addresses: Vec<String> = (0..8).map(|i| format!("p{i}@example.org")).collect();
     for a in &addresses {
         args.extend(["--player", a.as_str()]);
@@ -249,47 +293,91 @@ fn a_swiss_of_eight_to_the_end() {
         ]
     );
     // `standings sw8` by mail, from anyone.
-    club.players[4].send(&club.inbox, PBEM, "table?", "standings sw8\n", None).unwrap();
+    club.players[4]
+        .send(&club.inbox, PBEM, "table?", "standings sw8\n", None)
+        .unwrap();
     club.poll();
-    let table = club.last_about(4, "Tournament sw8: Embed, swiss, 8 players. It is over after 3 rounds.");
-    assert!(table.contains("place 2: p7@e…, 2 points (Buchholz 5½, 3 played)"), "{table}");
+    let table = club.last_about(
+        4,
+        "Tournament sw8: Embed, swiss, 8 players. It is over after 3 rounds.",
+    );
+    assert!(
+        table.contains("place 2: p7@e…, 2 points (Buchholz 5½, 3 played)"),
+        "{table}"
+    );
 }
 
 #[test]
 fn sign_up_by_mail_then_play() {
     let _shared = common::lock::shared();
     let mut club = Club::new(5);
-    let out = club.run(&["tournament", "new", "su", "--game", "toroidal-checkers", "--format", "swiss", "--signup-until", "30m"]);
+    let out = club.run(&[
+        "tournament",
+        "new",
+        "su",
+        "--game",
+        "toroidal-checkers",
+        "--format",
+        "swiss",
+        "--signup-until",
+        "30m",
+    ]);
     assert!(out.contains("sign-up by mail (`join su`)"), "{out}");
     for who in 0..4 {
-        club.players[who].send(&club.inbox, PBEM, "count me in", "join su\n", None).unwrap();
+        club.players[who]
+            .send(&club.inbox, PBEM, "count me in", "join su\n", None)
+            .unwrap();
     }
     club.poll();
-    assert!(club.last_about(3, "You are signed up for su").contains("4 players so far"));
+    assert!(
+        club.last_about(3, "You are signed up for su")
+            .contains("4 players so far")
+    );
     // One leaves before the start; a wrong name is refused and says so.
-    club.players[2].send(&club.inbox, PBEM, "sorry", "leave su\n", None).unwrap();
-    club.players[4].send(&club.inbox, PBEM, "me too", "join sux\n", None).unwrap();
+    club.players[2]
+        .send(&club.inbox, PBEM, "sorry", "leave su\n", None)
+        .unwrap();
+    club.players[4]
+        .send(&club.inbox, PBEM, "me too", "join sux\n", None)
+        .unwrap();
     club.poll();
-    assert!(club.last_about(2, "You are off the list of su").contains("off the list"));
-    assert!(club.last_about(4, "there is no tournament called sux").contains("sux"));
+    assert!(
+        club.last_about(2, "You are off the list of su")
+            .contains("off the list")
+    );
+    assert!(
+        club.last_about(4, "there is no tournament called sux")
+            .contains("sux")
+    );
     assert_eq!(club.tournament("su").players.len(), 3);
     // Half an hour on: the poll closes the sign-up and begins round 1
     // (three players: a Swiss of 2 rounds, one bye).
     club.minute += 30;
     let log = club.poll();
-    assert!(log.contains("tournament") && log.contains("round 1 begun"), "{log}");
+    assert!(
+        log.contains("tournament") && log.contains("round 1 begun"),
+        "{log}"
+    );
     let t = club.tournament("su");
     assert_eq!(t.played.len(), 1);
     assert_eq!(t.played[0].games.len(), 1);
     assert_eq!(t.played[0].bye, Some(2), "the lowest seed sits out");
     // Too late to join.
-    club.players[4].send(&club.inbox, PBEM, "late", "join su\n", None).unwrap();
+    club.players[4]
+        .send(&club.inbox, PBEM, "late", "join su\n", None)
+        .unwrap();
     club.poll();
-    assert!(club.last_about(4, "sign-up for su is closed").contains("closed"));
+    assert!(
+        club.last_about(4, "sign-up for su is closed")
+            .contains("closed")
+    );
     // The game of round 1 is mailed to both its players.
     let id = t.played[0].games[0].game.clone().unwrap();
     for who in [0, 1] {
-        assert!(club.last_about(who, "The game begins").contains("Toroidal Checkers"));
+        assert!(
+            club.last_about(who, "The game begins")
+                .contains("Toroidal Checkers")
+        );
     }
     let r = results(&[((0, 1), Some(0)), ((0, 2), Some(2)), ((1, 2), Some(1))]);
     club.play_round("su", &r);
