@@ -4,10 +4,10 @@
 //! Mail path: no mail comes in; the adjudicator pairs and begins the
 //! games, and their mails go through the outbox like any reply.
 //!
-//! Crash safety: the games and the tournament are written in the batch
-//! the key commits; a crash before the key leaves the round begun with
-//! its mails not sent, and the next poll sends them (the adjudicator
-//! gives the same mails for a round begun before).
+//! Crash safety: the games and the tournament are put on disk before the
+//! key is committed; a crash in between leaves the round begun with its
+//! mails not sent, and the next poll sends them (the adjudicator gives
+//! the same mails for a round begun before).
 
 use super::{BatchContext, Poller, Report, panic_message};
 use crate::adjudicate::AdjudicateError;
@@ -68,6 +68,10 @@ impl Poller<'_> {
             return Ok(None);
         }
         let replies = cx.adj.tournament_begin(&mut t)?;
+        // The round's games (their keys, which the mails carry) on disk
+        // before the key: a crash in between leaves the round begun and
+        // its mails unsent, which the next poll sends again.
+        self.store.sync()?;
         self.commit_as(
             &key,
             &replies,

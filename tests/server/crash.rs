@@ -35,7 +35,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-fn kills() -> usize {
+pub(super) fn kills() -> usize {
     std::env::var("PBEM_CRASH_KILLS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -45,7 +45,7 @@ fn kills() -> usize {
 /// Starts `pbem poll` and kills it (SIGKILL) after a random moment, until
 /// `kills` polls died mid-way or three finished (the mailbox ran dry):
 /// how many were killed mid-way, and how many finished.
-fn kill_polls(config_path: &Path, kills: usize) -> (usize, usize) {
+pub(super) fn kill_polls(config_path: &Path, kills: usize) -> (usize, usize) {
     let pbem = env!("CARGO_BIN_EXE_pbem");
     let mut rng = fastrand::Rng::with_seed(20261121);
     let (mut interrupted, mut finished) = (0, 0);

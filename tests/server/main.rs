@@ -16,6 +16,7 @@ mod common;
 
 mod clocks;
 mod crash;
+mod crash_league;
 mod daemon;
 mod deliver;
 mod faults;
