@@ -13,6 +13,7 @@ use pbem::config::{Config, INIT};
 use pbem::mailbox::Maildir;
 use pbem::record::Record;
 use pbem::store::Store;
+use pbem::store::league::TournamentFile;
 use std::path::Path;
 use std::process::Command;
 
@@ -61,41 +62,7 @@ fn killed_tournament_polls_lose_and_double_nothing() {
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let sent = dir.path().join("mail/sent");
     let who: Vec<String> = (0..PLAYERS).map(|i| format!("p{i}@example.org")).collect();
-    // Sign-up that closed in the past: the next poll begins round 1 of
-    // `crash` and of three more like it (more work for the kills to
-    // land in), each with players of its own.
-    for k in 0..4 {
-        let name = if k == 0 {
-            "crash".to_string()
-        } else {
-            format!("crash{k}")
-        };
-        let mut args = vec![
-            "tournament",
-            "new",
-            name.as_str(),
-            "--game",
-            "mad-rooks",
-            "--format",
-            "swiss",
-            "--rounds",
-            "2",
-        ];
-        let players: Vec<String> = (0..PLAYERS)
-            .map(|i| {
-                if k == 0 {
-                    who[i].clone()
-                } else {
-                    format!("t{k}p{i}@example.org")
-                }
-            })
-            .collect();
-        for p in &players {
-            args.extend(["--player", p.as_str()]);
-        }
-        args.extend(["--signup-until", "2026-01-01T00:00:00Z"]);
-        pbem(&config_path, &args);
-    }
+    make_tournaments(&config_path, &who);
 
     let (killed_begin, _) = kill_polls(&config_path, kills / 2);
     pbem(&config_path, &["poll"]);
@@ -117,22 +84,7 @@ fn killed_tournament_polls_lose_and_double_nothing() {
         }
     }
 
-    // Every game of round 1 resigned by its second player, all at once.
-    for (b, g) in t.played[0].games.iter().enumerate() {
-        let id = g.game.clone().unwrap();
-        let rec = Record::parse(&id, &store.read_game(&id).unwrap().unwrap()).unwrap();
-        let side = rec.first_side().other();
-        let key = store.secrets(&id, rec.rules).unwrap().tokens[side]
-            .clone()
-            .unwrap();
-        let loser = &who[g.second];
-        let raw = format!(
-            "From: {loser}\r\nTo: pbem+{id}.{key}@localhost\r\nSubject: re\r\nMessage-ID: <r{b}@example.org>\r\n\r\nresign\r\n"
-        );
-        inbox
-            .deliver(&format!("17000000{b}.resign"), raw.as_bytes())
-            .unwrap();
-    }
+    resign_round_one(&store, &inbox, &t, &who);
     let (killed_results, _) = kill_polls(&config_path, kills / 2);
     pbem(&config_path, &["poll"]);
     eprintln!(
@@ -165,8 +117,72 @@ fn killed_tournament_polls_lose_and_double_nothing() {
         .map(|l| l["points"].as_f64().unwrap())
         .sum();
     assert_eq!(points, (PLAYERS / 2) as f64, "each result once");
-    for w in &who {
-        let mails = mails_of(&sent, w);
+    check_mails_and_leftovers(&config.data, &store, &sent, &who);
+}
+
+/// Tournament `crash` (players `who`) and three more like it with players
+/// of their own, their sign-up closed in the past: the next poll begins
+/// each one's round 1 (more work for the kills to land in).
+fn make_tournaments(config_path: &Path, who: &[String]) {
+    for k in 0..4 {
+        let name = if k == 0 {
+            "crash".to_string()
+        } else {
+            format!("crash{k}")
+        };
+        let mut args = vec![
+            "tournament",
+            "new",
+            name.as_str(),
+            "--game",
+            "mad-rooks",
+            "--format",
+            "swiss",
+            "--rounds",
+            "2",
+        ];
+        let players: Vec<String> = (0..PLAYERS)
+            .map(|i| {
+                if k == 0 {
+                    who[i].clone()
+                } else {
+                    format!("t{k}p{i}@example.org")
+                }
+            })
+            .collect();
+        for p in &players {
+            args.extend(["--player", p.as_str()]);
+        }
+        args.extend(["--signup-until", "2026-01-01T00:00:00Z"]);
+        pbem(&config_path, &args);
+    }
+}
+
+/// Every game of round 1 of `t` resigned by its second player, all at
+/// once into the inbox.
+fn resign_round_one(store: &Store, inbox: &Maildir, t: &TournamentFile, who: &[String]) {
+    for (b, g) in t.played[0].games.iter().enumerate() {
+        let id = g.game.clone().unwrap();
+        let rec = Record::parse(&id, &store.read_game(&id).unwrap().unwrap()).unwrap();
+        let side = rec.first_side().other();
+        let key = store.secrets(&id, rec.rules).unwrap().tokens[side]
+            .clone()
+            .unwrap();
+        let loser = &who[g.second];
+        let raw = format!(
+            "From: {loser}\r\nTo: pbem+{id}.{key}@localhost\r\nSubject: re\r\nMessage-ID: <r{b}@example.org>\r\n\r\nresign\r\n"
+        );
+        inbox
+            .deliver(&format!("17000000{b}.resign"), raw.as_bytes())
+            .unwrap();
+    }
+}
+
+/// Each of `who` got one game a round, one game-over mail and the
+/// tables; nothing is left half-way and no key committed twice.
+fn check_mails_and_leftovers(data: &Path, store: &Store, sent: &Path, who: &[String]) {
+    for w in who {
+        let mails = mails_of(sent, w);
         assert_eq!(count(&mails, "The game begins"), 2, "{w}: one game a round");
         assert_eq!(count(&mails, "The game is over"), 1, "{w}");
         // Round 1's pairings, a table after each result but the last,
@@ -181,9 +197,9 @@ fn killed_tournament_polls_lose_and_double_nothing() {
         files(&store.outbox_ready()).is_empty(),
         "the outbox is empty"
     );
-    let leftovers = common::temp_files(&config.data);
+    let leftovers = common::temp_files(data);
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
-    let keys = common::committed_keys(&config.data);
+    let keys = common::committed_keys(data);
     let unique: std::collections::HashSet<&String> = keys.iter().collect();
     assert_eq!(keys.len(), unique.len(), "nothing committed twice");
 }
