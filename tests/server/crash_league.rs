@@ -154,7 +154,7 @@ fn make_tournaments(config_path: &Path, who: &[String]) {
             args.extend(["--player", p.as_str()]);
         }
         args.extend(["--signup-until", "2026-01-01T00:00:00Z"]);
-        pbem(&config_path, &args);
+        pbem(config_path, &args);
     }
 }
 
