@@ -97,7 +97,7 @@ impl Adjudicator<'_> {
                 }
                 Err(reason) => refuse(reason),
             },
-            Command::Leave(name) => match self.leave(from, name)? {
+            Command::Leave(name) => match self.leave(from, name, record.as_ref())? {
                 Ok(text) => {
                     let title = self.words("title", context! { of => "leave", name })?;
                     answer(title, text)
@@ -211,8 +211,16 @@ impl Adjudicator<'_> {
     }
 
     /// `leave NAME`: off the list before the tournament begins; after, a
-    /// player drops out and forfeits the games still to come.
-    fn leave(&self, from: &str, name: &str) -> Result<std::result::Result<String, String>> {
+    /// player drops out and forfeits the games still to come, which only
+    /// a mail that proves who sent it may do: a reply carrying the
+    /// player's key in one of their games of the tournament (`thread`,
+    /// the game the mail answers, when its sender plays it).
+    fn leave(
+        &self,
+        from: &str,
+        name: &str,
+        thread: Option<&Record>,
+    ) -> Result<std::result::Result<String, String>> {
         let Some(mut t) = self.store.tournament(name)? else {
             return Ok(Err(self.words("no_tournament", context! { name })?));
         };
@@ -226,6 +234,9 @@ impl Adjudicator<'_> {
             t.players.remove(seat);
             self.store.write_tournament(&t)?;
             return Ok(Ok(self.words("left", context! { name, begun => false })?));
+        }
+        if thread.is_none_or(|r| r.match_info.tournament.as_deref() != Some(name)) {
+            return Ok(Err(self.words("leave_without_key", context! { name })?));
         }
         if !t.dropped.contains(&seat) {
             t.dropped.push(seat);

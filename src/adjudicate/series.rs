@@ -160,6 +160,22 @@ impl Adjudicator<'_> {
             SeriesEnd::Won(seat) => Some(address_of(&s.players[seat])),
             SeriesEnd::Drawn => None,
         };
+        // In the last game's thread, with each player's key for it: a
+        // `rematch` in reply is theirs.
+        let last = s.games.last().cloned().unwrap_or_default();
+        let keys = match self.table(&last)? {
+            Some(Table::Game { record, secrets }) => Some((record, secrets)),
+            _ => None,
+        };
+        let reply_to = |to: &str| {
+            let (record, secrets) = keys.as_ref()?;
+            let side = record
+                .players
+                .side_where(|p| address_of(p) == address_of(to))?;
+            secrets.tokens[side]
+                .as_ref()
+                .map(|k| self.identity.reply_to(&last, k))
+        };
         let mut out = Vec::new();
         for (seat, to) in s.players.iter().enumerate() {
             out.push(Letter {
@@ -172,8 +188,8 @@ impl Adjudicator<'_> {
                     opponent => address_of(&s.players[1 - seat]), won => winner.as_deref() == Some(address_of(to).as_str()),
                     drawn => winner.is_none(), games => s.games.clone(),
                 },
-                game: s.games.last().cloned(),
-                reply_to: None,
+                game: Some(last.clone()),
+                reply_to: reply_to(to),
             });
         }
         Ok(out)

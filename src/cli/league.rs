@@ -109,21 +109,22 @@ impl Tournament {
     }
 }
 
-/// `7d`, `12h`, `30m` from `now`, or an RFC 3339 time.
+/// `7d`, `12h`, `30m`, `90s` from `now`, or an RFC 3339 time.
 fn when(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
     if let Ok(t) = DateTime::parse_from_rfc3339(text) {
         return Ok(t.to_utc());
     }
     let (n, unit) = text.split_at(text.len().saturating_sub(1));
-    let minutes = match unit {
-        "d" => 24 * 60,
-        "h" => 60,
-        "m" => 1,
+    let seconds = match unit {
+        "d" => 24 * 3600,
+        "h" => 3600,
+        "m" => 60,
+        "s" => 1,
         _ => 0,
     };
     match n.parse::<i64>() {
-        Ok(n) if minutes > 0 && (0..=3650 * 24 * 60).contains(&(n * minutes)) => {
-            Ok(now + chrono::Duration::minutes(n * minutes))
+        Ok(n) if seconds > 0 && (0..=3650 * 24 * 3600).contains(&(n * seconds)) => {
+            Ok(now + chrono::Duration::seconds(n * seconds))
         }
         _ => Err(format!(
             "`{text}` is no time: write one like 2026-12-01T18:00:00Z, or a while from now like 7d or 12h"

@@ -2,10 +2,12 @@
 //! `tests/cli`; each has `#[path = "../common/mod.rs"] mod common;`): the
 //! scripted whole game ([`play`]), the loopback mail stack ([`mailstack`]),
 //! many games' mail at once ([`workload`]), a pbem of its own with a pinned
-//! clock ([`pbem_setup`]), and who may run beside whom ([`lock`]). Each
+//! clock ([`pbem_setup`]) and players around it for series and
+//! tournaments ([`club`]), and who may run beside whom ([`lock`]). Each
 //! binary uses a part, hence `dead_code`.
 #![allow(dead_code)]
 
+pub mod club;
 pub mod lock;
 pub mod mailstack;
 pub mod pbem_setup;

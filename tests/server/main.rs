@@ -22,6 +22,7 @@ mod deliver;
 mod faults;
 mod imap_games;
 mod imap_reconnect;
+mod league_by_mail;
 mod mail_games;
 mod mail_server;
 mod outages;

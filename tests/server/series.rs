@@ -15,124 +15,43 @@
 
 use crate::common;
 
-use common::pbem_setup::{PBEM, Pbem};
-use pbem::demo::Player;
-use pbem::mailbox::Maildir;
-use pbem::record::Record;
-use pbem::reply::address_of;
+use common::club::Club;
 use pbem::rules::Rules;
 
 const ALICE: &str = "alice@example.org";
 const BOB: &str = "bob@example.org";
 
-/// Two players and a pbem, and a clock that moves on a minute a poll.
-struct Table {
-    pbem: Pbem,
-    inbox: Maildir,
-    players: [Player; 2],
-    minute: u32,
-}
-
-impl Table {
-    fn new() -> Table {
-        let pbem = Pbem::new();
-        let inbox = Maildir::open(pbem.config.inbox.maildir.as_ref().unwrap()).unwrap();
-        let sent = pbem.sent_folder();
-        Table {
-            players: [
-                Player::new("Alice", ALICE, &sent),
-                Player::new("Bob", BOB, &sent),
-            ],
-            pbem,
-            inbox,
-            minute: 0,
-        }
-    }
-
-    /// Runs a poll; every player reads their new mail.
-    fn poll(&mut self) -> String {
-        self.minute += 1;
-        let now = format!(
-            "2026-11-25T{:02}:{:02}:00Z",
-            10 + self.minute / 60,
-            self.minute % 60
-        );
-        let log = self.pbem.poll(&now);
-        for p in &mut self.players {
-            p.check();
-        }
-        log
-    }
-
-    /// Player `who` answers the newest mail about game `id` with `body`.
-    fn say(&mut self, who: usize, id: &str, body: &str) -> String {
-        let tag = format!("[pbem {id}]");
-        self.players[who].reply(&self.inbox, &tag, body).unwrap();
-        self.poll()
-    }
-
-    fn record(&self, id: &str) -> Record {
-        Record::parse(id, &self.pbem.record(id)).unwrap()
-    }
-
-    /// The address of who moves first in game `id`.
-    fn first_mover(&self, id: &str) -> String {
-        let rec = self.record(id);
-        address_of(rec.players[rec.first_side()].as_deref().unwrap())
-    }
-
-    /// Seat of `address` (0 Alice, 1 Bob).
-    fn seat(address: &str) -> usize {
-        usize::from(address != ALICE)
-    }
-
-    /// The text of the newest mail of player `who` whose subject or text
-    /// holds `what` (a game's mails share its thread's subject, issue 12),
-    /// its lines joined with single spaces (the text is wrapped).
-    fn last_about(&self, who: usize, what: &str) -> String {
-        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-        self.players[who]
-            .received
-            .iter()
-            .rev()
-            .map(|r| (r.subject.clone(), flat(&r.text)))
-            .find(|(subject, text)| subject.contains(what) || text.contains(what))
-            .unwrap_or_else(|| panic!("{} got no mail about {what}", self.players[who].name))
-            .1
-    }
+/// Alice and Bob at one table.
+fn table() -> Club {
+    Club::new(&[("Alice", ALICE), ("Bob", BOB)])
 }
 
 /// Alice challenges Bob to a best of `length`, moving first; Bob accepts.
 /// The first game's id.
-fn begin_series(t: &mut Table, rules: Rules, length: u32) -> String {
-    let body = format!("challenge {} {BOB} first series {length}\n", rules.slug());
-    t.players[0]
-        .send(&t.inbox, PBEM, "a series?", &body, None)
-        .unwrap();
+fn begin_series(t: &mut Club, rules: Rules, length: u32) -> String {
+    t.send(
+        0,
+        &format!("challenge {} {BOB} first series {length}\n", rules.slug()),
+    );
     let log = t.poll();
     assert!(log.contains("challenge"), "{log}");
     assert!(
         t.last_about(1, "challenges you")
             .contains(&format!("best of {length}"))
     );
-    let got = &t.players[1].received.last().unwrap().subject;
-    let id: String = got
-        .trim_start_matches("[pbem ")
-        .chars()
-        .take_while(|c| *c != ']')
-        .collect();
+    let id = t.last_game(1);
     t.say(1, &id, "accept");
     id
 }
 
 /// The player at `seat` resigns game `id`.
-fn resign(t: &mut Table, id: &str, seat: usize) {
+fn resign(t: &mut Club, id: &str, seat: usize) {
     let log = t.say(seat, id, "resign");
     assert!(log.contains("resigned"), "{log}");
 }
 
 /// The players agree a draw in game `id`.
-fn draw(t: &mut Table, id: &str) {
+fn draw(t: &mut Club, id: &str) {
     t.say(0, id, "draw");
     let log = t.say(1, id, "accept draw");
     assert!(
@@ -151,7 +70,7 @@ fn game_id(first: &str, number: usize) -> String {
 }
 
 fn series_goes_the_distance(rules: Rules) {
-    let mut t = Table::new();
+    let mut t = table();
     let g1 = begin_series(&mut t, rules, 3);
     let rec = t.record(&g1);
     assert_eq!(rec.match_info.series.as_deref(), Some(g1.as_str()));
@@ -221,7 +140,7 @@ pbem_engine::game_tests!(rules, _G => {
 #[test]
 fn a_best_of_three_won_two_nil_ends_after_two_games() {
     let _shared = common::lock::shared();
-    let mut t = Table::new();
+    let mut t = table();
     let g1 = begin_series(&mut t, Rules::Mad, 3);
     resign(&mut t, &g1, 1);
     let g2 = game_id(&g1, 2);
@@ -244,29 +163,23 @@ fn a_best_of_three_won_two_nil_ends_after_two_games() {
         ended.contains("stands at 2 for you, 0 for your opponent: it is over"),
         "{ended}"
     );
+    // `rematch` in reply to the mail of the series' end (it carries
+    // Bob's key for the last game): Alice is challenged.
+    t.say(1, &g2, "rematch");
+    assert!(
+        t.last_about(0, "challenges you to a game of M.A.D.")
+            .contains("bob@example.org")
+    );
 }
 
 #[test]
 fn a_rematch_offers_the_next_game_loser_first() {
     let _shared = common::lock::shared();
-    let mut t = Table::new();
+    let mut t = table();
     // A single game of Embed, Alice first; Alice resigns.
-    t.players[0]
-        .send(
-            &t.inbox,
-            PBEM,
-            "a game?",
-            &format!("challenge embed {BOB} first 3d unrated\n"),
-            None,
-        )
-        .unwrap();
+    t.send(0, &format!("challenge embed {BOB} first 3d unrated\n"));
     t.poll();
-    let subject = t.players[1].received.last().unwrap().subject.clone();
-    let id: String = subject
-        .trim_start_matches("[pbem ")
-        .chars()
-        .take_while(|c| *c != ']')
-        .collect();
+    let id = t.last_game(1);
     t.say(1, &id, "accept");
     assert!(!t.record(&id).match_info.rated);
     // Too early.
@@ -285,18 +198,11 @@ fn a_rematch_offers_the_next_game_loser_first() {
         offer.contains("The game would be unrated") && offer.contains("3d"),
         "{offer}"
     );
-    let again = t.players[0].received.last().unwrap().subject.clone();
-    let next: String = again
-        .trim_start_matches("[pbem ")
-        .chars()
-        .take_while(|c| *c != ']')
-        .collect();
+    let next = t.last_game(0);
     assert_ne!(next, id);
     // Asked twice, one challenge.
     t.say(1, &id, "rematch");
-    let newest = t.players[0].received.last().unwrap().subject.clone();
-    assert!(newest.contains(&next), "{newest}");
+    assert_eq!(t.last_game(0), next, "the same challenge again");
     t.say(0, &next, "accept");
     assert_eq!(t.first_mover(&next), ALICE);
-    assert_eq!(Table::seat(&t.first_mover(&next)), 0);
 }

@@ -7,117 +7,33 @@
 
 use crate::common;
 
-use common::pbem_setup::{PBEM, Pbem};
-use pbem::demo::Player;
-use pbem::mailbox::Maildir;
+use common::club::Club;
 use pbem::store::league::TournamentFile;
 use std::collections::BTreeMap;
 
 /// How a game between two seats ends: the winner, or none for a draw.
 type Results = BTreeMap<(usize, usize), Option<usize>>;
 
-/// A pbem, its players (seat order) and a clock a minute on per poll.
-struct Club {
-    pbem: Pbem,
-    inbox: Maildir,
-    players: Vec<Player>,
-    minute: u32,
-}
-
-impl Club {
-    fn new(n: usize) -> Club {
-        let pbem = Pbem::new();
-        let inbox = Maildir::open(pbem.config.inbox.maildir.as_ref().unwrap()).unwrap();
-        let sent = pbem.sent_folder();
-        let players = (0..n)
-            .map(|i| Player::new(&format!("P{i}"), &format!("p{i}@example.org"), &sent))
-            .collect();
-        Club {
-            pbem,
-            inbox,
-            players,
-            minute: 0,
-        }
-    }
-
-    fn now(&self) -> String {
-        format!(
-            "2026-11-25T{:02}:{:02}:00Z",
-            10 + self.minute / 60,
-            self.minute % 60
-        )
-    }
-
-    /// Runs a poll a minute on; every player reads their new mail.
-    fn poll(&mut self) -> String {
-        self.minute += 1;
-        let log = self.pbem.poll(&self.now());
-        self.read();
-        log
-    }
-
-    fn read(&mut self) {
-        for p in &mut self.players {
-            p.check();
-        }
-    }
-
-    /// Runs a pbem command at the clock's time; every player reads.
-    fn run(&mut self, args: &[&str]) -> String {
-        let out = self.pbem.run(args, &self.now());
-        self.read();
-        out
-    }
-
-    /// Player `who` answers the newest mail about game `id` with `body`.
-    fn say(&mut self, who: usize, id: &str, body: &str) -> String {
-        self.players[who]
-            .reply(&self.inbox, &format!("[pbem {id}]"), body)
-            .unwrap();
-        self.poll()
-    }
-
-    fn tournament(&self, name: &str) -> TournamentFile {
-        self.pbem
-            .store
-            .tournament(name)
-            .unwrap()
-            .expect("the tournament")
-    }
-
-    /// Plays every game of the round in play by `results`.
-    fn play_round(&mut self, name: &str, results: &Results) {
-        let t = self.tournament(name);
-        let round = t.played.last().unwrap().clone();
-        for g in round.games.iter().filter(|g| g.outcome.is_none()) {
-            let id = g.game.clone().unwrap();
-            let pair = (g.first.min(g.second), g.first.max(g.second));
-            match results[&pair] {
-                Some(winner) => {
-                    let loser = if winner == g.first { g.second } else { g.first };
-                    let log = self.say(loser, &id, "resign");
-                    assert!(log.contains("resigned"), "{log}");
-                }
-                None => {
-                    self.say(g.first, &id, "draw");
-                    let log = self.say(g.second, &id, "accept draw");
-                    assert!(log.contains(&id), "{log}");
-                }
+/// Plays every game of the round in play of tournament `name` by
+/// `results`.
+fn play_round(club: &mut Club, name: &str, results: &Results) {
+    let t = club.tournament(name);
+    let round = t.played.last().unwrap().clone();
+    for g in round.games.iter().filter(|g| g.outcome.is_none()) {
+        let id = g.game.clone().unwrap();
+        let pair = (g.first.min(g.second), g.first.max(g.second));
+        match results[&pair] {
+            Some(winner) => {
+                let loser = if winner == g.first { g.second } else { g.first };
+                let log = club.say(loser, &id, "resign");
+                assert!(log.contains("resigned"), "{log}");
+            }
+            None => {
+                club.say(g.first, &id, "draw");
+                let log = club.say(g.second, &id, "accept draw");
+                assert!(log.contains(&id), "{log}");
             }
         }
-    }
-
-    /// The text of player `who`'s newest mail holding `what`, its lines
-    /// joined with single spaces.
-    fn last_about(&self, who: usize, what: &str) -> String {
-        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-        self.players[who]
-            .received
-            .iter()
-            .rev()
-            .map(|r| flat(&r.text))
-            .find(|t| t.contains(what))
-            .unwrap_or_else(|| panic!("p{who} got no mail with {what}"))
     }
 }
 
@@ -159,7 +75,7 @@ fn results(list: &[((usize, usize), Option<usize>)]) -> Results {
 #[test]
 fn a_round_robin_of_five_to_the_end() {
     let _shared = common::lock::shared();
-    let mut club = Club::new(5);
+    let mut club = Club::numbered(5);
     let mut args = vec!["tournament", "new", "rr5", "--game", "mad-rooks"];
     let addresses: Vec<String> = (0..5).map(|i| format!("p{i}@example.org")).collect();
     for a in &addresses {
@@ -199,7 +115,7 @@ fn a_round_robin_of_five_to_the_end() {
             club.last_about(bye, &format!("Round {}:", k + 1))
                 .contains(&format!("bye: p{bye}@e… sits the round out"))
         );
-        club.play_round("rr5", &r);
+        play_round(&mut club, "rr5", &r);
     }
     let t = club.tournament("rr5");
     assert!(t.over, "over after the fifth round");
@@ -234,7 +150,7 @@ fn a_round_robin_of_five_to_the_end() {
 #[test]
 fn a_swiss_of_eight_to_the_end() {
     let _shared = common::lock::shared();
-    let mut club = Club::new(8);
+    let mut club = Club::numbered(8);
     let mut args = vec![
         "tournament",
         "new",
@@ -275,7 +191,7 @@ fn a_swiss_of_eight_to_the_end() {
     for (k, w) in want.iter().enumerate() {
         let t = club.tournament("sw8");
         assert_eq!(boards(&t, k + 1), (w.clone(), None), "round {}", k + 1);
-        club.play_round("sw8", &r);
+        play_round(&mut club, "sw8", &r);
     }
     assert!(club.tournament("sw8").over);
     // Points 2½; 2, 2, 2, 2; 1; ½; 0. Buchholz breaks the tie of four.
@@ -293,9 +209,7 @@ fn a_swiss_of_eight_to_the_end() {
         ]
     );
     // `standings sw8` by mail, from anyone.
-    club.players[4]
-        .send(&club.inbox, PBEM, "table?", "standings sw8\n", None)
-        .unwrap();
+    club.send(4, "standings sw8\n");
     club.poll();
     let table = club.last_about(
         4,
@@ -310,7 +224,7 @@ fn a_swiss_of_eight_to_the_end() {
 #[test]
 fn sign_up_by_mail_then_play() {
     let _shared = common::lock::shared();
-    let mut club = Club::new(5);
+    let mut club = Club::numbered(5);
     let out = club.run(&[
         "tournament",
         "new",
@@ -324,9 +238,7 @@ fn sign_up_by_mail_then_play() {
     ]);
     assert!(out.contains("sign-up by mail (`join su`)"), "{out}");
     for who in 0..4 {
-        club.players[who]
-            .send(&club.inbox, PBEM, "count me in", "join su\n", None)
-            .unwrap();
+        club.send(who, "join su\n");
     }
     club.poll();
     assert!(
@@ -334,12 +246,8 @@ fn sign_up_by_mail_then_play() {
             .contains("4 players so far")
     );
     // One leaves before the start; a wrong name is refused and says so.
-    club.players[2]
-        .send(&club.inbox, PBEM, "sorry", "leave su\n", None)
-        .unwrap();
-    club.players[4]
-        .send(&club.inbox, PBEM, "me too", "join sux\n", None)
-        .unwrap();
+    club.send(2, "leave su\n");
+    club.send(4, "join sux\n");
     club.poll();
     assert!(
         club.last_about(2, "You are off the list of su")
@@ -363,9 +271,7 @@ fn sign_up_by_mail_then_play() {
     assert_eq!(t.played[0].games.len(), 1);
     assert_eq!(t.played[0].bye, Some(2), "the lowest seed sits out");
     // Too late to join.
-    club.players[4]
-        .send(&club.inbox, PBEM, "late", "join su\n", None)
-        .unwrap();
+    club.send(4, "join su\n");
     club.poll();
     assert!(
         club.last_about(4, "sign-up for su is closed")
@@ -380,7 +286,112 @@ fn sign_up_by_mail_then_play() {
         );
     }
     let r = results(&[((0, 1), Some(0)), ((0, 2), Some(2)), ((1, 2), Some(1))]);
-    club.play_round("su", &r);
+    play_round(&mut club, "su", &r);
     assert_eq!(club.tournament("su").played.len(), 2, "round 2 begun");
     assert!(!id.is_empty());
+}
+
+#[test]
+fn a_player_who_loses_on_time_drops_out_and_forfeits_the_rest() {
+    let _shared = common::lock::shared();
+    let mut club = Club::numbered(4);
+    let mut args = vec![
+        "tournament",
+        "new",
+        "tt",
+        "--game",
+        "mad-rooks",
+        "--clock",
+        "1d",
+        "--drop-after-timeouts",
+        "1",
+    ];
+    let addresses: Vec<String> = (0..4).map(|i| format!("p{i}@example.org")).collect();
+    for a in &addresses {
+        args.extend(["--player", a.as_str()]);
+    }
+    let out = club.run(&args);
+    assert!(out.contains("round 1 begun: 2 games"), "{out}");
+    // Round 1 (Berger for 4: 1-4, 2-3): p0 moves first against p3 and
+    // never moves; p2 resigns to p1. Two days on, p0 has lost on time.
+    let t = club.tournament("tt");
+    assert_eq!(boards(&t, 1), (vec![(0, 3), (1, 2)], None));
+    let other = t.played[0].games[1].game.clone().unwrap();
+    club.say(2, &other, "resign");
+    club.minute += 2 * 24 * 60;
+    let log = club.poll();
+    assert!(log.contains("lost on time"), "{log}");
+    let t = club.tournament("tt");
+    assert_eq!(
+        t.dropped,
+        [0],
+        "one loss on time is all this tournament allows"
+    );
+    assert_eq!(t.timeouts.first(), Some(&1));
+    // Round 2 (4-3, 1-2): p0's game against p1 is a forfeit, not played.
+    let (games, _) = boards(&t, 2);
+    assert_eq!(games, [(3, 2), (0, 1)]);
+    assert!(t.played[1].games[1].game.is_none());
+    assert_eq!(
+        t.played[1].games[1].outcome,
+        Some(pbem_league::Outcome::SecondWins)
+    );
+    play_round(&mut club, "tt", &results(&[((2, 3), Some(3))]));
+    // Round 3 (2-4, 3-1): p0's game against p2 a forfeit too; p3 resigns to p1.
+    let t = club.tournament("tt");
+    assert!(
+        t.played[2]
+            .games
+            .iter()
+            .any(|g| g.game.is_none() && g.first == 2 && g.second == 0)
+    );
+    play_round(&mut club, "tt", &results(&[((1, 3), Some(1))]));
+    assert!(club.tournament("tt").over);
+    // p1: 3 (one by forfeit); p3: 2; p2: 1 (by forfeit); p0: 0, dropped.
+    let table: Vec<(usize, u64)> = standings(&mut club, "tt")
+        .iter()
+        .map(|&(_, s, p, _)| (s, p / 4))
+        .collect();
+    assert_eq!(table, [(1, 3), (3, 2), (2, 1), (0, 0)]);
+    assert!(
+        club.last_about(3, "Tournament tt")
+            .contains("p0@e…, 0 points (Sonneborn-Berger 0, 3 played), dropped out")
+    );
+}
+
+#[test]
+fn leaving_a_begun_tournament_takes_the_players_key() {
+    let _shared = common::lock::shared();
+    let mut club = Club::numbered(4);
+    let mut args = vec!["tournament", "new", "lv", "--game", "embed"];
+    let addresses: Vec<String> = (0..4).map(|i| format!("p{i}@example.org")).collect();
+    for a in &addresses {
+        args.extend(["--player", a.as_str()]);
+    }
+    club.run(&args);
+    // From p3's address but without the key (anyone can write that From):
+    // refused, nothing changes.
+    club.send(3, "leave lv\n");
+    club.poll();
+    assert!(
+        club.last_about(3, "pbem cannot tell it is you")
+            .contains("in a reply to a mail from pbem about one of your games of lv")
+    );
+    assert!(club.tournament("lv").dropped.is_empty());
+    // In a reply in p3's game of the tournament: p3 drops out.
+    let t = club.tournament("lv");
+    let game = t.played[0]
+        .games
+        .iter()
+        .find(|g| g.first == 3 || g.second == 3)
+        .unwrap()
+        .game
+        .clone()
+        .unwrap();
+    club.say(3, &game, "leave lv");
+    assert!(
+        club.last_about(3, "You have dropped out of lv")
+            .contains("forfeited")
+    );
+    assert_eq!(club.tournament("lv").dropped, [3]);
 }

@@ -1,0 +1,137 @@
+//! Players and a pbem at one table, for what takes several games by mail
+//! (issue 16: series, rematches, tournaments): scripted players answer
+//! pbem's mails as a mail client's Reply would, pbem runs as `pbem poll`
+//! over a Maildir, its clock pinned and moved on a minute a poll.
+
+use super::pbem_setup::{PBEM, Pbem};
+use pbem::demo::Player;
+use pbem::mailbox::Maildir;
+use pbem::record::Record;
+use pbem::reply::address_of;
+use pbem::store::league::TournamentFile;
+
+pub struct Club {
+    pub pbem: Pbem,
+    pub inbox: Maildir,
+    /// In seat order.
+    pub players: Vec<Player>,
+    /// Minutes since 2026-11-25 10:00 UTC: pbem's clock.
+    pub minute: u32,
+}
+
+impl Club {
+    /// A pbem of its own and the players `(name, address)`.
+    pub fn new(players: &[(&str, &str)]) -> Club {
+        let pbem = Pbem::new();
+        let inbox = Maildir::open(pbem.config.inbox.maildir.as_ref().unwrap()).unwrap();
+        let sent = pbem.sent_folder();
+        Club {
+            players: players
+                .iter()
+                .map(|(n, a)| Player::new(n, a, &sent))
+                .collect(),
+            pbem,
+            inbox,
+            minute: 0,
+        }
+    }
+
+    /// `n` players `p0@example.org`...
+    pub fn numbered(n: usize) -> Club {
+        let addresses: Vec<(String, String)> = (0..n)
+            .map(|i| (format!("P{i}"), format!("p{i}@example.org")))
+            .collect();
+        let refs: Vec<(&str, &str)> = addresses
+            .iter()
+            .map(|(n, a)| (n.as_str(), a.as_str()))
+            .collect();
+        Club::new(&refs)
+    }
+
+    /// pbem's clock now.
+    pub fn now(&self) -> String {
+        let start: chrono::DateTime<chrono::Utc> = "2026-11-25T10:00:00Z".parse().unwrap();
+        (start + chrono::Duration::minutes(i64::from(self.minute)))
+            .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    }
+
+    /// Runs a poll a minute on; every player reads their new mail.
+    pub fn poll(&mut self) -> String {
+        self.minute += 1;
+        let log = self.pbem.poll(&self.now());
+        self.read();
+        log
+    }
+
+    fn read(&mut self) {
+        for p in &mut self.players {
+            p.check();
+        }
+    }
+
+    /// Runs a pbem command at the clock's time; every player reads.
+    pub fn run(&mut self, args: &[&str]) -> String {
+        let out = self.pbem.run(args, &self.now());
+        self.read();
+        out
+    }
+
+    /// Player `who` writes `body` to pbem's own address (no game).
+    pub fn send(&mut self, who: usize, body: &str) {
+        self.players[who]
+            .send(&self.inbox, PBEM, "hello", body, None)
+            .unwrap();
+    }
+
+    /// Player `who` answers the newest mail about game `id` with `body`;
+    /// pbem polls.
+    pub fn say(&mut self, who: usize, id: &str, body: &str) -> String {
+        self.players[who]
+            .reply(&self.inbox, &format!("[pbem {id}]"), body)
+            .unwrap();
+        self.poll()
+    }
+
+    pub fn record(&self, id: &str) -> Record {
+        Record::parse(id, &self.pbem.record(id)).unwrap()
+    }
+
+    /// The address of who moves first in game `id`.
+    pub fn first_mover(&self, id: &str) -> String {
+        let rec = self.record(id);
+        address_of(rec.players[rec.first_side()].as_deref().unwrap())
+    }
+
+    pub fn tournament(&self, name: &str) -> TournamentFile {
+        self.pbem
+            .store
+            .tournament(name)
+            .unwrap()
+            .expect("the tournament")
+    }
+
+    /// The id of the game the newest mail of player `who` is about.
+    pub fn last_game(&self, who: usize) -> String {
+        let subject = &self.players[who].received.last().expect("a mail").subject;
+        subject
+            .trim_start_matches("[pbem ")
+            .chars()
+            .take_while(|c| *c != ']')
+            .collect()
+    }
+
+    /// The text of the newest mail of player `who` whose subject or text
+    /// holds `what` (a game's mails share its thread's subject, issue
+    /// 12), its lines joined with single spaces (the text is wrapped).
+    pub fn last_about(&self, who: usize, what: &str) -> String {
+        let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.players[who]
+            .received
+            .iter()
+            .rev()
+            .map(|r| (r.subject.clone(), flat(&r.text)))
+            .find(|(subject, text)| subject.contains(what) || text.contains(what))
+            .unwrap_or_else(|| panic!("{} got no mail about {what}", self.players[who].name))
+            .1
+    }
+}

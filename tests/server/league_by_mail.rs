@@ -1,0 +1,237 @@
+//! Series, rematch and a tournament with sign-up, tried as players would,
+//! by mail only, through the real mail servers (issue 16, "How it is
+//! checked"): Alice and Bob are real mailboxes at the loopback Postfix and
+//! Dovecot (`scripts/mailstack`), sending over submission and reading over
+//! IMAP; pbem reads its own mailbox over IMAP and replies over submission.
+//! The admin's only part is `pbem tournament new`.
+
+use crate::common;
+
+use common::mailstack::{PbemSide, StackRoom, nonce, stack};
+use common::play::Mailroom;
+use pbem::demo::{Player, Received};
+use pbem::mailbox::imap::{Imap, Security};
+use pbem::record::Record;
+use pbem::reply::address_of;
+use std::time::{Duration, Instant};
+
+/// The text of a mail, lines joined with single spaces.
+fn flat(r: &Received) -> String {
+    r.text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Player `who` answers the newest mail about `tag` with `body`; pbem
+/// handles it.
+fn answer(room: &mut StackRoom, players: &mut [Player; 2], who: usize, tag: &str, body: &str) {
+    let (to, raw) = players[who].answer(tag, body).unwrap();
+    room.post(who, &to, &raw);
+    room.run_pbem(1);
+}
+
+/// Each player's next `n` mails, as flat texts.
+fn next(room: &mut StackRoom, players: &mut [Player; 2], n: [usize; 2]) -> [Vec<String>; 2] {
+    let mut out: [Vec<String>; 2] = Default::default();
+    for who in 0..2 {
+        let got = room.receive(who, &mut players[who], n[who]);
+        assert_eq!(got.len(), n[who], "{}: {got:#?}", players[who].name);
+        out[who] = got.iter().map(flat).collect();
+    }
+    out
+}
+
+/// The id in a mail's subject `[pbem ID] ...`.
+fn id_of(r: &Received) -> String {
+    r.subject
+        .trim_start_matches("[pbem ")
+        .chars()
+        .take_while(|c| *c != ']')
+        .collect()
+}
+
+/// Who moves first in game `id`.
+fn first_mover(room: &StackRoom, id: &str) -> String {
+    let text = room.store().read_game(id).unwrap().unwrap();
+    let rec = Record::parse(id, &text).unwrap();
+    address_of(rec.players[rec.first_side()].as_deref().unwrap())
+}
+
+#[test]
+fn a_series_a_rematch_and_a_tournament_by_real_mail() {
+    let _shared = common::lock::shared();
+    let s = stack();
+    let tag = nonce();
+    let dir = tempfile::tempdir().unwrap();
+    let local = format!("pbem.{tag}");
+    let address = s.address(&local);
+    let server = StackRoom::server(s, dir.path(), &address, &s.imap_inbox(&address));
+    let mut config = s.imap(&address, Security::Starttls);
+    config.processed_folder = Some("done".into());
+    let (mut room, mut players) = StackRoom::new(
+        s,
+        &tag,
+        &address,
+        PbemSide::Imap(server, Box::new(Imap::new(config))),
+    );
+    series_and_rematch(&mut room, &mut players, &address);
+    tournament_with_sign_up(&mut room, &mut players, &address, dir.path(), &tag);
+}
+
+/// A best of 3 won 2-0 by Alice, then Bob's rematch in reply to the
+/// mail of the series' end.
+fn series_and_rematch(room: &mut StackRoom, players: &mut [Player; 2], address: &str) {
+    let [alice, bob] = [players[0].address.clone(), players[1].address.clone()];
+    // A best of 3 of M.A.D.: Alice challenges, moving first; Bob accepts.
+    let challenge = players[0].compose(
+        address,
+        "a series?",
+        &format!("challenge mad {bob} first series 3\n"),
+        None,
+    );
+    room.post(0, address, &challenge);
+    room.run_pbem(1);
+    let [a, b] = next(room, players, [1, 1]);
+    assert!(
+        b[0].contains("It would be the first game of a series, best of 3"),
+        "{}",
+        b[0]
+    );
+    assert!(
+        a[0].contains("It is the first game of a series, best of 3"),
+        "{}",
+        a[0]
+    );
+    let g1 = id_of(players[1].received.last().unwrap());
+    answer(room, players, 1, &format!("[pbem {g1}]"), "accept");
+    let [a, _] = next(room, players, [1, 1]);
+    assert!(
+        a[0].contains("game 1 of a series, best of 3: so far you have 0, your opponent 0"),
+        "{}",
+        a[0]
+    );
+    assert!(a[0].contains("Ratings in M.A.D.: yours 1500"), "{}", a[0]);
+    assert_eq!(first_mover(room, &g1), alice);
+
+    // Bob resigns game 1: game 2 begins at once, Bob (the loser) first.
+    answer(room, players, 1, &format!("[pbem {g1}]"), "resign");
+    let [a, b] = next(room, players, [2, 2]);
+    assert!(
+        a[0].contains("Your rating in M.A.D.: 1500 before, 1662 now (+162)"),
+        "{}",
+        a[0]
+    );
+    assert!(
+        b[0].contains("stands at 0 for you, 1 for your opponent; the next game begins at once"),
+        "{}",
+        b[0]
+    );
+    assert!(
+        b[1].contains("game 2 of a series, best of 3: so far you have 0, your opponent 1"),
+        "{}",
+        b[1]
+    );
+    let g2 = format!("{g1}-2");
+    assert_eq!(first_mover(room, &g2), bob);
+
+    // Bob resigns game 2: 2-0, the series is over, both are told.
+    answer(room, players, 1, &format!("[pbem {g2}]"), "resign");
+    let [a, b] = next(room, players, [2, 2]);
+    assert!(a[1].contains("you won it, 2 to 0"), "{}", a[1]);
+    assert!(
+        b[1].contains("won it, 2 to 0") && b[1].contains("after 2 games"),
+        "{}",
+        b[1]
+    );
+
+    // Bob asks for a rematch in game 2's thread; Alice accepts. Bob lost,
+    // so he moves first.
+    answer(room, players, 1, &format!("[pbem {g2}]"), "rematch");
+    let [a, _] = next(room, players, [1, 1]);
+    assert!(
+        a[0].contains("challenges you to a game of M.A.D."),
+        "{}",
+        a[0]
+    );
+    let g3 = id_of(players[0].received.last().unwrap());
+    answer(room, players, 0, &format!("[pbem {g3}]"), "accept");
+    next(room, players, [1, 1]);
+    assert_eq!(first_mover(room, &g3), bob);
+}
+
+/// A tournament open to sign-up for a few seconds: both join by mail,
+/// round 1 begins when it closes, Alice resigns, the table ends it.
+fn tournament_with_sign_up(
+    room: &mut StackRoom,
+    players: &mut [Player; 2],
+    address: &str,
+    dir: &std::path::Path,
+    tag: &str,
+) {
+    // A tournament open to sign-up for a few seconds; both join by mail.
+    let config_path = dir.join("pbem.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args([
+            "tournament",
+            "new",
+            &format!("duo-{tag}"),
+            "--game",
+            "embed",
+            "--signup-until",
+            "6s",
+            "--config",
+        ])
+        .arg(&config_path)
+        .env_remove("PBEM_CONFIG")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let name = format!("duo-{tag}");
+    for (who, player) in players.iter_mut().enumerate() {
+        let join = player.compose(address, "join", &format!("join {name}\n"), None);
+        room.post(who, address, &join);
+    }
+    room.run_pbem(2);
+    let [a, b] = next(room, players, [1, 1]);
+    assert!(
+        a[0].contains(&format!("You are signed up for {name}")),
+        "{}",
+        a[0]
+    );
+    assert!(b[0].contains("2 players so far"), "{}", b[0]);
+    // When sign-up closes, a poll begins round 1: each gets their game
+    // and the pairings.
+    let start = Instant::now();
+    while room
+        .store()
+        .tournament(&name)
+        .unwrap()
+        .unwrap()
+        .played
+        .is_empty()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "round 1 never began"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+        room.run_pbem(0);
+    }
+    let [a, _] = next(room, players, [2, 2]);
+    assert!(a.iter().any(|m| m.contains("The game begins")), "{a:#?}");
+    assert!(
+        a.iter().any(|m| m.contains(&format!(
+            "Tournament {name}: Embed, round-robin, 2 players. Round 1 of 1 is in play."
+        ))),
+        "{a:#?}"
+    );
+    // Alice (first in the tournament's list) moves first; she resigns:
+    // the tournament is over, its table to both.
+    let game = format!("{name}-r1-1");
+    answer(room, players, 0, &format!("[pbem {game}]"), "resign");
+    let [a, b] = next(room, players, [2, 2]);
+    assert!(a[1].contains("It is over after 1 round"), "{}", a[1]);
+    assert!(b[1].contains("place 1: bob."), "{}", b[1]);
+}
