@@ -388,10 +388,18 @@ fn leaving_a_begun_tournament_takes_the_players_key() {
         .game
         .clone()
         .unwrap();
-    club.say(3, &game, "leave lv");
+    // With `resign` in the same reply: the game is given up too.
+    club.say(3, &game, "resign\nleave lv");
     assert!(
         club.last_about(3, "You have dropped out of lv")
             .contains("forfeited")
     );
-    assert_eq!(club.tournament("lv").dropped, [3]);
+    let t = club.tournament("lv");
+    assert_eq!(t.dropped, [3]);
+    let board = t.played[0]
+        .games
+        .iter()
+        .find(|g| g.game.as_deref() == Some(game.as_str()))
+        .unwrap();
+    assert!(board.outcome.is_some(), "the game p3 resigned is over");
 }
