@@ -19,6 +19,10 @@ use pbem_league::{Game as Pairing, Round};
 /// How many players may sign up for one tournament by mail.
 pub const MAX_SIGNUPS: usize = 64;
 
+/// How many players of one game the `ratings` answer lists (anyone may
+/// ask: what a stranger can make pbem send is bounded).
+pub const MAX_RATINGS_LISTED: usize = 50;
+
 /// A player as answers by mail show them: their display name, or their
 /// address with the domain cut to its first letter.
 pub fn public_name(mailbox: &str) -> String {
@@ -113,10 +117,11 @@ impl Adjudicator<'_> {
         let mut games = Vec::new();
         for r in rules.map_or_else(|| Rules::ALL.to_vec(), |r| vec![r]) {
             let file = self.store.ratings(r.slug())?;
-            let rows: Vec<minijinja::Value> = file
-                .table
-                .ranked()
+            let ranked = file.table.ranked();
+            let more = ranked.len().saturating_sub(MAX_RATINGS_LISTED);
+            let rows: Vec<minijinja::Value> = ranked
                 .iter()
+                .take(MAX_RATINGS_LISTED)
                 .enumerate()
                 .map(|(i, (player, rating))| {
                     context! {
@@ -126,7 +131,7 @@ impl Adjudicator<'_> {
                 })
                 .collect();
             if !rows.is_empty() || rules.is_some() {
-                games.push(context! { game => r.name(), rows });
+                games.push(context! { game => r.name(), rows, more });
             }
         }
         self.words("ratings_table", context! { games })

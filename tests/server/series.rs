@@ -206,3 +206,29 @@ fn a_rematch_offers_the_next_game_loser_first() {
     t.say(0, &next, "accept");
     assert_eq!(t.first_mover(&next), ALICE);
 }
+
+#[test]
+fn the_ratings_by_mail_list_at_most_fifty_players_a_game() {
+    let _shared = common::lock::shared();
+    let mut t = table();
+    // Sixty rated players of M.A.D., as thirty games would leave them.
+    let mut file = pbem::store::league::RatingsFile::default();
+    for i in 0..30 {
+        let (a, b) = (
+            format!("w{i:02}@example.org"),
+            format!("l{i:02}@example.org"),
+        );
+        file.table.rate(&a, &b, pbem_league::Outcome::FirstWins);
+    }
+    t.pbem.store.write_ratings("mad", &file).unwrap();
+    t.send(1, "ratings mad\n");
+    t.poll();
+    let answer = t.last_about(1, "Ratings in M.A.D.");
+    assert_eq!(answer.matches("place ").count(), 50, "{answer}");
+    assert!(answer.contains("and 10 more"), "{answer}");
+    // Addresses cut short: a stranger gets no list to harvest.
+    assert!(
+        answer.contains("place 1: w00@e…") && !answer.contains("example.org"),
+        "{answer}"
+    );
+}
