@@ -9,6 +9,7 @@
 //! full (Mad Rooks and Mad Bishops at the start) shows no number at all
 //! otherwise (issue 14). The last move's squares are bracketed: `[B3]`.
 
+use crate::board::{Board, Shade, Square};
 use crate::geom::{Geometry, Sq};
 
 /// What one square shows.
@@ -105,31 +106,46 @@ pub fn grid(
     out
 }
 
+/// The ASCII board of `board` ([`grid`] reading the board's data): pieces
+/// as the games write them, heaven squares shaded, stones on crossings.
+pub fn ascii(board: &Board) -> String {
+    grid(
+        board.geometry,
+        board.flip,
+        |s| match board.squares.get(s.index()) {
+            Some(sq) => Cell {
+                piece: sq
+                    .piece
+                    .as_ref()
+                    .map(|p| p.ascii.clone())
+                    .unwrap_or_default(),
+                fill: (sq.shade == Shade::Heaven).then_some(crate::board::HEAVEN_FILL),
+                marked: sq.marked,
+            },
+            None => Cell::default(),
+        },
+        |r, c| board.crossing(r, c).map_or('+', |p| p.mark.ascii()),
+    )
+}
+
 /// The board of the games whose pieces are a side and a number (Boom &
-/// Zoom's towers, Dragons Teeth's teeth, M.A.D.'s stacks): `B3` for black,
-/// `R2` for red; squares in `marked` bracketed; turned for side A's seat
-/// (its pieces start at the top).
-pub fn counted_grid(
+/// Zoom's towers, Dragons Teeth's teeth, M.A.D.'s stacks; `what` names
+/// one): `B3` for black, `R2` for red; squares in `marked` marked; turned
+/// for side A's seat (its pieces start at the top).
+pub fn counted_board(
     geometry: Geometry,
     view: &crate::game::View,
     marked: &[Sq],
+    what: &str,
     piece: impl Fn(Sq) -> Option<(crate::game::Side, u8)>,
-) -> String {
-    use crate::game::Side;
-    grid(
-        geometry,
-        view.seat == Some(Side::A),
-        |s| Cell {
-            piece: match piece(s) {
-                Some((Side::A, n)) => format!("B{n}"),
-                Some((Side::B, n)) => format!("R{n}"),
-                None => String::new(),
-            },
-            fill: None,
+) -> Board {
+    Board::new(geometry, view.seat == Some(crate::game::Side::A), |s| {
+        Square {
+            piece: piece(s).map(|(side, n)| crate::board::counted(side, n, what)),
+            shade: Shade::of(geometry, s),
             marked: marked.contains(&s),
-        },
-        plain_corner,
-    )
+        }
+    })
 }
 
 /// How to read a square's number off the board, for every game's legend.

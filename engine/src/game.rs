@@ -145,6 +145,11 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// the last move marked.
     fn diagram(&self, view: &View) -> String;
 
+    /// The board of [`Game::diagram`] as data (issue 17): what each square
+    /// and crossing shows, for the ASCII board, the mail's HTML table and
+    /// SVG ([`crate::board`]).
+    fn board(&self, view: &View) -> crate::board::Board;
+
     /// Counts legal moves: none once the game is decided.
     fn count_moves(&self) -> usize {
         if self.decided().is_some() {

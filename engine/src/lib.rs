@@ -11,6 +11,7 @@
 //! geom, side        squares, points, directions; Side and PerSide
 //! glyph, notation   characters as players type them; move syntax
 //! descriptor        a game's identity (Rules) and facts (RulesInfo)
+//! board             a board as data (Board); its HTML table and SVG
 //! game              the Game trait and the generic code on it
 //! diagram           the ASCII board shared by all games
 //! games/<game>/     the eight games, one folder each
@@ -44,6 +45,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod board;
 pub mod descriptor;
 pub mod diagram;
 pub mod game;

@@ -3,10 +3,15 @@
 use super::{BoomAndZoom, G};
 use crate::game::{Game, Side, View};
 
+/// The board as data: towers of a side and a number.
+pub(super) fn board(pos: &BoomAndZoom, view: &View) -> crate::board::Board {
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    crate::diagram::counted_board(G, view, &marked, "tower", |s| pos.tower(s))
+}
+
 pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
     let rules = BoomAndZoom::INFO;
-    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tower(s));
+    let board = crate::diagram::ascii(&board(pos, view));
     let mut out = crate::diagram::status_line(pos, view);
     out.push_str(&format!(
         "Checkers zoomed off: {} {}, {} {}\n\n",

@@ -180,4 +180,8 @@ impl Game for BoomAndZoom {
     fn diagram(&self, view: &View) -> String {
         diagram::diagram(self, view)
     }
+
+    fn board(&self, view: &View) -> crate::board::Board {
+        diagram::board(self, view)
+    }
 }

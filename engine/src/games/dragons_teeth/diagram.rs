@@ -4,10 +4,15 @@ use super::{DragonsTeeth, G, WINNING_SCORE};
 use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
+/// The board as data: tooths of a side and a number.
+pub(super) fn board(pos: &DragonsTeeth, view: &View) -> crate::board::Board {
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    crate::diagram::counted_board(G, view, &marked, "tooth", |s| pos.tooth(s))
+}
+
 pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
     let rules = DragonsTeeth::INFO;
-    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.tooth(s));
+    let board = crate::diagram::ascii(&board(pos, view));
     let mut out = status_line(pos, view);
     out.push_str(&format!(
         "Strength moved off: {} {}, {} {} ({WINNING_SCORE} wins).\n\n",

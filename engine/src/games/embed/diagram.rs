@@ -1,28 +1,48 @@
 //! The Embed board for a plain-text email.
 
 use super::{Embed, G, Piece};
-use crate::diagram::{Cell, grid, last_move_legend, plain_corner, status_line, wrap};
+use crate::board::{self, Board, Colour, Kind, Shade, Square};
+use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
+
+/// The board as data: drones and bosses (crowned, labelled with a star).
+pub(super) fn board(pos: &Embed, view: &View) -> Board {
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    Board::new(G, view.seat == Some(Side::A), |s| Square {
+        piece: pos.piece(s).map(|p| {
+            let (side, boss) = match p {
+                Piece::Drone(side) => (side, false),
+                Piece::Boss(side) => (side, true),
+            };
+            let (colour, letter, name) = match side {
+                Side::A => (Colour::Black, "B", "black"),
+                Side::B => (Colour::Red, "R", "red"),
+            };
+            board::Piece {
+                side,
+                colour,
+                kind: if boss { Kind::Crowned } else { Kind::Single },
+                label: if boss {
+                    "\u{2605}".into()
+                } else {
+                    String::new()
+                },
+                ascii: if boss {
+                    format!("*{letter}*")
+                } else {
+                    letter.into()
+                },
+                name: format!("{name} {}", if boss { "boss" } else { "drone" }),
+            }
+        }),
+        shade: Shade::of(G, s),
+        marked: marked.contains(&s),
+    })
+}
 
 pub(super) fn diagram(pos: &Embed, view: &View) -> String {
     let rules = Embed::INFO;
-    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    let board = grid(
-        G,
-        view.seat == Some(Side::A),
-        |s| Cell {
-            piece: match pos.piece(s) {
-                Some(Piece::Drone(Side::A)) => "B".into(),
-                Some(Piece::Drone(Side::B)) => "R".into(),
-                Some(Piece::Boss(Side::A)) => "*B*".into(),
-                Some(Piece::Boss(Side::B)) => "*R*".into(),
-                None => String::new(),
-            },
-            fill: None,
-            marked: marked.contains(&s),
-        },
-        plain_corner,
-    );
+    let board = crate::diagram::ascii(&board(pos, view));
     let mut out = status_line(pos, view);
     let boss_line = |side: Side| {
         let (held, around) = pos.embedding(side);

@@ -253,4 +253,8 @@ impl Game for Embed {
     fn diagram(&self, view: &View) -> String {
         diagram::diagram(self, view)
     }
+
+    fn board(&self, view: &View) -> crate::board::Board {
+        diagram::board(self, view)
+    }
 }

@@ -1,18 +1,21 @@
 //! The Guerrilla Checkers board for a plain-text email: COIN pieces in the
-//! squares, stones on the grid crossings (the `corner` callback of
-//! [`crate::diagram::grid`]).
+//! squares, stones on the grid crossings ([`crate::board::Board::points`]).
 //!
 //! The board is never turned: neither side has a home edge, and point
 //! names read the same for both players.
 
 use super::{G, Guerrilla};
-use crate::diagram::{Cell, grid, status_line, wrap};
+use crate::board::{Board, Colour, Crossing, Kind, Piece, Shade, Square, Stone};
+use crate::diagram::{status_line, wrap};
+use crate::game::Side;
 use crate::game::View;
+use crate::geom::Point;
 use crate::notation::Notation;
 
-pub(super) fn diagram(pos: &Guerrilla, view: &View) -> String {
-    // What the last move touched: stones just placed, squares a COIN
-    // piece moved through, points whose stones it just captured.
+/// What the last move touched: the bits of the stones it placed and of
+/// the points whose stones it captured, and the squares a COIN piece
+/// moved through.
+fn touched(pos: &Guerrilla, view: &View) -> (u64, u64, Vec<crate::geom::Sq>) {
     let mut placed = 0u64;
     let mut captured = 0u64;
     let mut marked = Vec::new();
@@ -36,36 +39,52 @@ pub(super) fn diagram(pos: &Guerrilla, view: &View) -> String {
         }
         None => {}
     }
-    placed &= pos.stones;
-    captured &= !pos.stones;
-    let board = grid(
-        G,
-        false,
-        |s| Cell {
-            piece: if pos.coin(s) {
-                "C".into()
-            } else {
-                String::new()
-            },
-            fill: None,
-            marked: marked.contains(&s),
-        },
-        |r, c| {
-            if !(1..=7).contains(&r) || !(1..=7).contains(&c) {
-                return '+';
-            }
-            let bit = 1u64 << ((r - 1) * 7 + (c - 1));
-            if placed & bit != 0 {
-                '@'
-            } else if pos.stones & bit != 0 {
-                'O'
-            } else if captured & bit != 0 {
-                'x'
-            } else {
-                '+'
-            }
-        },
-    );
+    (placed & pos.stones, captured & !pos.stones, marked)
+}
+
+/// The board as data: COIN pieces on squares, stones on the interior
+/// crossings (never turned).
+pub(super) fn board(pos: &Guerrilla, view: &View) -> Board {
+    let (placed, captured, marked) = touched(pos, view);
+    let mut board = Board::new(G, false, |s| Square {
+        piece: pos.coin(s).then(|| Piece {
+            side: Side::B,
+            colour: Colour::White,
+            kind: Kind::Single,
+            label: "C".into(),
+            ascii: "C".into(),
+            name: "COIN piece".into(),
+        }),
+        shade: Shade::of(G, s),
+        marked: marked.contains(&s),
+    });
+    let mut points = Vec::new();
+    for p in 0..G.points() {
+        let bit = 1u64 << p;
+        let mark = if placed & bit != 0 {
+            Stone::Placed
+        } else if pos.stones & bit != 0 {
+            Stone::Stone
+        } else if captured & bit != 0 {
+            Stone::Captured
+        } else {
+            continue;
+        };
+        let w = G.width - 1;
+        points.push(Crossing {
+            row: p / w + 1,
+            col: p % w + 1,
+            mark,
+            name: G.point_name(Point(p)),
+        });
+    }
+    board.points = Some(points);
+    board
+}
+
+pub(super) fn diagram(pos: &Guerrilla, view: &View) -> String {
+    let (placed, captured, marked) = touched(pos, view);
+    let board = crate::diagram::ascii(&board(pos, view));
     let on_board = pos.stones.count_ones();
     let mut out = status_line(pos, view);
     out.push_str(&format!(

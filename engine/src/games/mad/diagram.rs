@@ -19,10 +19,15 @@ fn touched(last: &Notation) -> Vec<Sq> {
     out
 }
 
+/// The board as data: stacks of a side and a number.
+pub(super) fn board(pos: &Mad, view: &View) -> crate::board::Board {
+    let marked = view.last.as_ref().map(touched).unwrap_or_default();
+    crate::diagram::counted_board(G, view, &marked, "stack", |s| pos.stack(s))
+}
+
 pub(super) fn diagram(pos: &Mad, view: &View) -> String {
     let rules = Mad::INFO;
-    let marked = view.last.as_ref().map(touched).unwrap_or_default();
-    let board = crate::diagram::counted_grid(G, view, &marked, |s| pos.stack(s));
+    let board = crate::diagram::ascii(&board(pos, view));
     let mut out = crate::diagram::status_line(pos, view);
     out.push_str(&format!(
         "Checkers on the board: {} {}, {} {}\n\n",

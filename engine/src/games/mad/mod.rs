@@ -314,4 +314,8 @@ impl Game for Mad {
     fn diagram(&self, view: &View) -> String {
         diagram::diagram(self, view)
     }
+
+    fn board(&self, view: &View) -> crate::board::Board {
+        diagram::board(self, view)
+    }
 }

@@ -5,26 +5,36 @@
 //! square 1 at the top left, whoever's seat it is drawn for.
 
 use super::{MadPosition, Variant};
-use crate::diagram::{Cell, grid, last_move_legend, plain_corner, status_line, wrap};
+use crate::board::{Board, Colour, Kind, Piece, Shade, Square};
+use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Side, View};
+
+/// The board as data: red and blue checkers, never turned.
+pub(super) fn board<V: Variant>(pos: &MadPosition<V>, view: &View) -> Board {
+    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
+    Board::new(V::GEOMETRY, false, |s| Square {
+        piece: pos.checker(s).map(|side| {
+            let (colour, letter, name) = match side {
+                Side::A => (Colour::Red, "R", "red checker"),
+                Side::B => (Colour::Blue, "B", "blue checker"),
+            };
+            Piece {
+                side,
+                colour,
+                kind: Kind::Single,
+                label: String::new(),
+                ascii: letter.into(),
+                name: name.into(),
+            }
+        }),
+        shade: Shade::of(V::GEOMETRY, s),
+        marked: marked.contains(&s),
+    })
+}
 
 pub(super) fn diagram<V: Variant>(pos: &MadPosition<V>, view: &View) -> String {
     let rules = V::INFO;
-    let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    let board = grid(
-        V::GEOMETRY,
-        false,
-        |s| Cell {
-            piece: match pos.checker(s) {
-                Some(Side::A) => "R".to_string(),
-                Some(Side::B) => "B".to_string(),
-                None => String::new(),
-            },
-            fill: None,
-            marked: marked.contains(&s),
-        },
-        plain_corner,
-    );
+    let board = crate::diagram::ascii(&board(pos, view));
     let mut out = status_line(pos, view);
     out.push_str(&format!(
         "Checkers on the board: {} {}, {} {}\n\n",

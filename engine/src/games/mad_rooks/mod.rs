@@ -279,4 +279,8 @@ impl<V: Variant> Game for MadPosition<V> {
     fn diagram(&self, view: &View) -> String {
         diagram::diagram(self, view)
     }
+
+    fn board(&self, view: &View) -> crate::board::Board {
+        diagram::board(self, view)
+    }
 }

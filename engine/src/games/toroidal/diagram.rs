@@ -3,35 +3,43 @@
 //! draw, and a reminder that the board wraps.
 
 use super::{G, QUIET_LIMIT, Toroidal};
-use crate::diagram::{Cell, grid, plain_corner, status_line, wrap};
+use crate::board::{Board, Colour, HEAVEN_FILL as HEAVEN, Kind, Piece, Shade, Square};
+use crate::diagram::{status_line, wrap};
 use crate::game::{Side, View};
 
-/// The shade on heaven (dark) squares.
-const HEAVEN: char = ':';
-
-pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
+/// The board as data: men and kings (crowned, `K`), heaven shaded.
+pub(super) fn board(pos: &Toroidal, view: &View) -> Board {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     // Black starts at the top, so black's seat turns the board (View::seat).
-    let flip = view.seat == Some(Side::A);
-    let board = grid(
-        G,
-        flip,
-        |s| Cell {
-            piece: match pos.piece(s) {
-                Some(p) => match (p.side, p.king) {
-                    (Side::A, false) => "b",
-                    (Side::A, true) => "BB",
-                    (Side::B, false) => "w",
-                    (Side::B, true) => "WW",
-                }
-                .to_string(),
-                None => String::new(),
-            },
-            fill: G.is_dark(s).then_some(HEAVEN),
-            marked: marked.contains(&s),
+    Board::new(G, view.seat == Some(Side::A), |s| Square {
+        piece: pos.piece(s).map(|p| {
+            let (colour, ascii, name) = match (p.side, p.king) {
+                (Side::A, false) => (Colour::Black, "b", "black man"),
+                (Side::A, true) => (Colour::Black, "BB", "black king"),
+                (Side::B, false) => (Colour::White, "w", "white man"),
+                (Side::B, true) => (Colour::White, "WW", "white king"),
+            };
+            Piece {
+                side: p.side,
+                colour,
+                kind: if p.king { Kind::Crowned } else { Kind::Single },
+                label: if p.king { "K".into() } else { String::new() },
+                ascii: ascii.into(),
+                name: name.into(),
+            }
+        }),
+        shade: if G.is_dark(s) {
+            Shade::Heaven
+        } else {
+            Shade::Light
         },
-        plain_corner,
-    );
+        marked: marked.contains(&s),
+    })
+}
+
+pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
+    let flip = view.seat == Some(Side::A);
+    let board = crate::diagram::ascii(&board(pos, view));
     let count = |side: Side| {
         let all = pos.squares_of(side).len();
         let heaven = pos.in_heaven(side) as usize;

@@ -452,4 +452,8 @@ impl Game for Toroidal {
     fn diagram(&self, view: &View) -> String {
         diagram::diagram(self, view)
     }
+
+    fn board(&self, view: &View) -> crate::board::Board {
+        diagram::board(self, view)
+    }
 }

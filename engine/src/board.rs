@@ -1,0 +1,280 @@
+//! A board as data: what every square shows (its shade, its piece, whether
+//! the last move touched it) and what stands on the grid crossings
+//! (Guerrilla Checkers' stones). Each game builds one
+//! ([`crate::game::Game::board`]); three drawings read it: the ASCII board
+//! of the plain-text mail ([`crate::diagram::ascii`]), the HTML table of
+//! the mail's HTML part ([`html_table`]) and SVG ([`svg`], for
+//! `pbem show --svg` and a web archive).
+//!
+//! The drawings are plain string building, so they live here beside the
+//! data, usable by anything that has a position and no I/O (issue 17).
+
+mod html;
+mod svg;
+
+pub use html::html_table;
+pub use svg::svg;
+
+use crate::geom::{Geometry, Sq};
+use crate::side::Side;
+
+/// The fill of an ASCII square on a heaven square (Toroidal Checkers).
+pub const HEAVEN_FILL: char = ':';
+
+/// A board to draw: squares in rulebook order (square 1 first) and, for
+/// games played on the crossings too, what stands on them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub geometry: Geometry,
+    /// Turned 180° for the reader, who sits at the other end (as the
+    /// ASCII board is: `View::seat`).
+    pub flip: bool,
+    /// One per square, square 1 first.
+    pub squares: Vec<Square>,
+    /// The grid crossings that hold something, for the games whose pieces
+    /// stand on crossings (Guerrilla Checkers); `None` for the others,
+    /// whose drawings then have no room for crossings.
+    pub points: Option<Vec<Crossing>>,
+}
+
+/// One square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Square {
+    pub piece: Option<Piece>,
+    pub shade: Shade,
+    /// Part of the last move.
+    pub marked: bool,
+}
+
+/// A square's colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shade {
+    Light,
+    Dark,
+    /// A dark square with a meaning of its own: Toroidal Checkers' heaven
+    /// (shaded `::` on the ASCII board).
+    Heaven,
+}
+
+/// The colours of the pieces of the eight games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colour {
+    Black,
+    Red,
+    White,
+    Blue,
+}
+
+/// What a piece is, for how its disc is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// One checker, man, drone or COIN piece.
+    Single,
+    /// A stack, tower or tooth of this height or strength.
+    Counted(u8),
+    /// A crowned piece: a king (Toroidal Checkers), a boss (Embed).
+    Crowned,
+}
+
+/// A piece on a square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Piece {
+    pub side: Side,
+    pub colour: Colour,
+    pub kind: Kind,
+    /// What its disc shows: the height of a stack (`3`), `K` for a king,
+    /// `C` for a COIN piece; may be empty.
+    pub label: String,
+    /// The piece on the ASCII board: `B3`, `*R*`, `WW`.
+    pub ascii: String,
+    /// The piece in words, for a tooltip: "black tower of 3".
+    pub name: String,
+}
+
+/// What stands on a grid crossing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crossing {
+    /// The grid lines that cross there: 0..=height (0 above the first
+    /// row) and 0..=width (0 left of the first column).
+    pub row: u8,
+    pub col: u8,
+    pub mark: Stone,
+    /// The point's name in the game's notation (`27/36`).
+    pub name: String,
+}
+
+/// A crossing's mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stone {
+    /// A stone.
+    Stone,
+    /// A stone the last move placed.
+    Placed,
+    /// Empty now: the last move captured the stone that stood here.
+    Captured,
+}
+
+impl Stone {
+    /// Its character on the ASCII board, at the crossing of the rules.
+    pub const fn ascii(self) -> char {
+        match self {
+            Stone::Stone => 'O',
+            Stone::Placed => '@',
+            Stone::Captured => 'x',
+        }
+    }
+}
+
+impl Shade {
+    /// The usual two shades of a board: dark where RULES.md says
+    /// ("Colour of squares").
+    pub fn of(geometry: Geometry, s: Sq) -> Shade {
+        if geometry.is_dark(s) {
+            Shade::Dark
+        } else {
+            Shade::Light
+        }
+    }
+}
+
+impl Board {
+    /// A board of `geometry` whose squares are `square(s)`, without
+    /// crossings.
+    pub fn new(geometry: Geometry, flip: bool, square: impl Fn(Sq) -> Square) -> Board {
+        Board {
+            geometry,
+            flip,
+            squares: (0..geometry.squares()).map(|s| square(Sq(s))).collect(),
+            points: None,
+        }
+    }
+
+    /// The square at display row `vr` and column `vc` (0 at the top left
+    /// as the reader sees it): turned when the board is.
+    pub fn shown_at(&self, vr: u8, vc: u8) -> Sq {
+        let g = self.geometry;
+        if self.flip {
+            g.at(g.height - 1 - vr, g.width - 1 - vc)
+        } else {
+            g.at(vr, vc)
+        }
+    }
+
+    /// The crossing at grid lines `(row, col)`, if it holds something.
+    pub fn crossing(&self, row: u8, col: u8) -> Option<&Crossing> {
+        self.points
+            .as_ref()?
+            .iter()
+            .find(|p| p.row == row && p.col == col)
+    }
+
+    /// The display position of grid line crossing `(row, col)`.
+    pub fn shown_line(&self, row: u8, col: u8) -> (u8, u8) {
+        let g = self.geometry;
+        if self.flip {
+            (g.height - row, g.width - col)
+        } else {
+            (row, col)
+        }
+    }
+}
+
+/// The piece of a side and a number (Boom & Zoom's towers, Dragons
+/// Teeth's teeth, M.A.D.'s stacks): `B3` black, `R2` red on the ASCII
+/// board; `what` names one ("tower", "tooth", "stack").
+pub fn counted(side: Side, n: u8, what: &str) -> Piece {
+    let (colour, letter, name) = match side {
+        Side::A => (Colour::Black, 'B', "black"),
+        Side::B => (Colour::Red, 'R', "red"),
+    };
+    Piece {
+        side,
+        colour,
+        kind: Kind::Counted(n),
+        label: n.to_string(),
+        ascii: format!("{letter}{n}"),
+        name: format!("{name} {what} of {n}"),
+    }
+}
+
+/// Text for HTML and XML: `&`, `<`, `>`, `"` and `'` escaped.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The colours both drawings use, so that the table and the SVG look
+/// alike.
+pub(crate) mod palette {
+    use super::{Colour, Shade};
+
+    pub fn square(shade: Shade, marked: bool) -> &'static str {
+        match (shade, marked) {
+            (Shade::Light, false) => "#f0d9b5",
+            (Shade::Dark, false) => "#b58863",
+            (Shade::Heaven, false) => "#7b9fc7",
+            (Shade::Light, true) => "#f5ec7a",
+            (Shade::Dark | Shade::Heaven, true) => "#d4c23c",
+        }
+    }
+
+    /// The square number's colour on a square of `shade`.
+    pub fn number(shade: Shade) -> &'static str {
+        match shade {
+            Shade::Light => "#8a6d4b",
+            Shade::Dark => "#4a3520",
+            Shade::Heaven => "#1f3550",
+        }
+    }
+
+    /// Disc fill, rim, text.
+    pub fn disc(colour: Colour) -> (&'static str, &'static str, &'static str) {
+        match colour {
+            Colour::Black => ("#222222", "#000000", "#ffffff"),
+            Colour::Red => ("#c0282d", "#7a1114", "#ffffff"),
+            Colour::White => ("#fafafa", "#555555", "#111111"),
+            Colour::Blue => ("#2855c0", "#112f7a", "#ffffff"),
+        }
+    }
+
+    /// The grid lines between squares, where stones stand.
+    pub const LINE: &str = "#6b4f33";
+    pub const STONE: &str = "#111111";
+    pub const PLACED_RIM: &str = "#f5d000";
+    pub const CAPTURED: &str = "#c0282d";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_covers_markup_and_quotes() {
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
+    }
+
+    #[test]
+    fn flipped_boards_show_the_last_square_first() {
+        let b = Board::new(Geometry::EIGHT, true, |s| Square {
+            piece: None,
+            shade: Shade::of(Geometry::EIGHT, s),
+            marked: false,
+        });
+        assert_eq!(b.shown_at(0, 0), Sq(63));
+        assert_eq!(b.shown_at(7, 7), Sq(0));
+        assert_eq!(b.shown_line(0, 0), (8, 8));
+    }
+}
