@@ -51,7 +51,7 @@ mod tournament;
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
-pub use league::tournament_state as league_state;
+pub use league::{public_name, tournament_state as league_state};
 pub use news::MAX_LISTED;
 pub use ratings::{Finished, rebuild as rebuild_ratings};
 pub use tournament::{MAX_NAME as MAX_TOURNAMENT_NAME, tournament_game_id};
