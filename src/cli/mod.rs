@@ -2,6 +2,7 @@
 //! comment is its `--help` and an `execute` method returning the exit code.
 
 mod admin;
+mod bot;
 mod check;
 mod demo;
 mod docs;
@@ -56,6 +57,8 @@ pub enum Command {
     Check(check::Check),
     Tournament(league::Tournament),
     Ratings(league::Ratings),
+    Suggest(bot::Suggest),
+    Match(bot::Match),
     Help(docs::Help),
 }
 
@@ -83,6 +86,8 @@ impl Cli {
             Command::Check(c) => c.execute(),
             Command::Tournament(c) => c.execute(),
             Command::Ratings(c) => c.execute(),
+            Command::Suggest(c) => c.execute(),
+            Command::Match(c) => c.execute(),
             Command::Help(c) => c.execute(),
         }
     }

@@ -14,6 +14,7 @@
 mod common;
 
 mod admin;
+mod bot;
 mod cli;
 mod examples;
 mod layout;
