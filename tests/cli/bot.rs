@@ -208,3 +208,23 @@ fn a_match_prints_the_score() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("\"4\" is no player"));
 }
+
+#[test]
+fn a_bad_level_is_a_usage_error() {
+    let o = pbem(&["suggest", "games/in-play/mad.toml", "--level", "4"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("\"4\" is no bot level (the levels are 1, 2 and 3)"),
+        "{err}"
+    );
+    let o = pbem(&[
+        "suggest",
+        "games/in-play/mad.toml",
+        "--level",
+        "1",
+        "--nodes",
+        "900",
+    ]);
+    assert!(o.status.success());
+}
