@@ -71,9 +71,9 @@ fn suggests_legal_moves_in_random_records_of_every_game() {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = fastrand::Rng::with_seed(18);
     for rules in Rules::ALL {
-        for i in 0..6u64 {
+        for i in 0..12u64 {
             let seed = rng.u64(..1_000_000);
-            let plies = [0, 1, 2, 10, 40, 500][i as usize] + rng.usize(..8);
+            let plies = [0, 1, 2, 3, 10, 20, 30, 40, 60, 90, 150, 500][i as usize] + rng.usize(..8);
             let rec = pbem_engine::with_game!(rules, G => {
                 let first = game::first_sides::<G>()[i as usize % game::first_sides::<G>().len()];
                 random_record::<G>(seed, first, plies)
@@ -227,4 +227,44 @@ fn a_bad_level_is_a_usage_error() {
         "900",
     ]);
     assert!(o.status.success());
+}
+
+#[test]
+fn a_game_ended_off_the_board_has_no_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = |name: &str, text: &str| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let args = |file: &str| {
+        pbem(&[
+            "suggest",
+            file,
+            "--rules",
+            "boom-and-zoom",
+            "--first",
+            "red",
+            "--nodes",
+            "500",
+        ])
+    };
+    for (name, moves) in [
+        ("resigned.txt", "58-50\nresign\n"),
+        ("agreed.txt", "58-50\ndraw offered\ndraw agreed\n"),
+        ("timeout.txt", "58-50\n2-10\ntimeout\n"),
+    ] {
+        let o = args(&list(name, moves));
+        assert_eq!(o.status.code(), Some(3), "{name}");
+        assert_eq!(text(&o), "", "{name}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("there is no move to suggest"), "{name}: {err}");
+    }
+    // An offer not yet answered ends nothing: black is to move.
+    let file = list("offered.txt", "58-50\ndraw offered\n");
+    let o = args(&file);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let m = text(&o);
+    let legal = pbem(&["moves", &file, "--rules", "boom-and-zoom", "--first", "red"]);
+    assert!(text(&legal).lines().any(|l| l == m.trim_end()), "{m}");
 }

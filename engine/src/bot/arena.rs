@@ -1,5 +1,5 @@
 //! Games between players: the bot at a level, plain UCT with random
-//! playouts ([`super::uct`]) and a uniformly random player, at the same
+//! playouts (`uct.rs`) and a uniformly random player, at the same
 //! budget per move, sides alternating from game to game. For `pbem
 //! match` and the strength benchmark (`engine/benches/bot.rs`).
 //!

@@ -6,12 +6,12 @@
 //!   [`Limits`] (a time or node budget and a level), seeded: with a node
 //!   budget the same seed gives the same move every time.
 //! - [`suggest`]: the same at the end of a record, for any game at run
-//!   time (dispatch on the record's [`Rules`]), with the move in
+//!   time (dispatch on the record's [`Rules`](crate::rules::Rules)), with the move in
 //!   canonical notation: what `pbem suggest` prints.
 //! - [`arena`]: games between players (the bot at a level, plain UCT,
 //!   uniformly random), for `pbem match` and the strength benchmark.
 //!
-//! The search ([`search`]) is alpha-beta with iterative deepening, shared
+//! The search (`search.rs`) is alpha-beta with iterative deepening, shared
 //! by all games; each game's evaluation ([`Evaluate`]) lives in its own
 //! folder, `games/<game>/eval.rs`.
 
