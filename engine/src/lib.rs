@@ -18,6 +18,8 @@
 //! rules             Rules::info, Cite, with_game!: runtime game -> type
 //! play              parse then resolve a player's text; Rejected
 //! record            read (syntax, line numbers), replay, write to text
+//! bot               the bot: alpha-beta search, matches (each game's
+//!                   evaluation is games/<game>/eval.rs)
 //! ```
 //!
 //! # Where a game's facts live
@@ -46,6 +48,7 @@
 #![forbid(unsafe_code)]
 
 pub mod board;
+pub mod bot;
 pub mod descriptor;
 pub mod diagram;
 pub mod game;

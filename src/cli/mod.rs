@@ -2,6 +2,7 @@
 //! comment is its `--help` and an `execute` method returning the exit code.
 
 mod admin;
+mod bot;
 mod check;
 mod demo;
 mod docs;
@@ -58,6 +59,8 @@ pub enum Command {
     Tournament(league::Tournament),
     Ratings(league::Ratings),
     Site(site::Site),
+    Suggest(bot::Suggest),
+    Match(bot::Match),
     Help(docs::Help),
 }
 
@@ -86,6 +89,8 @@ impl Cli {
             Command::Tournament(c) => c.execute(),
             Command::Ratings(c) => c.execute(),
             Command::Site(c) => c.execute(),
+            Command::Suggest(c) => c.execute(),
+            Command::Match(c) => c.execute(),
             Command::Help(c) => c.execute(),
         }
     }

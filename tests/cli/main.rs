@@ -1,9 +1,10 @@
 //! The command-line tests: `pbem` run as a user runs it. Its commands and
-//! their output, the admin commands (new, move, games, ...), the README's
-//! commands run as printed, the example games and records as the commands
-//! read and write them, the rules texts as `pbem rules` prints them, and
-//! the house rules read from the code (layout: module circles, file and
-//! function sizes, no unsafe). Each former test file is a module:
+//! their output, the bot's (suggest, match), the admin commands (new,
+//! move, games, ...), the README's commands run as printed, the example
+//! games and records as the commands read and write them, the rules texts
+//! as `pbem rules` prints them, and the house rules read from the code
+//! (layout: module circles, file and function sizes, no unsafe). Each
+//! former test file is a module:
 //!
 //! ```text
 //! cargo test --test cli                      every command-line test
@@ -14,6 +15,7 @@
 mod common;
 
 mod admin;
+mod bot;
 mod cli;
 mod examples;
 mod layout;

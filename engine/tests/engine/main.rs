@@ -4,6 +4,7 @@
 //! - [`games`]: one module per game, its rulings pinned by positions
 //!   drawn as pictures, and its move generator checked against a naive
 //!   one written straight from the rule text;
+//! - [`bot`]: the bot (issue 18) in every game;
 //! - [`conformance`]: the suite every game passes (STYLE.md habit 3);
 //! - [`perft`]: the perft tables of `tests/perft/`, one driver;
 //! - [`records`]: the record format (RECORD.md);
@@ -12,6 +13,7 @@
 //! [`support`] holds what the groups share. The deep cross-checks run
 //! with `PBEM_DEEP=1 cargo test -p pbem-engine -- --include-ignored`.
 
+mod bot;
 mod conformance;
 mod games;
 mod perft;

@@ -5,6 +5,7 @@
 //! columns and diagonals, and zoom off the far edge to score.
 
 mod diagram;
+mod eval;
 mod explain;
 pub mod facts;
 mod movegen;

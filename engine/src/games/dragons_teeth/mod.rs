@@ -9,6 +9,7 @@
 //! side to score 6 wins.
 
 mod diagram;
+mod eval;
 mod explain;
 pub mod facts;
 mod movegen;

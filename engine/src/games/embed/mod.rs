@@ -7,6 +7,7 @@
 //! by surrounding ("fully embedding") the enemy boss with its pieces.
 
 mod diagram;
+mod eval;
 mod explain;
 pub mod facts;
 mod movegen;

@@ -11,6 +11,7 @@
 //! over the 64 squares.
 
 mod diagram;
+mod eval;
 mod explain;
 pub mod facts;
 mod movegen;

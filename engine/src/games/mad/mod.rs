@@ -7,6 +7,7 @@
 //! enemy home row wins.
 
 mod diagram;
+mod eval;
 mod explain;
 pub mod facts;
 mod movegen;

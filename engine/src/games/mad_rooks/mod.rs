@@ -12,6 +12,7 @@
 
 mod bits;
 mod diagram;
+mod eval;
 mod explain;
 pub mod facts;
 mod movegen;

@@ -36,6 +36,7 @@
 //! `chains_are_short_and_never_repeat`).
 
 mod diagram;
+mod eval;
 mod explain;
 pub mod facts;
 mod movegen;
