@@ -37,6 +37,9 @@ pub struct Config {
     pub limits: crate::poll::Limits,
     pub inbox: Inbox,
     pub send: SendConfig,
+    /// How long the bot may think (`[bot]`; issue 18).
+    #[serde(default)]
+    pub bot: crate::bot::BotPolicy,
     /// The web archive the daemon keeps current (`[site]`; issue 17).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<SiteConfig>,

@@ -37,6 +37,7 @@
 #![forbid(unsafe_code)]
 
 pub mod adjudicate;
+pub mod bot;
 // The engine's modules, as `pbem::game`, `crate::rules`...
 pub use pbem_engine::{diagram, game, games, geom, glyph, notation, play, record, rules};
 pub use pbem_engine::{sections, with_game};

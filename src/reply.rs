@@ -80,9 +80,38 @@ pub struct Identity {
     /// Reminder points, final notice and vacation allowance of game clocks
     /// (issue 4, "Clocks, reminders and absence").
     pub clocks: ClockPolicy,
+    /// How long the bot may think (issue 18).
+    pub bot: crate::bot::BotPolicy,
 }
 
 impl Identity {
+    /// The address the bot plays at, at `level`: `pbem+bot2@domain`.
+    pub fn bot_address(&self, level: pbem_engine::bot::Level) -> String {
+        let (local, domain) = self.local_domain();
+        format!("{local}+{}@{domain}", crate::bot::tag(level))
+    }
+
+    /// The bot as a player of a record: `pbem bot, level 2 <pbem+bot2@…>`.
+    pub fn bot_mailbox(&self, level: pbem_engine::bot::Level) -> String {
+        format!(
+            "{} bot, level {} <{}>",
+            self.name,
+            level.number(),
+            self.bot_address(level)
+        )
+    }
+
+    /// The bot's level when `mailbox` ("Name <address>" or an address) is
+    /// the bot's.
+    pub fn bot_level(&self, mailbox: &str) -> Option<pbem_engine::bot::Level> {
+        let address = address_of(mailbox);
+        let (local, domain) = self.local_domain();
+        let tag = address
+            .strip_prefix(&format!("{local}+"))?
+            .strip_suffix(&format!("@{domain}"))?;
+        crate::bot::level_of_tag(tag)
+    }
+
     pub(crate) fn local_domain(&self) -> (&str, &str) {
         self.address
             .split_once('@')

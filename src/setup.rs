@@ -35,6 +35,7 @@ impl Server {
             trusted_authserv: config.trusted_authserv.clone(),
             admin: config.admin.clone(),
             clocks: config.clock.clone(),
+            bot: config.bot,
         };
         let templates = Templates::new(config.templates.clone());
         let transport = transport::from_config(&config.send)?;

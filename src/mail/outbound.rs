@@ -241,6 +241,7 @@ mod tests {
             trusted_authserv: None,
             admin: None,
             clocks: Default::default(),
+            bot: Default::default(),
         }
     }
 

@@ -40,6 +40,7 @@ impl Fixture {
                 trusted_authserv: None,
                 admin: None,
                 clocks: Default::default(),
+                bot: Default::default(),
             },
             templates: Templates::new(None),
             sink: Sink::default(),

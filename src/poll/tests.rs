@@ -25,6 +25,7 @@ fn identity(address: &str) -> Identity {
         trusted_authserv: None,
         admin: None,
         clocks: Default::default(),
+        bot: Default::default(),
     }
 }
 

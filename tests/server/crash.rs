@@ -87,6 +87,7 @@ fn killed_polls_lose_and_double_nothing() {
         trusted_authserv: None,
         admin: None,
         clocks: Default::default(),
+        bot: Default::default(),
     };
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let load: Workload = workload::build(
@@ -456,6 +457,7 @@ fn killed_flushes_with_a_reader_deliver_each_reply_once() {
         trusted_authserv: None,
         admin: None,
         clocks: Default::default(),
+        bot: Default::default(),
     };
     let inbox = Maildir::open(site.config.inbox.maildir.as_ref().unwrap()).unwrap();
     let load: Workload = workload::build(

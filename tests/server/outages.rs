@@ -110,6 +110,7 @@ impl Site {
             name: "pbem".into(),
             trusted_authserv: None,
             clocks: Default::default(),
+            bot: Default::default(),
             admin: None,
         };
         let tag = self.tag.clone();

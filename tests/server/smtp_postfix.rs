@@ -37,6 +37,7 @@ fn identity(s: &Stack) -> Identity {
         trusted_authserv: None,
         admin: None,
         clocks: Default::default(),
+        bot: Default::default(),
     }
 }
 
@@ -414,6 +415,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         limits: Default::default(),
         inbox: Inbox::maildir(dir.path().join("inbox")),
         send: s.submission(),
+        bot: Default::default(),
         site: None,
     };
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
