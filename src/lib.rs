@@ -45,6 +45,7 @@ pub mod clock;
 pub mod config;
 pub mod daemon;
 pub mod demo;
+pub mod history;
 pub mod logging;
 pub mod mail;
 pub mod mailbox;

@@ -68,6 +68,7 @@ pub const BATCH: usize = 128;
 mod clocks;
 mod damage;
 mod digest;
+mod history;
 mod key;
 pub mod limit;
 mod tournaments;
@@ -112,6 +113,8 @@ pub struct Poller<'a> {
     pub transport: &'a dyn Transport,
     /// The reply limits against storms and loops.
     pub limits: Limits,
+    /// The records' git history, when `[git]` keeps one.
+    pub history: Option<&'a crate::history::History>,
 }
 
 /// The step that handles one parsed mail.
@@ -286,6 +289,8 @@ impl Poller<'_> {
         if let Err(e) = self.store.finish() {
             report.errors.push(format!("deadline index: {e}"));
         }
+        // The clocks' and tournaments' changes when no mail came.
+        self.record_history(cx.now, false);
         if let Err(e) = self.send_digests(cx.processed, cx.now, &mut report) {
             report.errors.push(format!("digests: {e}"));
         }
@@ -538,6 +543,7 @@ impl Poller<'_> {
             }
             report.log.extend(m.log.iter().cloned());
         }
+        self.record_history(cx.now, false);
         // Committed: a release that fails here is done by the next poll's
         // recovery.
         if let Err(e) = outbox.release_committed(folder.as_deref(), cx.now) {
@@ -621,7 +627,9 @@ impl Poller<'_> {
             mail,
             hold,
         };
-        self.outbox().commit_one(&r, made, now)
+        self.outbox().commit_one(&r, made, now)?;
+        self.record_history(now, false);
+        Ok(())
     }
 
     /// After a crash: what the outbox's staging folders hold finished or
@@ -631,7 +639,10 @@ impl Poller<'_> {
     /// # Errors
     /// Store failures: the rest is then done by the next recovery.
     pub fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.outbox().recover(now)
+        self.outbox().recover(now)?;
+        // What a crash left out of the records' history.
+        self.record_history(now, true);
+        Ok(())
     }
 }
 

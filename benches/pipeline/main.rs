@@ -434,6 +434,7 @@ fn throughput(config: &Config, games: &mut [Played], mails: usize) -> Throughput
         templates: &templates,
         transport: &taken,
         limits: Default::default(),
+        history: None,
     };
     let (cpu, t) = (cpu_time(), Instant::now());
     let report = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
