@@ -113,12 +113,17 @@ impl History {
         Ok(done)
     }
 
-    /// Makes the repository when there is none, on `branch`, with pbem's
-    /// `.gitignore` (written when missing).
+    /// Makes the repository when there is none (or a `git init` was cut
+    /// short), on `branch`, with pbem's `.gitignore` (written when missing).
     fn init(&self) -> Result<(), HistoryError> {
         let dir = &self.git.dir;
-        if !dir.join(".git").exists() {
+        // Marked once whole: a `git init` cut short is run again (it
+        // mends what it finds).
+        let made = dir.join(".git/pbem-initialized");
+        if !made.exists() {
             self.git.text(&["init", "-q", "-b", &self.branch])?;
+            std::fs::write(&made, "")
+                .map_err(|e| HistoryError::Io(made.display().to_string(), e.to_string()))?;
         }
         let ignore = dir.join(".gitignore");
         if !ignore.exists() {

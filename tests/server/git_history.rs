@@ -6,7 +6,7 @@
 //! of the history.
 
 use crate::common;
-use crate::crash::{kill_polls, kills};
+use crate::crash::kills;
 
 use common::club::Club;
 use common::pbem_setup::{PBEM, Pbem};
@@ -304,15 +304,20 @@ fn settings_that_cannot_work_are_refused_by_name() {
 /// Polls killed at random moments (issue 17: "the crash test extended to
 /// git commits"), then one run to the end: the history holds every
 /// change of every record: HEAD's tree is the records on disk, and each
-/// line of each record is listed once in the messages, in order.
+/// line of each record is listed once in the messages, in order. The
+/// moves come a ply at a time, each ply's poll killed at random points of
+/// a whole poll (its batch, its commit, its push) until one finishes, so
+/// that kills land between a batch and its commit too.
 #[test]
 fn killed_polls_leave_no_record_change_out_of_the_history() {
     let _shared = common::lock::shared();
     let kills = kills();
-    let n_games = (kills / 8).max(4);
+    let n_games = 6;
     let dir = tempfile::tempdir().unwrap();
     let config_path = dir.path().join("pbem.toml");
-    std::fs::write(&config_path, format!("{}\n[git]\n", pbem::config::INIT)).unwrap();
+    git(dir.path(), &["init", "-q", "--bare", "history.git"]);
+    let settings = format!("{}\n[git]\nremote = \"history.git\"\n", pbem::config::INIT);
+    std::fs::write(&config_path, settings).unwrap();
     let config = pbem::config::Config::load(&config_path).unwrap();
     let store = pbem::store::Store::open(&config.data).unwrap();
     let identity = Identity {
@@ -327,27 +332,28 @@ fn killed_polls_leave_no_record_change_out_of_the_history() {
         &store,
         &identity,
         n_games,
-        None,
+        // About two kills a ply; the long run plays the games out.
+        Some((kills / 2).max(20)),
         &|g| [format!("p{g}a@example.org"), format!("p{g}b@example.org")],
-        true,
+        false,
     );
-    for m in &load.mails {
-        inbox.deliver(&m.name, &m.raw).unwrap();
+    let games = config.data.join("games");
+    let plies = load.mails.iter().map(|m| m.ply).max().unwrap();
+    let mut k = KilledPolls {
+        left: kills,
+        rng: fastrand::Rng::with_seed(20261125),
+        typical: std::time::Duration::from_millis(30),
+        interrupted: 0,
+        uncommitted: 0,
+    };
+    for ply in 1..=plies {
+        for m in load.mails.iter().filter(|m| m.ply == ply) {
+            inbox.deliver(&m.name, &m.raw).unwrap();
+        }
+        k.poll_until_done(&config_path, &games);
     }
-    let (interrupted, _) = kill_polls(&config_path, kills);
-    let last = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args(["poll", "--config"])
-        .arg(&config_path)
-        .output()
-        .unwrap();
-    assert!(
-        last.status.success(),
-        "{}",
-        String::from_utf8_lossy(&last.stderr)
-    );
     load.check_records(&store);
 
-    let games = config.data.join("games");
     assert_eq!(git(&games, &["status", "--porcelain"]), "", "all committed");
     let bodies = git(&games, &["log", "--reverse", "--format=%b"]);
     let mut listed: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -358,7 +364,6 @@ fn killed_polls_leave_no_record_change_out_of_the_history() {
             .or_default()
             .push(l.to_string());
     }
-    let commits = git(&games, &["rev-list", "--count", "HEAD"]);
     for g in &load.games {
         let text = store.read_game(&g.id).unwrap().unwrap();
         assert_eq!(git(&games, &["show", &format!("HEAD:{}.toml", g.id)]), text);
@@ -366,7 +371,6 @@ fn killed_polls_leave_no_record_change_out_of_the_history() {
         let mut want = vec![listed[&g.id][0].clone()];
         assert!(want[0].contains("new game"), "{want:?}");
         want.extend(record_lines(&g.id, &rec));
-        let result = rec.result.as_ref().map(|(r, _)| r.as_str()).unwrap_or("*");
         let got: Vec<String> = listed[&g.id]
             .iter()
             .filter(|l| !l.contains("result = "))
@@ -377,17 +381,131 @@ fn killed_polls_leave_no_record_change_out_of_the_history() {
             .iter()
             .filter(|l| l.contains("result = "))
             .count();
-        assert_eq!(results, usize::from(result != "*"), "{}: its result", g.id);
+        let over = rec.result.as_ref().is_some_and(|(r, _)| r != "*");
+        assert_eq!(results, usize::from(over), "{}: its result", g.id);
     }
+    let commits = git(&games, &["rev-list", "--count", "HEAD"]);
     eprintln!(
-        "crash test (git): {interrupted} polls killed mid-way, {n_games} games, {} commits",
+        "crash test (git): {} polls killed mid-way, {} of them between a batch and its \
+         commit; {n_games} games, {plies} plies, {} commits",
+        k.interrupted,
+        k.uncommitted,
         commits.trim()
     );
-    assert!(
-        interrupted >= kills.min(20),
-        "kills must land mid-poll ({interrupted})"
+    assert!(k.interrupted >= kills.min(20), "kills must land mid-poll");
+    // (How many kills land between a batch and its commit is left to
+    // chance; `what_a_poll_left_out_of_the_history_the_next_one_commits`
+    // makes that case every time.)
+    // Pushed whole, as the last poll left it.
+    let bare = dir.path().join("history.git");
+    assert_eq!(
+        git(&bare, &["rev-parse", "main"]),
+        git(&games, &["rev-parse", "HEAD"])
     );
     no_key_in(&config.data, &games);
     let leftovers = common::temp_files(&config.data);
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+/// The kills of [`killed_polls_leave_no_record_change_out_of_the_history`].
+struct KilledPolls {
+    left: usize,
+    rng: fastrand::Rng,
+    /// How long a poll that is not killed takes.
+    typical: std::time::Duration,
+    interrupted: usize,
+    /// Kills that left a record changed and not committed.
+    uncommitted: usize,
+}
+
+impl KilledPolls {
+    /// Runs `pbem poll` until one finishes, while kills are left killing
+    /// it (SIGKILL) at a random point of 1.5 times a typical poll.
+    fn poll_until_done(&mut self, config_path: &Path, games: &Path) {
+        loop {
+            let started = std::time::Instant::now();
+            let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))
+                .args(["poll", "--quiet", "--wait", "--config"])
+                .arg(config_path)
+                .env_remove("PBEM_CONFIG")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            if self.left > 0 {
+                let max = self.typical.as_micros() as u64 * 3 / 2;
+                std::thread::sleep(std::time::Duration::from_micros(self.rng.u64(0..max)));
+                if child.try_wait().unwrap().is_none() {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    self.left -= 1;
+                    self.interrupted += 1;
+                    let status = Command::new("git")
+                        .arg("-C")
+                        .arg(games)
+                        .args(["status", "--porcelain", "--", "*.toml"])
+                        .output()
+                        .unwrap();
+                    // (A kill in the first `git init` leaves no repository yet.)
+                    if status.status.success() && !status.stdout.is_empty() {
+                        self.uncommitted += 1;
+                    }
+                    continue;
+                }
+            }
+            let status = child.wait().unwrap();
+            assert!(status.success(), "the poll after the kills: {status}");
+            self.typical = (self.typical * 3 + started.elapsed()) / 4;
+            return;
+        }
+    }
+}
+
+/// A poll whose git cannot run (as if pbem died between its batch and
+/// the commit): the move is played and answered all the same, and the
+/// next poll commits it, its message read from the record.
+#[test]
+fn what_a_poll_left_out_of_the_history_the_next_one_commits() {
+    let _shared = common::lock::shared();
+    let mut t = table("[git]");
+    let games = games_dir(&t);
+    t.send(0, &format!("challenge boom-and-zoom {BOB} first\n"));
+    t.poll();
+    let id = t.last_game(1);
+    t.say(1, &id, "accept");
+    let before = subjects(&games);
+
+    t.players[0]
+        .reply(&t.inbox, &format!("[pbem {id}]"), "6-13")
+        .unwrap();
+    t.minute += 1;
+    let no_git = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(["poll", "--config"])
+        .arg(&t.pbem.config_path)
+        .env("PBEM_NOW", t.now())
+        .env("PATH", no_git.path())
+        .env_remove("PBEM_CONFIG")
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the poll goes on: {log}");
+    assert!(
+        log.contains("git-failed") && log.contains("install git"),
+        "{log}"
+    );
+    assert_eq!(t.record(&id).lines.len(), 1, "the move is played");
+    assert_eq!(subjects(&games), before, "not in the history yet");
+    assert_eq!(
+        git(&games, &["status", "--porcelain"]),
+        format!(" M {id}.toml\n")
+    );
+
+    let log = t.poll();
+    assert!(log.contains("git-caught-up"), "{log}");
+    let mut after = before.clone();
+    after.push(format!("{id}: 1. black 6-13"));
+    assert_eq!(subjects(&games), after);
+    assert_eq!(git(&games, &["status", "--porcelain"]), "");
 }
