@@ -354,36 +354,8 @@ fn killed_polls_leave_no_record_change_out_of_the_history() {
     }
     load.check_records(&store);
 
-    assert_eq!(git(&games, &["status", "--porcelain"]), "", "all committed");
-    let bodies = git(&games, &["log", "--reverse", "--format=%b"]);
-    let mut listed: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for l in bodies.lines().filter(|l| !l.is_empty()) {
-        let (id, _) = l.split_once(": ").unwrap();
-        listed
-            .entry(id.to_string())
-            .or_default()
-            .push(l.to_string());
-    }
-    for g in &load.games {
-        let text = store.read_game(&g.id).unwrap().unwrap();
-        assert_eq!(git(&games, &["show", &format!("HEAD:{}.toml", g.id)]), text);
-        let rec = Record::parse(&g.id, &text).unwrap();
-        let mut want = vec![listed[&g.id][0].clone()];
-        assert!(want[0].contains("new game"), "{want:?}");
-        want.extend(record_lines(&g.id, &rec));
-        let got: Vec<String> = listed[&g.id]
-            .iter()
-            .filter(|l| !l.contains("result = "))
-            .cloned()
-            .collect();
-        assert_eq!(got, want, "{}: each line once, in order", g.id);
-        let results = listed[&g.id]
-            .iter()
-            .filter(|l| l.contains("result = "))
-            .count();
-        let over = rec.result.as_ref().is_some_and(|(r, _)| r != "*");
-        assert_eq!(results, usize::from(over), "{}: its result", g.id);
-    }
+    let ids: Vec<String> = load.games.iter().map(|g| g.id.clone()).collect();
+    every_change_in_the_history(&games, &ids);
     let commits = git(&games, &["rev-list", "--count", "HEAD"]);
     eprintln!(
         "crash test (git): {} polls killed mid-way, {} of them between a batch and its \
@@ -405,6 +377,43 @@ fn killed_polls_leave_no_record_change_out_of_the_history() {
     no_key_in(&config.data, &games);
     let leftovers = common::temp_files(&config.data);
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
+/// The history of the records in `games` after a crash test: all
+/// committed (HEAD's tree is the records on disk), and each line of each
+/// record of `ids` listed once, in order, after its game's `new game`
+/// line (its result once, when it has one).
+pub(super) fn every_change_in_the_history(games: &Path, ids: &[String]) {
+    assert_eq!(git(games, &["status", "--porcelain"]), "", "all committed");
+    let bodies = git(games, &["log", "--reverse", "--format=%b"]);
+    let mut listed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for l in bodies.lines().filter(|l| !l.is_empty()) {
+        let (id, _) = l.split_once(": ").unwrap();
+        listed
+            .entry(id.to_string())
+            .or_default()
+            .push(l.to_string());
+    }
+    for id in ids {
+        let text = std::fs::read_to_string(games.join(format!("{id}.toml"))).unwrap();
+        assert_eq!(git(games, &["show", &format!("HEAD:{id}.toml")]), text);
+        let rec = Record::parse(id, &text).unwrap();
+        let mut want = vec![listed[id][0].clone()];
+        assert!(want[0].contains("new game"), "{want:?}");
+        want.extend(record_lines(id, &rec));
+        let got: Vec<String> = listed[id]
+            .iter()
+            .filter(|l| !l.contains("result = "))
+            .cloned()
+            .collect();
+        assert_eq!(got, want, "{id}: each line once, in order");
+        let results = listed[id]
+            .iter()
+            .filter(|l| l.contains("result = "))
+            .count();
+        let over = rec.result.as_ref().is_some_and(|(r, _)| r != "*");
+        assert_eq!(results, usize::from(over), "{id}: its result");
+    }
 }
 
 /// The kills of [`killed_polls_leave_no_record_change_out_of_the_history`].
