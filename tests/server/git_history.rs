@@ -518,3 +518,37 @@ fn what_a_poll_left_out_of_the_history_the_next_one_commits() {
     assert_eq!(subjects(&games), after);
     assert_eq!(git(&games, &["status", "--porcelain"]), "");
 }
+
+/// A loss on time, which a poll finds with no mail in it, is a commit of
+/// its own.
+#[test]
+fn a_loss_on_time_is_committed_by_the_poll_that_finds_it() {
+    let _shared = common::lock::shared();
+    let mut t = table("[git]");
+    let games = games_dir(&t);
+    let out = t.run(&[
+        "new",
+        "boom-and-zoom",
+        "--black",
+        ALICE,
+        "--red",
+        BOB,
+        "--first",
+        "black",
+        "--clock",
+        "1d",
+        "--id",
+        "bz-clk",
+    ]);
+    assert!(out.contains("started bz-clk"), "{out}");
+    t.minute += 3 * 24 * 60;
+    let log = t.poll();
+    assert!(log.contains("git-commit"), "{log}");
+    let last = git(&games, &["log", "-1", "--format=%aI|%B"]);
+    assert!(
+        last.starts_with(&format!("{}|bz-clk: black timeout (and 1 more)\n", t.now())),
+        "{last}"
+    );
+    assert!(last.contains("bz-clk: result = \"red\""), "{last}");
+    assert_eq!(git(&games, &["status", "--porcelain"]), "");
+}
