@@ -289,8 +289,10 @@ impl Poller<'_> {
         if let Err(e) = self.store.finish() {
             report.errors.push(format!("deadline index: {e}"));
         }
-        // The clocks' and tournaments' changes when no mail came.
-        self.record_history(cx.now, false);
+        // The clocks' and tournaments' changes when no batch took them.
+        if report.handled == 0 {
+            self.record_history(cx.now, false);
+        }
         if let Err(e) = self.send_digests(cx.processed, cx.now, &mut report) {
             report.errors.push(format!("digests: {e}"));
         }
