@@ -173,6 +173,12 @@ impl History {
             ("GIT_COMMITTER_DATE", date),
         ];
         let text = message::commit_message(&lines);
+        // The changed records alone, by name: whatever else someone staged
+        // by hand stays out (a list in a file: there may be thousands).
+        let paths = self.git.dir.join(".git/pbem-paths");
+        let list: String = changed.iter().map(|n| format!("{n}\0")).collect();
+        std::fs::write(&paths, list)
+            .map_err(|e| HistoryError::Io(paths.display().to_string(), e.to_string()))?;
         self.git.run(
             &[
                 "commit",
@@ -181,6 +187,8 @@ impl History {
                 "--cleanup=verbatim",
                 "-F",
                 "-",
+                "--pathspec-from-file=.git/pbem-paths",
+                "--pathspec-file-nul",
             ],
             Some(text.as_bytes()),
             &env,

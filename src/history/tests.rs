@@ -57,6 +57,9 @@ fn each_call_commits_what_changed_and_only_the_records() {
         "1.   black  6-13  2026-11-25T06:01:00Z  <m.1@example.org>",
     );
     std::fs::write(games.join("bz-1.toml"), &one).unwrap();
+    // A file someone staged by hand stays out too.
+    std::fs::write(games.join("staged.txt"), "by hand").unwrap();
+    git(games, &["add", "-f", "staged.txt"]);
     let t1 = t0 + chrono::Duration::minutes(5);
     let (id, lines) = h.record(t1, false).unwrap().commit.unwrap();
     assert_eq!(lines, ["bz-1: 1. black 6-13"]);
