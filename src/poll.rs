@@ -545,7 +545,6 @@ impl Poller<'_> {
             }
             report.log.extend(m.log.iter().cloned());
         }
-        self.record_history(cx.now, false);
         // Committed: a release that fails here is done by the next poll's
         // recovery.
         if let Err(e) = outbox.release_committed(folder.as_deref(), cx.now) {
@@ -563,6 +562,8 @@ impl Poller<'_> {
                 .errors
                 .push(format!("the mailbox: cannot sync the done marks: {e}"));
         }
+        // Last: a slow push holds up no reply and no mark.
+        self.record_history(cx.now, false);
         Flow::Next
     }
 
