@@ -43,6 +43,10 @@ pub struct Config {
     /// The web archive the daemon keeps current (`[site]`; issue 17).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<SiteConfig>,
+    /// The git history of the records (`[git]`; README, "Git history of
+    /// the records"): off without the table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git: Option<crate::history::GitConfig>,
 }
 
 /// `[site]`: where the daemon keeps the web archive (`pbem site`)
@@ -244,6 +248,9 @@ impl Config {
             }
             SendConfig::Sendmail { .. } => {}
         }
+        if let Some(g) = &mut c.git {
+            g.resolve(base).map_err(err)?;
+        }
         Ok(c)
     }
 }
@@ -401,6 +408,16 @@ folder = "mail/sent"
 # Or through sendmail:
 # transport = "sendmail"
 # command = "/usr/sbin/sendmail"
+
+# The history of every game record in git: the data folder's games/ is a
+# git repository, and each batch of changes one commit by pbem, listing
+# each game's new lines ("bz-7k2q: 12. red 22-15"). Needs `git`.
+# Only the records go in, never the players' keys.
+# [git]
+# remote = "/srv/pbem-history.git"  # optional: pushed after each commit
+# branch = "main"
+# author_name = "pbem"              # default: name above
+# author_email = "pbem@example.org" # default: address above
 "#;
 
 #[cfg(test)]

@@ -29,7 +29,8 @@
 //!    Maildir, one file each.
 //!
 //! Beneath them: [`store`] (the data folder), [`timecontrol`] (the clock
-//! rules, pure) and [`clock`] (the one clock), [`logging`], [`config`].
+//! rules, pure) and [`clock`] (the one clock), [`logging`], [`config`],
+//! [`history`] (the records' git history, issue 17).
 //! Above them: [`setup`] (the composition root), [`daemon`] (the event
 //! loops), [`cli`] (the subcommands). No module imports one that imports
 //! it back (`cargo test --test cli layout` checks it).
@@ -46,6 +47,7 @@ pub mod clock;
 pub mod config;
 pub mod daemon;
 pub mod demo;
+pub mod history;
 pub mod logging;
 pub mod mail;
 pub mod mailbox;

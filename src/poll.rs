@@ -68,6 +68,7 @@ pub const BATCH: usize = 128;
 mod clocks;
 mod damage;
 mod digest;
+mod history;
 mod key;
 pub mod limit;
 mod tournaments;
@@ -112,6 +113,8 @@ pub struct Poller<'a> {
     pub transport: &'a dyn Transport,
     /// The reply limits against storms and loops.
     pub limits: Limits,
+    /// The records' git history, when `[git]` keeps one.
+    pub history: Option<&'a crate::history::History>,
 }
 
 /// The step that handles one parsed mail.
@@ -285,6 +288,10 @@ impl Poller<'_> {
         self.commit_batch(cx, &mut batch, source, &mut report);
         if let Err(e) = self.store.finish() {
             report.errors.push(format!("deadline index: {e}"));
+        }
+        // The clocks' and tournaments' changes when no batch took them.
+        if report.handled == 0 {
+            self.record_history(cx.now, false);
         }
         if let Err(e) = self.send_digests(cx.processed, cx.now, &mut report) {
             report.errors.push(format!("digests: {e}"));
@@ -555,6 +562,8 @@ impl Poller<'_> {
                 .errors
                 .push(format!("the mailbox: cannot sync the done marks: {e}"));
         }
+        // Last: a slow push holds up no reply and no mark.
+        self.record_history(cx.now, false);
         Flow::Next
     }
 
@@ -621,7 +630,9 @@ impl Poller<'_> {
             mail,
             hold,
         };
-        self.outbox().commit_one(&r, made, now)
+        self.outbox().commit_one(&r, made, now)?;
+        self.record_history(now, false);
+        Ok(())
     }
 
     /// After a crash: what the outbox's staging folders hold finished or
@@ -631,7 +642,10 @@ impl Poller<'_> {
     /// # Errors
     /// Store failures: the rest is then done by the next recovery.
     pub fn recover(&self, now: DateTime<Utc>) -> Result<(), StoreError> {
-        self.outbox().recover(now)
+        self.outbox().recover(now)?;
+        // What a crash left out of the records' history.
+        self.record_history(now, true);
+        Ok(())
     }
 }
 

@@ -24,6 +24,8 @@ pub struct Server {
     pub identity: Identity,
     pub templates: Templates,
     pub transport: Box<dyn transport::Transport>,
+    /// The records' git history (`[git]`), when kept.
+    pub history: Option<crate::history::History>,
 }
 
 impl Server {
@@ -39,12 +41,17 @@ impl Server {
         };
         let templates = Templates::new(config.templates.clone());
         let transport = transport::from_config(&config.send)?;
+        let history = config.git.as_ref().and_then(|g| {
+            let games = store.root().join("games");
+            crate::history::History::new(g, games, &config.name, &config.address)
+        });
         Ok(Server {
             config,
             store,
             identity,
             templates,
             transport,
+            history,
         })
     }
 
@@ -55,6 +62,7 @@ impl Server {
             templates: &self.templates,
             transport: self.transport.as_ref(),
             limits: self.config.limits,
+            history: self.history.as_ref(),
         }
     }
 

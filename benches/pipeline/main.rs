@@ -260,6 +260,7 @@ fn identity(config: &Config) -> Identity {
         trusted_authserv: None,
         admin: None,
         clocks: config.clock.clone(),
+        bot: Default::default(),
     }
 }
 
@@ -434,6 +435,7 @@ fn throughput(config: &Config, games: &mut [Played], mails: usize) -> Throughput
         templates: &templates,
         transport: &taken,
         limits: Default::default(),
+        history: None,
     };
     let (cpu, t) = (cpu_time(), Instant::now());
     let report = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();

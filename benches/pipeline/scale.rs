@@ -127,6 +127,7 @@ pub(super) fn one_move_polls(config: &Config, games: &mut [Played], picks: &[usi
         templates: &templates,
         transport: &taken,
         limits: Default::default(),
+        history: None,
     };
     let mut out = Vec::new();
     for (i, &g) in picks.iter().enumerate() {
@@ -173,6 +174,7 @@ pub(super) fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
             templates: &templates,
             transport: &taken,
             limits: Default::default(),
+            history: None,
         };
         let t = Instant::now();
         let r = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();

@@ -104,7 +104,10 @@ impl Init {
 /// log line), and neither this poll nor later ones exit 1 for it. Exits
 /// 75 (EX_TEMPFAIL), having done nothing, when another pbem (a daemon, an
 /// earlier poll) holds the data folder's lock; with --wait it waits for
-/// it instead.
+/// it instead. With [git] in pbem.toml, each batch's record changes are
+/// committed in DATA/games/ (a git repository) and pushed to its remote;
+/// a git that fails is logged and tried again at the next poll, and
+/// changes no exit status.
 ///
 /// Examples:
 ///   pbem poll

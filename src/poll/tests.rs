@@ -59,6 +59,7 @@ impl Fixture {
             templates: &self.templates,
             transport: &self.sink,
             limits: Default::default(),
+            history: None,
         }
     }
 }
@@ -117,6 +118,7 @@ fn issue5_a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
         templates: &templates,
         transport: &transport,
         limits: Default::default(),
+        history: None,
     };
     // The double: the adjudicator, with a library bug on Bob's mail.
     let buggy = |adj: &Adjudicator<'_>, m: &inbound::Inbound| {

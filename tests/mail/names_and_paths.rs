@@ -303,6 +303,7 @@ fn issue5_no_value_injects_a_header() {
         trusted_authserv: None,
         admin: None,
         clocks: Default::default(),
+        bot: Default::default(),
     };
     let evil = [
         "x\r\nBcc: evil@example.com",

@@ -55,6 +55,7 @@ impl World {
             templates: &s.templates,
             transport: s.transport.as_ref(),
             limits: s.config.limits,
+            history: None,
         }
         .poll(&mut md, self.now, true)
         .unwrap();

@@ -161,9 +161,14 @@ struct Site {
 
 impl Site {
     fn new() -> Site {
+        Site::with_settings("")
+    }
+
+    /// With `more` after `pbem init`'s settings.
+    fn with_settings(more: &str) -> Site {
         let dir = tempfile::tempdir().unwrap();
         let config_path = dir.path().join("pbem.toml");
-        std::fs::write(&config_path, INIT).unwrap();
+        std::fs::write(&config_path, format!("{INIT}\n{more}")).unwrap();
         let config = Config::load(&config_path).unwrap();
         let store = Store::open(&config.data).unwrap();
         Site {
@@ -370,7 +375,8 @@ fn count_replies(site: &Site, games: &[Planned]) -> (usize, usize, usize) {
 fn killed_admin_commands_lose_and_double_nothing() {
     let _shared = crate::common::lock::shared();
     let kills = kills();
-    let site = Site::new();
+    // With the records' git history (issue 17): every command in it too.
+    let site = Site::with_settings("[git]\n");
     let mut games: Vec<Planned> = Vec::new();
     let mut commands = 0;
     let mut rng = fastrand::Rng::with_seed(20261122);
@@ -417,6 +423,8 @@ fn killed_admin_commands_lose_and_double_nothing() {
     let elapsed = started.elapsed();
 
     check_games(&site, &games);
+    let ids: Vec<String> = games.iter().map(|g| g.id.clone()).collect();
+    crate::git_history::every_change_in_the_history(&site.config.data.join("games"), &ids);
     let (mails, lost, doubled) = count_replies(&site, &games);
     let n_moves: usize = games.iter().map(|g| g.moves.len()).sum();
     let Kills {

@@ -20,6 +20,7 @@ mod crash_league;
 mod daemon;
 mod deliver;
 mod faults;
+mod git_history;
 mod imap_games;
 mod imap_reconnect;
 mod league_by_mail;

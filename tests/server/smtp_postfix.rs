@@ -417,6 +417,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         send: s.submission(),
         bot: Default::default(),
         site: None,
+        git: None,
     };
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let server = Server::new(config).unwrap();

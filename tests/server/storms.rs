@@ -111,6 +111,7 @@ impl World {
             templates: &s.templates,
             transport: s.transport.as_ref(),
             limits: s.config.limits,
+            history: None,
         }
         .poll(&mut self.inbox.clone(), self.now, true)
         .unwrap();
