@@ -28,7 +28,7 @@ pub fn html_table(board: &Board) -> String {
     let _ = writeln!(
         out,
         "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\" \
-         style=\"border-collapse:collapse;border:3px solid {};margin:6px 0\">",
+         style=\"border:3px solid {};margin:6px 0\">",
         palette::LINE
     );
     let lines = board.points.is_some();
