@@ -37,6 +37,20 @@ pub struct Config {
     pub limits: crate::poll::Limits,
     pub inbox: Inbox,
     pub send: SendConfig,
+    /// The web archive the daemon keeps current (`[site]`; issue 17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<SiteConfig>,
+}
+
+/// `[site]`: where the daemon keeps the web archive (`pbem site`)
+/// current, rewriting the pages of changed games after each batch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SiteConfig {
+    pub dir: PathBuf,
+    /// Show the players' addresses (default: their names only).
+    #[serde(default)]
+    pub addresses: bool,
 }
 
 /// Where pbem reads its mail (`[inbox]`): one of a Maildir or an IMAP

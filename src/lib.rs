@@ -53,6 +53,7 @@ pub mod poll;
 
 pub mod reply;
 pub mod setup;
+pub mod site;
 pub mod store;
 pub mod timecontrol;
 pub mod transport;

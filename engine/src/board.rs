@@ -9,9 +9,11 @@
 //! The drawings are plain string building, so they live here beside the
 //! data, usable by anything that has a position and no I/O (issue 17).
 
+mod frames;
 mod html;
 mod svg;
 
+pub use frames::svg_frames;
 pub use html::html_table;
 pub use svg::svg;
 

@@ -49,6 +49,13 @@ impl<T> PerSide<T> {
     pub const fn new(a: T, b: T) -> PerSide<T> {
         PerSide([a, b])
     }
+    /// `mine` for `side`, `other` for the other side: a pair seated.
+    pub fn seat(side: Side, mine: T, other: T) -> PerSide<T> {
+        match side {
+            Side::A => PerSide([mine, other]),
+            Side::B => PerSide([other, mine]),
+        }
+    }
     /// Each side's value from `f`.
     pub fn from_fn(mut f: impl FnMut(Side) -> T) -> PerSide<T> {
         PerSide([f(Side::A), f(Side::B)])
@@ -176,6 +183,14 @@ mod tests {
             [(Side::A, &1), (Side::B, &12)]
         );
         assert_eq!(PerSide::from_fn(Side::index), PerSide::new(0, 1));
+        assert_eq!(
+            PerSide::seat(Side::A, "me", "you"),
+            PerSide::new("me", "you")
+        );
+        assert_eq!(
+            PerSide::seat(Side::B, "me", "you"),
+            PerSide::new("you", "me")
+        );
         assert_eq!(Side::by_name(SIDES), Side::BOTH);
         assert_eq!(Side::by_name(["guerrilla", "coin"]), [Side::B, Side::A]);
         assert_eq!(

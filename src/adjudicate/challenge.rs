@@ -407,14 +407,15 @@ impl Adjudicator<'_> {
         let rules = rec.rules;
         let secrets = self.store.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;
+        let shown = self.match_view(&rec)?;
         Ok(crate::with_game!(rules, G => {
                    let pos = G::start(rec.first_side());
                    let mut out = Vec::new();
                    for side in Side::BOTH {
                        let to = rec.players[side].clone().unwrap_or_default();
                        let board = crate::mail::board::board(&pos, &View { seat: Some(side), ..View::default() });
-                       let ratings = self.ratings_before(&rec, &to)?;
-                       let series = self.series_context(&rec, &to)?;
+                       let ratings = shown.ratings_before(&to);
+                       let series = shown.series(&to);
                        out.push(Letter {
                            to,
                            kind: Kind::News,
@@ -483,10 +484,7 @@ impl Adjudicator<'_> {
         let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
         let challenger = ch.challenger.clone();
         let opponent = mailbox(mail.from_name.as_deref(), &ch.opponent);
-        let players = match challenger_side {
-            Side::A => PerSide::new(challenger, opponent),
-            Side::B => PerSide::new(opponent, challenger),
-        };
+        let players = PerSide::seat(challenger_side, challenger, opponent);
         let info = self.match_of_challenge(id, ch, rules, &players)?;
         self.store.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())

@@ -51,7 +51,7 @@ mod tournament;
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
-pub use league::tournament_state as league_state;
+pub use league::{public_name, tournament_state as league_state};
 pub use news::MAX_LISTED;
 pub use ratings::{Finished, rebuild as rebuild_ratings};
 pub use tournament::{MAX_NAME as MAX_TOURNAMENT_NAME, tournament_game_id};
@@ -223,6 +223,9 @@ impl Adjudicator<'_> {
                 ..failed(vec![r], format!("refused from {from}: no command"))
             });
         }
+        if let (Some((_, Table::Game { record, .. })), Some(_)) = (&table, side) {
+            leaving_resigns(&mut commands, record);
+        }
         match (table, side) {
             (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => self.in_game(
                 &GameMail {
@@ -344,6 +347,31 @@ fn needs_game(c: &Command) -> bool {
             | Command::Join(_)
             | Command::Leave(_)
     )
+}
+
+/// `leave NAME` from a player in a reply about their game of tournament
+/// NAME still in play gives that game up too: a player who drops out
+/// resigns all (issue 16). A `resign` goes before the `leave`, unless the
+/// mail resigns already.
+fn leaving_resigns(commands: &mut Vec<Command>, record: &Record) {
+    let Some(name) = record.match_info.tournament.as_deref() else {
+        return;
+    };
+    let Some(at) = commands
+        .iter()
+        .position(|c| matches!(c, Command::Leave(n) if n == name))
+    else {
+        return;
+    };
+    if commands.contains(&Command::Resign) {
+        return;
+    }
+    let in_play = crate::with_game!(record.rules, G => {
+        record::replay::<G>(record).is_ok_and(|r| r.end.is_none())
+    });
+    if in_play {
+        commands.insert(at, Command::Resign);
+    }
 }
 
 fn summary(commands: &[Command]) -> String {

@@ -92,6 +92,11 @@ impl Adjudicator<'_> {
             Some(Entry::Event(e)) => e.as_str().to_string(),
             None => String::new(),
         };
+        // The match is shown when the game ends: read then, once.
+        let shown = match replayed.end {
+            Some(_) => Some(self.match_view(rec)?),
+            None => None,
+        };
         let mut out = Vec::new();
         for side in Side::BOTH {
             let to = rec.players[side].clone().unwrap_or_default();
@@ -114,8 +119,9 @@ impl Adjudicator<'_> {
                         game::Outcome::Draw => None,
                     };
                     let result = self.words("result", context! { winner })?;
-                    let rating = self.rating_change(id, rec, &to)?;
-                    let series = self.series_context(rec, &to)?;
+                    let (rating, series) = shown
+                        .as_ref()
+                        .map_or((None, None), |m| (m.rating_change(id, &to), m.series(&to)));
                     (
                         "over",
                         context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec), rating, series },

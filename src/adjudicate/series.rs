@@ -123,9 +123,11 @@ impl Adjudicator<'_> {
             };
             let rules = f.rules;
             let first = rules.fixed_first().unwrap_or(Side::A);
-            let mut players = PerSide::new(String::new(), String::new());
-            players[first] = s.players[next.first].clone();
-            players[first.other()] = s.players[next.second].clone();
+            let players = PerSide::seat(
+                first,
+                s.players[next.first].clone(),
+                s.players[next.second].clone(),
+            );
             let info = MatchInfo {
                 series: Some(series_id.to_string()),
                 game: u32::try_from(number).ok(),
@@ -195,47 +197,61 @@ impl Adjudicator<'_> {
         Ok(out)
     }
 
-    /// The series line of a game's mails: which game of how many, and the
-    /// score before it (none for a game on its own).
-    pub(super) fn series_context(
-        &self,
-        rec: &Record,
-        reader: &str,
-    ) -> Result<Option<minijinja::Value>> {
-        let Some(series_id) = &rec.match_info.series else {
-            return Ok(None);
+    /// What the mails of game `rec` show of its match (its series and the
+    /// ratings of its game), read once for both readers.
+    pub(super) fn match_view(&self, rec: &Record) -> Result<MatchView> {
+        let ratings = if rec.match_info.rated {
+            Some(self.store.ratings(rec.rules.slug())?)
+        } else {
+            None
         };
-        let Some(s) = self.store.series(series_id)? else {
-            return Ok(None);
-        };
-        let current = Finished::of(rec.id.as_deref().unwrap_or_default(), rec);
-        let state = self.series_state(&s, current.as_ref())?;
-        let seat = usize::from(address_of(reader) != address_of(&s.players[0]));
-        let score = state.score();
-        Ok(Some(context! {
-            number => rec.match_info.game, length => s.length,
-            yours => score[seat].to_string(), theirs => score[1 - seat].to_string(),
-            decided => state.decided().is_some(),
-        }))
+        let mut series = None;
+        if let Some(series_id) = &rec.match_info.series
+            && let Some(s) = self.store.series(series_id)?
+        {
+            let current = Finished::of(rec.id.as_deref().unwrap_or_default(), rec);
+            let state = self.series_state(&s, current.as_ref())?;
+            series = Some((s, state));
+        }
+        Ok(MatchView {
+            number: rec.match_info.game,
+            players: rec.players.clone(),
+            ratings,
+            series,
+        })
     }
 }
 
-impl Adjudicator<'_> {
+/// A game's match as its mails show it ([`Adjudicator::match_view`]):
+/// the files read once, worded for each reader.
+pub(super) struct MatchView {
+    /// Which game of its series it is.
+    number: Option<u32>,
+    players: PerSide<Option<String>>,
+    /// The ratings of its game, when it is rated.
+    ratings: Option<crate::store::league::RatingsFile>,
+    /// Its series and the score so far.
+    series: Option<(SeriesFile, Series)>,
+}
+
+impl MatchView {
+    /// The series line: which game of how many, and the score before it
+    /// (none for a game on its own).
+    pub(super) fn series(&self, reader: &str) -> Option<minijinja::Value> {
+        let (s, state) = self.series.as_ref()?;
+        let seat = usize::from(address_of(reader) != address_of(&s.players[0]));
+        let score = state.score();
+        Some(context! {
+            number => self.number, length => s.length,
+            yours => score[seat].to_string(), theirs => score[1 - seat].to_string(),
+            decided => state.decided().is_some(),
+        })
+    }
+
     /// What rated game `id` did to the ratings, as `reader` sees it (their
     /// own first); none for an unrated game or one not rated yet.
-    pub(super) fn rating_change(
-        &self,
-        id: &str,
-        rec: &Record,
-        reader: &str,
-    ) -> Result<Option<minijinja::Value>> {
-        if !rec.match_info.rated {
-            return Ok(None);
-        }
-        let file = self.store.ratings(rec.rules.slug())?;
-        let Some(g) = file.game(id) else {
-            return Ok(None);
-        };
+    pub(super) fn rating_change(&self, id: &str, reader: &str) -> Option<minijinja::Value> {
+        let g = self.ratings.as_ref()?.game(id)?;
         let me = usize::from(g.players[0] != address_of(reader));
         let signed = |n: i64| {
             if n >= 0 {
@@ -244,25 +260,18 @@ impl Adjudicator<'_> {
                 n.to_string()
             }
         };
-        Ok(Some(context! {
+        Some(context! {
             before => g.before[me], after => g.after[me], change => signed(g.after[me] - g.before[me]),
             theirs_before => g.before[1 - me], theirs_after => g.after[1 - me],
             theirs_change => signed(g.after[1 - me] - g.before[1 - me]),
-        }))
+        })
     }
 
     /// Both players' ratings before a rated game, `reader`'s first; none
     /// for an unrated game.
-    pub(super) fn ratings_before(
-        &self,
-        rec: &Record,
-        reader: &str,
-    ) -> Result<Option<minijinja::Value>> {
-        if !rec.match_info.rated {
-            return Ok(None);
-        }
-        let file = self.store.ratings(rec.rules.slug())?;
-        let opponent = rec
+    pub(super) fn ratings_before(&self, reader: &str) -> Option<minijinja::Value> {
+        let file = self.ratings.as_ref()?;
+        let opponent = self
             .players
             .values()
             .flatten()
@@ -273,9 +282,7 @@ impl Adjudicator<'_> {
             let r = file.table.get(&address_of(who));
             context! { rating => r.shown(), deviation => r.deviation.round() as i64, games => r.games }
         };
-        Ok(Some(
-            context! { yours => shown(reader), theirs => shown(&opponent) },
-        ))
+        Some(context! { yours => shown(reader), theirs => shown(&opponent) })
     }
 }
 

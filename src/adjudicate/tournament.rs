@@ -33,13 +33,8 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Store and template failures.
     pub fn tournament_begin(&self, t: &mut TournamentFile) -> Result<Vec<Reply>> {
-        let letters = if let Some(round) = t.played.first() {
-            let mut out = Vec::new();
-            for id in round.games.iter().filter_map(|g| g.game.as_deref()) {
-                out.extend(self.started_letters(id)?);
-            }
-            out.extend(self.standings_letters(t)?);
-            out
+        let letters = if !t.played.is_empty() {
+            self.round_letters(t, 0)?
         } else if t.players.len() < 2 {
             if !t.over {
                 t.over = true;
@@ -94,15 +89,16 @@ impl Adjudicator<'_> {
             bye: round.bye,
             closed_by: None,
         };
-        let mut letters = Vec::new();
         for (board, g) in round.games.iter().enumerate() {
             let game = if g.outcome.is_some() {
                 None
             } else {
                 let id = tournament_game_id(&t.name, number, board + 1);
-                let mut players = PerSide::new(String::new(), String::new());
-                players[first] = t.players[g.first].clone();
-                players[first.other()] = t.players[g.second].clone();
+                let players = PerSide::seat(
+                    first,
+                    t.players[g.first].clone(),
+                    t.players[g.second].clone(),
+                );
                 let info = MatchInfo {
                     tournament: Some(t.name.clone()),
                     round: u32::try_from(number).ok(),
@@ -110,7 +106,6 @@ impl Adjudicator<'_> {
                     ..MatchInfo::default()
                 };
                 self.start_game(&id, rules, Some(first), players, t.clock, info)?;
-                letters.extend(self.started_letters(&id)?);
                 Some(id)
             };
             file.games.push(Board {
@@ -129,11 +124,21 @@ impl Adjudicator<'_> {
         {
             let closing = t.played.len() - 1;
             t.played[closing].closed_by = Some(format!("round-{number}"));
-            letters.extend(self.tournament_step(t)?);
-            return Ok(letters);
+            return self.tournament_step(t);
         }
-        letters.extend(self.standings_letters(t)?);
-        Ok(letters)
+        self.round_letters(t, t.played.len() - 1)
+    }
+
+    /// The mails of round `r` (from 0) of `t` begun: each of its games'
+    /// start, then the standings with its pairings to every player.
+    fn round_letters(&self, t: &TournamentFile, r: usize) -> Result<Vec<Letter>> {
+        let mut out = Vec::new();
+        let games = t.played.get(r).map_or(&[][..], |round| &round.games);
+        for id in games.iter().filter_map(|g| g.game.as_deref()) {
+            out.extend(self.started_letters(id)?);
+        }
+        out.extend(self.standings_letters(t)?);
+        Ok(out)
     }
 
     /// After `f`, a game of tournament `name`: its result entered (a
@@ -184,16 +189,7 @@ impl Adjudicator<'_> {
             return self.tournament_step(&mut t);
         }
         // Handled again: the round this game began, its mails again.
-        let mut letters = Vec::new();
-        for id in t.played[r + 1]
-            .games
-            .iter()
-            .filter_map(|g| g.game.as_deref())
-        {
-            letters.extend(self.started_letters(id)?);
-        }
-        letters.extend(self.standings_letters(&t)?);
-        Ok(letters)
+        self.round_letters(&t, r + 1)
     }
 
     /// The standings, one mail to each player (those who dropped out too).

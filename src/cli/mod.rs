@@ -10,6 +10,7 @@ mod moves;
 mod rules;
 mod server;
 mod show;
+mod site;
 mod validate;
 
 pub use validate::{Checked, check as validate_record};
@@ -56,6 +57,7 @@ pub enum Command {
     Check(check::Check),
     Tournament(league::Tournament),
     Ratings(league::Ratings),
+    Site(site::Site),
     Help(docs::Help),
 }
 
@@ -83,6 +85,7 @@ impl Cli {
             Command::Check(c) => c.execute(),
             Command::Tournament(c) => c.execute(),
             Command::Ratings(c) => c.execute(),
+            Command::Site(c) => c.execute(),
             Command::Help(c) => c.execute(),
         }
     }

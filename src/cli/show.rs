@@ -10,7 +10,7 @@ use serde_json::json;
 /// Examples:
 ///   pbem show games/embed.toml
 ///   pbem show games/embed.toml --ply 10 --seat red
-///   pbem show games/embed.toml --svg > board.svg
+///   pbem show games/embed.toml --ply 10 --svg
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Show {

@@ -109,11 +109,13 @@ impl Poller<'_> {
             return Ok(None);
         };
         if !cx.processed.contains(&tick.key)? {
-            // What the game's end began (a series' next game, a
+            // What a loss on time began (a series' next game, a
             // tournament's next round: their keys, which the mails carry)
             // on disk before the key; done again, it is found, not made
-            // anew.
-            self.store.sync()?;
+            // anew. A reminder began nothing.
+            if tick.record.is_some() {
+                self.store.sync()?;
+            }
             let hold = Hold::News {
                 urgent: tick.urgent,
             };

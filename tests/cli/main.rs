@@ -20,3 +20,4 @@ mod layout;
 mod readme;
 mod records;
 mod rules_docs;
+mod site;

@@ -454,6 +454,26 @@ impl StackRoom {
     }
 }
 
+impl StackRoom {
+    /// [`Mailroom::receive`], with each mail as it came too (for a real
+    /// mail client to answer it).
+    pub fn receive_raw(
+        &mut self,
+        who: usize,
+        player: &mut Player,
+        n: usize,
+    ) -> Vec<(Vec<u8>, Received)> {
+        self.clients[who]
+            .wait(n)
+            .into_iter()
+            .map(|raw| {
+                let r = player.take(&raw).expect("a mail");
+                (raw, r)
+            })
+            .collect()
+    }
+}
+
 impl Mailroom for StackRoom {
     fn pbem_address(&self) -> String {
         self.pbem_address.clone()
@@ -500,10 +520,9 @@ impl Mailroom for StackRoom {
     }
 
     fn receive(&mut self, who: usize, player: &mut Player, n: usize) -> Vec<Received> {
-        self.clients[who]
-            .wait(n)
-            .iter()
-            .map(|raw| player.take(raw).expect("a mail"))
+        self.receive_raw(who, player, n)
+            .into_iter()
+            .map(|(_, r)| r)
             .collect()
     }
 

@@ -3,8 +3,9 @@
 //! scripted whole game ([`play`]), the loopback mail stack ([`mailstack`]),
 //! many games' mail at once ([`workload`]), a pbem of its own with a pinned
 //! clock ([`pbem_setup`]) and players around it for series and
-//! tournaments ([`club`]), and who may run beside whom ([`lock`]). Each
-//! binary uses a part, hence `dead_code`.
+//! tournaments ([`club`]), a real mail client writing a player's mail
+//! ([`snail`]), and who may run beside whom ([`lock`]). Each binary uses
+//! a part, hence `dead_code`.
 #![allow(dead_code)]
 
 pub mod club;
@@ -12,6 +13,7 @@ pub mod lock;
 pub mod mailstack;
 pub mod pbem_setup;
 pub mod play;
+pub mod snail;
 pub mod workload;
 
 use std::path::{Path, PathBuf};
@@ -74,6 +76,23 @@ pub fn temp_files(dir: &Path) -> Vec<PathBuf> {
         .into_iter()
         .filter(|p| p.to_string_lossy().ends_with(".tmp"))
         .collect()
+}
+
+/// Nothing left half-way in data folder `data` of `store` after polls
+/// were killed and recovered: no staged or queued reply, no temporary
+/// file.
+#[allow(dead_code)]
+pub fn assert_nothing_left(store: &pbem::store::Store, data: &Path) {
+    assert!(
+        files(&store.outbox_staging()).is_empty(),
+        "no staged replies left"
+    );
+    assert!(
+        files(&store.outbox_ready()).is_empty(),
+        "the outbox is empty"
+    );
+    let leftovers = temp_files(data);
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
 }
 
 /// Every file under `dir`, at any depth (none when it is missing).

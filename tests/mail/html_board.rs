@@ -254,6 +254,8 @@ fn chromium() -> Option<&'static str> {
 
 /// Runs headless Chromium on `page` with `args`.
 fn run(browser: &str, page: &Path, args: &[&str]) -> Vec<u8> {
+    // A profile of its own: browsers run side by side in the tests.
+    let profile = tempfile::tempdir().unwrap();
     let out = Command::new(browser)
         .args([
             "--headless",
@@ -261,6 +263,7 @@ fn run(browser: &str, page: &Path, args: &[&str]) -> Vec<u8> {
             "--no-sandbox",
             "--hide-scrollbars",
         ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(args)
         .arg(format!("file://{}", page.display()))
         .output()

@@ -142,16 +142,7 @@ fn killed_polls_lose_and_double_nothing() {
             .iter()
             .all(|p| p.to_string_lossy().ends_with(",S"))
     );
-    assert!(
-        files(&store.outbox_staging()).is_empty(),
-        "no staged replies left"
-    );
-    assert!(
-        files(&store.outbox_ready()).is_empty(),
-        "the outbox is empty"
-    );
-    let leftovers = common::temp_files(&config.data);
-    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    common::assert_nothing_left(&store, &config.data);
     let keys = common::committed_keys(&config.data);
     let unique: HashSet<&String> = keys.iter().collect();
     assert_eq!(keys.len(), unique.len(), "no mail committed twice");
@@ -237,16 +228,7 @@ impl Site {
     /// Nothing left half-way: no staged or queued reply, no temporary
     /// file in the data folder.
     fn nothing_left(&self) {
-        assert!(
-            files(&self.store.outbox_staging()).is_empty(),
-            "no staged replies left"
-        );
-        assert!(
-            files(&self.store.outbox_ready()).is_empty(),
-            "the outbox is empty"
-        );
-        let leftovers = common::temp_files(&self.config.data);
-        assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+        common::assert_nothing_left(&self.store, &self.config.data);
     }
 }
 

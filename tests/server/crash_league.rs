@@ -189,16 +189,7 @@ fn check_mails_and_leftovers(data: &Path, store: &Store, sent: &Path, who: &[Str
         // and round 2's pairings with the last.
         assert_eq!(count(&mails, "Tournament crash:"), PLAYERS / 2 + 1, "{w}");
     }
-    assert!(
-        files(&store.outbox_staging()).is_empty(),
-        "no staged replies left"
-    );
-    assert!(
-        files(&store.outbox_ready()).is_empty(),
-        "the outbox is empty"
-    );
-    let leftovers = common::temp_files(data);
-    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    common::assert_nothing_left(store, data);
     let keys = common::committed_keys(data);
     let unique: std::collections::HashSet<&String> = keys.iter().collect();
     assert_eq!(keys.len(), unique.len(), "nothing committed twice");

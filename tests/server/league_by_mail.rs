@@ -3,7 +3,9 @@
 //! checked"): Alice and Bob are real mailboxes at the loopback Postfix and
 //! Dovecot (`scripts/mailstack`), sending over submission and reading over
 //! IMAP; pbem reads its own mailbox over IMAP and replies over submission.
-//! The admin's only part is `pbem tournament new`.
+//! Bob's mails are written by a real mail client, s-nail (its replies
+//! with its own quoting and threading; [`common::snail`]); Alice's by the
+//! scripted player. The admin's only part is `pbem tournament new`.
 
 use crate::common;
 
@@ -20,23 +22,67 @@ fn flat(r: &Received) -> String {
     r.text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Player `who` answers the newest mail about `tag` with `body`; pbem
-/// handles it.
-fn answer(room: &mut StackRoom, players: &mut [Player; 2], who: usize, tag: &str, body: &str) {
-    let (to, raw) = players[who].answer(tag, body).unwrap();
-    room.post(who, &to, &raw);
-    room.run_pbem(1);
+/// The two players and the mail they got, as it came.
+struct Desk {
+    room: StackRoom,
+    players: [Player; 2],
+    /// Each player's mails from pbem, as they came, with their subjects.
+    got: [Vec<(String, Vec<u8>)>; 2],
 }
 
-/// Each player's next `n` mails, as flat texts.
-fn next(room: &mut StackRoom, players: &mut [Player; 2], n: [usize; 2]) -> [Vec<String>; 2] {
-    let mut out: [Vec<String>; 2] = Default::default();
-    for who in 0..2 {
-        let got = room.receive(who, &mut players[who], n[who]);
-        assert_eq!(got.len(), n[who], "{}: {got:#?}", players[who].name);
-        out[who] = got.iter().map(flat).collect();
+/// Bob, who answers with s-nail.
+const BOB: usize = 1;
+
+impl Desk {
+    /// Player `who` answers the newest mail about `tag` with `body`
+    /// (Bob with s-nail's reply); pbem handles it.
+    fn answer(&mut self, who: usize, tag: &str, body: &str) {
+        let (to, raw) = if who == BOB {
+            let (_, mail) = self.got[who]
+                .iter()
+                .rev()
+                .find(|(subject, _)| subject.contains(tag))
+                .unwrap_or_else(|| panic!("Bob has no mail about {tag}"));
+            let raw = common::snail::reply(mail, &self.players[who].address, body);
+            let text = String::from_utf8_lossy(&raw);
+            assert!(text.contains("User-Agent: s-nail"), "{text}");
+            (self.players[who].address.clone(), raw)
+        } else {
+            self.players[who].answer(tag, body).unwrap()
+        };
+        self.room.post(who, &to, &raw);
+        self.room.run_pbem(1);
     }
-    out
+
+    /// Player `who` writes a new mail to pbem (Bob with s-nail).
+    fn write(&mut self, who: usize, subject: &str, body: &str) {
+        let to = self.room.pbem_address();
+        let raw = if who == BOB {
+            common::snail::compose(&self.players[who].address, &to, subject, body)
+        } else {
+            self.players[who].compose(&to, subject, body, None)
+        };
+        self.room.post(who, &to, &raw);
+    }
+
+    /// Each player's next `n` mails, as flat texts.
+    fn next(&mut self, n: [usize; 2]) -> [Vec<String>; 2] {
+        let mut out: [Vec<String>; 2] = Default::default();
+        for who in 0..2 {
+            let got = self.room.receive_raw(who, &mut self.players[who], n[who]);
+            assert_eq!(got.len(), n[who], "{}", self.players[who].name);
+            for (raw, r) in got {
+                out[who].push(flat(&r));
+                self.got[who].push((r.subject, raw));
+            }
+        }
+        out
+    }
+
+    /// The id of the newest game Alice or Bob was told of.
+    fn newest_id(&self, who: usize) -> String {
+        id_of(self.players[who].received.last().unwrap())
+    }
 }
 
 /// The id in a mail's subject `[pbem ID] ...`.
@@ -66,30 +112,33 @@ fn a_series_a_rematch_and_a_tournament_by_real_mail() {
     let server = StackRoom::server(s, dir.path(), &address, &s.imap_inbox(&address));
     let mut config = s.imap(&address, Security::Starttls);
     config.processed_folder = Some("done".into());
-    let (mut room, mut players) = StackRoom::new(
+    let (room, players) = StackRoom::new(
         s,
         &tag,
         &address,
         PbemSide::Imap(server, Box::new(Imap::new(config))),
     );
-    series_and_rematch(&mut room, &mut players, &address);
-    tournament_with_sign_up(&mut room, &mut players, &address, dir.path(), &tag);
+    let mut desk = Desk {
+        room,
+        players,
+        got: Default::default(),
+    };
+    series_and_rematch(&mut desk);
+    tournament_with_sign_up(&mut desk, dir.path(), &tag);
 }
 
 /// A best of 3 won 2-0 by Alice, then Bob's rematch in reply to the
 /// mail of the series' end.
-fn series_and_rematch(room: &mut StackRoom, players: &mut [Player; 2], address: &str) {
-    let [alice, bob] = [players[0].address.clone(), players[1].address.clone()];
+fn series_and_rematch(desk: &mut Desk) {
+    let [alice, bob] = [0, 1].map(|who| desk.players[who].address.clone());
     // A best of 3 of M.A.D.: Alice challenges, moving first; Bob accepts.
-    let challenge = players[0].compose(
-        address,
+    desk.write(
+        0,
         "a series?",
         &format!("challenge mad {bob} first series 3\n"),
-        None,
     );
-    room.post(0, address, &challenge);
-    room.run_pbem(1);
-    let [a, b] = next(room, players, [1, 1]);
+    desk.room.run_pbem(1);
+    let [a, b] = desk.next([1, 1]);
     assert!(
         b[0].contains("It would be the first game of a series, best of 3"),
         "{}",
@@ -100,20 +149,20 @@ fn series_and_rematch(room: &mut StackRoom, players: &mut [Player; 2], address: 
         "{}",
         a[0]
     );
-    let g1 = id_of(players[1].received.last().unwrap());
-    answer(room, players, 1, &format!("[pbem {g1}]"), "accept");
-    let [a, _] = next(room, players, [1, 1]);
+    let g1 = desk.newest_id(BOB);
+    desk.answer(1, &format!("[pbem {g1}]"), "accept");
+    let [a, _] = desk.next([1, 1]);
     assert!(
         a[0].contains("game 1 of a series, best of 3: so far you have 0, your opponent 0"),
         "{}",
         a[0]
     );
     assert!(a[0].contains("Ratings in M.A.D.: yours 1500"), "{}", a[0]);
-    assert_eq!(first_mover(room, &g1), alice);
+    assert_eq!(first_mover(&desk.room, &g1), alice);
 
     // Bob resigns game 1: game 2 begins at once, Bob (the loser) first.
-    answer(room, players, 1, &format!("[pbem {g1}]"), "resign");
-    let [a, b] = next(room, players, [2, 2]);
+    desk.answer(1, &format!("[pbem {g1}]"), "resign");
+    let [a, b] = desk.next([2, 2]);
     assert!(
         a[0].contains("Your rating in M.A.D.: 1500 before, 1662 now (+162)"),
         "{}",
@@ -130,11 +179,11 @@ fn series_and_rematch(room: &mut StackRoom, players: &mut [Player; 2], address: 
         b[1]
     );
     let g2 = format!("{g1}-2");
-    assert_eq!(first_mover(room, &g2), bob);
+    assert_eq!(first_mover(&desk.room, &g2), bob);
 
     // Bob resigns game 2: 2-0, the series is over, both are told.
-    answer(room, players, 1, &format!("[pbem {g2}]"), "resign");
-    let [a, b] = next(room, players, [2, 2]);
+    desk.answer(1, &format!("[pbem {g2}]"), "resign");
+    let [a, b] = desk.next([2, 2]);
     assert!(a[1].contains("you won it, 2 to 0"), "{}", a[1]);
     assert!(
         b[1].contains("won it, 2 to 0") && b[1].contains("after 2 games"),
@@ -144,28 +193,22 @@ fn series_and_rematch(room: &mut StackRoom, players: &mut [Player; 2], address: 
 
     // Bob asks for a rematch in game 2's thread; Alice accepts. Bob lost,
     // so he moves first.
-    answer(room, players, 1, &format!("[pbem {g2}]"), "rematch");
-    let [a, _] = next(room, players, [1, 1]);
+    desk.answer(1, &format!("[pbem {g2}]"), "rematch");
+    let [a, _] = desk.next([1, 1]);
     assert!(
         a[0].contains("challenges you to a game of M.A.D."),
         "{}",
         a[0]
     );
-    let g3 = id_of(players[0].received.last().unwrap());
-    answer(room, players, 0, &format!("[pbem {g3}]"), "accept");
-    next(room, players, [1, 1]);
-    assert_eq!(first_mover(room, &g3), bob);
+    let g3 = desk.newest_id(0);
+    desk.answer(0, &format!("[pbem {g3}]"), "accept");
+    desk.next([1, 1]);
+    assert_eq!(first_mover(&desk.room, &g3), bob);
 }
 
 /// A tournament open to sign-up for a few seconds: both join by mail,
 /// round 1 begins when it closes, Alice resigns, the table ends it.
-fn tournament_with_sign_up(
-    room: &mut StackRoom,
-    players: &mut [Player; 2],
-    address: &str,
-    dir: &std::path::Path,
-    tag: &str,
-) {
+fn tournament_with_sign_up(desk: &mut Desk, dir: &std::path::Path, tag: &str) {
     // A tournament open to sign-up for a few seconds; both join by mail.
     let config_path = dir.join("pbem.toml");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
@@ -189,12 +232,11 @@ fn tournament_with_sign_up(
         String::from_utf8_lossy(&out.stderr)
     );
     let name = format!("duo-{tag}");
-    for (who, player) in players.iter_mut().enumerate() {
-        let join = player.compose(address, "join", &format!("join {name}\n"), None);
-        room.post(who, address, &join);
+    for who in 0..2 {
+        desk.write(who, "join", &format!("join {name}\n"));
     }
-    room.run_pbem(2);
-    let [a, b] = next(room, players, [1, 1]);
+    desk.room.run_pbem(2);
+    let [a, b] = desk.next([1, 1]);
     assert!(
         a[0].contains(&format!("You are signed up for {name}")),
         "{}",
@@ -204,7 +246,8 @@ fn tournament_with_sign_up(
     // When sign-up closes, a poll begins round 1: each gets their game
     // and the pairings.
     let start = Instant::now();
-    while room
+    while desk
+        .room
         .store()
         .tournament(&name)
         .unwrap()
@@ -217,9 +260,9 @@ fn tournament_with_sign_up(
             "round 1 never began"
         );
         std::thread::sleep(Duration::from_millis(500));
-        room.run_pbem(0);
+        desk.room.run_pbem(0);
     }
-    let [a, _] = next(room, players, [2, 2]);
+    let [a, _] = desk.next([2, 2]);
     assert!(a.iter().any(|m| m.contains("The game begins")), "{a:#?}");
     assert!(
         a.iter().any(|m| m.contains(&format!(
@@ -230,8 +273,8 @@ fn tournament_with_sign_up(
     // Alice (first in the tournament's list) moves first; she resigns:
     // the tournament is over, its table to both.
     let game = format!("{name}-r1-1");
-    answer(room, players, 0, &format!("[pbem {game}]"), "resign");
-    let [a, b] = next(room, players, [2, 2]);
+    desk.answer(0, &format!("[pbem {game}]"), "resign");
+    let [a, b] = desk.next([2, 2]);
     assert!(a[1].contains("It is over after 1 round"), "{}", a[1]);
     assert!(b[1].contains("place 1: bob."), "{}", b[1]);
 }

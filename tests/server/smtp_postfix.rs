@@ -415,6 +415,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         limits: Default::default(),
         inbox: Inbox::maildir(dir.path().join("inbox")),
         send: s.submission(),
+        site: None,
     };
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let server = Server::new(config).unwrap();

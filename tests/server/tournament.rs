@@ -388,8 +388,9 @@ fn leaving_a_begun_tournament_takes_the_players_key() {
         .game
         .clone()
         .unwrap();
-    // With `resign` in the same reply: the game is given up too.
-    club.say(3, &game, "resign\nleave lv");
+    // In that game's thread, `leave` gives the game up too (a player who
+    // drops out resigns all).
+    club.say(3, &game, "leave lv");
     assert!(
         club.last_about(3, "You have dropped out of lv")
             .contains("forfeited")
@@ -401,5 +402,19 @@ fn leaving_a_begun_tournament_takes_the_players_key() {
         .iter()
         .find(|g| g.game.as_deref() == Some(game.as_str()))
         .unwrap();
-    assert!(board.outcome.is_some(), "the game p3 resigned is over");
+    let p3_lost = if board.first == 3 {
+        pbem_league::Outcome::SecondWins
+    } else {
+        pbem_league::Outcome::FirstWins
+    };
+    assert_eq!(board.outcome, Some(p3_lost), "p3's game is given up");
+    let record = club.record(&game);
+    assert!(
+        matches!(
+            record.lines.last().map(|l| &l.entry),
+            Some(pbem::record::Entry::Event(pbem::record::Event::Resign))
+        ),
+        "the record says how it ended: {:?}",
+        record.lines.last()
+    );
 }

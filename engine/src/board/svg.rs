@@ -7,10 +7,10 @@ use super::{Board, Crossing, Kind, Stone, escape, palette};
 use std::fmt::Write as _;
 
 /// A square's side in user units.
-const SQUARE: u32 = 48;
+pub(super) const SQUARE: u32 = 48;
 /// The frame around the board.
-const FRAME: u32 = 6;
-const FONT: &str = "Arial,Helvetica,sans-serif";
+pub(super) const FRAME: u32 = 6;
+pub(super) const FONT: &str = "Arial,Helvetica,sans-serif";
 
 /// The board as an `<svg>` document: squares in two shades (heaven in its
 /// own), each numbered at its top left; pieces as discs with their label

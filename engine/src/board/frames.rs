@@ -1,0 +1,214 @@
+//! Every position of a game in one SVG, for the web archive's game pages
+//! (issue 17): the squares and their numbers drawn once, each piece's
+//! look defined once, and one group per position holding only what
+//! changes (the last move's squares, the pieces, the stones), each as a
+//! reference to its look. A game of sixty moves is then a few tens of
+//! kilobytes, where sixty boards drawn whole ([`super::svg`]) would be a
+//! megabyte.
+//!
+//! Position `n` is the group with id `{prefix}{n}` and class `ply`; the
+//! page shows one at a time (its CSS: `:target`, the last by default).
+
+use super::svg::{FONT, FRAME, SQUARE};
+use super::{Board, Kind, Piece, Shade, Stone, palette};
+use crate::geom::Sq;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// The positions `boards` (all of one game, so of one geometry and
+/// orientation; the first gives them) as one `<svg>`; empty for none.
+pub fn svg_frames(boards: &[Board], prefix: &str) -> String {
+    let Some(first) = boards.first() else {
+        return String::new();
+    };
+    let g = first.geometry;
+    let w = u32::from(g.width) * SQUARE + 2 * FRAME;
+    let h = u32::from(g.height) * SQUARE + 2 * FRAME;
+    let mut looks = Looks::default();
+    let mut body = String::new();
+    for (n, board) in boards.iter().enumerate() {
+        let _ = write!(body, "<g id=\"{prefix}{n}\" class=\"ply\">");
+        for (s, sq) in board.squares.iter().enumerate() {
+            let s = Sq(s as u8);
+            let (x, y) = corner(first, s);
+            if sq.marked {
+                number_square(&mut body, x, y, s, sq.shade, true);
+            }
+            if let Some(p) = &sq.piece {
+                let look = looks.of(p);
+                let _ = write!(body, "<use href=\"#{look}\" x=\"{x}\" y=\"{y}\"/>");
+            }
+        }
+        for c in board.points.iter().flatten() {
+            let (vr, vc) = first.shown_line(c.row, c.col);
+            let x = FRAME + u32::from(vc) * SQUARE;
+            let y = FRAME + u32::from(vr) * SQUARE;
+            let look = match c.mark {
+                Stone::Stone => "stone",
+                Stone::Placed => "placed",
+                Stone::Captured => "captured",
+            };
+            let _ = write!(body, "<use href=\"#{look}\" x=\"{x}\" y=\"{y}\"/>");
+        }
+        body.push_str("</g>\n");
+    }
+    let mut out = String::with_capacity(body.len() + 8 * 1024);
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" \
+         font-family=\"{FONT}\" class=\"board\" role=\"img\">"
+    );
+    out.push_str("<defs>\n");
+    looks.define(&mut out);
+    stones(&mut out);
+    out.push_str("</defs>\n");
+    let _ = writeln!(
+        out,
+        "<rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>",
+        palette::LINE
+    );
+    for (s, sq) in first.squares.iter().enumerate() {
+        let s = Sq(s as u8);
+        let (x, y) = corner(first, s);
+        number_square(&mut out, x, y, s, sq.shade, false);
+    }
+    out.push('\n');
+    out.push_str(&body);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The top left corner of square `s` as `board` shows it.
+fn corner(board: &Board, s: Sq) -> (u32, u32) {
+    let g = board.geometry;
+    let (r, c) = (s.0 / g.width, s.0 % g.width);
+    let (vr, vc) = if board.flip {
+        (g.height - 1 - r, g.width - 1 - c)
+    } else {
+        (r, c)
+    };
+    (
+        FRAME + u32::from(vc) * SQUARE,
+        FRAME + u32::from(vr) * SQUARE,
+    )
+}
+
+/// A square at `(x, y)` in its shade (marked: the last move's), with its
+/// number at the top left.
+fn number_square(out: &mut String, x: u32, y: u32, s: Sq, shade: Shade, marked: bool) {
+    let _ = write!(
+        out,
+        "<rect x=\"{x}\" y=\"{y}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{}\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"10\" fill=\"{}\">{}</text>",
+        palette::square(shade, marked),
+        x + 3,
+        y + 11,
+        palette::number(shade),
+        s.number()
+    );
+}
+
+/// A piece's look: its disc's fill, rim and ink, its label and name
+/// (the tooltip), whether it is crowned.
+type Look = (
+    &'static str,
+    &'static str,
+    &'static str,
+    String,
+    String,
+    bool,
+);
+
+/// The looks of the pieces met so far, in the order met.
+#[derive(Default)]
+struct Looks {
+    ids: BTreeMap<Look, usize>,
+}
+
+impl Looks {
+    /// The id of `p`'s look, made on first use.
+    fn of(&mut self, p: &Piece) -> String {
+        let (fill, rim, ink) = palette::disc(p.colour);
+        let crowned = matches!(p.kind, Kind::Crowned);
+        let look = (fill, rim, ink, p.label.clone(), p.name.clone(), crowned);
+        let next = self.ids.len();
+        format!("pc{}", self.ids.entry(look).or_insert(next))
+    }
+
+    /// The `<g>` of every look, drawn for a square whose corner is at
+    /// the origin.
+    fn define(&self, out: &mut String) {
+        let mut looks: Vec<(&Look, &usize)> = self.ids.iter().collect();
+        looks.sort_by_key(|(_, n)| **n);
+        for ((fill, rim, ink, label, name, crowned), n) in looks {
+            let (stroke, width) = if *crowned {
+                (palette::PLACED_RIM, 4)
+            } else {
+                (*rim, 2)
+            };
+            let (cx, cy) = (SQUARE / 2, SQUARE / 2 + 4);
+            let _ = writeln!(
+                out,
+                "<g id=\"pc{n}\"><title>{}</title><circle cx=\"{cx}\" cy=\"{cy}\" r=\"15\" \
+                 fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"{width}\"/><text x=\"{cx}\" \
+                 y=\"{}\" font-size=\"15\" font-weight=\"bold\" text-anchor=\"middle\" \
+                 fill=\"{ink}\">{}</text></g>",
+                super::escape(name),
+                cy + 5,
+                super::escape(label)
+            );
+        }
+    }
+}
+
+/// The looks of a crossing's marks, centred on the origin.
+fn stones(out: &mut String) {
+    let _ = writeln!(
+        out,
+        "<circle id=\"stone\" r=\"8\" fill=\"{}\"/>\n\
+         <circle id=\"placed\" r=\"8\" fill=\"{}\" stroke=\"{}\" stroke-width=\"3\"/>\n\
+         <path id=\"captured\" d=\"M-6 -6l12 12m0 -12l-12 12\" stroke=\"{}\" stroke-width=\"3\"/>",
+        palette::STONE,
+        palette::STONE,
+        palette::PLACED_RIM,
+        palette::CAPTURED
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Shade, Square, counted};
+    use super::*;
+    use crate::geom::Geometry;
+    use crate::side::Side;
+
+    fn board(piece_at: u8, marked: u8) -> Board {
+        Board::new(Geometry::EIGHT, false, |s| Square {
+            piece: (s == Sq(piece_at)).then(|| counted(Side::B, 2, "tooth")),
+            shade: Shade::of(Geometry::EIGHT, s),
+            marked: s == Sq(marked),
+        })
+    }
+
+    #[test]
+    fn each_position_is_a_group_of_references() {
+        let s = svg_frames(&[board(0, 9), board(9, 0)], "p");
+        assert!(s.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert_eq!(s.matches("class=\"ply\"").count(), 2);
+        assert!(s.contains("<g id=\"p0\" class=\"ply\">"));
+        assert!(s.contains("<g id=\"p1\" class=\"ply\">"));
+        // One look for the same piece in both positions.
+        assert_eq!(s.matches("<g id=\"pc").count(), 1, "{s}");
+        assert_eq!(s.matches("href=\"#pc0\"").count(), 2);
+        // Square 1 at the corner, square 10 one row down and one across.
+        assert!(s.contains("<use href=\"#pc0\" x=\"6\" y=\"6\"/>"), "{s}");
+        assert!(s.contains("<use href=\"#pc0\" x=\"54\" y=\"54\"/>"), "{s}");
+        // The squares drawn once, and the marked one again in each.
+        assert_eq!(s.matches("<rect x=").count(), 64 + 2);
+    }
+
+    #[test]
+    fn no_positions_no_drawing() {
+        assert_eq!(svg_frames(&[], "p"), "");
+    }
+}
