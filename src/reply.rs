@@ -10,11 +10,15 @@
 use crate::timecontrol::ClockPolicy;
 use minijinja::Value;
 
-/// A rendered mail: subject and plain text.
+/// A rendered mail: subject, plain text and, when the mail shows a board,
+/// the body of its HTML part (issue 17: the board as a table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendered {
     pub subject: String,
     pub text: String,
+    /// What goes inside the HTML part's `<body>`; `None`: the plain text
+    /// in a `<pre>` ([`crate::mail::outbound::build`]).
+    pub html: Option<String>,
 }
 
 /// What a mail out is, for whoever must tell mails apart (the reply

@@ -189,7 +189,7 @@ impl Adjudicator<'_> {
             .side_named(&challenge.challenger_side)
             .unwrap_or(Side::A)
             .other();
-        let board = crate::with_game!(rules, G => G::start(first).diagram(&View { seat: Some(opp_side), ..View::default() }));
+        let board = crate::with_game!(rules, G => crate::mail::board::board(&G::start(first), &View { seat: Some(opp_side), ..View::default() }));
         let i = rules.info();
         let token = |s: Side| secrets.tokens[s].clone().unwrap_or_default();
         Ok((
@@ -413,7 +413,7 @@ impl Adjudicator<'_> {
                    let mut out = Vec::new();
                    for side in Side::BOTH {
                        let to = rec.players[side].clone().unwrap_or_default();
-                       let board = pos.diagram(&View { seat: Some(side), ..View::default() });
+                       let board = crate::mail::board::board(&pos, &View { seat: Some(side), ..View::default() });
                        let ratings = shown.ratings_before(&to);
                        let series = shown.series(&to);
                        out.push(Letter {

@@ -229,12 +229,15 @@ impl Adjudicator<'_> {
         let replayed = record::replay::<G>(rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
         let pos = replayed.position();
         let ply = replayed.moves.len();
-        let board = pos.diagram(&View {
-            last: replayed.moves.last().cloned(),
-            seat: Some(side),
-            ply,
-            ended: None,
-        });
+        let board = crate::mail::board::board(
+            pos,
+            &View {
+                last: replayed.moves.last().cloned(),
+                seat: Some(side),
+                ply,
+                ended: None,
+            },
+        );
         Ok(Letter {
             to: rec.players[side].clone().unwrap_or_default(),
             kind: Kind::Reminder,

@@ -48,13 +48,16 @@ impl<G: Game> Turn<'_, G> {
     }
 
     /// The board from the sender's seat.
-    pub(super) fn board(&self) -> String {
-        self.pos().diagram(&View {
-            last: self.replayed.moves.last().cloned(),
-            seat: Some(self.side),
-            ply: self.ply(),
-            ended: self.replayed.end.clone(),
-        })
+    pub(super) fn board(&self) -> minijinja::Value {
+        crate::mail::board::board(
+            self.pos(),
+            &View {
+                last: self.replayed.moves.last().cloned(),
+                seat: Some(self.side),
+                ply: self.ply(),
+                ended: self.replayed.end.clone(),
+            },
+        )
     }
 
     /// "Name <address>" of the player of `side`.

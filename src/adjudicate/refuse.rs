@@ -12,7 +12,7 @@ pub(super) struct Refusal {
     /// The command as written; empty when the mail had none.
     pub(super) command: String,
     pub(super) reason: String,
-    pub(super) board: Option<String>,
+    pub(super) board: Option<minijinja::Value>,
     pub(super) legal: Vec<String>,
     /// The square the legal moves start from, when they all do.
     pub(super) from: Option<String>,

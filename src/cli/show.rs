@@ -4,11 +4,13 @@ use crate::record;
 use clap::Args;
 use serde_json::json;
 
-/// Draw the board of a game as ASCII, after all moves or after move N.
+/// Draw the board of a game as ASCII (or SVG), after all moves or after
+/// move N.
 ///
 /// Examples:
 ///   pbem show games/embed.toml
 ///   pbem show games/embed.toml --ply 10 --seat red
+///   pbem show games/embed.toml --ply 10 --svg
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Show {
@@ -24,9 +26,15 @@ pub struct Show {
     seat: Option<String>,
     #[command(flatten)]
     source: Source,
-    /// Print JSON (with the diagram as a string) instead of text.
+    /// Print JSON (with the diagram as a string) instead of text; with
+    /// --svg the JSON carries the SVG too.
     #[arg(long)]
     json: bool,
+    /// Print the board as a self-contained SVG image instead: squares
+    /// numbered, pieces as discs with their height or strength, the last
+    /// move highlighted, turned for --seat as the ASCII board is.
+    #[arg(long)]
+    svg: bool,
 }
 
 impl Show {
@@ -89,6 +97,7 @@ impl Show {
             ended: end,
         };
         let diagram = pos.diagram(&view);
+        let svg = self.svg.then(|| pbem_engine::board::svg(&pos.board(&view)));
         if self.json {
             let geometry = G::RULES.geometry();
             out!(
@@ -102,8 +111,11 @@ impl Show {
                     "result": record::replay::result_word::<G>(view.ended.as_ref()),
                     "last_move": last.map(|n| n.canonical(geometry)),
                     "diagram": diagram,
+                    "svg": svg,
                 })
             );
+        } else if let Some(svg) = svg {
+            out!("{}", svg.trim_end());
         } else {
             use std::io::Write as _;
             std::io::stdout().lock().write_all(diagram.as_bytes())?;

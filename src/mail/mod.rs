@@ -12,10 +12,12 @@
 //!    [`text`] consults to say what a line is);
 //! 4. [`command`]: the commands in those lines.
 //!
-//! On the way out, [`templates`] words the replies and [`outbound`] builds
-//! the MIME message.
+//! On the way out, [`templates`] words the replies (a [`board`] in the
+//! plain text as ASCII, in the HTML part as a table) and [`outbound`]
+//! builds the MIME message.
 
 pub mod authres;
+pub mod board;
 pub mod command;
 pub mod inbound;
 pub mod outbound;

@@ -1,6 +1,7 @@
 //! Building the mails pbem sends: multipart/alternative with the plain
 //! text and the same text in HTML `<pre>` (so clients with proportional
-//! fonts show the board straight), threaded with Message-ID, In-Reply-To
+//! fonts keep its columns), the board, when the mail shows one, as an
+//! HTML table instead of ASCII (issue 17, [`crate::mail::board`]); threaded with Message-ID, In-Reply-To
 //! and References, stamped `Auto-Submitted: auto-replied` and with pbem's
 //! loop header (RFC 3834).
 
@@ -64,6 +65,15 @@ pub fn escape_html(s: &str) -> String {
     out
 }
 
+/// `text` as a `<pre>` block of the HTML part: fixed width, so that
+/// clients with proportional fonts keep its columns.
+pub fn pre(text: &str) -> String {
+    format!(
+        "<pre style=\"font-family: monospace; font-size: 13px; line-height: 1.25\">{}</pre>\n",
+        escape_html(text)
+    )
+}
+
 /// The mail for `reply`, with `message_id` and the time `now`, threaded
 /// In-Reply-To `in_reply_to` with `references` (oldest first).
 ///
@@ -115,9 +125,12 @@ pub fn build(
         b = b.references(refs.join(" "));
     }
     let text = &reply.rendered.text;
+    let body = match &reply.rendered.html {
+        Some(html) => html.clone(),
+        None => pre(text),
+    };
     let html = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n<pre style=\"font-family: monospace; font-size: 13px; line-height: 1.25\">{}</pre>\n</body></html>\n",
-        escape_html(text)
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n{body}</body></html>\n"
     );
     let msg = b
         .multipart(
@@ -252,6 +265,7 @@ mod tests {
             rendered: Rendered {
                 subject: subject.into(),
                 text: "text\r\nBcc: evil@example.com\r\n".into(),
+                html: None,
             },
             game: Some("bz-test1".into()),
             reply_to: Some("pbem+bz-test1.k3y@example.net".into()),

@@ -175,11 +175,55 @@ impl Templates {
             .collect::<String>()
             .trim()
             .to_string();
+        let html = board_html(&body, &ctx).map_err(|e| err(e.to_string()))?;
         Ok(Rendered {
             subject,
             text: inert(&tidy(&text)),
+            html,
         })
     }
+}
+
+/// The body of the HTML part of a mail whose context shows a board
+/// ([`super::board`], issue 17): the mail worded again with a mark line in
+/// place of the ASCII board (through the same tidy and inert passes as
+/// the text), then as `<pre>` text around the board's table. `None` when
+/// the mail shows no board: the HTML part is then the text in `<pre>`.
+fn board_html(
+    body: &minijinja::Template<'_, '_>,
+    ctx: &Value,
+) -> Result<Option<String>, minijinja::Error> {
+    let Ok(v) = ctx.get_attr("board") else {
+        return Ok(None);
+    };
+    let Some(board) = super::board::value_of(&v) else {
+        return Ok(None);
+    };
+    let Some(marked) = &board.marked else {
+        return Ok(None);
+    };
+    let text = inert(&tidy(&body.render(
+        minijinja::context! { board => marked.clone(), ..ctx.clone() },
+    )?));
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(at) = lines.iter().position(|l| *l == super::board::MARK) else {
+        return Ok(None);
+    };
+    let pre = |part: &[&str]| {
+        let words = part.join("\n");
+        let words = words.trim_matches('\n');
+        if words.trim().is_empty() {
+            String::new()
+        } else {
+            super::outbound::pre(words)
+        }
+    };
+    Ok(Some(format!(
+        "{}{}{}",
+        pre(&lines[..at]),
+        board.table,
+        pre(&lines[at + 1..])
+    )))
 }
 
 /// The `wrap` filter, `{{ reason | wrap(72, "  ") }}` or

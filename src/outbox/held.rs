@@ -55,6 +55,9 @@ impl Held {
             rendered: Rendered {
                 subject: self.subject,
                 text: self.text,
+                // A digest gathers the texts of its news; it has no board
+                // table of its own.
+                html: None,
             },
             game: self.game,
             reply_to: self.reply_to,

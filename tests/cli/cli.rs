@@ -212,6 +212,47 @@ fn show_draws_the_board_at_any_ply() {
     assert!(v["diagram"].as_str().unwrap().contains("B3"));
 }
 
+/// `pbem show --svg` (issue 17): the board as one self-contained SVG,
+/// turned for --seat as the ASCII board is; `--json --svg` carries it.
+#[test]
+fn show_svg_draws_the_board_as_svg() {
+    let (_d, good) = temp("good.toml", GOOD);
+    let o = pbem(&["show", &good, "--svg"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let svg = text(&o);
+    assert!(
+        svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+        "{svg}"
+    );
+    assert!(svg.trim_end().ends_with("</svg>"), "{svg}");
+    assert_eq!(svg.matches("<rect x=").count(), 64, "{svg}");
+    assert!(
+        svg.contains("<title>10: black tower of 3, last move</title>"),
+        "{svg}"
+    );
+    assert!(svg.contains("<title>2, last move</title>"), "{svg}");
+    assert!(!svg.contains("href") && !svg.contains("<image"), "{svg}");
+    // Square 1 at the top left; from black's seat, square 64.
+    let first = |s: &str| {
+        s.split("<title>")
+            .nth(1)
+            .unwrap()
+            .split(['<', ':', ','])
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(first(&svg), "1");
+    let turned = text(&pbem(&["show", &good, "--svg", "--seat", "black"], None));
+    assert_eq!(first(&turned), "64");
+    let o = pbem(&["show", "--json", "--svg", &good, "--ply", "1"], None);
+    let v: serde_json::Value = serde_json::from_str(text(&o).trim()).unwrap();
+    assert!(v["svg"].as_str().unwrap().starts_with("<svg"), "{v}");
+    let o = pbem(&["show", "--json", &good], None);
+    let v: serde_json::Value = serde_json::from_str(text(&o).trim()).unwrap();
+    assert!(v["svg"].is_null(), "{v}");
+}
+
 #[test]
 fn rules_lists_and_explains_games() {
     let all = text(&pbem(&["rules"], None));

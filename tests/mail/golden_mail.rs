@@ -583,9 +583,37 @@ fn render_mail(raw: &[u8]) -> String {
     if html == expected_html {
         let _ = writeln!(o, "(the text above, HTML-escaped in a <pre>)");
     } else {
-        o.push_str(&html);
+        o.push_str(&board_table_summed_up(&html));
     }
     o
+}
+
+/// The HTML part with its board table (issue 17; drawn and checked by
+/// tests/mail/html_board.rs) summed up: how many squares, the first and
+/// last shown, and the titles of the squares that hold or mark something.
+fn board_table_summed_up(html: &str) -> String {
+    let (Some(start), Some(end)) = (html.find("<table"), html.find("</table>\n")) else {
+        return html.to_string();
+    };
+    let titles: Vec<&str> = html[start..end]
+        .split("title=\"")
+        .skip(1)
+        .filter_map(|t| t.split('"').next())
+        .collect();
+    let mut sum = format!(
+        "(the board as an HTML table of {} titled cells, {} first, {} last; these hold or mark something:)\n",
+        titles.len(),
+        titles.first().unwrap_or(&""),
+        titles.last().unwrap_or(&"")
+    );
+    for t in titles.iter().filter(|t| t.contains([':', ','])) {
+        let _ = writeln!(sum, "  {t}");
+    }
+    format!(
+        "{}{sum}{}",
+        &html[..start],
+        &html[end + "</table>\n".len()..]
+    )
 }
 
 /// A unified diff of two texts by lines, with `context` lines around each

@@ -1,7 +1,8 @@
 //! The mail tests: pbem reading and writing mail, with no mail server.
 //! Golden mails (a mail in, the replies out, byte for byte), the broken
-//! mail of every kind, real clients' replies and quoting, and the names
-//! and paths pbem derives from a mail. Each former test file is a module;
+//! mail of every kind, real clients' replies and quoting, the names
+//! and paths pbem derives from a mail, and the board in the HTML part
+//! (webmail limits, headless Chromium). Each former test file is a module;
 //! every test holds [`common::lock`]'s `shared`, or `alone` when it times
 //! pbem (badmail):
 //!
@@ -15,6 +16,7 @@ mod common;
 
 mod badmail;
 mod golden_mail;
+mod html_board;
 mod names_and_paths;
 mod quoting;
 mod replies;

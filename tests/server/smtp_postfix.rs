@@ -48,6 +48,7 @@ fn reply_mail(s: &Stack, to: &str, tag: &str) -> Vec<u8> {
         kind: pbem::reply::Kind::Answer,
         to: format!("Bob <{to}>"),
         rendered: Rendered {
+            html: None,
             subject: format!("[pbem bz-1] Alice moved 58-50 ({tag})"),
             text: format!("Alice played 58-50.\n\n  1 | <b> & ·  –\n\nYour move, Bob ({tag}).\n"),
         },

@@ -28,8 +28,8 @@ pub fn html_table(board: &Board) -> String {
     let _ = writeln!(
         out,
         "<table role=\"presentation\" cellpadding=\"0\" cellspacing=\"0\" border=\"0\" \
-         style=\"border-collapse:collapse;border:3px solid {};margin:6px 0\">",
-        palette::LINE
+         style=\"border:3px solid {line};background-color:{line};margin:6px 0\">",
+        line = palette::LINE
     );
     let lines = board.points.is_some();
     if lines {
@@ -110,22 +110,18 @@ fn disc(out: &mut String, p: &Piece) {
 
 /// A stretch of grid line between two squares.
 fn line_cell(out: &mut String, width: u32, height: u32) {
+    // The table's background is the line's colour.
     let _ = writeln!(
         out,
-        "<td style=\"width:{width}px;height:{height}px;padding:0;font-size:0;line-height:0;\
-         background-color:{}\"></td>",
-        palette::LINE
+        "<td style=\"width:{width}px;height:{height}px;padding:0;font-size:0;line-height:0\"></td>"
     );
 }
 
 /// A crossing of grid lines, with its stone if it has one.
 fn crossing_cell(out: &mut String, board: &Board, vr: u8, vc: u8) {
     let (row, col) = board.shown_line(vr, vc);
-    let base = format!(
-        "width:{LINE}px;height:{LINE}px;padding:0;text-align:center;vertical-align:middle;\
-         background-color:{}",
-        palette::LINE
-    );
+    let base =
+        format!("width:{LINE}px;height:{LINE}px;padding:0;text-align:center;vertical-align:middle");
     match board.crossing(row, col) {
         None => {
             let _ = write!(out, "<td style=\"{base};font-size:0;line-height:0\"></td>");
@@ -158,7 +154,7 @@ fn stone(mark: Stone) -> String {
             palette::STONE
         ),
         Stone::Placed => format!(
-            "<div style=\"margin:0 auto;width:8px;height:8px;border-radius:6px;\
+            "<div style=\"margin:0 auto;width:10px;height:10px;border-radius:7px;\
              background-color:{};border:2px solid {}\"></div>",
             palette::STONE,
             palette::PLACED_RIM
