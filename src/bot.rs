@@ -27,6 +27,11 @@ pub struct BotPolicy {
     /// position then always gets the same move (for tests and replays).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
+    /// A fixed seed: the bot's choice among equally good moves then
+    /// depends on the position alone, not on the game (with `nodes`,
+    /// every game plays alike: for tests and replays).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 impl Default for BotPolicy {
@@ -35,11 +40,22 @@ impl Default for BotPolicy {
             think_ms: 2_000,
             poll_ms: 20_000,
             nodes: None,
+            seed: None,
         }
     }
 }
 
 impl BotPolicy {
+    /// The seed of the bot's `ply`th move in game `id`: from `[bot]
+    /// seed` when set, else from the game (each game its own).
+    pub fn seed(&self, id: &str, ply: usize) -> u64 {
+        let base = match self.seed {
+            Some(seed) => seed.to_string(),
+            None => id.to_string(),
+        };
+        crate::store::stable_hash(format!("{base}/{ply}").as_bytes())
+    }
+
     /// What the bot at `level` may spend on one move.
     pub fn limits(&self, level: Level) -> Limits {
         Limits {

@@ -418,6 +418,12 @@ folder = "mail/sent"
 # branch = "main"
 # author_name = "pbem"              # default: name above
 # author_email = "pbem@example.org" # default: address above
+
+# pbem's bot (`challenge GAME bot [level 1|2|3]`): how long it thinks. The
+# poll plays its moves after the players' mail, at most poll_ms in all.
+# [bot]
+# think_ms = 2000  # a move at level 3 (level 1: a ninth, level 2: a third)
+# poll_ms = 20000
 "#;
 
 #[cfg(test)]

@@ -88,6 +88,8 @@ fn watch_maildir(
     let mut buffer = [0u8; 4096];
     let mut last_poll: Option<std::time::Instant> = None;
     let mut last_mtime = None;
+    // The bot's moves a poll left for the next (its think time spent).
+    let mut bots_waiting = false;
     while !stop.load(Ordering::Relaxed) {
         let arrived = match &mut watch {
             Some(w) => w
@@ -101,10 +103,14 @@ fn watch_maildir(
                 changed
             }
         };
-        if arrived || last_poll.is_none_or(|t| t.elapsed() >= SWEEP) {
+        if arrived || bots_waiting || last_poll.is_none_or(|t| t.elapsed() >= SWEEP) {
             last_poll = Some(std::time::Instant::now());
+            bots_waiting = false;
             match server.poll(&mut md, true) {
-                Ok(r) => log_report(&r, true),
+                Ok(r) => {
+                    bots_waiting = r.bots_waiting > 0;
+                    log_report(&r, true);
+                }
                 Err(e) => {
                     log::error!("{}", crate::logging::line("poll-failed", &[("error", &e)]))
                 }
@@ -169,6 +175,10 @@ fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
                 }
                 failures = 0;
                 log_report(&r, true);
+                // The bot's moves left by this poll: the next poll at once.
+                if r.bots_waiting > 0 {
+                    continue;
+                }
             }
             Err(e) => {
                 failures += 1;

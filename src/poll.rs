@@ -65,6 +65,7 @@ use std::panic::{self, AssertUnwindSafe};
 /// most this many mails (each found in its record, so nothing is applied twice).
 pub const BATCH: usize = 128;
 
+mod bots;
 mod clocks;
 mod damage;
 mod digest;
@@ -96,6 +97,9 @@ pub struct Report {
     pub send_errors: Vec<String>,
     /// One line per mail: its fate.
     pub log: Vec<String>,
+    /// Bot games whose turn waits for the next poll: this one spent its
+    /// think time (`[bot] poll_ms`).
+    pub bots_waiting: usize,
 }
 
 impl Report {
@@ -286,11 +290,14 @@ impl Poller<'_> {
             }
         }
         self.commit_batch(cx, &mut batch, source, &mut report);
+        // The bot's moves after the players' mail is committed.
+        let bots_moved = self.play_bots(cx, &mut report);
         if let Err(e) = self.store.finish() {
             report.errors.push(format!("deadline index: {e}"));
         }
-        // The clocks' and tournaments' changes when no batch took them.
-        if report.handled == 0 {
+        // The clocks', tournaments' and bot's changes when no batch took
+        // them.
+        if report.handled == 0 || bots_moved {
             self.record_history(cx.now, false);
         }
         if let Err(e) = self.send_digests(cx.processed, cx.now, &mut report) {

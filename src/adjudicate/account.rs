@@ -72,9 +72,13 @@ impl Adjudicator<'_> {
                     series,
                     rated,
                 } => {
+                    let opponent = match opponent {
+                        Opponent::Player(address) => address.clone(),
+                        Opponent::Bot(level) => self.identity.bot_address(*level),
+                    };
                     let asked = Asked {
                         rules: *rules,
-                        opponent,
+                        opponent: &opponent,
                         order: *order,
                         clock: *clock,
                         series: *series,

@@ -55,23 +55,13 @@ impl Adjudicator<'_> {
         c: &Asked<'_>,
     ) -> Result<(Vec<Letter>, bool)> {
         let rules = c.rules;
+        let source = challenge_source(from, mail, n, c);
+        if let Some(level) = self.identity.bot_level(c.opponent) {
+            return self.challenge_bot(from, mail, c, level, source);
+        }
         let opponent = match self.opponent(from, c)? {
             Ok(opponent) => opponent,
             Err(refusal) => return Ok((vec![self.reject(from, None, refusal)?], true)),
-        };
-        // A mail handled again after a crash finds the challenge it made
-        // (by a hash of its sender, Message-ID and text, and the command's
-        // place in it, as the poll knows a mail again: a stranger's mail
-        // with the same Message-ID is another mail); each challenge of a
-        // mail is its own.
-        let source = match c.after {
-            Some(game) => store::strong_hash(&[b"rematch", game.as_bytes(), from.as_bytes()]),
-            None => store::strong_hash(&[
-                from.as_bytes(),
-                mail.message_id.as_deref().unwrap_or_default().as_bytes(),
-                mail.body.as_bytes(),
-                n.to_string().as_bytes(),
-            ]),
         };
         let (id, challenge) = match self.challenge_from(&source)? {
             Some(found) => found,
@@ -133,20 +123,8 @@ impl Adjudicator<'_> {
         let (rules, order, clock) = (asked.rules, asked.order, asked.clock);
         let opponent = opponent.to_string();
         let id = self.fresh_id(rules)?;
-        let challenger_first = match order {
-            Order::First => true,
-            Order::Second => false,
-            // Who moves first is no secret, and the challenger
-            // may choose it outright: a bit of the source will do,
-            // and a mail handled again decides the same.
-            Order::Random => source.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']),
-        };
         let first = rules.fixed_first().unwrap_or(Side::A);
-        let challenger_side = if challenger_first {
-            first
-        } else {
-            first.other()
-        };
+        let challenger_side = challenger_side(rules, order, &source);
         let c = Challenge {
             rules: rules.slug().into(),
             challenger: mailbox(mail.from_name.as_deref(), from),
@@ -367,6 +345,7 @@ impl Adjudicator<'_> {
             .clone()
             .map(|_, m| Some(address_of(&m).to_lowercase()));
         self.store.write_secrets(id, rules, &secrets)?;
+        self.mark_bot_game(id, &players)?;
         let rec = Record {
             file: format!("{id}.toml"),
             format: Some(1),
@@ -437,7 +416,7 @@ impl Adjudicator<'_> {
 
     /// The `[match]` of the game a challenge starts: a series (its file
     /// written, named after its first game) for `series N`; rated or not.
-    fn match_of_challenge(
+    pub(super) fn match_of_challenge(
         &self,
         id: &str,
         ch: &Challenge,
@@ -497,5 +476,41 @@ impl Adjudicator<'_> {
             progress: true,
             ..Handled::default()
         })
+    }
+}
+
+/// What names the `n`th command of `mail`, challenge `c`: a mail handled
+/// again after a crash finds the challenge (or bot game) it made by it
+/// (a hash of its sender, Message-ID and text, and the command's place
+/// in it, as the poll knows a mail again: a stranger's mail with the same
+/// Message-ID is another mail); each challenge of a mail is its own. One
+/// rematch of a game by one player is one challenge, however often asked.
+pub(super) fn challenge_source(from: &str, mail: &Inbound, n: usize, c: &Asked<'_>) -> String {
+    match c.after {
+        Some(game) => store::strong_hash(&[b"rematch", game.as_bytes(), from.as_bytes()]),
+        None => store::strong_hash(&[
+            from.as_bytes(),
+            mail.message_id.as_deref().unwrap_or_default().as_bytes(),
+            mail.body.as_bytes(),
+            n.to_string().as_bytes(),
+        ]),
+    }
+}
+
+/// The challenger's side in `rules` by `order`: who moves first is no
+/// secret, and the challenger may choose it outright, so for `random` a
+/// bit of the command's `source` will do (a mail handled again decides
+/// the same).
+pub(super) fn challenger_side(rules: Rules, order: Order, source: &str) -> Side {
+    let challenger_first = match order {
+        Order::First => true,
+        Order::Second => false,
+        Order::Random => source.starts_with(['8', '9', 'a', 'b', 'c', 'd', 'e', 'f']),
+    };
+    let first = rules.fixed_first().unwrap_or(Side::A);
+    if challenger_first {
+        first
+    } else {
+        first.other()
     }
 }

@@ -35,6 +35,7 @@
 
 mod account;
 mod auth;
+mod bot;
 mod challenge;
 mod clocks;
 mod damage;
@@ -48,6 +49,7 @@ mod series;
 mod table;
 mod tournament;
 
+pub use bot::{BotStep, MAX_BOT_GAMES, bot_key};
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
@@ -57,7 +59,7 @@ pub use ratings::{Finished, rebuild as rebuild_ratings};
 pub use tournament::{MAX_NAME as MAX_TOURNAMENT_NAME, tournament_game_id};
 
 use crate::game::{self, Game, PerSide, Side, View};
-use crate::mail::command::{self, Command, Order};
+use crate::mail::command::{self, Command, Opponent, Order};
 use crate::mail::inbound::Inbound;
 use crate::mail::templates::{TemplateError, Templates};
 use crate::play::Origin;
@@ -151,9 +153,11 @@ impl Adjudicator<'_> {
     }
 
     /// The mails `letters` stand for, worded by the compose step.
+    /// No mail goes to the bot (issue 18): it plays in the poll.
     pub(super) fn compose(&self, letters: &[Letter]) -> Result<Vec<Reply>> {
         letters
             .iter()
+            .filter(|l| self.identity.bot_level(&l.to).is_none())
             .map(|l| Ok(self.templates.compose(l)?))
             .collect()
     }

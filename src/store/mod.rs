@@ -49,6 +49,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub mod batch;
+pub mod bots;
 pub mod correspondence;
 pub mod deadlines;
 mod error;
@@ -101,6 +102,7 @@ impl Store {
             "series",
             "tournaments",
             "ratings",
+            "bots",
             "ratelimit",
             "sent",
             "due",

@@ -22,7 +22,15 @@ pub struct Club {
 impl Club {
     /// A pbem of its own and the players `(name, address)`.
     pub fn new(players: &[(&str, &str)]) -> Club {
-        let pbem = Pbem::new();
+        Club::with_pbem(Pbem::new(), players)
+    }
+
+    /// [`Club::new`] with pbem's settings changed by `edit`.
+    pub fn with_settings(players: &[(&str, &str)], edit: impl FnOnce(String) -> String) -> Club {
+        Club::with_pbem(Pbem::with_settings(edit), players)
+    }
+
+    fn with_pbem(pbem: Pbem, players: &[(&str, &str)]) -> Club {
         let inbox = Maildir::open(pbem.config.inbox.maildir.as_ref().unwrap()).unwrap();
         let sent = pbem.sent_folder();
         Club {

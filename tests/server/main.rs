@@ -14,6 +14,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bot;
 mod clocks;
 mod crash;
 mod crash_league;

@@ -1,14 +1,18 @@
 //! `challenge GAME ADDRESS [first|second|random] [TIME CONTROL] [series N]
-//! [unrated]`: the words in any order, the game's name in one or more.
+//! [unrated]`, or `challenge GAME bot [level N]` against pbem's bot: the
+//! words in any order, the game's name in one or more.
 
-use super::{Command, Order, shorten_word};
+use super::{Command, Opponent, Order, shorten_word};
 use crate::rules::Rules;
 use crate::timecontrol::TimeControl;
+use pbem_engine::bot::Level;
 
 pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
-    const USAGE: &str = "write it like: challenge boom-and-zoom bob@example.org [first|second|random] [3d or 3d+1d/10d, weekends-free] [series 3] [unrated]";
+    const USAGE: &str = "write it like: challenge boom-and-zoom bob@example.org [first|second|random] [3d or 3d+1d/10d, weekends-free] [series 3] [unrated], or challenge boom-and-zoom bot [level 1, 2 or 3] to play pbem's bot";
     let mut order = Order::Random;
     let mut opponent = None;
+    let mut bot = false;
+    let mut level = None;
     let mut game = Vec::new();
     let mut clock = Vec::new();
     let mut series = None;
@@ -20,6 +24,10 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
             "series" | "best-of" => series = Some(series_length(args.next().copied())?),
             "unrated" => rated = false,
             "rated" => rated = true,
+            "bot" | "computer" => bot = true,
+            "level" => level = Some(bot_level(args.next().copied())?),
+            // `level 2`, or a bare level after `bot`.
+            "1" | "2" | "3" if bot => level = Some(bot_level(Some(a))?),
             "first" => order = Order::First,
             "second" => order = Order::Second,
             "random" => order = Order::Random,
@@ -40,8 +48,16 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
             _ => game.push(*a),
         }
     }
-    let Some(opponent) = opponent else {
-        return Err(format!("whom do you challenge? {USAGE}"));
+    let opponent = match (opponent, bot) {
+        (Some(_), true) => {
+            return Err(format!(
+                "an address and the bot: challenge one at a time ({USAGE})"
+            ));
+        }
+        (Some(a), false) if level.is_none() => Opponent::Player(a),
+        (Some(_), false) => return Err(format!("a level is for the bot ({USAGE})")),
+        (None, true) => Opponent::Bot(level.unwrap_or(Level::new(2).unwrap_or(Level::MAX))),
+        (None, false) => return Err(format!("whom do you challenge? {USAGE}")),
     };
     if game.is_empty() {
         return Err(format!("which game? {USAGE}"));
@@ -68,6 +84,16 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
         series,
         rated,
     })
+}
+
+/// The N of `level N` (the bot's strength).
+fn bot_level(word: Option<&str>) -> Result<Level, String> {
+    let how = "write level and 1 (quickest), 2 or 3 (strongest), like level 2";
+    match word.map(|w| (w, w.parse::<u8>().ok().and_then(Level::new))) {
+        Some((_, Some(level))) => Ok(level),
+        Some((w, None)) => Err(format!("`level {}`: {how}", shorten_word(w))),
+        None => Err(how.to_string()),
+    }
 }
 
 /// The N of `series N`: a number of games in [`pbem_league::series::LENGTHS`].

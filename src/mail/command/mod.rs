@@ -20,6 +20,24 @@ pub enum Order {
     Random,
 }
 
+/// Whom a challenge is to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// A player, by address.
+    Player(String),
+    /// pbem's own bot, at a level (issue 18).
+    Bot(pbem_engine::bot::Level),
+}
+
+impl fmt::Display for Opponent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Opponent::Player(a) => f.write_str(a),
+            Opponent::Bot(level) => write!(f, "bot level {level}"),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// `22-15`, `move 22-15`, `#12 22-15`: the move, and the move number it
@@ -29,10 +47,10 @@ pub enum Command {
         text: String,
     },
     /// `challenge GAME ADDRESS [first|second|random] [TIME CONTROL]
-    /// [series N] [unrated]`.
+    /// [series N] [unrated]`, or `challenge GAME bot [level N]`.
     Challenge {
         rules: Rules,
-        opponent: String,
+        opponent: Opponent,
         order: Order,
         /// `3d`, `3d+1d/10d weekends-free`: none, no clock.
         clock: Option<TimeControl>,

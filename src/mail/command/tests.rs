@@ -31,7 +31,7 @@ fn other_commands() {
         one("Challenge Boom & Zoom <bob@example.org> first"),
         Command::Challenge {
             rules: Rules::BoomAndZoom,
-            opponent: "bob@example.org".into(),
+            opponent: Opponent::Player("bob@example.org".into()),
             order: Order::First,
             clock: None,
             series: None,
@@ -42,7 +42,7 @@ fn other_commands() {
         one("challenge mad bob@example.org second 3d+1d/10D Weekends-Free"),
         Command::Challenge {
             rules: Rules::Mad,
-            opponent: "bob@example.org".into(),
+            opponent: Opponent::Player("bob@example.org".into()),
             order: Order::Second,
             clock: Some("3d+1d/10d weekends-free".parse().unwrap()),
             series: None,
@@ -389,7 +389,7 @@ fn series_tournament_and_rating_commands() {
         one("challenge toroidal-checkers bob@example.org 3d series 3 unrated"),
         Command::Challenge {
             rules: Rules::ToroidalCheckers,
-            opponent: "bob@example.org".into(),
+            opponent: Opponent::Player("bob@example.org".into()),
             order: Order::Random,
             clock: Some("3d".parse().unwrap()),
             series: Some(3),

@@ -1,0 +1,225 @@
+//! Playing pbem's bot by mail (issue 18): `challenge GAME bot` begins a
+//! game at once; the poll plays the bot's moves after the player's mail
+//! is committed; the player gets the news as from any opponent, and no
+//! mail goes to the bot. pbem runs as `pbem poll` over a Maildir with its
+//! clock pinned (a fake clock: each poll a minute on).
+//!
+//! - Every game, from challenge to result: a player who moves at random
+//!   against the bot, every bot move legal (the record replays after each
+//!   poll), the result mailed, the bot's level rated like any player.
+//! - The bot's moves are the same in two runs with a node budget.
+//! - A poll with many bot games due keeps to `[bot] poll_ms` (plus one
+//!   move), and the next poll plays the rest.
+//! - A stranger gets at most three bot games at once.
+
+use crate::common;
+
+use common::club::Club;
+use pbem::record::{self, Record};
+use pbem::rules::Rules;
+use pbem_engine::game::{self, Game, Side};
+use std::time::Instant;
+
+const ALICE: &str = "alice@example.org";
+
+/// Alice alone, with pbem's bot thinking `settings` (a `[bot]` table).
+fn table(settings: &str) -> Club {
+    let settings = settings.to_string();
+    Club::with_settings(&[("Alice", ALICE)], move |s| format!("{s}\n{settings}\n"))
+}
+
+/// A node budget and a seed: quick, and the same moves every time.
+const NODES: &str = "[bot]\nnodes = 400\nseed = 1\n";
+
+/// Alice challenges the bot; the game's id.
+fn challenge(t: &mut Club, rules: Rules, order: &str) -> String {
+    t.send(
+        0,
+        &format!("challenge {} bot level 1 {order}\n", rules.slug()),
+    );
+    let log = t.poll();
+    assert!(log.contains("challenge"), "{log}");
+    let id = t.last_game(0);
+    assert!(
+        t.last_about(0, "The game begins").contains("bot"),
+        "the bot is named"
+    );
+    assert!(t.pbem.store.bot_game(&id).unwrap().is_some(), "{log}");
+    id
+}
+
+/// The record of `id` replayed: every line legal.
+fn replayed<G: Game>(t: &Club, id: &str) -> record::Replayed<G> {
+    let rec: Record = t.record(id);
+    record::replay::<G>(&rec).unwrap_or_else(|e| panic!("{id} does not replay: {e}"))
+}
+
+/// Alice plays random legal moves against the bot until the game ends.
+fn play_to_the_end<G: Game>() {
+    let rules = G::RULES;
+    let mut t = table(NODES);
+    let id = challenge(&mut t, rules, "random");
+    let bot_side = {
+        let rec = t.record(&id);
+        rec.players
+            .side_where(|p| p.contains("+bot1@"))
+            .expect("the bot plays a side")
+    };
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut bot_moves = 0;
+    for _ in 0..400 {
+        let r = replayed::<G>(&t, &id);
+        if r.end.is_some() {
+            break;
+        }
+        let pos = r.position();
+        assert_ne!(
+            pos.turn(),
+            bot_side,
+            "{rules}: the bot is to move after a poll: {}",
+            t.pbem.record(&id)
+        );
+        bot_moves = r.moves.len();
+        let moves = game::listed_moves(pos);
+        let (mv, _) = &moves[rng.usize(..moves.len())];
+        let text = game::canonical(pos, *mv);
+        let log = t.say(0, &id, &format!("{text}\n"));
+        assert!(!log.contains("error"), "{rules}: {log}");
+    }
+    let r = replayed::<G>(&t, &id);
+    if r.end.is_none() {
+        t.say(0, &id, "resign\n");
+    }
+    let r = replayed::<G>(&t, &id);
+    assert!(r.end.is_some(), "{rules}: the game ends");
+    assert!(bot_moves > 0, "{rules}: the bot moved");
+    assert!(
+        t.last_about(0, "The game is over").contains("over"),
+        "{rules}: Alice hears the result"
+    );
+    // The bot gets no mail; its level is rated.
+    let sent_to_bot = common::files(&t.pbem.sent_folder())
+        .iter()
+        .any(|f| f.to_string_lossy().contains("+bot"));
+    assert!(!sent_to_bot, "{rules}: no mail to the bot");
+    let ratings = t.pbem.store.ratings(rules.slug()).unwrap();
+    assert!(
+        ratings
+            .table
+            .players
+            .keys()
+            .any(|k| k.starts_with("pbem+bot1@")),
+        "{rules}: the bot's level is rated: {:?}",
+        ratings.table.players.keys().collect::<Vec<_>>()
+    );
+    // The game over, the poll looks at it no more.
+    t.poll();
+    assert!(t.pbem.store.bot_game(&id).unwrap().is_none());
+}
+
+pbem_engine::game_tests!(_, G => play_to_the_end::<G>());
+
+#[test]
+fn the_same_node_budget_plays_the_same_moves() {
+    let run = || {
+        let mut t = table(NODES);
+        let id = challenge(&mut t, Rules::Mad, "second");
+        // Alice plays her first listed move, twice.
+        for _ in 0..2 {
+            let r = replayed::<pbem_engine::games::mad::Mad>(&t, &id);
+            let pos = r.position();
+            let (mv, _) = game::listed_moves(pos)[0].clone();
+            let text = game::canonical(pos, mv);
+            t.say(0, &id, &format!("{text}\n"));
+        }
+        let rec = t.record(&id);
+        rec.lines
+            .iter()
+            .map(|l| format!("{:?}", l.entry))
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (run(), run());
+    assert!(a.len() >= 3, "{a:?}");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_poll_keeps_to_its_think_time_and_the_next_plays_the_rest() {
+    // Three players, each with a game where the bot moves first, thinking
+    // 300 ms a move and at most 400 ms a poll.
+    let mut t = Club::with_settings(
+        &[
+            ("A", "a@example.org"),
+            ("B", "b@example.org"),
+            ("C", "c@example.org"),
+        ],
+        |s| format!("{s}\n[bot]\nthink_ms = 300\npoll_ms = 400\n"),
+    );
+    for who in 0..3 {
+        t.send(who, "challenge embed bot level 3 second\n");
+    }
+    let started = Instant::now();
+    let log = t.poll();
+    let took = started.elapsed();
+    let moved = |log: &str| log.matches("bot key=").count();
+    // Two moves fit (the second begins before 400 ms are spent).
+    assert_eq!(moved(&log), 2, "{log}");
+    assert!(
+        took.as_millis() < 400 + 300 + 1_500,
+        "the poll took {took:?} (a process start and three games' mail on top)"
+    );
+    let log = t.poll();
+    assert_eq!(moved(&log), 1, "the third game's move: {log}");
+    for who in 0..3 {
+        let id = t.last_game(who);
+        let rec = t.record(&id);
+        assert_eq!(rec.lines.len(), 1, "{id}: the bot's first move");
+        assert_eq!(rec.first_side(), Side::A);
+    }
+}
+
+#[test]
+fn one_player_gets_three_bot_games_at_a_time() {
+    let mut t = table(NODES);
+    for _ in 0..4 {
+        t.send(0, "challenge dragons-teeth bot\n");
+    }
+    t.poll();
+    assert_eq!(t.pbem.store.bot_game_ids().unwrap().len(), 3);
+    assert!(
+        t.last_about(0, "games against pbem's bot in play")
+            .contains("as many as one player may")
+    );
+}
+
+#[test]
+fn a_move_whose_mails_were_lost_is_sent_again_not_played_again() {
+    // The bot moves first; then its key is taken out of the processed
+    // log, as a crash between the record and the commit leaves it.
+    let mut t = table(NODES);
+    let id = challenge(&mut t, Rules::Embed, "second");
+    let rec = t.record(&id);
+    assert_eq!(rec.lines.len(), 1, "the bot's first move");
+    let news = t.last_about(0, "to play").to_string();
+    let processed = t.pbem.config.data.join("processed");
+    let mut dropped = 0;
+    for f in common::files(&processed) {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let kept: String = text
+            .lines()
+            .filter(|l| !l.starts_with("bot:"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        dropped += text.lines().count() - kept.lines().count();
+        std::fs::write(&f, kept).unwrap();
+    }
+    assert_eq!(dropped, 1, "the bot's one key");
+    let before = t.players[0].received.len();
+    let log = t.poll();
+    assert_eq!(t.record(&id).lines.len(), 1, "not played twice: {log}");
+    assert_eq!(t.players[0].received.len(), before + 1, "{log}");
+    assert_eq!(t.last_about(0, "to play"), news, "the same news again");
+    // And once only.
+    t.poll();
+    assert_eq!(t.players[0].received.len(), before + 1);
+}
