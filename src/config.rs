@@ -419,6 +419,12 @@ folder = "mail/sent"
 # author_name = "pbem"              # default: name above
 # author_email = "pbem@example.org" # default: address above
 
+# The web archive (`pbem site`), kept current after each poll that changed
+# something: only the changed games' pages and the lists are rewritten.
+# [site]
+# dir = "/var/www/pbem"
+# addresses = false  # true: show the players' addresses, not only names
+
 # pbem's bot (`challenge GAME bot [level 1|2|3]`): how long it thinks. The
 # poll plays its moves after the players' mail, at most poll_ms in all.
 # [bot]

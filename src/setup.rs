@@ -199,7 +199,35 @@ impl Server {
         // When another pbem has the lock now, that one tells.
         if let Ok(_lock) = self.store.lock(false) {
             self.tell_admin(&mut report);
+            self.update_site(&mut report);
         }
         Ok(report)
+    }
+
+    /// With `[site]`: the web archive brought up to date after a poll
+    /// that changed something (only the pages of changed games, and the
+    /// lists, are rewritten). A failure is reported and loses nothing: the
+    /// next poll tries again.
+    fn update_site(&self, report: &mut Report) {
+        let Some(site) = &self.config.site else {
+            return;
+        };
+        if report.log.is_empty() && site.dir.join("site.json").exists() {
+            return;
+        }
+        let options = crate::site::Options {
+            addresses: site.addresses,
+        };
+        match crate::site::build(&self.store, &site.dir, &options, &mut |_, _| {}) {
+            Ok(built) => report.log.push(crate::logging::line(
+                "site",
+                &[
+                    ("games", &built.games),
+                    ("remade", &built.remade),
+                    ("written", &built.written),
+                ],
+            )),
+            Err(e) => report.errors.push(format!("the web archive: {e}")),
+        }
     }
 }

@@ -29,6 +29,7 @@ mod mail_games;
 mod mail_server;
 mod outages;
 mod series;
+mod site_updates;
 mod smtp_postfix;
 mod storms;
 mod timecontrol;
