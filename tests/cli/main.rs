@@ -23,3 +23,4 @@ mod readme;
 mod records;
 mod rules_docs;
 mod site;
+mod site_html;

@@ -1,0 +1,120 @@
+//! The web archive's pages validate as HTML (issue 17): every kind of
+//! page (index, game, lists by game and by player, rules, tournament,
+//! ratings) checked by the W3C's Nu HTML checker (`vnu.jar`, which
+//! `scripts/test` installs and names in `PBEM_VNU_JAR`).
+
+use crate::common;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn pbem(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .env_remove("PBEM_CONFIG")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "pbem {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The checker: required in CI (`scripts/test` installs it); elsewhere
+/// the test says loudly that it did not run.
+fn vnu() -> Option<PathBuf> {
+    let jar = std::env::var_os("PBEM_VNU_JAR").map(PathBuf::from);
+    match jar {
+        Some(j) if j.is_file() => Some(j),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!(
+                "the HTML checker is missing: run scripts/test, which installs vnu.jar and sets PBEM_VNU_JAR"
+            )
+        }
+        _ => {
+            eprintln!("NOT RUN: set PBEM_VNU_JAR to vnu.jar (scripts/test installs it)");
+            None
+        }
+    }
+}
+
+#[test]
+fn every_kind_of_page_is_valid_html() {
+    let Some(jar) = vnu() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let setup = dir.path().join("demo");
+    pbem(&["demo", "--dir", setup.to_str().unwrap(), "--game", "mad"]);
+    let config = setup.join("pbem.toml");
+    let config = config.to_str().unwrap();
+    pbem(&[
+        "tournament",
+        "new",
+        "cup",
+        "--game",
+        "embed",
+        "--player",
+        "ann@example.org",
+        "--player",
+        "bob@example.org",
+        "--player",
+        "cy@example.org",
+        "--config",
+        config,
+    ]);
+    let www = dir.path().join("www");
+    pbem(&["site", www.to_str().unwrap(), "--config", config]);
+    let pages: Vec<PathBuf> = common::files(&www)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    for kind in [
+        "games/",
+        "by-game/",
+        "players/",
+        "rules/",
+        "tournaments/",
+        "ratings/",
+        "index",
+    ] {
+        assert!(
+            pages.iter().any(|p| p.to_string_lossy().contains(kind)),
+            "a page of {kind}"
+        );
+    }
+    let (ok, said) = check(&jar, &pages);
+    assert!(
+        ok && said.contains("No errors found"),
+        "{} pages: {said}",
+        pages.len()
+    );
+    // The checker finds what is wrong: a page with a stray tag fails.
+    let bad = dir.path().join("bad.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><html lang=\"en\"><head><title>x</title></head><body><p></div></body></html>",
+    )
+    .unwrap();
+    let (ok, said) = check(&jar, &[bad]);
+    assert!(!ok && said.contains("Error: Stray end tag"), "{said}");
+}
+
+/// Runs the checker on `pages`: whether it found no error, and what it
+/// said.
+fn check(jar: &std::path::Path, pages: &[PathBuf]) -> (bool, String) {
+    let out = Command::new("java")
+        .arg("-jar")
+        .arg(jar)
+        .args(["--errors-only", "--format", "text"])
+        .args(pages)
+        .output()
+        .expect("java runs vnu.jar (scripts/test installs Java)");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), said)
+}
