@@ -1,6 +1,6 @@
-//! Series, rematch and a tournament with sign-up, tried as players would,
-//! by mail only, through the real mail servers (issue 16, "How it is
-//! checked"): Alice and Bob are real mailboxes at the loopback Postfix and
+//! Series, rematch and a tournament with sign-up (issue 16), and a game
+//! against pbem's bot (issue 18), tried as players would, by mail only,
+//! through the real mail servers ("How it is checked"): Alice and Bob are real mailboxes at the loopback Postfix and
 //! Dovecot (`scripts/mailstack`), sending over submission and reading over
 //! IMAP; pbem reads its own mailbox over IMAP and replies over submission.
 //! Bob's mails are written by a real mail client, s-nail (its replies
@@ -125,6 +125,33 @@ fn a_series_a_rematch_and_a_tournament_by_real_mail() {
     };
     series_and_rematch(&mut desk);
     tournament_with_sign_up(&mut desk, dir.path(), &tag);
+    against_the_bot(&mut desk);
+}
+
+/// Bob challenges pbem's bot to Embed, moving first, and plays three
+/// moves in reply to its mails (written by s-nail); the bot answers each
+/// in the same poll, by mail.
+fn against_the_bot(desk: &mut Desk) {
+    desk.write(BOB, "the bot", "challenge embed bot level 1 first\n");
+    desk.room.run_pbem(1);
+    let [_, b] = desk.next([0, 1]);
+    assert!(b[0].contains("The game begins"), "{}", b[0]);
+    assert!(b[0].contains("bot, level 1"), "{}", b[0]);
+    let id = desk.newest_id(BOB);
+    for n in 0..3 {
+        let text = {
+            let rec =
+                Record::parse(&id, &desk.room.store().read_game(&id).unwrap().unwrap()).unwrap();
+            let r = pbem::record::replay::<pbem_engine::games::embed::Embed>(&rec).unwrap();
+            assert_eq!(r.moves.len(), 2 * n, "Bob to move: {:?}", r.moves);
+            let (mv, _) = pbem_engine::game::listed_moves(r.position())[0].clone();
+            pbem_engine::game::canonical(r.position(), mv)
+        };
+        desk.answer(BOB, &format!("[pbem {id}]"), &format!("{text}\n"));
+        // The news of Bob's move, then the bot's.
+        let [_, b] = desk.next([0, 2]);
+        assert!(b[1].contains("It is your move"), "{}", b[1]);
+    }
 }
 
 /// A best of 3 won 2-0 by Alice, then Bob's rematch in reply to the
