@@ -50,7 +50,7 @@ pub struct Suggest {
 #[derive(Args, Debug, Clone)]
 pub struct Think {
     /// Think this many milliseconds for a move.
-    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    #[arg(long, value_name = "MS", default_value_t = 250)]
     think_ms: u64,
     /// Search this many positions for a move instead of a time:
     /// deterministic (with --seed).
