@@ -17,6 +17,7 @@ mod common;
 mod bot;
 mod clocks;
 mod crash;
+mod crash_bot;
 mod crash_league;
 mod daemon;
 mod deliver;
