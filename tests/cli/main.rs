@@ -23,4 +23,5 @@ mod readme;
 mod records;
 mod rules_docs;
 mod site;
+mod site_browser;
 mod site_html;
