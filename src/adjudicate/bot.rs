@@ -17,6 +17,10 @@ use pbem_engine::bot::{Level, SuggestError};
 /// the poll think time, and anyone may ask for one.
 pub const MAX_BOT_GAMES: usize = 3;
 
+/// How many bot games may be in play in all: a stranger with many
+/// addresses gets no more.
+pub const MAX_BOT_GAMES_IN_ALL: usize = 100;
+
 /// What the bot's turn in a game comes to ([`Adjudicator::bot_step`]).
 #[derive(Debug)]
 pub enum BotStep {
@@ -49,22 +53,30 @@ impl Adjudicator<'_> {
     ) -> Result<(Vec<Letter>, bool)> {
         let rules = c.rules;
         let mut mine = Vec::new();
-        for id in self.store.bot_game_ids()? {
-            if let Some(g) = self.store.bot_game(&id)? {
+        let all = self.store.bot_game_ids()?;
+        for id in &all {
+            if let Some(g) = self.store.bot_game(id)? {
                 if g.source.as_deref() == Some(source.as_str()) {
-                    return Ok((self.started_letters(&id)?, false));
+                    return Ok((self.started_letters(id)?, false));
                 }
                 if g.player == from {
-                    mine.push(id);
+                    mine.push(id.clone());
                 }
             }
+        }
+        let command = format!("challenge {} bot", rules.slug());
+        if all.len() >= MAX_BOT_GAMES_IN_ALL {
+            let reason = self.words("bot_busy", context! { count => all.len() })?;
+            return Ok((
+                vec![self.reject(from, None, Refusal::new(command, reason))?],
+                true,
+            ));
         }
         if mine.len() >= MAX_BOT_GAMES {
             let reason = self.words(
                 "too_many_bot_games",
                 context! { count => mine.len(), ids => mine.join(", ") },
             )?;
-            let command = format!("challenge {} bot", rules.slug());
             return Ok((
                 vec![self.reject(from, None, Refusal::new(command, reason))?],
                 true,

@@ -49,7 +49,7 @@ mod series;
 mod table;
 mod tournament;
 
-pub use bot::{BotStep, MAX_BOT_GAMES, bot_key};
+pub use bot::{BotStep, MAX_BOT_GAMES, MAX_BOT_GAMES_IN_ALL, bot_key};
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;

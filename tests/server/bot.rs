@@ -223,3 +223,27 @@ fn a_move_whose_mails_were_lost_is_sent_again_not_played_again() {
     t.poll();
     assert_eq!(t.players[0].received.len(), before + 1);
 }
+
+#[test]
+fn the_bot_takes_on_a_hundred_games_in_all() {
+    let mut t = table(NODES);
+    for i in 0..pbem::adjudicate::MAX_BOT_GAMES_IN_ALL {
+        let game = pbem::store::bots::BotGame {
+            level: 1,
+            player: format!("p{i}@example.org"),
+            source: None,
+        };
+        t.pbem
+            .store
+            .write_bot_game(&format!("embed-busy{i}"), &game)
+            .unwrap();
+    }
+    t.send(0, "challenge embed bot\n");
+    t.poll();
+    assert!(
+        t.last_about(0, "pbem's bot is playing")
+            .contains("100 games, as many as it takes on")
+    );
+    // Markers of games that are not there are cleared by the poll.
+    assert!(t.pbem.store.bot_game_ids().unwrap().is_empty());
+}
