@@ -189,12 +189,7 @@ pub fn build(
     }
     manifest.games = games;
     built.games = manifest.games.len();
-    let mut reuse = pages::Reuse {
-        dir,
-        old: &manifest.lists,
-        new: BTreeMap::new(),
-        kept: 0,
-    };
+    let mut reuse = pages::Reuse::new(dir, &manifest.lists);
     let lists = pages::lists(&env, store, &manifest.games, options, &mut reuse)?;
     built.unchanged += reuse.kept;
     manifest.lists = reuse.new;

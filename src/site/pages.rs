@@ -203,24 +203,39 @@ pub(crate) const INDEX_ROWS: usize = 200;
 /// it is made from (`site.json` keeps them).
 pub(super) struct Reuse<'a> {
     /// The site's folder, to see that a page is still there.
-    pub dir: &'a Path,
+    dir: &'a Path,
     /// The fingerprints of the last build, by page.
-    pub old: &'a BTreeMap<String, u64>,
-    /// This build's.
+    old: &'a BTreeMap<String, u64>,
+    /// A hash of the templates: a new version of pbem remakes the lists.
+    templates: u64,
+    /// This build's fingerprints.
     pub new: BTreeMap<String, u64>,
     /// Pages not made again.
     pub kept: usize,
 }
 
-impl Reuse<'_> {
+impl<'a> Reuse<'a> {
+    pub(super) fn new(dir: &'a Path, old: &'a BTreeMap<String, u64>) -> Reuse<'a> {
+        let mut bytes = Vec::new();
+        for (name, text) in TEMPLATES {
+            bytes.extend(name.as_bytes());
+            bytes.push(0);
+            bytes.extend(text.as_bytes());
+        }
+        Reuse {
+            dir,
+            old,
+            templates: crate::store::stable_hash(&bytes),
+            new: BTreeMap::new(),
+            kept: 0,
+        }
+    }
+
     /// Whether the page at `path`, titled `title`, listing `list`, must be
     /// made: what it is made from changed, or it is not there.
     fn needed(&mut self, path: &str, title: &str, list: &[&Summary]) -> bool {
-        let mut bytes = Vec::with_capacity(title.len() + 24 * list.len() + 64);
-        for (name, text) in TEMPLATES {
-            bytes.extend(name.as_bytes());
-            bytes.extend(text.as_bytes());
-        }
+        let mut bytes = Vec::with_capacity(title.len() + 24 * list.len() + 8);
+        bytes.extend(self.templates.to_le_bytes());
         bytes.extend(title.as_bytes());
         for s in list {
             bytes.push(0);

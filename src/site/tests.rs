@@ -83,6 +83,17 @@ fn the_index_shows_the_newest_and_one_move_rewrites_its_lists_only() {
 
     let again = site(&www);
     assert_eq!((again.remade, again.written), (0, 0), "{again:?}");
+    // A list page gone from the folder is made again, alone.
+    let gone = std::fs::read_dir(www.join("players"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::remove_file(&gone).unwrap();
+    let again = site(&www);
+    assert_eq!((again.remade, again.written), (0, 1), "{again:?}");
+    assert!(gone.is_file());
 
     // One move in the oldest game: it comes first on the index.
     let mut rec = record(0, Rules::ALL[0]);
