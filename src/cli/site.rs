@@ -79,8 +79,9 @@ impl Site {
 struct Bar {
     on: bool,
     started: Instant,
-    /// When it was last drawn; whether it was.
+    /// When it was last drawn (whether it was), and the games done then.
     shown: Option<Instant>,
+    drawn: usize,
 }
 
 impl Bar {
@@ -89,6 +90,7 @@ impl Bar {
             on,
             started,
             shown: None,
+            drawn: 0,
         }
     }
 
@@ -97,10 +99,12 @@ impl Bar {
         let due = self
             .shown
             .is_none_or(|t| now - t >= Duration::from_millis(100));
-        if !self.on || !(due || done == of) {
+        let last = done == of && (self.shown.is_none() || self.drawn != done);
+        if !self.on || !(due || last) {
             return;
         }
         self.shown = Some(now);
+        self.drawn = done;
         eprint!("\r{}", line(done, of, now - self.started));
         let _ = std::io::stderr().flush();
     }
