@@ -5,11 +5,15 @@ use crate::store::Store;
 use clap::Args;
 use std::io::{IsTerminal as _, Write as _};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// Write the web archive: a static site of every game in the data folder
 /// (in play and finished, by game and by player), one page per game with
-/// its board at every move, the rules, tournaments and ratings. Run again,
-/// it rewrites only the pages whose games changed.
+/// its board at every move, the rules, tournaments and ratings. The index
+/// shows the newest 200 games in play and finished; the lists by game
+/// have them all. Run again, it remakes only the pages whose games
+/// changed. On a terminal, a progress bar shows the games done, the games
+/// a second and the time left.
 ///
 /// Players are shown by name (or their address cut short, `bob@e…`), never
 /// by address unless --addresses; no page shows a key or a record.
@@ -41,32 +45,18 @@ impl Site {
             addresses: self.addresses || config.site.as_ref().is_some_and(|s| s.addresses),
         };
         let bar = !self.quiet && std::io::stderr().is_terminal();
-        let started = std::time::Instant::now();
-        let mut progress = |done: usize, of: usize| {
-            if bar && (done.is_multiple_of(64) || done == of) {
-                let width = 40;
-                let filled = (done * width).checked_div(of).unwrap_or(width);
-                eprint!(
-                    "\r[{}{}] {done}/{of} games",
-                    "#".repeat(filled),
-                    " ".repeat(width - filled)
-                );
-                let _ = std::io::stderr().flush();
-            }
-        };
+        let started = Instant::now();
+        let mut bar = Bar::new(bar, started);
+        let mut progress = |done: usize, of: usize| bar.show(done, of);
         let built = match site::build(&store, &self.dir, &options, &mut progress) {
             Ok(b) => b,
             Err(e) => {
-                if bar {
-                    eprintln!();
-                }
+                bar.end();
                 eprintln!("pbem site: {e}");
                 return Ok(1);
             }
         };
-        if bar {
-            eprintln!();
-        }
+        bar.end();
         for s in &built.skipped {
             eprintln!("pbem site: left out: {s}");
         }
@@ -80,5 +70,87 @@ impl Site {
             started.elapsed().as_secs_f64()
         );
         Ok(i32::from(!built.skipped.is_empty()))
+    }
+}
+
+/// The progress bar on a terminal: redrawn at most ten times a second
+/// (a site of ten thousand games calls it ten thousand times), with the
+/// games a second and the time left.
+struct Bar {
+    on: bool,
+    started: Instant,
+    /// When it was last drawn (whether it was), and the games done then.
+    shown: Option<Instant>,
+    drawn: usize,
+}
+
+impl Bar {
+    fn new(on: bool, started: Instant) -> Bar {
+        Bar {
+            on,
+            started,
+            shown: None,
+            drawn: 0,
+        }
+    }
+
+    fn show(&mut self, done: usize, of: usize) {
+        let now = Instant::now();
+        let due = self
+            .shown
+            .is_none_or(|t| now - t >= Duration::from_millis(100));
+        let last = done == of && (self.shown.is_none() || self.drawn != done);
+        if !self.on || !(due || last) {
+            return;
+        }
+        self.shown = Some(now);
+        self.drawn = done;
+        eprint!("\r{}", line(done, of, now - self.started));
+        let _ = std::io::stderr().flush();
+    }
+
+    /// Ends the bar's line, if it was drawn.
+    fn end(&self) {
+        if self.shown.is_some() {
+            eprintln!();
+        }
+    }
+}
+
+/// The bar's line: `[####    ] 2500/10000 games, 1250/s, 6 s left`.
+fn line(done: usize, of: usize, spent: Duration) -> String {
+    let width = 40;
+    let filled = (done * width).checked_div(of).unwrap_or(width).min(width);
+    let secs = spent.as_secs_f64();
+    let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+    let left = if done < of && rate > 0.0 {
+        format!(", {:.0} s left", (of - done) as f64 / rate)
+    } else {
+        String::new()
+    };
+    format!(
+        "[{}{}] {done}/{of} games, {rate:.0}/s{left}  ",
+        "#".repeat(filled),
+        " ".repeat(width - filled)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_shows_the_rate_and_the_time_left() {
+        let l = line(2500, 10_000, Duration::from_secs(2));
+        assert!(
+            l.starts_with(&format!("[{}{}]", "#".repeat(10), " ".repeat(30))),
+            "{l}"
+        );
+        assert!(l.contains("2500/10000 games, 1250/s, 6 s left"), "{l}");
+        let end = line(10_000, 10_000, Duration::from_secs(8));
+        assert!(end.contains("10000/10000 games, 1250/s  "), "{end}");
+        assert!(!end.contains("left"), "{end}");
+        // An empty data folder.
+        assert!(line(0, 0, Duration::ZERO).contains("0/0 games, 0/s"));
     }
 }

@@ -2,7 +2,7 @@
 //! data folder, by `pbem site DIR` and, with `[site] dir` in pbem.toml,
 //! by the daemon after each batch.
 //!
-//! What it writes under DIR: `index.html` (the games in play and
+//! What it writes under DIR: `index.html` (the newest games in play and
 //! finished, and links to the rest), `games/ID.html` (one game: its board
 //! at every move as SVG, stepped through with links and CSS `:target`,
 //! and with arrow keys and a slider where JavaScript runs; its moves,
@@ -20,10 +20,15 @@
 //! Pages are written atomically, and only when their text changed: an
 //! update after one move rewrites that game's page and the lists it is
 //! on. A game page is remade only when its record changed (`site.json`
-//! keeps each record's hash), so a site of ten thousand games is brought
-//! up to date by reading the records, not by drawing them.
+//! keeps each record's hash), and a list page only when its games did
+//! (`pages::Reuse`), so a site of ten thousand games is brought up to
+//! date by reading the records, not by drawing them. The game pages to
+//! make are drawn on all cores (`spread`), gathered in order.
 
 mod pages;
+mod spread;
+#[cfg(test)]
+mod tests;
 
 use crate::store::{self, Store, StoreError};
 use pbem_engine::record::Record;
@@ -82,6 +87,9 @@ struct Manifest {
     key: String,
     options: Options,
     games: BTreeMap<String, Summary>,
+    /// What each list page was made from (`pages::Reuse`).
+    #[serde(default)]
+    lists: BTreeMap<String, u64>,
 }
 
 /// One game as the lists show it.
@@ -144,62 +152,109 @@ pub fn build(
     // Other options change every page.
     if manifest.options != *options {
         manifest.games.clear();
+        manifest.lists.clear();
         manifest.options = options.clone();
     }
     let env = pages::environment();
     let mut built = Built::default();
     let ids = store.game_ids()?;
+    let done = spread::each(
+        ids.len(),
+        |i| one_game(store, dir, &env, &manifest, options, &ids[i]),
+        progress,
+    );
     let mut games = BTreeMap::new();
-    for (n, id) in ids.iter().enumerate() {
-        progress(n, ids.len());
-        let Some(text) = store.read_game(id)? else {
-            continue;
-        };
-        let hash = store::stable_hash(text.as_bytes());
-        let page = dir.join("games").join(format!("{id}.html"));
-        if let Some(old) = manifest.games.remove(id)
-            && old.hash == hash
-            && page.exists()
-        {
-            games.insert(id.clone(), old);
-            continue;
+    for (id, done) in ids.iter().zip(done) {
+        match done? {
+            Done::Kept(summary) => {
+                built.unchanged += 1;
+                games.insert(id.clone(), summary);
+            }
+            Done::Made(summary, written) => {
+                built.remade += 1;
+                if written {
+                    built.written += 1;
+                } else {
+                    built.unchanged += 1;
+                }
+                games.insert(id.clone(), summary);
+            }
+            Done::Skipped(why) => built.skipped.push(why),
+            Done::Gone => {}
         }
-        let record = match Record::parse(&format!("{id}.toml"), &text) {
-            Ok(r) => r,
-            Err(e) => {
-                built.skipped.push(e.to_string());
-                continue;
-            }
-        };
-        let game = match pages::game(&env, id, &record, &manifest, options) {
-            Ok(g) => g,
-            Err(pages::GameError::Record(e)) => {
-                built.skipped.push(e);
-                continue;
-            }
-            Err(pages::GameError::Template(e)) => return Err(e.into()),
-        };
-        let summary = Summary {
-            hash,
-            ..game.summary
-        };
-        write_page(&page, &game.html, &mut built)?;
-        built.remade += 1;
-        games.insert(id.clone(), summary);
     }
-    progress(ids.len(), ids.len());
     // Pages of games no longer in the data folder go.
-    for gone in manifest.games.keys() {
+    for gone in manifest.games.keys().filter(|id| !games.contains_key(*id)) {
         let _ = std::fs::remove_file(dir.join("games").join(format!("{gone}.html")));
     }
     manifest.games = games;
     built.games = manifest.games.len();
-    for (path, html) in pages::lists(&env, store, &manifest.games, options)? {
-        write_page(&dir.join(path), &html, &mut built)?;
+    let mut reuse = pages::Reuse::new(dir, &manifest.lists);
+    let lists = pages::lists(&env, store, &manifest.games, options, &mut reuse)?;
+    built.unchanged += reuse.kept;
+    manifest.lists = reuse.new;
+    for (path, html) in lists {
+        if write_page(&dir.join(path), &html)? {
+            built.written += 1;
+        } else {
+            built.unchanged += 1;
+        }
     }
     let json = serde_json::to_string_pretty(&manifest).unwrap_or_default();
     write_file(&manifest_path, json.as_bytes())?;
     Ok(built)
+}
+
+/// What became of one game's page.
+enum Done {
+    /// Left as it was: its record did not change.
+    Kept(Summary),
+    /// Made from its record; whether its text changed.
+    Made(Summary, bool),
+    /// Not on the site: why.
+    Skipped(String),
+    /// Its record went while the site was being made.
+    Gone,
+}
+
+/// Game `id`'s page: kept when its record is what it was made from,
+/// else made anew (read, replayed, drawn) and written if it changed.
+fn one_game(
+    store: &Store,
+    dir: &Path,
+    env: &minijinja::Environment<'_>,
+    manifest: &Manifest,
+    options: &Options,
+    id: &str,
+) -> Result<Done, SiteError> {
+    let Some(text) = store.read_game(id)? else {
+        return Ok(Done::Gone);
+    };
+    let hash = store::stable_hash(text.as_bytes());
+    let page = dir.join("games").join(format!("{id}.html"));
+    if let Some(old) = manifest.games.get(id)
+        && old.hash == hash
+        && page.exists()
+    {
+        return Ok(Done::Kept(old.clone()));
+    }
+    let record = match Record::parse(&format!("{id}.toml"), &text) {
+        Ok(r) => r,
+        Err(e) => return Ok(Done::Skipped(e.to_string())),
+    };
+    let game = match pages::game(env, id, &record, manifest, options) {
+        Ok(g) => g,
+        Err(pages::GameError::Record(e)) => return Ok(Done::Skipped(e)),
+        Err(pages::GameError::Template(e)) => return Err(e.into()),
+    };
+    let written = write_page(&page, &game.html)?;
+    Ok(Done::Made(
+        Summary {
+            hash,
+            ..game.summary
+        },
+        written,
+    ))
 }
 
 /// The name of the page of the player at `address`: a keyed hash, so it
@@ -223,15 +278,14 @@ fn read_manifest(path: &Path) -> Manifest {
         .unwrap_or_default()
 }
 
-/// Writes `html` to `path` when it differs from what is there.
-fn write_page(path: &Path, html: &str, built: &mut Built) -> Result<(), SiteError> {
+/// Writes `html` to `path` when it differs from what is there; whether
+/// it did.
+fn write_page(path: &Path, html: &str) -> Result<bool, SiteError> {
     if std::fs::read(path).is_ok_and(|old| old == html.as_bytes()) {
-        built.unchanged += 1;
-        return Ok(());
+        return Ok(false);
     }
     write_file(path, html.as_bytes())?;
-    built.written += 1;
-    Ok(())
+    Ok(true)
 }
 
 /// Writes `bytes` to `path` atomically: a reader sees the old file or the

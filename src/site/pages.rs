@@ -10,7 +10,7 @@ use pbem_engine::record::{self, Record};
 use pbem_engine::rules::Rules;
 use pbem_engine::side::Side;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
@@ -27,6 +27,7 @@ const TEMPLATES: &[(&str, &str)] = &[
         "games_table.html",
         include_str!("../../templates/site/games_table.html"),
     ),
+    ("more.html", include_str!("../../templates/site/more.html")),
     (
         "rules.html",
         include_str!("../../templates/site/rules.html"),
@@ -89,10 +90,12 @@ fn game_of<G: Game>(
         .iter()
         .enumerate()
         .map(|(ply, pos)| {
+            // A record plays no move after the game's end: only the
+            // last position can be one.
             let ended = if ply == total {
                 replayed.end.clone()
             } else {
-                game::outcome(pos)
+                None
             };
             pos.board(&View {
                 last: ply.checked_sub(1).map(|i| replayed.moves[i].clone()),
@@ -188,6 +191,67 @@ fn shown(mailbox: &str, options: &Options) -> String {
     }
 }
 
+/// The games in play and finished the index shows, the newest of each
+/// (the lists by game have them all): a site of ten thousand games keeps
+/// an index that loads at once.
+pub(crate) const INDEX_ROWS: usize = 200;
+
+/// The list pages (by game, by player) whose games did not change since
+/// they were made are not made again: on an update after one move, a
+/// site of ten thousand games renders the few lists that game is on, not
+/// a thousand players' pages. Each list is known by a fingerprint of what
+/// it is made from (`site.json` keeps them).
+pub(super) struct Reuse<'a> {
+    /// The site's folder, to see that a page is still there.
+    dir: &'a Path,
+    /// The fingerprints of the last build, by page.
+    old: &'a BTreeMap<String, u64>,
+    /// A hash of the templates: a new version of pbem remakes the lists.
+    templates: u64,
+    /// This build's fingerprints.
+    pub new: BTreeMap<String, u64>,
+    /// Pages not made again.
+    pub kept: usize,
+}
+
+impl<'a> Reuse<'a> {
+    pub(super) fn new(dir: &'a Path, old: &'a BTreeMap<String, u64>) -> Reuse<'a> {
+        let mut bytes = Vec::new();
+        for (name, text) in TEMPLATES {
+            bytes.extend(name.as_bytes());
+            bytes.push(0);
+            bytes.extend(text.as_bytes());
+        }
+        Reuse {
+            dir,
+            old,
+            templates: crate::store::stable_hash(&bytes),
+            new: BTreeMap::new(),
+            kept: 0,
+        }
+    }
+
+    /// Whether the page at `path`, titled `title`, listing `list`, must be
+    /// made: what it is made from changed, or it is not there.
+    fn needed(&mut self, path: &str, title: &str, list: &[&Summary]) -> bool {
+        let mut bytes = Vec::with_capacity(title.len() + 24 * list.len() + 8);
+        bytes.extend(self.templates.to_le_bytes());
+        bytes.extend(title.as_bytes());
+        for s in list {
+            bytes.push(0);
+            bytes.extend(s.id.as_bytes());
+            bytes.extend(s.hash.to_le_bytes());
+        }
+        let print = crate::store::stable_hash(&bytes);
+        self.new.insert(path.to_string(), print);
+        if self.old.get(path) == Some(&print) && self.dir.join(path).exists() {
+            self.kept += 1;
+            return false;
+        }
+        true
+    }
+}
+
 /// A page: its path under the site's folder and its text.
 type Page = (PathBuf, String);
 
@@ -197,10 +261,11 @@ pub(super) fn lists(
     store: &Store,
     games: &BTreeMap<String, Summary>,
     options: &Options,
+    reuse: &mut Reuse<'_>,
 ) -> Result<Vec<Page>, SiteError> {
     let tournaments = store.tournament_names()?;
     let (mut out, rated) = ratings_pages(env, store, options)?;
-    out.extend(game_lists(env, games, &tournaments, &rated)?);
+    out.extend(game_lists(env, games, &tournaments, &rated, reuse)?);
     for rules in Rules::ALL {
         let mut html = String::new();
         let text = rules.rules_text();
@@ -231,6 +296,7 @@ fn game_lists(
     games: &BTreeMap<String, Summary>,
     tournaments: &[String],
     rated: &[Value],
+    reuse: &mut Reuse<'_>,
 ) -> Result<Vec<Page>, SiteError> {
     use minijinja::value::Serde;
     // Newest first.
@@ -256,14 +322,19 @@ fn game_lists(
         .iter()
         .map(|(slug, list)| context! { slug => *slug, name => name_of(slug), count => list.len() })
         .collect();
+    // The index shows the newest of each; every game is on its game's
+    // list.
     let in_play: Vec<&Summary> = all.iter().copied().filter(|s| !s.over).collect();
     let finished: Vec<&Summary> = all.iter().copied().filter(|s| s.over).collect();
+    let newest = |list: &Vec<&Summary>| list.len().min(INDEX_ROWS);
     let rules_list: Vec<Value> = Rules::ALL
         .iter()
         .map(|r| context! { slug => r.slug(), name => r.name() })
         .collect();
     let index = context! {
-        root => "", in_play => Serde(&in_play), finished => Serde(&finished),
+        root => "", in_play => Serde(&in_play[..newest(&in_play)]),
+        finished => Serde(&finished[..newest(&finished)]),
+        in_play_count => in_play.len(), finished_count => finished.len(),
         kinds, rules => rules_list, tournaments => tournaments.to_vec(), rated => rated.to_vec(),
     };
     let mut out = vec![(
@@ -271,19 +342,18 @@ fn game_lists(
         render(env, "index.html", index)?,
     )];
     for (slug, list) in &by_game {
-        let ctx =
-            context! { root => "../", title => name_of(slug), games => Serde(list), slug => *slug };
-        out.push((
-            PathBuf::from(format!("by-game/{slug}.html")),
-            render(env, "list.html", ctx)?,
-        ));
+        let (path, title) = (format!("by-game/{slug}.html"), name_of(slug));
+        if reuse.needed(&path, &title, list) {
+            let ctx = context! { root => "../", title, games => Serde(list), slug => *slug };
+            out.push((PathBuf::from(path), render(env, "list.html", ctx)?));
+        }
     }
     for (page, (name, list)) in &by_player {
-        let ctx = context! { root => "../", title => *name, games => Serde(list) };
-        out.push((
-            PathBuf::from(format!("players/{page}.html")),
-            render(env, "list.html", ctx)?,
-        ));
+        let path = format!("players/{page}.html");
+        if reuse.needed(&path, name, list) {
+            let ctx = context! { root => "../", title => *name, games => Serde(list) };
+            out.push((PathBuf::from(path), render(env, "list.html", ctx)?));
+        }
     }
     Ok(out)
 }
