@@ -257,16 +257,18 @@ fn one_game(
     ))
 }
 
-/// The name of the page of the player at `address`: a keyed hash, so it
-/// tells nothing of the address.
+/// The name of the page of the player at `address`: HMAC-SHA256 of the
+/// address under the site's key (from the OS's random source, kept in
+/// `site.json`), cut to 96 bits: without the key, nobody can tell from
+/// the names whether an address plays here (an unkeyed or merely
+/// salted fast hash could be inverted from one known address).
 pub(crate) fn player_page(key: &str, address: &str) -> String {
-    let mut bytes = key.as_bytes().to_vec();
-    bytes.push(0);
-    bytes.extend(crate::reply::address_of(address).as_bytes());
-    let h = store::stable_hash(&bytes);
-    let mut again = h.to_le_bytes().to_vec();
-    again.extend(key.as_bytes());
-    format!("{h:016x}{:08x}", store::stable_hash(&again) as u32)
+    let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, key.as_bytes());
+    let tag = ring::hmac::sign(&key, crate::reply::address_of(address).as_bytes());
+    tag.as_ref()[..12]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 fn read_manifest(path: &Path) -> Manifest {

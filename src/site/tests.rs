@@ -137,3 +137,17 @@ fn the_index_shows_the_newest_and_one_move_rewrites_its_lists_only() {
         );
     }
 }
+
+#[test]
+fn a_players_page_name_is_keyed() {
+    let a = super::player_page("k1", "Ann <ann@example.org>");
+    assert_eq!(a, super::player_page("k1", "ann@example.org"), "by address");
+    assert_eq!(a.len(), 24);
+    assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+    assert_ne!(
+        a,
+        super::player_page("k2", "ann@example.org"),
+        "another key"
+    );
+    assert_ne!(a, super::player_page("k1", "bob@example.org"));
+}
