@@ -32,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
         trusted_authserv: None,
         admin: None,
         clocks: Default::default(),
+        bot: Default::default(),
     };
     let to = mailbox(mail.from_name.as_deref(), from);
     let what = parsed
