@@ -55,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
         if let Command::Challenge { opponent, .. } = c {
             rendered.push(TEMPLATES.render(
                 "challenged",
-                context! { id => "bz-test1", game => "Boom & Zoom", opponent => opponent.clone() },
+                context! { id => "bz-test1", game => "Boom & Zoom", opponent => opponent.to_string() },
             ));
         }
     }
