@@ -11,7 +11,7 @@ use super::play::GameMail;
 use super::*;
 use crate::reply::mailbox;
 use crate::store::bots::BotGame;
-use pbem_engine::bot::{Level, SuggestError};
+use pbem_engine::bot::Level;
 
 /// How many bot games one player may have in play at once: each costs
 /// the poll think time, and anyone may ask for one.
@@ -174,29 +174,37 @@ impl Adjudicator<'_> {
             let table = Table::Game { record, secrets };
             return self.bot_moves(id, side, &address, ply, text, table, None);
         }
-        // Whose turn, before any thinking.
-        let state = crate::with_game!(record.rules, G => {
-            record::replay::<G>(&record)
-                .ok()
-                .map(|r| (r.end.is_some(), r.position().turn()))
-        });
-        match state {
-            // Damaged: the players' mail finds it and tells them.
-            None => return Ok(BotStep::Waiting),
-            Some((true, _)) => return Ok(BotStep::Over),
-            Some((false, turn)) if turn != side => return Ok(BotStep::Waiting),
-            Some(_) => {}
+        // One replay: whose turn it is, and the bot's move when it is its.
+        enum Due {
+            Player,
+            Over,
+            Bot(String, std::time::Duration),
         }
         let seed = self.identity.bot.seed(id, plies);
         let limits = self.identity.bot.limits(level);
-        let found = match pbem_engine::bot::suggest(&record, &limits, seed) {
-            Ok(found) => found,
-            Err(SuggestError::Over(_)) => return Ok(BotStep::Over),
-            Err(SuggestError::Record(_)) => return Ok(BotStep::Waiting),
-        };
-        let think = Some(found.choice.think);
-        let table = Table::Game { record, secrets };
-        self.bot_moves(id, side, &address, plies, found.text, table, think)
+        let due = crate::with_game!(record.rules, G => {
+            match record::replay::<G>(&record) {
+                // Damaged: the players' mail finds it and tells them.
+                Err(_) => Due::Player,
+                Ok(r) if r.end.is_some() => Due::Over,
+                Ok(r) if r.position().turn() != side => Due::Player,
+                Ok(r) => {
+                    let pos = r.position();
+                    match pbem_engine::bot::choose(pos, &limits, seed) {
+                        Some(c) => Due::Bot(game::canonical(pos, c.mv), c.think),
+                        None => Due::Over,
+                    }
+                }
+            }
+        });
+        match due {
+            Due::Player => Ok(BotStep::Waiting),
+            Due::Over => Ok(BotStep::Over),
+            Due::Bot(text, think) => {
+                let table = Table::Game { record, secrets };
+                self.bot_moves(id, side, &address, plies, text, table, Some(think))
+            }
+        }
     }
 
     /// The bot's move `text`, its `ply`th, played in game `id`.
