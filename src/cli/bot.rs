@@ -77,12 +77,8 @@ fn ms(d: Duration) -> f64 {
 
 impl Suggest {
     pub fn execute(self) -> anyhow::Result<i32> {
-        let rec = match self.source.load(&self.file) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("{e}");
-                return Ok(1);
-            }
+        let Some(rec) = self.source.load_reported(&self.file) else {
+            return Ok(1);
         };
         let limits = Limits {
             think: self.think.budget(),

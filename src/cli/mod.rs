@@ -111,6 +111,12 @@ pub struct Source {
 }
 
 impl Source {
+    /// [`Source::load`], its error printed on standard error (the
+    /// command then exits 1).
+    pub fn load_reported(&self, file: &str) -> Option<Record> {
+        self.load(file).map_err(|e| eprintln!("{e}")).ok()
+    }
+
     /// Reads `file` (`-`: standard input) as a record or a move list.
     ///
     /// # Errors

@@ -40,12 +40,8 @@ pub struct Moves {
 
 impl Moves {
     pub fn execute(self) -> anyhow::Result<i32> {
-        let rec = match self.source.load(&self.file) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("{e}");
-                return Ok(1);
-            }
+        let Some(rec) = self.source.load_reported(&self.file) else {
+            return Ok(1);
         };
         crate::with_game!(rec.rules, G => self.list::<G>(&rec))
     }

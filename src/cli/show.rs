@@ -39,12 +39,8 @@ pub struct Show {
 
 impl Show {
     pub fn execute(self) -> anyhow::Result<i32> {
-        let rec = match self.source.load(&self.file) {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("{e}");
-                return Ok(1);
-            }
+        let Some(rec) = self.source.load_reported(&self.file) else {
+            return Ok(1);
         };
         crate::with_game!(rec.rules, G => self.draw::<G>(&rec))
     }
