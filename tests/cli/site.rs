@@ -3,7 +3,7 @@
 //! real browser (headless Chromium: the page's rendered DOM with its
 //! script run, and screenshots of two moves that must differ).
 
-use crate::common;
+use crate::common::{self, browser};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -131,37 +131,13 @@ fn a_second_run_rewrites_only_what_changed() {
     assert!(after.contains(", 5 pages written"), "{after}");
 }
 
-/// Headless Chromium, which the tests need: `scripts/test` installs it.
-fn chromium() -> &'static str {
-    let found = Command::new("chromium").arg("--version").output();
-    assert!(
-        found.is_ok_and(|o| o.status.success()),
-        "the browser tests need Chromium: apt-get install chromium (scripts/test does)"
-    );
-    "chromium"
-}
-
-fn browse(url: &str, extra: &[&str]) -> Output {
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args(["--window-size=1000,900", "--virtual-time-budget=2000"])
-        .args(extra)
-        .arg(url)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+/// Headless Chromium on `url` with the window the page is drawn in;
+/// Chromium is required (`scripts/test` installs it).
+fn browse(url: &str, extra: &[&str]) -> Vec<u8> {
+    let chromium = browser::chromium().expect("the browser tests need Chromium");
+    let mut args = vec!["--window-size=1000,900", "--virtual-time-budget=2000"];
+    args.extend(extra);
+    browser::run(chromium, url, &args)
 }
 
 #[test]
@@ -173,7 +149,7 @@ fn in_a_browser_the_moves_step_through_the_board() {
     let url = format!("file://{}", game_page(&www).display());
     // The script ran: the slider is shown, set to the move in the
     // address, and that move is marked in the list.
-    let dom = String::from_utf8(browse(&format!("{url}#p5"), &["--dump-dom"]).stdout).unwrap();
+    let dom = String::from_utf8(browse(&format!("{url}#p5"), &["--dump-dom"])).unwrap();
     assert!(dom.contains("<svg"), "{dom}");
     let slider = dom
         .split("id=\"slider\"")

@@ -6,6 +6,7 @@
 //! of the game and after the move the address names (`#p5`): stepping
 //! through the moves changes the board the browser shows.
 
+use crate::common::browser;
 use pbem_engine::board::Board;
 use pbem_engine::game::{self, Game, View};
 use pbem_engine::games::mad::Mad;
@@ -62,19 +63,14 @@ fn pbem(args: &[&str]) {
 /// The pieces Chromium shows on `page` at `hash`: (ply group, square
 /// number from 1, tooltip).
 fn shown(page: &Path, hash: &str) -> Vec<(String, usize, String)> {
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new("chromium")
-        .args(["--headless", "--no-sandbox", "--disable-gpu"])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args([
-            "--window-size=1000,900",
-            "--virtual-time-budget=3000",
-            "--dump-dom",
-        ])
-        .arg(format!("file://{}{hash}", page.display()))
-        .output()
-        .expect("the browser tests need Chromium: apt-get install chromium (scripts/test does)");
-    let dom = String::from_utf8_lossy(&out.stdout);
+    let chromium = browser::chromium().expect("the browser tests need Chromium");
+    let args = [
+        "--window-size=1000,900",
+        "--virtual-time-budget=3000",
+        "--dump-dom",
+    ];
+    let out = browser::run(chromium, &browser::file_url(page, hash), &args);
+    let dom = String::from_utf8_lossy(&out);
     let json = dom
         .split("<pre id=\"measured\">")
         .nth(1)

@@ -4,10 +4,12 @@
 //! many games' mail at once ([`workload`]), a pbem of its own with a pinned
 //! clock ([`pbem_setup`]) and players around it for series and
 //! tournaments ([`club`]), a real mail client writing a player's mail
-//! ([`snail`]), and who may run beside whom ([`lock`]). Each binary uses
+//! ([`snail`]), headless Chromium ([`browser`]), and who may run beside
+//! whom ([`lock`]). Each binary uses
 //! a part, hence `dead_code`.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod club;
 pub mod lock;
 pub mod mailstack;

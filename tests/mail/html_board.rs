@@ -21,7 +21,7 @@
 //! cargo test --test mail html_board::
 //! ```
 
-use crate::common::lock;
+use crate::common::{browser, lock};
 use minijinja::{Value, context};
 use pbem::game::{Game, Side, View};
 use pbem::mail::templates::Templates;
@@ -29,7 +29,6 @@ use pbem::reply::{Identity, Kind, Reply};
 use pbem::rules::Rules;
 use pbem_engine::board::Board;
 use std::path::Path;
-use std::process::Command;
 
 /// The templates that show a board.
 const WITH_BOARD: &[&str] = &[
@@ -234,55 +233,12 @@ fn balanced(html: &str) -> Result<(), String> {
     }
 }
 
-/// The Chromium binary, or `None` when it is missing and not required.
-fn chromium() -> Option<&'static str> {
-    let found = Command::new("chromium")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if found {
-        return Some("chromium");
-    }
-    let how = "install Debian's chromium (`apt-get install -y chromium`, as scripts/test does)";
-    if std::env::var_os("CI").is_some()
-        || std::env::var("PBEM_REQUIRE_BROWSER").as_deref() == Ok("1")
-    {
-        panic!("the browser tests need headless Chromium, and `chromium` is missing: {how}");
-    }
-    eprintln!("NOT RUN: the browser check of the HTML boards needs `chromium`: {how}");
-    None
-}
-
-/// Runs headless Chromium on `page` with `args`.
-fn run(browser: &str, page: &Path, args: &[&str]) -> Vec<u8> {
-    // A profile of its own: browsers run side by side in the tests.
-    let profile = tempfile::tempdir().unwrap();
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--disable-gpu",
-            "--no-sandbox",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args(args)
-        .arg(format!("file://{}", page.display()))
-        .output()
-        .unwrap_or_else(|e| panic!("running {browser}: {e}"));
-    assert!(
-        out.status.success(),
-        "{browser} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
 /// A screenshot of `page`: a PNG of the window's size, with something
 /// in it.
 fn screenshot(browser: &str, page: &Path, shot: &Path, (w, h): (u32, u32)) {
     let size = format!("--window-size={w},{h}");
     let arg = format!("--screenshot={}", shot.display());
-    run(browser, page, &[&arg, &size]);
+    browser::run(browser, &browser::file_url(page, ""), &[&arg, &size]);
     let png = std::fs::read(shot).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "{}", shot.display());
     assert_eq!(&png[12..16], b"IHDR");
@@ -334,7 +290,9 @@ document.getElementById('measured').textContent = JSON.stringify(out);
 #[test]
 fn the_html_boards_render_in_chromium() {
     let _g = lock::shared();
-    let Some(browser) = chromium() else { return };
+    let Some(browser) = browser::chromium() else {
+        return;
+    };
     let (_keep, dir) = shots();
     let samples: Vec<Sample> = Rules::ALL.iter().map(|r| sample(*r, 11)).collect();
     // One page of the eight mails' HTML bodies, then the measuring script.
@@ -356,7 +314,12 @@ fn the_html_boards_render_in_chromium() {
     page.push_str("</body></html>\n");
     let file = dir.join("all-games.html");
     std::fs::write(&file, &page).unwrap();
-    let dom = String::from_utf8(run(browser, &file, &["--dump-dom"])).unwrap();
+    let dom = String::from_utf8(browser::run(
+        browser,
+        &browser::file_url(&file, ""),
+        &["--dump-dom"],
+    ))
+    .unwrap();
     let json = dom
         .split("<pre id=\"measured\">")
         .nth(1)
@@ -370,7 +333,12 @@ fn the_html_boards_render_in_chromium() {
     screenshot(browser, &file, &dir.join("all-games.png"), (640, 6000));
     // One mail's HTML part as it is, alone.
     let one = dir.join("toroidal-checkers.html");
-    let dom = String::from_utf8(run(browser, &one, &["--dump-dom"])).unwrap();
+    let dom = String::from_utf8(browser::run(
+        browser,
+        &browser::file_url(&one, ""),
+        &["--dump-dom"],
+    ))
+    .unwrap();
     assert!(dom.contains("title=\"64"), "{dom}");
     screenshot(
         browser,
@@ -459,7 +427,9 @@ fn check_rendered(s: &Sample, cells: &[serde_json::Value]) {
 #[test]
 fn the_svg_boards_load_in_chromium() {
     let _g = lock::shared();
-    let Some(browser) = chromium() else { return };
+    let Some(browser) = browser::chromium() else {
+        return;
+    };
     let (_keep, dir) = shots();
     let mut page = String::from("<!DOCTYPE html>\n<html><body>\n");
     let mut sizes = Vec::new();
@@ -480,9 +450,9 @@ fn the_svg_boards_load_in_chromium() {
     );
     let file = dir.join("all-svg.html");
     std::fs::write(&file, &page).unwrap();
-    let dom = String::from_utf8(run(
+    let dom = String::from_utf8(browser::run(
         browser,
-        &file,
+        &browser::file_url(&file, ""),
         &["--virtual-time-budget=3000", "--dump-dom"],
     ))
     .unwrap();
@@ -491,7 +461,12 @@ fn the_svg_boards_load_in_chromium() {
     screenshot(browser, &file, &dir.join("all-svg.png"), (1100, 1800));
     // Alone, an SVG is read by the browser's XML parser: well-formed.
     let guerrilla = dir.join("guerrilla-checkers.svg");
-    let dom = String::from_utf8(run(browser, &guerrilla, &["--dump-dom"])).unwrap();
+    let dom = String::from_utf8(browser::run(
+        browser,
+        &browser::file_url(&guerrilla, ""),
+        &["--dump-dom"],
+    ))
+    .unwrap();
     assert!(dom.contains("<title>64</title>"), "{dom}");
     assert!(!dom.contains("parsererror"), "{dom}");
 }

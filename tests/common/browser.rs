@@ -1,0 +1,55 @@
+//! Headless Chromium for the browser tests (issue 17: the HTML part of
+//! the mail, the web archive's pages). `scripts/test` installs Debian's
+//! `chromium` and sets `PBEM_REQUIRE_BROWSER=1`: missing then (or in CI),
+//! the tests fail; elsewhere they say loudly that they did not run.
+
+use std::path::Path;
+use std::process::Command;
+
+/// The Chromium binary, or `None` when it is missing and not required.
+pub fn chromium() -> Option<&'static str> {
+    let found = Command::new("chromium")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        return Some("chromium");
+    }
+    let how = "install Debian's chromium (`apt-get install -y chromium`, as scripts/test does)";
+    if std::env::var_os("CI").is_some()
+        || std::env::var("PBEM_REQUIRE_BROWSER").as_deref() == Ok("1")
+    {
+        panic!("the browser tests need headless Chromium, and `chromium` is missing: {how}");
+    }
+    eprintln!("NOT RUN: this browser test needs `chromium`: {how}");
+    None
+}
+
+/// `file` as a `file://` URL, with `hash` (`#p5`, or empty) after it.
+pub fn file_url(file: &Path, hash: &str) -> String {
+    format!("file://{}{hash}", file.display())
+}
+
+/// Runs headless `browser` on `url` with `args`; its standard output.
+pub fn run(browser: &str, url: &str, args: &[&str]) -> Vec<u8> {
+    // A profile of its own: browsers run side by side in the tests.
+    let profile = tempfile::tempdir().unwrap();
+    let out = Command::new(browser)
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .args(args)
+        .arg(url)
+        .output()
+        .unwrap_or_else(|e| panic!("running {browser}: {e}"));
+    assert!(
+        out.status.success(),
+        "{browser} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
