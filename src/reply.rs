@@ -89,6 +89,20 @@ pub struct Identity {
 }
 
 impl Identity {
+    /// pbem at `address`, named "pbem", with every other setting at its
+    /// default: no admin, no trusted DMARC verdicts, the default clocks
+    /// and bot (for tests and tools; a server's comes from its settings).
+    pub fn at(address: impl Into<String>) -> Identity {
+        Identity {
+            address: address.into(),
+            name: "pbem".into(),
+            trusted_authserv: None,
+            admin: None,
+            clocks: ClockPolicy::default(),
+            bot: crate::bot::BotPolicy::default(),
+        }
+    }
+
     /// The address the bot plays at, at `level`: `pbem+bot2@domain`.
     pub fn bot_address(&self, level: pbem_engine::bot::Level) -> String {
         let (local, domain) = self.local_domain();

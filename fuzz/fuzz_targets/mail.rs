@@ -26,14 +26,7 @@ fuzz_target!(|data: &[u8]| {
     let Some(from) = &mail.from else {
         return;
     };
-    let identity = Identity {
-        address: "pbem@example.net".into(),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    };
+    let identity = Identity::at("pbem@example.net");
     let to = mailbox(mail.from_name.as_deref(), from);
     let what = parsed
         .commands

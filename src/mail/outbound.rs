@@ -248,14 +248,7 @@ mod tests {
     use crate::reply::Rendered;
 
     fn identity() -> Identity {
-        Identity {
-            address: "pbem@example.net".into(),
-            name: "pbem".into(),
-            trusted_authserv: None,
-            admin: None,
-            clocks: Default::default(),
-            bot: Default::default(),
-        }
+        Identity::at("pbem@example.net")
     }
 
     fn reply(to: &str, subject: &str) -> Reply {

@@ -34,14 +34,7 @@ impl Fixture {
         Fixture {
             _dir: dir,
             store,
-            identity: Identity {
-                address: "pbem@localhost".into(),
-                name: "pbem".into(),
-                trusted_authserv: None,
-                admin: None,
-                clocks: Default::default(),
-                bot: Default::default(),
-            },
+            identity: Identity::at("pbem@localhost"),
             templates: Templates::new(None),
             sink: Sink::default(),
         }

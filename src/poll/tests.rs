@@ -19,14 +19,7 @@ impl Transport for Sink {
 
 /// pbem's identity at `address`, with the default clock policy.
 fn identity(address: &str) -> Identity {
-    Identity {
-        address: address.into(),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    }
+    Identity::at(address)
 }
 
 /// A data folder in `dir/data` and what a [`Poller`] over it needs,

@@ -120,14 +120,7 @@ fn mail(s: &Sample, name: &str) -> Vec<u8> {
         game: Some("g-1".into()),
         reply_to: None,
     };
-    let identity = Identity {
-        address: "pbem@example.net".into(),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    };
+    let identity = Identity::at("pbem@example.net");
     let now = chrono::DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z")
         .unwrap()
         .to_utc();

@@ -297,14 +297,7 @@ fn issue5_template_names_reach_only_the_templates() {
 fn issue5_no_value_injects_a_header() {
     let _shared = crate::common::lock::shared();
     let t = Templates::new(None);
-    let identity = Identity {
-        address: "pbem@example.net".into(),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    };
+    let identity = Identity::at("pbem@example.net");
     let evil = [
         "x\r\nBcc: evil@example.com",
         "x\nBcc: evil@example.com\n\nbody",

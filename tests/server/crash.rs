@@ -81,14 +81,7 @@ fn killed_polls_lose_and_double_nothing() {
     std::fs::write(&config_path, INIT).unwrap();
     let config = Config::load(&config_path).unwrap();
     let store = Store::open(&config.data).unwrap();
-    let identity = Identity {
-        address: config.address.clone(),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    };
+    let identity = Identity::at(config.address.clone());
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let load: Workload = workload::build(
         &store,
@@ -459,14 +452,7 @@ fn killed_flushes_with_a_reader_deliver_each_reply_once() {
     let kills = kills();
     let n_games = (kills / 8).max(4);
     let site = Site::new();
-    let identity = Identity {
-        address: site.config.address.clone(),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    };
+    let identity = Identity::at(site.config.address.clone());
     let inbox = Maildir::open(site.config.inbox.maildir.as_ref().unwrap()).unwrap();
     let load: Workload = workload::build(
         &site.store,

@@ -320,14 +320,7 @@ fn killed_polls_leave_no_record_change_out_of_the_history() {
     std::fs::write(&config_path, settings).unwrap();
     let config = pbem::config::Config::load(&config_path).unwrap();
     let store = pbem::store::Store::open(&config.data).unwrap();
-    let identity = Identity {
-        address: config.address.clone(),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    };
+    let identity = Identity::at(config.address.clone());
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let load: Workload = workload::build(
         &store,

@@ -105,14 +105,7 @@ impl Site {
     /// `n_games` games of `plies` moves between fresh players at the
     /// stack's domain.
     fn workload(&self, s: &Stack, n_games: usize, plies: usize) -> Workload {
-        let identity = Identity {
-            address: self.address.clone(),
-            name: "pbem".into(),
-            trusted_authserv: None,
-            clocks: Default::default(),
-            bot: Default::default(),
-            admin: None,
-        };
+        let identity = Identity::at(self.address.clone());
         let tag = self.tag.clone();
         workload::build(
             &self.store(),

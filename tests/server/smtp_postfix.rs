@@ -31,14 +31,7 @@ fn queue_one(batch: &std::path::Path, mail: Vec<u8>) {
     std::fs::write(batch.join(pack::FILE), pack::encode(&[entry])).unwrap();
 }
 fn identity(s: &Stack) -> Identity {
-    Identity {
-        address: s.address("pbem"),
-        name: "pbem".into(),
-        trusted_authserv: None,
-        admin: None,
-        clocks: Default::default(),
-        bot: Default::default(),
-    }
+    Identity::at(s.address("pbem"))
 }
 
 /// A pbem reply about game bz-1 to `to`, its subject tagged with `tag`.
