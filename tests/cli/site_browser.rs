@@ -6,14 +6,13 @@
 //! of the game and after the move the address names (`#p5`): stepping
 //! through the moves changes the board the browser shows.
 
-use crate::common::browser;
+use crate::common::{self, browser};
 use pbem_engine::board::Board;
 use pbem_engine::game::{self, Game, View};
 use pbem_engine::games::mad::Mad;
 use pbem_engine::record::{self, Record};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 /// The square's side and the frame around the board in the SVG's units
 /// (engine/src/board/svg.rs).
@@ -46,19 +45,6 @@ window.addEventListener('load', function () {
 });
 </script>
 </body>"#;
-
-fn pbem(args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args(args)
-        .env_remove("PBEM_CONFIG")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// The pieces Chromium shows on `page` at `hash`: (ply group, square
 /// number from 1, tooltip).
@@ -109,10 +95,10 @@ fn pieces(board: &Board) -> BTreeMap<usize, String> {
 fn the_browser_shows_the_pieces_where_the_record_puts_them() {
     let dir = tempfile::tempdir().unwrap();
     let setup = dir.path().join("demo");
-    pbem(&["demo", "--dir", setup.to_str().unwrap(), "--game", "mad"]);
+    common::pbem_ok(&["demo", "--dir", setup.to_str().unwrap(), "--game", "mad"]);
     let config = setup.join("pbem.toml");
     let www = dir.path().join("www");
-    pbem(&[
+    common::pbem_ok(&[
         "site",
         www.to_str().unwrap(),
         "--config",

@@ -7,20 +7,6 @@ use crate::common;
 use std::path::PathBuf;
 use std::process::Command;
 
-fn pbem(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args(args)
-        .env_remove("PBEM_CONFIG")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "pbem {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// The checker: required in CI (`scripts/test` installs it); elsewhere
 /// the test says loudly that it did not run.
 fn vnu() -> Option<PathBuf> {
@@ -46,10 +32,10 @@ fn every_kind_of_page_is_valid_html() {
     };
     let dir = tempfile::tempdir().unwrap();
     let setup = dir.path().join("demo");
-    pbem(&["demo", "--dir", setup.to_str().unwrap(), "--game", "mad"]);
+    common::pbem_ok(&["demo", "--dir", setup.to_str().unwrap(), "--game", "mad"]);
     let config = setup.join("pbem.toml");
     let config = config.to_str().unwrap();
-    pbem(&[
+    common::pbem_ok(&[
         "tournament",
         "new",
         "cup",
@@ -65,7 +51,7 @@ fn every_kind_of_page_is_valid_html() {
         config,
     ]);
     let www = dir.path().join("www");
-    pbem(&["site", www.to_str().unwrap(), "--config", config]);
+    common::pbem_ok(&["site", www.to_str().unwrap(), "--config", config]);
     let pages: Vec<PathBuf> = common::files(&www)
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "html"))

@@ -54,6 +54,23 @@ pub fn hash_of_reply(message_id: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Runs `pbem ARGS` (without a `PBEM_CONFIG` from the environment),
+/// which must succeed; its standard output.
+pub fn pbem_ok<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .args(args)
+        .env_remove("PBEM_CONFIG")
+        .output()
+        .unwrap();
+    let shown: Vec<_> = args.iter().map(|a| a.as_ref().to_string_lossy()).collect();
+    assert!(
+        out.status.success(),
+        "pbem {shown:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// The keys committed in the data folder `data` (`DATA/processed/`), one
 /// entry per line that commits one: a key twice is a mail committed twice.
 pub fn committed_keys(data: &Path) -> Vec<String> {

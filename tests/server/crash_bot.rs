@@ -17,24 +17,19 @@ use pbem::store::Store;
 use pbem_engine::game;
 use pbem_engine::games::embed::Embed;
 use std::path::Path;
-use std::process::Command;
 
 /// Players, each with a game against the bot: enough work a poll that
 /// kills land in the middle of it.
 const PLAYERS: usize = 6;
 
 fn poll(config_path: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args(["poll", "--quiet", "--config"])
-        .arg(config_path)
-        .env_remove("PBEM_CONFIG")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let config = config_path.as_os_str();
+    common::pbem_ok(&[
+        "poll".as_ref(),
+        "--quiet".as_ref(),
+        "--config".as_ref(),
+        config,
+    ]);
 }
 
 /// How many of the mails `who` got hold `what`.

@@ -15,26 +15,15 @@ use pbem::record::Record;
 use pbem::store::Store;
 use pbem::store::league::TournamentFile;
 use std::path::Path;
-use std::process::Command;
 
 /// Sixteen players: eight games a round, so that kills land in the
 /// middle of beginning one.
 const PLAYERS: usize = 16;
 
 fn pbem(config_path: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
-        .args(args)
-        .arg("--config")
-        .arg(config_path)
-        .env_remove("PBEM_CONFIG")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut all: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    all.extend(["--config".as_ref(), config_path.as_os_str()]);
+    common::pbem_ok(&all)
 }
 
 /// The texts of the mails `who` received, lines joined with spaces.
