@@ -12,7 +12,7 @@
 //! a key naming the turn and the notice, like a mail's Message-ID).
 
 use super::{AdjudicateError, Adjudicator, Result, example_move};
-use crate::game::{Game, Side, View};
+use crate::game::{Game, Side};
 use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::reply::{Kind, Letter};
 use crate::reply::{Reply, address_of};
@@ -229,15 +229,8 @@ impl Adjudicator<'_> {
         let replayed = record::replay::<G>(rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
         let pos = replayed.position();
         let ply = replayed.moves.len();
-        let board = crate::mail::board::board(
-            pos,
-            &View {
-                last: replayed.moves.last().cloned(),
-                seat: Some(side),
-                ply,
-                ended: None,
-            },
-        );
+        // A clock runs only while the game is in play: no end to show.
+        let board = crate::mail::board::board(pos, &replayed.view(ply, Some(side)));
         Ok(Letter {
             to: rec.players[side].clone().unwrap_or_default(),
             kind: Kind::Reminder,

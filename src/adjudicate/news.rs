@@ -100,15 +100,7 @@ impl Adjudicator<'_> {
         let mut out = Vec::new();
         for side in Side::BOTH {
             let to = rec.players[side].clone().unwrap_or_default();
-            let board = crate::mail::board::board(
-                pos,
-                &View {
-                    last: replayed.moves.last().cloned(),
-                    seat: Some(side),
-                    ply,
-                    ended: replayed.end.clone(),
-                },
-            );
+            let board = crate::mail::board::board(pos, &replayed.view(ply, Some(side)));
             let reply_to = secrets.tokens[side]
                 .as_ref()
                 .map(|t| self.identity.reply_to(id, t));

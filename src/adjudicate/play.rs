@@ -49,15 +49,7 @@ impl<G: Game> Turn<'_, G> {
 
     /// The board from the sender's seat.
     pub(super) fn board(&self) -> minijinja::Value {
-        crate::mail::board::board(
-            self.pos(),
-            &View {
-                last: self.replayed.moves.last().cloned(),
-                seat: Some(self.side),
-                ply: self.ply(),
-                ended: self.replayed.end.clone(),
-            },
-        )
+        crate::mail::board::board(self.pos(), &self.replayed.view(self.ply(), Some(self.side)))
     }
 
     /// "Name <address>" of the player of `side`.

@@ -1,5 +1,5 @@
 use super::{Source, out};
-use crate::game::{self, Game, View};
+use crate::game::Game;
 use crate::record;
 use clap::Args;
 use serde_json::json;
@@ -79,19 +79,9 @@ impl Show {
             },
         };
         let pos = &replayed.positions[ply];
-        let last = ply.checked_sub(1).map(|i| replayed.moves[i].clone());
         // Resignations, timeouts and agreed draws end a game off the board.
-        let end = if ply == total {
-            replayed.end.clone()
-        } else {
-            game::outcome(pos)
-        };
-        let view = View {
-            last: last.clone(),
-            seat,
-            ply,
-            ended: end,
-        };
+        let view = replayed.view(ply, seat);
+        let last = view.last.clone();
         let diagram = pos.diagram(&view);
         let svg = self.svg.then(|| pbem_engine::board::svg(&pos.board(&view)));
         if self.json {

@@ -199,6 +199,7 @@ impl Outbox<'_> {
         // An admin's command's: its key is committed by now, and the flush
         // knows no such file.
         let made = staging.join(Made::FILE);
+        crate::store::crashpoint::reach();
         if let Err(e) = fs::remove_file(&made)
             && e.kind() != std::io::ErrorKind::NotFound
         {
@@ -211,6 +212,7 @@ impl Outbox<'_> {
             now.format("%Y%m%dT%H%M%S%6f"),
             RELEASED.fetch_add(1, Ordering::Relaxed)
         ));
+        crate::store::crashpoint::reach();
         fs::rename(staging, &ready).map_err(io(&ready))
     }
 

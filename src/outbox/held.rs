@@ -108,6 +108,7 @@ impl Outbox<'_> {
             let name = e.file_name().to_string_lossy().to_string();
             if name.ends_with(SUFFIX) {
                 let dest = queue.join(format!("{batch}-{name}"));
+                crate::store::crashpoint::reach();
                 fs::rename(e.path(), &dest).map_err(io(&dest))?;
                 moved = true;
             }

@@ -164,6 +164,7 @@ impl ReadyPack {
     /// `sent`.
     fn note_sent(&self, reply: &pack::Entry, sent: &mut Option<fs::File>) {
         let p = self.dir.join(pack::SENT);
+        crate::store::crashpoint::reach();
         let noted = match sent {
             Some(f) => Ok(f),
             None => fs::OpenOptions::new()
@@ -193,6 +194,7 @@ impl ReadyPack {
     /// all again).
     fn remove(&self) {
         for name in [pack::FILE, pack::SENT, super::KEYS] {
+            crate::store::crashpoint::reach();
             let _ = fs::remove_file(self.dir.join(name));
         }
         let _ = fs::remove_dir(&self.dir); // only when empty

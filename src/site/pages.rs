@@ -5,7 +5,7 @@ use super::{Manifest, Options, Player, SiteError, Summary, player_page};
 use crate::adjudicate::{league_state, public_name};
 use crate::store::Store;
 use minijinja::{Environment, Value, context};
-use pbem_engine::game::{self, Game, View};
+use pbem_engine::game::{self, Game};
 use pbem_engine::record::{self, Record};
 use pbem_engine::rules::Rules;
 use pbem_engine::side::Side;
@@ -89,21 +89,7 @@ fn game_of<G: Game>(
         .positions
         .iter()
         .enumerate()
-        .map(|(ply, pos)| {
-            // A record plays no move after the game's end: only the
-            // last position can be one.
-            let ended = if ply == total {
-                replayed.end.clone()
-            } else {
-                None
-            };
-            pos.board(&View {
-                last: ply.checked_sub(1).map(|i| replayed.moves[i].clone()),
-                seat: None,
-                ply,
-                ended,
-            })
-        })
+        .map(|(ply, pos)| pos.board(&replayed.view(ply, None)))
         .collect();
     let frames = pbem_engine::board::svg_frames(&boards, "p");
     let geometry = rules.geometry();

@@ -129,6 +129,7 @@ impl Store {
         syncfs()?;
         // 3. Into place.
         for (temp, p, text) in temps {
+            super::crashpoint::reach();
             if let Err(e) = temp.persist(p) {
                 if e.error.kind() != io::ErrorKind::CrossesDevices {
                     return Err(io_err(p)(e.error));
@@ -142,6 +143,7 @@ impl Store {
         // Advisory files, rewritten in place: no inode made and freed.
         for p in &pending.in_place {
             if let Some(Some(text)) = pending.files.get(p) {
+                super::crashpoint::reach();
                 fs::write(p, text).map_err(io_err(p))?;
             }
         }

@@ -39,7 +39,9 @@ pub fn write_atomic_via(
 ) -> io::Result<()> {
     let write_in = |folder: &Path| -> io::Result<()> {
         let file = temp_file(folder, contents.as_ref())?;
+        super::crashpoint::reach();
         file.as_file().sync_all()?;
+        super::crashpoint::reach();
         file.persist(path).map_err(|e| e.error)?;
         Ok(())
     };
@@ -50,6 +52,7 @@ pub fn write_atomic_via(
         other => other?,
     }
     if sync_folder && let Ok(d) = File::open(folder_of(path)) {
+        super::crashpoint::reach();
         let _ = d.sync_all();
     }
     Ok(())
@@ -85,6 +88,7 @@ fn folder_of(path: &Path) -> &Path {
 /// so that a write-back error since then is reported): `syncfs(2)`.
 #[cfg(target_os = "linux")]
 pub(crate) fn sync_file_system(dir: &File) -> io::Result<()> {
+    super::crashpoint::reach();
     rustix::fs::syncfs(dir).map_err(io::Error::from)
 }
 
@@ -92,12 +96,14 @@ pub(crate) fn sync_file_system(dir: &File) -> io::Result<()> {
 /// pbem is built and tested on Linux (the daemon needs inotify).
 #[cfg(not(target_os = "linux"))]
 pub(crate) fn sync_file_system(_dir: &File) -> io::Result<()> {
+    super::crashpoint::reach();
     rustix::fs::sync();
     Ok(())
 }
 
 /// Removes `p`; one that is not there is not an error.
 pub(crate) fn remove_if_there(p: &Path) -> Result<(), StoreError> {
+    super::crashpoint::reach();
     match fs::remove_file(p) {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(p)(e)),
         _ => Ok(()),
@@ -107,6 +113,7 @@ pub(crate) fn remove_if_there(p: &Path) -> Result<(), StoreError> {
 /// Syncs the folder `p`: what was made, renamed or removed in it is on
 /// disk when this returns.
 pub(crate) fn sync_folder(p: &Path) -> Result<(), StoreError> {
+    super::crashpoint::reach();
     File::open(p).and_then(|d| d.sync_all()).map_err(io_err(p))
 }
 

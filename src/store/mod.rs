@@ -51,6 +51,7 @@ use std::sync::Arc;
 pub mod batch;
 pub mod bots;
 pub mod correspondence;
+pub mod crashpoint;
 pub mod deadlines;
 mod error;
 pub mod files;

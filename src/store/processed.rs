@@ -206,6 +206,7 @@ fn append_whole(p: &Path, lines: &str, sync: bool) -> Result<bool, StoreError> {
         }
     }
     text.push_str(lines);
+    super::crashpoint::reach();
     let written = f
         .write_all(text.as_bytes())
         .and_then(|()| if sync { f.sync_all() } else { Ok(()) });

@@ -8,7 +8,7 @@
 
 use crate::common::{self, browser};
 use pbem_engine::board::Board;
-use pbem_engine::game::{self, Game, View};
+use pbem_engine::game::Game;
 use pbem_engine::games::mad::Mad;
 use pbem_engine::record::{self, Record};
 use std::collections::BTreeMap;
@@ -118,18 +118,7 @@ fn the_browser_shows_the_pieces_where_the_record_puts_them() {
         std::fs::read_to_string(setup.join("data/games").join(format!("{id}.toml"))).unwrap();
     let rec = Record::parse(&id, &text).unwrap();
     let r = record::replay::<Mad>(&rec).unwrap();
-    let board_after = |ply: usize| {
-        r.positions[ply].board(&View {
-            last: ply.checked_sub(1).map(|i| r.moves[i].clone()),
-            seat: None,
-            ply,
-            ended: if ply == r.moves.len() {
-                r.end.clone()
-            } else {
-                game::outcome(&r.positions[ply])
-            },
-        })
-    };
+    let board_after = |ply: usize| r.positions[ply].board(&r.view(ply, None));
     let last = r.moves.len();
     for (hash, ply) in [("", last), ("#p5", 5), ("#p0", 0)] {
         let seen = shown(&measured, hash);

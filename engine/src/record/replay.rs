@@ -30,6 +30,22 @@ impl<G: Game> Replayed<G> {
     pub fn result(&self) -> &'static str {
         result_word::<G>(self.end.as_ref())
     }
+
+    /// How to draw the position after `ply` moves from `seat`: that
+    /// move marked, and the game's end at the last position (a record
+    /// plays no move after the end, so no position before it is one).
+    pub fn view(&self, ply: usize, seat: Option<Side>) -> game::View {
+        game::View {
+            last: ply.checked_sub(1).and_then(|i| self.moves.get(i).cloned()),
+            seat,
+            ply,
+            ended: if ply == self.moves.len() {
+                self.end.clone()
+            } else {
+                None
+            },
+        }
+    }
 }
 
 /// `*`, the winner's name, or `draw`.

@@ -115,6 +115,19 @@ fn events_end_the_game_and_nothing_may_follow() {
     let r = Record::parse("bz.toml", &resign).unwrap();
     let done = record::replay::<Bz>(&r).unwrap();
     assert_eq!(done.result(), "red");
+    // Drawn after its last move the board says how it ended; before, not.
+    let total = done.moves.len();
+    let view = done.view(total, Some(Side::B));
+    assert_eq!(view.last.as_ref(), done.moves.last());
+    assert_eq!((view.ply, view.seat), (total, Some(Side::B)));
+    assert_eq!(
+        view.ended.as_ref().map(|e| e.reason.as_str()),
+        Some("black resigned")
+    );
+    let start = done.view(0, None);
+    assert!(start.last.is_none() && start.ended.is_none());
+    assert_eq!(done.view(1, None).last.as_ref(), done.moves.first());
+    assert!(done.view(total - 1, None).ended.is_none());
     assert_eq!(done.end.unwrap().reason, "black resigned");
     let after = resign.replace("black resign\n", "black resign\n10-18\n");
     let e = record::replay::<Bz>(&Record::parse("bz.toml", &after).unwrap()).unwrap_err();
