@@ -267,15 +267,19 @@ pub fn mailbox(name: Option<&str>, address: &str) -> String {
     }
 }
 
-/// The mailbox an address reaches, for counting: the address without its
-/// `+tag` (`victim+7@example.org` is `victim@example.org`).
+/// The mailbox an address reaches, for counting and for telling players
+/// apart: the address without its `+tag`, in lower case
+/// (`Victim+7@Example.org` is `victim@example.org`). Mail servers may
+/// tell case apart in the local part, but no honest player has two
+/// mailboxes that differ only so, and a stranger must not count twice.
 pub fn mailbox_key(address: &str) -> String {
+    let address = address.trim().to_lowercase();
     match address.rsplit_once('@') {
         Some((local, domain)) => {
             let local = local.split_once('+').map_or(local, |(l, _)| l);
             format!("{local}@{domain}")
         }
-        None => address.to_string(),
+        None => address,
     }
 }
 

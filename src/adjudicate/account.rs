@@ -84,6 +84,7 @@ impl Adjudicator<'_> {
                         series: *series,
                         rated: *rated,
                         after: None,
+                        proven: self.proven(mail, thread),
                     };
                     return self.challenge(from, mail, n, &asked);
                 }
@@ -91,7 +92,7 @@ impl Adjudicator<'_> {
                 | Command::Standings(_)
                 | Command::Join(_)
                 | Command::Leave(_) => {
-                    return self.league_command(from, c, thread);
+                    return self.league_command(from, mail, c, thread);
                 }
                 Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
                     let reason = self.words("setting_without_key", context! {})?;

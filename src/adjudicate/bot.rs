@@ -9,7 +9,7 @@
 use super::challenge::{Asked, challenger_side};
 use super::play::GameMail;
 use super::*;
-use crate::reply::mailbox;
+use crate::reply::{mailbox, mailbox_key};
 use crate::store::bots::BotGame;
 use pbem_engine::bot::Level;
 
@@ -52,35 +52,37 @@ impl Adjudicator<'_> {
         source: String,
     ) -> Result<(Vec<Letter>, bool)> {
         let rules = c.rules;
-        let mut mine = Vec::new();
-        let all = self.store.bot_game_ids()?;
-        for id in &all {
-            if let Some(g) = self.store.bot_game(id)? {
-                if g.source.as_deref() == Some(source.as_str()) {
-                    return Ok((self.started_letters(id)?, false));
-                }
-                if g.player == from {
-                    mine.push(id.clone());
-                }
+        for id in self.store.bot_game_ids()? {
+            if let Some(g) = self.store.bot_game(&id)?
+                && g.source.as_deref() == Some(source.as_str())
+            {
+                return Ok((self.started_letters(&id)?, false));
             }
         }
-        let command = format!("challenge {} bot", rules.slug());
-        if all.len() >= MAX_BOT_GAMES_IN_ALL {
-            let reason = self.words("bot_busy", context! { count => all.len() })?;
-            return Ok((
-                vec![self.reject(from, None, Refusal::new(command, reason))?],
-                true,
-            ));
+        if let Some((id, ch)) = self.challenge_from(&source)? {
+            return Ok((vec![self.bot_confirmation(&id, &ch, rules)?], false));
         }
-        if mine.len() >= MAX_BOT_GAMES {
-            let reason = self.words(
-                "too_many_bot_games",
-                context! { count => mine.len(), ids => mine.join(", ") },
-            )?;
-            return Ok((
-                vec![self.reject(from, None, Refusal::new(command, reason))?],
-                true,
-            ));
+        if let Some(refusal) = self.bot_refusal(from, rules)? {
+            return Ok((vec![refusal], true));
+        }
+        if !c.proven {
+            // A From anyone can forge: the game begins once its challenger
+            // confirms with the key mailed to that address.
+            let open = self.open_challenges_of(from)?;
+            if self.challenges.open > 0 && open.len() >= self.challenges.open as usize {
+                let reason = self.words(
+                    "too_many_open",
+                    context! { count => open.len(), ids => open.join(", "), days => super::challenge::CHALLENGE_OPEN_DAYS },
+                )?;
+                let command = format!("challenge {} bot", rules.slug());
+                return Ok((
+                    vec![self.reject(from, None, Refusal::new(command, reason))?],
+                    true,
+                ));
+            }
+            let bot = self.identity.bot_address(level);
+            let (id, ch) = self.make_challenge(from, mail, c, &bot, source)?;
+            return Ok((vec![self.bot_confirmation(&id, &ch, rules)?], false));
         }
         let id = self.fresh_id(rules)?;
         let side = challenger_side(rules, c.order, &source);
@@ -106,11 +108,100 @@ impl Adjudicator<'_> {
             level: level.number(),
             player: from.to_string(),
             source: Some(source),
+            nonce: store::new_token()?,
         };
         self.store.write_bot_game(&id, &game)?;
         let first = rules.fixed_first().unwrap_or(Side::A);
         self.start_game(&id, rules, Some(first), players, c.clock, info)?;
         Ok((self.started_letters(&id)?, false))
+    }
+
+    /// Why `from` may not begin another game against the bot now, if it
+    /// may not: the bot plays as many games as it takes on, or `from`'s
+    /// mailbox (any `+tag`, any case) as many as one player may.
+    fn bot_refusal(&self, from: &str, rules: Rules) -> Result<Option<Letter>> {
+        let all = self.store.bot_game_ids()?;
+        let me = mailbox_key(from);
+        let mut mine = Vec::new();
+        for id in &all {
+            if let Some(g) = self.store.bot_game(id)?
+                && mailbox_key(&g.player) == me
+            {
+                mine.push(id.clone());
+            }
+        }
+        let command = format!("challenge {} bot", rules.slug());
+        let reason = if all.len() >= MAX_BOT_GAMES_IN_ALL {
+            self.words("bot_busy", context! { count => all.len() })?
+        } else if mine.len() >= MAX_BOT_GAMES {
+            self.words(
+                "too_many_bot_games",
+                context! { count => mine.len(), ids => mine.join(", ") },
+            )?
+        } else {
+            return Ok(None);
+        };
+        Ok(Some(self.reject(
+            from,
+            None,
+            Refusal::new(command, reason),
+        )?))
+    }
+
+    /// The mail that asks the challenger of bot challenge `id` to confirm
+    /// it: its reply address carries their key.
+    fn bot_confirmation(&self, id: &str, ch: &Challenge, rules: Rules) -> Result<Letter> {
+        let side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let key = self.store.secrets(id, rules)?.tokens[side]
+            .clone()
+            .unwrap_or_default();
+        let name = rules.name();
+        let text = self.words("confirm_what", context! { action => "bot", name })?;
+        let title = self.words("title", context! { of => "confirm", action => "bot", name })?;
+        Ok(Letter {
+            to: ch.challenger.clone(),
+            kind: Kind::Answer,
+            template: "confirm",
+            context: context! { id, title, text, days => super::challenge::CHALLENGE_OPEN_DAYS },
+            // Its own subject (a question), not the game's thread.
+            game: None,
+            reply_to: Some(self.identity.reply_to(id, &key)),
+        })
+    }
+
+    /// The challenger's `accept` of bot challenge `id` (`ch`), with their
+    /// key: the game begins, unless the bounds on bot games forbid it now.
+    pub(super) fn confirm_bot(
+        &self,
+        from: &str,
+        id: &str,
+        ch: &Challenge,
+        rules: Rules,
+        level: Level,
+    ) -> Result<Handled> {
+        if let Some(refusal) = self.bot_refusal(from, rules)? {
+            return Ok(failed(
+                vec![refusal],
+                format!("refused from {from}: bot challenge {id} past the bounds"),
+            ));
+        }
+        let side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let players = PerSide::seat(
+            side,
+            ch.challenger.clone(),
+            self.identity.bot_mailbox(level),
+        );
+        let info = self.match_of_challenge(id, ch, rules, &players)?;
+        let first = rules.side_named(&ch.first);
+        self.store.remove_challenge_after(id, || {
+            self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())
+        })?;
+        Ok(Handled {
+            letters: self.started_letters(id)?,
+            fate: format!("bot challenge {id} confirmed: game begins"),
+            progress: true,
+            ..Handled::default()
+        })
     }
 
     /// Marks game `id` a bot game when one of `players` is the bot (a
@@ -126,6 +217,7 @@ impl Adjudicator<'_> {
                 level: level.number(),
                 player: crate::reply::address_of(&players[side.other()]),
                 source: None,
+                nonce: store::new_token()?,
             };
             self.store.write_bot_game(id, &game)?;
         }
@@ -142,7 +234,7 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Store and template failures.
     pub fn bot_step(&self, id: &str, done: &dyn Fn(&str) -> bool) -> Result<BotStep> {
-        let Some(game) = self.store.bot_game(id)? else {
+        let Some(mut game) = self.store.bot_game(id)? else {
             return Ok(BotStep::Over);
         };
         let Some(level) = Level::new(game.level) else {
@@ -163,16 +255,28 @@ impl Adjudicator<'_> {
             .iter()
             .filter(|l| matches!(l.entry, Entry::Move(_)))
             .count();
-        // Its last move again, its mails lost to a crash.
+        // Its last move again, its mails lost to a crash: the bot's side's
+        // line, under the id the bot gave it (before the game kept a nonce,
+        // the id had none).
         if let Some(last) = record.lines.last()
             && let Entry::Move(text) = &last.entry
+            && last.side == Some(side)
             && let Some(ply) = plies.checked_sub(1)
-            && last.message_id.as_deref() == Some(&record::message_id_form(&self.bot_mid(id, ply)))
+            && [
+                self.bot_mid(id, ply, &game.nonce),
+                self.bot_mid(id, ply, ""),
+            ]
+            .iter()
+            .any(|mid| last.message_id.as_deref() == Some(&record::message_id_form(mid)))
             && !done(&bot_key(id, ply))
         {
             let text = text.clone();
             let table = Table::Game { record, secrets };
-            return self.bot_moves(id, side, &address, ply, text, table, None);
+            return self.bot_moves(id, side, &address, ply, text, &game.nonce, table, None);
+        }
+        if game.nonce.is_empty() {
+            game.nonce = store::new_token()?;
+            self.store.write_bot_game(id, &game)?;
         }
         // One replay: whose turn it is, and the bot's move when it is its.
         enum Due {
@@ -202,7 +306,16 @@ impl Adjudicator<'_> {
             Due::Over => Ok(BotStep::Over),
             Due::Bot(text, think) => {
                 let table = Table::Game { record, secrets };
-                self.bot_moves(id, side, &address, plies, text, table, Some(think))
+                self.bot_moves(
+                    id,
+                    side,
+                    &address,
+                    plies,
+                    text,
+                    &game.nonce,
+                    table,
+                    Some(think),
+                )
             }
         }
     }
@@ -216,12 +329,13 @@ impl Adjudicator<'_> {
         address: &str,
         ply: usize,
         text: String,
+        nonce: &str,
         table: Table,
         think: Option<std::time::Duration>,
     ) -> Result<BotStep> {
         let mail = Inbound {
             from: Some(address.to_string()),
-            message_id: Some(self.bot_mid(id, ply)),
+            message_id: Some(self.bot_mid(id, ply, nonce)),
             text: text.clone(),
             body: text.clone(),
             ..Inbound::default()
@@ -243,9 +357,15 @@ impl Adjudicator<'_> {
         })
     }
 
-    /// The Message-ID of the bot's `ply`th move in game `id`.
-    fn bot_mid(&self, id: &str, ply: usize) -> String {
-        format!("<bot.{id}.{ply}@{}>", self.identity.domain())
+    /// The Message-ID of the bot's `ply`th move in game `id` whose
+    /// [`BotGame::nonce`] is `nonce`.
+    fn bot_mid(&self, id: &str, ply: usize, nonce: &str) -> String {
+        let domain = self.identity.domain();
+        if nonce.is_empty() {
+            format!("<bot.{id}.{ply}@{domain}>")
+        } else {
+            format!("<bot.{id}.{ply}.{nonce}@{domain}>")
+        }
     }
 }
 

@@ -41,6 +41,10 @@ pub(super) struct Asked<'a> {
     /// A rematch: the game it follows. One rematch of a game by one
     /// player is one challenge, however often asked.
     pub(super) after: Option<&'a str>,
+    /// The mail proved its sender's address (their key, or a DMARC pass
+    /// the admin trusts): a game against the bot begins at once, else
+    /// once the challenger confirms from their mailbox.
+    pub(super) proven: bool,
 }
 
 impl Adjudicator<'_> {
@@ -103,7 +107,9 @@ impl Adjudicator<'_> {
             let reason = self.words("unmailable", context! { opponent => &opponent, why })?;
             return Ok(Err(Refusal::new(command(&opponent), reason)));
         }
-        if opponent == from || !opponent.contains('@') {
+        // One mailbox is one player, whatever its `+tag` or case: a game
+        // against oneself would only feed the ratings.
+        if mailbox_key(&opponent) == mailbox_key(from) || !opponent.contains('@') {
             let reason = self.words("yourself", context! {})?;
             return Ok(Err(Refusal::new("challenge", reason)));
         }
@@ -112,7 +118,7 @@ impl Adjudicator<'_> {
 
     /// A new challenge from `from` to `opponent`, with its keys, written;
     /// `source` names the command that made it.
-    fn make_challenge(
+    pub(super) fn make_challenge(
         &self,
         from: &str,
         mail: &Inbound,
@@ -252,12 +258,25 @@ impl Adjudicator<'_> {
         };
         if rules.side_named(&ch.challenger_side) == Some(m.side) {
             // The challenger, with their key: `decline` withdraws the
-            // challenge (issue 13: so that the bound on open challenges
-            // never locks a player out); anything else is too early.
-            if let Some(Command::Decline) = commands.first() {
-                return self.withdraw(from, id, rules, ch);
+            // challenge (so that the bound on open challenges never locks
+            // a player out); `accept` confirms a challenge to the bot
+            // (the key proves the address); anything else is too early.
+            match (commands.first(), self.identity.bot_level(&ch.opponent)) {
+                (Some(Command::Decline), _) => return self.withdraw(from, id, rules, ch),
+                (Some(Command::Accept), Some(level)) => {
+                    return self.confirm_bot(from, id, ch, rules, level);
+                }
+                (_, Some(_)) => {
+                    let command = format!("challenge {} bot", rules.slug());
+                    let reason = self.words("confirm_with_accept", context! { command })?;
+                    let r = self.reject(from, Some(id), Refusal::new(summary(commands), reason))?;
+                    return Ok(failed(
+                        vec![r],
+                        format!("refused from {from}: bot challenge {id} not confirmed"),
+                    ));
+                }
+                _ => return not_yet(true),
             }
-            return not_yet(true);
         }
         match commands.first() {
             Some(Command::Accept) => self.accept(id, ch, rules, mail),

@@ -8,8 +8,9 @@
 //! (`bob@e…`): anyone may ask, and a table is no list of addresses to
 //! harvest.
 
+use super::confirm::Action;
 use super::*;
-use crate::reply::{address_of, display_name};
+use crate::reply::{address_of, display_name, mailbox, mailbox_key};
 use crate::store::league::TournamentFile;
 use pbem_league::pairing::Format;
 use pbem_league::standings::TieBreak;
@@ -46,6 +47,7 @@ impl Adjudicator<'_> {
     pub(super) fn league_command(
         &self,
         from: &str,
+        mail: &Inbound,
         c: &Command,
         game: Option<&str>,
     ) -> Result<(Vec<Letter>, bool)> {
@@ -94,22 +96,83 @@ impl Adjudicator<'_> {
                     None => refuse(self.words("no_tournament", context! { name })?),
                 }
             }
-            Command::Join(name) => match self.join(from, name)? {
-                Ok(text) => {
-                    let title = self.words("title", context! { of => "join", name })?;
-                    answer(title, text)
+            Command::Join(_) | Command::Leave(_) if !self.proven(mail, game) => {
+                // What would be refused anyway is refused now, without a
+                // request to confirm.
+                if let Err(reason) = self.enrolment(from, c)? {
+                    return refuse(reason);
                 }
-                Err(reason) => refuse(reason),
-            },
-            Command::Leave(name) => match self.leave(from, name, record.as_ref())? {
-                Ok(text) => {
-                    let title = self.words("title", context! { of => "leave", name })?;
-                    answer(title, text)
+                match Action::of(c) {
+                    Some(action) => self.ask_confirmation(from, mail, action),
+                    None => Ok((Vec::new(), false)),
                 }
-                Err(reason) => refuse(reason),
-            },
+            }
+            Command::Join(_) | Command::Leave(_) => {
+                let who = mailbox(mail.from_name.as_deref(), from);
+                self.enrol(&who, c, record.as_ref())
+            }
             _ => refuse(self.which_game(from)?),
         }
+    }
+
+    /// `join NAME` or `leave NAME` (`c`) from `who` ("Name <address>"),
+    /// whose mail proved the address (`thread`: the game it answers, if
+    /// it does): carried out, or refused. The letters, and whether it was
+    /// refused.
+    pub(super) fn enrol(
+        &self,
+        who: &str,
+        c: &Command,
+        thread: Option<&Record>,
+    ) -> Result<(Vec<Letter>, bool)> {
+        let from = address_of(who);
+        let (name, done) = match c {
+            Command::Join(name) => (name, self.join(who, name)?),
+            Command::Leave(name) => (name, self.leave(&from, name, thread)?),
+            _ => return Ok((Vec::new(), false)),
+        };
+        match done {
+            Ok(text) => {
+                let of = if matches!(c, Command::Join(_)) {
+                    "join"
+                } else {
+                    "leave"
+                };
+                let title = self.words("title", context! { of, name })?;
+                Ok((vec![self.info(&from, &title, &text, None)?], false))
+            }
+            Err(reason) => {
+                let r = self.reject(&from, None, Refusal::new(c.to_string(), reason))?;
+                Ok((vec![r], true))
+            }
+        }
+    }
+
+    /// What `join NAME` or `leave NAME` (`c`) from `from` would be
+    /// refused for before anything is done: the tournament missing, its
+    /// sign-up closed or full, the sender not in it or in it already.
+    fn enrolment(&self, from: &str, c: &Command) -> Result<std::result::Result<(), String>> {
+        let (Command::Join(name) | Command::Leave(name)) = c else {
+            return Ok(Ok(()));
+        };
+        let Some(t) = self.store.tournament(name)? else {
+            return Ok(Err(self.words("no_tournament", context! { name })?));
+        };
+        let seat = seat_of(&t, from);
+        Ok(match c {
+            Command::Join(_) if !(t.signup && t.played.is_empty() && t.begins > self.now) => {
+                let until = t.signup.then(|| t.begins.to_rfc3339());
+                Err(self.words("signup_closed", context! { name, until })?)
+            }
+            Command::Join(_) if seat.is_none() && t.players.len() >= MAX_SIGNUPS => {
+                Err(self.words("tournament_full", context! { name, max => MAX_SIGNUPS })?)
+            }
+            Command::Leave(_) if seat.is_none() => {
+                Err(self.words("not_in_tournament", context! { name })?)
+            }
+            Command::Leave(_) if t.over => Err(self.words("tournament_over", context! { name })?),
+            _ => Ok(()),
+        })
     }
 
     /// The ratings of `rules` (every rated game's when none), best first.
@@ -185,8 +248,11 @@ impl Adjudicator<'_> {
         out
     }
 
-    /// `join NAME`: the words of the answer, or why not.
-    fn join(&self, from: &str, name: &str) -> Result<std::result::Result<String, String>> {
+    /// `join NAME` from `who` ("Name <address>"), who proved the
+    /// address: the words of the answer, or why not. One mailbox (any
+    /// `+tag`, any case) is one player.
+    fn join(&self, who: &str, name: &str) -> Result<std::result::Result<String, String>> {
+        let from = address_of(who);
         let Some(mut t) = self.store.tournament(name)? else {
             return Ok(Err(self.words("no_tournament", context! { name })?));
         };
@@ -195,7 +261,7 @@ impl Adjudicator<'_> {
             return Ok(Err(self.words("signup_closed", context! { name, until })?));
         }
         let until = t.begins.to_rfc3339();
-        if t.players.iter().any(|p| address_of(p) == from) {
+        if seat_of(&t, &from).is_some() {
             return Ok(Ok(self.words(
                 "joined",
                 context! { name, until, again => true, count => t.players.len() },
@@ -207,7 +273,7 @@ impl Adjudicator<'_> {
                 context! { name, max => MAX_SIGNUPS },
             )?));
         }
-        t.players.push(from.to_string());
+        t.players.push(who.to_string());
         self.store.write_tournament(&t)?;
         Ok(Ok(self.words(
             "joined",
@@ -215,11 +281,11 @@ impl Adjudicator<'_> {
         )?))
     }
 
-    /// `leave NAME`: off the list before the tournament begins; after, a
-    /// player drops out and forfeits the games still to come, which only
-    /// a mail that proves who sent it may do: a reply carrying the
-    /// player's key in one of their games of the tournament (`thread`,
-    /// the game the mail answers, when its sender plays it).
+    /// `leave NAME` from `from`, who proved the address: off the list
+    /// before the tournament begins; after, the player drops out and
+    /// forfeits the games still to come (`thread`, the game the mail
+    /// answers, given up too when it is theirs in this tournament: see
+    /// `leaving_resigns`).
     fn leave(
         &self,
         from: &str,
@@ -229,7 +295,7 @@ impl Adjudicator<'_> {
         let Some(mut t) = self.store.tournament(name)? else {
             return Ok(Err(self.words("no_tournament", context! { name })?));
         };
-        let Some(seat) = t.players.iter().position(|p| address_of(p) == from) else {
+        let Some(seat) = seat_of(&t, from) else {
             return Ok(Err(self.words("not_in_tournament", context! { name })?));
         };
         if t.over {
@@ -240,15 +306,24 @@ impl Adjudicator<'_> {
             self.store.write_tournament(&t)?;
             return Ok(Ok(self.words("left", context! { name, begun => false })?));
         }
-        if thread.is_none_or(|r| r.match_info.tournament.as_deref() != Some(name)) {
-            return Ok(Err(self.words("leave_without_key", context! { name })?));
-        }
         if !t.dropped.contains(&seat) {
             t.dropped.push(seat);
             self.store.write_tournament(&t)?;
         }
-        Ok(Ok(self.words("left", context! { name, begun => true })?))
+        let resigned = thread.is_some_and(|r| r.match_info.tournament.as_deref() == Some(name));
+        Ok(Ok(self.words(
+            "left",
+            context! { name, begun => true, resigned },
+        )?))
     }
+}
+
+/// The seat of `address`'s mailbox (any `+tag`, any case) in `t`.
+fn seat_of(t: &TournamentFile, address: &str) -> Option<usize> {
+    let me = mailbox_key(address);
+    t.players
+        .iter()
+        .position(|p| mailbox_key(&address_of(p)) == me)
 }
 
 /// The rounds of a Swiss the admin left to pbem: enough for one winner,

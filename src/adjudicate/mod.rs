@@ -38,6 +38,7 @@ mod auth;
 mod bot;
 mod challenge;
 mod clocks;
+mod confirm;
 mod damage;
 mod ids;
 mod league;

@@ -108,6 +108,7 @@ impl Adjudicator<'_> {
                 rules, challenge, ..
             } => return self.answer(m, rules, &challenge),
             Table::Damaged { damage, .. } => return self.damaged(m.from, damage),
+            Table::Confirm { id, request } => return self.confirm(m, &id, request),
         };
         crate::with_game!(record.rules, G => self.play::<G>(m, &secrets, record))
     }
@@ -123,12 +124,7 @@ impl Adjudicator<'_> {
         };
         // This mail was handled before a crash: its lines stand in the
         // record. Nothing is written again; the replies are made again.
-        let already = m
-            .mail
-            .message_id
-            .as_ref()
-            .map(|m| record::message_id_form(m))
-            .is_some_and(|m| rec.lines.iter().any(|l| l.message_id.as_ref() == Some(&m)));
+        let already = handled_before(&rec, &replayed, m);
         let clock = self.game_clock(id, &rec)?;
         let mut t = Turn {
             id,
@@ -423,6 +419,67 @@ impl Adjudicator<'_> {
         t.fates.push(format!("{me} played {canonical}"));
         t.push(Some(ply as u32 + 1), Entry::Move(canonical), self.now);
         Ok(Ok(()))
+    }
+}
+
+/// Whether the mail `m` was handled before (a crash came after its lines
+/// were written, before its key was committed): the last run of `rec`'s
+/// lines under its Message-ID was written by its sender's side and is
+/// exactly what its commands write, move for move. A Message-ID alone
+/// never says so: anyone may send a mail with an id that stands in the
+/// record (a line of the other side's, the bot's, the sender's own
+/// earlier mail), and such a mail is another mail, carried out as any.
+fn handled_before<G: Game>(rec: &Record, replayed: &record::Replayed<G>, m: &GameMail<'_>) -> bool {
+    let Some(mid) = m.mail.message_id.as_deref().map(record::message_id_form) else {
+        return false;
+    };
+    let ours = |l: &MoveLine| l.message_id.as_ref() == Some(&mid);
+    let Some(last) = rec.lines.iter().rposition(ours) else {
+        return false;
+    };
+    let first = rec.lines[..last]
+        .iter()
+        .rposition(|l| !ours(l))
+        .map_or(0, |i| i + 1);
+    let run = &rec.lines[first..=last];
+    let written: Vec<&Command> = m.commands.iter().filter(|c| line_of(c).is_some()).collect();
+    if run.len() != written.len() || run.iter().any(|l| l.side != Some(m.side)) {
+        return false;
+    }
+    let mut ply = rec.lines[..first]
+        .iter()
+        .filter(|l| matches!(l.entry, Entry::Move(_)))
+        .count();
+    run.iter()
+        .zip(written)
+        .all(|(line, c)| match (&line.entry, c) {
+            (Entry::Move(played), Command::Move { text, .. }) => {
+                let same = replayed.positions.get(ply).is_some_and(|pos| {
+                    let canonical = |t: &str| {
+                        crate::play::parse_move(pos, t)
+                            .ok()
+                            .map(|mv| game::canonical(pos, mv))
+                    };
+                    canonical(text).is_some_and(|c| Some(c) == canonical(played))
+                });
+                ply += 1;
+                same
+            }
+            (Entry::Event(e), c) => line_of(c) == Some(Some(*e)),
+            _ => false,
+        })
+}
+
+/// The line a command writes in the record: `Some(None)` a move,
+/// `Some(Some(event))` an event, `None` no line.
+fn line_of(c: &Command) -> Option<Option<Event>> {
+    match c {
+        Command::Move { .. } => Some(None),
+        Command::Resign => Some(Some(Event::Resign)),
+        Command::OfferDraw => Some(Some(Event::DrawOffered)),
+        Command::AcceptDraw => Some(Some(Event::DrawAgreed)),
+        Command::DeclineDraw => Some(Some(Event::DrawDeclined)),
+        _ => None,
     }
 }
 

@@ -9,7 +9,7 @@
 
 use crate::game::Outcome as GameOutcome;
 use crate::record::{MatchInfo, Record};
-use crate::reply::address_of;
+use crate::reply::{Identity, address_of, mailbox_key};
 use crate::rules::Rules;
 use crate::store::league::{RatedGame, RatingsFile};
 use crate::store::{Store, StoreError};
@@ -28,6 +28,12 @@ pub struct Finished {
     /// The time of its last line (else when it was made).
     pub ended: DateTime<Utc>,
     pub match_info: MatchInfo,
+    /// Each side wrote at least one line of the record from a mail of its
+    /// own (a move, a draw, a resignation: a mail that proved its sender
+    /// with their key, or a DMARC pass the admin trusts; the bot's moves
+    /// count as its own). A side that never wrote may be an address a
+    /// stranger put on a forged challenge or sign-up.
+    pub proven: bool,
 }
 
 impl Finished {
@@ -60,7 +66,21 @@ impl Finished {
             outcome,
             ended,
             match_info: rec.match_info.clone(),
+            proven: crate::game::Side::BOTH.iter().all(|s| {
+                rec.lines
+                    .iter()
+                    .any(|l| l.side == Some(*s) && l.message_id.is_some())
+            }),
         })
+    }
+
+    /// Whether the game counts for the ratings: it was played rated, both
+    /// its players proved their addresses in it ([`Finished::proven`]),
+    /// and they are two players, not one mailbox under two `+tags`.
+    pub fn ratable(&self, me: &Identity) -> bool {
+        self.match_info.rated
+            && self.proven
+            && rated_as(me, &self.first) != rated_as(me, &self.second)
     }
 
     fn key(&self) -> (DateTime<Utc>, &str) {
@@ -74,7 +94,12 @@ impl Finished {
 ///
 /// # Errors
 /// Store failures while rebuilding.
-pub fn rate(store: &Store, file: &mut RatingsFile, f: &Finished) -> Result<RatedGame, StoreError> {
+pub fn rate(
+    store: &Store,
+    me: &Identity,
+    file: &mut RatingsFile,
+    f: &Finished,
+) -> Result<RatedGame, StoreError> {
     if let Some(done) = file.game(&f.id) {
         return Ok(done.clone());
     }
@@ -83,17 +108,19 @@ pub fn rate(store: &Store, file: &mut RatingsFile, f: &Finished) -> Result<Rated
         .last()
         .is_none_or(|last| (last.ended, last.id.as_str()) < f.key());
     if in_order {
-        apply(file, f);
+        apply(me, file, f);
     } else {
-        *file = rebuild_with(store, f.rules, Some(f))?;
+        *file = rebuild_with(store, me, f.rules, Some(f))?;
     }
     file.game(&f.id)
         .cloned()
         .ok_or_else(|| StoreError::Invalid(format!("{}: the game did not rate", f.id)))
 }
 
-fn apply(file: &mut RatingsFile, f: &Finished) {
-    let players = [address_of(&f.first), address_of(&f.second)];
+/// One mailbox is one player of the ratings, whatever its `+tag` or case
+/// ([`rated_as`]).
+fn apply(me: &Identity, file: &mut RatingsFile, f: &Finished) {
+    let players = [rated_as(me, &f.first), rated_as(me, &f.second)];
     let change = file.table.rate(&players[0], &players[1], f.outcome);
     file.games.push(RatedGame {
         id: f.id.clone(),
@@ -110,14 +137,15 @@ fn apply(file: &mut RatingsFile, f: &Finished) {
 ///
 /// # Errors
 /// When the games folder cannot be read.
-pub fn rebuild(store: &Store, rules: Rules) -> Result<RatingsFile, StoreError> {
-    rebuild_with(store, rules, None)
+pub fn rebuild(store: &Store, me: &Identity, rules: Rules) -> Result<RatingsFile, StoreError> {
+    rebuild_with(store, me, rules, None)
 }
 
 /// [`rebuild`], with `current` standing for its game's record (a game
 /// lost on time, whose record is written after its mails).
 fn rebuild_with(
     store: &Store,
+    me: &Identity,
     rules: Rules,
     current: Option<&Finished>,
 ) -> Result<RatingsFile, StoreError> {
@@ -135,14 +163,27 @@ fn rebuild_with(
         if rec.rules != rules || !rec.match_info.rated {
             continue;
         }
-        if let Some(f) = Finished::of(&id, &rec) {
+        if let Some(f) = Finished::of(&id, &rec).filter(|f| f.ratable(me)) {
             finished.push(f);
         }
     }
     finished.sort_by(|a, b| a.key().cmp(&b.key()));
     let mut file = RatingsFile::default();
     for f in &finished {
-        apply(&mut file, f);
+        apply(me, &mut file, f);
     }
     Ok(file)
+}
+
+/// The name player `mailbox` ("Name <address>") has in the ratings: their
+/// mailbox ([`mailbox_key`]: one mailbox is one player, whatever its
+/// `+tag` or case), but for pbem's bot, whose levels are players of their
+/// own (`pbem+bot2@...`).
+pub fn rated_as(me: &Identity, mailbox: &str) -> String {
+    let address = address_of(mailbox);
+    if me.bot_level(&address).is_some() {
+        address.to_lowercase()
+    } else {
+        mailbox_key(&address)
+    }
 }

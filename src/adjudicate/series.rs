@@ -47,11 +47,11 @@ impl Adjudicator<'_> {
         let Some(f) = Finished::of(id, rec) else {
             return Ok(Vec::new());
         };
-        if f.match_info.rated {
+        if f.ratable(self.identity) {
             let slug = f.rules.slug();
             let mut file = self.store.ratings(slug)?;
             if file.game(id).is_none() {
-                ratings::rate(self.store, &mut file, &f)?;
+                ratings::rate(self.store, self.identity, &mut file, &f)?;
                 self.store.write_ratings(slug, &file)?;
             }
         }
@@ -213,9 +213,15 @@ impl Adjudicator<'_> {
             let state = self.series_state(&s, current.as_ref())?;
             series = Some((s, state));
         }
+        let rated = rec
+            .players
+            .given()
+            .map(|(_, p)| (address_of(p), ratings::rated_as(self.identity, p)))
+            .collect();
         Ok(MatchView {
             number: rec.match_info.game,
             players: rec.players.clone(),
+            rated,
             ratings,
             series,
         })
@@ -228,6 +234,8 @@ pub(super) struct MatchView {
     /// Which game of its series it is.
     number: Option<u32>,
     players: PerSide<Option<String>>,
+    /// Each player's address and their name in the ratings.
+    rated: Vec<(String, String)>,
     /// The ratings of its game, when it is rated.
     ratings: Option<crate::store::league::RatingsFile>,
     /// Its series and the score so far.
@@ -235,6 +243,15 @@ pub(super) struct MatchView {
 }
 
 impl MatchView {
+    /// `who`'s name in the ratings ([`ratings::rated_as`]).
+    fn rated_as(&self, who: &str) -> String {
+        let address = address_of(who);
+        self.rated
+            .iter()
+            .find(|(a, _)| *a == address)
+            .map_or_else(|| crate::reply::mailbox_key(&address), |(_, r)| r.clone())
+    }
+
     /// The series line: which game of how many, and the score before it
     /// (none for a game on its own).
     pub(super) fn series(&self, reader: &str) -> Option<minijinja::Value> {
@@ -252,7 +269,7 @@ impl MatchView {
     /// own first); none for an unrated game or one not rated yet.
     pub(super) fn rating_change(&self, id: &str, reader: &str) -> Option<minijinja::Value> {
         let g = self.ratings.as_ref()?.game(id)?;
-        let me = usize::from(g.players[0] != address_of(reader));
+        let me = usize::from(g.players[0] != self.rated_as(reader));
         let signed = |n: i64| {
             if n >= 0 {
                 format!("+{n}")
@@ -279,7 +296,7 @@ impl MatchView {
             .cloned()
             .unwrap_or_default();
         let shown = |who: &str| {
-            let r = file.table.get(&address_of(who));
+            let r = file.table.get(&self.rated_as(who));
             context! { rating => r.shown(), deviation => r.deviation.round() as i64, games => r.games }
         };
         Some(context! { yours => shown(reader), theirs => shown(&opponent) })
@@ -324,6 +341,8 @@ impl Adjudicator<'_> {
             series: None,
             rated: t.rec.match_info.rated,
             after: Some(t.id),
+            // Asked in the game, by its player with their key.
+            proven: true,
         };
         self.challenge(t.from, t.mail, t.index, &asked)
     }

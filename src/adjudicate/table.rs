@@ -5,6 +5,7 @@
 use super::*;
 use crate::reply::{ThreadHead, address_of, display_name};
 use crate::store::SecretsFile;
+use crate::store::confirm::Confirmation;
 
 /// Where the game of a mail was named.
 pub(super) struct Target {
@@ -23,6 +24,12 @@ pub(super) enum Table {
         record: Record,
         secrets: Secrets,
     },
+    /// A request waiting for its sender to prove the address
+    /// ([`crate::store::confirm`]): one "player", who holds its key.
+    Confirm {
+        id: String,
+        request: Confirmation,
+    },
     /// A record or challenge pbem cannot read.
     Damaged {
         damage: Damage,
@@ -37,7 +44,7 @@ impl Table {
         match self {
             Table::Challenge { rules, .. } => Some(*rules),
             Table::Game { record, .. } => Some(record.rules),
-            Table::Damaged { .. } => None,
+            Table::Confirm { .. } | Table::Damaged { .. } => None,
         }
     }
 
@@ -60,6 +67,7 @@ impl Table {
                 .players_by_name()
                 .map(|(side, m)| (side, m.clone()))
                 .collect(),
+            Table::Confirm { request, .. } => vec![(Side::A, request.address.clone())],
             Table::Damaged { .. } => Vec::new(),
         }
     }
@@ -67,6 +75,9 @@ impl Table {
     pub(super) fn token(&self, side: Side) -> Option<&str> {
         let secrets = match self {
             Table::Challenge { secrets, .. } | Table::Game { secrets, .. } => secrets,
+            Table::Confirm { request, .. } => {
+                return (side == Side::A).then_some(request.key.as_str());
+            }
             Table::Damaged { .. } => return None,
         };
         secrets.tokens[side].as_deref()
@@ -74,8 +85,31 @@ impl Table {
 }
 
 impl Adjudicator<'_> {
-    /// The game or challenge `id` names, if there is one.
+    /// The game, challenge or request `id` names, if there is one. Files
+    /// of it that cannot be read (a folder where the record belongs, no
+    /// permission, bytes that are no text) make it a damaged game, which
+    /// its players and the admin hear of: only a failure that may pass by
+    /// itself keeps the mail waiting for the next poll.
     pub(super) fn table(&self, id: &str) -> Result<Option<Table>> {
+        match self.read_table(id) {
+            Err(AdjudicateError::Store(e)) if !e.is_passing() && !e.is_unwritable() => {
+                Ok(Some(Table::Damaged {
+                    damage: self.damage(id, &e),
+                    secrets: self.store.secrets_file(id).ok(),
+                }))
+            }
+            other => other,
+        }
+    }
+
+    /// [`Adjudicator::table`], failing on any file that cannot be read.
+    fn read_table(&self, id: &str) -> Result<Option<Table>> {
+        if let Some(request) = self.store.confirmation(id)? {
+            return Ok(Some(Table::Confirm {
+                id: id.to_string(),
+                request,
+            }));
+        }
         if let Some(ch) = self.store.challenge(id)? {
             let secrets = self.store.secrets_file(id)?;
             return Ok(Some(match ch.rules.parse::<Rules>() {
@@ -194,7 +228,7 @@ impl Adjudicator<'_> {
                 }
                 (rules, p)
             }
-            Table::Damaged { .. } => return None,
+            Table::Confirm { .. } | Table::Damaged { .. } => return None,
         };
         let names: Vec<String> = players.iter().map(|m| display_name(m)).collect();
         let r = self

@@ -457,7 +457,8 @@ impl Ratings {
             let mut file = store.ratings(rules.slug())?;
             if self.rebuild {
                 let _lock = store.lock(true)?;
-                let built = rebuild_ratings(&store, rules)?;
+                let me = crate::reply::Identity::at(config.address.to_lowercase());
+                let built = rebuild_ratings(&store, &me, rules)?;
                 let same = built == file;
                 if !same {
                     differ += 1;

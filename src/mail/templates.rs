@@ -30,6 +30,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
         "challenged.txt",
         include_str!("../../templates/challenged.txt"),
     ),
+    ("confirm.txt", include_str!("../../templates/confirm.txt")),
     ("damaged.txt", include_str!("../../templates/damaged.txt")),
     (
         "dead_letter.txt",

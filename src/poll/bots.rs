@@ -10,11 +10,19 @@
 //!
 //! A poll thinks at most `[bot] poll_ms` (and one move past it): the
 //! bot games still due wait for the next poll, which the daemon runs at
-//! once ([`Report::bots_waiting`]).
+//! once ([`Report::bots_waiting`]). The think time is shared fairly
+//! ([`turn_order`]): round robin over the players, the one the bot
+//! served longest ago first, each player's games the longest waiting
+//! first; however many games others keep due, a player gets a turn in
+//! every poll that has time for one move per player.
 
 use super::{BatchContext, Poller, Report, panic_message};
 use crate::adjudicate::{AdjudicateError, BotStep};
 use crate::outbox::Hold;
+use crate::record::Record;
+use crate::reply::mailbox_key;
+use chrono::{DateTime, Utc};
+use std::collections::BTreeMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
@@ -24,7 +32,7 @@ impl Poller<'_> {
     /// the others go on. Whether the bot moved.
     pub(super) fn play_bots(&self, cx: &BatchContext<'_>, report: &mut Report) -> bool {
         let ids = match self.store.bot_game_ids() {
-            Ok(ids) => ids,
+            Ok(ids) => turn_order(&self.waiting(ids)),
             Err(e) => {
                 report.errors.push(format!("bot games: {e}"));
                 return false;
@@ -68,6 +76,62 @@ impl Poller<'_> {
         moved
     }
 
+    /// Each bot game of `ids` with its player's mailbox, since when it
+    /// waits (the time of its record's last line, else when it was made)
+    /// and when the bot last moved in it. A game whose files do not read
+    /// counts as waiting longest: its turn finds out what is wrong.
+    fn waiting(&self, ids: Vec<String>) -> Vec<Waiting> {
+        let never = DateTime::<Utc>::MIN_UTC;
+        ids.into_iter()
+            .map(|id| {
+                let player = self
+                    .store
+                    .bot_game(&id)
+                    .ok()
+                    .flatten()
+                    .map(|g| mailbox_key(&g.player))
+                    .unwrap_or_default();
+                let rec = self
+                    .store
+                    .read_game(&id)
+                    .ok()
+                    .flatten()
+                    .and_then(|text| Record::parse(&id, &text).ok());
+                let time = |l: &crate::record::MoveLine| l.time.map(|t| t.to_utc());
+                let since = rec
+                    .as_ref()
+                    .and_then(|r| {
+                        r.lines
+                            .iter()
+                            .rev()
+                            .find_map(time)
+                            .or(r.created.map(|t| t.to_utc()))
+                    })
+                    .unwrap_or(never);
+                let bot = rec.as_ref().and_then(|r| {
+                    r.players
+                        .side_where(|p| self.identity.bot_level(p).is_some())
+                });
+                let served = rec
+                    .as_ref()
+                    .and_then(|r| {
+                        r.lines
+                            .iter()
+                            .rev()
+                            .filter(|l| l.side.is_some() && l.side == bot)
+                            .find_map(time)
+                    })
+                    .unwrap_or(never);
+                Waiting {
+                    id,
+                    player,
+                    since,
+                    served,
+                }
+            })
+            .collect()
+    }
+
     /// The bot's turn in game `id`: its move committed (key, how many
     /// mails, fate, think time in ms), or none (not its turn; the game
     /// over, its marker gone).
@@ -92,6 +156,7 @@ impl Poller<'_> {
             } => {
                 // The record first: done again, the move is found in it.
                 self.store.sync()?;
+                let replies = self.limit_bot(cx, id, &key, replies)?;
                 let hold = Hold::News { urgent: false };
                 self.commit_as(&key, &replies, None, None, cx.now, hold)?;
                 cx.processed.insert(&key);
@@ -99,5 +164,136 @@ impl Poller<'_> {
                 Ok(Some((key, replies.len(), fate, think)))
             }
         }
+    }
+}
+
+impl Poller<'_> {
+    /// The bot's mails of its move `key` in game `id` through the reply
+    /// limits, as answers to its player's own mail (the bot answers the
+    /// player's move at once): news, which the limits do not count, but
+    /// which waits out a pause of the player's replies like the news of
+    /// their own move.
+    fn limit_bot(
+        &self,
+        cx: &BatchContext<'_>,
+        id: &str,
+        key: &str,
+        replies: Vec<crate::reply::Reply>,
+    ) -> Result<Vec<crate::reply::Reply>, AdjudicateError> {
+        let Some(game) = self.store.bot_game(id)? else {
+            return Ok(replies);
+        };
+        let player = crate::mail::inbound::Inbound {
+            from: Some(game.player),
+            ..Default::default()
+        };
+        let mut handled = crate::adjudicate::Handled {
+            replies,
+            progress: true,
+            ..Default::default()
+        };
+        let committed = |k: &str| cx.processed.contains(k).unwrap_or(false);
+        self.limit(key, Some(&player), &mut handled, &committed, cx.now)?;
+        Ok(handled.replies)
+    }
+}
+
+/// A bot game as [`turn_order`] weighs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Waiting {
+    id: String,
+    /// Its player's mailbox ([`mailbox_key`]).
+    player: String,
+    /// Since when it waits for the bot.
+    since: DateTime<Utc>,
+    /// When the bot last moved in it.
+    served: DateTime<Utc>,
+}
+
+/// The order the bot takes its turns in: round robin over the players
+/// (by mailbox), the player the bot served longest ago first (then the
+/// one whose game waited longest), each player's games the longest
+/// waiting first. A player with many games due gets one turn per round
+/// like everyone else, and one served last poll goes behind those who
+/// were not.
+fn turn_order(games: &[Waiting]) -> Vec<String> {
+    let mut by_player: BTreeMap<&str, Vec<&Waiting>> = BTreeMap::new();
+    for g in games {
+        by_player.entry(g.player.as_str()).or_default().push(g);
+    }
+    let mut queues: Vec<(DateTime<Utc>, Vec<&Waiting>)> = by_player
+        .into_values()
+        .map(|mut q| {
+            q.sort_by(|a, b| (a.since, &a.id).cmp(&(b.since, &b.id)));
+            (q.iter().map(|g| g.served).max().unwrap_or_default(), q)
+        })
+        .collect();
+    queues.sort_by(|(a_served, a), (b_served, b)| {
+        (a_served, a[0].since, &a[0].id).cmp(&(b_served, b[0].since, &b[0].id))
+    });
+    let queues: Vec<Vec<&Waiting>> = queues.into_iter().map(|(_, q)| q).collect();
+    let mut order = Vec::with_capacity(games.len());
+    for round in 0.. {
+        let before = order.len();
+        order.extend(
+            queues
+                .iter()
+                .filter_map(|q| q.get(round))
+                .map(|g| g.id.clone()),
+        );
+        if order.len() == before {
+            break;
+        }
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(minute: i64) -> DateTime<Utc> {
+        DateTime::<Utc>::UNIX_EPOCH + chrono::Duration::minutes(minute)
+    }
+
+    fn game(id: &str, player: &str, minute: i64) -> Waiting {
+        Waiting {
+            id: id.into(),
+            player: player.into(),
+            since: at(minute),
+            served: at(0),
+        }
+    }
+
+    #[test]
+    fn each_player_gets_a_turn_before_anyone_gets_a_second() {
+        let games = [
+            game("a1", "a@x", 1),
+            game("a2", "a@x", 2),
+            game("a3", "a@x", 3),
+            game("b1", "b@x", 4),
+            game("b2", "b@x", 5),
+            game("h", "honest@x", 50),
+        ];
+        assert_eq!(turn_order(&games), ["a1", "b1", "h", "a2", "b2", "a3"]);
+    }
+
+    #[test]
+    fn the_longest_waiting_player_goes_first() {
+        let games = [
+            game("new", "a@x", 9),
+            game("old", "h@x", 1),
+            game("older-of-a", "a@x", 3),
+        ];
+        assert_eq!(turn_order(&games), ["old", "older-of-a", "new"]);
+        assert!(turn_order(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_player_the_bot_served_lately_goes_behind_the_others() {
+        let mut a = game("a1", "a@x", 1);
+        a.served = at(30);
+        let games = [a, game("a2", "a@x", 2), game("h", "h@x", 40)];
+        assert_eq!(turn_order(&games), ["h", "a1", "a2"]);
     }
 }

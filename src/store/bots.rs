@@ -16,6 +16,12 @@ pub struct BotGame {
     /// for a series' next game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// A secret from the OS's random source in the Message-IDs of the
+    /// bot's moves (`<bot.ID.PLY.NONCE@...>`): nobody can send a mail
+    /// with the id of a move the bot has yet to make. Empty in a game
+    /// begun before it was kept: drawn at the bot's next turn.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub nonce: String,
 }
 
 impl Store {
@@ -60,6 +66,7 @@ mod tests {
             level: 2,
             player: "ann@example.org".into(),
             source: Some("ab12".into()),
+            nonce: "x7k2".into(),
         };
         store.write_bot_game("mad-k2", &g).unwrap();
         assert_eq!(store.bot_game("mad-k2").unwrap(), Some(g));

@@ -42,6 +42,28 @@ impl StoreError {
 }
 
 impl StoreError {
+    /// Whether the failure may pass by itself (the system ran out of
+    /// memory or open files for a moment, a call was interrupted): the
+    /// work is tried again at the next run. Any other failure to read a
+    /// file (a folder where a file belongs, no permission, bytes that are
+    /// no text, a file that does not parse) stays until someone mends it.
+    pub fn is_passing(&self) -> bool {
+        match self {
+            StoreError::Io { cause, .. } => {
+                matches!(
+                    cause.kind(),
+                    io::ErrorKind::OutOfMemory
+                        | io::ErrorKind::Interrupted
+                        | io::ErrorKind::WouldBlock
+                        | io::ErrorKind::TimedOut
+                        | io::ErrorKind::ResourceBusy
+                ) || matches!(cause.raw_os_error(), Some(23 | 24))
+            }
+            StoreError::Busy(_) => true,
+            StoreError::Invalid(_) | StoreError::NotText { .. } => false,
+        }
+    }
+
     /// Whether the message says already what to do about it, so that a
     /// caller adds no hint of its own (one cause, one hint; issue 14).
     pub fn has_hint(&self) -> bool {

@@ -5,6 +5,7 @@
 //! DATA/games/<id>.toml        records (RECORD.md; meant to be published)
 //! DATA/secrets/<id>.toml      per-player tokens (never in the record)
 //! DATA/challenges/<id>.toml   challenges not yet answered
+//! DATA/confirm/<id>.toml      requests waiting for their sender to prove the address
 //! DATA/clocks/<id>.toml       a game's clock (time control, deadlines)
 //! DATA/due/<day>/<time>.<id>  the deadline index: when each clock may owe a notice
 //! DATA/players/<hash>.toml    a player's settings (time zone, digest)
@@ -50,6 +51,7 @@ use std::sync::Arc;
 
 pub mod batch;
 pub mod bots;
+pub mod confirm;
 pub mod correspondence;
 pub mod crashpoint;
 pub mod deadlines;
@@ -104,6 +106,7 @@ impl Store {
             "tournaments",
             "ratings",
             "bots",
+            "confirm",
             "ratelimit",
             "sent",
             "due",
@@ -276,7 +279,7 @@ impl Store {
     /// # Errors
     /// I/O errors.
     pub fn id_taken(&self, id: &str) -> Result<bool, StoreError> {
-        for folder in ["games", "challenges", "secrets", "clocks"] {
+        for folder in ["games", "challenges", "secrets", "clocks", "confirm"] {
             let p = self.checked(folder, id)?;
             if self.read_opt(&p)?.is_some() {
                 return Ok(true);

@@ -31,7 +31,8 @@ fn table(settings: &str) -> Club {
 /// A node budget and a seed: quick, and the same moves every time.
 const NODES: &str = "[bot]\nnodes = 400\nseed = 1\n";
 
-/// Alice challenges the bot; the game's id.
+/// Alice challenges the bot and confirms it from her mailbox; the game's
+/// id.
 fn challenge(t: &mut Club, rules: Rules, order: &str) -> String {
     t.send(
         0,
@@ -40,6 +41,12 @@ fn challenge(t: &mut Club, rules: Rules, order: &str) -> String {
     let log = t.poll();
     assert!(log.contains("challenge"), "{log}");
     let id = t.last_game(0);
+    assert!(
+        t.pbem.store.bot_game(&id).unwrap().is_none(),
+        "no game before the challenger confirms: {log}"
+    );
+    let log = t.say(0, &id, "accept");
+    assert!(log.contains("confirmed"), "{log}");
     assert!(
         t.last_about(0, "The game begins").contains("bot"),
         "the bot is named"
@@ -158,6 +165,11 @@ fn a_poll_keeps_to_its_think_time_and_the_next_plays_the_rest() {
     for who in 0..3 {
         t.send(who, "challenge embed bot level 3 second\n");
     }
+    t.poll();
+    for who in 0..3 {
+        let tag = format!("[pbem {}]", t.last_game(who));
+        t.players[who].reply(&t.inbox, &tag, "accept").unwrap();
+    }
     let started = Instant::now();
     let log = t.poll();
     let took = started.elapsed();
@@ -178,18 +190,53 @@ fn a_poll_keeps_to_its_think_time_and_the_next_plays_the_rest() {
     }
 }
 
+/// Confirms every challenge of player `who` to the bot that waits for
+/// it, as a mail client's Reply to each of pbem's questions would.
+fn confirm_all(t: &mut Club, who: usize) {
+    let asked: Vec<String> = t.players[who]
+        .received
+        .iter()
+        .filter(|r| r.subject.contains("against pbem's bot?"))
+        .map(|r| r.subject.clone())
+        .collect();
+    for subject in asked {
+        let tag = subject.split(']').next().unwrap().to_string() + "]";
+        t.players[who].reply(&t.inbox, &tag, "accept").unwrap();
+    }
+    t.poll();
+}
+
 #[test]
-fn one_player_gets_three_bot_games_at_a_time() {
-    let mut t = table(NODES);
-    for _ in 0..4 {
+fn one_mailbox_gets_three_bot_games_at_a_time_whatever_its_tags() {
+    let mut t = Club::with_settings(
+        &[
+            ("Alice", ALICE),
+            ("Alice", "Alice+Second@Example.org"),
+            ("Bob", "bob@example.org"),
+        ],
+        |s| format!("{s}\n{NODES}\n"),
+    );
+    for _ in 0..3 {
         t.send(0, "challenge dragons-teeth bot\n");
     }
     t.poll();
+    confirm_all(&mut t, 0);
     assert_eq!(t.pbem.store.bot_game_ids().unwrap().len(), 3);
+    // The same mailbox under a tag and another case is the same player.
+    t.send(1, "challenge dragons-teeth bot\n");
+    t.poll();
     assert!(
-        t.last_about(0, "games against pbem's bot in play")
-            .contains("as many as one player may")
+        t.last_about(1, "games against pbem's bot in play")
+            .contains("as many as one player may"),
+        "{:?}",
+        t.players[1].received.last()
     );
+    assert_eq!(t.pbem.store.bot_game_ids().unwrap().len(), 3);
+    // Another player is not held back by them.
+    t.send(2, "challenge dragons-teeth bot\n");
+    t.poll();
+    confirm_all(&mut t, 2);
+    assert_eq!(t.pbem.store.bot_game_ids().unwrap().len(), 4);
 }
 
 #[test]
@@ -232,6 +279,7 @@ fn the_bot_takes_on_a_hundred_games_in_all() {
             level: 1,
             player: format!("p{i}@example.org"),
             source: None,
+            nonce: String::new(),
         };
         t.pbem
             .store

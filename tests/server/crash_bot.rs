@@ -80,7 +80,8 @@ fn killed_bot_polls_lose_and_double_nothing() {
     let mut players: Vec<Player> = (0..PLAYERS)
         .map(|i| Player::new(&format!("P{i}"), &format!("p{i}@example.org"), &sent))
         .collect();
-    // Every player challenges the bot, which moves first.
+    // Every player challenges the bot, which moves first, and confirms
+    // it from their mailbox.
     for p in &mut players {
         p.send(
             &inbox,
@@ -90,6 +91,11 @@ fn killed_bot_polls_lose_and_double_nothing() {
             None,
         )
         .unwrap();
+    }
+    poll(&config_path);
+    for p in &mut players {
+        p.check();
+        p.reply(&inbox, "against pbem's bot?", "accept\n").unwrap();
     }
     let (killed_first, _) = kill_polls(&config_path, kills / 2);
     poll(&config_path);
