@@ -100,6 +100,33 @@ impl Club {
         self.poll()
     }
 
+    /// Player `who` confirms, from their mailbox, what pbem last asked
+    /// them to (a sign-up, a leave, a game against the bot): a Reply of
+    /// `accept` to pbem's question; pbem polls.
+    pub fn confirm(&mut self, who: usize) -> String {
+        self.players[who]
+            .reply(&self.inbox, "confirm:", "accept")
+            .unwrap();
+        self.poll()
+    }
+
+    /// Player `who` confirms every question pbem asked them and they have
+    /// not answered yet: a Reply of `accept` to each; pbem polls.
+    pub fn confirm_all(&mut self, who: usize) -> String {
+        let asked: Vec<String> = self.players[who]
+            .received
+            .iter()
+            .filter(|r| r.subject.contains("] confirm:"))
+            .map(|r| r.subject.split(']').next().unwrap_or_default().to_string() + "]")
+            .collect();
+        for tag in asked {
+            self.players[who]
+                .reply(&self.inbox, &tag, "accept")
+                .unwrap();
+        }
+        self.poll()
+    }
+
     pub fn record(&self, id: &str) -> Record {
         Record::parse(id, &self.pbem.record(id)).unwrap()
     }

@@ -190,22 +190,6 @@ fn a_poll_keeps_to_its_think_time_and_the_next_plays_the_rest() {
     }
 }
 
-/// Confirms every challenge of player `who` to the bot that waits for
-/// it, as a mail client's Reply to each of pbem's questions would.
-fn confirm_all(t: &mut Club, who: usize) {
-    let asked: Vec<String> = t.players[who]
-        .received
-        .iter()
-        .filter(|r| r.subject.contains("against pbem's bot?"))
-        .map(|r| r.subject.clone())
-        .collect();
-    for subject in asked {
-        let tag = subject.split(']').next().unwrap().to_string() + "]";
-        t.players[who].reply(&t.inbox, &tag, "accept").unwrap();
-    }
-    t.poll();
-}
-
 #[test]
 fn one_mailbox_gets_three_bot_games_at_a_time_whatever_its_tags() {
     let mut t = Club::with_settings(
@@ -220,7 +204,7 @@ fn one_mailbox_gets_three_bot_games_at_a_time_whatever_its_tags() {
         t.send(0, "challenge dragons-teeth bot\n");
     }
     t.poll();
-    confirm_all(&mut t, 0);
+    t.confirm_all(0);
     assert_eq!(t.pbem.store.bot_game_ids().unwrap().len(), 3);
     // The same mailbox under a tag and another case is the same player.
     t.send(1, "challenge dragons-teeth bot\n");
@@ -235,7 +219,7 @@ fn one_mailbox_gets_three_bot_games_at_a_time_whatever_its_tags() {
     // Another player is not held back by them.
     t.send(2, "challenge dragons-teeth bot\n");
     t.poll();
-    confirm_all(&mut t, 2);
+    t.confirm_all(2);
     assert_eq!(t.pbem.store.bot_game_ids().unwrap().len(), 4);
 }
 

@@ -642,3 +642,59 @@ fn leftovers(data: &Path) -> Vec<PathBuf> {
     out.extend(files(&data.join("outbox/staging")));
     out
 }
+
+/// A record path pbem cannot read as a file (a folder stands there, as a
+/// slip of an admin's `mkdir` or `cp -r` leaves it) makes a damaged game
+/// like any other: the player's mail is answered, the admin and the
+/// players are told once, and the mail leaves the inbox; the other game
+/// goes on in the same poll.
+#[test]
+fn a_record_that_is_a_folder_is_a_damaged_game_and_its_mail_is_answered() {
+    let _shared = crate::common::lock::shared();
+    let settings = INIT.replace(
+        "# admin = \"Your Name <you@example.org>\"",
+        &format!("admin = \"{ADMIN}\""),
+    );
+    let mut site = Site::new(&settings);
+    let games = site.start(
+        &["ok-game", "a-folder"],
+        &[Rules::BoomAndZoom, Rules::Embed],
+        None,
+    );
+    let record = site.data().join("games/a-folder.toml");
+    fs::remove_file(&record).unwrap();
+    fs::create_dir(&record).unwrap();
+    for g in &games {
+        let raw = site.move_mail(g, 0, &format!("<{}.0@example.org>", g.id));
+        site.deliver(&raw);
+    }
+    let o = site.poll(at(0));
+    let log = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{log}");
+    assert!(site.waiting().is_empty(), "every mail was answered: {log}");
+    assert_eq!(site.played("ok-game"), games[0].moves[..1]);
+    let mover = &games[1].players[0];
+    assert_eq!(notices(&site, mover, "a-folder").1, 1, "the refusal: {log}");
+    assert!(
+        site.mails_to("admin@example.org")
+            .iter()
+            .any(|m| m.subject.contains("a-folder")),
+        "the admin is told: {log}"
+    );
+    // Told once: the next mail for it is answered, nobody told again.
+    let raw = site.move_mail(&games[1], 0, "<a-folder.again@example.org>");
+    site.deliver(&raw);
+    let o = site.poll(at(1));
+    assert!(site.waiting().is_empty(), "{}", stderr(&o));
+    assert_eq!(
+        site.mails_to("admin@example.org")
+            .iter()
+            .filter(|m| m.subject.contains("a-folder"))
+            .count(),
+        1
+    );
+    assert!(
+        record.is_dir(),
+        "pbem writes nothing over what it cannot read"
+    );
+}

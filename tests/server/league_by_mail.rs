@@ -134,6 +134,11 @@ fn a_series_a_rematch_and_a_tournament_by_real_mail() {
 fn against_the_bot(desk: &mut Desk) {
     desk.write(BOB, "the bot", "challenge embed bot level 1 first\n");
     desk.room.run_pbem(1);
+    // A From anyone can write: Bob confirms from his mailbox, replying to
+    // pbem's question with s-nail.
+    let [_, b] = desk.next([0, 1]);
+    assert!(b[0].contains("against pbem's bot"), "{}", b[0]);
+    desk.answer(BOB, "confirm:", "accept\n");
     let [_, b] = desk.next([0, 1]);
     assert!(b[0].contains("The game begins"), "{}", b[0]);
     assert!(b[0].contains("bot, level 1"), "{}", b[0]);
@@ -246,7 +251,9 @@ fn tournament_with_sign_up(desk: &mut Desk, dir: &std::path::Path, tag: &str) {
             "--game",
             "embed",
             "--signup-until",
-            "6s",
+            // Time for two round trips through the mail servers (the
+            // sign-up and its confirmation) on a loaded machine.
+            "25s",
             "--config",
         ])
         .arg(&config_path)
@@ -263,6 +270,13 @@ fn tournament_with_sign_up(desk: &mut Desk, dir: &std::path::Path, tag: &str) {
         desk.write(who, "join", &format!("join {name}\n"));
     }
     desk.room.run_pbem(2);
+    // Each confirms the sign-up from their mailbox (Bob with s-nail).
+    let [a, b] = desk.next([1, 1]);
+    assert!(a[0].contains("sign you up for the tournament"), "{}", a[0]);
+    assert!(b[0].contains("sign you up for the tournament"), "{}", b[0]);
+    for who in 0..2 {
+        desk.answer(who, "confirm:", "accept\n");
+    }
     let [a, b] = desk.next([1, 1]);
     assert!(
         a[0].contains(&format!("You are signed up for {name}")),
@@ -283,7 +297,7 @@ fn tournament_with_sign_up(desk: &mut Desk, dir: &std::path::Path, tag: &str) {
         .is_empty()
     {
         assert!(
-            start.elapsed() < Duration::from_secs(30),
+            start.elapsed() < Duration::from_secs(120),
             "round 1 never began"
         );
         std::thread::sleep(Duration::from_millis(500));

@@ -29,6 +29,7 @@ mod league_by_mail;
 mod mail_games;
 mod mail_server;
 mod outages;
+mod proof;
 mod series;
 mod site_updates;
 mod smtp_postfix;

@@ -241,6 +241,11 @@ fn sign_up_by_mail_then_play() {
         club.send(who, "join su\n");
     }
     club.poll();
+    // A From anyone can write counts only once confirmed from the mailbox.
+    assert!(club.tournament("su").players.is_empty());
+    for who in 0..4 {
+        club.confirm(who);
+    }
     assert!(
         club.last_about(3, "You are signed up for su")
             .contains("4 players so far")
@@ -249,6 +254,8 @@ fn sign_up_by_mail_then_play() {
     club.send(2, "leave su\n");
     club.send(4, "join sux\n");
     club.poll();
+    assert_eq!(club.tournament("su").players.len(), 4);
+    club.confirm(2);
     assert!(
         club.last_about(2, "You are off the list of su")
             .contains("off the list")
@@ -370,12 +377,12 @@ fn leaving_a_begun_tournament_takes_the_players_key() {
     }
     club.run(&args);
     // From p3's address but without the key (anyone can write that From):
-    // refused, nothing changes.
+    // nothing changes; p3 is asked whether it was them.
     club.send(3, "leave lv\n");
     club.poll();
     assert!(
-        club.last_about(3, "pbem cannot tell it is you")
-            .contains("in a reply to a mail from pbem about one of your games of lv")
+        club.last_about(3, "confirm: leave lv?")
+            .contains("nothing is done until you confirm from your own mailbox")
     );
     assert!(club.tournament("lv").dropped.is_empty());
     // In a reply in p3's game of the tournament: p3 drops out.
