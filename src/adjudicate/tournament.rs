@@ -7,6 +7,18 @@
 //! crash can make a round's games twice; the round's `closed_by` names
 //! the game whose end finished it, so a mail handled again gives the same
 //! letters without pairing again.
+//!
+//! Beginning a round is recoverable from either side of a crash. The
+//! tournament file reaches the disk after the games its rounds name
+//! ([`Store::write_tournament`]): a crash before its rename leaves the
+//! round unpaired, and the mail (or clock) handled again pairs it the
+//! same way (the pairing depends on the results alone) and finds the games
+//! already made under their ids. A file that names games not on disk (a
+//! data folder a crash left so before that order held) has them made from
+//! its own pairing before their mails are built ([`Adjudicator::round_letters`]).
+//! A game half made (its keys or clock without its record) is finished
+//! with the keys it has: they were never mailed, as no mail goes out before
+//! the whole batch is on disk.
 
 use super::league::tournament_state;
 use super::ratings::Finished;
@@ -34,7 +46,7 @@ impl Adjudicator<'_> {
     /// Store and template failures.
     pub fn tournament_begin(&self, t: &mut TournamentFile) -> Result<Vec<Reply>> {
         let letters = if !t.played.is_empty() {
-            self.round_letters(t, 0)?
+            self.round_letters(t, first_to_play(t, 0))?
         } else if t.players.len() < 2 {
             if !t.over {
                 t.over = true;
@@ -78,63 +90,86 @@ impl Adjudicator<'_> {
             }
             Next::Start(round) => round,
         };
-        let rules = t
-            .rules
-            .parse::<Rules>()
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let number = t.played.len() + 1;
-        let first = rules.fixed_first().unwrap_or(Side::A);
         let mut file = RoundFile {
             games: Vec::new(),
             bye: round.bye,
             closed_by: None,
         };
         for (board, g) in round.games.iter().enumerate() {
-            let game = if g.outcome.is_some() {
-                None
-            } else {
-                let id = tournament_game_id(&t.name, number, board + 1);
-                let players = PerSide::seat(
-                    first,
-                    t.players[g.first].clone(),
-                    t.players[g.second].clone(),
-                );
-                let info = MatchInfo {
-                    tournament: Some(t.name.clone()),
-                    round: u32::try_from(number).ok(),
-                    rated: t.rated,
-                    ..MatchInfo::default()
-                };
-                self.start_game(&id, rules, Some(first), players, t.clock, info)?;
-                Some(id)
-            };
-            file.games.push(Board {
+            let mut pairing = Board {
                 first: g.first,
                 second: g.second,
-                game,
+                game: None,
                 outcome: g.outcome,
-            });
+            };
+            if g.outcome.is_none() {
+                let id = tournament_game_id(&t.name, number, board + 1);
+                self.make_game(t, number, &id, &pairing)?;
+                pairing.game = Some(id);
+            }
+            file.games.push(pairing);
         }
         t.played.push(file);
+        // After the games it names: the batch puts it on disk after them.
         self.store.write_tournament(t)?;
-        // A round of forfeits only: the next one at once.
-        if t.played
-            .last()
-            .is_some_and(|r| r.games.iter().all(|g| g.outcome.is_some()))
-        {
-            let closing = t.played.len() - 1;
-            t.played[closing].closed_by = Some(format!("round-{number}"));
+        // A round of forfeits only ends as it begins: the next one at once.
+        if no_game_to_play(&t.played[number - 1]) {
+            t.played[number - 1].closed_by = Some(format!("round-{number}"));
             return self.tournament_step(t);
         }
-        self.round_letters(t, t.played.len() - 1)
+        self.round_letters(t, number - 1)
+    }
+
+    /// Game `id` of round `number` of `t`, between the seats of `pairing`,
+    /// made unless its record exists ([`Adjudicator::start_game`], which
+    /// keeps the keys of a game a crash left half made).
+    fn make_game(
+        &self,
+        t: &TournamentFile,
+        number: usize,
+        id: &str,
+        pairing: &Board,
+    ) -> Result<()> {
+        let rules = t
+            .rules
+            .parse::<Rules>()
+            .map_err(|e| StoreError::Invalid(format!("tournament {}: {e}", t.name)))?;
+        let seat = |s: usize| {
+            t.players.get(s).cloned().ok_or_else(|| {
+                StoreError::Invalid(format!(
+                    "tournament {}: round {number} names seat {s}, which it has not",
+                    t.name
+                ))
+            })
+        };
+        let first = rules.fixed_first().unwrap_or(Side::A);
+        let players = PerSide::seat(first, seat(pairing.first)?, seat(pairing.second)?);
+        let info = MatchInfo {
+            tournament: Some(t.name.clone()),
+            round: u32::try_from(number).ok(),
+            rated: t.rated,
+            ..MatchInfo::default()
+        };
+        self.start_game(id, rules, Some(first), players, t.clock, info)
     }
 
     /// The mails of round `r` (from 0) of `t` begun: each of its games'
-    /// start, then the standings with its pairings to every player.
+    /// start, then the standings with its pairings to every player (only
+    /// the standings when `r` is past the last round: `t` is over). A game
+    /// the round names whose record is missing is made first, from the
+    /// round's pairing: the tournament file of a batch cut short may have
+    /// reached the disk before its games.
     fn round_letters(&self, t: &TournamentFile, r: usize) -> Result<Vec<Letter>> {
         let mut out = Vec::new();
         let games = t.played.get(r).map_or(&[][..], |round| &round.games);
-        for id in games.iter().filter_map(|g| g.game.as_deref()) {
+        for g in games {
+            let Some(id) = g.game.as_deref() else {
+                continue;
+            };
+            if g.outcome.is_none() && self.store.read_game(id)?.is_none() {
+                self.make_game(t, r + 1, id, g)?;
+            }
             out.extend(self.started_letters(id)?);
         }
         out.extend(self.standings_letters(t)?);
@@ -185,11 +220,13 @@ impl Adjudicator<'_> {
         if t.played[r].closed_by.as_deref() != Some(f.id.as_str()) {
             return self.standings_letters(&t);
         }
-        if r + 1 == t.played.len() {
+        if r + 1 == t.played.len() && !t.over {
             return self.tournament_step(&mut t);
         }
-        // Handled again: the round this game began, its mails again.
-        self.round_letters(&t, r + 1)
+        // Handled again: the round this game began (past any round of
+        // forfeits only it began on the way), or the final standings,
+        // its mails again.
+        self.round_letters(&t, first_to_play(&t, r + 1))
     }
 
     /// The standings, one mail to each player (those who dropped out too).
@@ -204,6 +241,23 @@ impl Adjudicator<'_> {
         }
         Ok(out)
     }
+}
+
+/// A round with no game to play: every board a forfeit (or none at all).
+/// Such a round ends as it begins, and the next one begins with it.
+fn no_game_to_play(round: &RoundFile) -> bool {
+    round.games.iter().all(|g| g.game.is_none())
+}
+
+/// The round (from 0) whose games were begun when round `r` was: `r`,
+/// or past the rounds of forfeits only begun with it, the one after them.
+/// The last round when all are such (the tournament ended with them).
+fn first_to_play(t: &TournamentFile, r: usize) -> usize {
+    let mut k = r;
+    while k + 1 < t.played.len() && no_game_to_play(&t.played[k]) {
+        k += 1;
+    }
+    k
 }
 
 /// The loser of game `b` of round `r` lost on time: counted, and dropped

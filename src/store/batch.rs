@@ -34,6 +34,13 @@ pub struct BatchView {
 /// move is played (a clock behind its record catches up from the
 /// record's times; see `crate::adjudicate::clocks`), and every removal
 /// (a challenge) after the files that replace it (its game).
+///
+/// A file that names others ([`Store::write_file_last`]: a tournament,
+/// whose rounds name their games) takes the place of its *last* change
+/// instead: it is often changed before the files it comes to name (a
+/// tournament when a result is entered, then the next round's games, then
+/// the tournament again), and on disk before them it would name games that
+/// a crash left unmade.
 #[derive(Debug, Default)]
 pub struct PendingWrites {
     order: Vec<PathBuf>,
@@ -47,6 +54,14 @@ impl PendingWrites {
         if self.files.insert(p.to_path_buf(), text).is_none() {
             self.order.push(p.to_path_buf());
         }
+    }
+
+    /// [`PendingWrites::set`], the file moved after every change so far.
+    fn set_last(&mut self, p: &Path, text: String) {
+        if self.files.insert(p.to_path_buf(), Some(text)).is_some() {
+            self.order.retain(|o| o != p);
+        }
+        self.order.push(p.to_path_buf());
     }
 }
 
@@ -192,6 +207,22 @@ impl Store {
         }
     }
 
+    /// [`Store::write_file`] for a file that names others (a tournament
+    /// names its rounds' games): on a batch view it reaches the disk after
+    /// every file the batch changed before this call, however early the
+    /// batch first changed it (see [`PendingWrites`]), so that a crash
+    /// never leaves it naming a file that is not there. Written after what
+    /// it names, as a plain store's writes are durable in call order.
+    pub(super) fn write_file_last(&self, p: &Path, text: &str) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) => {
+                lock(&b.pending).set_last(p, text.to_string());
+                Ok(())
+            }
+            None => self.write_file(p, text),
+        }
+    }
+
     /// Rewrites `p` in place (truncated and written, the same inode), on a
     /// batch view at [`Store::sync`]; for advisory files only, which may be
     /// torn by a crash and then read as missing. Each file made and freed
@@ -250,4 +281,38 @@ impl Store {
 /// whole (each change is one insert), so a poisoned lock is taken as is.
 pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PendingWrites;
+    use std::path::{Path, PathBuf};
+
+    fn order(w: &PendingWrites) -> Vec<&str> {
+        w.order.iter().map(|p| p.to_str().unwrap()).collect()
+    }
+
+    #[test]
+    fn a_file_that_names_others_goes_to_disk_after_its_last_change() {
+        let mut w = PendingWrites::default();
+        w.set(Path::new("games/a"), Some("a".into()));
+        w.set_last(Path::new("tournaments/t"), "result".into());
+        w.set(Path::new("secrets/b"), Some("b".into()));
+        w.set(Path::new("games/b"), Some("b".into()));
+        // Written again: still where it was first changed.
+        w.set(Path::new("games/a"), Some("a2".into()));
+        assert_eq!(
+            order(&w),
+            ["games/a", "tournaments/t", "secrets/b", "games/b"]
+        );
+        w.set_last(Path::new("tournaments/t"), "round 2".into());
+        assert_eq!(
+            order(&w),
+            ["games/a", "secrets/b", "games/b", "tournaments/t"]
+        );
+        assert_eq!(
+            w.files[&PathBuf::from("tournaments/t")].as_deref(),
+            Some("round 2")
+        );
+    }
 }

@@ -157,10 +157,17 @@ impl Store {
         self.read_toml(&self.checked("tournaments", name)?)
     }
 
+    /// Written after the games its rounds name ([`Store::write_file_last`]):
+    /// on a batch view it reaches the disk after every file the batch
+    /// changed before, so a crash leaves a round's games without the
+    /// tournament naming them (paired again the same way, and found), never
+    /// the tournament naming games not made.
+    ///
     /// # Errors
     /// A bad name or any I/O error.
     pub fn write_tournament(&self, t: &TournamentFile) -> Result<(), StoreError> {
-        self.write_toml(&self.checked("tournaments", &t.name)?, t)
+        let text = toml::to_string(t).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        self.write_file_last(&self.checked("tournaments", &t.name)?, &text)
     }
 
     /// The names of all tournaments, sorted.

@@ -129,3 +129,29 @@ pub fn files(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// The mails pbem's maildir transport delivered to `who` under `sent`
+/// (its `new/` and `cur/`), as the player reads them.
+pub fn received_by(sent: &Path, who: &str) -> Vec<pbem::demo::Received> {
+    let folder = sent.join(who.to_lowercase());
+    let mut raws = files(&folder.join("new"));
+    raws.extend(files(&folder.join("cur")));
+    raws.iter()
+        .filter_map(|f| pbem::demo::Received::parse(&std::fs::read(f).unwrap()))
+        .collect()
+}
+
+/// Copies the folder `from` and all it holds to `to` (made if missing):
+/// a prepared pbem (settings, data folder, Maildirs) to run again and
+/// again from the same state.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}

@@ -8,7 +8,6 @@
 use crate::common;
 use crate::crash::{kill_polls, kills};
 
-use common::files;
 use pbem::config::{Config, INIT};
 use pbem::mailbox::Maildir;
 use pbem::record::Record;
@@ -28,9 +27,8 @@ fn pbem(config_path: &Path, args: &[&str]) -> String {
 
 /// The texts of the mails `who` received, lines joined with spaces.
 fn mails_of(sent: &Path, who: &str) -> Vec<String> {
-    files(&sent.join(who).join("new"))
+    common::received_by(sent, who)
         .iter()
-        .filter_map(|f| pbem::demo::Received::parse(&std::fs::read(f).unwrap()))
         .map(|r| r.text.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect()
 }
