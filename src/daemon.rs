@@ -3,16 +3,23 @@
 //! [`Server`](crate::setup::Server), sweep every 30 seconds, back off
 //! after failures, stop cleanly on SIGTERM or SIGINT. The top of the mail
 //! path: everything below runs once per poll.
+//!
+//! With a `[git] remote`, the records' history is pushed by a thread of
+//! its own ([`Pusher`]), rung after each poll: a remote that is slow or
+//! never answers holds up no poll, no reply and no lock; a push that
+//! failed is tried again after 1, 2, 4 ... 60 seconds.
 
 use crate::config::InboxKind;
-use crate::mailbox::Maildir;
+use crate::history::{History, Pushed, git::Limit};
 use crate::mailbox::imap::{Imap, Wake, nap_unless};
+use crate::mailbox::{Maildir, Source};
 use crate::poll::Report;
 use crate::setup::Server;
+use crate::store::StoreError;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// The sweep: mail that came unannounced, replies waiting in the outbox.
 const SWEEP: Duration = Duration::from_secs(30);
@@ -34,18 +41,178 @@ pub fn run(server: &Server, interval: Duration) -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     signal_hook::flag::register(signal_hook::consts::SIGTERM, Arc::clone(&stop))?;
     signal_hook::flag::register(signal_hook::consts::SIGINT, Arc::clone(&stop))?;
-    match server.config.inbox.kind().map_err(anyhow::Error::msg)? {
-        InboxKind::Maildir(m) => {
+    let polls = Polls {
+        server,
+        pusher: server
+            .history
+            .as_ref()
+            .filter(|h| h.has_remote())
+            .and_then(|h| Pusher::start(h.clone())),
+    };
+    let watched = match server.config.inbox.kind().map_err(anyhow::Error::msg) {
+        Ok(InboxKind::Maildir(m)) => {
             let m = m.to_path_buf();
-            watch_maildir(server, &m, interval, &stop)?;
+            watch_maildir(&polls, &m, interval, &stop)
         }
-        InboxKind::Imap(i) => {
+        Ok(InboxKind::Imap(i)) => {
             let imap = Imap::new(i.clone());
-            watch_imap(server, imap, &stop);
+            watch_imap(&polls, imap, &stop);
+            Ok(())
         }
+        Err(e) => Err(e),
+    };
+    // A push under way is cut short: the next start makes it.
+    if let Some(p) = polls.pusher {
+        p.stop();
     }
+    watched?;
     log::info!("daemon-stop");
     Ok(())
+}
+
+/// The daemon's polls: each one, then its pusher rung.
+struct Polls<'a> {
+    server: &'a Server,
+    pusher: Option<Pusher>,
+}
+
+impl Polls<'_> {
+    fn poll(&self, source: &mut dyn Source) -> Result<Report, StoreError> {
+        let report = self.server.poll_unpushed(source, true);
+        match (&self.pusher, &self.server.history) {
+            (Some(p), _) => p.ring(),
+            // No thread could be had: pushed as `pbem poll` does.
+            (None, Some(h)) => crate::poll::history::push_once(h),
+            (None, None) => {}
+        }
+        report
+    }
+}
+
+/// The thread that pushes the records' history: at the daemon's start,
+/// then whenever rung (after each poll, which may have committed; a
+/// commit of an admin's command is found by the next poll's ring), and
+/// again after a failure, 1, 2, 4 ... 60 seconds later (rings meanwhile
+/// wait for that time: a broken remote is not tried at every mail). Its
+/// pushes never take the data folder's lock, and one push at a time.
+struct Pusher {
+    bell: Arc<Bell>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// What the daemon tells its pusher.
+struct Bell {
+    /// A push is asked for.
+    rung: Mutex<bool>,
+    cond: Condvar,
+    /// The daemon stops: the push under way is killed, the thread ends.
+    quit: AtomicBool,
+}
+
+impl Pusher {
+    /// The pusher of `history`, started; `None` (logged) when no thread
+    /// can be had.
+    fn start(history: History) -> Option<Pusher> {
+        let bell = Arc::new(Bell {
+            rung: Mutex::new(true),
+            cond: Condvar::new(),
+            quit: AtomicBool::new(false),
+        });
+        let b = Arc::clone(&bell);
+        let thread = std::thread::Builder::new()
+            .name("git-push".into())
+            .spawn(move || push_loop(&history, &b));
+        match thread {
+            Ok(thread) => Some(Pusher { bell, thread }),
+            Err(e) => {
+                log::warn!(
+                    "{}",
+                    crate::logging::line("git-push-thread", &[("error", &e)])
+                );
+                None
+            }
+        }
+    }
+
+    /// Asks for a push (made at once, or when a failed one is due again).
+    fn ring(&self) {
+        *self
+            .bell
+            .rung
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = true;
+        self.bell.cond.notify_one();
+    }
+
+    /// Stops the pusher, killing a push under way, and waits for it.
+    fn stop(self) {
+        {
+            // Under the bell's lock: the pusher looks at `quit` with it
+            // held, then waits; a raise between the two would be missed.
+            let _rung = self
+                .bell
+                .rung
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            self.bell.quit.store(true, Ordering::Relaxed);
+        }
+        self.bell.cond.notify_one();
+        let _ = self.thread.join();
+    }
+}
+
+/// The pusher's thread: waits for a ring (or a retry's time), pushes,
+/// until the daemon stops.
+fn push_loop(history: &History, bell: &Bell) {
+    let mut failures = 0u32;
+    let mut retry_at: Option<Instant> = None;
+    while wait_for_ring(bell, retry_at) {
+        let limit = Limit {
+            time: history.push_time(),
+            stop: Some(&bell.quit),
+        };
+        let pushed = history.push(limit);
+        let retry = match &pushed {
+            Ok(Pushed::Sent(_) | Pushed::Nothing) => None,
+            Ok(Pushed::Busy) | Err(_) => {
+                failures = failures.saturating_add(1);
+                Some(backoff(failures))
+            }
+        };
+        if retry.is_none() {
+            failures = 0;
+        }
+        if !bell.quit.load(Ordering::Relaxed) {
+            crate::poll::history::log_pushed(&pushed, retry);
+        }
+        retry_at = retry.map(|d| Instant::now() + d);
+    }
+}
+
+/// Waits until a push is due: at `retry_at` when a failed one waits,
+/// else at the next ring. `false`: the daemon stops.
+fn wait_for_ring(bell: &Bell, retry_at: Option<Instant>) -> bool {
+    let mut rung = bell.rung.lock().unwrap_or_else(PoisonError::into_inner);
+    loop {
+        if bell.quit.load(Ordering::Relaxed) {
+            return false;
+        }
+        let now = Instant::now();
+        match retry_at {
+            Some(t) if now >= t => break,
+            Some(t) => {
+                rung = bell
+                    .cond
+                    .wait_timeout(rung, t - now)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+            }
+            None if *rung => break,
+            None => rung = bell.cond.wait(rung).unwrap_or_else(PoisonError::into_inner),
+        }
+    }
+    *rung = false;
+    true
 }
 
 /// inotify on `maildir/new`, if it can be had (else `None`, logged).
@@ -70,7 +237,7 @@ fn watch_new(new_dir: &Path, interval: Duration) -> Option<inotify::Inotify> {
 /// The Maildir loop: poll when mail arrives and at every sweep, until
 /// `stop` is raised.
 fn watch_maildir(
-    server: &Server,
+    polls: &Polls<'_>,
     maildir: &Path,
     interval: Duration,
     stop: &AtomicBool,
@@ -106,7 +273,7 @@ fn watch_maildir(
         if arrived || bots_waiting || last_poll.is_none_or(|t| t.elapsed() >= SWEEP) {
             last_poll = Some(std::time::Instant::now());
             bots_waiting = false;
-            match server.poll(&mut md, true) {
+            match polls.poll(&mut md) {
                 Ok(r) => {
                     bots_waiting = r.bots_waiting > 0;
                     log_report(&r, true);
@@ -145,7 +312,7 @@ fn wait_readable(fd: &impl std::os::fd::AsFd, timeout: Duration) {
 /// The IMAP loop: poll, then wait (IDLE or a nap); on a failure, log it
 /// and wait 1, 2, 4 ... s before the next try. Never gives up, never
 /// panics; returns when `stop` is raised.
-fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
+fn watch_imap(polls: &Polls<'_>, mut imap: Imap, stop: &AtomicBool) {
     let what = imap.config().describe();
     log::info!(
         "{}",
@@ -168,7 +335,7 @@ fn watch_imap(server: &Server, mut imap: Imap, stop: &AtomicBool) {
         nap_unless(stop, d)
     };
     while !stop.load(Ordering::Relaxed) {
-        match server.poll(&mut imap, true) {
+        match polls.poll(&mut imap) {
             Ok(r) => {
                 if failures > 0 {
                     log::info!("{}", crate::logging::line("inbox-back", &[("imap", &what)]));

@@ -69,7 +69,7 @@ mod bots;
 mod clocks;
 mod damage;
 mod digest;
-mod history;
+pub mod history;
 mod key;
 pub mod limit;
 mod tournaments;
@@ -291,14 +291,9 @@ impl Poller<'_> {
         }
         self.commit_batch(cx, &mut batch, source, &mut report);
         // The bot's moves after the players' mail is committed.
-        let bots_moved = self.play_bots(cx, &mut report);
+        self.play_bots(cx, &mut report);
         if let Err(e) = self.store.finish() {
             report.errors.push(format!("deadline index: {e}"));
-        }
-        // The clocks', tournaments' and bot's changes when no batch took
-        // them.
-        if report.handled == 0 || bots_moved {
-            self.record_history(cx.now, false);
         }
         if let Err(e) = self.send_digests(cx.processed, cx.now, &mut report) {
             report.errors.push(format!("digests: {e}"));
@@ -307,6 +302,10 @@ impl Poller<'_> {
         report.sent = flushed.sent;
         report.unsent = flushed.failed + flushed.waiting;
         report.send_errors = flushed.errors;
+        // Once the replies are out: what the poll changed (its batches,
+        // clocks, tournaments, bot moves) in one commit. Never a push:
+        // the lock is still held.
+        self.record_history(cx.now, false);
         Ok(report)
     }
 
@@ -569,8 +568,6 @@ impl Poller<'_> {
                 .errors
                 .push(format!("the mailbox: cannot sync the done marks: {e}"));
         }
-        // Last: a slow push holds up no reply and no mark.
-        self.record_history(cx.now, false);
         Flow::Next
     }
 
@@ -638,7 +635,6 @@ impl Poller<'_> {
             hold,
         };
         self.outbox().commit_one(&r, made, now)?;
-        self.record_history(now, false);
         Ok(())
     }
 

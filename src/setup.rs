@@ -80,7 +80,9 @@ impl Server {
     /// Commits an admin's command, whose changes wait in `batch` (a
     /// [`Store::batch`] view), together with its replies, under `key`
     /// ([`Poller::commit_made`]: the record named by `made` is the commit
-    /// point), then sends the outbox. Call with the lock held, and hold it
+    /// point), then sends the outbox, then commits the change to the
+    /// records' history (its push is left to the next poll or the
+    /// daemon: the lock is held). Call with the lock held, and hold it
     /// until this returns: a poll's flush at the same time would send the
     /// same mails.
     ///
@@ -95,12 +97,14 @@ impl Server {
         made: &crate::store::Made,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<Report, StoreError> {
-        Poller {
+        let poller = Poller {
             store: batch,
             ..self.poller()
-        }
-        .commit_made(key, replies, made, now)?;
-        Ok(self.flush())
+        };
+        poller.commit_made(key, replies, made, now)?;
+        let report = self.flush();
+        poller.record_history(now, false);
+        Ok(report)
     }
 
     /// Sends the outbox. Call with the lock held.
@@ -189,12 +193,29 @@ impl Server {
         )
     }
 
-    /// Processes the mailbox and sends the outbox ([`Poller::poll`]), then
-    /// tells the admin of the replies the server refused for good.
+    /// [`Server::poll_unpushed`], then, the lock let go, a push of the
+    /// records' history, cut short after
+    /// [`ONE_SHOT_PUSH`](crate::poll::history::ONE_SHOT_PUSH): for a
+    /// command that ends after one poll (`pbem poll`, `pbem deliver`).
     ///
     /// # Errors
     /// As [`Poller::poll`].
     pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
+        let report = self.poll_unpushed(source, wait)?;
+        if let Some(history) = &self.history {
+            crate::poll::history::push_once(history);
+        }
+        Ok(report)
+    }
+
+    /// Processes the mailbox and sends the outbox ([`Poller::poll`]), then
+    /// tells the admin of the replies the server refused for good. The
+    /// records' history is committed, not pushed (the daemon pushes from
+    /// a thread of its own).
+    ///
+    /// # Errors
+    /// As [`Poller::poll`].
+    pub fn poll_unpushed(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
         let mut report = self.poller().poll(source, crate::clock::now(), wait)?;
         // When another pbem has the lock now, that one tells.
         if let Ok(_lock) = self.store.lock(false) {

@@ -25,11 +25,22 @@ pub struct GitConfig {
     /// Default: pbem's `address`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub author_email: Option<String>,
+    /// How long a push may take before it is killed (with whatever it
+    /// started) and tried again later.
+    #[serde(default = "default_push_seconds")]
+    pub push_seconds: u64,
 }
 
 fn yes() -> bool {
     true
 }
+
+fn default_push_seconds() -> u64 {
+    60
+}
+
+/// The longest `push_seconds` taken: an hour.
+const MAX_PUSH_SECONDS: u64 = 3600;
 
 fn default_branch() -> String {
     "main".into()
@@ -43,6 +54,7 @@ impl Default for GitConfig {
             branch: default_branch(),
             author_name: None,
             author_email: None,
+            push_seconds: default_push_seconds(),
         }
     }
 }
@@ -53,7 +65,8 @@ impl GitConfig {
     ///
     /// # Errors
     /// A message naming the key: a branch git would refuse, a remote that
-    /// is empty or would read as an option, an author git cannot write.
+    /// is empty or would read as an option, a push's time out of bounds,
+    /// an author git cannot write.
     pub fn resolve(&mut self, base: &Path) -> Result<(), String> {
         if !valid_branch(&self.branch) {
             return Err(format!(
@@ -72,6 +85,13 @@ impl GitConfig {
             if !is_url(remote) && Path::new(remote.as_str()).is_relative() {
                 *remote = base.join(remote.as_str()).display().to_string();
             }
+        }
+        if !(1..=MAX_PUSH_SECONDS).contains(&self.push_seconds) {
+            return Err(format!(
+                "[git] push_seconds = {} is not a push's time: a number of seconds from 1 \
+                 to {MAX_PUSH_SECONDS}, like 60",
+                self.push_seconds
+            ));
         }
         if let Some(name) = &self.author_name
             && (name.trim().is_empty() || name.contains(['<', '>']) || has_control(name))
@@ -180,5 +200,21 @@ mod tests {
             ..GitConfig::default()
         };
         assert!(resolved(c).unwrap_err().contains("not a mail address"));
+        for (secs, ok) in [
+            (0, false),
+            (1, true),
+            (60, true),
+            (3600, true),
+            (3601, false),
+        ] {
+            let c = GitConfig {
+                push_seconds: secs,
+                ..GitConfig::default()
+            };
+            match resolved(c) {
+                Ok(c) => assert!(ok && c.push_seconds == secs, "{secs}"),
+                Err(e) => assert!(!ok && e.contains(&format!("push_seconds = {secs}")), "{e}"),
+            }
+        }
     }
 }

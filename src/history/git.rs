@@ -1,11 +1,23 @@
 //! Running the `git` binary on the games folder: the user's `GIT_*`
 //! variables dropped, hooks and signing off, never a prompt, and a time
-//! limit on what goes over the network.
+//! limit on every command.
+//!
+//! Each git runs in a process group of its own, and its output goes to
+//! unnamed temporary files, not pipes: a helper git starts (`git
+//! remote-http`, `ssh`) inherits its standard error, and a pipe would
+//! keep pbem reading for as long as the helper lives. When git ends, or
+//! its time is up, the whole group is killed, so nothing git started
+//! outlives the command, and nothing pbem waits on can be held open by a
+//! process it does not know.
 
 use super::HistoryError;
-use std::io::{Read, Write};
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
+use std::fs::File;
+use std::io::{Read, Seek, Write};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// The options every git command runs with: no hook may run (the folder's
@@ -27,8 +39,11 @@ const SAFE: [&str; 12] = [
     "core.sshCommand=ssh -o BatchMode=yes",
 ];
 
-/// How long a push may take.
-pub const PUSH_TIME: Duration = Duration::from_secs(60);
+/// How long a command that stays on this machine (`add`, `commit`,
+/// `rev-parse`, `cat-file`) may take: far more than it ever needs, so
+/// that only a git that hangs (a stalled disk) is stopped, and the data
+/// folder's lock, held meanwhile, is not held for ever.
+pub const LOCAL_TIME: Duration = Duration::from_secs(60);
 
 /// How long to wait for a lock git holds in the repository (a pbem killed
 /// while its git ran leaves that git running a moment longer), and how
@@ -42,20 +57,49 @@ pub struct Git {
     pub dir: PathBuf,
 }
 
+/// How long one git command may run, and what else may stop it.
+#[derive(Clone, Copy, Debug)]
+pub struct Limit<'a> {
+    pub time: Duration,
+    /// Raised: the command is stopped at once (pbem is stopping).
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Limit<'_> {
+    /// [`LOCAL_TIME`], nothing else.
+    pub fn local() -> Limit<'static> {
+        Limit {
+            time: LOCAL_TIME,
+            stop: None,
+        }
+    }
+}
+
+/// How a git command ended.
+enum Ended {
+    Exited(ExitStatus),
+    TimedOut,
+    Stopped,
+}
+
 impl Git {
-    /// Runs `git ARGS` with `stdin` fed to it and `env` set; its output.
+    /// Runs `git ARGS` with `stdin` fed to it and `env` set, for at most
+    /// `limit`; its output.
     ///
     /// # Errors
     /// [`HistoryError::NoGit`] when git cannot be run;
-    /// [`HistoryError::Failed`] with git's words when it fails or runs
-    /// past `limit`.
+    /// [`HistoryError::Failed`] with git's words when it fails;
+    /// [`HistoryError::TimedOut`] or [`HistoryError::Stopped`] when it
+    /// was killed.
     pub fn run(
         &self,
         args: &[&str],
         stdin: Option<&[u8]>,
         env: &[(&str, String)],
-        limit: Option<Duration>,
+        limit: Limit<'_>,
     ) -> Result<Vec<u8>, HistoryError> {
+        let what = || format!("git {}", args.join(" "));
+        let io = |e: std::io::Error| HistoryError::Failed(what(), e.to_string());
         let mut cmd = Command::new("git");
         cmd.arg("-C").arg(&self.dir).args(SAFE).args(args);
         for (k, _) in std::env::vars_os() {
@@ -63,80 +107,56 @@ impl Git {
                 cmd.env_remove(k);
             }
         }
+        let (out, err) = (scratch(None).map_err(io)?, scratch(None).map_err(io)?);
         cmd.env("GIT_TERMINAL_PROMPT", "0")
             .env("LC_ALL", "C")
             .envs(env.iter().map(|(k, v)| (k, v)))
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
+            .stdin(match stdin {
+                Some(bytes) => Stdio::from(scratch(Some(bytes)).map_err(io)?),
+                None => Stdio::null(),
             })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let what = || format!("git {}", args.join(" "));
+            .stdout(out.try_clone().map_err(io)?)
+            .stderr(err.try_clone().map_err(io)?)
+            .process_group(0);
         let mut child = cmd
             .spawn()
             .map_err(|e| HistoryError::NoGit(e.to_string()))?;
-        let feeder = stdin.map(|bytes| {
-            let mut pipe = child.stdin.take();
-            let bytes = bytes.to_vec();
-            // Fed from a thread: git may answer before it has read all.
-            std::thread::spawn(move || {
-                if let Some(p) = &mut pipe {
-                    let _ = p.write_all(&bytes);
-                }
-            })
-        });
-        let (out, err) = (child.stdout.take(), child.stderr.take());
-        let reader = |pipe: Option<Box<dyn Read + Send>>| {
-            std::thread::spawn(move || {
-                let mut buf = Vec::new();
-                if let Some(mut p) = pipe {
-                    let _ = p.read_to_end(&mut buf);
-                }
-                buf
-            })
+        let status = match wait_for(&mut child, limit).map_err(io)? {
+            Ended::Exited(status) => status,
+            Ended::TimedOut => return Err(HistoryError::TimedOut(what(), limit.time.as_secs())),
+            Ended::Stopped => return Err(HistoryError::Stopped(what())),
         };
-        let out = reader(out.map(|p| Box::new(p) as Box<dyn Read + Send>));
-        let err = reader(err.map(|p| Box::new(p) as Box<dyn Read + Send>));
-        let status = match limit {
-            None => child.wait(),
-            Some(limit) => wait_for(&mut child, limit),
-        }
-        .map_err(|e| HistoryError::Failed(what(), e.to_string()))?;
-        if let Some(f) = feeder {
-            let _ = f.join();
-        }
-        let out = out.join().unwrap_or_default();
-        let err = err.join().unwrap_or_default();
+        let out = read_all(out).map_err(io)?;
         if status.success() {
-            Ok(out)
-        } else {
-            let said = String::from_utf8_lossy(&err).trim().to_string();
-            Err(HistoryError::Failed(
-                what(),
-                if said.is_empty() {
-                    status.to_string()
-                } else {
-                    said
-                },
-            ))
+            return Ok(out);
         }
+        let said = read_all(err).map_err(io)?;
+        let said = String::from_utf8_lossy(&said).trim().to_string();
+        Err(HistoryError::Failed(
+            what(),
+            if said.is_empty() {
+                status.to_string()
+            } else {
+                said
+            },
+        ))
     }
 
-    /// [`Git::run`] without input, its output as text.
+    /// [`Git::run`] without input, at most [`LOCAL_TIME`]; its output as
+    /// text.
     ///
     /// # Errors
     /// As [`Git::run`].
     pub fn text(&self, args: &[&str]) -> Result<String, HistoryError> {
-        self.run(args, None, &[], None)
+        self.run(args, None, &[], Limit::local())
             .map(|o| String::from_utf8_lossy(&o).into_owned())
     }
 
     /// Waits until git's locks in the repository are gone: a lock is
     /// waited for a moment (a git a killed pbem started may still run),
     /// then, when old, taken as left by a git that died and removed. Call
-    /// with the data folder's lock held: no other pbem works here.
+    /// with the data folder's lock held: no other pbem commits here (a
+    /// push, which may run beside, takes none of these locks).
     ///
     /// # Errors
     /// [`HistoryError::Busy`] when a recent lock stays.
@@ -164,6 +184,25 @@ impl Git {
     }
 }
 
+/// An unnamed temporary file (gone with its last descriptor), holding
+/// `bytes` and read from its start.
+fn scratch(bytes: Option<&[u8]>) -> std::io::Result<File> {
+    let mut f = tempfile::tempfile()?;
+    if let Some(bytes) = bytes {
+        f.write_all(bytes)?;
+        f.rewind()?;
+    }
+    Ok(f)
+}
+
+/// What git wrote to `f`.
+fn read_all(mut f: File) -> std::io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    f.rewind()?;
+    f.read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
 /// How long ago `p` was last changed, by the file system's clock (the
 /// one that stamped it, not pbem's, which tests pin): against a file
 /// touched now beside it.
@@ -176,22 +215,38 @@ fn age(p: &Path, git: &Path) -> Option<Duration> {
     Some(now.duration_since(then).unwrap_or_default())
 }
 
-/// Waits for `child` at most `limit`, then kills it.
-fn wait_for(
-    child: &mut std::process::Child,
-    limit: Duration,
-) -> std::io::Result<std::process::ExitStatus> {
+/// Waits for `child` (the leader of its own process group) to end, at
+/// most `limit`; then kills its group, which takes git past its time
+/// and whatever it left behind, and reaps it.
+fn wait_for(child: &mut Child, limit: Limit<'_>) -> std::io::Result<Ended> {
+    let pid = Pid::from_child(child);
     let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait()? {
-            return Ok(status);
+    // Short naps first: most git commands end within milliseconds.
+    let mut nap = Duration::from_millis(1);
+    // Not reaped (WNOWAIT): while git is a zombie, its id, the group's,
+    // cannot be given to another process, so the kill below reaches only
+    // what git started.
+    let options = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+    let ended = loop {
+        match waitid(WaitId::Pid(pid), options) {
+            Ok(Some(_)) => break Ok(None),
+            Ok(None) | Err(rustix::io::Errno::INTR) => {}
+            // Cannot be watched: killed rather than left running.
+            Err(e) => break Err(std::io::Error::from(e)),
         }
-        if start.elapsed() >= limit {
-            let _ = child.kill();
-            return child.wait();
+        if start.elapsed() >= limit.time {
+            break Ok(Some(Ended::TimedOut));
         }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+        if limit.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            break Ok(Some(Ended::Stopped));
+        }
+        std::thread::sleep(nap.min(limit.time.saturating_sub(start.elapsed())));
+        nap = (nap * 2).min(Duration::from_millis(25));
+    };
+    // An empty group (nothing left) is no error.
+    let _ = kill_process_group(pid, Signal::KILL);
+    let status = child.wait()?;
+    Ok(ended?.unwrap_or(Ended::Exited(status)))
 }
 
 /// The objects `cat-file --batch` printed for its input lines, in order:

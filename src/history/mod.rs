@@ -1,7 +1,7 @@
-//! The git history of the game records (issue 17): with `[git]` in
-//! `pbem.toml`, the games folder (`DATA/games/`) is a git repository and
-//! each change of the records is a commit, one per batch of the poll (and
-//! one per admin's command), whose message lists each game's new lines
+//! The git history of the game records: with `[git]` in `pbem.toml`, the
+//! games folder (`DATA/games/`) is a git repository and each change of
+//! the records is a commit, one per poll (made once its replies are sent)
+//! and one per admin's command, whose message lists each game's new lines
 //! (`bz-7k2q: 12. red 22-15`); pushed to a remote when one is set.
 //!
 //! Git runs as a program ([`git`]), not a library: the `git` on the
@@ -14,6 +14,16 @@
 //! (each poll and each admin's command starts with one) commits it, its
 //! message read from the difference. A git that fails is logged and
 //! tried again at the next call; it never holds up a move or a mail.
+//!
+//! Committing and pushing are apart ([`History::record`],
+//! [`History::push`]): a commit is made with the data folder's lock held
+//! (it reads the records), a push never is (it may wait on the network
+//! for [`GitConfig::push_seconds`]). A push reads only refs and objects
+//! that are there for good, and writes only `refs/pbem/pushed/...`: a
+//! commit beside it changes nothing it reads. Two pushes of one repository
+//! never run at once: each holds `.git/pbem-push.lock` (a `flock`, which
+//! the system lets go when its pbem ends, however it ends; only a pbem
+//! killed by SIGKILL mid-push leaves its git to end on its own).
 //!
 //! Only the records go in: the secrets, keys and everything else of the
 //! data folder live outside the games folder, the repository's
@@ -28,6 +38,7 @@ use chrono::{DateTime, Utc};
 pub use config::GitConfig;
 use git::Git;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// What pbem writes as the repository's `.gitignore`.
 pub const GITIGNORE: &str = "# Written by pbem: only the game records (<id>.toml) are kept in this history.\n\
@@ -48,6 +59,13 @@ pub enum HistoryError {
     Busy(String),
     #[error("{0}: {1}")]
     Io(String, String),
+    #[error(
+        "`{0}` ran past its {1} s and was killed, with every process it started: is the \
+         remote (or the disk) answering? tried again later (a push's time is [git] push_seconds)"
+    )]
+    TimedOut(String, u64),
+    #[error("`{0}` was cut short: pbem is stopping; tried again at its next start")]
+    Stopped(String),
 }
 
 /// The history of one data folder's records.
@@ -58,15 +76,23 @@ pub struct History {
     remote: Option<String>,
     name: String,
     email: String,
+    /// How long a push may take.
+    push_time: Duration,
 }
 
-/// What one [`History::record`] did.
-#[derive(Debug, Default)]
-pub struct Recorded {
-    /// The commit made, and its lines; `None`: nothing had changed.
-    pub commit: Option<(String, Vec<String>)>,
-    /// The push, when one was due.
-    pub pushed: Option<Result<(), HistoryError>>,
+/// A commit made: its id, and its message's lines.
+pub type Commit = (String, Vec<String>);
+
+/// What one [`History::push`] did (when it did not fail).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Pushed {
+    /// No remote, no commit yet, or the remote has HEAD already.
+    Nothing,
+    /// HEAD, this commit, is on the remote now.
+    Sent(String),
+    /// Another push of this repository is under way (it may push an
+    /// older commit: this one waits for the next try).
+    Busy,
 }
 
 impl History {
@@ -84,6 +110,7 @@ impl History {
                 .clone()
                 .unwrap_or_else(|| email.into())
                 .to_lowercase(),
+            push_time: Duration::from_secs(config.push_seconds),
         })
     }
 
@@ -92,25 +119,27 @@ impl History {
         &self.git.dir
     }
 
-    /// Commits whatever the records hold that HEAD does not, dated `now`,
-    /// then pushes when a remote is set and HEAD is not there yet (a
-    /// failed push is tried again with the next commit, or with
-    /// `retry_push`). Call with the data folder's lock held.
+    /// Whether commits are pushed somewhere.
+    pub fn has_remote(&self) -> bool {
+        self.remote.is_some()
+    }
+
+    /// How long a push may take (`[git] push_seconds`).
+    pub fn push_time(&self) -> Duration {
+        self.push_time
+    }
+
+    /// Commits whatever the records hold that HEAD does not, dated `now`;
+    /// the commit, `None` when nothing had changed. Never pushes
+    /// ([`History::push`]). Call with the data folder's lock held.
     ///
     /// # Errors
     /// The commit could not be made (nothing is lost: the next call
-    /// commits it). A push that fails is in [`Recorded::pushed`].
-    pub fn record(&self, now: DateTime<Utc>, retry_push: bool) -> Result<Recorded, HistoryError> {
+    /// commits it).
+    pub fn record(&self, now: DateTime<Utc>) -> Result<Option<Commit>, HistoryError> {
         self.init()?;
         self.git.clear_locks(&self.branch)?;
-        let mut done = Recorded {
-            commit: self.commit(now)?,
-            pushed: None,
-        };
-        if self.remote.is_some() && (retry_push || done.commit.is_some()) {
-            done.pushed = self.push();
-        }
-        Ok(done)
+        self.commit(now)
     }
 
     /// Makes the repository when there is none (or a `git init` was cut
@@ -192,7 +221,7 @@ impl History {
             ],
             Some(text.as_bytes()),
             &env,
-            None,
+            git::Limit::local(),
         )?;
         let id = self.head()?.unwrap_or_default();
         Ok(Some((id, lines)))
@@ -227,9 +256,12 @@ impl History {
             ask.push_str(&format!(":{name}\n"));
         }
         let per = if has_head { 2 } else { 1 };
-        let out = self
-            .git
-            .run(&["cat-file", "--batch"], Some(ask.as_bytes()), &[], None)?;
+        let out = self.git.run(
+            &["cat-file", "--batch"],
+            Some(ask.as_bytes()),
+            &[],
+            git::Limit::local(),
+        )?;
         let objects = git::batch_objects(&out, records.len() * per);
         let text =
             |o: &Option<Vec<u8>>| o.as_ref().map(|b| String::from_utf8_lossy(b).into_owned());
@@ -257,13 +289,36 @@ impl History {
 
     /// Pushes HEAD to the remote's branch when it is not there yet (as
     /// far as pbem knows: `refs/pbem/pushed/<remote's hash>` remembers
-    /// the last commit pushed). `None`: nothing to push.
-    fn push(&self) -> Option<Result<(), HistoryError>> {
-        let remote = self.remote.as_deref()?;
-        let head = match self.head() {
-            Ok(Some(h)) => h,
-            Ok(None) => return None,
-            Err(e) => return Some(Err(e)),
+    /// the last commit pushed), for at most `limit`. Needs no data
+    /// folder's lock, and should not be called with it held: it may wait
+    /// on the network.
+    ///
+    /// # Errors
+    /// The push failed, ran past its time or was stopped: tried again
+    /// at the next call.
+    pub fn push(&self, limit: git::Limit<'_>) -> Result<Pushed, HistoryError> {
+        let Some(remote) = self.remote.as_deref() else {
+            return Ok(Pushed::Nothing);
+        };
+        if !self.git.dir.join(".git/pbem-initialized").exists() {
+            return Ok(Pushed::Nothing);
+        }
+        let lock_path = self.git.dir.join(".git/pbem-push.lock");
+        let io =
+            |e: std::io::Error| HistoryError::Io(lock_path.display().to_string(), e.to_string());
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io)?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Ok(Pushed::Busy),
+            Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+        }
+        let Some(head) = self.head()? else {
+            return Ok(Pushed::Nothing);
         };
         let mark = format!(
             "refs/pbem/pushed/{:016x}",
@@ -271,19 +326,15 @@ impl History {
         );
         let pushed = self.git.text(&["rev-parse", "-q", "--verify", &mark]).ok();
         if pushed.as_deref().map(str::trim) == Some(head.as_str()) {
-            return None;
+            return Ok(Pushed::Nothing);
         }
         let target = format!("{head}:refs/heads/{}", self.branch);
-        Some(
-            self.git
-                .run(
-                    &["push", "-q", "--", remote, &target],
-                    None,
-                    &[],
-                    Some(git::PUSH_TIME),
-                )
-                .and_then(|_| self.git.text(&["update-ref", &mark, &head]).map(|_| ())),
-        )
+        self.git
+            .run(&["push", "-q", "--", remote, &target], None, &[], limit)?;
+        self.git.text(&["update-ref", &mark, &head])?;
+        // Let go after the mark, which the next push reads.
+        drop(lock);
+        Ok(Pushed::Sent(head))
     }
 }
 

@@ -20,11 +20,11 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-const ALICE: &str = "alice@example.org";
-const BOB: &str = "bob@example.org";
+pub(super) const ALICE: &str = "alice@example.org";
+pub(super) const BOB: &str = "bob@example.org";
 
 /// `git ARGS` in `dir`: its output (it must succeed).
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(super) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -41,7 +41,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// Alice and Bob at a pbem whose settings end with `git` (a `[git]` table).
-fn table(git: &str) -> Club {
+pub(super) fn table(git: &str) -> Club {
     let pbem = Pbem::with_settings(|s| format!("{s}\n{git}\n"));
     let inbox = Maildir::open(pbem.config.inbox.maildir.as_ref().unwrap()).unwrap();
     let sent = pbem.sent_folder();
@@ -56,12 +56,12 @@ fn table(git: &str) -> Club {
     }
 }
 
-fn games_dir(t: &Club) -> std::path::PathBuf {
+pub(super) fn games_dir(t: &Club) -> std::path::PathBuf {
     t.pbem.config.data.join("games")
 }
 
 /// The subjects of the history, oldest first.
-fn subjects(games: &Path) -> Vec<String> {
+pub(super) fn subjects(games: &Path) -> Vec<String> {
     git(games, &["log", "--reverse", "--format=%s"])
         .lines()
         .map(str::to_string)

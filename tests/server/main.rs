@@ -24,6 +24,7 @@ mod daemon;
 mod deliver;
 mod faults;
 mod git_history;
+mod git_remote;
 mod imap_games;
 mod imap_reconnect;
 mod league_by_mail;
