@@ -9,7 +9,7 @@ use crate::common;
 
 use common::club::Club;
 use pbem::record::{self, Entry, Record};
-use pbem_engine::game;
+use pbem_engine::game::{self, Game};
 use pbem_engine::games::embed::Embed;
 
 /// A node budget and a seed: quick, and the same moves every time.
@@ -200,7 +200,12 @@ fn one_mailbox_cannot_play_itself_under_another_tag() {
 #[test]
 fn sign_ups_and_leaves_count_only_once_confirmed_from_the_mailbox() {
     let _shared = common::lock::shared();
-    let mut t = Club::numbered(4);
+    let mut t = Club::new(&[
+        ("P0", "p0@example.org"),
+        ("P1", "p1@example.org"),
+        ("P2", "p2@example.org"),
+        ("P1", "P1+again@example.org"),
+    ]);
     t.run(&[
         "tournament",
         "new",
@@ -243,14 +248,12 @@ fn sign_ups_and_leaves_count_only_once_confirmed_from_the_mailbox() {
             .contains("nothing was done")
     );
     // A sign-up under another tag of a mailbox that is in already.
-    t.players[1].address = "P1+again@example.org".into();
-    t.send(1, "join cup\n");
+    t.send(3, "join cup\n");
     t.poll();
-    t.confirm(1);
+    t.confirm(3);
     assert_eq!(t.tournament("cup").players.len(), 2);
-    assert!(t.last_about(1, "signed up for cup already").contains("cup"));
-    // A reply with the key in hand works for leaving too.
-    t.players[0].address = "p0@example.org".into();
+    assert!(t.last_about(3, "signed up for cup already").contains("cup"));
+    // Confirmed, a leave counts too.
     t.send(0, "leave cup\n");
     t.poll();
     t.confirm(0);
