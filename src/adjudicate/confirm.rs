@@ -185,11 +185,19 @@ impl Adjudicator<'_> {
             }
         }
         let command = Command::from_action(&c.action);
-        let (letters, refused) = self.enrol(&c.mailbox, &command, None)?;
-        if c.done.is_none() {
-            c.done = Some(self.now);
-            self.store.write_confirmation(id, &c)?;
-        }
+        // Confirmed before (a crash came before this mail's commit): the
+        // same answer again, not "you are in already". The mark goes
+        // first, so that it reaches the disk no later than what the
+        // request changes (the batch puts a tournament after every file
+        // changed before it).
+        let (letters, refused) = match c.done {
+            Some(_) => self.enrolled_again(&c.mailbox, &command)?,
+            None => {
+                c.done = Some(self.now);
+                self.store.write_confirmation(id, &c)?;
+                self.enrol(&c.mailbox, &command, None)?
+            }
+        };
         Ok(Handled {
             letters,
             fate: format!("request {id} confirmed by {from}: {}", c.action.command()),

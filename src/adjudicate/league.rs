@@ -148,6 +148,34 @@ impl Adjudicator<'_> {
         }
     }
 
+    /// The answer [`Adjudicator::enrol`] gave `who`'s `join NAME` or
+    /// `leave NAME` (`c`), carried out before: the same words, read from
+    /// the tournament as it now stands.
+    pub(super) fn enrolled_again(&self, who: &str, c: &Command) -> Result<(Vec<Letter>, bool)> {
+        let from = address_of(who);
+        let (Command::Join(name) | Command::Leave(name)) = c else {
+            return Ok((Vec::new(), false));
+        };
+        let t = self.store.tournament(name)?;
+        let seat = t.as_ref().and_then(|t| seat_of(t, &from));
+        let (of, text) = match (c, &t, seat) {
+            (Command::Join(_), Some(t), Some(seat)) => {
+                let until = t.begins.to_rfc3339();
+                let count = seat + 1;
+                let text = self.words("joined", context! { name, until, again => false, count })?;
+                ("join", text)
+            }
+            (Command::Leave(_), Some(t), seat) if seat.is_none_or(|s| t.dropped.contains(&s)) => {
+                let begun = seat.is_some();
+                let text = self.words("left", context! { name, begun, resigned => false })?;
+                ("leave", text)
+            }
+            _ => return self.enrol(who, c, None),
+        };
+        let title = self.words("title", context! { of, name })?;
+        Ok((vec![self.info(&from, &title, &text, None)?], false))
+    }
+
     /// What `join NAME` or `leave NAME` (`c`) from `from` would be
     /// refused for before anything is done: the tournament missing, its
     /// sign-up closed or full, the sender not in it or in it already.

@@ -16,6 +16,7 @@ pub mod mailstack;
 pub mod pbem_setup;
 pub mod play;
 pub mod snail;
+pub mod sweep;
 pub mod workload;
 
 use std::path::{Path, PathBuf};

@@ -17,19 +17,14 @@ use crate::common;
 
 use common::club::Club;
 use common::pbem_setup::PBEM;
+use common::sweep::poll_ok;
 use pbem::config::Config;
 use pbem::record::Record;
 use pbem::store::Store;
 use pbem::store::league::TournamentFile;
 use std::collections::BTreeMap;
-use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
-use std::process::{Command, Output};
 use std::time::Instant;
-
-/// More kill points than any of these polls has: a sweep that reaches it
-/// never ran through.
-const MAX_POINTS: u64 = 400;
 
 /// A pbem made ready for the poll the sweep kills.
 struct Prepared {
@@ -62,75 +57,17 @@ struct Outcome {
     ratings: Option<String>,
 }
 
-/// `pbem poll` on the pbem in `dir` at `now`, killed at its `crash_at`-th
-/// durable step when given.
-fn poll(dir: &Path, now: &str, crash_at: Option<u64>) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_pbem"));
-    c.args(["poll", "--config"])
-        .arg(dir.join("pbem.toml"))
-        .env("PBEM_NOW", now)
-        .env_remove("PBEM_CONFIG")
-        .env_remove("RUST_LOG")
-        .env_remove(pbem::store::crashpoint::VAR);
-    if let Some(n) = crash_at {
-        c.env(pbem::store::crashpoint::VAR, n.to_string());
-    }
-    c.output().unwrap()
-}
-
-/// A poll that must run through without an error.
-fn poll_ok(dir: &Path, now: &str, what: &str) {
-    let out = poll(dir, now, None);
-    assert!(
-        out.status.success(),
-        "{what}: pbem poll exited {}: {}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// Kills the poll of `p` at every durable step, each from a fresh copy
 /// of its state, and checks that the next poll mends all: how many points
 /// it swept.
 fn sweep(p: &Prepared) -> u64 {
-    let from = p.club.pbem.dir.path();
-    let reference = tempfile::tempdir().unwrap();
-    common::copy_tree(from, reference.path());
-    poll_ok(reference.path(), &p.now, "the poll never killed");
-    let want = check(p, reference.path());
-    for n in 1..MAX_POINTS {
-        let run = tempfile::tempdir().unwrap();
-        common::copy_tree(from, run.path());
-        let out = poll(run.path(), &p.now, Some(n));
-        if out.status.signal().is_none() {
-            assert!(
-                out.status.success(),
-                "{}: the poll through all {} points failed: {}",
-                p.name,
-                n - 1,
-                String::from_utf8_lossy(&out.stderr)
-            );
-            same(
-                &check(p, run.path()),
-                &want,
-                &format!("{}: no kill", p.name),
-            );
-            return n - 1;
-        }
-        assert_eq!(out.status.signal(), Some(9), "{}: killed at {n}", p.name);
-        let what = format!("{}: the poll after a kill at step {n}", p.name);
-        poll_ok(run.path(), &p.now, &what);
-        same(&check(p, run.path()), &want, &what);
-        // And no more: a poll after that changes nothing.
-        poll_ok(run.path(), &p.now, &what);
-        same(
-            &check(p, run.path()),
-            &want,
-            &format!("{what}, polled again"),
-        );
-    }
-    panic!("{}: the poll never ran through", p.name);
+    common::sweep::sweep(
+        p.club.pbem.dir.path(),
+        &p.now,
+        p.name,
+        |dir, _| check(p, dir),
+        same,
+    )
 }
 
 /// What a poll left after a kill is what the poll never killed left.
@@ -257,17 +194,7 @@ fn count(sent: &Path, who: &str, what: &str) -> usize {
 /// Every mail sent under `sent`: each recipient's subjects and first
 /// lines, sorted.
 fn mails(sent: &Path) -> BTreeMap<String, Vec<(String, String)>> {
-    let mut out = BTreeMap::new();
-    for e in std::fs::read_dir(sent).unwrap().flatten() {
-        let who = e.file_name().to_string_lossy().into_owned();
-        let mut got: Vec<(String, String)> = common::received_by(sent, &who)
-            .iter()
-            .map(|m| (m.subject.clone(), first_words(m.headline())))
-            .collect();
-        got.sort();
-        out.insert(who, got);
-    }
-    out
+    common::sweep::mails(sent, |m| (m.subject.clone(), first_words(m.headline())))
 }
 
 /// A mail's first line; of the standings, only what it is about: a

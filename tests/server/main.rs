@@ -19,6 +19,7 @@ mod clocks;
 mod crash;
 mod crash_bot;
 mod crash_league;
+mod crash_proof;
 mod crash_rounds;
 mod daemon;
 mod deliver;
