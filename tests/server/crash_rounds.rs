@@ -334,6 +334,9 @@ fn round_one_begun_after_sign_up_by_a_killed_poll_is_made_once() {
         club.send(who, "join su\n");
     }
     club.poll();
+    for who in 0..4 {
+        club.confirm(who);
+    }
     assert_eq!(club.tournament("su").players.len(), 4);
     let now = later(&mut club, 31);
     swept(
@@ -411,9 +414,12 @@ fn a_tournament_file_ahead_of_its_games_is_mended_by_the_next_poll() {
         "ratings/mad-rooks.toml".into(),
         "tournaments/rr.toml".into(),
     ]);
+    // (No ratings file when no game of round 1 was rated.)
     for f in &written {
-        let to = ahead.path().join("data").join(f);
-        std::fs::copy(reference.path().join("data").join(f), to).unwrap();
+        let from = reference.path().join("data").join(f);
+        if from.exists() {
+            std::fs::copy(from, ahead.path().join("data").join(f)).unwrap();
+        }
     }
     let r2 = t.played[1].games[0].game.clone().unwrap();
     assert!(!ahead.path().join(format!("data/games/{r2}.toml")).exists());
