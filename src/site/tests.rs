@@ -69,9 +69,15 @@ fn the_index_shows_the_newest_and_one_move_rewrites_its_lists_only() {
         index.contains(&format!("The newest {} of {GAMES}", pages::INDEX_ROWS)),
         "{index}"
     );
-    // The newest is there, the oldest is not: it is on its game's list.
+    // The newest is there, the oldest is not: it is on its game's list,
+    // and on the next page of the games in play, which the index links.
     assert!(index.contains(&format!("t{:04}.html", GAMES - 1)));
     assert!(!index.contains("t0000.html"));
+    assert!(index.contains("<a href=\"in-play_2.html\">2</a>"), "{index}");
+    let rest = std::fs::read_to_string(www.join("in-play_2.html")).unwrap();
+    assert_eq!(count(&rest), GAMES - pages::INDEX_ROWS);
+    assert!(rest.contains("t0000.html"), "{rest}");
+    assert!(rest.contains("<a href=\"index.html#in-play\">1</a>"), "{rest}");
     let listed: usize = Rules::ALL
         .iter()
         .map(|r| {
@@ -111,22 +117,19 @@ fn the_index_shows_the_newest_and_one_move_rewrites_its_lists_only() {
         .write_game("t0000", &pbem_engine::record::write::to_string(&rec))
         .unwrap();
     let after = site(&www);
-    // Its page, the index, its game's list, its two players' pages.
-    assert_eq!((after.remade, after.written), (1, 5), "{after:?}");
+    // Its page, the index, its game's list, its two players' pages, and
+    // the second page of the games in play, which it left.
+    assert_eq!((after.remade, after.written), (1, 6), "{after:?}");
+    let rest = std::fs::read_to_string(www.join("in-play_2.html")).unwrap();
+    assert!(!rest.contains("t0000.html"), "{rest}");
     let index = std::fs::read_to_string(www.join("index.html")).unwrap();
     assert!(
         index.contains("t0000.html"),
         "the game just played is on the index"
     );
-    // The pages are the same as a build from nothing (with the same key
-    // of the players' pages) would make.
+    // The pages are the same as a build from nothing (with the data
+    // folder's key of the players' pages) would make.
     let fresh = dir.path().join("fresh");
-    let mut manifest = read_manifest(&www.join("site.json"));
-    manifest.games.clear();
-    manifest.lists.clear();
-    std::fs::create_dir_all(&fresh).unwrap();
-    let json = serde_json::to_string(&manifest).unwrap();
-    std::fs::write(fresh.join("site.json"), json).unwrap();
     site(&fresh);
     let list = format!("by-game/{}.html", Rules::ALL[0].slug());
     for page in ["index.html", &list, "games/t0000.html"] {

@@ -25,3 +25,4 @@ mod rules_docs;
 mod site;
 mod site_browser;
 mod site_html;
+mod site_long;
