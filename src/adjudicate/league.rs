@@ -56,9 +56,11 @@ pub fn public_name(mailbox: &str) -> String {
     // An `@` in any spelling, with text before and after it: an address,
     // or enough of one to tell it.
     let at = name.to_lowercase();
-    let at = ["%40", "&#64;", "&#x40;", "&commat;", "＠", "﹫", "[at]", "(at)", "{at}"]
-        .iter()
-        .fold(at, |s, form| s.replace(form, "@"));
+    let at = [
+        "%40", "&#64;", "&#x40;", "&commat;", "＠", "﹫", "[at]", "(at)", "{at}",
+    ]
+    .iter()
+    .fold(at, |s, form| s.replace(form, "@"));
     let shaped = at.match_indices('@').any(|(i, _)| {
         at[..i].chars().any(char::is_alphanumeric) && at[i + 1..].chars().any(char::is_alphanumeric)
     });
@@ -67,7 +69,11 @@ pub fn public_name(mailbox: &str) -> String {
         // (`alice%example.org@relay` names alice's own address).
         let local = address.split(['@', '%']).next().unwrap_or_default();
         let local = clean(local.trim_matches(|c: char| "'\"<>()[]{} ".contains(c)));
-        if local.is_empty() { "a player".to_string() } else { local }
+        if local.is_empty() {
+            "a player".to_string()
+        } else {
+            local
+        }
     } else {
         name
     };

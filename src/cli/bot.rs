@@ -305,7 +305,11 @@ mod tests {
         assert_eq!(match_threads(100_000, 1_000, 8), 8, "the cores");
         assert_eq!(match_threads(3, 1_000, 8), 3, "as asked");
         assert_eq!(match_threads(0, 10, 8), 1, "at least one");
-        assert_eq!(match_threads(4, 0, 8), 1, "no games: one, which ends at once");
+        assert_eq!(
+            match_threads(4, 0, 8),
+            1,
+            "no games: one, which ends at once"
+        );
         assert_eq!(match_threads(usize::MAX, u32::MAX, 2), 2);
     }
 }

@@ -107,7 +107,10 @@ fn pages_of<G: Game>(
     // positions a page draws follow from them (and the rules and the
     // first side).
     let mut moves_so_far = fold(m.templates, G::RULES.slug().as_bytes());
-    moves_so_far = fold(moves_so_far, G::RULES.side_name(rec.first_side()).as_bytes());
+    moves_so_far = fold(
+        moves_so_far,
+        G::RULES.side_name(rec.first_side()).as_bytes(),
+    );
     let mut prints = Vec::with_capacity(count);
     let mut wrote = Wrote::default();
     for k in 1..=count {
@@ -146,9 +149,15 @@ fn page_of<'a>(
     from: usize,
     to: usize,
 ) -> Page<'a> {
+    // The last page is named by where it begins alone: its end moves
+    // with every move, and the other pages need not.
     let span = |j: usize| {
         let first = (j - 1) * PLIES_PER_PAGE + 1;
-        format!("{first}–{}", (j * PLIES_PER_PAGE).min(s.moves))
+        if j == count {
+            format!("{first} on")
+        } else {
+            format!("{first}–{}", j * PLIES_PER_PAGE)
+        }
     };
     let neighbour = |j: usize, ply: usize| pager::Link {
         label: format!("moves {}", span(j)),

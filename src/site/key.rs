@@ -155,3 +155,138 @@ pub(super) fn for_site(
     let note = replace.then(|| format!("{}: {why}; made anew", path.display()));
     Ok(Key { key, note })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Options, build};
+    use super::*;
+    use std::os::unix::fs::PermissionsExt as _;
+
+    /// A data folder with one game between two players, and a site of it.
+    fn site() -> (tempfile::TempDir, Store, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("data")).unwrap();
+        let text = "format = 1\nrules = \"mad\"\nfirst = \"black\"\n\n[players]\n\
+                    black = \"Ann <ann@example.org>\"\nred = \"Bob <bob@example.org>\"\n";
+        store.write_game("mad-k1", text).unwrap();
+        let www = dir.path().join("www");
+        (dir, store, www)
+    }
+
+    fn make(store: &Store, www: &Path) -> Result<super::super::Built, SiteError> {
+        build(store, www, &Options::default(), &mut |_, _| {})
+    }
+
+    fn players(www: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(www.join("players"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Whether any file under `dir` holds `text`.
+    fn anywhere(dir: &Path, text: &str) -> Option<PathBuf> {
+        for e in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = e.path();
+            let found = if p.is_dir() {
+                anywhere(&p, text)
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                String::from_utf8_lossy(&bytes).contains(text).then_some(p)
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn the_key_is_kept_in_the_data_folder_and_no_served_file_holds_it() {
+        let (_dir, store, www) = site();
+        let built = make(&store, &www).unwrap();
+        assert!(built.notes.is_empty(), "{:?}", built.notes);
+        let file = path(&store);
+        let key = std::fs::read_to_string(&file).unwrap().trim().to_string();
+        assert!(valid(&key), "{key}");
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        assert_eq!(anywhere(&www, &key), None);
+        assert_eq!(players(&www).len(), 2);
+        // Read back: the same names the next time.
+        let names = players(&www);
+        make(&store, &www).unwrap();
+        assert_eq!(players(&www), names);
+        assert_eq!(std::fs::read_to_string(&file).unwrap().trim(), key);
+    }
+
+    #[test]
+    fn a_key_in_an_old_sites_manifest_moves_out_and_its_page_names_stay() {
+        let (_dir, store, www) = site();
+        make(&store, &www).unwrap();
+        let names = players(&www);
+        assert_eq!(names.len(), 2);
+        // The site as pbem made it before: the key in its site.json, none
+        // in the data folder.
+        let key = std::fs::read_to_string(path(&store))
+            .unwrap()
+            .trim()
+            .to_string();
+        std::fs::remove_file(path(&store)).unwrap();
+        let json = std::fs::read_to_string(www.join("site.json")).unwrap();
+        let mut manifest: serde_json::Value = serde_json::from_str(&json).unwrap();
+        manifest["key"] = key.clone().into();
+        manifest.as_object_mut().unwrap().remove("names");
+        std::fs::write(www.join("site.json"), manifest.to_string()).unwrap();
+
+        let built = make(&store, &www).unwrap();
+        assert!(built.notes[0].contains("moved from"), "{:?}", built.notes);
+        assert_eq!(std::fs::read_to_string(path(&store)).unwrap().trim(), key);
+        assert_eq!(players(&www), names, "the page names are what they were");
+        assert_eq!(
+            anywhere(&www, &key),
+            None,
+            "no file of the site holds the key"
+        );
+        assert!(
+            built.remade == 0,
+            "nothing but the manifest changed: {built:?}"
+        );
+    }
+
+    #[test]
+    fn a_lost_key_stops_the_build_until_the_pages_are_named_anew() {
+        let (_dir, store, www) = site();
+        make(&store, &www).unwrap();
+        let names = players(&www);
+        for damage in [None, Some("not a key!")] {
+            match damage {
+                None => std::fs::remove_file(path(&store)).unwrap(),
+                Some(text) => std::fs::write(path(&store), text).unwrap(),
+            }
+            let e = make(&store, &www).unwrap_err();
+            assert!(matches!(e, SiteError::KeyLost { .. }), "{e}");
+            let said = e.to_string();
+            assert!(
+                said.contains("--new-key") && said.contains("site-key"),
+                "{said}"
+            );
+            assert_eq!(players(&www), names, "nothing renamed");
+        }
+        renew(&store).unwrap();
+        make(&store, &www).unwrap();
+        let renamed = players(&www);
+        assert_eq!(renamed.len(), 2);
+        assert!(
+            renamed.iter().all(|n| !names.contains(n)),
+            "the old names go"
+        );
+        // A new site, with no page named yet, makes its key itself.
+        let (_dir, store, www) = site();
+        std::fs::write(path(&store), "damaged").unwrap();
+        let built = make(&store, &www).unwrap();
+        assert!(built.notes[0].contains("made anew"), "{:?}", built.notes);
+    }
+}

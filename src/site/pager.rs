@@ -102,7 +102,10 @@ mod tests {
             shown(6, 250),
             "1=x.html … 4=x_4.html 5=x_5.html [6] 7=x_7.html 8=x_8.html … 250=x_250.html"
         );
-        assert_eq!(shown(250, 250), "1=x.html … 248=x_248.html 249=x_249.html [250]");
+        assert_eq!(
+            shown(250, 250),
+            "1=x.html … 248=x_248.html 249=x_249.html [250]"
+        );
         // Bounded whatever the number of pages.
         assert!(links(5_000, 10_000, |j| file("x", j), |j| j.to_string()).len() <= 9);
         assert_eq!((count(0, 200), count(200, 200), count(201, 200)), (1, 1, 2));

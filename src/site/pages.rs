@@ -56,9 +56,10 @@ pub(super) fn environment() -> Environment<'static> {
     env
 }
 
-/// A hash of the templates: a new version of pbem remakes the pages.
+/// A hash of the templates and of pbem's version: a new version of pbem
+/// remakes the pages.
 pub(super) fn templates_hash() -> u64 {
-    let mut bytes = Vec::new();
+    let mut bytes = env!("CARGO_PKG_VERSION").as_bytes().to_vec();
     for (name, text) in TEMPLATES {
         bytes.extend(name.as_bytes());
         bytes.push(0);
@@ -267,11 +268,19 @@ fn game_lists(
     // The index shows the first page of each; every game is on its
     // game's list too.
     let mut part = |name: &str, title: &str, list: &[&Summary]| -> Result<Value, SiteError> {
-        let l = listed("", name.into(), Some(format!("index.html#{name}")), title.into(), None);
+        let l = listed(
+            "",
+            name.into(),
+            Some(format!("index.html#{name}")),
+            title.into(),
+            None,
+        );
         let pages = pager::count(list.len(), ROWS_PER_PAGE);
         out.extend(l.pages(list, reuse)?);
         let first = &list[..list.len().min(INDEX_ROWS)];
-        Ok(context! { games => Serde(first), count => list.len(), pager => Serde(l.pager(1, pages)) })
+        Ok(
+            context! { games => Serde(first), count => list.len(), pager => Serde(l.pager(1, pages)) },
+        )
     };
     let index = context! {
         root => "", kinds,
@@ -281,13 +290,28 @@ fn game_lists(
             .collect::<Vec<_>>(),
         tournaments => tournaments.to_vec(), rated => rated.to_vec(),
     };
-    out.push((PathBuf::from("index.html"), render(env, "index.html", index)?));
+    out.push((
+        PathBuf::from("index.html"),
+        render(env, "index.html", index)?,
+    ));
     for (slug, list) in &by_game {
-        let l = listed("../", format!("by-game/{slug}"), None, name_of(slug), Some(*slug));
+        let l = listed(
+            "../",
+            format!("by-game/{slug}"),
+            None,
+            name_of(slug),
+            Some(*slug),
+        );
         out.extend(l.pages(list, reuse)?);
     }
     for (page, (name, list)) in &by_player {
-        let l = listed("../", format!("players/{page}"), None, name.to_string(), None);
+        let l = listed(
+            "../",
+            format!("players/{page}"),
+            None,
+            name.to_string(),
+            None,
+        );
         out.extend(l.pages(list, reuse)?);
     }
     Ok(out)

@@ -19,6 +19,7 @@ mod bot;
 mod cli;
 mod examples;
 mod layout;
+mod match_threads;
 mod readme;
 mod records;
 mod rules_docs;

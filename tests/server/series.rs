@@ -228,7 +228,7 @@ fn the_ratings_by_mail_list_at_most_fifty_players_a_game() {
     assert!(answer.contains("and 10 more"), "{answer}");
     // The local parts only: a stranger gets no list to harvest.
     assert!(
-        answer.contains("place 1: w00,") && !answer.contains("example.org"),
+        answer.contains("place 1: w00: ") && !answer.contains("example.org"),
         "{answer}"
     );
 }
