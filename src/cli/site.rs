@@ -50,11 +50,15 @@ impl Site {
         let options = Options {
             addresses: self.addresses || config.site.as_ref().is_some_and(|s| s.addresses),
         };
-        if self.new_key
-            && let Err(e) = site::key::renew(&store)
-        {
-            eprintln!("pbem site: {e}");
-            return Ok(1);
+        if self.new_key {
+            if let Err(e) = site::key::renew(&store) {
+                eprintln!("pbem site: {e}");
+                return Ok(1);
+            }
+            eprintln!(
+                "pbem site: a new key in {}: the players' pages are named anew, the old names removed",
+                site::key::path(&store).display()
+            );
         }
         let bar = !self.quiet && std::io::stderr().is_terminal();
         let started = Instant::now();
