@@ -13,7 +13,7 @@ mod frames;
 mod html;
 mod svg;
 
-pub use frames::svg_frames;
+pub use frames::{svg_frames, svg_frames_from};
 pub use html::html_table;
 pub use svg::svg;
 

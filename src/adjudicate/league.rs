@@ -4,9 +4,9 @@
 //! [`super::series`].
 //!
 //! What these answers show of other players: their display name from
-//! the records, or their address with its domain cut short
-//! (`bob@e…`): anyone may ask, and a table is no list of addresses to
-//! harvest.
+//! the records, or the local part of their address (`bob`,
+//! [`public_name`]): anyone may ask, and a table is no list of addresses
+//! to harvest.
 
 use super::confirm::Action;
 use super::*;
@@ -24,21 +24,72 @@ pub const MAX_SIGNUPS: usize = 64;
 /// ask: what a stranger can make pbem send is bounded).
 pub const MAX_RATINGS_LISTED: usize = 50;
 
-/// A player as answers by mail show them: their display name, or their
-/// address with the domain cut to its first letter.
+/// A player as others see them (answers by mail, the web archive): their
+/// display name, or the local part of their address (`bob` for
+/// `bob@example.org`), never the address. A display name is untrusted
+/// text: one that holds an address in any form (`'bob@example.org'`, as
+/// some mailers write the name, `Bob@Example.org`, `bob@example.org
+/// (Bob)`, `x%40evil.test`, `x&#64;evil.test`, a full-width `＠`) is no
+/// name; control and invisible formatting characters are dropped (they
+/// could hide an `@` from this check, or turn text around), and the name
+/// is cut to [`MAX_PUBLIC_NAME`] characters.
 pub fn public_name(mailbox: &str) -> String {
-    let name = display_name(mailbox);
-    if name != address_of(mailbox) {
-        return name;
-    }
-    match name.split_once('@') {
-        Some((local, domain)) => {
-            let first: String = domain.chars().take(1).collect();
-            format!("{local}@{first}…")
+    const INVISIBLE: [std::ops::RangeInclusive<char>; 5] = [
+        '\u{200B}'..='\u{200F}',
+        '\u{202A}'..='\u{202E}',
+        '\u{2060}'..='\u{2064}',
+        '\u{2066}'..='\u{2069}',
+        '\u{FEFF}'..='\u{FEFF}',
+    ];
+    let clean = |text: &str| -> String {
+        let kept: String = text
+            .chars()
+            .filter_map(|c| match c {
+                c if c.is_whitespace() => Some(' '),
+                c if c.is_control() || INVISIBLE.iter().any(|r| r.contains(&c)) => None,
+                c => Some(c),
+            })
+            .collect();
+        kept.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let address = address_of(mailbox);
+    let name = clean(&display_name(mailbox));
+    // An `@` in any spelling, with text before and after it: an address,
+    // or enough of one to tell it.
+    let at = name.to_lowercase();
+    let at = [
+        "%40", "&#64;", "&#x40;", "&commat;", "＠", "﹫", "[at]", "(at)", "{at}",
+    ]
+    .iter()
+    .fold(at, |s, form| s.replace(form, "@"));
+    let shaped = at.match_indices('@').any(|(i, _)| {
+        at[..i].chars().any(char::is_alphanumeric) && at[i + 1..].chars().any(char::is_alphanumeric)
+    });
+    let shown = if name.is_empty() || shaped || name.eq_ignore_ascii_case(&address) {
+        // The local part, without what wraps it or routes through it
+        // (`alice%example.org@relay` names alice's own address).
+        let local = address.split(['@', '%']).next().unwrap_or_default();
+        let local = clean(local.trim_matches(|c: char| "'\"<>()[]{} ".contains(c)));
+        if local.is_empty() {
+            "a player".to_string()
+        } else {
+            local
         }
-        None => name,
+    } else {
+        name
+    };
+    match shown.char_indices().nth(MAX_PUBLIC_NAME) {
+        Some((cut, _)) => {
+            let end = shown[..cut].char_indices().last().map_or(0, |(i, _)| i);
+            format!("{}…", shown[..end].trim_end())
+        }
+        None => shown,
     }
 }
+
+/// The longest name [`public_name`] gives, in characters: a name is
+/// untrusted, and every page and answer that shows it stays readable.
+pub const MAX_PUBLIC_NAME: usize = 64;
 
 impl Adjudicator<'_> {
     /// `ratings`, `standings`, `join`, `leave`; `game`, the game the mail
@@ -401,9 +452,42 @@ mod tests {
     }
 
     #[test]
-    fn answers_show_a_name_or_a_cut_address() {
+    fn a_name_that_holds_an_address_in_any_form_shows_the_local_part() {
         assert_eq!(public_name("Ann Example <ann@example.org>"), "Ann Example");
-        assert_eq!(public_name("bob@example.org"), "bob@e…");
-        assert_eq!(public_name("<bob@example.org>"), "bob@e…");
+        for (mailbox, shown) in [
+            ("bob@example.org", "bob"),
+            ("<bob@example.org>", "bob"),
+            ("'alice@example.org' <alice@example.org>", "alice"),
+            ("\"'alice@example.org'\" <alice@example.org>", "alice"),
+            ("Bob@Example.org <bob@example.org>", "bob"),
+            ("carol@example.org (Carol)", "carol"),
+            ("\"carol@example.org (Carol)\" <carol@example.org>", "carol"),
+            ("Mallory <x@evil.test> <mallory@example.org>", "mallory"),
+            ("\"Mallory (x@evil.test)\" <mallory@example.org>", "mallory"),
+            ("dan%40example.org <dan@example.org>", "dan"),
+            ("dan&#64;example.org <dan@example.org>", "dan"),
+            ("dan＠example.org <dan@example.org>", "dan"),
+            ("dan [at] example.org <dan@example.org>", "dan"),
+            ("dan\u{200B}@\u{200B}example.org <dan@example.org>", "dan"),
+            ("eve%example.org@relay.test", "eve"),
+            ("'frank@example.org'", "frank"),
+            ("\"\" <gina@example.org>", "gina"),
+        ] {
+            assert_eq!(public_name(mailbox), shown, "{mailbox}");
+        }
+        // An @ with nothing on one side tells no address.
+        assert_eq!(public_name("@home <hal@example.org>"), "@home");
+    }
+
+    #[test]
+    fn a_name_loses_its_control_characters_and_is_bounded() {
+        assert_eq!(
+            public_name("\"Ann\u{7}\u{202E}\tExample\" <ann@example.org>"),
+            "Ann Example"
+        );
+        let long = format!("{} <ann@example.org>", "é".repeat(500));
+        let shown = public_name(&long);
+        assert_eq!(shown.chars().count(), super::MAX_PUBLIC_NAME, "{shown}");
+        assert!(shown.ends_with('…'));
     }
 }

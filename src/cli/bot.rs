@@ -166,7 +166,8 @@ pub struct Match {
     /// Stop a game after this many moves, as a draw.
     #[arg(long, value_name = "N", default_value_t = arena::MAX_PLIES)]
     max_plies: usize,
-    /// Games played at once (each on one thread).
+    /// Games played at once (each on one thread); no more than the games
+    /// nor the machine's cores.
     #[arg(long, value_name = "N", default_value_t = 2)]
     threads: usize,
     /// Print JSON instead of text.
@@ -183,6 +184,20 @@ pub struct MatchThink {
     /// Search this many positions (UCT: playouts) for a move instead.
     #[arg(long, value_name = "N", conflicts_with = "think_ms")]
     nodes: Option<u64>,
+}
+
+/// The threads a match is played on: as many as asked, but no more than
+/// it has games (one more would have nothing to play) nor than the
+/// machine has cores (the games are bound by CPU: more threads only share
+/// them, and each costs a stack), and at least one.
+fn match_threads(asked: usize, games: u32, cores: usize) -> usize {
+    let games = usize::try_from(games).unwrap_or(usize::MAX);
+    asked.min(games).min(cores).max(1)
+}
+
+/// The cores this process may use (one when the OS does not say).
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }
 
 impl Match {
@@ -205,7 +220,7 @@ impl Match {
             think,
             seed: self.seed,
             max_plies: self.max_plies,
-            threads: self.threads.max(1),
+            threads: match_threads(self.threads, self.games, cores()),
         };
         let score = crate::with_game!(self.game, G => arena::play_match::<G>(&spec, &|_, _| {}));
         self.print(&spec, &score)?;
@@ -277,5 +292,24 @@ impl Match {
             );
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::match_threads;
+
+    #[test]
+    fn a_match_has_no_more_threads_than_games_or_cores() {
+        assert_eq!(match_threads(100_000, 2, 8), 2, "the games");
+        assert_eq!(match_threads(100_000, 1_000, 8), 8, "the cores");
+        assert_eq!(match_threads(3, 1_000, 8), 3, "as asked");
+        assert_eq!(match_threads(0, 10, 8), 1, "at least one");
+        assert_eq!(
+            match_threads(4, 0, 8),
+            1,
+            "no games: one, which ends at once"
+        );
+        assert_eq!(match_threads(usize::MAX, u32::MAX, 2), 2);
     }
 }

@@ -8,15 +8,17 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Write the web archive: a static site of every game in the data folder
-/// (in play and finished, by game and by player), one page per game with
-/// its board at every move, the rules, tournaments and ratings. The index
-/// shows the newest 200 games in play and finished; the lists by game
-/// have them all. Run again, it remakes only the pages whose games
-/// changed. On a terminal, a progress bar shows the games done, the games
-/// a second and the time left.
+/// (in play and finished, by game and by player), pages for each game
+/// with its board at every move (200 moves a page), the rules,
+/// tournaments and ratings. Lists are 200 games a page; the index shows
+/// the newest 200 games in play and finished. Run again, it remakes only
+/// the pages whose games changed. On a terminal, a progress bar shows the
+/// games done, the games a second and the time left.
 ///
-/// Players are shown by name (or their address cut short, `bob@e…`), never
-/// by address unless --addresses; no page shows a key or a record.
+/// Players are shown by name (or the local part of their address, `bob`),
+/// never by address unless --addresses; no file of the site holds a key,
+/// an address or a record. A player's page is named with a key kept in
+/// the data folder (DATA/secrets/site-key); --new-key names them anew.
 ///
 /// Examples:
 ///   pbem site /var/www/pbem
@@ -30,6 +32,10 @@ pub struct Site {
     /// Show the players' addresses (default: their names only).
     #[arg(long)]
     addresses: bool,
+    /// Name the players' pages with a new key (when the old one is lost:
+    /// links to the old names stop working).
+    #[arg(long)]
+    new_key: bool,
     /// No progress bar, only the summary line.
     #[arg(long, short)]
     quiet: bool,
@@ -44,6 +50,16 @@ impl Site {
         let options = Options {
             addresses: self.addresses || config.site.as_ref().is_some_and(|s| s.addresses),
         };
+        if self.new_key {
+            if let Err(e) = site::key::renew(&store) {
+                eprintln!("pbem site: {e}");
+                return Ok(1);
+            }
+            eprintln!(
+                "pbem site: a new key in {}: the players' pages are named anew, the old names removed",
+                site::key::path(&store).display()
+            );
+        }
         let bar = !self.quiet && std::io::stderr().is_terminal();
         let started = Instant::now();
         let mut bar = Bar::new(bar, started);
@@ -57,6 +73,9 @@ impl Site {
             }
         };
         bar.end();
+        for n in &built.notes {
+            eprintln!("pbem site: {n}");
+        }
         for s in &built.skipped {
             eprintln!("pbem site: left out: {s}");
         }

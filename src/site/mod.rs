@@ -3,28 +3,36 @@
 //! by the daemon after each batch.
 //!
 //! What it writes under DIR: `index.html` (the newest games in play and
-//! finished, and links to the rest), `games/ID.html` (one game: its board
-//! at every move as SVG, stepped through with links and CSS `:target`,
-//! and with arrow keys and a slider where JavaScript runs; its moves,
-//! players, result, series and tournament), `by-game/SLUG.html`,
-//! `players/P.html` (a player's games), `rules/SLUG.html`,
-//! `tournaments/NAME.html`, `ratings/SLUG.html`, and `site.json`, what
-//! the pages were made from.
+//! finished, the others on `in-play_2.html`..., `finished_2.html`...),
+//! `games/ID.html` (one game: its board at every move as SVG, stepped
+//! through with links and CSS `:target`, and with arrow keys and a slider
+//! where JavaScript runs; its moves, players, result, series and
+//! tournament; a long game goes on on `games/ID_2.html`...),
+//! `by-game/SLUG.html`, `players/P.html` (a player's games),
+//! `rules/SLUG.html`, `tournaments/NAME.html`, `ratings/SLUG.html`, and
+//! `site.json`, what the pages were made from. No page grows with the
+//! number of games or the length of one ([`pager`]).
 //!
-//! Players are shown by their display name or their address cut short
-//! (`bob@e…`), never by address unless the admin allows it; a player's
-//! page is named by a keyed hash of their address (the key from the OS's
-//! random source, kept in `site.json`), so its name tells nothing; no
-//! page has a key or a record (a record names the players' addresses).
+//! Players are shown by their display name or the local part of their
+//! address (`bob`), never by address unless the admin allows it; a
+//! player's page is named by a keyed hash of their address (the key from
+//! the OS's random source, kept in the data folder: [`key`]), so its name
+//! tells nothing; no file of the site has a key, an address or a record
+//! (a record names the players' addresses).
 //!
 //! Pages are written atomically, and only when their text changed: an
-//! update after one move rewrites that game's page and the lists it is
-//! on. A game page is remade only when its record changed (`site.json`
-//! keeps each record's hash), and a list page only when its games did
-//! (`pages::Reuse`), so a site of ten thousand games is brought up to
-//! date by reading the records, not by drawing them. The game pages to
-//! make are drawn on all cores (`spread`), gathered in order.
+//! update after one move rewrites that game's last page (and its first,
+//! which says how the game stands) and the lists it is on. A game's page
+//! is remade only when what it shows changed (`site.json` keeps each
+//! record's hash and a fingerprint of each of its pages), and a list page
+//! only when its games did (`pages::Reuse`), so a site of ten thousand
+//! games is brought up to date by reading the records, not by drawing
+//! them. The games to make are drawn on all cores (`spread`), gathered in
+//! order; a long game is drawn one page at a time.
 
+mod game;
+pub mod key;
+mod pager;
 mod pages;
 mod spread;
 #[cfg(test)]
@@ -53,10 +61,13 @@ pub struct Built {
     pub written: usize,
     /// Pages left as they were.
     pub unchanged: usize,
-    /// Game pages remade (their records changed).
+    /// Games whose pages were remade (their records changed).
     pub remade: usize,
     /// Records that could not be read, with why: not on the site.
     pub skipped: Vec<String>,
+    /// What the admin should know of the key of the players' page names
+    /// (moved out of `site.json`, made anew).
+    pub notes: Vec<String>,
 }
 
 /// Why the site could not be written.
@@ -71,6 +82,18 @@ pub enum SiteError {
     Store(#[from] StoreError),
     #[error("a page's template: {0}")]
     Template(#[from] minijinja::Error),
+    #[error(
+        "the key of the players' page names, {path}: {why}, and the site in `{dir}` named its \
+         players' pages with it, so they cannot keep their names; put the key back from a \
+         backup, or run `pbem site {dir} --new-key` to name them anew (links to the old names \
+         then stop working)",
+        path = .path.display(), dir = .dir.display()
+    )]
+    KeyLost {
+        path: PathBuf,
+        why: String,
+        dir: PathBuf,
+    },
 }
 
 fn io(path: &Path) -> impl Fn(std::io::Error) -> SiteError + '_ {
@@ -80,11 +103,20 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> SiteError + '_ {
     }
 }
 
-/// What the pages were made from (`site.json`).
+/// What the pages were made from (`site.json`, in the served folder:
+/// record hashes and what the pages show, never a key or an address
+/// that the pages do not show).
 #[derive(Debug, Default, Serialize, Deserialize)]
 struct Manifest {
-    /// The key of the players' page names.
-    key: String,
+    /// Where sites made before kept the key of the players' page names:
+    /// read to move it into the data folder ([`key`]), never written.
+    #[serde(default, rename = "key", skip_serializing)]
+    legacy_key: String,
+    /// The name a probe's page would have under the key the pages were
+    /// named with (as public as any player's page name): another key
+    /// renames every player's page, so every page is made again.
+    #[serde(default)]
+    names: String,
     options: Options,
     games: BTreeMap<String, Summary>,
     /// What each list page was made from (`pages::Reuse`).
@@ -95,7 +127,8 @@ struct Manifest {
 /// One game as the lists show it.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub(crate) struct Summary {
-    /// The hash of its record, to tell when it changed.
+    /// The hash of its record (and of the pages' templates), to tell
+    /// when it changed.
     hash: u64,
     pub(crate) id: String,
     pub(crate) slug: String,
@@ -110,6 +143,10 @@ pub(crate) struct Summary {
     pub(crate) series: Option<String>,
     pub(crate) tournament: Option<String>,
     pub(crate) round: Option<u32>,
+    /// A fingerprint of what each of its pages shows (`game::page`): a
+    /// page whose fingerprint did not change is not drawn again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) prints: Vec<u64>,
 }
 
 /// A player as the site shows them.
@@ -122,11 +159,25 @@ pub(crate) struct Player {
     pub(crate) side: String,
 }
 
+/// What the pages of one build are made with.
+struct Making<'a> {
+    store: &'a Store,
+    dir: &'a Path,
+    env: minijinja::Environment<'static>,
+    /// A hash of the templates: a new version of pbem remakes the pages.
+    templates: u64,
+    key: String,
+    options: &'a Options,
+    /// The last build's.
+    old: &'a Manifest,
+}
+
 /// Builds or brings up to date the site in `dir` from `store`; calls
 /// `progress(done, of)` after each game.
 ///
 /// # Errors
-/// A page that cannot be written, a data folder that cannot be read.
+/// A page that cannot be written, a data folder that cannot be read, the
+/// key of the players' page names lost when pages were named with it.
 pub fn build(
     store: &Store,
     dir: &Path,
@@ -145,54 +196,48 @@ pub fn build(
         std::fs::create_dir_all(&d).map_err(io(&d))?;
     }
     let manifest_path = dir.join("site.json");
-    let mut manifest = read_manifest(&manifest_path);
-    if manifest.key.is_empty() {
-        manifest.key = store::new_token()?;
-    }
-    // Other options change every page.
-    if manifest.options != *options {
-        manifest.games.clear();
-        manifest.lists.clear();
-        manifest.options = options.clone();
-    }
-    let env = pages::environment();
+    let old = read_manifest(&manifest_path);
     let mut built = Built::default();
-    let ids = store.game_ids()?;
-    let done = spread::each(
-        ids.len(),
-        |i| one_game(store, dir, &env, &manifest, options, &ids[i]),
-        progress,
-    );
-    let mut games = BTreeMap::new();
-    for (id, done) in ids.iter().zip(done) {
-        match done? {
-            Done::Kept(summary) => {
-                built.unchanged += 1;
-                games.insert(id.clone(), summary);
-            }
-            Done::Made(summary, written) => {
-                built.remade += 1;
-                if written {
-                    built.written += 1;
-                } else {
-                    built.unchanged += 1;
-                }
-                games.insert(id.clone(), summary);
-            }
-            Done::Skipped(why) => built.skipped.push(why),
-            Done::Gone => {}
+    let legacy = Some(old.legacy_key.as_str()).filter(|k| !k.is_empty());
+    let made = !old.games.is_empty() || has_files(&dir.join("players"));
+    let key = key::for_site(store, dir, legacy, made)?;
+    built.notes.extend(key.note);
+    let names = player_page(&key.key, NAMES_PROBE);
+    let same_key = old.names == names || (old.names.is_empty() && legacy == Some(&*key.key));
+    // Other options or another key change every page: none is kept.
+    let none = Manifest::default();
+    let reusable = if old.options == *options && same_key {
+        &old
+    } else {
+        &none
+    };
+    let making = Making {
+        store,
+        dir,
+        env: pages::environment(),
+        templates: pages::templates_hash(),
+        key: key.key,
+        options,
+        old: reusable,
+    };
+    let games = game_pages(&making, &mut built, progress)?;
+    // Pages of games no longer in the data folder, or no longer as long,
+    // go.
+    for (id, was) in &old.games {
+        let now = games.get(id).map_or(0, |s| s.prints.len().max(1));
+        for k in now + 1..=was.prints.len().max(1) {
+            remove_page(&dir.join("games").join(pager::file(id, k)));
         }
     }
-    // Pages of games no longer in the data folder go.
-    for gone in manifest.games.keys().filter(|id| !games.contains_key(*id)) {
-        let _ = std::fs::remove_file(dir.join("games").join(format!("{gone}.html")));
-    }
-    manifest.games = games;
-    built.games = manifest.games.len();
-    let mut reuse = pages::Reuse::new(dir, &manifest.lists);
-    let lists = pages::lists(&env, store, &manifest.games, options, &mut reuse)?;
+    let mut reuse = pages::Reuse::new(dir, &reusable.lists, making.templates);
+    let lists = pages::lists(&making.env, store, &games, options, &mut reuse)?;
     built.unchanged += reuse.kept;
-    manifest.lists = reuse.new;
+    let lists_made = std::mem::take(&mut reuse.new);
+    // List pages no longer made (a player with no game left, a list
+    // grown shorter, a page named with another key) go.
+    for gone in old.lists.keys().filter(|p| !lists_made.contains_key(*p)) {
+        remove_page(&dir.join(gone));
+    }
     for (path, html) in lists {
         if write_page(&dir.join(path), &html)? {
             built.written += 1;
@@ -200,41 +245,84 @@ pub fn build(
             built.unchanged += 1;
         }
     }
+    built.games = games.len();
+    let manifest = Manifest {
+        legacy_key: String::new(),
+        names,
+        options: options.clone(),
+        games,
+        lists: lists_made,
+    };
     let json = serde_json::to_string_pretty(&manifest).unwrap_or_default();
     write_file(&manifest_path, json.as_bytes())?;
     Ok(built)
 }
 
-/// What became of one game's page.
+/// Every game's pages, made or kept: the games on the site.
+fn game_pages(
+    making: &Making<'_>,
+    built: &mut Built,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BTreeMap<String, Summary>, SiteError> {
+    let ids = making.store.game_ids()?;
+    let done = spread::each(ids.len(), |i| one_game(making, &ids[i]), progress);
+    let mut games = BTreeMap::new();
+    for (id, done) in ids.iter().zip(done) {
+        match done? {
+            Done::Kept(summary) => {
+                built.unchanged += summary.prints.len().max(1);
+                games.insert(id.clone(), summary);
+            }
+            Done::Made(summary, game::Wrote { written, unchanged }) => {
+                built.remade += 1;
+                built.written += written;
+                built.unchanged += unchanged;
+                games.insert(id.clone(), summary);
+            }
+            Done::Skipped(why) => built.skipped.push(why),
+            Done::Gone => {}
+        }
+    }
+    Ok(games)
+}
+
+/// What [`Manifest::names`] names: no address (it has no `@`).
+const NAMES_PROBE: &str = "the key of the players' page names";
+
+fn has_files(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some())
+}
+
+fn remove_page(path: &Path) {
+    // A page already gone is what was wanted.
+    let _ = std::fs::remove_file(path);
+}
+
+/// What became of one game's pages.
 enum Done {
-    /// Left as it was: its record did not change.
+    /// Left as they were: its record did not change.
     Kept(Summary),
-    /// Made from its record; whether its text changed.
-    Made(Summary, bool),
+    /// Made from its record; the pages written and left.
+    Made(Summary, game::Wrote),
     /// Not on the site: why.
     Skipped(String),
     /// Its record went while the site was being made.
     Gone,
 }
 
-/// Game `id`'s page: kept when its record is what it was made from,
-/// else made anew (read, replayed, drawn) and written if it changed.
-fn one_game(
-    store: &Store,
-    dir: &Path,
-    env: &minijinja::Environment<'_>,
-    manifest: &Manifest,
-    options: &Options,
-    id: &str,
-) -> Result<Done, SiteError> {
-    let Some(text) = store.read_game(id)? else {
+/// Game `id`'s pages: kept when its record is what they were made from,
+/// else made anew (read, replayed, drawn a page at a time) and those
+/// whose text changed written.
+fn one_game(m: &Making<'_>, id: &str) -> Result<Done, SiteError> {
+    let Some(text) = m.store.read_game(id)? else {
         return Ok(Done::Gone);
     };
-    let hash = store::stable_hash(text.as_bytes());
-    let page = dir.join("games").join(format!("{id}.html"));
-    if let Some(old) = manifest.games.get(id)
+    let hash = store::stable_hash(text.as_bytes()) ^ m.templates;
+    let old = m.old.games.get(id);
+    if let Some(old) = old
         && old.hash == hash
-        && page.exists()
+        && (1..=old.prints.len().max(1))
+            .all(|k| m.dir.join("games").join(pager::file(id, k)).exists())
     {
         return Ok(Done::Kept(old.clone()));
     }
@@ -242,26 +330,19 @@ fn one_game(
         Ok(r) => r,
         Err(e) => return Ok(Done::Skipped(e.to_string())),
     };
-    let game = match pages::game(env, id, &record, manifest, options) {
-        Ok(g) => g,
-        Err(pages::GameError::Record(e)) => return Ok(Done::Skipped(e)),
-        Err(pages::GameError::Template(e)) => return Err(e.into()),
-    };
-    let written = write_page(&page, &game.html)?;
-    Ok(Done::Made(
-        Summary {
-            hash,
-            ..game.summary
-        },
-        written,
-    ))
+    drop(text);
+    match game::pages(m, id, &record, old) {
+        Ok((summary, wrote)) => Ok(Done::Made(Summary { hash, ..summary }, wrote)),
+        Err(game::GameError::Record(e)) => Ok(Done::Skipped(e)),
+        Err(game::GameError::Site(e)) => Err(e),
+    }
 }
 
 /// The name of the page of the player at `address`: HMAC-SHA256 of the
 /// address under the site's key (from the OS's random source, kept in
-/// `site.json`), cut to 96 bits: without the key, nobody can tell from
-/// the names whether an address plays here (an unkeyed or merely
-/// salted fast hash could be inverted from one known address).
+/// the data folder: [`key`]), cut to 96 bits: without the key, nobody
+/// can tell from the names whether an address plays here (an unkeyed or
+/// merely salted fast hash could be inverted from one known address).
 pub(crate) fn player_page(key: &str, address: &str) -> String {
     let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, key.as_bytes());
     let tag = ring::hmac::sign(&key, crate::reply::address_of(address).as_bytes());

@@ -1,14 +1,14 @@
 //! The site's pages: their data decided here, their wording and markup
 //! in `templates/site/` (HTML-escaped by the template engine).
 
-use super::{Manifest, Options, Player, SiteError, Summary, player_page};
-use crate::adjudicate::{league_state, public_name};
+use super::game::shown;
+use super::pager::{self, ROWS_PER_PAGE};
+use super::{Options, SiteError, Summary};
+use crate::adjudicate::league_state;
 use crate::store::Store;
+use minijinja::value::Serde;
 use minijinja::{Environment, Value, context};
-use pbem_engine::game::{self, Game};
-use pbem_engine::record::{self, Record};
 use pbem_engine::rules::Rules;
-use pbem_engine::side::Side;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -40,6 +40,10 @@ const TEMPLATES: &[(&str, &str)] = &[
         "ratings.html",
         include_str!("../../templates/site/ratings.html"),
     ),
+    (
+        "pager.html",
+        include_str!("../../templates/site/pager.html"),
+    ),
 ];
 
 /// The templates of the pages.
@@ -52,135 +56,22 @@ pub(super) fn environment() -> Environment<'static> {
     env
 }
 
-/// A game's page and its line in the lists.
-pub(super) struct GamePage {
-    pub html: String,
-    pub summary: Summary,
-}
-
-/// Why a game has no page: its record does not replay, or a template.
-pub(super) enum GameError {
-    Record(String),
-    Template(minijinja::Error),
-}
-
-/// The page of game `id`.
-pub(super) fn game(
-    env: &Environment<'_>,
-    id: &str,
-    rec: &Record,
-    manifest: &Manifest,
-    options: &Options,
-) -> Result<GamePage, GameError> {
-    pbem_engine::with_game!(rec.rules, G => game_of::<G>(env, id, rec, manifest, options))
-}
-
-fn game_of<G: Game>(
-    env: &Environment<'_>,
-    id: &str,
-    rec: &Record,
-    manifest: &Manifest,
-    options: &Options,
-) -> Result<GamePage, GameError> {
-    let rules = G::RULES;
-    let replayed = record::replay::<G>(rec).map_err(|e| GameError::Record(e.to_string()))?;
-    let total = replayed.moves.len();
-    let boards: Vec<_> = replayed
-        .positions
-        .iter()
-        .enumerate()
-        .map(|(ply, pos)| pos.board(&replayed.view(ply, None)))
-        .collect();
-    let frames = pbem_engine::board::svg_frames(&boards, "p");
-    let geometry = rules.geometry();
-    let first = rec.first_side();
-    let moves: Vec<Value> = replayed
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let side = if i % 2 == 0 { first } else { first.other() };
-            context! { ply => i + 1, side => rules.side_name(side), text => m.canonical(geometry) }
-        })
-        .collect();
-    let players = players_of(rec, manifest, options);
-    let (over, state) = match &replayed.end {
-        Some(end) => (
-            true,
-            match end.outcome {
-                game::Outcome::Win(s) => format!("{} won: {}", rules.side_name(s), end.reason),
-                game::Outcome::Draw => format!("drawn: {}", end.reason),
-            },
-        ),
-        None => (
-            false,
-            format!("{} to play", rules.side_name(replayed.position().turn())),
-        ),
-    };
-    let when = rec
-        .lines
-        .iter()
-        .rev()
-        .find_map(|l| l.time)
-        .or(rec.created)
-        .map(|t| t.to_rfc3339())
-        .unwrap_or_default();
-    let summary = Summary {
-        hash: 0,
-        id: id.to_string(),
-        slug: rules.slug().to_string(),
-        game: rules.name().to_string(),
-        players,
-        over,
-        state,
-        moves: total,
-        when,
-        series: rec.match_info.series.clone(),
-        tournament: rec.match_info.tournament.clone(),
-        round: rec.match_info.round,
-    };
-    let html = env
-        .get_template("game.html")
-        .and_then(|t| {
-            t.render(context! {
-                root => "../", summary => minijinja::value::Serde(&summary),
-                board => Value::from_safe_string(frames), moves, plies => total,
-                series_game => rec.match_info.game, series_of => rec.match_info.of,
-                rated => rec.match_info.rated,
-            })
-        })
-        .map_err(GameError::Template)?;
-    Ok(GamePage { html, summary })
-}
-
-/// The players of `rec`, as the site shows them, side A's first.
-fn players_of(rec: &Record, manifest: &Manifest, options: &Options) -> Vec<Player> {
-    Side::BOTH
-        .into_iter()
-        .filter_map(|side| {
-            let mailbox = rec.players[side].as_deref()?;
-            Some(Player {
-                name: shown(mailbox, options),
-                page: player_page(&manifest.key, mailbox),
-                side: rec.rules.side_name(side).to_string(),
-            })
-        })
-        .collect()
-}
-
-/// A player's name on the site: their address only if the admin allows.
-fn shown(mailbox: &str, options: &Options) -> String {
-    if options.addresses {
-        mailbox.to_string()
-    } else {
-        public_name(mailbox)
+/// A hash of the templates and of pbem's version: a new version of pbem
+/// remakes the pages.
+pub(super) fn templates_hash() -> u64 {
+    let mut bytes = env!("CARGO_PKG_VERSION").as_bytes().to_vec();
+    for (name, text) in TEMPLATES {
+        bytes.extend(name.as_bytes());
+        bytes.push(0);
+        bytes.extend(text.as_bytes());
     }
+    crate::store::stable_hash(&bytes)
 }
 
 /// The games in play and finished the index shows, the newest of each
-/// (the lists by game have them all): a site of ten thousand games keeps
-/// an index that loads at once.
-pub(crate) const INDEX_ROWS: usize = 200;
+/// (the others on `in-play_2.html`..., `finished_2.html`...): a site of
+/// ten thousand games keeps an index that loads at once.
+pub(crate) const INDEX_ROWS: usize = ROWS_PER_PAGE;
 
 /// The list pages (by game, by player) whose games did not change since
 /// they were made are not made again: on an update after one move, a
@@ -201,17 +92,11 @@ pub(super) struct Reuse<'a> {
 }
 
 impl<'a> Reuse<'a> {
-    pub(super) fn new(dir: &'a Path, old: &'a BTreeMap<String, u64>) -> Reuse<'a> {
-        let mut bytes = Vec::new();
-        for (name, text) in TEMPLATES {
-            bytes.extend(name.as_bytes());
-            bytes.push(0);
-            bytes.extend(text.as_bytes());
-        }
+    pub(super) fn new(dir: &'a Path, old: &'a BTreeMap<String, u64>, templates: u64) -> Reuse<'a> {
         Reuse {
             dir,
             old,
-            templates: crate::store::stable_hash(&bytes),
+            templates,
             new: BTreeMap::new(),
             kept: 0,
         }
@@ -235,6 +120,12 @@ impl<'a> Reuse<'a> {
             return false;
         }
         true
+    }
+
+    /// The page at `path` is made at every build (it is not known by what
+    /// it lists), but is one of the site's: kept from removal.
+    fn made(&mut self, path: &str) {
+        self.new.insert(path.to_string(), 0);
     }
 }
 
@@ -269,6 +160,9 @@ pub(super) fn lists(
             out.push(tournament_page(env, &t, games, options)?);
         }
     }
+    for (path, _) in &out {
+        reuse.made(&path.to_string_lossy());
+    }
     Ok(out)
 }
 
@@ -276,7 +170,60 @@ fn render(env: &Environment<'_>, name: &str, ctx: Value) -> Result<String, SiteE
     Ok(env.get_template(name)?.render(ctx)?)
 }
 
-/// The index, the lists by game and by player.
+/// A list of games on pages of [`ROWS_PER_PAGE`]: `stem.html`,
+/// `stem_2.html`... (page 1 at `first` instead, when given: the index
+/// shows the first page of the games in play and finished). The pages
+/// whose games changed, with their paths.
+struct Listed<'a, 'b> {
+    env: &'a Environment<'b>,
+    /// From the site's folder to the pages' own.
+    root: &'static str,
+    stem: String,
+    /// Where page 1 is, when not at `stem.html`.
+    first: Option<String>,
+    title: String,
+    slug: Option<&'a str>,
+}
+
+impl Listed<'_, '_> {
+    /// The row of links between the pages, seen from page `k`.
+    fn pager(&self, k: usize, pages: usize) -> Vec<pager::Link> {
+        // Links go between pages of one folder: by their file names.
+        let base = |j: usize| {
+            let path = pager::file(&self.stem, j);
+            path.rsplit('/').next().unwrap_or_default().to_string()
+        };
+        let href = |j: usize| match (j, &self.first) {
+            (1, Some(first)) => first.clone(),
+            _ => base(j),
+        };
+        pager::links(k, pages, href, |j| j.to_string())
+    }
+
+    fn pages(&self, list: &[&Summary], reuse: &mut Reuse<'_>) -> Result<Vec<Page>, SiteError> {
+        let pages = pager::count(list.len(), ROWS_PER_PAGE);
+        let mut out = Vec::new();
+        for (i, rows) in list.chunks(ROWS_PER_PAGE).enumerate() {
+            let k = i + 1;
+            if k == 1 && self.first.is_some() {
+                continue;
+            }
+            let path = pager::file(&self.stem, k);
+            let print = format!("{}\0{k}/{pages}", self.title);
+            if reuse.needed(&path, &print, rows) {
+                let ctx = context! {
+                    root => self.root, title => &self.title, slug => self.slug,
+                    games => Serde(rows), page => k, pages, pager => Serde(self.pager(k, pages)),
+                };
+                out.push((PathBuf::from(path), render(self.env, "list.html", ctx)?));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The index, the lists by game and by player, the games in play and
+/// finished beyond the index's.
 fn game_lists(
     env: &Environment<'_>,
     games: &BTreeMap<String, Summary>,
@@ -284,7 +231,6 @@ fn game_lists(
     rated: &[Value],
     reuse: &mut Reuse<'_>,
 ) -> Result<Vec<Page>, SiteError> {
-    use minijinja::value::Serde;
     // Newest first.
     let mut all: Vec<&Summary> = games.values().collect();
     all.sort_by(|a, b| b.when.cmp(&a.when).then(a.id.cmp(&b.id)));
@@ -308,43 +254,70 @@ fn game_lists(
         .iter()
         .map(|(slug, list)| context! { slug => *slug, name => name_of(slug), count => list.len() })
         .collect();
-    // The index shows the newest of each; every game is on its game's
-    // list.
     let in_play: Vec<&Summary> = all.iter().copied().filter(|s| !s.over).collect();
     let finished: Vec<&Summary> = all.iter().copied().filter(|s| s.over).collect();
-    let newest = |list: &Vec<&Summary>| list.len().min(INDEX_ROWS);
-    let rules_list: Vec<Value> = Rules::ALL
-        .iter()
-        .map(|r| context! { slug => r.slug(), name => r.name() })
-        .collect();
-    let index = context! {
-        root => "", in_play => Serde(&in_play[..newest(&in_play)]),
-        finished => Serde(&finished[..newest(&finished)]),
-        in_play_count => in_play.len(), finished_count => finished.len(),
-        kinds, rules => rules_list, tournaments => tournaments.to_vec(), rated => rated.to_vec(),
+    let listed = |root, stem: String, first, title: String, slug| Listed {
+        env,
+        root,
+        stem,
+        first,
+        title,
+        slug,
     };
-    let mut out = vec![(
+    let mut out = Vec::new();
+    // The index shows the first page of each; every game is on its
+    // game's list too.
+    let mut part = |name: &str, title: &str, list: &[&Summary]| -> Result<Value, SiteError> {
+        let l = listed(
+            "",
+            name.into(),
+            Some(format!("index.html#{name}")),
+            title.into(),
+            None,
+        );
+        let pages = pager::count(list.len(), ROWS_PER_PAGE);
+        out.extend(l.pages(list, reuse)?);
+        let first = &list[..list.len().min(INDEX_ROWS)];
+        Ok(
+            context! { games => Serde(first), count => list.len(), pager => Serde(l.pager(1, pages)) },
+        )
+    };
+    let index = context! {
+        root => "", kinds,
+        in_play => part("in-play", "Games in play", &in_play)?,
+        finished => part("finished", "Games finished", &finished)?,
+        rules => Rules::ALL.iter().map(|r| context! { slug => r.slug(), name => r.name() })
+            .collect::<Vec<_>>(),
+        tournaments => tournaments.to_vec(), rated => rated.to_vec(),
+    };
+    out.push((
         PathBuf::from("index.html"),
         render(env, "index.html", index)?,
-    )];
+    ));
     for (slug, list) in &by_game {
-        let (path, title) = (format!("by-game/{slug}.html"), name_of(slug));
-        if reuse.needed(&path, &title, list) {
-            let ctx = context! { root => "../", title, games => Serde(list), slug => *slug };
-            out.push((PathBuf::from(path), render(env, "list.html", ctx)?));
-        }
+        let l = listed(
+            "../",
+            format!("by-game/{slug}"),
+            None,
+            name_of(slug),
+            Some(*slug),
+        );
+        out.extend(l.pages(list, reuse)?);
     }
     for (page, (name, list)) in &by_player {
-        let path = format!("players/{page}.html");
-        if reuse.needed(&path, name, list) {
-            let ctx = context! { root => "../", title => *name, games => Serde(list) };
-            out.push((PathBuf::from(path), render(env, "list.html", ctx)?));
-        }
+        let l = listed(
+            "../",
+            format!("players/{page}"),
+            None,
+            name.to_string(),
+            None,
+        );
+        out.extend(l.pages(list, reuse)?);
     }
     Ok(out)
 }
 
-/// Each game's ratings page (for the games with ratings), and the list
+/// Each game's ratings pages (for the games with ratings), and the list
 /// of those games for the index.
 fn ratings_pages(
     env: &Environment<'_>,
@@ -361,21 +334,30 @@ fn ratings_pages(
         rated.push(context! { slug => rules.slug(), name => rules.name() });
         let mut rows: Vec<_> = file.table.players.iter().collect();
         rows.sort_by_key(|(_, r)| std::cmp::Reverse(r.shown()));
-        let rows: Vec<Value> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, (who, r))| {
-                context! {
-                    place => i + 1, name => shown(who, options), rating => r.shown(),
-                    deviation => r.deviation.round() as i64, games => r.games,
-                }
-            })
-            .collect();
-        let ctx = context! { root => "../", game => rules.name(), rows };
-        out.push((
-            PathBuf::from(format!("ratings/{}.html", rules.slug())),
-            render(env, "ratings.html", ctx)?,
-        ));
+        let stem = format!("ratings/{}", rules.slug());
+        let pages = pager::count(rows.len(), ROWS_PER_PAGE);
+        for (i, chunk) in rows.chunks(ROWS_PER_PAGE).enumerate() {
+            let k = i + 1;
+            let rows: Vec<Value> = chunk
+                .iter()
+                .enumerate()
+                .map(|(j, (who, r))| {
+                    context! {
+                        place => i * ROWS_PER_PAGE + j + 1, name => shown(who, options),
+                        rating => r.shown(), deviation => r.deviation.round() as i64, games => r.games,
+                    }
+                })
+                .collect();
+            let href = |j: usize| pager::file(rules.slug(), j);
+            let ctx = context! {
+                root => "../", game => rules.name(), rows, page => k, pages,
+                pager => Serde(pager::links(k, pages, href, |j| j.to_string())),
+            };
+            out.push((
+                PathBuf::from(pager::file(&stem, k)),
+                render(env, "ratings.html", ctx)?,
+            ));
+        }
     }
     Ok((out, rated))
 }

@@ -15,6 +15,17 @@ pub(super) fn each<T: Send>(
     work: impl Fn(usize) -> T + Sync,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Vec<T> {
+    each_on(n, work, progress, &std::thread::Builder::new)
+}
+
+/// [`each`] on threads made by `thread()`: a thread the OS refuses is
+/// done without (its items go to the others, at worst all to this one).
+fn each_on<T: Send>(
+    n: usize,
+    work: impl Fn(usize) -> T + Sync,
+    progress: &mut dyn FnMut(usize, usize),
+    thread: &dyn Fn() -> std::thread::Builder,
+) -> Vec<T> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |c| c.get())
         .clamp(1, n.max(1));
@@ -32,7 +43,9 @@ pub(super) fn each<T: Send>(
         }
     };
     let mut all: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(run)).collect();
+        let others: Vec<_> = (1..threads)
+            .map_while(|_| thread().spawn_scoped(scope, run).ok())
+            .collect();
         // This thread works too, and reports.
         let mut mine = Vec::new();
         loop {
@@ -69,5 +82,16 @@ mod tests {
         assert_eq!(seen.last(), Some(&(1000, 1000)));
         assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0), "{seen:?}");
         assert!(each(0, |i| i, &mut |_, _| {}).is_empty());
+    }
+
+    #[test]
+    fn the_work_is_done_when_the_os_refuses_every_thread() {
+        // A stack larger than the address space: no thread can be made.
+        let refused = || std::thread::Builder::new().stack_size(1 << 50);
+        assert!(refused().spawn(|| ()).is_err(), "the OS refuses it");
+        let mut last = (0, 0);
+        let out = each_on(100, |i| i + 1, &mut |d, n| last = (d, n), &refused);
+        assert_eq!(out, (1..=100).collect::<Vec<_>>());
+        assert_eq!(last, (100, 100));
     }
 }

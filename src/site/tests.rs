@@ -69,9 +69,21 @@ fn the_index_shows_the_newest_and_one_move_rewrites_its_lists_only() {
         index.contains(&format!("The newest {} of {GAMES}", pages::INDEX_ROWS)),
         "{index}"
     );
-    // The newest is there, the oldest is not: it is on its game's list.
+    // The newest is there, the oldest is not: it is on its game's list,
+    // and on the next page of the games in play, which the index links.
     assert!(index.contains(&format!("t{:04}.html", GAMES - 1)));
     assert!(!index.contains("t0000.html"));
+    assert!(
+        index.contains("<a href=\"in-play_2.html\">2</a>"),
+        "{index}"
+    );
+    let rest = std::fs::read_to_string(www.join("in-play_2.html")).unwrap();
+    assert_eq!(count(&rest), GAMES - pages::INDEX_ROWS);
+    assert!(rest.contains("t0000.html"), "{rest}");
+    assert!(
+        rest.contains("<a href=\"index.html#in-play\">1</a>"),
+        "{rest}"
+    );
     let listed: usize = Rules::ALL
         .iter()
         .map(|r| {
@@ -111,22 +123,19 @@ fn the_index_shows_the_newest_and_one_move_rewrites_its_lists_only() {
         .write_game("t0000", &pbem_engine::record::write::to_string(&rec))
         .unwrap();
     let after = site(&www);
-    // Its page, the index, its game's list, its two players' pages.
-    assert_eq!((after.remade, after.written), (1, 5), "{after:?}");
+    // Its page, the index, its game's list, its two players' pages, and
+    // the second page of the games in play, which it left.
+    assert_eq!((after.remade, after.written), (1, 6), "{after:?}");
+    let rest = std::fs::read_to_string(www.join("in-play_2.html")).unwrap();
+    assert!(!rest.contains("t0000.html"), "{rest}");
     let index = std::fs::read_to_string(www.join("index.html")).unwrap();
     assert!(
         index.contains("t0000.html"),
         "the game just played is on the index"
     );
-    // The pages are the same as a build from nothing (with the same key
-    // of the players' pages) would make.
+    // The pages are the same as a build from nothing (with the data
+    // folder's key of the players' pages) would make.
     let fresh = dir.path().join("fresh");
-    let mut manifest = read_manifest(&www.join("site.json"));
-    manifest.games.clear();
-    manifest.lists.clear();
-    std::fs::create_dir_all(&fresh).unwrap();
-    let json = serde_json::to_string(&manifest).unwrap();
-    std::fs::write(fresh.join("site.json"), json).unwrap();
     site(&fresh);
     let list = format!("by-game/{}.html", Rules::ALL[0].slug());
     for page in ["index.html", &list, "games/t0000.html"] {
@@ -150,4 +159,291 @@ fn a_players_page_name_is_keyed() {
         "another key"
     );
     assert_ne!(a, super::player_page("k1", "bob@example.org"));
+}
+
+/// A site's data folder and its folder, and a build of it.
+struct Site {
+    dir: tempfile::TempDir,
+    store: Store,
+}
+
+impl Site {
+    fn new() -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("data")).unwrap();
+        Site { dir, store }
+    }
+
+    fn www(&self) -> PathBuf {
+        self.dir.path().join("www")
+    }
+
+    fn build(&self) -> Built {
+        build(
+            &self.store,
+            &self.www(),
+            &Options::default(),
+            &mut |_, _| {},
+        )
+        .unwrap()
+    }
+
+    fn write(&self, rec: &Record) {
+        let id = rec.id.clone().unwrap();
+        let text = pbem_engine::record::write::to_string(rec);
+        self.store.write_game(&id, &text).unwrap();
+    }
+
+    fn page(&self, path: &str) -> String {
+        std::fs::read_to_string(self.www().join(path)).unwrap_or_default()
+    }
+}
+
+/// `plies` moves of a game of Embed that goes on: random legal moves,
+/// none that ends it, quiet ones where there are.
+fn long_moves(plies: usize) -> Vec<String> {
+    use pbem_engine::games::embed::Embed;
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut pos = Embed::start(Side::A);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < plies {
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        rng.shuffle(&mut moves);
+        let goes_on = |m: &&_| {
+            let mut next = pos.clone();
+            next.play_unchecked(**m);
+            game::outcome(&next).is_none()
+        };
+        let quiet = |m: &&_| !game::canonical(&pos, **m).contains('x');
+        let m = *moves
+            .iter()
+            .filter(goes_on)
+            .find(quiet)
+            .or_else(|| moves.iter().find(goes_on))
+            .expect("a move that goes on");
+        out.push(game::canonical(&pos, m));
+        pos.play_unchecked(m);
+    }
+    out
+}
+
+/// Game `id` of Embed with `moves` played.
+fn long_record(id: &str, moves: &[String]) -> Record {
+    let mut rec = record(0, Rules::Embed);
+    rec.id = Some(id.into());
+    rec.first = Some(Side::A);
+    rec.lines = moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| MoveLine {
+            line: 0,
+            number: Some(i as u32 + 1),
+            side: None,
+            entry: Entry::Move(m.clone()),
+            time: Some(created(i)),
+            message_id: None,
+        })
+        .collect();
+    rec
+}
+
+fn plies_shown(page: &str) -> Vec<usize> {
+    page.split("<g id=\"p")
+        .skip(1)
+        .filter_map(|s| s.split_once("\" class=\"ply\"")?.0.parse().ok())
+        .collect()
+}
+
+#[test]
+fn a_long_game_is_on_pages_of_200_moves_and_one_move_redraws_its_ends() {
+    let site = Site::new();
+    let moves = long_moves(450);
+    site.write(&long_record("long", &moves));
+    let first = site.build();
+    assert_eq!(first.remade, 1);
+    let pages = ["games/long.html", "games/long_2.html", "games/long_3.html"];
+    for (k, path) in pages.iter().enumerate() {
+        let page = site.page(path);
+        assert!(page.len() < 1_000_000, "{path}: {} bytes", page.len());
+        // The board before its first move and after each of its moves,
+        // named by the ply as on every page.
+        let (from, to) = (k * 200, (k * 200 + 200).min(450));
+        assert_eq!(
+            plies_shown(&page),
+            (from..=to).collect::<Vec<_>>(),
+            "{path}"
+        );
+        assert_eq!(page.matches("<li><a href=\"#p").count(), to - from);
+        assert!(page.contains(&format!("data-ply=\"{to}\"")), "{path}");
+        assert!(page.contains(&format!("max=\"{to}\"")), "{path}");
+        // Links to the other pages.
+        for (j, other) in pages.iter().enumerate() {
+            let link = format!("href=\"{}", other.trim_start_matches("games/"));
+            assert_eq!(page.contains(&link), j != k, "{path} to {other}");
+        }
+    }
+    let middle = site.page(pages[1]);
+    assert!(middle.contains("<ol class=\"moves\" id=\"moves\" start=\"201\">"));
+    assert!(
+        middle.contains("href=\"long.html#p199\" rel=\"prev\""),
+        "{middle}"
+    );
+    assert!(
+        middle.contains("href=\"long_3.html#p401\" rel=\"next\""),
+        "{middle}"
+    );
+    // How the game stands: on the first and last pages, which change with
+    // every move; the pages between do not.
+    assert!(site.page(pages[0]).contains("after 450 moves"));
+    assert!(site.page(pages[2]).contains("after 450 moves"));
+    assert!(!middle.contains("after 450 moves"), "{middle}");
+
+    let mut longer = moves.clone();
+    longer.extend(long_moves(451).pop());
+    site.write(&long_record("long", &longer));
+    let after = site.build();
+    // Its first and last pages, the index, its game's list, its players'.
+    assert_eq!((after.remade, after.written), (1, 6), "{after:?}");
+    assert_eq!(site.page(pages[1]), middle);
+    assert!(site.page(pages[2]).contains("after 451 moves"));
+
+    // Shorter again (a record mended by hand): the pages it no longer
+    // fills go.
+    site.write(&long_record("long", &moves[..150]));
+    site.build();
+    assert!(site.page(pages[0]).contains("after 150 moves"));
+    assert!(!site.www().join(pages[1]).exists());
+    assert!(!site.www().join(pages[2]).exists());
+}
+
+#[test]
+fn a_players_list_is_on_pages_of_200_games() {
+    let site = Site::new();
+    for g in 0..450 {
+        let mut rec = record(g, Rules::Mad);
+        // One player in every game.
+        rec.players[Side::A] = Some("Ann <ann@example.org>".into());
+        site.write(&rec);
+    }
+    site.build();
+    let key = std::fs::read_to_string(key::path(&site.store)).unwrap();
+    let ann = player_page(key.trim(), "ann@example.org");
+    let rows: Vec<usize> = ["", "_2", "_3"]
+        .iter()
+        .map(|k| count(&site.page(&format!("players/{ann}{k}.html"))))
+        .collect();
+    assert_eq!(rows, [200, 200, 50]);
+    let by_game: Vec<usize> = ["", "_2", "_3"]
+        .iter()
+        .map(|k| count(&site.page(&format!("by-game/mad{k}.html"))))
+        .collect();
+    assert_eq!(by_game, [200, 200, 50]);
+    assert!(
+        site.page(&format!("players/{ann}_3.html"))
+            .contains(&format!("<a href=\"{ann}_2.html\">2</a>"))
+    );
+    assert!(!site.www().join(format!("players/{ann}_4.html")).exists());
+}
+
+/// Players as records, tournaments and ratings may name them: with an
+/// address for a display name in every form seen, or hiding one.
+const PLAYERS: &[&str] = &[
+    "'alice@example.org' <alice@example.org>",
+    "Bob@Example.org <bob@example.org>",
+    "carol@example.org (Carol)",
+    "\"carol@example.net (Carol)\" <carol@example.net>",
+    "Mallory <x@evil.test> <mallory@example.org>",
+    "dan%40example.org <dan@example.org>",
+    "erin&#64;example.org <erin@example.org>",
+    "frank＠example.org <frank@example.org>",
+    "grace [at] example.org <grace@example.org>",
+    "heidi\u{200B}@\u{200B}example.org <heidi@example.org>",
+    "'ivan@example.org'",
+    "judy%example.org@relay.test",
+    "\"kim@example.org\"",
+];
+
+#[test]
+fn no_served_file_holds_an_address_in_any_form() {
+    let site = Site::new();
+    for (g, pair) in PLAYERS.chunks(2).enumerate() {
+        let mut rec = record(g, Rules::Mad);
+        rec.players = PerSide::new(Some(pair[0].into()), pair.get(1).map(|p| p.to_string()));
+        site.write(&rec);
+    }
+    let mut ratings = crate::store::league::RatingsFile::default();
+    for p in PLAYERS {
+        let address = crate::reply::address_of(p);
+        ratings.table.players.insert(address, Default::default());
+    }
+    site.store.write_ratings("mad", &ratings).unwrap();
+    let cup = crate::store::league::TournamentFile {
+        name: "cup".into(),
+        rules: "mad".into(),
+        format: pbem_league::pairing::Format::RoundRobin,
+        rounds: 0,
+        clock: None,
+        rated: false,
+        created: "2026-03-01T00:00:00Z".parse().unwrap(),
+        begins: "2026-03-01T00:00:00Z".parse().unwrap(),
+        signup: false,
+        drop_after_timeouts: 0,
+        players: PLAYERS.iter().map(|p| p.to_string()).collect(),
+        dropped: Vec::new(),
+        timeouts: Vec::new(),
+        played: Vec::new(),
+        over: false,
+    };
+    site.store.write_tournament(&cup).unwrap();
+    site.build();
+    let forbidden: Vec<String> = PLAYERS
+        .iter()
+        .map(|p| crate::reply::address_of(p))
+        .chain([
+            "x@evil.test".into(),
+            "example.org".into(),
+            "example.net".into(),
+        ])
+        .chain([
+            "evil.test".into(),
+            "relay.test".into(),
+            "%40".into(),
+            "#64;".into(),
+        ])
+        .collect();
+    let files = all_files(&site.www());
+    assert!(files.len() > 10, "{files:?}");
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap().to_lowercase();
+        for bad in &forbidden {
+            assert!(!text.contains(bad.as_str()), "{}: {bad}", f.display());
+        }
+    }
+    // What they are shown as.
+    let index = site.page("index.html");
+    for name in [
+        "alice", "bob", "carol", "mallory", "dan", "erin", "frank", "grace",
+    ] {
+        assert!(index.contains(&format!(">{name}</a>")), "{name}: {index}");
+    }
+    let cup = site.page("tournaments/cup.html");
+    assert!(
+        cup.contains("<td>judy</td>") && cup.contains("<td>kim</td>"),
+        "{cup}"
+    );
+}
+
+fn all_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(all_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
 }

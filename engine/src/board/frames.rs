@@ -18,6 +18,13 @@ use std::fmt::Write as _;
 /// The positions `boards` (all of one game, so of one geometry and
 /// orientation; the first gives them) as one `<svg>`; empty for none.
 pub fn svg_frames(boards: &[Board], prefix: &str) -> String {
+    svg_frames_from(boards, prefix, 0)
+}
+
+/// [`svg_frames`] for a stretch of a game: `boards[0]` is position
+/// `from` (its group `{prefix}{from}`), so that a long game drawn on
+/// several pages keeps one name for each position.
+pub fn svg_frames_from(boards: &[Board], prefix: &str, from: usize) -> String {
     let Some(first) = boards.first() else {
         return String::new();
     };
@@ -27,6 +34,7 @@ pub fn svg_frames(boards: &[Board], prefix: &str) -> String {
     let mut looks = Looks::default();
     let mut body = String::new();
     for (n, board) in boards.iter().enumerate() {
+        let n = from + n;
         let _ = write!(body, "<g id=\"{prefix}{n}\" class=\"ply\">");
         for (s, sq) in board.squares.iter().enumerate() {
             let s = Sq(s as u8);
@@ -205,6 +213,14 @@ mod tests {
         assert!(s.contains("<use href=\"#pc0\" x=\"54\" y=\"54\"/>"), "{s}");
         // The squares drawn once, and the marked one again in each.
         assert_eq!(s.matches("<rect x=").count(), 64 + 2);
+    }
+
+    #[test]
+    fn a_stretch_of_a_game_keeps_the_names_of_its_positions() {
+        let s = svg_frames_from(&[board(0, 9), board(9, 0)], "p", 200);
+        assert!(s.contains("<g id=\"p200\" class=\"ply\">"), "{s}");
+        assert!(s.contains("<g id=\"p201\" class=\"ply\">"), "{s}");
+        assert!(!s.contains("<g id=\"p0\""), "{s}");
     }
 
     #[test]

@@ -254,31 +254,37 @@ pub fn match_game<G: Evaluate>(spec: &MatchSpec, i: u32) -> Score {
     score
 }
 
-/// Plays a match on `spec.threads` threads; `each` sees every game's
-/// number and result as it ends (from any thread).
+/// Plays a match on `spec.threads` threads (this one among them);
+/// `each` sees every game's number and result as it ends (from any
+/// thread). A thread the OS refuses is done without: its games go to the
+/// others, at worst all to this one.
 pub fn play_match<G: Evaluate>(spec: &MatchSpec, each: &(dyn Fn(u32, &Score) + Sync)) -> Score {
     let next = std::sync::atomic::AtomicU32::new(0);
-    let threads = spec.threads.max(1);
+    let run = || {
+        let mut total = Score::default();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            if i >= spec.games {
+                break total;
+            }
+            let s = match_game::<G>(spec, i);
+            each(i, &s);
+            total.add(&s);
+        }
+    };
     let totals: Vec<Score> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut total = Score::default();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        if i >= spec.games {
-                            break total;
-                        }
-                        let s = match_game::<G>(spec, i);
-                        each(i, &s);
-                        total.add(&s);
-                    }
-                })
-            })
-            .collect();
+        let mut handles = Vec::new();
+        for _ in 1..spec.threads.max(1) {
+            match std::thread::Builder::new().spawn_scoped(scope, run) {
+                Ok(h) => handles.push(h),
+                Err(_) => break,
+            }
+        }
+        let mine = run();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_default())
+            .chain([mine])
             .collect()
     });
     let mut score = Score::default();
