@@ -157,7 +157,7 @@ fn keys_mailed_once(store: &Store, sent: &Path, t: &TournamentFile, id: &str, re
     for (side, player) in rec.players.given() {
         assert!(t.players.contains(player), "{id}: {player} plays in it");
         let token = secrets.tokens[side].clone().expect("a key");
-        let begins: Vec<_> = common::received_by(sent, player)
+        let begins: Vec<_> = common::received_by(sent, &pbem::reply::address_of(player))
             .into_iter()
             .filter(|m| m.subject.contains(&format!("[pbem {id}]")))
             .filter(|m| m.text.starts_with("The game begins"))
@@ -185,7 +185,7 @@ fn all_records(store: &Store) -> BTreeMap<String, String> {
 
 /// How many mails `who` got in the sink `sent` whose text holds `what`.
 fn count(sent: &Path, who: &str, what: &str) -> usize {
-    common::received_by(sent, who)
+    common::received_by(sent, &pbem::reply::address_of(who))
         .iter()
         .filter(|m| m.text.contains(what))
         .count()

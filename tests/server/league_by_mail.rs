@@ -192,7 +192,16 @@ fn series_and_rematch(desk: &mut Desk) {
     assert!(a[0].contains("Ratings in M.A.D.: yours 1500"), "{}", a[0]);
     assert_eq!(first_mover(&desk.room, &g1), alice);
 
-    // Bob resigns game 1: game 2 begins at once, Bob (the loser) first.
+    // Alice, moving first, plays; then Bob resigns game 1 (both wrote in
+    // it, so it is rated): game 2 begins at once, Bob (the loser) first.
+    let opening = {
+        let rec = Record::parse(&g1, &desk.room.store().read_game(&g1).unwrap().unwrap()).unwrap();
+        let r = pbem::record::replay::<pbem_engine::games::mad::Mad>(&rec).unwrap();
+        let (mv, _) = pbem_engine::game::listed_moves(r.position())[0].clone();
+        pbem_engine::game::canonical(r.position(), mv)
+    };
+    desk.answer(0, &format!("[pbem {g1}]"), &format!("{opening}\n"));
+    desk.next([1, 1]);
     desk.answer(1, &format!("[pbem {g1}]"), "resign");
     let [a, b] = desk.next([2, 2]);
     assert!(
