@@ -259,22 +259,12 @@ impl Adjudicator<'_> {
         if rules.side_named(&ch.challenger_side) == Some(m.side) {
             // The challenger, with their key: `decline` withdraws the
             // challenge (so that the bound on open challenges never locks
-            // a player out); `accept` confirms a challenge to the bot
-            // (the key proves the address); anything else is too early.
+            // a player out); anything else confirms a challenge to the
+            // bot (the key proves the address), and is too early for
+            // another.
             match (commands.first(), self.identity.bot_level(&ch.opponent)) {
                 (Some(Command::Decline), _) => return self.withdraw(from, id, rules, ch),
-                (Some(Command::Accept), Some(level)) => {
-                    return self.confirm_bot(from, id, ch, rules, level);
-                }
-                (_, Some(_)) => {
-                    let command = format!("challenge {} bot", rules.slug());
-                    let reason = self.words("confirm_with_accept", context! { command })?;
-                    let r = self.reject(from, Some(id), Refusal::new(summary(commands), reason))?;
-                    return Ok(failed(
-                        vec![r],
-                        format!("refused from {from}: bot challenge {id} not confirmed"),
-                    ));
-                }
+                (_, Some(level)) => return self.confirm_bot(from, id, ch, rules, level),
                 _ => return not_yet(true),
             }
         }

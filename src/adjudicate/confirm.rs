@@ -108,6 +108,7 @@ impl Adjudicator<'_> {
             source,
             created: self.now,
             done: None,
+            declined: false,
         };
         self.store.write_confirmation(&id, &c)?;
         Ok((vec![self.confirmation_letter(&id, &c)?], false))
@@ -147,8 +148,10 @@ impl Adjudicator<'_> {
         })
     }
 
-    /// A reply carrying request `id`'s key, from its address: `accept`
-    /// carries the request out, `decline` drops it.
+    /// A reply carrying request `id`'s key, from its address: `decline`
+    /// drops the request, anything else carries it out (the route sends
+    /// `accept` for whatever the reply said); a request answered before
+    /// is answered the same again.
     pub(super) fn confirm(
         &self,
         m: &GameMail<'_>,
@@ -156,33 +159,25 @@ impl Adjudicator<'_> {
         mut c: Confirmation,
     ) -> Result<Handled> {
         let from = m.from;
-        match m.commands.first() {
-            Some(Command::Accept) => {}
-            Some(Command::Decline) if c.done.is_none() => {
-                self.store.remove_confirmation(id)?;
-                let text = self.words(
-                    "request_dropped",
-                    context! { command => c.action.command() },
-                )?;
-                let title =
-                    self.words("title", context! { of => "confirm", action => "dropped" })?;
-                return Ok(Handled {
-                    letters: vec![self.info(from, &title, &text, None)?],
-                    fate: format!("request {id} dropped by {from}"),
-                    ..Handled::default()
-                });
+        let decline = m.commands.first() == Some(&Command::Decline) && c.done.is_none();
+        // Kept, marked, as a confirmed one is: the same answer again for a
+        // mail handled again.
+        if decline || c.declined {
+            if decline {
+                c.done = Some(self.now);
+                c.declined = true;
+                self.store.write_confirmation(id, &c)?;
             }
-            _ => {
-                let reason = self.words(
-                    "confirm_with_accept",
-                    context! { command => c.action.command() },
-                )?;
-                let r = self.reject(from, None, Refusal::new(summary(m.commands), reason))?;
-                return Ok(failed(
-                    vec![r],
-                    format!("refused from {from}: request {id} not confirmed"),
-                ));
-            }
+            let text = self.words(
+                "request_dropped",
+                context! { command => c.action.command() },
+            )?;
+            let title = self.words("title", context! { of => "confirm", action => "dropped" })?;
+            return Ok(Handled {
+                letters: vec![self.info(from, &title, &text, None)?],
+                fate: format!("request {id} dropped by {from}"),
+                ..Handled::default()
+            });
         }
         let command = Command::from_action(&c.action);
         // Confirmed before (a crash came before this mail's commit): the

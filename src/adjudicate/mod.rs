@@ -208,6 +208,29 @@ impl Adjudicator<'_> {
                 Err(refused) => return Ok(refused),
             }
         }
+        // A reply to one of pbem's questions (a request, a challenge to the
+        // bot), carrying its key, from the address it went to: whatever it
+        // says but `decline` confirms, however the client wrote it.
+        if let Some(s) = side
+            && table
+                .as_ref()
+                .is_some_and(|(_, t)| self.awaits_confirmation(t, s))
+            && let Some((id, t)) = table
+        {
+            let answer = if commands.contains(&Command::Decline) {
+                Command::Decline
+            } else {
+                Command::Accept
+            };
+            let m = GameMail {
+                from: &from,
+                mail,
+                id: &id,
+                side: s,
+                commands: &[answer],
+            };
+            return self.in_game(&m, t);
+        }
         // The game named in a refusal: only for its players.
         let known = table
             .as_ref()
@@ -261,6 +284,23 @@ impl Adjudicator<'_> {
                 });
                 self.outside_game(&from, mail, &commands, thread)
             }
+        }
+    }
+
+    /// Whether `table` is one of pbem's questions that `side` is to answer
+    /// with `accept` or `decline`: a request waiting for its sender's
+    /// confirmation, or a challenge to the bot waiting for its
+    /// challenger's.
+    fn awaits_confirmation(&self, table: &Table, side: Side) -> bool {
+        match table {
+            Table::Confirm { .. } => true,
+            Table::Challenge {
+                rules, challenge, ..
+            } => {
+                self.identity.bot_level(&challenge.opponent).is_some()
+                    && rules.side_named(&challenge.challenger_side) == Some(side)
+            }
+            _ => false,
         }
     }
 

@@ -38,6 +38,9 @@ pub struct Confirmation {
     /// handled again (a crash before its commit) is answered the same.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub done: Option<DateTime<Utc>>,
+    /// It was declined (and `done` says when): nothing was carried out.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub declined: bool,
 }
 
 impl Store {
@@ -92,6 +95,7 @@ mod tests {
             source: "ab12".into(),
             created: "2026-11-28T10:00:00Z".parse().unwrap(),
             done: Some("2026-11-28T11:00:00Z".parse().unwrap()),
+            declined: true,
         };
         store.write_confirmation("ok-abc", &c).unwrap();
         assert_eq!(store.confirmation("ok-abc").unwrap(), Some(c.clone()));
@@ -100,6 +104,7 @@ mod tests {
                 tournament: "x".into(),
             },
             done: None,
+            declined: false,
             ..c
         };
         store.write_confirmation("ok-def", &leave).unwrap();

@@ -235,8 +235,12 @@ fn sign_ups_and_leaves_count_only_once_confirmed_from_the_mailbox() {
     t.send(1, "join cup\n");
     t.poll();
     assert_eq!(t.pbem.store.confirmation_ids().unwrap().len(), 3);
-    // p1 confirms from the mailbox; p2 declines; p0 never answers.
-    t.confirm(1);
+    // p1 confirms from the mailbox, in words of their own (any reply
+    // carrying the key but `decline` confirms); p2 declines; p0 never
+    // answers.
+    t.players[1]
+        .reply(&t.inbox, "confirm:", "Yes, that was me.")
+        .unwrap();
     t.players[2].reply(&t.inbox, "confirm:", "decline").unwrap();
     t.poll();
     let players = t.tournament("cup").players;
