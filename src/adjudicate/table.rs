@@ -104,12 +104,6 @@ impl Adjudicator<'_> {
 
     /// [`Adjudicator::table`], failing on any file that cannot be read.
     fn read_table(&self, id: &str) -> Result<Option<Table>> {
-        if let Some(request) = self.store.confirmation(id)? {
-            return Ok(Some(Table::Confirm {
-                id: id.to_string(),
-                request,
-            }));
-        }
         if let Some(ch) = self.store.challenge(id)? {
             let secrets = self.store.secrets_file(id)?;
             return Ok(Some(match ch.rules.parse::<Rules>() {
@@ -131,7 +125,13 @@ impl Adjudicator<'_> {
         }
         let text = match self.store.read_game(id) {
             Ok(Some(text)) => text,
-            Ok(None) => return Ok(None),
+            // Last, so that a game's mail pays nothing for it.
+            Ok(None) => {
+                return Ok(self.store.confirmation(id)?.map(|request| Table::Confirm {
+                    id: id.to_string(),
+                    request,
+                }));
+            }
             // Bytes that are not UTF-8 (issue 13): a damaged record like
             // any other, not a store failure that keeps the mail waiting.
             Err(e @ StoreError::NotText { .. }) => {
