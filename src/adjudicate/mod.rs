@@ -208,28 +208,13 @@ impl Adjudicator<'_> {
                 Err(refused) => return Ok(refused),
             }
         }
-        // A reply to one of pbem's questions (a request, a challenge to the
-        // bot), carrying its key, from the address it went to: whatever it
-        // says but `decline` confirms, however the client wrote it.
         if let Some(s) = side
             && table
                 .as_ref()
                 .is_some_and(|(_, t)| self.awaits_confirmation(t, s))
             && let Some((id, t)) = table
         {
-            let answer = if commands.contains(&Command::Decline) {
-                Command::Decline
-            } else {
-                Command::Accept
-            };
-            let m = GameMail {
-                from: &from,
-                mail,
-                id: &id,
-                side: s,
-                commands: &[answer],
-            };
-            return self.in_game(&m, t);
+            return self.answer_question(&from, mail, (&id, t), s, &commands);
         }
         // The game named in a refusal: only for its players.
         let known = table
@@ -285,6 +270,33 @@ impl Adjudicator<'_> {
                 self.outside_game(&from, mail, &commands, thread)
             }
         }
+    }
+
+    /// A reply to one of pbem's questions (a request, a challenge to the
+    /// bot; `question`, its id and what stands for it), carrying its key,
+    /// from the address it went to (`side`): whatever it says but
+    /// `decline` confirms, however the client wrote it.
+    fn answer_question(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        question: (&str, Table),
+        side: Side,
+        commands: &[Command],
+    ) -> Result<Handled> {
+        let answer = if commands.contains(&Command::Decline) {
+            Command::Decline
+        } else {
+            Command::Accept
+        };
+        let m = GameMail {
+            from,
+            mail,
+            id: question.0,
+            side,
+            commands: &[answer],
+        };
+        self.in_game(&m, question.1)
     }
 
     /// Whether `table` is one of pbem's questions that `side` is to answer
