@@ -18,6 +18,7 @@ mod admin;
 mod bot;
 mod cli;
 mod examples;
+mod games_listing;
 mod layout;
 mod match_threads;
 mod readme;
