@@ -43,6 +43,36 @@ impl Received {
         self.text.lines().next().unwrap_or("")
     }
 
+    /// What happened in one line of at most about `width` characters:
+    /// the mail's first paragraph, unwrapped, up to the last sentence end
+    /// that fits (the first sentence whole when none does). Its first line
+    /// would do only when it is a sentence, and the text is wrapped.
+    pub fn summary(&self, width: usize) -> String {
+        let para = self
+            .text
+            .lines()
+            .map(str::trim)
+            .skip_while(|l| l.is_empty())
+            .take_while(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let mut ends = para.char_indices().filter_map(|(i, c)| {
+            let end = i + c.len_utf8();
+            let at_end = para[end..].chars().next().is_none_or(char::is_whitespace);
+            (matches!(c, '.' | '!' | '?') && at_end).then_some(end)
+        });
+        let Some(first) = ends.next() else {
+            return para;
+        };
+        let fits = |end: &usize| para[..*end].chars().count() <= width;
+        let end = std::iter::once(first)
+            .chain(ends)
+            .take_while(fits)
+            .last()
+            .unwrap_or(first);
+        para[..end].to_string()
+    }
+
     /// Reads a mail from pbem; `None` when it is not a mail.
     pub fn parse(raw: &[u8]) -> Option<Received> {
         let m = MessageParser::default().parse(raw)?;

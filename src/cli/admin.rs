@@ -377,6 +377,7 @@ impl Games {
     pub fn execute(self) -> anyhow::Result<i32> {
         let config = self.config.load()?;
         let store = store::Store::open(&config.data)?;
+        let mut rows = Rows::default();
         let mut bad = 0;
         for id in store.game_ids()? {
             let name = format!("{id}.toml");
@@ -388,86 +389,130 @@ impl Games {
                 Err(e @ store::StoreError::NotText { .. }) => Err(e.to_string()),
                 Err(e) => return Err(e.into()),
             };
-            let (rec, c) = match checked {
-                Ok(x) => x,
+            match checked {
+                Ok((rec, c)) => self.game(&mut rows, &id, &rec, &c)?,
                 Err(e) => {
                     bad += 1;
-                    if self.json {
-                        out!(
-                            "{}",
-                            serde_json::json!({"id": id, "kind": "game", "state": "damaged", "error": e.to_string()})
-                        );
-                    } else {
-                        out!("{id:<16} DAMAGED  [{e}]");
-                    }
-                    continue;
+                    self.damaged(&mut rows, &id, "game", &e)?;
                 }
-            };
-            let plural = if c.moves == 1 { "" } else { "s" };
-            if self.json {
-                out!(
-                    "{}",
-                    serde_json::json!({
-                        "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
-                        "players": named_players(&rec), "first": rec.rules.side_name(rec.first_side()),
-                        "state": if c.result == "*" { "in play" } else { "over" },
-                        "result": c.result, "moves": c.moves,
-                    })
-                );
-            } else {
-                let players = named_players(&rec)
-                    .iter()
-                    .map(|(s, p)| format!("{s}: {p}"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let state = if c.result == "*" {
-                    format!("in play, {} move{plural}", c.moves)
-                } else {
-                    format!("{} ({} move{plural})", c.result, c.moves)
-                };
-                out!("{id:<16} {:<20} {players}  [{state}]", rec.rules.name());
             }
         }
         for id in store.challenge_ids()? {
-            let c = match store.challenge(&id) {
-                Ok(Some(c)) => c,
-                Ok(None) => continue,
+            match store.challenge(&id) {
+                Ok(Some(c)) => self.challenge(&mut rows, &id, &c)?,
+                Ok(None) => {}
                 Err(e) => {
                     bad += 1;
-                    if self.json {
-                        out!(
-                            "{}",
-                            serde_json::json!({"id": id, "kind": "challenge", "state": "damaged", "error": e.to_string()})
-                        );
-                    } else {
-                        out!("{id:<16} DAMAGED  [{e}]");
-                    }
-                    continue;
+                    self.damaged(&mut rows, &id, "challenge", &e.to_string())?;
                 }
-            };
-            let game = c
-                .rules
-                .parse::<Rules>()
-                .map(Rules::name)
-                .unwrap_or(c.rules.as_str());
-            if self.json {
-                out!(
-                    "{}",
-                    serde_json::json!({
-                        "id": id, "kind": "challenge", "rules": c.rules, "game": game,
-                        "challenger": c.challenger, "challenger_side": c.challenger_side,
-                        "opponent": c.opponent, "first": c.first, "state": "not answered",
-                    })
-                );
-            } else {
-                out!(
-                    "{id:<16} {game:<20} challenge from {} to {}, not answered",
-                    c.challenger,
-                    c.opponent
-                );
             }
         }
+        rows.print()?;
         Ok(if bad == 0 { 0 } else { 1 })
+    }
+
+    fn damaged(&self, rows: &mut Rows, id: &str, kind: &str, e: &str) -> anyhow::Result<()> {
+        if self.json {
+            out!(
+                "{}",
+                serde_json::json!({"id": id, "kind": kind, "state": "damaged", "error": e})
+            );
+        } else {
+            rows.push(id, "DAMAGED", format!("[{e}]"));
+        }
+        Ok(())
+    }
+
+    fn game(
+        &self,
+        rows: &mut Rows,
+        id: &str,
+        rec: &Record,
+        c: &super::Checked,
+    ) -> anyhow::Result<()> {
+        if self.json {
+            out!(
+                "{}",
+                serde_json::json!({
+                    "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
+                    "players": named_players(rec), "first": rec.rules.side_name(rec.first_side()),
+                    "state": if c.result == "*" { "in play" } else { "over" },
+                    "result": c.result, "moves": c.moves,
+                })
+            );
+            return Ok(());
+        }
+        let players = named_players(rec)
+            .iter()
+            .map(|(s, p)| format!("{s}: {p}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let moves = format!("{} move{}", c.moves, if c.moves == 1 { "" } else { "s" });
+        // The result in words: the winner by their side's name.
+        let state = match c.outcome {
+            None => format!("in play, {moves}"),
+            Some(game::Outcome::Draw) => format!("drawn ({moves})"),
+            Some(game::Outcome::Win(side)) => {
+                format!("{} won ({moves})", rec.rules.side_name(side))
+            }
+        };
+        rows.push(id, rec.rules.name(), format!("{players}  [{state}]"));
+        Ok(())
+    }
+
+    fn challenge(&self, rows: &mut Rows, id: &str, c: &store::Challenge) -> anyhow::Result<()> {
+        let game = c
+            .rules
+            .parse::<Rules>()
+            .map(Rules::name)
+            .unwrap_or(c.rules.as_str());
+        if self.json {
+            out!(
+                "{}",
+                serde_json::json!({
+                    "id": id, "kind": "challenge", "rules": c.rules, "game": game,
+                    "challenger": c.challenger, "challenger_side": c.challenger_side,
+                    "opponent": c.opponent, "first": c.first, "state": "not answered",
+                })
+            );
+        } else {
+            rows.push(
+                id,
+                game,
+                format!(
+                    "challenge from {} to {}, not answered",
+                    c.challenger, c.opponent
+                ),
+            );
+        }
+        Ok(())
+    }
+}
+
+/// `pbem games`'s lines, held until all are read: the id and game columns
+/// are as wide as their longest entry (an id has no fixed length), so
+/// every line's columns start at the same place.
+#[derive(Default)]
+struct Rows(Vec<(String, String, String)>);
+
+impl Rows {
+    fn push(&mut self, id: &str, game: &str, rest: String) {
+        self.0.push((id.into(), game.into(), rest));
+    }
+
+    fn print(&self) -> anyhow::Result<()> {
+        let width = |f: fn(&(String, String, String)) -> &String| {
+            self.0
+                .iter()
+                .map(|r| f(r).chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let (id_w, game_w) = (width(|r| &r.0), width(|r| &r.1));
+        for (id, game, rest) in &self.0 {
+            out!("{id:<id_w$}  {game:<game_w$}  {rest}");
+        }
+        Ok(())
     }
 }
 

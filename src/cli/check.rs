@@ -5,6 +5,7 @@
 use super::out;
 use super::server::ConfigArg;
 use crate::config::{Config, InboxKind};
+use crate::history::{GitConfig, git::Git};
 use crate::mailbox::imap::Imap;
 use crate::store::Store;
 use crate::transport;
@@ -16,8 +17,10 @@ use std::path::Path;
 /// writable, the mailbox can be reached (the Maildir's folders are there
 /// and writable, or the IMAP login and folder selection work), and mail
 /// can be sent (SMTP: connect, EHLO, STARTTLS or TLS, AUTH; sendmail: the
-/// command is there; Maildirs: the folder is writable). Nothing is sent
-/// or changed.
+/// command is there; Maildirs: the folder is writable). With [git]: git
+/// runs and the games folder is a repository it reads (or may become
+/// one); the remote is named, never reached. With [site]: the archive's
+/// folder is writable. Nothing is sent or changed.
 ///
 /// Prints one line per check, `OK` or `FAIL` and what to do about it.
 /// Exits 0 when every check passes, 1 otherwise.
@@ -89,6 +92,21 @@ impl Check {
                 result: transport::check(&config.send).map_err(|e| e.message),
             },
         ];
+        // The optional parts, each checked only when pbem.toml has it.
+        let optional = [
+            config.git.as_ref().map(|g| Line {
+                what: "git",
+                result: git(g, &config.data.join("games")),
+            }),
+            config.site.as_ref().map(|s| Line {
+                what: "site",
+                result: site(&s.dir),
+            }),
+        ];
+        let lines: Vec<Line> = lines
+            .into_iter()
+            .chain(optional.into_iter().flatten())
+            .collect();
         print(&lines)?;
         Ok(if lines.iter().all(|l| l.result.is_ok()) {
             0
@@ -178,4 +196,83 @@ fn inbox(config: &Config) -> Result<String, String> {
             ))
         }
     }
+}
+
+/// `[git]`: git runs, and the games folder is a repository git reads (or
+/// one pbem can make at its first commit). The remote is only named:
+/// reaching it would be a network connection, and a push changes it.
+fn git(config: &GitConfig, games: &Path) -> Result<String, String> {
+    if !config.enabled {
+        return Ok("[git] enabled = false: no history of the records is kept".into());
+    }
+    let repo = Git {
+        dir: games.to_path_buf(),
+    };
+    let version = repo
+        .text(&["--version"])
+        .map_err(|e| format!("{}: {e}", games.display()))?;
+    let history = if games.join(".git").exists() {
+        repo.text(&["rev-parse", "--git-dir"]).map_err(|e| {
+            format!(
+                "{} is no repository git can read: {e} (move its .git away, and pbem \
+                 makes a new one at its next commit)",
+                games.display()
+            )
+        })?;
+        format!("{}, a repository git reads", games.display())
+    } else {
+        probe(games).map_err(|e| {
+            format!(
+                "{}: {e} (pbem makes the repository there at its first commit: the user \
+                 pbem runs as must be able to write there)",
+                games.display()
+            )
+        })?;
+        format!(
+            "{}, writable: pbem makes the repository at its first commit",
+            games.display()
+        )
+    };
+    let remote = match &config.remote {
+        Some(url) => format!("pushes to {url} (not tried: check connects to no remote)"),
+        None => "no remote: the history stays here".into(),
+    };
+    Ok(format!(
+        "{}; the history on branch {} in {history}; {remote}",
+        version.trim(),
+        config.branch
+    ))
+}
+
+/// `[site]`: the web archive's folder is writable, or, while missing, the
+/// nearest folder above it that is there (the daemon makes the rest).
+fn site(dir: &Path) -> Result<String, String> {
+    let hint = "(check [site] dir in pbem.toml, and that the user pbem runs as may write there)";
+    if dir.is_dir() {
+        probe(dir).map_err(|e| format!("{}: {e} {hint}", dir.display()))?;
+        return Ok(format!("{} is writable", dir.display()));
+    }
+    if dir.exists() {
+        return Err(format!("{} is not a folder {hint}", dir.display()));
+    }
+    // A relative folder's last ancestor is "": the current folder.
+    fn here(a: &Path) -> &Path {
+        if a.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            a
+        }
+    }
+    let Some(above) = dir.ancestors().skip(1).map(here).find(|a| a.is_dir()) else {
+        return Err(format!(
+            "{}: no folder above it is there {hint}",
+            dir.display()
+        ));
+    };
+    probe(above).map_err(|e| format!("{}: {e} {hint}", above.display()))?;
+    Ok(format!(
+        "{} is not there yet; it is made in {}, which is writable",
+        dir.display(),
+        above.display()
+    ))
 }

@@ -7,6 +7,10 @@ use crate::setup::Server;
 use clap::Args;
 use std::path::{Path, PathBuf};
 
+/// How long a mail's one-line summary may grow before it stops at an
+/// earlier sentence end.
+const SUMMARY_WIDTH: usize = 100;
+
 /// Play a whole scripted game by mail on the embedded default (a local
 /// Maildir in, Maildirs out; no mail server needed) and show the mails.
 ///
@@ -72,9 +76,10 @@ impl Demo {
         };
         let show = |who: &str, mails: &[crate::demo::Received], full: bool| -> anyhow::Result<()> {
             for m in mails {
-                // What happened is each mail's first line; the subject is
-                // the game's, the same in every mail of it (issue 12).
-                out!("  pbem -> {who}: {}", m.text.lines().next().unwrap_or(""));
+                // What happened is each mail's first sentences (the subject
+                // is the game's, the same in every mail of it); whole ones,
+                // as the mail's text is wrapped mid-sentence.
+                out!("  pbem -> {who}: {}", m.summary(SUMMARY_WIDTH));
                 if full {
                     for l in m.text.lines() {
                         out!("      | {l}");

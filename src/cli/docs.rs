@@ -4,7 +4,7 @@
 use super::{Cli, out};
 use clap::{Args, CommandFactory};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Print a shell completion script for pbem.
 ///
@@ -58,23 +58,47 @@ impl Manpage {
         std::fs::create_dir_all(&dir)
             .map_err(|e| anyhow::anyhow!("pbem manpage: cannot make {}: {e}", dir.display()))?;
         let mut written = Vec::new();
-        let mut page = |name: String, cmd: clap::Command| -> anyhow::Result<()> {
-            let mut out = Vec::new();
-            clap_mangen::Man::new(cmd.name(name.clone())).render(&mut out)?;
-            let path = dir.join(format!("{name}.1"));
-            crate::store::files::write_atomic(&path, &String::from_utf8_lossy(&out))?;
-            written.push(path);
-            Ok(())
-        };
-        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
-            page(format!("pbem-{}", sub.get_name()), sub.clone())?;
-        }
-        page("pbem".into(), cmd)?;
+        pages(&dir, ("pbem", "pbem"), cmd, &mut written)?;
         for p in &written {
             out!("wrote {}", p.display());
         }
         Ok(0)
     }
+}
+
+/// Writes `name`'s page and, first, one per subcommand at every depth
+/// (`pbem-tournament-new`): a page lists its subcommands as
+/// `NAME-SUB(1)`, so each of those must be there too. Hidden commands are
+/// neither listed nor written; clap's own `help` subcommand, which a built
+/// command gains, is turned off, as it would be listed with no page.
+fn pages(
+    dir: &Path,
+    (name, typed): (&str, &str),
+    cmd: clap::Command,
+    written: &mut Vec<PathBuf>,
+) -> anyhow::Result<()> {
+    let cmd = cmd.disable_help_subcommand(true);
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        let sub_name = sub.get_name();
+        pages(
+            dir,
+            (
+                &format!("{name}-{sub_name}"),
+                &format!("{typed} {sub_name}"),
+            ),
+            sub.clone(),
+            written,
+        )?;
+    }
+    let mut out = Vec::new();
+    // The synopsis reads as typed (`pbem tournament new`); the page's
+    // name and its references are hyphenated.
+    clap_mangen::Man::new(cmd.name(name.to_string()).bin_name(typed.to_string()))
+        .render(&mut out)?;
+    let path = dir.join(format!("{name}.1"));
+    crate::store::files::write_atomic(&path, &String::from_utf8_lossy(&out))?;
+    written.push(path);
+    Ok(())
 }
 
 /// Print pbem's help, or the help of a subcommand.

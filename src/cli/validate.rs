@@ -30,6 +30,8 @@ pub struct Validate {
 pub struct Checked {
     pub moves: usize,
     pub result: &'static str,
+    /// The result as a value (`None`: in play), for words of its own.
+    pub outcome: Option<crate::game::Outcome>,
     pub reason: Option<String>,
 }
 
@@ -43,6 +45,7 @@ pub fn check(rec: &Record) -> Result<Checked, RecordError> {
         Ok(Checked {
             moves: r.moves.len(),
             result: r.result(),
+            outcome: r.end.as_ref().map(|e| e.outcome),
             reason: r.end.as_ref().map(|e| e.reason.clone()),
         })
     })

@@ -616,7 +616,7 @@ fn games_lists_games_in_play_finished_games_and_challenges() {
     );
     assert!(lines[0].ends_with("[in play, 1 move]"), "{out}");
     assert_eq!(fields(lines[1])[0], "bz-done");
-    assert!(lines[1].ends_with("[red (1 move)]"), "{out}");
+    assert!(lines[1].ends_with("[red won (1 move)]"), "{out}");
     assert_eq!(fields(lines[2])[0], "em-adm2");
     assert!(lines[2].contains("Embed"), "{out}");
     assert!(lines[2].ends_with("[in play, 0 moves]"), "{out}");

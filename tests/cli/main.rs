@@ -16,11 +16,16 @@ mod common;
 
 mod admin;
 mod bot;
+mod check_optional;
 mod cli;
+mod demo_summaries;
 mod examples;
+mod games_listing;
 mod layout;
+mod manpages;
 mod match_threads;
 mod readme;
+mod readme_svg;
 mod records;
 mod rules_docs;
 mod site;

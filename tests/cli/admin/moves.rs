@@ -190,7 +190,11 @@ fn move_plays_a_whole_game_and_then_refuses() {
     assert!(over[0].contains("The game is over"), "{}", over[0]);
 
     let o = site.run(&["games"]);
-    assert!(stdout(&o).contains("[black (27 moves)]"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("[black won (27 moves)]"),
+        "{}",
+        stdout(&o)
+    );
 
     let before = site.snapshot();
     let o = site.run(&["move", "em-adm1", "1-9"]);
