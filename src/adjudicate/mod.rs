@@ -237,7 +237,8 @@ impl Adjudicator<'_> {
             .filter(|_| side.is_some())
             .map(|(id, _)| id.as_str());
         if let Some(e) = parsed.errors.first() {
-            let r = self.reject(&from, known, Refusal::new(&e.line, &e.message))?;
+            let game = known.and(table.as_ref().map(|(_, t)| t));
+            let r = self.reject(&from, known, self.command_error(e, game)?)?;
             return Ok(Handled {
                 fruitless: true,
                 ..failed(vec![r], format!("refused from {from}: {e}"))
