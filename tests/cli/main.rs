@@ -17,6 +17,7 @@ mod common;
 mod admin;
 mod bot;
 mod cli;
+mod errors_help;
 mod examples;
 mod layout;
 mod match_threads;
