@@ -237,8 +237,7 @@ impl Adjudicator<'_> {
             .filter(|_| side.is_some())
             .map(|(id, _)| id.as_str());
         if let Some(e) = parsed.errors.first() {
-            let game = known.and(table.as_ref().map(|(_, t)| t));
-            let r = self.reject(&from, known, self.command_error(e, game)?)?;
+            let r = self.refuse_line(&from, known, table.as_ref(), e)?;
             return Ok(Handled {
                 fruitless: true,
                 ..failed(vec![r], format!("refused from {from}: {e}"))

@@ -86,20 +86,33 @@ impl Adjudicator<'_> {
 }
 
 impl Adjudicator<'_> {
-    /// The refusal of a line the reader refused. A move in another
-    /// game's notation is worded here, where the game is known (`table`,
-    /// for the game's players): its squares counted on the game's board,
-    /// and the move as pbem writes it when that move is legal now.
-    pub(super) fn command_error(
+    /// The refusal of a line the reader refused, to `to`; `known` the
+    /// game of the mail's thread, for its players, `table` that thread's.
+    pub(super) fn refuse_line(
+        &self,
+        to: &str,
+        known: Option<&str>,
+        table: Option<&(String, Table)>,
+        e: &command::CommandError,
+    ) -> Result<Letter> {
+        let refusal = self.command_error(e, known.and(table))?;
+        self.reject(to, known, refusal)
+    }
+
+    /// A move in another game's notation is worded here, where the game
+    /// is known (`table`, for the game's players): its squares counted on
+    /// the game's board, and the move as pbem writes it when that move is
+    /// legal now, else the legal moves from its first square.
+    fn command_error(
         &self,
         e: &command::CommandError,
-        table: Option<&Table>,
+        table: Option<&(String, Table)>,
     ) -> Result<Refusal> {
         let Some(f) = e.foreign else {
             return Ok(Refusal::new(&e.line, &e.message));
         };
         let record = match table {
-            Some(Table::Game { record, .. }) => Some(record),
+            Some((_, Table::Game { record, .. })) => Some(record),
             _ => None,
         };
         let geometry = record.map(|r| r.rules.geometry());

@@ -417,15 +417,8 @@ pub fn parse(body: &str) -> Commands {
             continue;
         }
         let long = line.chars().nth(MAX_LINE).is_some();
-        if let Some(f) = foreign::read(line) {
-            out.errors.push(CommandError {
-                line: line.to_string(),
-                message: FOREIGN.into(),
-                foreign: Some(f),
-            });
-            continue;
-        }
         match parse_line(line) {
+            _ if foreign::read(line).is_some() => out.errors.push(foreign_error(line)),
             Ok(None) => chatter.push(line),
             _ if long => out.errors.push(CommandError {
                 line: shorten(line),
@@ -761,6 +754,15 @@ fn strip_word(s: &str, word: &str) -> Option<String> {
 mod challenge;
 pub mod foreign;
 use challenge::parse_challenge;
+
+/// The refusal of `line`, a move in another game's notation.
+fn foreign_error(line: &str) -> CommandError {
+    CommandError {
+        line: line.to_string(),
+        message: FOREIGN.into(),
+        foreign: foreign::read(line),
+    }
+}
 
 /// The log's word for a move in another game's notation; the player's
 /// refusal is worded by the adjudicator (`foreign_move`).
