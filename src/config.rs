@@ -194,9 +194,10 @@ impl Config {
             let line = e
                 .span()
                 .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+            let message = with_send_hint(e.message(), toml::from_str(&text).ok().as_ref());
             err(match line {
-                Some(l) => format!("line {l}: {}", e.message()),
-                None => e.message().to_string(),
+                Some(l) => format!("line {l}: {message}"),
+                None => message,
             })
         })?;
         if !overrides.is_empty() {
@@ -272,14 +273,33 @@ fn apply_overrides(c: &Config, overrides: &[String]) -> Result<Config, String> {
     };
     let read =
         |t: toml::Table| -> Result<Config, toml::de::Error> { toml::Value::Table(t).try_into() };
-    read(with(None)?).map_err(|e| {
+    let all = with(None)?;
+    read(all.clone()).map_err(|e| {
+        let message = with_send_hint(e.message(), Some(&all));
         // The override without which the settings read well is the one
         // to name (each may need the others: a new transport's keys).
         match (0..overrides.len()).find(|&i| with(Some(i)).is_ok_and(|t| read(t).is_ok())) {
-            Some(i) => format!("--set {}: {}", overrides[i], e.message()),
-            None => format!("after --set: {}", e.message()),
+            Some(i) => format!("--set {}: {message}", overrides[i]),
+            None => format!("after --set: {message}"),
         }
     })
+}
+
+/// The reader's `message` about the settings `table`, and, when its
+/// `[send]` holds keys of another transport than the one it names, whose
+/// keys they are and what the chosen transport needs: serde alone says
+/// only "unknown field".
+fn with_send_hint(message: &str, table: Option<&toml::Table>) -> String {
+    let stray = table
+        .and_then(|t| t.get("send"))
+        .and_then(toml::Value::as_table)
+        .and_then(crate::transport::config::stray_keys);
+    match stray {
+        // Serde's "unknown field `folder`, expected one of ..." lists the
+        // keys of the wrong transport's reader; this says it all.
+        Some(s) => s,
+        None => message.to_string(),
+    }
 }
 
 /// Sets one `key.path=value` override `o` in `table`.
@@ -511,10 +531,11 @@ mod tests {
         for (bad, says) in [
             ("sendport", "write KEY=VALUE"),
             ("=x", "the key is empty"),
-            // The file's transport is "maildir", which has no port.
+            // The file's transport is "maildir", which has no port: the
+            // error says whose key it is.
             (
                 "send.port=2587",
-                "--set send.port=2587: unknown field `port`",
+                "--set send.port=2587: `port` is a key of the smtp transport, not of maildir; maildir needs `folder`",
             ),
             (
                 "adress=x@y.org",

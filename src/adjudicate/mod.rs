@@ -222,7 +222,7 @@ impl Adjudicator<'_> {
             .filter(|_| side.is_some())
             .map(|(id, _)| id.as_str());
         if let Some(e) = parsed.errors.first() {
-            let r = self.reject(&from, known, Refusal::new(&e.line, &e.message))?;
+            let r = self.refuse_line(&from, known, table.as_ref(), e)?;
             return Ok(Handled {
                 fruitless: true,
                 ..failed(vec![r], format!("refused from {from}: {e}"))

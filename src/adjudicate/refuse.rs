@@ -85,6 +85,88 @@ impl Adjudicator<'_> {
     }
 }
 
+impl Adjudicator<'_> {
+    /// The refusal of a line the reader refused, to `to`; `known` the
+    /// game of the mail's thread, for its players, `table` that thread's.
+    pub(super) fn refuse_line(
+        &self,
+        to: &str,
+        known: Option<&str>,
+        table: Option<&(String, Table)>,
+        e: &command::CommandError,
+    ) -> Result<Letter> {
+        let refusal = self.command_error(e, known.and(table))?;
+        self.reject(to, known, refusal)
+    }
+
+    /// A move in another game's notation is worded here, where the game
+    /// is known (`table`, for the game's players): its squares counted on
+    /// the game's board, and the move as pbem writes it when that move is
+    /// legal now, else the legal moves from its first square.
+    fn command_error(
+        &self,
+        e: &command::CommandError,
+        table: Option<&(String, Table)>,
+    ) -> Result<Refusal> {
+        let Some(f) = e.foreign else {
+            return Ok(Refusal::new(&e.line, &e.message));
+        };
+        let record = match table {
+            Some((_, Table::Game { record, .. })) => Some(record),
+            _ => None,
+        };
+        let geometry = record.map(|r| r.rules.geometry());
+        let squares = geometry.map(|g| g.squares());
+        let game = record.map(|r| r.rules.slug());
+        let near = record
+            .zip(geometry.and_then(|g| f.written(g)))
+            .map(|(rec, w)| crate::with_game!(rec.rules, G => nearest::<G>(rec, &w)))
+            .unwrap_or_default();
+        let hint = near.hint;
+        let reason = self.words(
+            "foreign_move",
+            context! { line => &e.line, squares, hint, game },
+        )?;
+        let (from, legal) = near.from.unzip();
+        Ok(Refusal {
+            from,
+            legal: legal.unwrap_or_default(),
+            ..Refusal::new(&e.line, reason)
+        })
+    }
+}
+
+/// The legal move nearest to what a player wrote in another game's
+/// notation.
+#[derive(Default)]
+struct Nearest {
+    /// The move as pbem writes it, when it is legal now.
+    hint: Option<String>,
+    /// Else the legal moves from the square it starts from, if any.
+    from: Option<(String, Vec<String>)>,
+}
+
+/// `text` (a move in pbem's notation) against the position the record
+/// `rec` stands at: legal, or the legal moves from its first square.
+fn nearest<G: Game>(rec: &Record, text: &str) -> Nearest {
+    let Ok(replayed) = record::replay::<G>(rec) else {
+        return Nearest::default();
+    };
+    let Some(pos) = replayed.positions.last().filter(|_| replayed.end.is_none()) else {
+        return Nearest::default();
+    };
+    match crate::play::parse_move(pos, text) {
+        Ok(m) => Nearest {
+            hint: Some(game::canonical(pos, m)),
+            from: None,
+        },
+        Err(rej) => Nearest {
+            hint: None,
+            from: rej.without_alternatives().1,
+        },
+    }
+}
+
 /// The refusal of a mail in which pbem found no command. It shows what
 /// was read: a player can then see whether pbem missed their text (a
 /// quote or signature cut too early).

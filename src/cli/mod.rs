@@ -147,7 +147,8 @@ impl Source {
         };
         read.map_err(|e| fail(0, format!("cannot read it: {e}")))?;
         match self.rules {
-            None => Record::parse(name, &text),
+            None => Record::parse(name, &text)
+                .map_err(|e| validate::with_move_list_hint(e, file, &text)),
             Some(rules) => {
                 let first = match &self.first {
                     None => None,

@@ -51,6 +51,33 @@ pub fn check(rec: &Record) -> Result<Checked, RecordError> {
     })
 }
 
+/// `e`, the error of reading `text` (the file `file`) as a record, with
+/// a hint when the text is a bare move list: a record starts with its
+/// settings (`rules = ...`), so a list of moves fails on its first line
+/// with a TOML error that says nothing of `--rules`.
+pub fn with_move_list_hint(mut e: RecordError, file: &str, text: &str) -> RecordError {
+    if looks_like_move_list(text) {
+        e.line = 0;
+        let games = crate::rules::Rules::ALL.map(|r| r.slug()).join(", ");
+        e.message = format!(
+            "not a record but a bare move list: name its game, pbem validate --rules GAME {file} (GAME is one of {games}; the four New Millennium games need --first SIDE too)"
+        );
+    }
+    e
+}
+
+/// Whether every line of `text` (blank lines and `#` comments aside) is a
+/// move in pbem's notation, on the largest board, and there is one.
+fn looks_like_move_list(text: &str) -> bool {
+    let geometry = crate::geom::Geometry::TEN;
+    let mut lines = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .peekable();
+    lines.peek().is_some() && lines.all(|l| crate::notation::parse(l, geometry).is_ok())
+}
+
 impl Validate {
     pub fn execute(self) -> anyhow::Result<i32> {
         let mut bad = 0;

@@ -41,6 +41,65 @@ pub enum SendConfig {
     },
 }
 
+/// The keys of each transport's `[send]` table besides `transport`:
+/// those it needs, then those it may take. Kept beside [`SendConfig`]
+/// (a test checks they agree), so an error can say whose a stray key is.
+pub const TRANSPORT_KEYS: &[(&str, &[&str], &[&str])] = &[
+    ("maildir", &["folder"], &[]),
+    (
+        "smtp",
+        &["host"],
+        &["port", "security", "user", "password_file", "ca_file"],
+    ),
+    ("sendmail", &[], &["command"]),
+];
+
+/// What is wrong with a `[send]` table (`send`) whose keys do not fit
+/// its transport: each key that belongs to another transport, with that
+/// transport, and the keys the chosen one needs and takes. `None` when no
+/// key belongs to another transport (a typo is for the reader to name).
+pub fn stray_keys(send: &toml::Table) -> Option<String> {
+    let chosen = send.get("transport")?.as_str()?;
+    let (_, needs, takes) = TRANSPORT_KEYS.iter().find(|(t, ..)| *t == chosen)?;
+    let strays: Vec<String> = send
+        .keys()
+        .filter(|k| {
+            *k != "transport" && !needs.contains(&k.as_str()) && !takes.contains(&k.as_str())
+        })
+        .filter_map(|k| {
+            let owners: Vec<&str> = TRANSPORT_KEYS
+                .iter()
+                .filter(|(_, n, t)| n.contains(&k.as_str()) || t.contains(&k.as_str()))
+                .map(|(t, ..)| *t)
+                .collect();
+            (!owners.is_empty())
+                .then(|| format!("`{k}` is a key of the {} transport", owners.join(" and ")))
+        })
+        .collect();
+    if strays.is_empty() {
+        return None;
+    }
+    let list = |keys: &[&str]| {
+        keys.iter()
+            .map(|k| format!("`{k}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut what = format!("{}, not of {chosen}; {chosen} ", strays.join(", "));
+    if needs.is_empty() {
+        what.push_str("needs no other key");
+    } else {
+        what.push_str(&format!("needs {}", list(needs)));
+    }
+    if !takes.is_empty() {
+        what.push_str(&format!(" and may take {}", list(takes)));
+    }
+    what.push_str(&format!(
+        "; remove the other transport's keys from [send], or replace the section whole, like --set 'send={{transport=\"{chosen}\", ...}}'"
+    ));
+    Some(what)
+}
+
 fn default_port() -> u16 {
     587
 }
@@ -140,5 +199,64 @@ pub fn check(config: &SendConfig) -> Result<String, SendError> {
                     ))
                 })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A value each key of [`TRANSPORT_KEYS`] reads.
+    fn value(key: &str) -> toml::Value {
+        match key {
+            "port" => toml::Value::Integer(2525),
+            "security" => "none".into(),
+            _ => "x".into(),
+        }
+    }
+
+    fn table(transport: &str, keys: &[&str]) -> toml::Table {
+        let mut t = toml::Table::new();
+        t.insert("transport".into(), transport.into());
+        for k in keys {
+            t.insert((*k).into(), value(k));
+        }
+        t
+    }
+
+    #[test]
+    fn the_key_list_agrees_with_the_settings() {
+        for (transport, needs, takes) in TRANSPORT_KEYS {
+            let all: Vec<&str> = needs.iter().chain(takes.iter()).copied().collect();
+            for keys in [needs.to_vec(), all] {
+                let t = table(transport, &keys);
+                let read: Result<SendConfig, _> = toml::Value::Table(t).try_into();
+                assert!(read.is_ok(), "{transport} {keys:?}: {read:?}");
+                assert_eq!(stray_keys(&table(transport, &keys)), None);
+            }
+            // Each needed key is needed.
+            for k in *needs {
+                let t = table(transport, &[]);
+                let read: Result<SendConfig, _> = toml::Value::Table(t).try_into();
+                assert!(read.is_err(), "{transport} without {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_of_another_transport_is_named_with_its_transport() {
+        let e = stray_keys(&table("smtp", &["folder", "command"])).unwrap();
+        assert!(
+            e.starts_with("`command` is a key of the sendmail transport, `folder` is a key of the maildir transport, not of smtp; smtp needs `host` and may take `port`"),
+            "{e}"
+        );
+        let e = stray_keys(&table("maildir", &["folder", "host", "port"])).unwrap();
+        assert!(e.contains("`host` is a key of the smtp transport"), "{e}");
+        assert!(
+            e.contains("not of maildir; maildir needs `folder`; remove"),
+            "{e}"
+        );
+        assert_eq!(stray_keys(&table("smtp", &["host", "bogus"])), None);
+        assert_eq!(stray_keys(&table("pigeon", &["folder"])), None);
     }
 }

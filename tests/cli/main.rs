@@ -19,6 +19,7 @@ mod bot;
 mod check_optional;
 mod cli;
 mod demo_summaries;
+mod errors_help;
 mod examples;
 mod games_listing;
 mod layout;

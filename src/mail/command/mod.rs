@@ -189,6 +189,9 @@ pub struct CommandError {
     /// The line as written (trimmed).
     pub line: String,
     pub message: String,
+    /// The line is a move in another game's notation: the adjudicator,
+    /// which knows the game, words the refusal and its hint.
+    pub foreign: Option<foreign::ForeignMove>,
 }
 
 impl fmt::Display for CommandError {
@@ -401,7 +404,7 @@ fn as_read(raw: &str) -> &str {
 /// never true of a line pbem writes (issue 12), so a line in a quote that
 /// does is the player's.
 pub fn reads_as_command(line: &str) -> bool {
-    !matches!(parse_line(as_read(line)), Ok(None))
+    foreign::read(as_read(line)).is_some() || !matches!(parse_line(as_read(line)), Ok(None))
 }
 
 /// Parses every line of a cleaned body (see [`super::text`]).
@@ -415,9 +418,11 @@ pub fn parse(body: &str) -> Commands {
         }
         let long = line.chars().nth(MAX_LINE).is_some();
         match parse_line(line) {
+            _ if foreign::read(line).is_some() => out.errors.push(foreign_error(line)),
             Ok(None) => chatter.push(line),
             _ if long => out.errors.push(CommandError {
                 line: shorten(line),
+                foreign: None,
                 message: format!(
                     "this line is {} characters long, too long for a command (at most {MAX_LINE}); write each command on a short line of its own",
                     line.chars().count()
@@ -427,6 +432,7 @@ pub fn parse(body: &str) -> Commands {
             Err(message) => out.errors.push(CommandError {
                 line: quoted(line),
                 message,
+                foreign: None,
             }),
         }
     }
@@ -441,6 +447,7 @@ pub fn parse(body: &str) -> Commands {
         .collect();
     if moves.len() > 1 {
         out.errors.push(CommandError {
+            foreign: None,
             line: shorten(&first_two(&moves)),
             message: format!(
                 "one move per mail: this mail holds {} moves ({}); send only the move you play now",
@@ -451,6 +458,7 @@ pub fn parse(body: &str) -> Commands {
     }
     if out.commands.len() > MAX_COMMANDS {
         out.errors.push(CommandError {
+            foreign: None,
             line: format!("{} commands", out.commands.len()),
             message: format!(
                 "a mail may hold at most {MAX_COMMANDS} commands, and this one holds {}; nothing of it was done",
@@ -475,6 +483,7 @@ pub fn parse(body: &str) -> Commands {
         if let Some((line, w)) = near.filter(|(_, w)| w.chars().nth(60).is_none()) {
             out.errors.push(CommandError {
                 line: shorten(line),
+                foreign: None,
                 message: format!(
                     "pbem reads a move only when it stands alone on its line; if you meant {w}, write it by itself, or as `move {w}`"
                 ),
@@ -488,6 +497,7 @@ pub fn parse(body: &str) -> Commands {
             // "no command" beside a move they think they wrote.
             out.errors.push(CommandError {
                 line: shorten(line),
+                foreign: None,
                 message: format!(
                     "{}; write moves with the digits 0-9 and the marks of your game's notation, like {} (`rules GAME` shows them)",
                     crate::glyph::unexpected(c),
@@ -742,7 +752,21 @@ fn strip_word(s: &str, word: &str) -> Option<String> {
 }
 
 mod challenge;
+pub mod foreign;
 use challenge::parse_challenge;
+
+/// The refusal of `line`, a move in another game's notation.
+fn foreign_error(line: &str) -> CommandError {
+    CommandError {
+        line: line.to_string(),
+        message: FOREIGN.into(),
+        foreign: foreign::read(line),
+    }
+}
+
+/// The log's word for a move in another game's notation; the player's
+/// refusal is worded by the adjudicator (`foreign_move`).
+const FOREIGN: &str = "a move in another game's notation";
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,133 @@
+//! A move written in another game's notation: chess squares (`e2-e4`,
+//! `e2 to e4`) or square numbers joined by a word or an arrow (`50 to
+//! 42`, `50->42`). Reading one is syntax only; which square numbers the
+//! squares are, and whether the move is legal, is for the adjudicator,
+//! which knows the game ([`ForeignMove::written`]).
+
+use pbem_engine::geom::Geometry;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// One square as the player wrote it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForeignSquare {
+    /// `e2`: a file `a`-`j` (0-based column) and a rank (from 1, counted
+    /// from the bottom row, as chess counts).
+    Chess { file: u8, rank: u8 },
+    /// `50`: a square number, pbem's own.
+    Number(u32),
+}
+
+/// A move from one square to another in another game's notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForeignMove {
+    pub from: ForeignSquare,
+    pub to: ForeignSquare,
+}
+
+/// Chess squares joined as chess players join them: a dash (any), `x`,
+/// `to`, or a space. The whole line, so prose that mentions squares
+/// (`I like e4 better than d4`) is no move.
+static CHESS_PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^([a-j])(10|[1-9])\s*(?:[-x×–—−‐‑‒―﹣:]|\s+to\s+|\s)\s*([a-j])(10|[1-9])$")
+        .expect("valid regex")
+});
+
+/// Square numbers joined by a word or an arrow, forms no game's notation
+/// has (dashes are read as moves already).
+static NUMBER_PAIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(\d{1,3})\s*(?:\s+to\s+|->|-->|=>|→|⇒|>)\s*(\d{1,3})$").expect("valid regex")
+});
+
+/// A leading `move`, `play` or `#12`: the move after it is read alike.
+static LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:#\d{1,4}\s+)?(?:(?:move|play)\s+)?(.*)$").expect("valid regex")
+});
+
+/// The move `line` holds when it is nothing but a move in another game's
+/// notation.
+pub fn read(line: &str) -> Option<ForeignMove> {
+    let rest = LEAD.captures(line.trim())?.get(1)?.as_str().trim();
+    if let Some(c) = CHESS_PAIR.captures(rest) {
+        let square = |f: usize, r: usize| {
+            let file = c[f].to_ascii_lowercase().as_bytes()[0] - b'a';
+            let rank = c[r].parse().ok()?;
+            Some(ForeignSquare::Chess { file, rank })
+        };
+        return Some(ForeignMove {
+            from: square(1, 2)?,
+            to: square(3, 4)?,
+        });
+    }
+    let c = NUMBER_PAIR.captures(rest)?;
+    Some(ForeignMove {
+        from: ForeignSquare::Number(c[1].parse().ok()?),
+        to: ForeignSquare::Number(c[2].parse().ok()?),
+    })
+}
+
+impl ForeignSquare {
+    /// The square's number on a board of `g` (rows counted from the top,
+    /// as pbem counts them), if the board has it.
+    pub fn number(self, g: Geometry) -> Option<u32> {
+        match self {
+            ForeignSquare::Number(n) => g.contains_number(n).then_some(n),
+            ForeignSquare::Chess { file, rank } => {
+                if file >= g.width || rank == 0 || rank > g.height {
+                    return None;
+                }
+                let row = u32::from(g.height - rank);
+                Some(row * u32::from(g.width) + u32::from(file) + 1)
+            }
+        }
+    }
+}
+
+impl ForeignMove {
+    /// The move as pbem writes it on a board of `g` (`53-37` for `e2-e4`
+    /// on 8x8), if both squares are on it.
+    pub fn written(self, g: Geometry) -> Option<String> {
+        Some(format!("{}-{}", self.from.number(g)?, self.to.number(g)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chess_squares_and_worded_pairs_read_as_foreign_moves() {
+        let eight = Geometry::EIGHT;
+        let ten = Geometry::TEN;
+        for (line, on_eight, on_ten) in [
+            ("e2-e4", Some("53-37"), Some("85-65")),
+            ("E2 to E4", Some("53-37"), Some("85-65")),
+            ("move e2 e4", Some("53-37"), Some("85-65")),
+            ("#3 a8xh1", Some("1-64"), Some("21-98")),
+            ("j10-a1", None, Some("10-91")),
+            ("50 to 42", Some("50-42"), Some("50-42")),
+            ("50->42", Some("50-42"), Some("50-42")),
+            ("90 → 100", None, Some("90-100")),
+        ] {
+            let f = read(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(f.written(eight).as_deref(), on_eight, "{line}");
+            assert_eq!(f.written(ten).as_deref(), on_ten, "{line}");
+        }
+    }
+
+    #[test]
+    fn prose_and_pbem_moves_are_not_foreign() {
+        for line in [
+            "22-15",
+            "50 - 42",
+            "I played e2-e4 yesterday",
+            "from 50 to 42 is a long way",
+            "see you at 5",
+            "e4",
+            "k1-k2",
+            "hello there",
+        ] {
+            assert_eq!(read(line), None, "{line}");
+        }
+    }
+}
