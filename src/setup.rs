@@ -102,8 +102,11 @@ impl Server {
             ..self.poller()
         };
         poller.commit_made(key, replies, made, now)?;
-        let report = self.flush();
+        let mut report = self.flush();
         poller.record_history(now, false);
+        // The command changed a game: the archive shows it now, not at
+        // the next poll that happens to change something.
+        self.update_site(&mut report, true);
         Ok(report)
     }
 
@@ -220,20 +223,22 @@ impl Server {
         // When another pbem has the lock now, that one tells.
         if let Ok(_lock) = self.store.lock(false) {
             self.tell_admin(&mut report);
-            self.update_site(&mut report);
+            let changed = !report.log.is_empty();
+            self.update_site(&mut report, changed);
         }
         Ok(report)
     }
 
-    /// With `[site]`: the web archive brought up to date after a poll
-    /// that changed something (only the pages of changed games, and the
-    /// lists, are rewritten). A failure is reported and loses nothing: the
-    /// next poll tries again.
-    fn update_site(&self, report: &mut Report) {
+    /// With `[site]`: the web archive brought up to date after a poll or
+    /// an admin's command that `changed` something (only the pages of
+    /// changed games, and the lists, are rewritten; a site not made yet is
+    /// made). A failure is reported and loses nothing: the next poll tries
+    /// again.
+    fn update_site(&self, report: &mut Report, changed: bool) {
         let Some(site) = &self.config.site else {
             return;
         };
-        if report.log.is_empty() && site.dir.join("site.json").exists() {
+        if !changed && site.dir.join("site.json").exists() {
             return;
         }
         let options = crate::site::Options {

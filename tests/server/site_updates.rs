@@ -62,3 +62,38 @@ fn a_poll_keeps_the_site_current() {
         assert!(!text.contains("@example.org"), "{}", f.display());
     }
 }
+
+#[test]
+fn the_admins_commands_keep_the_site_current() {
+    let _shared = common::lock::shared();
+    let www = tempfile::tempdir().unwrap();
+    let dir = www.path().join("site");
+    let at = dir.display().to_string();
+    let mut t = Club::with_settings(
+        &[("Alice", "alice@example.org"), ("Bob", "bob@example.org")],
+        move |s| format!("{s}\n[site]\ndir = \"{at}\"\n"),
+    );
+    let out = t.run(&[
+        "new",
+        "embed",
+        "--player",
+        "red=alice@example.org",
+        "--player",
+        "black=bob@example.org",
+        "--first",
+        "red",
+        "--id",
+        "em-admin",
+    ]);
+    let page = page_text(&dir, "em-admin");
+    assert!(page.contains("after 0 moves"), "pbem new: {out}\n{page}");
+    let r =
+        pbem::record::replay::<pbem_engine::games::embed::Embed>(&t.record("em-admin")).unwrap();
+    let (mv, _) = pbem_engine::game::listed_moves(r.position())[0].clone();
+    let text = pbem_engine::game::canonical(r.position(), mv);
+    let out = t.run(&["move", "em-admin", &text]);
+    assert!(
+        page_text(&dir, "em-admin").contains("after 1 move"),
+        "pbem move: {out}"
+    );
+}
