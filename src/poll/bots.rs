@@ -29,18 +29,17 @@ use std::time::{Duration, Instant};
 impl Poller<'_> {
     /// Plays the bot's due moves, each game at most once, within the
     /// poll's think time; a game that fails (or panics) is reported and
-    /// the others go on. Whether the bot moved.
-    pub(super) fn play_bots(&self, cx: &BatchContext<'_>, report: &mut Report) -> bool {
+    /// the others go on.
+    pub(super) fn play_bots(&self, cx: &BatchContext<'_>, report: &mut Report) {
         let ids = match self.store.bot_game_ids() {
             Ok(ids) => turn_order(&self.waiting(ids)),
             Err(e) => {
                 report.errors.push(format!("bot games: {e}"));
-                return false;
+                return;
             }
         };
         let budget = Duration::from_millis(self.identity.bot.poll_ms);
         let started = Instant::now();
-        let mut moved = false;
         for (n, id) in ids.iter().enumerate() {
             if started.elapsed() >= budget {
                 report.bots_waiting = ids.len() - n;
@@ -49,7 +48,6 @@ impl Poller<'_> {
             let step = panic::catch_unwind(AssertUnwindSafe(|| self.bot_turn(cx, id)));
             match step {
                 Ok(Ok(Some((key, replies, fate, think)))) => {
-                    moved = true;
                     report.log.push(crate::logging::line(
                         "bot",
                         &[
@@ -73,7 +71,6 @@ impl Poller<'_> {
                 )),
             }
         }
-        moved
     }
 
     /// Each bot game of `ids` with its player's mailbox, since when it

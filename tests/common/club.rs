@@ -110,8 +110,8 @@ impl Club {
         self.poll()
     }
 
-    /// Player `who` confirms every question pbem asked them and they have
-    /// not answered yet: a Reply of `accept` to each; pbem polls.
+    /// Player `who` answers every question pbem has asked them (a Reply of
+    /// `accept` to each, the ones answered before too); pbem polls.
     pub fn confirm_all(&mut self, who: usize) -> String {
         let asked: Vec<String> = self.players[who]
             .received
@@ -125,6 +125,22 @@ impl Club {
                 .unwrap();
         }
         self.poll()
+    }
+
+    /// The admin makes tournament `cup` (Embed) with `p0@example.org`
+    /// entered and sign-up by mail open for an hour.
+    pub fn open_cup(&mut self) -> String {
+        self.run(&[
+            "tournament",
+            "new",
+            "cup",
+            "--game",
+            "embed",
+            "--player",
+            "p0@example.org",
+            "--signup-until",
+            "60m",
+        ])
     }
 
     pub fn record(&self, id: &str) -> Record {

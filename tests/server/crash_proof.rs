@@ -163,17 +163,7 @@ fn the_bots_answer_in_a_killed_poll_is_played_once() {
 fn sign_ups_and_leaves_confirmed_in_a_killed_poll_count_once() {
     let _shared = common::lock::shared();
     let mut club = Club::numbered(3);
-    club.run(&[
-        "tournament",
-        "new",
-        "cup",
-        "--game",
-        "embed",
-        "--player",
-        "p0@example.org",
-        "--signup-until",
-        "60m",
-    ]);
+    club.open_cup();
     club.send(1, "join cup\n");
     club.send(0, "leave cup\n");
     club.poll();

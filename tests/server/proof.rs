@@ -206,17 +206,7 @@ fn sign_ups_and_leaves_count_only_once_confirmed_from_the_mailbox() {
         ("P2", "p2@example.org"),
         ("P1", "P1+again@example.org"),
     ]);
-    t.run(&[
-        "tournament",
-        "new",
-        "cup",
-        "--game",
-        "embed",
-        "--player",
-        "p0@example.org",
-        "--signup-until",
-        "60m",
-    ]);
+    t.open_cup();
     // Forged sign-ups From p1 and p2, and a forged leave From p0, whom
     // the admin entered: nothing changes, each address is asked.
     t.send(1, "join cup\n");
