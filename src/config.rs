@@ -29,6 +29,12 @@ pub struct Config {
     /// key in the reply address (read by RFC 8601).
     #[serde(default)]
     pub trusted_authserv: Option<String>,
+    /// The time zone times are shown in to readers who set none of their
+    /// own (the admin, and players without `timezone`): an IANA name
+    /// (`Europe/Berlin`). Default: the system's (`TZ`, `/etc/localtime`),
+    /// else UTC.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timezone: Option<String>,
     /// Game clocks: reminder points, final notice, vacation allowance.
     #[serde(default)]
     pub clock: crate::timecontrol::ClockPolicy,
@@ -159,6 +165,32 @@ impl ConfigFault {
 }
 
 impl Config {
+    /// pbem as the adjudicator knows itself: its address, name, the admin
+    /// and the policies of clocks and the bot.
+    pub fn identity(&self) -> crate::reply::Identity {
+        crate::reply::Identity {
+            address: self.address.to_lowercase(),
+            name: self.name.clone(),
+            trusted_authserv: self.trusted_authserv.clone(),
+            admin: self.admin.clone(),
+            clocks: self.clock.clone(),
+            bot: self.bot,
+        }
+    }
+
+    /// The zone of the `timezone` setting, if it has one.
+    ///
+    /// # Errors
+    /// A setting that names no zone: a message naming the key.
+    pub fn zone(&self) -> Result<Option<chrono_tz::Tz>, String> {
+        let Some(zone) = &self.timezone else {
+            return Ok(None);
+        };
+        crate::timecontrol::parse_zone(zone)
+            .map(Some)
+            .map_err(|e| format!("timezone = \"{zone}\": {e}"))
+    }
+
     /// Reads `path`, resolving relative paths against its folder.
     ///
     /// # Errors
@@ -216,6 +248,7 @@ impl Config {
                 "admin = \"{a}\" is not a mail address (write \"Name <address>\" or a bare address)"
             )));
         }
+        c.zone().map_err(err)?;
         let base = path.parent().unwrap_or(Path::new("."));
         let fix = |p: &mut PathBuf| {
             if p.is_relative() {
@@ -349,6 +382,10 @@ name = "pbem"
 
 # Records (games/), players' keys (secrets/), the outbox.
 data = "data"
+
+# The time zone pbem shows times in (deadlines, sign-up ends) to the admin
+# and to players who set none with `timezone`. Default: the system's.
+# timezone = "Europe/Berlin"
 
 # A folder whose files replace the built-in templates of the same name
 # (see the templates/ folder of the source for the names).

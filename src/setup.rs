@@ -31,14 +31,7 @@ pub struct Server {
 impl Server {
     pub fn new(config: Config) -> anyhow::Result<Server> {
         let store = Store::open(&config.data)?;
-        let identity = Identity {
-            address: config.address.to_lowercase(),
-            name: config.name.clone(),
-            trusted_authserv: config.trusted_authserv.clone(),
-            admin: config.admin.clone(),
-            clocks: config.clock.clone(),
-            bot: config.bot,
-        };
+        let identity = config.identity();
         let templates = Templates::new(config.templates.clone());
         let transport = transport::from_config(&config.send)?;
         let history = config.git.as_ref().and_then(|g| {
@@ -160,7 +153,7 @@ impl Server {
                 "dead_letter",
                 minijinja::context! {
                     to => &n.to, subject => &n.subject, error => &n.error,
-                    at => n.at.format("%Y-%m-%d %H:%M UTC").to_string(),
+                    at => crate::timecontrol::format_deadline(n.at, None),
                     mail => letter.mail.display().to_string(),
                 },
             )
@@ -241,9 +234,7 @@ impl Server {
         if !changed && site.dir.join("site.json").exists() {
             return;
         }
-        let options = crate::site::Options {
-            addresses: site.addresses,
-        };
+        let options = crate::site::Options::of(&self.config, site.addresses);
         match crate::site::build(&self.store, &site.dir, &options, &mut |_, _| {}) {
             Ok(built) => report.log.push(crate::logging::line(
                 "site",

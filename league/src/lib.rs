@@ -46,6 +46,16 @@ impl Outcome {
             Outcome::Draw => "draw",
         }
     }
+
+    /// It as people read it, the players named `first` and `second`:
+    /// `won by Bob`, or `drawn` (never the file's `first-wins`).
+    pub fn words(self, first: &str, second: &str) -> String {
+        match self {
+            Outcome::FirstWins => format!("won by {first}"),
+            Outcome::SecondWins => format!("won by {second}"),
+            Outcome::Draw => "drawn".to_string(),
+        }
+    }
 }
 
 /// One game between two seats: who moved first, who second, and how it

@@ -176,8 +176,8 @@ impl Adjudicator<'_> {
                     .map_or(c.rules.clone(), |r| r.name().to_string());
                 rows.push(context! {
                     id => format!("{id:<16}"), game => format!("{name:<20}"), challenge => true,
-                    to_you => c.opponent == who, challenger => address_of(&c.challenger),
-                    opponent => c.opponent,
+                    to_you => c.opponent == who, challenger => super::public_name(self.identity, &address_of(&c.challenger)),
+                    opponent => super::public_name(self.identity, &c.opponent),
                 });
             }
         }

@@ -153,7 +153,7 @@ impl Adjudicator<'_> {
     /// mail pbem repeats to a third party (issue 13: its subject or
     /// Message-ID would carry the stranger's text).
     pub(super) fn received(&self) -> String {
-        self.now.format("%Y-%m-%d %H:%M UTC").to_string()
+        crate::timecontrol::format_deadline(self.now, None)
     }
 
     pub(super) fn dmarc_pass(&self, mail: &Inbound) -> bool {

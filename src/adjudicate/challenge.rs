@@ -2,6 +2,7 @@
 //! `challenge` made, answered (`accept`, `decline`) or withdrawn by its
 //! challenger, and the game it starts (also for the admin's `pbem new`).
 
+use super::names::public_name;
 use super::*;
 use crate::reply::{Reply, address_of, mailbox, mailbox_key, unmailable};
 
@@ -182,7 +183,7 @@ impl Adjudicator<'_> {
                     to: opponent.clone(),
                     kind: Kind::Challenge,
                     template: "challenge",
-                    context: context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => address_of(&challenge.challenger),
+                    context: context! { id => id.clone(), game => i.name, slug => i.slug, byline => i.credit.to_string(), challenger => public_name(self.identity, &address_of(&challenge.challenger)), challenger_address => address_of(&challenge.challenger),
                     your_side => rules.side_name(opp_side), first => rules.side_name(first),
                     summary => i.summary, notation => i.notation, board, clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()),
                     series => challenge.series, unrated => !challenge.rated },
@@ -193,7 +194,7 @@ impl Adjudicator<'_> {
                     to: challenge.challenger.clone(),
                     kind: Kind::Answer,
                     template: "challenged",
-                    context: context! { id => id.clone(), game => i.name, opponent => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()), series => challenge.series, unrated => !challenge.rated },
+                    context: context! { id => id.clone(), game => i.name, opponent => public_name(self.identity, &opponent), opponent_address => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()), series => challenge.series, unrated => !challenge.rated },
                     game: Some(id.clone()),
                     reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
                 },
@@ -239,7 +240,7 @@ impl Adjudicator<'_> {
         let not_yet = |wait: bool| -> Result<Handled> {
             let reason = self.words(
                 "challenge_not_answered",
-                context! { wait, opponent => ch.opponent.clone() },
+                context! { wait, opponent => public_name(self.identity, &ch.opponent) },
             )?;
             let refusal = Refusal {
                 wait,
@@ -276,7 +277,7 @@ impl Adjudicator<'_> {
                     to: ch.challenger.clone(),
                     kind: Kind::News,
                     template: "declined",
-                    context: context! { id, game => rules.name(), opponent => ch.opponent.clone() },
+                    context: context! { id, game => rules.name(), opponent => public_name(self.identity, &ch.opponent) },
                     game: Some(id.to_string()),
                     reply_to: None,
                 };
@@ -302,7 +303,8 @@ impl Adjudicator<'_> {
         ch: &Challenge,
     ) -> Result<Handled> {
         self.store.remove_challenge(id)?;
-        let challenger = address_of(&ch.challenger);
+        let challenger = public_name(self.identity, &address_of(&ch.challenger));
+        let opponent = public_name(self.identity, &ch.opponent);
         let replies = [(ch.challenger.clone(), true), (ch.opponent.clone(), false)]
             .into_iter()
             .map(|(to, yours)| {
@@ -310,7 +312,7 @@ impl Adjudicator<'_> {
                     to,
                     kind: Kind::News,
  template: "withdrawn",
- context: context! { id, game => rules.name(), challenger => challenger.clone(), opponent => ch.opponent.clone(), yours },
+ context: context! { id, game => rules.name(), challenger => challenger.clone(), opponent => opponent.clone(), yours },
                     game: Some(id.to_string()),
                     reply_to: None,
                 })
@@ -396,6 +398,7 @@ impl Adjudicator<'_> {
         let secrets = self.store.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;
         let shown = self.match_view(&rec)?;
+        let tournament = self.tournament_line(&rec, None);
         Ok(crate::with_game!(rules, G => {
                    let pos = G::start(rec.first_side());
                    let mut out = Vec::new();
@@ -409,7 +412,8 @@ impl Adjudicator<'_> {
                            kind: Kind::News,
         template: "started",
         context: context! {
-                               id, game => rules.name(), players => rec.players_by_name().map(|(_, p)| p.as_str()).collect::<Vec<_>>().join(" and "),
+                               id, game => rules.name(), players => rec.players_by_name().map(|(_, p)| self.name_of(p)).collect::<Vec<_>>().join(" and "),
+                               tournament => tournament.clone(),
                                your_side => rules.side_name(side), your_turn => pos.turn() == side,
                                turn => rules.side_name(pos.turn()), board, next => 1, example => example_move::<G>(&pos),
                                deadline => Self::deadline_for(clock.as_ref(), side), clock => clock.as_ref().map(|c| c.state.control.to_string()),

@@ -5,12 +5,13 @@
 //!
 //! What these answers show of other players: their display name from
 //! the records, or the local part of their address (`bob`,
-//! [`public_name`]): anyone may ask, and a table is no list of addresses
-//! to harvest.
+//! [`Adjudicator::name_of`]): anyone may ask, and a table is no list of addresses
+//! to harvest. Times are in the reader's zone ([`Adjudicator::time_for`]).
 
 use super::confirm::Action;
+use super::names::nearest;
 use super::*;
-use crate::reply::{address_of, display_name, mailbox, mailbox_key};
+use crate::reply::{address_of, mailbox, mailbox_key};
 use crate::store::league::TournamentFile;
 use pbem_league::pairing::Format;
 use pbem_league::standings::TieBreak;
@@ -23,73 +24,6 @@ pub const MAX_SIGNUPS: usize = 64;
 /// How many players of one game the `ratings` answer lists (anyone may
 /// ask: what a stranger can make pbem send is bounded).
 pub const MAX_RATINGS_LISTED: usize = 50;
-
-/// A player as others see them (answers by mail, the web archive): their
-/// display name, or the local part of their address (`bob` for
-/// `bob@example.org`), never the address. A display name is untrusted
-/// text: one that holds an address in any form (`'bob@example.org'`, as
-/// some mailers write the name, `Bob@Example.org`, `bob@example.org
-/// (Bob)`, `x%40evil.test`, `x&#64;evil.test`, a full-width `＠`) is no
-/// name; control and invisible formatting characters are dropped (they
-/// could hide an `@` from this check, or turn text around), and the name
-/// is cut to [`MAX_PUBLIC_NAME`] characters.
-pub fn public_name(mailbox: &str) -> String {
-    const INVISIBLE: [std::ops::RangeInclusive<char>; 5] = [
-        '\u{200B}'..='\u{200F}',
-        '\u{202A}'..='\u{202E}',
-        '\u{2060}'..='\u{2064}',
-        '\u{2066}'..='\u{2069}',
-        '\u{FEFF}'..='\u{FEFF}',
-    ];
-    let clean = |text: &str| -> String {
-        let kept: String = text
-            .chars()
-            .filter_map(|c| match c {
-                c if c.is_whitespace() => Some(' '),
-                c if c.is_control() || INVISIBLE.iter().any(|r| r.contains(&c)) => None,
-                c => Some(c),
-            })
-            .collect();
-        kept.split_whitespace().collect::<Vec<_>>().join(" ")
-    };
-    let address = address_of(mailbox);
-    let name = clean(&display_name(mailbox));
-    // An `@` in any spelling, with text before and after it: an address,
-    // or enough of one to tell it.
-    let at = name.to_lowercase();
-    let at = [
-        "%40", "&#64;", "&#x40;", "&commat;", "＠", "﹫", "[at]", "(at)", "{at}",
-    ]
-    .iter()
-    .fold(at, |s, form| s.replace(form, "@"));
-    let shaped = at.match_indices('@').any(|(i, _)| {
-        at[..i].chars().any(char::is_alphanumeric) && at[i + 1..].chars().any(char::is_alphanumeric)
-    });
-    let shown = if name.is_empty() || shaped || name.eq_ignore_ascii_case(&address) {
-        // The local part, without what wraps it or routes through it
-        // (`alice%example.org@relay` names alice's own address).
-        let local = address.split(['@', '%']).next().unwrap_or_default();
-        let local = clean(local.trim_matches(|c: char| "'\"<>()[]{} ".contains(c)));
-        if local.is_empty() {
-            "a player".to_string()
-        } else {
-            local
-        }
-    } else {
-        name
-    };
-    match shown.char_indices().nth(MAX_PUBLIC_NAME) {
-        Some((cut, _)) => {
-            let end = shown[..cut].char_indices().last().map_or(0, |(i, _)| i);
-            format!("{}…", shown[..end].trim_end())
-        }
-        None => shown,
-    }
-}
-
-/// The longest name [`public_name`] gives, in characters: a name is
-/// untrusted, and every page and answer that shows it stays readable.
-pub const MAX_PUBLIC_NAME: usize = 64;
 
 impl Adjudicator<'_> {
     /// `ratings`, `standings`, `join`, `leave`; `game`, the game the mail
@@ -134,18 +68,24 @@ impl Adjudicator<'_> {
                         .and_then(|r| r.match_info.tournament.clone())
                 });
                 let Some(name) = name else {
-                    return refuse(
-                        self.words("which_tournament", context! { command => "standings" })?,
-                    );
+                    let open = self.open_tournaments(from)?;
+                    return refuse(self.words(
+                        "which_tournament",
+                        context! { command => "standings", open },
+                    )?);
                 };
                 match self.store.tournament(&name)? {
                     Some(t) => {
                         let title =
                             self.words("title", context! { of => "standings", name => &name })?;
-                        answer(title, self.standings_text(&t)?)
+                        answer(title, self.standings_text(&t, from)?)
                     }
-                    None => refuse(self.words("no_tournament", context! { name })?),
+                    None => refuse(self.no_tournament(from, &name)?),
                 }
+            }
+            Command::Join(name) if self.entered(from, name)? => {
+                let title = self.words("title", context! { of => "join", name })?;
+                answer(title, self.already_entered(from, name)?)
             }
             Command::Join(_) | Command::Leave(_) if !self.proven(mail, game) => {
                 // What would be refused anyway is refused now, without a
@@ -211,7 +151,7 @@ impl Adjudicator<'_> {
         let seat = t.as_ref().and_then(|t| seat_of(t, &from));
         let (of, text) = match (c, &t, seat) {
             (Command::Join(_), Some(t), Some(seat)) => {
-                let until = t.begins.to_rfc3339();
+                let until = self.time_for(&from, t.begins)?;
                 let count = seat + 1;
                 let text = self.words("joined", context! { name, until, again => false, count })?;
                 ("join", text)
@@ -235,12 +175,15 @@ impl Adjudicator<'_> {
             return Ok(Ok(()));
         };
         let Some(t) = self.store.tournament(name)? else {
-            return Ok(Err(self.words("no_tournament", context! { name })?));
+            return Ok(Err(self.no_tournament(from, name)?));
         };
         let seat = seat_of(&t, from);
         Ok(match c {
             Command::Join(_) if !(t.signup && t.played.is_empty() && t.begins > self.now) => {
-                let until = t.signup.then(|| t.begins.to_rfc3339());
+                let until = match t.signup {
+                    true => Some(self.time_for(from, t.begins)?),
+                    false => None,
+                };
                 Err(self.words("signup_closed", context! { name, until })?)
             }
             Command::Join(_) if seat.is_none() && t.players.len() >= MAX_SIGNUPS => {
@@ -267,7 +210,7 @@ impl Adjudicator<'_> {
                 .enumerate()
                 .map(|(i, (player, rating))| {
                     context! {
-                        place => i + 1, player => public_name(player), rating => rating.shown(),
+                        place => i + 1, player => self.name_of(player), rating => rating.shown(),
                         deviation => rating.deviation.round() as i64, games => rating.games,
                     }
                 })
@@ -279,8 +222,9 @@ impl Adjudicator<'_> {
         self.words("ratings_table", context! { games })
     }
 
-    /// A tournament's standings, for a mail.
-    pub(super) fn standings_text(&self, t: &TournamentFile) -> Result<String> {
+    /// A tournament's standings, for a mail to `reader` (its times in
+    /// their zone).
+    pub(super) fn standings_text(&self, t: &TournamentFile, reader: &str) -> Result<String> {
         let state = tournament_state(t);
         let tie_break = TieBreak::of(t.format).name();
         let lines = state.standings();
@@ -288,19 +232,23 @@ impl Adjudicator<'_> {
             .iter()
             .map(|l| {
                 context! {
-                    place => l.place, player => public_name(&t.players[l.seat]),
+                    place => l.place, player => self.name_of(&t.players[l.seat]),
                     points => l.points.to_string(), tie_break => l.tie_break.to_string(),
                     played => l.played(), dropped => t.dropped.contains(&l.seat),
                 }
             })
             .collect();
         let rules = t.rules.parse::<Rules>().ok();
+        let signup = match t.signup && t.played.is_empty() {
+            true => Some(self.time_for(reader, t.begins)?),
+            false => None,
+        };
         self.words(
             "standings_table",
             context! {
                 name => &t.name, game => rules.map(Rules::name), format => t.format.name(),
                 round => t.played.len(), rounds => state.last_round(), over => t.over,
-                signup => (t.signup && t.played.is_empty()).then(|| t.begins.to_rfc3339()),
+                signup,
                 players => t.players.len(), tie_break, rows, pairings => self.pairings(t),
             },
         )
@@ -311,18 +259,19 @@ impl Adjudicator<'_> {
         let Some(round) = t.played.last() else {
             return Vec::new();
         };
+        let name = |seat: usize| self.name_of(&t.players[seat]);
         let mut out: Vec<minijinja::Value> = round
             .games
             .iter()
             .map(|g| {
                 context! {
-                    first => public_name(&t.players[g.first]), second => public_name(&t.players[g.second]),
+                    first => name(g.first), second => name(g.second),
                     game => g.game.clone(), forfeit => g.game.is_none(), outcome => g.outcome.map(pbem_league::Outcome::name),
                 }
             })
             .collect();
         if let Some(b) = round.bye {
-            out.push(context! { bye => public_name(&t.players[b]) });
+            out.push(context! { bye => name(b) });
         }
         out
     }
@@ -333,19 +282,19 @@ impl Adjudicator<'_> {
     fn join(&self, who: &str, name: &str) -> Result<std::result::Result<String, String>> {
         let from = address_of(who);
         let Some(mut t) = self.store.tournament(name)? else {
-            return Ok(Err(self.words("no_tournament", context! { name })?));
+            return Ok(Err(self.no_tournament(&from, name)?));
         };
+        if seat_of(&t, &from).is_some() {
+            return Ok(Ok(self.already_entered(&from, name)?));
+        }
         if !(t.signup && t.played.is_empty() && t.begins > self.now) {
-            let until = t.signup.then(|| t.begins.to_rfc3339());
+            let until = match t.signup {
+                true => Some(self.time_for(&from, t.begins)?),
+                false => None,
+            };
             return Ok(Err(self.words("signup_closed", context! { name, until })?));
         }
-        let until = t.begins.to_rfc3339();
-        if seat_of(&t, &from).is_some() {
-            return Ok(Ok(self.words(
-                "joined",
-                context! { name, until, again => true, count => t.players.len() },
-            )?));
-        }
+        let until = self.time_for(&from, t.begins)?;
         if t.players.len() >= MAX_SIGNUPS {
             return Ok(Err(self.words(
                 "tournament_full",
@@ -372,7 +321,7 @@ impl Adjudicator<'_> {
         thread: Option<&Record>,
     ) -> Result<std::result::Result<String, String>> {
         let Some(mut t) = self.store.tournament(name)? else {
-            return Ok(Err(self.words("no_tournament", context! { name })?));
+            return Ok(Err(self.no_tournament(from, name)?));
         };
         let Some(seat) = seat_of(&t, from) else {
             return Ok(Err(self.words("not_in_tournament", context! { name })?));
@@ -394,6 +343,73 @@ impl Adjudicator<'_> {
             "left",
             context! { name, begun => true, resigned },
         )?))
+    }
+}
+
+impl Adjudicator<'_> {
+    /// `at` as `reader` ("Name <address>" or an address) reads times: in
+    /// the zone they set with `timezone`, else the server's.
+    pub(super) fn time_for(&self, reader: &str, at: DateTime<Utc>) -> Result<String> {
+        let zone = self.store.player(&address_of(reader))?.zone;
+        Ok(crate::timecontrol::format_deadline(at, zone))
+    }
+
+    /// Whether `from` is among the players of tournament `name`.
+    fn entered(&self, from: &str, name: &str) -> Result<bool> {
+        Ok(self
+            .store
+            .tournament(name)?
+            .is_some_and(|t| seat_of(&t, from).is_some()))
+    }
+
+    /// The answer to `join NAME` from `from`, who is among its players
+    /// already: where the tournament stands for them.
+    fn already_entered(&self, from: &str, name: &str) -> Result<String> {
+        let Some(t) = self.store.tournament(name)? else {
+            return self.no_tournament(from, name);
+        };
+        let begun = !t.played.is_empty();
+        let until = self.time_for(from, t.begins)?;
+        let dropped = seat_of(&t, from).is_some_and(|s| t.dropped.contains(&s));
+        self.words(
+            "joined",
+            context! {
+                name, until, again => true, count => t.players.len(), begun,
+                round => t.played.len(), over => t.over, dropped,
+            },
+        )
+    }
+
+    /// Why a tournament called `name` cannot be used: there is none; with
+    /// the name nearest to it and the tournaments one can join or follow.
+    pub(super) fn no_tournament(&self, reader: &str, name: &str) -> Result<String> {
+        let names = self.store.tournament_names()?;
+        let suggestion = nearest(name, names.iter().map(String::as_str));
+        let open = self.open_tournaments(reader)?;
+        self.words("no_tournament", context! { name, suggestion, open })
+    }
+
+    /// The tournaments not over, with what a player can do in each: join
+    /// (sign-up open, until when) or follow (`standings`).
+    fn open_tournaments(&self, reader: &str) -> Result<Vec<minijinja::Value>> {
+        let mut open = Vec::new();
+        for name in self.store.tournament_names()? {
+            // A file that does not read is left out of the list.
+            let Ok(Some(t)) = self.store.tournament(&name) else {
+                continue;
+            };
+            if t.over {
+                continue;
+            }
+            let signup = t.signup && t.played.is_empty() && t.begins > self.now;
+            let until = self.time_for(reader, t.begins)?;
+            let game = t
+                .rules
+                .parse::<Rules>()
+                .map_or(t.rules.clone(), |r| r.name().into());
+            open.push(context! { name, game, signup, until, round => t.played.len() });
+        }
+        Ok(open)
     }
 }
 
@@ -443,51 +459,9 @@ pub fn tournament_state(t: &TournamentFile) -> Tournament {
 
 #[cfg(test)]
 mod tests {
-    use super::public_name;
-
     #[test]
     fn a_swiss_has_enough_rounds_for_one_winner() {
         let rounds: Vec<usize> = [2, 3, 4, 5, 8, 9, 16, 17].map(super::swiss_rounds).to_vec();
         assert_eq!(rounds, [1, 2, 2, 3, 3, 4, 4, 5]);
-    }
-
-    #[test]
-    fn a_name_that_holds_an_address_in_any_form_shows_the_local_part() {
-        assert_eq!(public_name("Ann Example <ann@example.org>"), "Ann Example");
-        for (mailbox, shown) in [
-            ("bob@example.org", "bob"),
-            ("<bob@example.org>", "bob"),
-            ("'alice@example.org' <alice@example.org>", "alice"),
-            ("\"'alice@example.org'\" <alice@example.org>", "alice"),
-            ("Bob@Example.org <bob@example.org>", "bob"),
-            ("carol@example.org (Carol)", "carol"),
-            ("\"carol@example.org (Carol)\" <carol@example.org>", "carol"),
-            ("Mallory <x@evil.test> <mallory@example.org>", "mallory"),
-            ("\"Mallory (x@evil.test)\" <mallory@example.org>", "mallory"),
-            ("dan%40example.org <dan@example.org>", "dan"),
-            ("dan&#64;example.org <dan@example.org>", "dan"),
-            ("dan＠example.org <dan@example.org>", "dan"),
-            ("dan [at] example.org <dan@example.org>", "dan"),
-            ("dan\u{200B}@\u{200B}example.org <dan@example.org>", "dan"),
-            ("eve%example.org@relay.test", "eve"),
-            ("'frank@example.org'", "frank"),
-            ("\"\" <gina@example.org>", "gina"),
-        ] {
-            assert_eq!(public_name(mailbox), shown, "{mailbox}");
-        }
-        // An @ with nothing on one side tells no address.
-        assert_eq!(public_name("@home <hal@example.org>"), "@home");
-    }
-
-    #[test]
-    fn a_name_loses_its_control_characters_and_is_bounded() {
-        assert_eq!(
-            public_name("\"Ann\u{7}\u{202E}\tExample\" <ann@example.org>"),
-            "Ann Example"
-        );
-        let long = format!("{} <ann@example.org>", "é".repeat(500));
-        let shown = public_name(&long);
-        assert_eq!(shown.chars().count(), super::MAX_PUBLIC_NAME, "{shown}");
-        assert!(shown.ends_with('…'));
     }
 }

@@ -42,6 +42,7 @@ mod confirm;
 mod damage;
 mod ids;
 mod league;
+mod names;
 mod news;
 mod play;
 mod ratings;
@@ -54,7 +55,8 @@ pub use bot::{BotStep, MAX_BOT_GAMES, MAX_BOT_GAMES_IN_ALL, bot_key};
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
-pub use league::{public_name, tournament_state as league_state};
+pub use league::tournament_state as league_state;
+pub use names::{known_name, nearest, public_name};
 pub use news::MAX_LISTED;
 pub use ratings::{Finished, rebuild as rebuild_ratings};
 pub use tournament::{MAX_NAME as MAX_TOURNAMENT_NAME, tournament_game_id};
@@ -206,6 +208,10 @@ impl Adjudicator<'_> {
             match self.check_sender(&who, id, table, about_game)? {
                 Ok(s) => side = s,
                 Err(refused) => return Ok(refused),
+            }
+            // A player proven by their key or DMARC: their name is theirs.
+            if side.is_some() {
+                self.learn_name(&from, mail)?;
             }
         }
         if let Some(s) = side

@@ -97,6 +97,7 @@ impl Adjudicator<'_> {
             Some(_) => Some(self.match_view(rec)?),
             None => None,
         };
+        let tournament = self.tournament_line(rec, replayed.end.as_ref().map(|e| &e.outcome));
         let mut out = Vec::new();
         for side in Side::BOTH {
             let to = rec.players[side].clone().unwrap_or_default();
@@ -116,7 +117,7 @@ impl Adjudicator<'_> {
                         .map_or((None, None), |m| (m.rating_change(id, &to), m.series(&to)));
                     (
                         "over",
-                        context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec), rating, series },
+                        context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec), rating, series, tournament => tournament.clone() },
                     )
                 }
                 (None, Some(Entry::Event(ev))) => {
@@ -137,7 +138,7 @@ impl Adjudicator<'_> {
                         context! {
                             id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
                             next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
-                            deadline => Self::deadline_for(clock, side), clock => control.clone(),
+                            deadline => Self::deadline_for(clock, side), clock => control.clone(), tournament => tournament.clone(),
                         },
                     )
                 }
@@ -147,6 +148,7 @@ impl Adjudicator<'_> {
                         id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
                         your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
                         example => example_move::<G>(pos), deadline => Self::deadline_for(clock, side), clock => control.clone(),
+                        tournament => tournament.clone(),
                     },
                 ),
             };
@@ -160,6 +162,34 @@ impl Adjudicator<'_> {
             });
         }
         Ok(out)
+    }
+}
+
+impl Adjudicator<'_> {
+    /// What a game's mails say of its tournament, for a game of one: its
+    /// name and round, and once `end` is known its result with the
+    /// players' names (`won by Bob`, `drawn`), as the standings word it.
+    pub(super) fn tournament_line(
+        &self,
+        rec: &Record,
+        end: Option<&game::Outcome>,
+    ) -> Option<minijinja::Value> {
+        let name = rec.match_info.tournament.as_deref()?;
+        let first = rec.first_side();
+        let named = |s: Side| {
+            rec.players[s]
+                .as_deref()
+                .map_or_else(String::new, |p| self.name_of(p))
+        };
+        let result = end.map(|o| {
+            let outcome = match o {
+                game::Outcome::Win(s) if *s == first => pbem_league::Outcome::FirstWins,
+                game::Outcome::Win(_) => pbem_league::Outcome::SecondWins,
+                game::Outcome::Draw => pbem_league::Outcome::Draw,
+            };
+            outcome.words(&named(first), &named(first.other()))
+        });
+        Some(context! { name, round => rec.match_info.round, result })
     }
 }
 

@@ -162,6 +162,7 @@ impl Adjudicator<'_> {
             SeriesEnd::Won(seat) => Some(address_of(&s.players[seat])),
             SeriesEnd::Drawn => None,
         };
+        let name = |seat: usize| self.name_of(&s.players[seat]);
         // In the last game's thread, with each player's key for it: a
         // `rematch` in reply is theirs.
         let last = s.games.last().cloned().unwrap_or_default();
@@ -187,7 +188,7 @@ impl Adjudicator<'_> {
                 context: context! {
                     id => series_id, game => rules.name(), length => s.length, played => state.finished(),
                     yours => score[seat].to_string(), theirs => score[1 - seat].to_string(),
-                    opponent => address_of(&s.players[1 - seat]), won => winner.as_deref() == Some(address_of(to).as_str()),
+                    opponent => name(1 - seat), won => winner.as_deref() == Some(address_of(to).as_str()),
                     drawn => winner.is_none(), games => s.games.clone(),
                 },
                 game: Some(last.clone()),

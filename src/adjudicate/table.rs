@@ -2,8 +2,9 @@
 //! Message-ID of pbem's in its thread), what stands on disk for it
 //! ([`Table`]), and how its thread is headed.
 
+use super::names::public_name;
 use super::*;
-use crate::reply::{ThreadHead, address_of, display_name};
+use crate::reply::{ThreadHead, address_of};
 use crate::store::SecretsFile;
 use crate::store::confirm::Confirmation;
 
@@ -208,29 +209,35 @@ impl Adjudicator<'_> {
     /// "Name <address>" as the game knows it, so that every mail's `To`
     /// has one form. `None` when the game's players cannot be read.
     pub fn thread_head(&self, id: &str) -> Option<ThreadHead> {
-        let (rules, players): (Rules, Vec<String>) = match self.table(id).ok()?? {
-            Table::Game { record, .. } => (
-                record.rules,
-                record.players.given().map(|(_, m)| m.clone()).collect(),
-            ),
-            // Until the opponent accepts, the challenger is a stranger to
-            // them: their address only, no name of their choosing, in the
-            // subject (issue 13).
-            Table::Challenge {
-                rules, challenge, ..
-            } => {
-                let mut p = vec![
-                    address_of(&challenge.challenger),
-                    challenge.opponent.clone(),
-                ];
-                if rules.side_named(&challenge.challenger_side) != Some(Side::A) {
-                    p.reverse();
+        let (rules, players, names): (Rules, Vec<String>, Vec<String>) =
+            match self.table(id).ok()?? {
+                Table::Game { record, .. } => {
+                    let players: Vec<String> =
+                        record.players.given().map(|(_, m)| m.clone()).collect();
+                    let names = players.iter().map(|m| self.name_of(m)).collect();
+                    (record.rules, players, names)
                 }
-                (rules, p)
-            }
-            Table::Confirm { .. } | Table::Damaged { .. } => return None,
-        };
-        let names: Vec<String> = players.iter().map(|m| display_name(m)).collect();
+                // Until the opponent accepts, the challenger is a stranger to
+                // them: no name of their choosing in the subject, only the
+                // local part of their address.
+                Table::Challenge {
+                    rules, challenge, ..
+                } => {
+                    let mut p = vec![
+                        address_of(&challenge.challenger),
+                        challenge.opponent.clone(),
+                    ];
+                    if rules.side_named(&challenge.challenger_side) != Some(Side::A) {
+                        p.reverse();
+                    }
+                    let names = p.iter().map(|m| public_name(self.identity, m)).collect();
+                    (rules, p, names)
+                }
+                Table::Confirm { .. } | Table::Damaged { .. } => return None,
+            };
+        // Each named as pbem names people (a name, or the local part of an
+        // address before one is known; never the address). Each player's
+        // thread keeps the subject its first mail had.
         let r = self
             .templates
             .render(

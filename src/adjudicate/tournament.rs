@@ -231,10 +231,10 @@ impl Adjudicator<'_> {
 
     /// The standings, one mail to each player (those who dropped out too).
     pub(super) fn standings_letters(&self, t: &TournamentFile) -> Result<Vec<Letter>> {
-        let text = self.standings_text(t)?;
         let title = self.words("title", context! { of => "standings", name => &t.name })?;
         let mut out = Vec::new();
         for to in &t.players {
+            let text = self.standings_text(t, to)?;
             let mut l = self.info(to, &title, &text, None)?;
             l.kind = Kind::News;
             out.push(l);

@@ -377,6 +377,9 @@ impl Games {
     pub fn execute(self) -> anyhow::Result<i32> {
         let config = self.config.load()?;
         let store = store::Store::open(&config.data)?;
+        let me = config.identity();
+        // People by their names, as pbem names them in its mails.
+        let named = |m: &str| crate::adjudicate::known_name(&store, &me, m);
         let mut rows = Rows::default();
         let mut bad = 0;
         for id in store.game_ids()? {
@@ -390,7 +393,7 @@ impl Games {
                 Err(e) => return Err(e.into()),
             };
             match checked {
-                Ok((rec, c)) => self.game(&mut rows, &id, &rec, &c)?,
+                Ok((rec, c)) => self.game(&mut rows, &id, &rec, &c, &named)?,
                 Err(e) => {
                     bad += 1;
                     self.damaged(&mut rows, &id, "game", &e)?;
@@ -399,7 +402,7 @@ impl Games {
         }
         for id in store.challenge_ids()? {
             match store.challenge(&id) {
-                Ok(Some(c)) => self.challenge(&mut rows, &id, &c)?,
+                Ok(Some(c)) => self.challenge(&mut rows, &id, &c, &named)?,
                 Ok(None) => {}
                 Err(e) => {
                     bad += 1;
@@ -429,6 +432,7 @@ impl Games {
         id: &str,
         rec: &Record,
         c: &super::Checked,
+        name: &dyn Fn(&str) -> String,
     ) -> anyhow::Result<()> {
         if self.json {
             out!(
@@ -444,7 +448,7 @@ impl Games {
         }
         let players = named_players(rec)
             .iter()
-            .map(|(s, p)| format!("{s}: {p}"))
+            .map(|(s, p)| format!("{s}: {}", name(p)))
             .collect::<Vec<_>>()
             .join(", ");
         let moves = format!("{} move{}", c.moves, if c.moves == 1 { "" } else { "s" });
@@ -460,7 +464,13 @@ impl Games {
         Ok(())
     }
 
-    fn challenge(&self, rows: &mut Rows, id: &str, c: &store::Challenge) -> anyhow::Result<()> {
+    fn challenge(
+        &self,
+        rows: &mut Rows,
+        id: &str,
+        c: &store::Challenge,
+        name: &dyn Fn(&str) -> String,
+    ) -> anyhow::Result<()> {
         let game = c
             .rules
             .parse::<Rules>()
@@ -481,7 +491,8 @@ impl Games {
                 game,
                 format!(
                     "challenge from {} to {}, not answered",
-                    c.challenger, c.opponent
+                    name(&c.challenger),
+                    name(&c.opponent)
                 ),
             );
         }
@@ -722,7 +733,12 @@ fn play_admin<G: Game>(
             {
                 let at = last
                     .time
-                    .map(|t| format!(" at {}", t.to_rfc3339()))
+                    .map(|t| {
+                        format!(
+                            " at {}",
+                            crate::timecontrol::format_deadline(t.to_utc(), None)
+                        )
+                    })
                     .unwrap_or_default();
                 return Ok(Played::Again(format!(
                     "{} is the game's last move already (move {moves}, played by the admin{at}; its \

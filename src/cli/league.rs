@@ -4,13 +4,14 @@
 
 use super::out;
 use super::server::ConfigArg;
-use crate::adjudicate::{MAX_TOURNAMENT_NAME, league_state, rebuild_ratings};
+use crate::adjudicate::{MAX_TOURNAMENT_NAME, known_name, league_state, nearest, rebuild_ratings};
 use crate::reply::{address_of, mailbox, unmailable};
 use crate::rules::Rules;
 use crate::setup::Server;
 use crate::store::league::TournamentFile;
 use crate::store::{self, Store};
 use crate::timecontrol::TimeControl;
+use crate::timecontrol::format_deadline;
 use chrono::{DateTime, Utc};
 use clap::{Args, Subcommand};
 use pbem_league::pairing::Format;
@@ -230,7 +231,7 @@ impl New {
                 self.game.name(),
                 t.format,
                 t.name,
-                t.begins.to_rfc3339()
+                format_deadline(t.begins, None)
             );
             return Ok(0);
         }
@@ -265,13 +266,15 @@ impl Show {
     fn execute(self) -> anyhow::Result<i32> {
         let config = self.config.load()?;
         let store = Store::open(&config.data)?;
+        let me = config.identity();
         let Some(t) = store.tournament(&self.name)? else {
             eprintln!(
-                "pbem tournament show: no tournament {}; `pbem tournament list` lists them",
-                self.name
+                "pbem tournament show: {}",
+                no_tournament(&store, &self.name)?
             );
             return Ok(2);
         };
+        let name = |seat: usize| known_name(&store, &me, &t.players[seat]);
         let state = league_state(&t);
         let lines = state.standings();
         let tie_break = TieBreak::of(t.format).name();
@@ -286,7 +289,7 @@ impl Show {
         let state_words = if t.over {
             format!("over after {} rounds", t.played.len())
         } else if t.played.is_empty() {
-            format!("begins {}", t.begins.to_rfc3339())
+            format!("begins {}", format_deadline(t.begins, None))
         } else {
             format!("round {} of {}", t.played.len(), state.last_round())
         };
@@ -312,7 +315,7 @@ impl Show {
             out!(
                 "{:>5}  {:<40} {:>6} {:>8}  {}{dropped}",
                 l.place,
-                t.players[l.seat],
+                name(l.seat),
                 l.points.to_string(),
                 l.tie_break.to_string(),
                 l.played()
@@ -321,19 +324,18 @@ impl Show {
         for (i, r) in t.played.iter().enumerate() {
             out!("round {}:", i + 1);
             for g in &r.games {
+                let (first, second) = (name(g.first), name(g.second));
                 let result = match g.outcome {
-                    Some(o) => o.name(),
-                    None => "in play",
+                    Some(o) => o.words(&first, &second),
+                    None => "in play".to_string(),
                 };
                 out!(
-                    "  {:<24} {} - {}  [{result}]",
+                    "  {:<24} {first} - {second}  [{result}]",
                     g.game.as_deref().unwrap_or("(forfeit)"),
-                    t.players[g.first],
-                    t.players[g.second]
                 );
             }
             if let Some(b) = r.bye {
-                out!("  bye: {}", t.players[b]);
+                out!("  bye: {}", name(b));
             }
         }
         Ok(0)
@@ -375,6 +377,30 @@ fn show_json(t: &TournamentFile) -> serde_json::Value {
     })
 }
 
+/// Why `pbem tournament show NAME` has nothing to show: no tournament
+/// `name`; the nearest name, and the tournaments there are.
+fn no_tournament(store: &Store, name: &str) -> anyhow::Result<String> {
+    let names = store.tournament_names()?;
+    let mut text = format!("no tournament {name}");
+    if let Some(near) = nearest(name, names.iter().map(String::as_str)) {
+        text.push_str(&format!("; did you mean {near}?"));
+    }
+    if names.is_empty() {
+        text.push_str("; there is none yet (`pbem tournament new` makes one)");
+    } else {
+        let open: Vec<&str> = names
+            .iter()
+            .filter(|n| store.tournament(n).ok().flatten().is_some_and(|t| !t.over))
+            .map(String::as_str)
+            .collect();
+        match open.is_empty() {
+            true => text.push_str("; none is open or in play (`pbem tournament list` lists all)"),
+            false => text.push_str(&format!("; open or in play: {}", open.join(", "))),
+        }
+    }
+    Ok(text)
+}
+
 fn tie_break_short(name: &str) -> &str {
     if name.starts_with("Sonneborn") {
         "S-B"
@@ -401,7 +427,7 @@ impl List {
             let state = if t.over {
                 "over".to_string()
             } else if t.played.is_empty() {
-                format!("begins {}", t.begins.to_rfc3339())
+                format!("begins {}", format_deadline(t.begins, None))
             } else {
                 format!("round {}", t.played.len())
             };
@@ -457,7 +483,7 @@ impl Ratings {
             let mut file = store.ratings(rules.slug())?;
             if self.rebuild {
                 let _lock = store.lock(true)?;
-                let me = crate::reply::Identity::at(config.address.to_lowercase());
+                let me = config.identity();
                 let built = rebuild_ratings(&store, &me, rules)?;
                 let same = built == file;
                 if !same {

@@ -35,8 +35,14 @@ impl ConfigArg {
             .or_else(|| std::env::var_os("PBEM_CONFIG").map(PathBuf::from))
             .unwrap_or_else(|| PathBuf::from("pbem.toml"))
     }
+    /// The settings; the server's time zone set from them, for every
+    /// time the command prints or mails.
     pub fn load(&self) -> anyhow::Result<Config> {
-        Ok(Config::load_with(&self.path(), &self.set)?)
+        let config = Config::load_with(&self.path(), &self.set)?;
+        if let Ok(Some(zone)) = config.zone() {
+            crate::timecontrol::set_server_zone(zone);
+        }
+        Ok(config)
     }
 }
 

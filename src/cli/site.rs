@@ -47,9 +47,10 @@ impl Site {
     pub fn execute(self) -> anyhow::Result<i32> {
         let config = self.config.load()?;
         let store = Store::open(&config.data)?;
-        let options = Options {
-            addresses: self.addresses || config.site.as_ref().is_some_and(|s| s.addresses),
-        };
+        let options = Options::of(
+            &config,
+            self.addresses || config.site.as_ref().is_some_and(|s| s.addresses),
+        );
         if self.new_key {
             if let Err(e) = site::key::renew(&store) {
                 eprintln!("pbem site: {e}");

@@ -14,7 +14,7 @@
 //! its last page and its first, not every page.
 
 use super::{Making, Player, SiteError, Summary, pager, player_page, write_page};
-use crate::adjudicate::public_name;
+use crate::adjudicate::known_name;
 use minijinja::{Value, context};
 use pbem_engine::game::{self, Game};
 use pbem_engine::record::{self, Record, Replayed};
@@ -250,13 +250,10 @@ fn summary_of<G: Game>(m: &Making<'_>, id: &str, rec: &Record, r: &Replayed<G>) 
             format!("{} to play", rules.side_name(r.position().turn())),
         ),
     };
-    let when = rec
-        .lines
-        .iter()
-        .rev()
-        .find_map(|l| l.time)
-        .or(rec.created)
-        .map(|t| t.to_rfc3339())
+    let last = rec.lines.iter().rev().find_map(|l| l.time).or(rec.created);
+    let when = last.map(|t| t.to_rfc3339()).unwrap_or_default();
+    let at = last
+        .map(|t| crate::timecontrol::format_deadline(t.to_utc(), None))
         .unwrap_or_default();
     Summary {
         hash: 0,
@@ -268,6 +265,7 @@ fn summary_of<G: Game>(m: &Making<'_>, id: &str, rec: &Record, r: &Replayed<G>) 
         state,
         moves: r.moves.len(),
         when,
+        at,
         series: rec.match_info.series.clone(),
         tournament: rec.match_info.tournament.clone(),
         round: rec.match_info.round,
@@ -282,7 +280,7 @@ fn players_of(m: &Making<'_>, rec: &Record) -> Vec<Player> {
         .filter_map(|side| {
             let mailbox = rec.players[side].as_deref()?;
             Some(Player {
-                name: shown(mailbox, m.options),
+                name: shown(m.store, mailbox, m.options),
                 page: player_page(&m.key, mailbox),
                 side: rec.rules.side_name(side).to_string(),
             })
@@ -291,11 +289,19 @@ fn players_of(m: &Making<'_>, rec: &Record) -> Vec<Player> {
 }
 
 /// A player's name on the site: their address only if the admin allows.
-pub(super) fn shown(mailbox: &str, options: &super::Options) -> String {
+pub(super) fn shown(
+    store: &crate::store::Store,
+    mailbox: &str,
+    options: &super::Options,
+) -> String {
     if options.addresses {
         mailbox.to_string()
     } else {
-        public_name(mailbox)
+        let me = crate::reply::Identity {
+            name: options.pbem_name.clone(),
+            ..crate::reply::Identity::at(options.pbem.clone())
+        };
+        known_name(store, &me, mailbox)
     }
 }
 

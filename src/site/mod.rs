@@ -50,6 +50,24 @@ pub struct Options {
     /// Show the players' addresses (by default, their names only).
     #[serde(default)]
     pub addresses: bool,
+    /// pbem's own address and name (its settings' `address` and `name`):
+    /// the bot is named as pbem's ([`crate::adjudicate::public_name`]).
+    #[serde(default)]
+    pub pbem: String,
+    #[serde(default)]
+    pub pbem_name: String,
+}
+
+impl Options {
+    /// The site's options for the server of `config`, with the players'
+    /// addresses shown when `addresses`.
+    pub fn of(config: &crate::config::Config, addresses: bool) -> Options {
+        Options {
+            addresses,
+            pbem: config.address.to_lowercase(),
+            pbem_name: config.name.clone(),
+        }
+    }
 }
 
 /// What a build did.
@@ -138,8 +156,12 @@ pub(crate) struct Summary {
     pub(crate) over: bool,
     pub(crate) state: String,
     pub(crate) moves: usize,
-    /// The time of its last line, or its creation, RFC 3339.
+    /// The time of its last line, or its creation, RFC 3339 (the lists'
+    /// order).
     pub(crate) when: String,
+    /// That time as people read it, in the server's zone.
+    #[serde(default)]
+    pub(crate) at: String,
     pub(crate) series: Option<String>,
     pub(crate) tournament: Option<String>,
     pub(crate) round: Option<u32>,

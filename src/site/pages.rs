@@ -157,7 +157,7 @@ pub(super) fn lists(
     }
     for name in &tournaments {
         if let Some(t) = store.tournament(name)? {
-            out.push(tournament_page(env, &t, games, options)?);
+            out.push(tournament_page(env, store, &t, games, options)?);
         }
     }
     for (path, _) in &out {
@@ -343,7 +343,7 @@ fn ratings_pages(
                 .enumerate()
                 .map(|(j, (who, r))| {
                     context! {
-                        place => i * ROWS_PER_PAGE + j + 1, name => shown(who, options),
+                        place => i * ROWS_PER_PAGE + j + 1, name => shown(store, who, options),
                         rating => r.shown(), deviation => r.deviation.round() as i64, games => r.games,
                     }
                 })
@@ -366,11 +366,12 @@ fn ratings_pages(
 /// it is on the site.
 fn tournament_page(
     env: &Environment<'_>,
+    store: &Store,
     t: &crate::store::league::TournamentFile,
     games: &BTreeMap<String, Summary>,
     options: &Options,
 ) -> Result<Page, SiteError> {
-    let name = |seat: usize| t.players.get(seat).map(|p| shown(p, options));
+    let name = |seat: usize| t.players.get(seat).map(|p| shown(store, p, options));
     let state = league_state(t);
     let standings: Vec<Value> = state
         .standings()
@@ -395,7 +396,8 @@ fn tournament_page(
                     context! {
                         first => name(g.first), second => name(g.second),
                         game => g.game.as_ref().filter(|id| games.contains_key(*id)),
-                        outcome => g.outcome.map(pbem_league::Outcome::name),
+                        outcome => g.outcome.zip(name(g.first).zip(name(g.second)))
+                            .map(|(o, (first, second))| o.words(&first, &second)),
                     }
                 })
                 .collect();

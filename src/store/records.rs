@@ -192,6 +192,10 @@ impl Made {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Player {
     pub address: String,
+    /// The display name of the player's latest proven mail: how pbem
+    /// names them from then on ([`crate::adjudicate::known_name`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<chrono_tz::Tz>,
     #[serde(default)]

@@ -93,9 +93,9 @@
 //! # Showing deadlines
 //!
 //! Deadlines are kept in UTC and shown by [`format_deadline`] in the
-//! player's zone with UTC beside it, `Tue 3 Nov 2026 18:00 CET (17:00
-//! UTC)`, or in UTC alone when the zone is unknown; the minute is rounded
-//! down.
+//! reader's zone, `Tue 3 Nov 2026, 18:00 CET`, or in the server's
+//! ([`server_zone`]: the `timezone` setting, else the system's) when the
+//! reader set none; the minute is rounded down.
 //!
 //! # Digests
 //!

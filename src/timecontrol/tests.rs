@@ -257,29 +257,49 @@ fn weekends_are_saturday_and_sunday_in_the_zone() {
 }
 
 #[test]
-fn deadlines_are_shown_in_the_zone_with_utc() {
+fn times_are_shown_to_the_minute_in_the_readers_zone() {
     let t = utc("2026-11-03T17:00:00Z");
-    assert_eq!(format_deadline(t, None), "Tue 3 Nov 2026 17:00 UTC");
     assert_eq!(
         format_deadline(t, Some(Tz::UTC)),
-        "Tue 3 Nov 2026 17:00 UTC"
+        "Tue 3 Nov 2026, 17:00 UTC"
     );
     assert_eq!(
         format_deadline(t, Some(Tz::Europe__Berlin)),
-        "Tue 3 Nov 2026 18:00 CET (17:00 UTC)"
+        "Tue 3 Nov 2026, 18:00 CET"
     );
     assert_eq!(
-        format_deadline(utc("2026-10-20T17:00:59Z"), Some(Tz::Europe__Berlin)),
-        "Tue 20 Oct 2026 19:00 CEST (17:00 UTC)"
+        format_deadline(
+            utc("2026-10-20T17:00:59.009484608Z"),
+            Some(Tz::Europe__Berlin)
+        ),
+        "Tue 20 Oct 2026, 19:00 CEST"
     );
     assert_eq!(
         format_deadline(utc("2026-11-03T23:30:00Z"), Some(Tz::Europe__Berlin)),
-        "Wed 4 Nov 2026 00:30 CET (Tue 3 Nov 2026 23:30 UTC)"
+        "Wed 4 Nov 2026, 00:30 CET"
     );
     assert_eq!(
         format_deadline(utc("2026-11-03T02:00:00Z"), Some(Tz::America__New_York)),
-        "Mon 2 Nov 2026 21:00 EST (Tue 3 Nov 2026 02:00 UTC)"
+        "Mon 2 Nov 2026, 21:00 EST"
     );
+    // A reader without a zone reads the server's.
+    assert_eq!(
+        format_deadline(t, None),
+        format_deadline(t, Some(server_zone()))
+    );
+}
+
+#[test]
+fn the_system_zone_is_read_from_tz() {
+    // The value alone: the process's TZ is shared by every test.
+    for (tz, zone) in [
+        ("Europe/Berlin", Tz::Europe__Berlin),
+        (":America/New_York", Tz::America__New_York),
+        ("/usr/share/zoneinfo/Asia/Tokyo", Tz::Asia__Tokyo),
+    ] {
+        assert_eq!(zones::zone_of_tz(tz), Some(zone), "{tz}");
+    }
+    assert_eq!(zones::zone_of_tz("CET-1CEST,M3.5.0,M10.5.0/3"), None);
 }
 
 #[test]

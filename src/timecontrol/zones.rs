@@ -1,6 +1,6 @@
 //! Time zones and counted time: weekends in a player's zone, local
-//! instants, durations, and deadlines shown in the player's zone with
-//! UTC beside them.
+//! instants, durations, and times shown in the reader's zone (or the
+//! server's).
 
 use super::*;
 
@@ -75,28 +75,69 @@ pub(super) fn weekend_from(zone: Tz, at: DateTime<Utc>) -> Option<(DateTime<Utc>
     None
 }
 
-/// A deadline as players see it: `Tue 3 Nov 2026 18:00 CET (17:00 UTC)`,
-/// with the UTC date too when it differs (`Wed 4 Nov 2026 00:30 CET (Tue
-/// 3 Nov 2026 23:30 UTC)`), or `Tue 3 Nov 2026 17:00 UTC` without a zone.
-/// The minute is rounded down.
+/// A time as people read it, in `zone` (the reader's), else in the
+/// server's ([`server_zone`]): `Mon 30 Nov 2026, 18:00 CET`. Every time
+/// pbem mails or prints for a person goes through here, so that one form
+/// and one zone rule hold everywhere; the minute is rounded down (no
+/// seconds: a deadline is to the minute). UTC at the ends of chrono's
+/// calendar, where no zone's wall clock can be read.
 pub fn format_deadline(at: DateTime<Utc>, zone: Option<Tz>) -> String {
-    const DAY: &str = "%a %-d %b %Y";
-    let utc_day = at.format(DAY).to_string();
-    let utc_time = at.format("%H:%M").to_string();
-    match zone {
-        None | Some(Tz::UTC) | Some(Tz::Etc__UTC) => format!("{utc_day} {utc_time} UTC"),
-        Some(zone) if local(zone, at).is_none() => format!("{utc_day} {utc_time} UTC"),
-        Some(zone) => {
-            let local = at.with_timezone(&zone);
-            let day = local.format(DAY).to_string();
-            let time = local.format("%H:%M %Z");
-            if day == utc_day {
-                format!("{day} {time} ({utc_time} UTC)")
-            } else {
-                format!("{day} {time} ({utc_day} {utc_time} UTC)")
-            }
-        }
+    const FORM: &str = "%a %-d %b %Y, %H:%M";
+    let zone = zone.unwrap_or_else(server_zone);
+    if local(zone, at).is_none() {
+        return format!("{} UTC", at.format(FORM));
     }
+    at.with_timezone(&zone)
+        .format(&format!("{FORM} %Z"))
+        .to_string()
+}
+
+/// The zone the server shows times in to a reader who set none: the
+/// `timezone` setting ([`set_server_zone`]), else the system's.
+static SERVER_ZONE: std::sync::RwLock<Option<Tz>> = std::sync::RwLock::new(None);
+
+/// Sets the zone of [`server_zone`] (from the settings' `timezone`).
+pub fn set_server_zone(zone: Tz) {
+    if let Ok(mut z) = SERVER_ZONE.write() {
+        *z = Some(zone);
+    }
+}
+
+/// The server's time zone: the `timezone` setting once the settings are
+/// read, else the system's ([`system_zone`]).
+pub fn server_zone() -> Tz {
+    match SERVER_ZONE.read().ok().and_then(|z| *z) {
+        Some(zone) => zone,
+        None => system_zone(),
+    }
+}
+
+/// The system's time zone: `TZ` (an IANA name, with or without the
+/// leading `:`), else the zone `/etc/localtime` links to or `/etc/timezone`
+/// names, else UTC.
+pub fn system_zone() -> Tz {
+    let from_tz = std::env::var("TZ").ok().and_then(|tz| zone_of_tz(&tz));
+    let linked = || {
+        let target = std::fs::read_link("/etc/localtime").ok()?;
+        target
+            .to_string_lossy()
+            .contains("zoneinfo/")
+            .then_some(())?;
+        zone_of_tz(&target.to_string_lossy())
+    };
+    let named = || {
+        let text = std::fs::read_to_string("/etc/timezone").ok()?;
+        text.trim().parse::<Tz>().ok()
+    };
+    from_tz.or_else(linked).or_else(named).unwrap_or(Tz::UTC)
+}
+
+/// The zone a `TZ` value names: `Europe/Berlin`, `:Europe/Berlin`, or a
+/// path into the zone files (`/usr/share/zoneinfo/Europe/Berlin`).
+pub(super) fn zone_of_tz(value: &str) -> Option<Tz> {
+    let name = value.trim().trim_start_matches(':');
+    let name = name.rsplit_once("zoneinfo/").map_or(name, |(_, n)| n);
+    name.parse::<Tz>().ok()
 }
 
 /// A time zone that cannot be read.

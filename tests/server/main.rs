@@ -32,6 +32,7 @@ mod league_by_mail;
 mod mail_games;
 mod mail_server;
 mod outages;
+mod people;
 mod proof;
 mod series;
 mod site_updates;

@@ -405,6 +405,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         data: dir.path().join("data"),
         templates: None,
         trusted_authserv: None,
+        timezone: None,
         clock: Default::default(),
         limits: Default::default(),
         inbox: Inbox::maildir(dir.path().join("inbox")),

@@ -93,7 +93,7 @@ fn the_vacation_allowance_and_the_year_boundary() {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "`vacation 3`: you are already on vacation until Sun 21 Jun 2026 11:00 CEST (09:00 UTC); \
+        "`vacation 3`: you are already on vacation until Sun 21 Jun 2026, 11:00 CEST; \
          hint: end it first (`vacation off`), then book again"
     );
     let err = s
