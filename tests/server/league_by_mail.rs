@@ -141,7 +141,7 @@ fn against_the_bot(desk: &mut Desk) {
     desk.answer(BOB, "confirm:", "accept\n");
     let [_, b] = desk.next([0, 1]);
     assert!(b[0].contains("The game begins"), "{}", b[0]);
-    assert!(b[0].contains("bot, level 1"), "{}", b[0]);
+    assert!(b[0].contains("pbem's bot (level 1)"), "{}", b[0]);
     let id = desk.newest_id(BOB);
     for n in 0..3 {
         let text = {
