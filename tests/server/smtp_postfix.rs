@@ -416,7 +416,6 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
     };
     let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
     let server = Server::new(config).unwrap();
-
     let challenge = plain_mail(
         &format!("Alice <{alice}>"),
         &s.address("pbem"),

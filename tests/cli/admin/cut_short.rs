@@ -201,7 +201,7 @@ fn issue13_a_move_cut_short_is_mailed_once_and_never_played_twice() {
     assert!(
         stderr(&o).starts_with(
             "pbem move: 1-9 is the game's last move already (move 2, played by the admin at \
-             2026-11-20T10:00:00+00:00; its mails are sent or in the outbox); nothing done. To \
+             Fri 20 Nov 2026, 10:00 UTC; its mails are sent or in the outbox); nothing done. To \
              play it again as move 3, add --ply 3"
         ),
         "{}",
