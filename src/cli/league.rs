@@ -5,7 +5,7 @@
 use super::out;
 use super::server::ConfigArg;
 use crate::adjudicate::{MAX_TOURNAMENT_NAME, known_name, league_state, nearest, rebuild_ratings};
-use crate::reply::{address_of, mailbox, unmailable};
+use crate::reply::{address_of, mailbox, mailbox_key, unmailable};
 use crate::rules::Rules;
 use crate::setup::Server;
 use crate::store::league::TournamentFile;
@@ -23,6 +23,7 @@ use pbem_league::standings::TieBreak;
 /// Examples:
 ///   pbem tournament new spring-cup --game embed --player ann@x.org --player bob@y.org --player cy@z.org
 ///   pbem tournament new autumn --game mad --format swiss --rounds 4 --signup-until 7d --clock 3d
+///   pbem tournament add autumn "Bob <bob@example.org>" cy@z.org
 ///   pbem tournament show spring-cup
 ///   pbem tournament list
 #[derive(Args, Debug)]
@@ -35,6 +36,7 @@ pub struct Tournament {
 #[derive(Subcommand, Debug)]
 enum Action {
     New(New),
+    Add(Add),
     Show(Show),
     List(List),
 }
@@ -79,6 +81,19 @@ struct New {
     config: ConfigArg,
 }
 
+/// Enter players into a tournament whose sign-up is open, as a `join`
+/// by mail would: each keeps the name given here (`"Bob <bob@x.org>"`).
+#[derive(Args, Debug)]
+struct Add {
+    /// The tournament.
+    name: String,
+    /// The players, `ann@example.org` or `"Ann <ann@example.org>"`.
+    #[arg(value_name = "PLAYER", required = true)]
+    players: Vec<String>,
+    #[command(flatten)]
+    config: ConfigArg,
+}
+
 /// A tournament's standings, rounds and games.
 #[derive(Args, Debug)]
 struct Show {
@@ -104,9 +119,85 @@ impl Tournament {
     pub fn execute(self) -> anyhow::Result<i32> {
         match self.action {
             Action::New(c) => c.execute(),
+            Action::Add(c) => c.execute(),
             Action::Show(c) => c.execute(),
             Action::List(c) => c.execute(),
         }
+    }
+}
+
+/// Player `p` ("Name <address>" or an address) as `pbem tournament
+/// COMMAND` enters them beside `players`: their mailbox, the name given
+/// kept; or why not (no address, one pbem cannot write to, one entered).
+fn entrant(command: &str, players: &[String], p: &str) -> Result<String, String> {
+    let addr = address_of(p);
+    if addr.parse::<lettre::Address>().is_err() {
+        return Err(format!(
+            "pbem tournament {command}: {p}: not a mail address"
+        ));
+    }
+    if let Some(why) = unmailable(&addr) {
+        return Err(format!(
+            "pbem tournament {command}: {p}: pbem cannot write to it: {why}"
+        ));
+    }
+    let key = mailbox_key(&addr);
+    if players.iter().any(|q| mailbox_key(&address_of(q)) == key) {
+        return Err(format!(
+            "pbem tournament {command}: {addr} is entered already"
+        ));
+    }
+    let display = p
+        .split('<')
+        .next()
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && p.contains('<'));
+    Ok(mailbox(display, &addr))
+}
+
+impl Add {
+    fn execute(self) -> anyhow::Result<i32> {
+        let config = self.config.load()?;
+        let store = Store::open(&config.data)?;
+        let _lock = store.lock(true)?;
+        let Some(mut t) = store.tournament(&self.name)? else {
+            eprintln!(
+                "pbem tournament add: {}",
+                no_tournament(&store, &self.name)?
+            );
+            return Ok(2);
+        };
+        if t.over || !t.played.is_empty() {
+            eprintln!(
+                "pbem tournament add: {} has begun; players are entered before its first round",
+                t.name
+            );
+            return Ok(2);
+        }
+        for p in &self.players {
+            match entrant("add", &t.players, p) {
+                Ok(m) => t.players.push(m),
+                Err(usage) => {
+                    eprintln!("{usage}; nothing done");
+                    return Ok(2);
+                }
+            }
+        }
+        store.write_tournament(&t)?;
+        let me = config.identity();
+        let names: Vec<String> = t
+            .players
+            .iter()
+            .map(|p| known_name(&store, &me, p))
+            .collect();
+        out!(
+            "{}: {} players ({}); round 1 is paired at the first poll after {}",
+            t.name,
+            t.players.len(),
+            names.join(", "),
+            format_deadline(t.begins, None)
+        );
+        Ok(0)
     }
 }
 
@@ -144,26 +235,7 @@ impl New {
         }
         let mut players: Vec<String> = Vec::new();
         for p in &self.players {
-            let addr = address_of(p);
-            if addr.parse::<lettre::Address>().is_err() {
-                return Err(format!(
-                    "pbem tournament new: --player {p}: not a mail address"
-                ));
-            }
-            if let Some(why) = unmailable(&addr) {
-                return Err(format!(
-                    "pbem tournament new: --player {p}: pbem cannot write to it: {why}"
-                ));
-            }
-            if players.iter().any(|q| address_of(q) == addr) {
-                return Err(format!("pbem tournament new: {addr} is entered twice"));
-            }
-            let display = p
-                .split('<')
-                .next()
-                .map(str::trim)
-                .filter(|n| !n.is_empty() && p.contains('<'));
-            players.push(mailbox(display, &addr));
+            players.push(entrant("new", &players, p)?);
         }
         let signup = match &self.signup_until {
             Some(w) => Some(

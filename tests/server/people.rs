@@ -169,6 +169,19 @@ fn a_tournament_game_names_its_tournament_round_and_result() {
     );
     let shown = club.run(&["tournament", "show", "pair"]);
     assert!(shown.contains("[won by Ann]"), "{shown}");
+    // The web archive says it alike, and dates its games in the form.
+    let site = club.pbem.config.data.join("../site");
+    let out = club.run(&["site", site.to_str().unwrap(), "--quiet"]);
+    let page = std::fs::read_to_string(site.join("tournaments/pair.html"))
+        .unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert!(page.contains("Ann vs Bob</a>: won by Ann"), "{page}");
+    assert!(
+        !page.contains("first-wins") && !page.contains('@'),
+        "{page}"
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(index.contains("<td>Wed 25 Nov 2026, 10:0"), "{index}");
+    assert!(!index.contains("2026-11-25"), "{index}");
 }
 
 #[test]
@@ -253,4 +266,42 @@ fn a_player_already_entered_who_joins_is_told_so() {
         "{text}"
     );
     assert!(!text.contains("closed"), "{text}");
+}
+
+#[test]
+fn a_player_the_admin_adds_keeps_the_name_given() {
+    let _shared = common::lock::shared();
+    let players = [
+        ("P0", "p0@example.org"),
+        ("P1", "p1@example.org"),
+        ("P2", "p2@example.org"),
+    ];
+    let mut club = Club::with_settings(&players, |s| {
+        s.replace("# timezone = \"Europe/Berlin\"", "timezone = \"UTC\"")
+    });
+    club.open_cup();
+    let out = club.run(&[
+        "tournament",
+        "add",
+        "cup",
+        "Bob <p1@example.org>",
+        "p2@example.org",
+    ]);
+    assert!(out.contains("cup: 3 players (p0, Bob, p2)"), "{out}");
+    let again = club.run(&["tournament", "add", "cup", "P1+x@Example.org"]);
+    assert!(
+        again.contains("p1+x@example.org is entered already"),
+        "{again}"
+    );
+    let wrong = club.run(&["tournament", "add", "cpu", "p2@example.org"]);
+    assert!(wrong.contains("did you mean cup?"), "{wrong}");
+    club.send(2, "standings cup\n");
+    club.poll();
+    let table = club.last_about(2, "Tournament cup");
+    assert!(
+        table.contains("Sign-up is open until Wed 25 Nov 2026, 11:00 UTC"),
+        "{table}"
+    );
+    let shown = club.run(&["tournament", "show", "cup"]);
+    assert!(shown.contains("Bob") && !shown.contains('@'), "{shown}");
 }
