@@ -148,14 +148,6 @@ impl Adjudicator<'_> {
         ))
     }
 
-    /// When pbem received the mail it is handling, for a notice to
-    /// someone who may not have sent it: the one thing about a stranger's
-    /// mail pbem repeats to a third party (issue 13: its subject or
-    /// Message-ID would carry the stranger's text).
-    pub(super) fn received(&self) -> String {
-        crate::timecontrol::format_deadline(self.now, None)
-    }
-
     pub(super) fn dmarc_pass(&self, mail: &Inbound) -> bool {
         let Some(trusted) = &self.identity.trusted_authserv else {
             return false;
@@ -227,7 +219,7 @@ impl Adjudicator<'_> {
             to: from.to_string(),
             kind: Kind::Warning,
             template: "spoofed",
-            context: context! { id, game, why, received => self.received() },
+            context: context! { id, game, why, received => self.time_for(from, self.now)? },
             game: Some(id.to_string()),
             reply_to: None,
         }];
@@ -292,7 +284,10 @@ impl Adjudicator<'_> {
             template: "key_used",
             context: context! {
                 id, game, side => rules.side_name(*side), target, sender => from, address => address_of(player),
-                received => self.received(),
+                // When pbem received the mail, in the reader's zone: the
+                // one thing of a stranger's mail repeated to a third party
+                // (its subject or Message-ID would carry their text).
+                received => self.time_for(player, self.now)?,
             },
             game: Some(id.clone()),
             reply_to: None,

@@ -347,13 +347,6 @@ impl Adjudicator<'_> {
 }
 
 impl Adjudicator<'_> {
-    /// `at` as `reader` ("Name <address>" or an address) reads times: in
-    /// the zone they set with `timezone`, else the server's.
-    pub(super) fn time_for(&self, reader: &str, at: DateTime<Utc>) -> Result<String> {
-        let zone = self.store.player(&address_of(reader))?.zone;
-        Ok(crate::timecontrol::format_deadline(at, zone))
-    }
-
     /// Whether `from` is among the players of tournament `name`.
     fn entered(&self, from: &str, name: &str) -> Result<bool> {
         Ok(self

@@ -1,12 +1,15 @@
-//! How pbem names people to people: one function, [`public_name`], for
-//! every subject, salutation, table, page and listing, so that one person
-//! has one name everywhere; and the nearest of a list of names
+//! How pbem names people to people: one function, [`public_name`] (with
+//! what pbem learnt of them, [`known_name`]), for every subject,
+//! salutation, table, page and listing, so that one person has one name
+//! everywhere; times as the reader reads them
+//! ([`Adjudicator::time_for`]); and the nearest of a list of names
 //! ([`nearest`]), for a name mistyped.
 
 use super::{Adjudicator, Result};
 use crate::mail::inbound::Inbound;
 use crate::reply::{Identity, address_of, display_name, mailbox};
 use crate::store::Store;
+use chrono::{DateTime, Utc};
 
 /// The longest display name pbem keeps of a player's mail, in bytes (a
 /// name is untrusted: what is kept of it is bounded).
@@ -45,6 +48,13 @@ pub fn known_name(store: &Store, me: &Identity, who: &str) -> String {
 }
 
 impl Adjudicator<'_> {
+    /// `at` as `reader` ("Name <address>" or an address) reads times: in
+    /// the zone they set with `timezone`, else the server's.
+    pub(super) fn time_for(&self, reader: &str, at: DateTime<Utc>) -> Result<String> {
+        let zone = self.store.player(&address_of(reader))?.zone;
+        Ok(crate::timecontrol::format_deadline(at, zone))
+    }
+
     /// `who` as [`known_name`] names them.
     pub(super) fn name_of(&self, who: &str) -> String {
         known_name(self.store, self.identity, who)
