@@ -484,7 +484,14 @@ fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
         for text in [&r.subject, &r.text] {
             assert!(!text.contains("Pills") && !text.contains("pills"), "{text}");
         }
-        assert!(r.subject.contains("mallory@example.org"), "{}", r.subject);
+        // The challenger by the local part of their address, never a
+        // name of their choosing; the address itself in the text.
+        assert!(r.subject.ends_with(" vs mallory"), "{}", r.subject);
+        assert!(
+            r.text.contains("mallory (mallory@example.org)"),
+            "{}",
+            r.text
+        );
     }
     let to_mallory = w.mails_to("mallory@example.org");
     assert_eq!(to_mallory.len(), lim.challenges_per_mail as usize + 1);
