@@ -150,7 +150,7 @@ fn issue14_the_demos_closing_lines_run_as_printed() {
     let you = headlines(dir.path(), "you@example.org");
     assert_eq!(you.len(), 1, "{you:?}");
     assert!(
-        you[0].starts_with("Your challenge to carol@example.org"),
+        you[0].starts_with("Your challenge to carol (carol@example.org)"),
         "{you:?}"
     );
     // Started by its path, it names its path.

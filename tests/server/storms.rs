@@ -484,8 +484,7 @@ fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
         for text in [&r.subject, &r.text] {
             assert!(!text.contains("Pills") && !text.contains("pills"), "{text}");
         }
-        // The challenger by the local part of their address, never a
-        // name of their choosing; the address itself in the text.
+        // The local part in the subject (no name of theirs), the address in the text.
         assert!(r.subject.ends_with(" vs mallory"), "{}", r.subject);
         assert!(
             r.text.contains("mallory (mallory@example.org)"),
