@@ -499,7 +499,12 @@ impl List {
             let state = if t.over {
                 "over".to_string()
             } else if t.played.is_empty() {
-                format!("begins {}", format_deadline(t.begins, None))
+                // JSON keeps the time as machines read it.
+                let begins = match self.json {
+                    true => t.begins.to_rfc3339(),
+                    false => format_deadline(t.begins, None),
+                };
+                format!("begins {begins}")
             } else {
                 format!("round {}", t.played.len())
             };
