@@ -511,6 +511,24 @@ mod tests {
     }
 
     #[test]
+    fn the_timezone_setting_names_a_zone_or_the_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("pbem.toml");
+        let with = |zone: &str| INIT.replace("# timezone = \"Europe/Berlin\"", zone);
+        std::fs::write(&p, with("timezone = \"europe/berlin\"")).unwrap();
+        let c = Config::load(&p).unwrap();
+        assert_eq!(c.zone(), Ok(Some(chrono_tz::Tz::Europe__Berlin)));
+        std::fs::write(&p, with("timezone = \"Berlin\"")).unwrap();
+        let e = Config::load(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("timezone = \"Berlin\": unknown time zone") && e.contains("Europe/Berlin"),
+            "{e}"
+        );
+        std::fs::write(&p, INIT).unwrap();
+        assert_eq!(Config::load(&p).unwrap().zone(), Ok(None));
+    }
+
+    #[test]
     fn errors_name_the_file_and_line() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("pbem.toml");
