@@ -116,3 +116,15 @@ impl Round {
         self.games.iter().all(|g| g.outcome.is_some())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Outcome;
+
+    #[test]
+    fn a_result_reads_as_words_with_the_players_names() {
+        assert_eq!(Outcome::FirstWins.words("Ann", "Bob"), "won by Ann");
+        assert_eq!(Outcome::SecondWins.words("Ann", "Bob"), "won by Bob");
+        assert_eq!(Outcome::Draw.words("Ann", "Bob"), "drawn");
+    }
+}
