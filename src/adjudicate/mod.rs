@@ -107,6 +107,12 @@ pub struct Handled {
     /// a refused command (an illegal move) is not one: its refusal always
     /// goes out, so the player can mend it.
     pub fruitless: bool,
+    /// The mail is its sender's, in a game (or about a question of
+    /// pbem's) they proved they play: their key from their own address,
+    /// or a DMARC pass the admin trusts. The reply limits count the
+    /// answers to such mails apart, with higher limits
+    /// ([`crate::poll::Limits::keyed_per_hour`]).
+    pub own_game: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -214,7 +220,9 @@ impl Adjudicator<'_> {
                 .is_some_and(|(_, t)| self.awaits_confirmation(t, s))
             && let Some((id, t)) = table
         {
-            return self.answer_question(&from, mail, (&id, t), s, &commands);
+            return self
+                .answer_question(&from, mail, (&id, t), s, &commands)
+                .map(own_game);
         }
         // The game named in a refusal: only for its players.
         let known = table
@@ -240,16 +248,16 @@ impl Adjudicator<'_> {
             leaving_resigns(&mut commands, record);
         }
         match (table, side) {
-            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => self.in_game(
-                &GameMail {
+            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => {
+                let m = GameMail {
                     from: &from,
                     mail,
                     id: &id,
                     side,
                     commands: &commands,
-                },
-                table,
-            ),
+                };
+                self.in_game(&m, table).map(own_game)
+            }
             (None, _) if target.is_some() && commands.iter().any(needs_game) => {
                 // An unknown id: say nothing that helps a stranger guess.
                 Ok(fate(format!(
@@ -267,7 +275,9 @@ impl Adjudicator<'_> {
                         t.token(s).map(|k| self.identity.reply_to(id, k)),
                     )
                 });
-                self.outside_game(&from, mail, &commands, thread)
+                let proven = thread.is_some();
+                let handled = self.outside_game(&from, mail, &commands, thread)?;
+                Ok(if proven { own_game(handled) } else { handled })
             }
         }
     }
@@ -437,6 +447,14 @@ fn summary(commands: &[Command]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `h`, the handling of a mail in its sender's own game.
+fn own_game(h: Handled) -> Handled {
+    Handled {
+        own_game: true,
+        ..h
+    }
 }
 
 fn fate(s: String) -> Handled {
