@@ -24,6 +24,8 @@
 //! - [`account`]: what is not about one game: `help`, `rules`, `games`,
 //!   which game a command meant, `timezone`, `vacation`, `digest`;
 //! - [`news`]: the news of a move to both players, `board` and `moves`;
+//! - [`over`]: a game's end as each reader is told it (won, lost or
+//!   drawn, how, their rating, what comes next);
 //! - [`damage`]: a game pbem cannot use, and the notices of it;
 //! - [`clocks`]: game clocks, reminders and the loss on time;
 //! - [`ids`]: the ids of new games;
@@ -43,6 +45,7 @@ mod damage;
 mod ids;
 mod league;
 mod news;
+mod over;
 mod play;
 mod ratings;
 mod refuse;
@@ -161,17 +164,34 @@ impl Adjudicator<'_> {
 
     /// The mails `letters` stand for, worded by the compose step.
     /// No mail goes to the bot (issue 18): it plays in the poll.
+    ///
+    /// Every template also knows whether its mail's reply address carries
+    /// the reader's key (`keyed`) and pbem's own address
+    /// (`pbem_address`): a mail without a key must not send its reader to
+    /// "reply to this mail" for what only a key can do, but say where to
+    /// write instead.
     pub(super) fn compose(&self, letters: &[Letter]) -> Result<Vec<Reply>> {
         letters
             .iter()
             .filter(|l| self.identity.bot_level(&l.to).is_none())
-            .map(|l| Ok(self.templates.compose(l)?))
+            .map(|l| {
+                let context = context! {
+                    keyed => l.reply_to.is_some(),
+                    pbem_address => &self.identity.address,
+                    ..l.context.clone()
+                };
+                Ok(self.templates.compose(&Letter {
+                    context,
+                    ..l.clone()
+                })?)
+            })
             .collect()
     }
 
     /// Words of the compose step for a value of a template: block `block`
-    /// of `_words.txt`.
+    /// of `_words.txt`, which knows pbem's address too (`pbem_address`).
     fn words(&self, block: &str, ctx: minijinja::Value) -> Result<String> {
+        let ctx = context! { pbem_address => &self.identity.address, ..ctx };
         Ok(self.templates.words(block, ctx)?)
     }
 

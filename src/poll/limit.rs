@@ -563,7 +563,10 @@ impl Poller<'_> {
     ) -> Result<Reply, StoreError> {
         let rendered = self
             .templates
-            .render("unanswered", context! { address => sender, count })
+            .render(
+                "unanswered",
+                context! { address => sender, count, pbem_address => &self.identity.address },
+            )
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         Ok(in_place_of(reply, rendered))
     }
