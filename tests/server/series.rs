@@ -270,7 +270,7 @@ fn each_player_reads_their_own_result_and_how_to_ask_for_a_rematch() {
         assert!(text.contains("Your rating in M.A.D.: 1500 → "), "{text}");
         assert!(text.contains(sign), "{text}");
         assert!(
-            text.contains("again, reply to this mail with the single word `rematch`"),
+            text.contains("again, reply with the single word `rematch` to a mail of this game"),
             "{text}"
         );
     }
