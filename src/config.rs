@@ -418,6 +418,12 @@ vacation_days_per_year = 30
 [limits]
 replies_per_hour = 20
 replies_per_day = 50
+# A player's mails in their own game, carrying their key and holding a
+# command (a move, `board`, `moves`...), are counted apart and may be
+# answered more often: a newcomer trying things still hears why each of
+# their moves was refused. A mail with no command counts as any other.
+keyed_per_hour = 60
+keyed_per_day = 200
 # After this many mails in a row from one address that hold no command
 # pbem knows, it tells the address once and answers no more such mails
 # from it until one it can act on comes: a loop ends whatever its pace.

@@ -149,8 +149,21 @@ impl Adjudicator<'_> {
                     "*" => "in_play",
                     "draw" => "drawn",
                     r if r == side_name => "you_won",
-                    _ => "won",
+                    _ => "you_lost",
                 };
+                // Whose move it is in a running game: the reader's, or
+                // their opponent's, by name.
+                let turn = (result == "*")
+                    .then(|| {
+                        crate::with_game!(rec.rules, G => record::replay::<G>(&rec)
+                            .ok()
+                            .filter(|r| r.end.is_none())
+                            .map(|r| if r.position().turn() == side { "yours" } else { "theirs" }))
+                    })
+                    .flatten();
+                let opponent = rec.players[side.other()]
+                    .as_deref()
+                    .map(|p| self.name_of(p));
                 // The way back into the game: its reply address, with the
                 // key. It goes to `who` alone, whose key it is (issue 12).
                 let address = match result {
@@ -161,7 +174,7 @@ impl Adjudicator<'_> {
                 };
                 rows.push(context! {
                     id => format!("{id:<16}"), game => format!("{:<20}", rec.rules.name()),
-                    side => format!("{side_name:<10}"), outcome, winner => result, address,
+                    side => format!("{side_name:<10}"), outcome, turn, opponent, address,
                     blank => format!("{:<16}", ""),
                 });
             }

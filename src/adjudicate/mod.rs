@@ -24,6 +24,8 @@
 //! - [`account`]: what is not about one game: `help`, `rules`, `games`,
 //!   which game a command meant, `timezone`, `vacation`, `digest`;
 //! - [`news`]: the news of a move to both players, `board` and `moves`;
+//! - [`over`]: a game's end as each reader is told it (won, lost or
+//!   drawn, how, their rating, what comes next);
 //! - [`damage`]: a game pbem cannot use, and the notices of it;
 //! - [`clocks`]: game clocks, reminders and the loss on time;
 //! - [`ids`]: the ids of new games;
@@ -44,6 +46,7 @@ mod ids;
 mod league;
 mod names;
 mod news;
+mod over;
 mod play;
 mod ratings;
 mod refuse;
@@ -109,6 +112,12 @@ pub struct Handled {
     /// a refused command (an illegal move) is not one: its refusal always
     /// goes out, so the player can mend it.
     pub fruitless: bool,
+    /// The mail is its sender's, in a game (or about a question of
+    /// pbem's) they proved they play: their key from their own address,
+    /// or a DMARC pass the admin trusts. The reply limits count the
+    /// answers to such mails apart, with higher limits
+    /// ([`crate::poll::Limits::keyed_per_hour`]).
+    pub own_game: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -157,17 +166,34 @@ impl Adjudicator<'_> {
 
     /// The mails `letters` stand for, worded by the compose step.
     /// No mail goes to the bot (issue 18): it plays in the poll.
+    ///
+    /// Every template also knows whether its mail's reply address carries
+    /// the reader's key (`keyed`) and pbem's own address
+    /// (`pbem_address`): a mail without a key must not send its reader to
+    /// "reply to this mail" for what only a key can do, but say where to
+    /// write instead.
     pub(super) fn compose(&self, letters: &[Letter]) -> Result<Vec<Reply>> {
         letters
             .iter()
             .filter(|l| self.identity.bot_level(&l.to).is_none())
-            .map(|l| Ok(self.templates.compose(l)?))
+            .map(|l| {
+                let context = context! {
+                    keyed => l.reply_to.is_some(),
+                    pbem_address => &self.identity.address,
+                    ..l.context.clone()
+                };
+                Ok(self.templates.compose(&Letter {
+                    context,
+                    ..l.clone()
+                })?)
+            })
             .collect()
     }
 
     /// Words of the compose step for a value of a template: block `block`
-    /// of `_words.txt`.
+    /// of `_words.txt`, which knows pbem's address too (`pbem_address`).
     fn words(&self, block: &str, ctx: minijinja::Value) -> Result<String> {
+        let ctx = context! { pbem_address => &self.identity.address, ..ctx };
         Ok(self.templates.words(block, ctx)?)
     }
 
@@ -220,7 +246,9 @@ impl Adjudicator<'_> {
                 .is_some_and(|(_, t)| self.awaits_confirmation(t, s))
             && let Some((id, t)) = table
         {
-            return self.answer_question(&from, mail, (&id, t), s, &commands);
+            return self
+                .answer_question(&from, mail, (&id, t), s, &commands)
+                .map(own_game);
         }
         // The game named in a refusal: only for its players.
         let known = table
@@ -246,16 +274,16 @@ impl Adjudicator<'_> {
             leaving_resigns(&mut commands, record);
         }
         match (table, side) {
-            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => self.in_game(
-                &GameMail {
+            (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => {
+                let m = GameMail {
                     from: &from,
                     mail,
                     id: &id,
                     side,
                     commands: &commands,
-                },
-                table,
-            ),
+                };
+                self.in_game(&m, table).map(own_game)
+            }
             (None, _) if target.is_some() && commands.iter().any(needs_game) => {
                 // An unknown id: say nothing that helps a stranger guess.
                 Ok(fate(format!(
@@ -273,7 +301,9 @@ impl Adjudicator<'_> {
                         t.token(s).map(|k| self.identity.reply_to(id, k)),
                     )
                 });
-                self.outside_game(&from, mail, &commands, thread)
+                let proven = thread.is_some();
+                let handled = self.outside_game(&from, mail, &commands, thread)?;
+                Ok(if proven { own_game(handled) } else { handled })
             }
         }
     }
@@ -443,6 +473,14 @@ fn summary(commands: &[Command]) -> String {
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// `h`, the handling of a mail in its sender's own game.
+fn own_game(h: Handled) -> Handled {
+    Handled {
+        own_game: true,
+        ..h
+    }
 }
 
 fn fate(s: String) -> Handled {

@@ -107,18 +107,16 @@ impl Adjudicator<'_> {
                 .map(|t| self.identity.reply_to(id, t));
             let (template, context) = match (&replayed.end, last_line.map(|l| &l.entry)) {
                 (Some(end), _) => {
-                    let winner = match end.outcome {
-                        game::Outcome::Win(s) => Some(rules.side_name(s)),
-                        game::Outcome::Draw => None,
+                    let o = super::over::OverFor {
+                        id,
+                        rec,
+                        end,
+                        reader: Some(side),
+                        to: &to,
+                        shown: shown.as_ref(),
+                        tournament: tournament.clone(),
                     };
-                    let result = self.words("result", context! { winner })?;
-                    let (rating, series) = shown
-                        .as_ref()
-                        .map_or((None, None), |m| (m.rating_change(id, &to), m.series(&to)));
-                    (
-                        "over",
-                        context! { id, game => rules.name(), result, reason => end.reason.clone(), board, record => record::write::to_string(rec), rating, series, tournament => tournament.clone() },
-                    )
+                    ("over", self.over_context(&o, board)?)
                 }
                 (None, Some(Entry::Event(ev))) => {
                     let name = rules.side_name(mover);

@@ -273,9 +273,10 @@ impl Adjudicator<'_> {
                 game::Outcome::Win(s) => Some(G::RULES.side_name(s)),
                 game::Outcome::Draw => None,
             };
+            let won = end.outcome == game::Outcome::Win(t.side);
             let reason = self.words(
                 "game_over",
-                context! { winner, reason => end.reason.clone() },
+                context! { winner, won, reason => end.reason.clone() },
             )?;
             return Ok(Err(t.refused(c, reason, "game over")));
         }

@@ -22,55 +22,77 @@ use crate::outbox::Hold;
 use crate::record::Record;
 use crate::reply::mailbox_key;
 use chrono::{DateTime, Utc};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 impl Poller<'_> {
     /// Plays the bot's due moves, each game at most once, within the
     /// poll's think time; a game that fails (or panics) is reported and
-    /// the others go on.
+    /// the others go on. A move of the bot's may begin a game (the next
+    /// of a series, once its move ended the last): the games that are
+    /// new since the list was read get their turn in the same poll, in
+    /// [`turn_order`] too, so that a game whose first move is the bot's
+    /// does not wait for the next poll.
     pub(super) fn play_bots(&self, cx: &BatchContext<'_>, report: &mut Report) {
-        let ids = match self.store.bot_game_ids() {
-            Ok(ids) => turn_order(&self.waiting(ids)),
-            Err(e) => {
-                report.errors.push(format!("bot games: {e}"));
-                return;
-            }
-        };
         let budget = Duration::from_millis(self.identity.bot.poll_ms);
         let started = Instant::now();
-        for (n, id) in ids.iter().enumerate() {
-            if started.elapsed() >= budget {
-                report.bots_waiting = ids.len() - n;
-                break;
+        let mut visited = BTreeSet::new();
+        loop {
+            let fresh: Vec<String> = match self.store.bot_game_ids() {
+                Ok(ids) => ids.into_iter().filter(|id| !visited.contains(id)).collect(),
+                Err(e) => {
+                    report.errors.push(format!("bot games: {e}"));
+                    return;
+                }
+            };
+            if fresh.is_empty() {
+                return;
             }
-            let step = panic::catch_unwind(AssertUnwindSafe(|| self.bot_turn(cx, id)));
-            match step {
-                Ok(Ok(Some((key, replies, fate, think)))) => {
-                    report.log.push(crate::logging::line(
-                        "bot",
-                        &[
-                            ("key", &key),
-                            ("replies", &replies),
-                            ("think_ms", &think),
-                            ("fate", &fate),
-                        ],
-                    ));
+            let ids = turn_order(&self.waiting(fresh));
+            for (n, id) in ids.iter().enumerate() {
+                if started.elapsed() >= budget {
+                    report.bots_waiting = ids.len() - n;
+                    return;
                 }
-                Ok(Ok(None)) => {}
-                Ok(Err(e)) => {
-                    report.errors.push(format!("bot in {id}: {e}"));
-                    if e.is_unwritable() {
-                        break;
-                    }
+                visited.insert(id.clone());
+                if let Stop::Now = self.bot_turn_logged(cx, id, report) {
+                    return;
                 }
-                Err(payload) => report.errors.push(format!(
-                    "bot in {id}: pbem failed on it ({}); the other games go on",
-                    panic_message(payload.as_ref())
-                )),
             }
         }
+    }
+
+    /// [`Poller::bot_turn`] in game `id`, a panic in it caught, its fate
+    /// in `report`; whether the poll's bot turns must stop (the data
+    /// folder cannot be written).
+    fn bot_turn_logged(&self, cx: &BatchContext<'_>, id: &str, report: &mut Report) -> Stop {
+        let step = panic::catch_unwind(AssertUnwindSafe(|| self.bot_turn(cx, id)));
+        match step {
+            Ok(Ok(Some((key, replies, fate, think)))) => {
+                report.log.push(crate::logging::line(
+                    "bot",
+                    &[
+                        ("key", &key),
+                        ("replies", &replies),
+                        ("think_ms", &think),
+                        ("fate", &fate),
+                    ],
+                ));
+            }
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => {
+                report.errors.push(format!("bot in {id}: {e}"));
+                if e.is_unwritable() {
+                    return Stop::Now;
+                }
+            }
+            Err(payload) => report.errors.push(format!(
+                "bot in {id}: pbem failed on it ({}); the other games go on",
+                panic_message(payload.as_ref())
+            )),
+        }
+        Stop::Go
     }
 
     /// Each bot game of `ids` with its player's mailbox, since when it
@@ -187,12 +209,19 @@ impl Poller<'_> {
         let mut handled = crate::adjudicate::Handled {
             replies,
             progress: true,
+            own_game: true,
             ..Default::default()
         };
         let committed = |k: &str| cx.processed.contains(k).unwrap_or(false);
         self.limit(key, Some(&player), &mut handled, &committed, cx.now)?;
         Ok(handled.replies)
     }
+}
+
+/// Whether the bot's turns of a poll go on.
+enum Stop {
+    Go,
+    Now,
 }
 
 /// A bot game as [`turn_order`] weighs it.

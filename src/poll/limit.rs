@@ -24,6 +24,15 @@
 //! A naive autoresponder's loop therefore dies at the notice: its answer
 //! to it comes in while replies are paused and is not answered.
 //!
+//! A player writing in their own game, with their key, is counted apart:
+//! [`Limits::keyed_per_hour`] and [`Limits::keyed_per_day`] bound the
+//! answers to those of their mails that hold a command (a move, `board`,
+//! `help`...), a higher bound than a stranger's, with a pause of its own.
+//! A newcomer who tries everything on the first day still hears why each
+//! of their moves is refused. A mail with no command (what an
+//! autoresponder answering pbem's mail sends to the keyed reply address)
+//! counts as any other, so that loops end at the same bounds.
+//!
 //! Mail to a third party that a mail caused without moving a game (a
 //! challenge, a warning to a player that someone used their key) is
 //! counted against its recipient as *unsolicited* with the same limits,
@@ -59,6 +68,12 @@ pub struct Limits {
     pub replies_per_hour: u32,
     /// Answers to one address's own mails in any 24 hours (default 50).
     pub replies_per_day: u32,
+    /// Answers in any hour to a player's mails in their own game that
+    /// carry their key and hold a command (default 60): counted apart
+    /// from [`Limits::replies_per_hour`], and paused apart.
+    pub keyed_per_hour: u32,
+    /// The same in any 24 hours (default 200).
+    pub keyed_per_day: u32,
     /// Mails in a row from one address that hold no command pbem can act
     /// on (none, or lines that are no command), after which it stops
     /// answering such mails from it, whatever their pace (default 5;
@@ -78,11 +93,16 @@ impl Default for Limits {
     /// of mails that are not moves in an hour; an autoresponder looping
     /// with a daemon trips the hourly limit within minutes, and one
     /// looping with a poll every five minutes (12 rounds an hour, under
-    /// the hourly limit) trips the daily one in about four hours.
+    /// the hourly limit) trips the daily one in about four hours. In
+    /// their own game, with their key, a player who tries things (moves
+    /// that turn out illegal, `moves`, `board`) gets 60 an hour and 200
+    /// a day: a move a minute for an hour.
     fn default() -> Limits {
         Limits {
             replies_per_hour: 20,
             replies_per_day: 50,
+            keyed_per_hour: 60,
+            keyed_per_day: 200,
             fruitless_in_a_row: 5,
             challenges_per_mail: 2,
             open_challenges: 3,
@@ -100,24 +120,60 @@ impl Limits {
     }
 }
 
-/// What pbem remembers of the replies it sent one address, the last 24
-/// hours' (`DATA/ratelimit/<hash>.toml`).
+/// Which count an answer goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bucket {
+    /// Answers to any mail of the address's own.
+    Any,
+    /// Answers to a player's mails in their own game, with their key,
+    /// that hold a command ([`Limits::keyed_per_hour`]).
+    Keyed,
+}
+
+/// The answers of one [`Bucket`]: when they went out, and its pause.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Tally {
-    /// The address, lower case (two addresses may share a hash).
-    pub address: String,
+pub struct Answers {
     /// When answers to this address's own mails went out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub answers: Vec<DateTime<Utc>>,
-    /// When mail that others caused went to it (challenges, warnings).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unsolicited: Vec<DateTime<Utc>>,
     /// Answers are held back until then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paused_until: Option<DateTime<Utc>>,
     /// The key of the mail whose replies carry the notice of the pause.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notice: Option<String>,
+}
+
+impl Answers {
+    fn is_empty(&self) -> bool {
+        self.answers.is_empty() && self.paused_until.is_none()
+    }
+
+    fn prune(&mut self, now: DateTime<Utc>) {
+        let start = now - Window::Day.length();
+        self.answers.retain(|t| *t > start);
+        if self.paused_until.is_some_and(|u| u <= now) {
+            self.paused_until = None;
+            self.notice = None;
+        }
+    }
+}
+
+/// What pbem remembers of the replies it sent one address, the last 24
+/// hours' (`DATA/ratelimit/<hash>.toml`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// The address, lower case (two addresses may share a hash).
+    pub address: String,
+    /// The answers to any of this address's own mails ([`Bucket::Any`]).
+    #[serde(flatten)]
+    pub any: Answers,
+    /// The answers to its keyed mails in its own games ([`Bucket::Keyed`]).
+    #[serde(default, skip_serializing_if = "Answers::is_empty")]
+    pub keyed: Answers,
+    /// When mail that others caused went to it (challenges, warnings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsolicited: Vec<DateTime<Utc>>,
     /// This address's mails in a row that pbem could act on none of
     /// (kept however old: a slow loop is a loop).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -185,18 +241,34 @@ impl Window {
 }
 
 impl Limits {
-    /// The window whose limit `times` has reached at `now`, the longest
-    /// first.
-    fn reached(&self, times: &[DateTime<Utc>], now: DateTime<Utc>) -> Option<(Window, usize)> {
-        [
-            (Window::Day, self.replies_per_day),
-            (Window::Hour, self.replies_per_hour),
-        ]
-        .into_iter()
-        .filter(|(_, limit)| *limit > 0)
-        .map(|(w, limit)| (w, limit, in_window(times, now, w)))
-        .find(|(_, limit, n)| *n >= *limit as usize)
-        .map(|(w, _, n)| (w, n))
+    /// The limits of `bucket`: a day's, an hour's.
+    pub fn of(&self, bucket: Bucket) -> [(Window, u32); 2] {
+        match bucket {
+            Bucket::Any => [
+                (Window::Day, self.replies_per_day),
+                (Window::Hour, self.replies_per_hour),
+            ],
+            Bucket::Keyed => [
+                (Window::Day, self.keyed_per_day),
+                (Window::Hour, self.keyed_per_hour),
+            ],
+        }
+    }
+
+    /// The window whose limit (of `bucket`) `times` has reached at `now`,
+    /// the longest first.
+    fn reached(
+        &self,
+        bucket: Bucket,
+        times: &[DateTime<Utc>],
+        now: DateTime<Utc>,
+    ) -> Option<(Window, usize)> {
+        self.of(bucket)
+            .into_iter()
+            .filter(|(_, limit)| *limit > 0)
+            .map(|(w, limit)| (w, limit, in_window(times, now, w)))
+            .find(|(_, limit, n)| *n >= *limit as usize)
+            .map(|(w, _, n)| (w, n))
     }
 }
 
@@ -219,19 +291,16 @@ impl Tally {
     /// Times in the future (a clock set back) are kept: they still count.
     pub fn prune(&mut self, now: DateTime<Utc>) {
         let start = now - Window::Day.length();
-        self.answers.retain(|t| *t > start);
+        self.any.prune(now);
+        self.keyed.prune(now);
         self.unsolicited.retain(|t| *t > start);
-        if self.paused_until.is_some_and(|u| u <= now) {
-            self.paused_until = None;
-            self.notice = None;
-        }
     }
 
     /// Nothing left to remember: the file can go.
     pub fn is_empty(&self) -> bool {
-        self.answers.is_empty()
+        self.any.is_empty()
+            && self.keyed.is_empty()
             && self.unsolicited.is_empty()
-            && self.paused_until.is_none()
             && self.fruitless == 0
     }
 
@@ -279,28 +348,33 @@ impl Tally {
         Fruitless::Silent
     }
 
-    /// One reply to this address's own mail `key` at `now`. `counted`: it
-    /// is an answer (not news of a game); news only waits out a pause.
-    /// `committed` says whether a mail's replies are committed (to know
-    /// whether the notice of a pause went out). Records what it allows.
+    /// One reply to this address's own mail `key` at `now`, in `bucket`.
+    /// `counted`: it is an answer (not news of a game); news only waits
+    /// out a pause. `committed` says whether a mail's replies are
+    /// committed (to know whether the notice of a pause went out).
+    /// Records what it allows.
     pub fn answer(
         &mut self,
         now: DateTime<Utc>,
-        limits: &Limits,
+        (limits, bucket): (&Limits, Bucket),
         counted: bool,
         key: &str,
         committed: impl Fn(&str) -> bool,
     ) -> Verdict {
         self.prune(now);
-        if let Some(until) = self.paused_until {
+        let this = match bucket {
+            Bucket::Any => &mut self.any,
+            Bucket::Keyed => &mut self.keyed,
+        };
+        if let Some(until) = this.paused_until {
             // The notice's mail never committed (a crash): this one
             // carries it.
-            let lost = self
+            let lost = this
                 .notice
                 .as_deref()
                 .is_none_or(|k| k != key && !committed(k));
             if counted && lost {
-                self.notice = Some(key.to_string());
+                this.notice = Some(key.to_string());
                 let window = if until - now > Window::Hour.length() {
                     Window::Day
                 } else {
@@ -308,7 +382,7 @@ impl Tally {
                 };
                 return Verdict::Notice {
                     until,
-                    count: in_window(&self.answers, now, window),
+                    count: in_window(&this.answers, now, window),
                     window,
                 };
             }
@@ -317,15 +391,15 @@ impl Tally {
         if !counted {
             return Verdict::Send;
         }
-        match limits.reached(&self.answers, now) {
+        match limits.reached(bucket, &this.answers, now) {
             None => {
-                self.answers.push(now);
+                this.answers.push(now);
                 Verdict::Send
             }
             Some((window, count)) => {
                 let until = now + window.length();
-                self.paused_until = Some(until);
-                self.notice = Some(key.to_string());
+                this.paused_until = Some(until);
+                this.notice = Some(key.to_string());
                 Verdict::Notice {
                     until,
                     count,
@@ -338,7 +412,7 @@ impl Tally {
     /// One mail to this address that another's mail caused, at `now`.
     pub fn unsolicited(&mut self, now: DateTime<Utc>, limits: &Limits) -> Verdict {
         self.prune(now);
-        match limits.reached(&self.unsolicited, now) {
+        match limits.reached(Bucket::Any, &self.unsolicited, now) {
             None => {
                 self.unsolicited.push(now);
                 Verdict::Send
@@ -405,6 +479,13 @@ impl Poller<'_> {
             tally.fruitless_mail(&self.limits, acted, handled.fruitless, key, committed);
         let changed = tally != before;
         tallies.insert(own, (tally, changed));
+        // A player's mail in their own game, with their key, that holds
+        // a command: counted apart, with the higher limits.
+        let bucket = if handled.own_game && !handled.fruitless {
+            Bucket::Keyed
+        } else {
+            Bucket::Any
+        };
         let mut kept = Vec::with_capacity(handled.replies.len());
         for reply in std::mem::take(&mut handled.replies) {
             let to = address_of(&reply.to);
@@ -442,7 +523,8 @@ impl Poller<'_> {
             };
             let before = tally.clone();
             let verdict = if to == sender {
-                tally.answer(now, &self.limits, !handled.progress, key, committed)
+                let counted = !handled.progress;
+                tally.answer(now, (&self.limits, bucket), counted, key, committed)
             } else {
                 tally.unsolicited(now, &self.limits)
             };
@@ -454,7 +536,8 @@ impl Poller<'_> {
                     count,
                     window,
                 } => {
-                    kept.push(self.notice(&reply, sender, until, count, window)?);
+                    let pause = (until, count, window, bucket);
+                    kept.push(self.notice(&reply, sender, pause)?);
                     note(&mut limited, &to, until, true);
                 }
                 Verdict::Hold { until } => note(&mut limited, &to, until, false),
@@ -480,7 +563,10 @@ impl Poller<'_> {
     ) -> Result<Reply, StoreError> {
         let rendered = self
             .templates
-            .render("unanswered", context! { address => sender, count })
+            .render(
+                "unanswered",
+                context! { address => sender, count, pbem_address => &self.identity.address },
+            )
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         Ok(in_place_of(reply, rendered))
     }
@@ -491,21 +577,22 @@ impl Poller<'_> {
         &self,
         reply: &Reply,
         sender: &str,
-        until: DateTime<Utc>,
-        count: usize,
-        window: Window,
+        (until, count, window, bucket): (DateTime<Utc>, usize, Window, Bucket),
     ) -> Result<Reply, StoreError> {
         let zone = self.store.player(sender)?.zone;
-        let limit = match window {
-            Window::Hour => self.limits.replies_per_hour,
-            Window::Day => self.limits.replies_per_day,
-        };
+        let limit = self
+            .limits
+            .of(bucket)
+            .into_iter()
+            .find(|(w, _)| *w == window)
+            .map_or(0, |(_, n)| n);
         let rendered = self
             .templates
             .render(
                 "paused",
                 context! {
                     address => sender, count, limit, window => window.words(),
+                    in_game => bucket == Bucket::Keyed,
                     until => format_deadline(until, zone),
                 },
             )
@@ -539,178 +626,4 @@ fn note(limited: &mut Limited, to: &str, until: DateTime<Utc>, notice: bool) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn at(s: &str) -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc)
-    }
-
-    const LIMITS: Limits = Limits {
-        replies_per_hour: 3,
-        replies_per_day: 5,
-        fruitless_in_a_row: 0,
-        challenges_per_mail: 2,
-        open_challenges: 3,
-    };
-
-    fn never(_: &str) -> bool {
-        false
-    }
-
-    #[test]
-    fn issue5_a_burst_gets_the_limit_then_one_notice_then_nothing() {
-        let now = at("2026-11-20T10:00:00Z");
-        let mut t = Tally::new("bob@example.org");
-        let verdicts: Vec<Verdict> = (0..4)
-            .map(|i| t.answer(now, &LIMITS, true, &format!("<m{i}>"), never))
-            .collect();
-        let until = at("2026-11-20T11:00:00Z");
-        assert_eq!(verdicts[..3], [Verdict::Send, Verdict::Send, Verdict::Send]);
-        assert_eq!(
-            verdicts[3],
-            Verdict::Notice {
-                until,
-                count: 3,
-                window: Window::Hour
-            }
-        );
-        // A second answer of the same mail "<m3>" (not committed yet: it
-        // is the one being handled), then the next mail: held.
-        assert_eq!(
-            t.answer(now, &LIMITS, true, "<m3>", never),
-            Verdict::Hold { until }
-        );
-        assert_eq!(
-            t.answer(now, &LIMITS, true, "<m4>", |k| k == "<m3>"),
-            Verdict::Hold { until }
-        );
-        assert_eq!(t.notice.as_deref(), Some("<m3>"));
-        // News of the sender's own move waits out the pause too.
-        assert_eq!(
-            t.answer(now, &LIMITS, false, "<m9>", |_| true),
-            Verdict::Hold { until }
-        );
-        // After the hour: answered again, until the daily limit (5).
-        let later = at("2026-11-20T11:00:01Z");
-        assert_eq!(
-            t.answer(later, &LIMITS, true, "<n1>", |_| true),
-            Verdict::Send
-        );
-        assert_eq!(
-            t.answer(later, &LIMITS, true, "<n2>", |_| true),
-            Verdict::Send
-        );
-        assert_eq!(
-            t.answer(later, &LIMITS, true, "<n3>", |_| true),
-            Verdict::Notice {
-                until: later + Duration::hours(24),
-                count: 5,
-                window: Window::Day
-            }
-        );
-    }
-
-    #[test]
-    fn issue5_news_is_not_counted() {
-        let now = at("2026-11-20T10:00:00Z");
-        let mut t = Tally::new("bob@example.org");
-        for i in 0..100 {
-            assert_eq!(
-                t.answer(now, &LIMITS, false, &format!("<m{i}>"), never),
-                Verdict::Send
-            );
-        }
-        assert!(t.is_empty(), "{t:?}");
-    }
-
-    #[test]
-    fn issue5_a_notice_lost_in_a_crash_goes_with_the_next_answer() {
-        let now = at("2026-11-20T10:00:00Z");
-        let mut t = Tally::new("bob@example.org");
-        for i in 0..4 {
-            t.answer(now, &LIMITS, true, &format!("<m{i}>"), never);
-        }
-        assert_eq!(t.notice.as_deref(), Some("<m3>"));
-        // "<m3>" committed: no second notice.
-        assert!(matches!(
-            t.answer(now, &LIMITS, true, "<m4>", |k| k == "<m3>"),
-            Verdict::Hold { .. }
-        ));
-        // It did not (the poll died before its commit): "<m5>" carries it.
-        assert!(matches!(
-            t.answer(now, &LIMITS, true, "<m5>", never),
-            Verdict::Notice { .. }
-        ));
-        assert_eq!(t.notice.as_deref(), Some("<m5>"));
-    }
-
-    #[test]
-    fn issue5_a_slow_loop_trips_the_daily_limit() {
-        // One answer every 30 minutes never reaches 3 an hour.
-        let mut now = at("2026-11-20T10:00:00Z");
-        let mut t = Tally::new("away@example.org");
-        let mut sent = 0;
-        let mut notices = Vec::new();
-        for i in 0..20 {
-            match t.answer(now, &LIMITS, true, &format!("<m{i}>"), |_| true) {
-                Verdict::Send => sent += 1,
-                Verdict::Notice { until, window, .. } => notices.push((until, window)),
-                Verdict::Hold { .. } => {}
-            }
-            now += Duration::minutes(30);
-        }
-        assert_eq!(sent, 5);
-        assert_eq!(
-            notices,
-            [(at("2026-11-21T12:30:00Z"), Window::Day)],
-            "one notice, at the sixth answer (12:30), for a day"
-        );
-    }
-
-    #[test]
-    fn issue5_zero_turns_a_limit_off() {
-        let off = Limits {
-            replies_per_hour: 0,
-            replies_per_day: 0,
-            ..LIMITS
-        };
-        let now = at("2026-11-20T10:00:00Z");
-        let mut t = Tally::new("bob@example.org");
-        for i in 0..1000 {
-            assert_eq!(
-                t.answer(now, &off, true, &format!("<m{i}>"), never),
-                Verdict::Send
-            );
-            assert_eq!(t.unsolicited(now, &off), Verdict::Send);
-        }
-    }
-
-    #[test]
-    fn issue5_unsolicited_mail_is_held_silently_past_the_limit() {
-        let now = at("2026-11-20T10:00:00Z");
-        let mut t = Tally::new("carol@example.org");
-        for _ in 0..3 {
-            assert_eq!(t.unsolicited(now, &LIMITS), Verdict::Send);
-        }
-        assert_eq!(
-            t.unsolicited(now + Duration::minutes(10), &LIMITS),
-            Verdict::Hold {
-                until: now + Duration::hours(1)
-            }
-        );
-        assert_eq!(t.paused_until, None);
-        // Answers to her own mails are a separate count.
-        assert_eq!(t.answer(now, &LIMITS, true, "<c1>", never), Verdict::Send);
-    }
-
-    #[test]
-    fn old_times_are_forgotten() {
-        let now = at("2026-11-20T10:00:00Z");
-        let mut t = Tally::new("bob@example.org");
-        t.answer(now, &LIMITS, true, "<a>", never);
-        t.unsolicited(now, &LIMITS);
-        t.prune(now + Duration::hours(24));
-        assert!(t.is_empty(), "{t:?}");
-    }
-}
+mod tests;

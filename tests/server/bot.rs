@@ -289,3 +289,66 @@ fn the_bot_takes_on_a_hundred_games_in_all() {
     // Markers of games that are not there are cleared by the poll.
     assert!(t.pbem.store.bot_game_ids().unwrap().is_empty());
 }
+
+/// A series against the bot in a game whose sides swap from game to game
+/// (Mad Rooks: white always moves first). Alice moves first in game 1, so
+/// the bot opens game 2; it does so in the poll that ends game 1, here
+/// with a move of its own (a game the bot's move begins is played in the
+/// same poll, as one a player's mail begins), and Alice gets the news of
+/// that opening move with the mails of the end.
+#[test]
+fn the_bot_opens_the_next_game_of_a_series_in_the_poll_that_ends_the_last() {
+    use pbem_engine::games::mad_rooks::MadRooks;
+    let mut t = table(NODES);
+    let id = challenge(&mut t, Rules::MadRooks, "first series 3");
+    let next = format!("{id}-2");
+    let bot_side = t
+        .record(&id)
+        .players
+        .side_where(|p| p.contains("+bot1@"))
+        .expect("the bot plays a side");
+    let mut rng = fastrand::Rng::with_seed(1);
+    for _ in 0..400 {
+        let r = replayed::<MadRooks>(&t, &id);
+        if r.end.is_some() {
+            break;
+        }
+        let pos = r.position();
+        let moves = game::listed_moves(pos);
+        let (mv, _) = &moves[rng.usize(..moves.len())];
+        let text = game::canonical(pos, *mv);
+        t.say(0, &id, &format!("{text}\n"));
+    }
+    let rec = t.record(&id);
+    assert!(
+        replayed::<MadRooks>(&t, &id).end.is_some(),
+        "game 1 ends: {}",
+        t.pbem.record(&id)
+    );
+    assert_eq!(
+        rec.lines.last().and_then(|l| l.side),
+        Some(bot_side),
+        "the bot's move ends game 1 (the case of this test)"
+    );
+    // No poll since: game 2 exists, and the bot has opened it.
+    let opened = t.record(&next);
+    assert!(
+        t.first_mover(&next).contains("+bot1@"),
+        "the bot opens game 2"
+    );
+    assert_eq!(
+        opened
+            .lines
+            .iter()
+            .filter(|l| matches!(l.entry, record::Entry::Move(_)))
+            .count(),
+        1,
+        "the bot's opening move of game 2 is played in the poll that ended game 1: {}",
+        t.pbem.record(&next)
+    );
+    let told = t.players[0]
+        .received
+        .iter()
+        .any(|r| r.subject.contains(&next) && r.text.contains("played"));
+    assert!(told, "Alice hears of the bot's opening move of game 2");
+}

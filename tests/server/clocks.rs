@@ -180,7 +180,10 @@ fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
             "nothing more for a month: {a:?}"
         );
         assert_eq!(b.len(), 1, "bob hears only of the result: {b:?}");
-        assert!(b[0].contains("the game is over: red wins"), "{b:?}");
+        assert!(
+            b[0].contains("the game is over, and you won (black ran out of time)"),
+            "{b:?}"
+        );
         let rec = w.record(&id);
         assert_eq!(rec.result.as_ref().unwrap().0, "red");
         let last = rec.lines.last().unwrap();
@@ -217,7 +220,8 @@ fn a_move_in_time_starts_the_opponents_clock_and_a_late_one_is_refused() {
     w.poll();
     let b = subjects(&w.bob.check());
     assert!(
-        b.iter().any(|s| s.contains("the game is over: black wins")),
+        b.iter()
+            .any(|s| s.contains("the game is over, and you lost (red ran out of time)")),
         "{b:?}"
     );
     assert!(b.iter().any(|s| s.contains("was not accepted")), "{b:?}");

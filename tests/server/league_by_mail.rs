@@ -185,11 +185,17 @@ fn series_and_rematch(desk: &mut Desk) {
     desk.answer(1, &format!("[pbem {g1}]"), "accept");
     let [a, _] = desk.next([1, 1]);
     assert!(
-        a[0].contains("game 1 of a series, best of 3: so far you have 0, your opponent 0"),
+        a[0].contains(
+            "game 1 of a series, best of 3; the score so far: 0 for you, 0 for your opponent."
+        ),
         "{}",
         a[0]
     );
-    assert!(a[0].contains("Ratings in M.A.D.: yours 1500"), "{}", a[0]);
+    assert!(
+        a[0].contains("Your rating in M.A.D.: 1500 (deviation 350)."),
+        "{}",
+        a[0]
+    );
     assert_eq!(first_mover(&desk.room, &g1), alice);
 
     // Alice, moving first, plays; then Bob resigns game 1 (both wrote in
@@ -205,7 +211,8 @@ fn series_and_rematch(desk: &mut Desk) {
     desk.answer(1, &format!("[pbem {g1}]"), "resign");
     let [a, b] = desk.next([2, 2]);
     assert!(
-        a[0].contains("Your rating in M.A.D.: 1500 before, 1662 now (+162)"),
+        a[0].contains("The game is over, and you won (red resigned).")
+            && a[0].contains("Your rating in M.A.D.: 1500 → 1662 (+162)."),
         "{}",
         a[0]
     );
@@ -215,7 +222,9 @@ fn series_and_rematch(desk: &mut Desk) {
         b[0]
     );
     assert!(
-        b[1].contains("game 2 of a series, best of 3: so far you have 0, your opponent 1"),
+        b[1].contains(
+            "game 2 of a series, best of 3; the score so far: 0 for you, 1 for your opponent."
+        ),
         "{}",
         b[1]
     );

@@ -328,3 +328,45 @@ fn an_honest_players_bot_game_moves_within_two_polls_whatever_others_do() {
         );
     }
 }
+
+/// A mail without a key is answered by one that carries none either: it
+/// says where to write instead of "reply to this mail" (a reply to it
+/// would come without a key again). To a player's own address it names
+/// the keyed address of their game; a stranger who writes the same
+/// learns the address of no one's game.
+#[test]
+fn a_keyless_answer_says_where_to_write_and_names_a_key_only_to_its_owner() {
+    let _shared = common::lock::shared();
+    let mut t = Club::new(&[
+        ("Alice", "alice@example.org"),
+        ("Bob", "bob@example.org"),
+        ("Mallory", "mallory@example.org"),
+    ]);
+    t.send(0, "challenge embed bob@example.org first\n");
+    t.poll();
+    let id = t.last_game(1);
+    t.say(1, &id, "accept");
+    // Alice asks for the board in a new mail to pbem's own address.
+    t.send(0, "board\n");
+    t.poll();
+    let alice = t.last_about(0, "which game?");
+    let last = t.players[0].received.last().unwrap();
+    assert_eq!(last.reply_to, None, "the answer carries no key");
+    assert!(alice.contains(&format!("pbem+{id}.")), "{alice}");
+    assert!(
+        alice.contains("This mail carries no key of yours")
+            && alice.contains("Any other command, like `help` or `challenge GAME ADDRESS`, goes to pbem@example.net."),
+        "{alice}"
+    );
+    assert!(!alice.contains("reply to this mail"), "{alice}");
+    // Mallory writes the same: no game's address, and where to start one.
+    t.send(2, "board\n");
+    t.poll();
+    let mallory = t.last_about(2, "which game?");
+    assert!(!mallory.contains("pbem+"), "{mallory}");
+    assert!(
+        mallory.contains("`challenge GAME ADDRESS`, sent to pbem@example.net, starts one"),
+        "{mallory}"
+    );
+    assert!(!mallory.contains("reply to this mail"), "{mallory}");
+}

@@ -88,12 +88,13 @@ fn series_goes_the_distance(rules: Rules) {
     let g2 = game_id(&g1, 2);
     assert_eq!(t.first_mover(&g2), BOB, "{rules}: after a draw");
     assert!(
-        t.last_about(0, &g2)
-            .contains("game 2 of a series, best of 3: so far you have ½, your opponent ½"),
+        t.last_about(0, &g2).contains(
+            "game 2 of a series, best of 3; the score so far: ½ for you, ½ for your opponent."
+        ),
         "{}",
         t.last_about(0, &g2)
     );
-    let drawn = t.last_about(0, "The game is over: drawn");
+    let drawn = t.last_about(0, "The game is over: a draw");
     assert!(
         drawn.contains(
             "The series (best of 3) stands at ½ for you, ½ for your opponent; the next game begins"
@@ -233,5 +234,67 @@ fn the_ratings_by_mail_list_at_most_fifty_players_a_game() {
     assert!(
         answer.contains("place 1: w00: ") && !answer.contains("example.org"),
         "{answer}"
+    );
+}
+
+/// The end of a game as each player reads it: "you won" or "you lost",
+/// and how; their rating before and after; the line that asks for a
+/// rematch, which works in a reply to that very mail. `games` then says
+/// "you won" or "you lost" of the game that ended, and whose move it is
+/// in the one that begins.
+#[test]
+fn each_player_reads_their_own_result_and_how_to_ask_for_a_rematch() {
+    use pbem_engine::game;
+    let _shared = common::lock::shared();
+    let mut t = table();
+    t.send(0, &format!("challenge mad {BOB} first\n"));
+    t.poll();
+    let id = t.last_game(1);
+    t.say(1, &id, "accept");
+    // Both write in the game (so it is rated): Alice moves, Bob resigns.
+    let opening = {
+        let r = pbem::record::replay::<pbem_engine::games::mad::Mad>(&t.record(&id)).unwrap();
+        let (mv, _) = game::listed_moves(r.position())[0].clone();
+        game::canonical(r.position(), mv)
+    };
+    t.say(0, &id, &format!("{opening}\n"));
+    resign(&mut t, &id, 1);
+    let won = t.last_about(0, "The game is over");
+    let lost = t.last_about(1, "The game is over");
+    for (text, result, sign) in [(&won, "you won", "(+"), (&lost, "you lost", "(-")] {
+        assert!(
+            text.contains(&format!("The game is over, and {result} ("))
+                && text.contains(" resigned)."),
+            "{text}"
+        );
+        assert!(text.contains("Your rating in M.A.D.: 1500 → "), "{text}");
+        assert!(text.contains(sign), "{text}");
+        assert!(
+            text.contains("again, reply with the single word `rematch` to a mail of this game"),
+            "{text}"
+        );
+    }
+    assert!(lost.contains("To play Alice again"), "{lost}");
+    // Bob's `rematch`, in reply to the mail of the end: Alice is asked.
+    t.say(1, &id, "rematch");
+    let next = t.last_game(0);
+    assert_ne!(next, id);
+    assert!(t.last_about(0, "challenges you").contains(BOB));
+    t.say(0, &next, "accept");
+    // Bob lost: he moves first in the rematch.
+    assert_eq!(t.first_mover(&next), BOB);
+    for seat in [0, 1] {
+        t.send(seat, "games\n");
+    }
+    t.poll();
+    let alice = t.last_about(0, &next);
+    let bob = t.last_about(1, &next);
+    assert!(
+        alice.contains("over: you won") && alice.contains("in play, Bob's move"),
+        "{alice}"
+    );
+    assert!(
+        bob.contains("over: you lost") && bob.contains("in play, your move"),
+        "{bob}"
     );
 }

@@ -596,3 +596,68 @@ fn issue13_a_player_who_keeps_erring_is_always_told_why() {
         );
     }
 }
+
+/// A newcomer who tries things: more mails without a key than the hourly
+/// limit (`help` to pbem's own address), then moves in their own game,
+/// from the game's keyed address, that turn out illegal. The keyless
+/// mails meet the limit of any address (its answers, one notice); each of
+/// the moves is still refused with its reason, up to the higher limit of
+/// a player's keyed mails in their own game, and the legal move after
+/// them is played and its news comes.
+#[test]
+fn a_newcomer_past_the_hourly_limit_still_hears_why_their_moves_are_refused() {
+    let _shared = crate::common::lock::shared();
+    let mut w = World::new();
+    let ann = "ann@example.org";
+    let limits = w.limits();
+    let [ann_key, _] = w.game("bz-new", ["Ann <ann@example.org>", "Bob <bob@example.org>"]);
+    for n in 0..=limits.replies_per_hour {
+        w.deliver(&mail(
+            ann,
+            PBEM,
+            "help?",
+            &format!("<new.help.{n}@example.org>"),
+            "help",
+        ));
+    }
+    w.poll();
+    let got = w.mails_to(ann);
+    assert_eq!(got.len(), limits.replies_per_hour as usize + 1);
+    assert!(is_notice(&got.last().unwrap().1));
+    let to = format!("pbem+bz-new.{ann_key}@example.net");
+    let tries = limits.keyed_per_hour as usize - 1;
+    for n in 0..tries {
+        w.now += Duration::seconds(30);
+        w.deliver(&mail(
+            ann,
+            &to,
+            "Re: game",
+            &format!("<new.try.{n}@example.org>"),
+            "#1 6-7",
+        ));
+        w.poll();
+        let got = w.mails_to(ann);
+        assert_eq!(got.len(), 1, "try {n}");
+        assert!(
+            got[0].1.text.contains("was not accepted"),
+            "try {n}: {}",
+            got[0].1.text
+        );
+    }
+    w.deliver(&mail(
+        ann,
+        &to,
+        "Re: game",
+        "<new.move@example.org>",
+        "#1 6-13",
+    ));
+    w.poll();
+    let got = w.mails_to(ann);
+    assert_eq!(got.len(), 1);
+    assert!(
+        got[0].1.headline().contains("Black played 6-13"),
+        "{}",
+        got[0].1.text
+    );
+    assert_eq!(w.moves("bz-new"), ["6-13"]);
+}

@@ -27,6 +27,13 @@ fn play_round(club: &mut Club, name: &str, results: &Results) {
                 let loser = if winner == g.first { g.second } else { g.first };
                 let log = club.say(loser, &id, "resign");
                 assert!(log.contains("resigned"), "{log}");
+                // The end, as the loser reads it: the tournament and its
+                // round, what comes next, and no rematch on the side.
+                let over = club.last_about(loser, "and you lost (");
+                let of = format!("a game of the tournament {name}, round {}", t.played.len());
+                assert!(over.contains(&of), "{over}");
+                assert!(over.contains("what comes next"), "{over}");
+                assert!(!over.contains("`rematch`"), "{over}");
             }
             None => {
                 club.say(g.first, &id, "draw");

@@ -1,14 +1,19 @@
 //! The storm of tests/server/storms.rs (issue 5: "a player who sends
 //! 1,000 mails in a minute"): one poll answers the first of them up to
-//! the hourly limit, then one notice, holds back the rest, plays the one
-//! legal move once, and serves ten other games in the same poll.
+//! the hourly limits (of mails with no command, and of the player's
+//! keyed mails with one in their own game), then one notice each, holds
+//! back the rest, plays the one legal move once, and serves ten other
+//! games in the same poll.
 
 use super::*;
 
-/// The storming player got the first `replies_per_hour` answers, then
-/// one notice (in their zone `berlin`); every later reply (the news of
-/// their own move too) was held. Their legal move was played once, and
-/// their opponent told.
+/// The storming player got the first `replies_per_hour` answers to their
+/// mails with no command (every fourth: what any address's mails count
+/// in) and the first `keyed_per_hour` answers to those with a command
+/// (in their own game, with their key: a count of its own), then one
+/// notice for each count (in their zone `berlin`); every later reply (the
+/// news of their own move too) was held. Their legal move was played
+/// once, and their opponent told.
 fn check_the_storming_player(
     w: &mut World,
     r: &Report,
@@ -18,42 +23,60 @@ fn check_the_storming_player(
     let storm = "storm@example.org";
     let legal_at = STORM / 2;
     let limits = w.limits();
-    let cap = limits.replies_per_hour as usize;
+    let (cap, keyed_cap) = (
+        limits.replies_per_hour as usize,
+        limits.keyed_per_hour as usize,
+    );
     let got = w.mails_to(storm);
-    assert_eq!(got.len(), cap + 1);
+    assert_eq!(got.len(), cap + keyed_cap + 2);
     // (One poll's mails go out in no particular order.)
     let (notices, answers): (Vec<_>, Vec<_>) =
         got.iter().map(|(_, m)| m).partition(|m| is_notice(m));
-    assert_eq!(notices.len(), 1);
+    assert_eq!(notices.len(), 2);
     let answered: HashSet<&String> = answers.iter().filter_map(|m| m.references.last()).collect();
-    let first: HashSet<&String> = storm_ids[..cap].iter().collect();
-    assert_eq!(answered, first, "the answers go to the first {cap} mails");
-    let notice = notices[0];
-    assert!(
-        notice
-            .subject
-            .ends_with(&format_deadline(w.now + Duration::hours(1), Some(berlin))),
-        "{}",
-        notice.subject
+    let others: Vec<(usize, &String)> = storm_ids
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != legal_at)
+        .collect();
+    let (junk, keyed): (Vec<_>, Vec<_>) = others.into_iter().partition(|(i, _)| i % 4 == 0);
+    let first: HashSet<&String> = junk[..cap]
+        .iter()
+        .chain(&keyed[..keyed_cap])
+        .map(|(_, m)| *m)
+        .collect();
+    assert_eq!(
+        answered, first,
+        "the answers go to the first {cap} mails without a command and the first {keyed_cap} with one"
     );
-    assert!(
-        notice.references.contains(&storm_ids[cap]),
-        "{:?}",
-        notice.references
-    );
-    assert_eq!(r.limited, STORM - cap);
+    for (notice, past) in notices.iter().zip([junk[cap].1, keyed[keyed_cap].1]) {
+        assert!(
+            notice
+                .subject
+                .ends_with(&format_deadline(w.now + Duration::hours(1), Some(berlin))),
+            "{}",
+            notice.subject
+        );
+        assert!(
+            notices.iter().any(|n| n.references.contains(past)),
+            "a notice goes with {past}: {:?}",
+            notice.references
+        );
+    }
+    let held = STORM - cap - keyed_cap;
+    assert_eq!(r.limited, held);
     let limited_lines: Vec<&String> = r
         .log
         .iter()
         .filter(|l| l.starts_with("rate-limited "))
         .collect();
-    assert_eq!(limited_lines.len(), STORM - cap);
+    assert_eq!(limited_lines.len(), held);
     assert_eq!(
         limited_lines
             .iter()
             .filter(|l| l.contains(" notice=sent"))
             .count(),
-        1
+        2
     );
     let rec = w.record("bz-storm");
     assert_eq!(rec.lines.len(), 1);
@@ -151,7 +174,7 @@ fn storm_mails(
 /// Issue 5: one player sends 1,000 mails within a minute (junk, illegal
 /// moves, `help`, `board`, one legal move in the middle) while ten other
 /// games go on in the same mailbox. One poll answers every other player,
-/// caps the storming player's replies at the limit (one notice more),
+/// caps the storming player's replies at the limits (a notice each),
 /// plays their legal move once, and records every mail once.
 #[test]
 fn issue5_a_storm_of_1000_mails_is_capped_and_others_are_served() {
