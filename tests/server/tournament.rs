@@ -30,7 +30,7 @@ fn play_round(club: &mut Club, name: &str, results: &Results) {
                 // The end, as the loser reads it: the tournament and its
                 // round, what comes next, and no rematch on the side.
                 let over = club.last_about(loser, "and you lost (");
-                let of = format!("a game of the tournament {name}, round {}", t.played.len());
+                let of = format!("your game of round {} of the tournament {name}", t.played.len());
                 assert!(over.contains(&of), "{over}");
                 assert!(over.contains("what comes next"), "{over}");
                 assert!(!over.contains("`rematch`"), "{over}");
