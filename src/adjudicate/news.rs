@@ -180,12 +180,7 @@ impl Adjudicator<'_> {
                 .map_or_else(String::new, |p| self.name_of(p))
         };
         let result = end.map(|o| {
-            let outcome = match o {
-                game::Outcome::Win(s) if *s == first => pbem_league::Outcome::FirstWins,
-                game::Outcome::Win(_) => pbem_league::Outcome::SecondWins,
-                game::Outcome::Draw => pbem_league::Outcome::Draw,
-            };
-            outcome.words(&named(first), &named(first.other()))
+            super::tournament::league_outcome(rec, o).words(&named(first), &named(first.other()))
         });
         Some(context! { name, round => rec.match_info.round, result })
     }

@@ -66,6 +66,15 @@ impl Adjudicator<'_> {
             .and_then(|m| m.series(o.to))
             .is_some_and(|s| s.get_attr("decided").is_ok_and(|d| !d.is_true()));
         let rematch = o.reader.is_some() && info.tournament.is_none() && !series_goes_on;
+        // A player of a tournament game reads the standings it leaves
+        // here; the other entrants get them in a mail of their own.
+        let standings = match (&info.tournament, o.reader) {
+            (Some(name), Some(_)) => {
+                let outcome = super::tournament::league_outcome(o.rec, &o.end.outcome);
+                self.standings_after(name, o.id, outcome, o.to)?
+            }
+            _ => None,
+        };
         Ok(context! {
             id => o.id, game => rules.name(), result, reason => o.end.reason.clone(),
             outcome => outcome_for(o.end, o.reader),
@@ -74,10 +83,7 @@ impl Adjudicator<'_> {
             opponent => opponent.as_deref().map(|p| self.name_of(p)), bot,
             rating, series, rematch,
             tournament => o.tournament.clone(),
-            // The standings are mailed on their own after each game of a
-            // tournament (`tournament_after`); a letter that carries them
-            // fills this.
-            standings => None::<String>,
+            standings,
             board, record => record::write::to_string(o.rec),
         })
     }

@@ -24,6 +24,7 @@ use super::league::tournament_state;
 use super::ratings::Finished;
 use super::*;
 use crate::record::MatchInfo;
+use crate::reply::{address_of, mailbox_key};
 use crate::store::league::{Pairing as Board, RoundFile, TournamentFile};
 use pbem_league::tournament::Next;
 
@@ -218,7 +219,12 @@ impl Adjudicator<'_> {
             self.store.write_tournament(&t)?;
         }
         if t.played[r].closed_by.as_deref() != Some(f.id.as_str()) {
-            return self.standings_letters(&t);
+            // The game's two players read the standings in the mail of
+            // its end ([`Adjudicator::standings_after`]).
+            let mut letters = self.standings_letters(&t)?;
+            let played = [address_of(&f.first), address_of(&f.second)].map(|a| mailbox_key(&a));
+            letters.retain(|l| !played.contains(&mailbox_key(&address_of(&l.to))));
+            return Ok(letters);
         }
         if r + 1 == t.played.len() && !t.over {
             return self.tournament_step(&mut t);
@@ -227,6 +233,46 @@ impl Adjudicator<'_> {
         // forfeits only it began on the way), or the final standings,
         // its mails again.
         self.round_letters(&t, first_to_play(&t, r + 1))
+    }
+
+    /// The standings of tournament `name` once its game `id` has ended
+    /// in `outcome`, as `reader` reads them, unless that game ends its
+    /// round; the tournament file may not hold that result yet when the
+    /// game's end is worded.
+    pub(super) fn standings_after(
+        &self,
+        name: &str,
+        id: &str,
+        outcome: pbem_league::Outcome,
+        reader: &str,
+    ) -> Result<Option<String>> {
+        let Some(mut t) = self.store.tournament(name)? else {
+            return Ok(None);
+        };
+        let Some(round) = t
+            .played
+            .iter_mut()
+            .find(|round| round.games.iter().any(|g| g.game.as_deref() == Some(id)))
+        else {
+            return Ok(None);
+        };
+        for g in &mut round.games {
+            if g.game.as_deref() == Some(id) {
+                g.outcome.get_or_insert(outcome);
+            }
+        }
+        // The game that ends its round is followed by the round's own
+        // mail to everyone: the next pairings, or the final standings.
+        // The round's file may be ahead of this letter (a later game of
+        // the same batch entered), so which game closed it decides.
+        let closes = match round.closed_by.as_deref() {
+            Some(closer) => closer == id,
+            None => round.games.iter().all(|g| g.outcome.is_some()),
+        };
+        if closes {
+            return Ok(None);
+        }
+        self.standings_text(&t, reader).map(Some)
     }
 
     /// The standings, one mail to each player (those who dropped out too).
@@ -275,5 +321,15 @@ fn lost_on_time(t: &mut TournamentFile, r: usize, b: usize, outcome: pbem_league
         && !t.dropped.contains(&loser)
     {
         t.dropped.push(loser);
+    }
+}
+
+/// A game's end as a tournament counts it: a win of the side that moved
+/// first or of the other, or a draw.
+pub(super) fn league_outcome(rec: &Record, o: &game::Outcome) -> pbem_league::Outcome {
+    match o {
+        game::Outcome::Win(s) if *s == rec.first_side() => pbem_league::Outcome::FirstWins,
+        game::Outcome::Win(_) => pbem_league::Outcome::SecondWins,
+        game::Outcome::Draw => pbem_league::Outcome::Draw,
     }
 }

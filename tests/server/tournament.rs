@@ -25,14 +25,23 @@ fn play_round(club: &mut Club, name: &str, results: &Results) {
         match results[&pair] {
             Some(winner) => {
                 let loser = if winner == g.first { g.second } else { g.first };
+                // The game that ends the round leaves the standings to
+                // the round's own mail.
+                let now = club.tournament(name);
+                let open = now.played.last().unwrap().games.iter();
+                let last = open.filter(|g| g.outcome.is_none()).count() == 1;
                 let log = club.say(loser, &id, "resign");
                 assert!(log.contains("resigned"), "{log}");
                 // The end, as the loser reads it: the tournament and its
                 // round, what comes next, and no rematch on the side.
                 let over = club.last_about(loser, "and you lost (");
-                let of = format!("your game of round {} of the tournament {name}", t.played.len());
+                let of = format!(
+                    "your game of round {} of the tournament {name}",
+                    t.played.len()
+                );
                 assert!(over.contains(&of), "{over}");
                 assert!(over.contains("what comes next"), "{over}");
+                assert_eq!(over.contains("The standings now:"), !last, "{over}");
                 assert!(!over.contains("`rematch`"), "{over}");
             }
             None => {
