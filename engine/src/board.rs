@@ -14,7 +14,7 @@ mod html;
 mod svg;
 
 pub use frames::{svg_frames, svg_frames_from};
-pub use html::html_table;
+pub use html::{html_legend, html_style, html_table, square_title};
 pub use svg::svg;
 
 use crate::geom::{Geometry, Sq};
