@@ -7,8 +7,22 @@
 //! the `<head>` styles it; what must survive a client that drops that
 //! block (no overflow, the blocks' fonts) is inline.
 
-use super::outbound::escape_html;
 use std::fmt::Write as _;
+
+/// HTML-escapes text.
+pub fn escape_html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
 
 /// The style of the words, for every mail.
 pub const TEXT_STYLE: &str = "body{margin:8px;color:#222;max-width:42em;\n\
@@ -17,6 +31,9 @@ pub const TEXT_STYLE: &str = "body{margin:8px;color:#222;max-width:42em;\n\
      pre{margin:0 0 .8em;line-height:1.3;\n\
      font-family:Menlo,Consolas,\"DejaVu Sans Mono\",monospace}\n\
      .i{margin-left:1.5em}\n\
+     dl{margin:0 0 .8em}\n\
+     dt{font-weight:bold}\n\
+     dd{margin:0 0 .3em 1.5em}\n\
      .g{font-size:13px;line-height:1.7}\n";
 
 /// The widest text a phone shows, in pixels (360 less the margins).
@@ -142,13 +159,19 @@ fn paragraphs(text: &str) -> String {
         let mut i = 0;
         while i < lines.len() {
             let kind = line_kind(lines[i]);
+            // Aligned lines take the lines set in deep below them: the
+            // rest of a column.
+            let deep = |l: &str| l.len() - l.trim_start().len() >= 8;
             let run = lines[i..]
                 .iter()
-                .take_while(|l| line_kind(l) == kind)
+                .take_while(|l| line_kind(l) == kind || (kind == Line::Columns && deep(l)))
                 .count();
             let part = &lines[i..i + run];
             match kind {
-                Line::Columns => out.push_str(&pre(part)),
+                Line::Columns => match definitions(part) {
+                    Some(terms) => out.push_str(&terms),
+                    None => out.push_str(&pre(part)),
+                },
                 Line::Prose => {
                     let _ = writeln!(out, "<p>\n{}</p>", flow(part));
                 }
@@ -215,6 +238,42 @@ fn ascii(s: &str) -> String {
     out
 }
 
+/// Lines of two columns, a term and its description, the description
+/// going on in lines set in deeper (the help's table of commands): a
+/// list of terms, which a phone shows one under the other. `None` for
+/// lines of any other shape.
+fn definitions(lines: &[&str]) -> Option<String> {
+    let mut terms: Vec<(&str, String)> = Vec::new();
+    for line in lines {
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim();
+        if is_board_row(line) {
+            return None;
+        }
+        if indent >= 8 {
+            let (_, text) = terms.last_mut()?;
+            text.push(' ');
+            text.push_str(body);
+            continue;
+        }
+        let (term, text) = body.split_once("  ")?;
+        if text.trim().contains("  ") {
+            return None;
+        }
+        terms.push((term.trim(), text.trim().to_string()));
+    }
+    if terms.len() < 2 {
+        return None;
+    }
+    let mut out = String::from("<dl>\n");
+    for (term, text) in terms {
+        let _ = writeln!(out, "<dt>{}</dt>", ascii(&escape_html(term)));
+        out.push_str(&short(&format!("<dd>{}</dd>", ascii(&escape_html(&text)))));
+    }
+    out.push_str("</dl>\n");
+    Some(out)
+}
+
 /// Lines whose spacing matters, in a monospace font small enough for a
 /// phone to show the widest whole, down to [`PRE_MIN_PX`]; wider ones
 /// wrap at the usual size.
@@ -275,6 +334,19 @@ mod tests {
         assert!(!h.contains("---"), "{h}");
         let open = blocks(&format!("{fence}\nno end\n"));
         assert!(open.contains("no end") && !open.contains("<hr>"), "{open}");
+    }
+
+    #[test]
+    fn a_table_of_terms_is_a_list_of_terms() {
+        let help = "  `board`       the board now\n  `challenge GAME ADDRESS`  start a game;\n                add `first`\n";
+        let h = blocks(help);
+        assert!(
+            h.contains("<dt>`board`</dt>\n<dd>the board now</dd>"),
+            "{h}"
+        );
+        assert!(h.contains("<dd>start a game; add `first`</dd>"), "{h}");
+        let three = blocks("  a  b  c\n  d  e  f\n");
+        assert!(three.contains("<pre"), "{three}");
     }
 
     #[test]

@@ -51,21 +51,6 @@ pub struct BuildError {
     pub message: String,
 }
 
-/// HTML-escapes text.
-pub fn escape_html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// The HTML part of a mail that is words only: `text` as paragraphs and
 /// blocks ([`super::html::blocks`]).
 pub fn text_html(text: &str) -> String {

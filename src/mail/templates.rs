@@ -444,6 +444,47 @@ mod tests {
     }
 
     #[test]
+    fn the_last_pass_fits_every_line_to_72_columns() {
+        let long = "word ".repeat(30);
+        let point = format!("- {long}");
+        let board = format!("|{}  57-64", " R3 |".repeat(16));
+        let fence = "-".repeat(72);
+        let record = format!("black = \"{long}\"");
+        let text = format!("{long}\n  {long}\n{point}\n{board}\n{fence}\n{record}\n{fence}\n");
+        let out = fit(&text);
+        let lines: Vec<&str> = out.lines().collect();
+        for l in &lines {
+            assert!(l.len() <= WIDTH || *l == board || *l == record, "{l:?}");
+        }
+        // Indents hang: the rest of an indented line under its indent, the
+        // rest of a point of a list under its text.
+        assert!(lines.iter().filter(|l| l.starts_with("  word")).count() > 2);
+        assert!(lines.iter().any(|l| l.starts_with("- word")));
+        assert!(out.contains(&board) && out.contains(&record), "{out}");
+    }
+
+    #[test]
+    fn a_wrap_never_starts_a_line_with_a_number_of_a_list() {
+        let text = format!("{} see rule 2. then go on to the next part", "x".repeat(61));
+        assert!(fit(&text).contains("\nrule 2. then"), "{}", fit(&text));
+        let out = fit(&text);
+        for l in out.lines() {
+            assert!(!l.starts_with("2. "), "{out}");
+            assert!(l.len() <= WIDTH, "{out}");
+        }
+    }
+
+    #[test]
+    fn a_line_made_inert_stays_in_72_columns() {
+        let text = format!("{} resign now", "y ".repeat(34).trim_end());
+        let out = inert(&fit(&text));
+        for l in out.lines() {
+            assert!(l.len() <= WIDTH, "{out}");
+            assert!(!crate::mail::command::reads_as_command(l), "{out}");
+        }
+    }
+
+    #[test]
     fn long_lines_wrap_with_their_indent() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(

@@ -382,13 +382,20 @@ fn every_mail_fits_a_phone_in_chromium() {
             }
         }
     }
-    for (s, mails) in &all {
-        let moved = mails.iter().find(|m| m.template == "moved").unwrap();
-        let slug = s.rules.slug();
+    // Each game's move mail; the mails of words alone once.
+    let shown = all.iter().flat_map(|(s, mails)| {
+        mails.iter().filter(move |m| {
+            m.template == "moved"
+                || (s.rules == Rules::ALL[0]
+                    && ["help", "info", "over", "digest"].contains(&m.template))
+        })
+    });
+    for m in shown {
+        let slug = format!("{}-{}", m.slug, m.template);
         for (name, html, width) in [
-            ("phone", moved.html.clone(), PHONE),
-            ("phone-bare", unstyled(&moved.html), PHONE),
-            ("desktop", moved.html.clone(), 1280),
+            ("phone", m.html.clone(), PHONE),
+            ("phone-bare", unstyled(&m.html), PHONE),
+            ("desktop", m.html.clone(), 1280),
         ] {
             let file = dir.join(format!("{slug}-{name}.html"));
             std::fs::write(&file, html).unwrap();
