@@ -389,7 +389,12 @@ pub fn html_legend(board: &Board) -> String {
             ));
         }
     }
-    format!("<p class=\"g\">{}</p>\n", items.join(";\n"))
+    let mut out = format!("<p class=\"g\">{}</p>\n", items.join(";\n"));
+    for note in &board.notes {
+        // In lines of 72 at most, as the rest of the HTML.
+        let _ = write!(out, "<p>\n{}</p>\n", crate::diagram::wrap(&text(note), 72));
+    }
+    out
 }
 
 /// Text escaped for HTML, non-ASCII as character references.
@@ -482,6 +487,12 @@ mod tests {
         assert!(l.contains("red tower of 2"), "{l}");
         assert!(l.contains("the last move"), "{l}");
         assert!(!l.contains("heaven") && !l.contains("stone"), "{l}");
+        b.notes = vec!["Black's rule: <none>.".into()];
+        let l = html_legend(&b);
+        assert!(
+            l.contains("<p>\nBlack&#39;s rule: &lt;none&gt;.\n</p>"),
+            "{l}"
+        );
     }
 
     #[test]
