@@ -284,11 +284,38 @@ fn pre(lines: &[&str]) -> String {
         .rev()
         .find(|px| fits(*px))
         .unwrap_or(PRE_PX);
+    let text: Vec<String> = lines
+        .iter()
+        .map(|l| fold(&ascii(&escape_html(l))))
+        .collect();
     // The line break after the start tag is not part of the text.
     format!(
         "<pre style=\"white-space:pre-wrap;word-wrap:break-word;font-size:{px}px\">\n{}\n</pre>\n",
-        ascii(&escape_html(&lines.join("\n")))
+        text.join("\n")
     )
+}
+
+/// A line of `<pre>` HTML longer than [`LINE`] in source lines that are
+/// not: broken inside `<wbr\n>`, whose line break is in a tag, not in the
+/// text (which copies as it was, the record of a game above all).
+fn fold(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + 16);
+    let mut len = 0;
+    let mut entity = false;
+    for c in html.chars() {
+        if len >= LINE - 8 && !entity && c != ';' {
+            out.push_str("<wbr\n>");
+            len = 1;
+        }
+        match c {
+            '&' => entity = true,
+            ';' => entity = false,
+            _ => {}
+        }
+        out.push(c);
+        len += 1;
+    }
+    out
 }
 
 #[cfg(test)]
@@ -320,6 +347,15 @@ mod tests {
         assert!(pre(&[&wide]).contains("font-size:8px"));
         let wider = "x  ".repeat(40);
         assert!(pre(&[&wider]).contains("font-size:13px"));
+    }
+
+    #[test]
+    fn long_lines_of_a_block_fold_in_tags_not_in_text() {
+        let line = format!("name = \"{}\"", "&<x> ".repeat(30));
+        let h = pre(&[&line]);
+        assert!(h.lines().all(|l| l.len() <= LINE), "{h}");
+        let text = h.replace("<wbr\n>", "");
+        assert!(text.contains(&escape_html(&line)), "{h}");
     }
 
     #[test]

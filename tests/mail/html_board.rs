@@ -224,7 +224,7 @@ fn balanced(html: &str) -> Result<(), String> {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric())
             .collect();
-        if ["meta", "br", "hr"].contains(&name.as_str()) {
+        if ["meta", "br", "hr", "wbr"].contains(&name.as_str()) {
             continue;
         }
         if tag.starts_with('/') {

@@ -362,12 +362,12 @@ pub fn html_legend(board: &Board) -> String {
     });
     pieces.dedup_by(|a, b| a.name == b.name);
     for p in pieces {
-        items.push(format!("{} {}", disc(p), text(&p.name)));
+        items.push(format!("{}\n{}", disc(p), text(&p.name)));
     }
     items.push("small numbers: the squares' numbers".into());
     // Swatches are `<b>`: a `<font>` in the legend is drawn as a disc.
     let swatch =
-        |colour: &str, what: &str| format!("<b style=\"color:{colour}\">&#9632;</b> {what}");
+        |colour: &str, what: &str| format!("<b style=\"color:{colour}\">&#9632;</b>\n{what}");
     if board.squares.iter().any(|s| s.marked) {
         items.push(swatch(palette::square(Shade::Dark, true), "the last move"));
     }
@@ -376,7 +376,7 @@ pub fn html_legend(board: &Board) -> String {
     }
     if let Some(points) = &board.points {
         items.push(format!(
-            "<b style=\"color:{}\">&#9679;</b> a stone on a crossing of the grid lines",
+            "<b style=\"color:{}\">&#9679;</b>\na stone on a crossing of the grid lines",
             palette::STONE
         ));
         if points.iter().any(|p| p.mark == Stone::Placed) {
@@ -384,7 +384,7 @@ pub fn html_legend(board: &Board) -> String {
         }
         if points.iter().any(|p| p.mark == Stone::Captured) {
             items.push(format!(
-                "<b style=\"color:{}\">x</b> a stone the last move captured",
+                "<b style=\"color:{}\">x</b>\na stone the last move captured",
                 palette::CAPTURED
             ));
         }
