@@ -297,24 +297,35 @@ fn pre(lines: &[&str]) -> String {
 
 /// A line of `<pre>` HTML longer than [`LINE`] in source lines that are
 /// not: broken inside `<wbr\n>`, whose line break is in a tag, not in the
-/// text (which copies as it was, the record of a game above all).
+/// text (which copies as it was, the record of a game above all); after
+/// a space where there is one, so that a narrow screen wraps there too.
 fn fold(html: &str) -> String {
+    // Room for the `>` that starts a folded line and the `<wbr` that ends it.
+    let most = LINE - ">".len() - "<wbr".len() - 1;
     let mut out = String::with_capacity(html.len() + 16);
-    let mut len = 0;
-    let mut entity = false;
-    for c in html.chars() {
-        if len >= LINE - 8 && !entity && c != ';' {
-            out.push_str("<wbr\n>");
-            len = 1;
-        }
-        match c {
-            '&' => entity = true,
-            ';' => entity = false,
-            _ => {}
-        }
-        out.push(c);
-        len += 1;
+    let mut rest = html;
+    while rest.len() > most {
+        // Never inside a character reference.
+        let safe = |i: usize| {
+            rest[..i]
+                .rfind('&')
+                .is_none_or(|a| rest[a..i].contains(';'))
+        };
+        let cut = rest[..most]
+            .rfind(' ')
+            .map(|i| i + 1)
+            .filter(|i| *i > most / 2 && safe(*i))
+            .or_else(|| {
+                (1..=most)
+                    .rev()
+                    .find(|i| rest.is_char_boundary(*i) && safe(*i))
+            })
+            .unwrap_or(most);
+        out.push_str(&rest[..cut]);
+        out.push_str("<wbr\n>");
+        rest = &rest[cut..];
     }
+    out.push_str(rest);
     out
 }
 
