@@ -16,8 +16,8 @@ use minijinja::Value;
 pub struct Rendered {
     pub subject: String,
     pub text: String,
-    /// What goes inside the HTML part's `<body>`; `None`: the plain text
-    /// in a `<pre>` ([`crate::mail::outbound::build`]).
+    /// The HTML part, a whole document; `None`: made from the plain text
+    /// ([`crate::mail::outbound::text_html`]).
     pub html: Option<String>,
 }
 

@@ -14,7 +14,7 @@ mod html;
 mod svg;
 
 pub use frames::{svg_frames, svg_frames_from};
-pub use html::html_table;
+pub use html::{html_legend, html_style, html_table, square_title};
 pub use svg::svg;
 
 use crate::geom::{Geometry, Sq};
@@ -37,6 +37,10 @@ pub struct Board {
     /// stand on crossings (Guerrilla Checkers); `None` for the others,
     /// whose drawings then have no room for crossings.
     pub points: Option<Vec<Crossing>>,
+    /// What a legend adds about the game's rules, not about how the
+    /// board is drawn ("Black zooms off the edge beyond 57-64, ..."):
+    /// shown under every drawing.
+    pub notes: Vec<String>,
 }
 
 /// One square.
@@ -148,6 +152,7 @@ impl Board {
             flip,
             squares: (0..geometry.squares()).map(|s| square(Sq(s))).collect(),
             points: None,
+            notes: Vec::new(),
         }
     }
 

@@ -3,7 +3,9 @@
 //! that diagram (`{{ board }}`, the plain-text part, unchanged), and the
 //! compose step ([`crate::mail::templates`]) draws the HTML part with the
 //! board's HTML table in its place ([`pbem_engine::board::html_table`]),
-//! the diagram's caption and legend around it as text.
+//! the diagram's caption above it and, below it, a legend of the table
+//! made from the same board data ([`pbem_engine::board::html_legend`]):
+//! the ASCII legend speaks of ASCII marks the table does not have.
 //!
 //! The value carries the board as data, decided by the game
 //! ([`pbem_engine::game::Game::board`]); no code reads the board back from
@@ -12,7 +14,7 @@
 use crate::game::{Game, View};
 use minijinja::Value;
 use minijinja::value::Object;
-use pbem_engine::board::{Board, html_table};
+use pbem_engine::board::{Board, html_legend, html_style, html_table};
 use std::fmt;
 use std::sync::Arc;
 
@@ -25,11 +27,16 @@ pub const MARK: &str = "%%pbem-board-table%%";
 pub struct BoardValue {
     /// The game's ASCII diagram: caption, board, legend.
     pub text: String,
-    /// The diagram with [`MARK`] on a line of its own in place of the
-    /// ASCII board, when the board is found in it.
+    /// The diagram's caption with [`MARK`] on a line of its own after
+    /// it, in place of the ASCII board and its legend, when the board is
+    /// found in the diagram.
     pub marked: Option<String>,
     /// The board's HTML table.
     pub table: String,
+    /// The table's legend, HTML.
+    pub legend: String,
+    /// The rules for the HTML part's `<style>` block.
+    pub style: String,
 }
 
 impl Object for BoardValue {
@@ -55,12 +62,15 @@ pub fn board<G: Game>(pos: &G, view: &View) -> Value {
 pub fn of(text: String, board: &Board) -> BoardValue {
     let ascii = crate::diagram::ascii(board);
     // The game's diagram is caption, then this very drawing (the same
-    // function drew it from the same data), then the legend.
+    // function drew it from the same data), then the legend of its ASCII
+    // marks, which the table's own legend replaces.
     let marked = text
         .split_once(&ascii)
-        .map(|(head, tail)| format!("{head}{MARK}\n{tail}"));
+        .map(|(head, _)| format!("{head}{MARK}\n"));
     BoardValue {
         table: html_table(board),
+        legend: html_legend(board),
+        style: html_style(board),
         marked,
         text,
     }

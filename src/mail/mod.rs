@@ -19,6 +19,7 @@
 pub mod authres;
 pub mod board;
 pub mod command;
+pub mod html;
 pub mod inbound;
 pub mod outbound;
 pub mod quotes;

@@ -1,8 +1,9 @@
 //! Building the mails pbem sends: multipart/alternative with the plain
-//! text and the same text in HTML `<pre>` (so clients with proportional
-//! fonts keep its columns), the board, when the mail shows one, as an
-//! HTML table instead of ASCII (issue 17, [`crate::mail::board`]); threaded with Message-ID, In-Reply-To
-//! and References, stamped `Auto-Submitted: auto-replied` and with pbem's
+//! text and the same words in HTML ([`crate::mail::html`]: paragraphs
+//! that fit a phone, aligned blocks kept aligned), the board, when the
+//! mail shows one, as an HTML table instead of ASCII
+//! ([`crate::mail::board`]); threaded with Message-ID, In-Reply-To and
+//! References, stamped `Auto-Submitted: auto-replied` and with pbem's
 //! loop header (RFC 3834).
 
 use super::inbound::LOOP_HEADER;
@@ -50,28 +51,10 @@ pub struct BuildError {
     pub message: String,
 }
 
-/// HTML-escapes text for a `<pre>` block.
-pub fn escape_html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// `text` as a `<pre>` block of the HTML part: fixed width, so that
-/// clients with proportional fonts keep its columns.
-pub fn pre(text: &str) -> String {
-    format!(
-        "<pre style=\"font-family: monospace; font-size: 13px; line-height: 1.25\">{}</pre>\n",
-        escape_html(text)
-    )
+/// The HTML part of a mail that is words only: `text` as paragraphs and
+/// blocks ([`super::html::blocks`]).
+pub fn text_html(text: &str) -> String {
+    super::html::document(super::html::TEXT_STYLE, &super::html::blocks(text))
 }
 
 /// The mail for `reply`, with `message_id` and the time `now`, threaded
@@ -125,13 +108,10 @@ pub fn build(
         b = b.references(refs.join(" "));
     }
     let text = &reply.rendered.text;
-    let body = match &reply.rendered.html {
+    let html = match &reply.rendered.html {
         Some(html) => html.clone(),
-        None => pre(text),
+        None => text_html(text),
     };
-    let html = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n{body}</body></html>\n"
-    );
     let msg = b
         .multipart(
             MultiPart::alternative()

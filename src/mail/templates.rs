@@ -179,17 +179,19 @@ impl Templates {
         let html = board_html(&body, &ctx).map_err(|e| err(e.to_string()))?;
         Ok(Rendered {
             subject,
-            text: inert(&tidy(&text)),
+            text: inert(&fit(&tidy(&text))),
             html,
         })
     }
 }
 
-/// The body of the HTML part of a mail whose context shows a board
-/// ([`super::board`], issue 17): the mail worded again with a mark line in
-/// place of the ASCII board (through the same tidy and inert passes as
-/// the text), then as `<pre>` text around the board's table. `None` when
-/// the mail shows no board: the HTML part is then the text in `<pre>`.
+/// The HTML part of a mail whose context shows a board
+/// ([`super::board`]): the mail worded again with a mark line in place of
+/// the ASCII board and its legend (through the same passes as the text),
+/// then as paragraphs and blocks ([`super::html::blocks`]) around the
+/// board's table and the table's own legend, styled by the board's rules
+/// with the words'. `None` when the mail shows no board: the HTML part is
+/// then made from the text alone.
 fn board_html(
     body: &minijinja::Template<'_, '_>,
     ctx: &Value,
@@ -203,28 +205,85 @@ fn board_html(
     let Some(marked) = &board.marked else {
         return Ok(None);
     };
-    let text = inert(&tidy(&body.render(
+    let text = inert(&fit(&tidy(&body.render(
         minijinja::context! { board => marked.clone(), ..ctx.clone() },
-    )?));
+    )?)));
     let lines: Vec<&str> = text.lines().collect();
     let Some(at) = lines.iter().position(|l| *l == super::board::MARK) else {
         return Ok(None);
     };
-    let pre = |part: &[&str]| {
-        let words = part.join("\n");
-        let words = words.trim_matches('\n');
-        if words.trim().is_empty() {
-            String::new()
-        } else {
-            super::outbound::pre(words)
-        }
-    };
-    Ok(Some(format!(
-        "{}{}{}",
-        pre(&lines[..at]),
+    let words = |part: &[&str]| super::html::blocks(&part.join("\n"));
+    let html = format!(
+        "{}{}{}{}",
+        words(&lines[..at]),
         board.table,
-        pre(&lines[at + 1..])
-    )))
+        board.legend,
+        words(&lines[at + 1..])
+    );
+    let style = format!("{}{}", super::html::TEXT_STYLE, board.style);
+    Ok(Some(super::html::document(&style, &html)))
+}
+
+/// The width of the plain text, and the most a line may take when it
+/// cannot be broken (a board row, a word longer than the width).
+pub const WIDTH: usize = 72;
+pub const MAX_WIDTH: usize = 78;
+
+/// The last pass over a mail's plain text: every line longer than
+/// [`WIDTH`] broken at spaces, whatever template or value it came from;
+/// the rest of the line under its indent (and under the text of a point
+/// of a list), never starting a line with a number that reads as the
+/// next point of a list. Rows of an ASCII board are never broken, nor
+/// what stands between fences of dashes (the record of a game, which
+/// must read back as it was written).
+fn fit(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut fenced = false;
+    for line in text.lines() {
+        if super::html::is_fence(line) {
+            fenced = !fenced;
+        }
+        if line.chars().count() <= WIDTH || super::html::is_board_row(line) || fenced {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        let first = line.split_whitespace().next().unwrap_or("");
+        let point = first == "-" || first == "*" || numbered(first);
+        let hang = indent + if point { first.len() + 1 } else { 0 };
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut at = 0;
+        let mut lead = indent;
+        while at < words.len() {
+            let mut end = at;
+            let mut len = lead;
+            while end < words.len() {
+                let add = words[end].chars().count() + usize::from(end > at);
+                if end > at && len + add > WIDTH {
+                    break;
+                }
+                len += add;
+                end += 1;
+            }
+            // A line of its own for no word that would read as a point.
+            while end < words.len() && end > at + 1 && numbered(words[end]) {
+                end -= 1;
+            }
+            out.push_str(&" ".repeat(lead));
+            out.push_str(&words[at..end].join(" "));
+            out.push('\n');
+            at = end;
+            lead = hang;
+        }
+    }
+    out
+}
+
+/// `1.`, `12.`: what starts a point of a numbered list.
+fn numbered(word: &str) -> bool {
+    word.strip_suffix('.')
+        .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// The `wrap` filter, `{{ reason | wrap(72, "  ") }}` or
@@ -247,17 +306,20 @@ fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
         .replace('\n', &format!("\n{indent}"))
 }
 
-/// pbem's own words are inert (issue 12): no line of a mail it sends may
-/// read as a command, however the reply quotes it. The templates are
-/// written so; this pass makes sure of it whatever a template or a value
-/// holds (an admin's template, a wrap that starts a line with `resign`):
-/// a line that reads as a command takes the last word of the line above
-/// it in the same paragraph, and, failing that, is marked with a leading
-/// `- `.
+/// pbem's own words are inert: no line of a mail it sends may read as a
+/// command, however the reply quotes it. The templates are written so;
+/// this pass makes sure of it whatever a template or a value holds (an
+/// admin's template, a wrap that starts a line with `resign`): a line that
+/// reads as a command takes the last word of the line above it in the
+/// same paragraph, and, failing that, is marked with a leading `- `. A
+/// line that grows past [`WIDTH`] so gives its end to a line of its own
+/// below, which is checked in turn.
 fn inert(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    for i in 0..lines.len() {
+    let mut i = 0;
+    while i < lines.len() {
         if !super::command::reads_as_command(&lines[i]) {
+            i += 1;
             continue;
         }
         for _ in 0..3 {
@@ -278,6 +340,12 @@ fn inert(text: &str) -> String {
         if super::command::reads_as_command(&lines[i]) {
             lines[i] = format!("- {}", lines[i].trim_start());
         }
+        if lines[i].chars().count() > WIDTH && !super::html::is_board_row(&lines[i]) {
+            let fitted = fit(&lines[i]);
+            let parts: Vec<String> = fitted.lines().map(str::to_string).collect();
+            lines.splice(i..=i, parts);
+        }
+        i += 1;
     }
     let mut out = lines.join("\n");
     out.push('\n');
@@ -373,6 +441,47 @@ mod tests {
         };
         assert_eq!(words(&r.text), words(text));
         assert!(r.text.contains("- 22-15"), "{}", r.text);
+    }
+
+    #[test]
+    fn the_last_pass_fits_every_line_to_72_columns() {
+        let long = "word ".repeat(30);
+        let point = format!("- {long}");
+        let board = format!("|{}  57-64", " R3 |".repeat(16));
+        let fence = "-".repeat(72);
+        let record = format!("black = \"{long}\"");
+        let text = format!("{long}\n  {long}\n{point}\n{board}\n{fence}\n{record}\n{fence}\n");
+        let out = fit(&text);
+        let lines: Vec<&str> = out.lines().collect();
+        for l in &lines {
+            assert!(l.len() <= WIDTH || *l == board || *l == record, "{l:?}");
+        }
+        // Indents hang: the rest of an indented line under its indent, the
+        // rest of a point of a list under its text.
+        assert!(lines.iter().filter(|l| l.starts_with("  word")).count() > 2);
+        assert!(lines.iter().any(|l| l.starts_with("- word")));
+        assert!(out.contains(&board) && out.contains(&record), "{out}");
+    }
+
+    #[test]
+    fn a_wrap_never_starts_a_line_with_a_number_of_a_list() {
+        let text = format!("{} see rule 2. then go on to the next part", "x".repeat(61));
+        assert!(fit(&text).contains("\nrule 2. then"), "{}", fit(&text));
+        let out = fit(&text);
+        for l in out.lines() {
+            assert!(!l.starts_with("2. "), "{out}");
+            assert!(l.len() <= WIDTH, "{out}");
+        }
+    }
+
+    #[test]
+    fn a_line_made_inert_stays_in_72_columns() {
+        let text = format!("{} resign now", "y ".repeat(34).trim_end());
+        let out = inert(&fit(&text));
+        for l in out.lines() {
+            assert!(l.len() <= WIDTH, "{out}");
+            assert!(!crate::mail::command::reads_as_command(l), "{out}");
+        }
     }
 
     #[test]

@@ -575,25 +575,29 @@ fn render_mail(raw: &[u8]) -> String {
         .body_html(0)
         .map(|t| t.replace("\r\n", "\n"))
         .unwrap_or_default();
-    let expected_html = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n<pre style=\"font-family: monospace; font-size: 13px; line-height: 1.25\">{}</pre>\n</body></html>\n",
-        pbem::mail::outbound::escape_html(&plain)
-    );
+    let expected_html = pbem::mail::outbound::text_html(&plain);
     let _ = writeln!(o, "-- part: {}", part_headers("text/html"));
     if html == expected_html {
-        let _ = writeln!(o, "(the text above, HTML-escaped in a <pre>)");
+        let _ = writeln!(o, "(the text above, as HTML paragraphs and blocks)");
     } else {
         o.push_str(&board_table_summed_up(&html));
     }
     o
 }
 
-/// The HTML part with its board table (issue 17; drawn and checked by
-/// tests/mail/html_board.rs) summed up: how many squares, the first and
-/// last shown, and the titles of the squares that hold or mark something.
+/// The HTML part with its board table (drawn and checked by
+/// tests/mail/html_board.rs and tests/mail/phone.rs) summed up: the
+/// titles of the squares and crossings that hold or mark something; the
+/// style block left out.
 fn board_table_summed_up(html: &str) -> String {
     let (Some(start), Some(end)) = (html.find("<table"), html.find("</table>\n")) else {
         return html.to_string();
+    };
+    let head = match (html.find("<style>"), html.find("</style>")) {
+        (Some(a), Some(b)) if b < start => {
+            format!("{}(style){}", &html[..a + "<style>".len()], &html[b..start])
+        }
+        _ => html[..start].to_string(),
     };
     let titles: Vec<&str> = html[start..end]
         .split("title=\"")
@@ -601,19 +605,13 @@ fn board_table_summed_up(html: &str) -> String {
         .filter_map(|t| t.split('"').next())
         .collect();
     let mut sum = format!(
-        "(the board as an HTML table of {} titled cells, {} first, {} last; these hold or mark something:)\n",
+        "(the board as an HTML table; its {} titled cells hold or mark something:)\n",
         titles.len(),
-        titles.first().unwrap_or(&""),
-        titles.last().unwrap_or(&"")
     );
-    for t in titles.iter().filter(|t| t.contains([':', ','])) {
+    for t in &titles {
         let _ = writeln!(sum, "  {t}");
     }
-    format!(
-        "{}{sum}{}",
-        &html[..start],
-        &html[end + "</table>\n".len()..]
-    )
+    format!("{head}{sum}{}", &html[end + "</table>\n".len()..])
 }
 
 /// A unified diff of two texts by lines, with `context` lines around each

@@ -18,5 +18,6 @@ mod badmail;
 mod golden_mail;
 mod html_board;
 mod names_and_paths;
+mod phone;
 mod quoting;
 mod replies;

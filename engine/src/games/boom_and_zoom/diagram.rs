@@ -3,10 +3,15 @@
 use super::{BoomAndZoom, G};
 use crate::game::{Game, Side, View};
 
+/// The legend's note on the rules.
+const NOTE: &str = "Black zooms off the edge beyond 57-64, red beyond 1-8.";
+
 /// The board as data: towers of a side and a number.
 pub(super) fn board(pos: &BoomAndZoom, view: &View) -> crate::board::Board {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    crate::diagram::counted_board(G, view, &marked, "tower", |s| pos.tower(s))
+    let mut board = crate::diagram::counted_board(G, view, &marked, "tower", |s| pos.tower(s));
+    board.notes = vec![NOTE.into()];
+    board
 }
 
 pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
@@ -23,7 +28,7 @@ pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&crate::diagram::wrap(
         &format!(
-            "\nB3 = black tower of 3 checkers, R2 = red tower of 2. {}{} Black zooms off the edge beyond 57-64, red beyond 1-8.",
+            "\nB3 = black tower of 3 checkers, R2 = red tower of 2. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             crate::diagram::last_move_legend(view)
         ),

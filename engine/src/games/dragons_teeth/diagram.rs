@@ -4,10 +4,15 @@ use super::{DragonsTeeth, G, WINNING_SCORE};
 use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
+/// The legend's note on the rules.
+const NOTE: &str = "Black moves off the edge beyond 57-64, red beyond 1-8.";
+
 /// The board as data: tooths of a side and a number.
 pub(super) fn board(pos: &DragonsTeeth, view: &View) -> crate::board::Board {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    crate::diagram::counted_board(G, view, &marked, "tooth", |s| pos.tooth(s))
+    let mut board = crate::diagram::counted_board(G, view, &marked, "tooth", |s| pos.tooth(s));
+    board.notes = vec![NOTE.into()];
+    board
 }
 
 pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
@@ -24,7 +29,7 @@ pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&wrap(
         &format!(
-            "\nB3, B2, B1 = black large, medium, small tooth (strength 3, 2, 1); R3, R2, R1 = red ones. {}{} Black moves off the edge beyond 57-64, red beyond 1-8.",
+            "\nB3, B2, B1 = black large, medium, small tooth (strength 3, 2, 1); R3, R2, R1 = red ones. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             last_move_legend(view)
         ),

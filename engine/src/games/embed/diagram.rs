@@ -5,10 +5,13 @@ use crate::board::{self, Board, Colour, Kind, Shade, Square};
 use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
+/// The legend's note on the rules.
+const NOTE: &str = "A side wins when its boss enters the enemy's home row, or when its pieces hold every square around the enemy boss.";
+
 /// The board as data: drones and bosses (crowned, labelled with a star).
 pub(super) fn board(pos: &Embed, view: &View) -> Board {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
-    Board::new(G, view.seat == Some(Side::A), |s| Square {
+    let mut board = Board::new(G, view.seat == Some(Side::A), |s| Square {
         piece: pos.piece(s).map(|p| {
             let (side, boss) = match p {
                 Piece::Drone(side) => (side, false),
@@ -37,7 +40,9 @@ pub(super) fn board(pos: &Embed, view: &View) -> Board {
         }),
         shade: Shade::of(G, s),
         marked: marked.contains(&s),
-    })
+    });
+    board.notes = vec![NOTE.into()];
+    board
 }
 
 pub(super) fn diagram(pos: &Embed, view: &View) -> String {
@@ -64,7 +69,7 @@ pub(super) fn diagram(pos: &Embed, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&wrap(
         &format!(
-            "\nB, R = black and red drones; *B*, *R* = black's and red's boss. {}{} A side wins when its boss enters the enemy's home row, or when its pieces hold every square around the enemy boss.",
+            "\nB, R = black and red drones; *B*, *R* = black's and red's boss. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             last_move_legend(view)
         ),

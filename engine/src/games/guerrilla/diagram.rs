@@ -79,8 +79,12 @@ pub(super) fn board(pos: &Guerrilla, view: &View) -> Board {
         });
     }
     board.points = Some(points);
+    board.notes = vec![NOTE.into()];
     board
 }
+
+/// The legend's note on the notation.
+const NOTE: &str = "A point is named by the squares at its upper-left and lower-right: the point below-right of square 27 is 27/36. Guerrilla: 27/36,28/37 (first stone, then second). COIN: 27-36, captures 27x36x45.";
 
 pub(super) fn diagram(pos: &Guerrilla, view: &View) -> String {
     let (placed, captured, marked) = touched(pos, view);
@@ -107,7 +111,6 @@ pub(super) fn diagram(pos: &Guerrilla, view: &View) -> String {
             "[ ] marks the last move.\n"
         });
     }
-    let legend = "A point is named by the squares at its upper-left and lower-right: the point below-right of square 27 is 27/36. Guerrilla: 27/36,28/37 (first stone, then second). COIN: 27-36, captures 27x36x45.";
-    out.push_str(&wrap(legend, 72));
+    out.push_str(&wrap(NOTE, 72));
     out
 }

@@ -19,10 +19,15 @@ fn touched(last: &Notation) -> Vec<Sq> {
     out
 }
 
+/// The legend's note on the rules.
+const NOTE: &str = "Black wins by reaching red's home row (57-64), red by reaching black's (1-8).";
+
 /// The board as data: stacks of a side and a number.
 pub(super) fn board(pos: &Mad, view: &View) -> crate::board::Board {
     let marked = view.last.as_ref().map(touched).unwrap_or_default();
-    crate::diagram::counted_board(G, view, &marked, "stack", |s| pos.stack(s))
+    let mut board = crate::diagram::counted_board(G, view, &marked, "stack", |s| pos.stack(s));
+    board.notes = vec![NOTE.into()];
+    board
 }
 
 pub(super) fn diagram(pos: &Mad, view: &View) -> String {
@@ -39,7 +44,7 @@ pub(super) fn diagram(pos: &Mad, view: &View) -> String {
     out.push_str(&board);
     out.push_str(&crate::diagram::wrap(
         &format!(
-            "\nB3 = black stack of 3 checkers, R1 = a single red checker. {}{} Black wins by reaching red's home row (57-64), red by reaching black's (1-8).",
+            "\nB3 = black stack of 3 checkers, R1 = a single red checker. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             crate::diagram::last_move_legend(view)
         ),

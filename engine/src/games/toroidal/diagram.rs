@@ -11,7 +11,7 @@ use crate::game::{Side, View};
 pub(super) fn board(pos: &Toroidal, view: &View) -> Board {
     let marked = view.last.as_ref().map(|n| n.squares()).unwrap_or_default();
     // Black starts at the top, so black's seat turns the board (View::seat).
-    Board::new(G, view.seat == Some(Side::A), |s| Square {
+    let mut board = Board::new(G, view.seat == Some(Side::A), |s| Square {
         piece: pos.piece(s).map(|p| {
             let (colour, ascii, name) = match (p.side, p.king) {
                 (Side::A, false) => (Colour::Black, "b", "black man"),
@@ -34,7 +34,22 @@ pub(super) fn board(pos: &Toroidal, view: &View) -> Board {
             Shade::Light
         },
         marked: marked.contains(&s),
-    })
+    });
+    board.notes = vec![note(board.flip)];
+    board
+}
+
+/// The legend's note on the rules: which way the men move, in the board
+/// turned (`flip`) or not, and how the board wraps.
+fn note(flip: bool) -> String {
+    let ways = if flip {
+        "Black men move towards higher numbers (up the page in this view), white men towards lower ones (down the page)."
+    } else {
+        "Black men move down the board, white men up."
+    };
+    format!(
+        "{ways} The board wraps: row 1-8 touches row 57-64, and column 1 touches column 8 (the diagonal neighbours of 57 are 2, 8, 50 and 56). A side with no piece in heaven loses."
+    )
 }
 
 pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
@@ -56,11 +71,6 @@ pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
         pos.quiet_moves()
     ));
     out.push_str(&board);
-    let ways = if flip {
-        "Black men move towards higher numbers (up the page in this view), white men towards lower ones (down the page)."
-    } else {
-        "Black men move down the board, white men up."
-    };
     let mut legend = format!(
         "\n{HEAVEN}{HEAVEN} = heaven (dark squares), blank = hell. b = black man, BB = black king, w = white man, WW = white king. {numbers}\n",
         numbers = crate::diagram::NUMBERS
@@ -72,9 +82,7 @@ pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
             last.canonical(G)
         ));
     }
-    legend.push_str(&format!(
-        "{ways} The board wraps: row 1-8 touches row 57-64, and column 1 touches column 8 (the diagonal neighbours of 57 are 2, 8, 50 and 56). A side with no piece in heaven loses."
-    ));
+    legend.push_str(&note(flip));
     out.push_str(&wrap(&legend, 72));
     out
 }
