@@ -211,13 +211,7 @@ impl Adjudicator<'_> {
         let parsed = command::parse(&mail.body);
         let target = self.target(mail);
         let mut commands = parsed.commands.clone();
-        let token = target.as_ref().and_then(|t| t.token.clone()).or_else(|| {
-            commands.iter().find_map(|c| match c {
-                Command::Token(t) => Some(t.clone()),
-                _ => None,
-            })
-        });
-        commands.retain(|c| !matches!(c, Command::Token(_)));
+        let token = take_token(target.as_ref().and_then(|t| t.token.clone()), &mut commands);
         let table = match &target {
             Some(t) => self.table(&t.id)?.map(|table| (t.id.clone(), table)),
             None => None,
@@ -497,4 +491,18 @@ fn failed(letters: Vec<Letter>, s: String) -> Handled {
         failed: true,
         ..Handled::default()
     }
+}
+
+/// The key a mail carries: the one in the address it was sent to
+/// (`in_address`), else one written on a line of its own; such lines are
+/// taken out of `commands`.
+fn take_token(in_address: Option<String>, commands: &mut Vec<Command>) -> Option<String> {
+    let token = in_address.or_else(|| {
+        commands.iter().find_map(|c| match c {
+            Command::Token(t) => Some(t.clone()),
+            _ => None,
+        })
+    });
+    commands.retain(|c| !matches!(c, Command::Token(_)));
+    token
 }

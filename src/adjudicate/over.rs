@@ -84,7 +84,7 @@ impl Adjudicator<'_> {
             rating, series, rematch,
             tournament => o.tournament.clone(),
             standings,
-            board, record => record::write::to_string(o.rec),
+            board, record => record::write::moves_only(o.rec),
         })
     }
 }

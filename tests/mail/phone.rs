@@ -71,10 +71,10 @@ const ALICE: &str =
 const BOB: &str = "Bartholomew Oyelaran-Fitzgerald <bartholomew.fitzgerald@example.com>";
 const REPLY_TO: &str = "pbem+g-2026-11-20-1.k3y9f0a1b2c3d4e5@example.net";
 
-/// The record of a game of `s`'s rules as long as a game by mail runs
-/// (60 moves, or to its end), as the `over` mail quotes it.
+/// The record of a game of `s`'s rules longer than most games by mail
+/// run (200 moves, or to its end), as the `over` mail quotes it.
 fn record(s: &Sample) -> String {
-    let long = sample(s.rules, 60);
+    let long = sample(s.rules, 200);
     let mut rec = pbem_engine::record::Record::from_move_list(
         "g.toml",
         s.rules,
@@ -84,7 +84,7 @@ fn record(s: &Sample) -> String {
     .unwrap();
     rec.id = Some("g-2026-11-20-1".into());
     rec.players = pbem_engine::side::PerSide([Some(ALICE.into()), Some(BOB.into())]);
-    pbem_engine::record::write::to_string(&rec)
+    pbem_engine::record::write::moves_only(&rec)
 }
 
 /// The words of the tables an `info` mail carries.

@@ -46,6 +46,19 @@ pub const MOVE_COLUMN: usize = {
     width
 };
 
+/// `record` without the times and Message-IDs of its lines: every move
+/// and event, which is all that replays. It is the copy a mail carries
+/// (the data folder, the archive and the git history keep the full one),
+/// so that the mail of a long game stays small.
+pub fn moves_only(record: &Record) -> String {
+    let mut bare = record.clone();
+    for l in &mut bare.lines {
+        l.time = None;
+        l.message_id = None;
+    }
+    to_string(&bare)
+}
+
 /// The full form of `record`. Move lines are written as given (the caller
 /// stores canonical moves); numbers are the ply numbers.
 pub fn to_string(record: &Record) -> String {
@@ -190,5 +203,28 @@ mod tests {
         let again = Record::parse("x.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(again.id, rec.id);
         assert!(!text.lines().next().unwrap().contains('x'), "{text}");
+    }
+
+    #[test]
+    fn the_moves_only_copy_replays_as_the_full_record() {
+        let src = "rules = \"boom-and-zoom\"\nfirst = \"black\"\nresult = \"red\"\n[play]\nmoves = \"\"\"\n\
+                   1. black 6-13 2026-11-19T09:17:00Z <bz1.1@example.org>\n\
+                   2. red 61-34 2026-11-19T11:33:00Z <bz1.2@example.org>\n\
+                   black resign 2026-11-19T12:00:00Z <bz1.3@example.org>\n\"\"\"\n";
+        let rec = Record::parse("g.toml", src).unwrap();
+        let text = moves_only(&rec);
+        assert!(
+            !text.contains("2026-11-19") && !text.contains("example.org"),
+            "{text}"
+        );
+        let again = Record::parse("g.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let entries = |r: &Record| {
+            r.lines
+                .iter()
+                .map(|l| (l.side, l.entry.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(entries(&again), entries(&rec));
+        assert_eq!(again.result.map(|r| r.0), rec.result.map(|r| r.0));
     }
 }
