@@ -33,6 +33,7 @@ mod mail_games;
 mod mail_server;
 mod outages;
 mod people;
+mod phone_mails;
 mod proof;
 mod series;
 mod site_updates;

@@ -1,0 +1,239 @@
+//! The mails pbem really sends, as a player reads them on a phone: for
+//! every game, a game played by mail (begun by the admin with a clock;
+//! the board and the legal moves asked for, a wrong move, a move, a draw
+//! offered and declined, `help` and `games`, a resignation) and a
+//! stranger's mails. Every mail sent is held to the bounds a phone sets:
+//! small (HTML part under 10 KB, the whole mail under 16 KB), its plain
+//! text at most 72 columns (board rows at most 78), times for people and
+//! not machine dumps, people in subjects by name and not by address, and
+//! in headless Chromium at 360 px no wider than the screen, with its
+//! `<style>` block and without it.
+
+use crate::common::club::Club;
+use crate::common::pbem_setup::Sent;
+use crate::common::{browser, lock};
+use pbem::rules::Rules;
+use std::process::Command;
+
+const MAX_HTML: usize = 10 * 1024;
+const MAX_MAIL: usize = 16 * 1024;
+const PHONE: i64 = 360;
+
+/// The first legal move of game `id` of `club`, as `pbem moves` lists it.
+fn a_legal_move(club: &Club, id: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{id}.toml"));
+    std::fs::write(&file, club.pbem.record(id)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("moves")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    text.lines().next().expect("a legal move").to_string()
+}
+
+/// Plays one game of `rules` by mail between Ann and Bob, and lets Cy,
+/// a stranger, write; returns the club with every mail sent.
+fn played(rules: Rules) -> Club {
+    let mut club = Club::new(&[
+        ("Ann Lee", "ann@example.org"),
+        ("Bob Marsh", "bob@example.org"),
+        ("Cy", "cy@example.org"),
+    ]);
+    let sides = &rules.info().sides;
+    let ann = format!("{}=Ann Lee <ann@example.org>", sides[0]);
+    let bob = format!("{}=Bob Marsh <bob@example.org>", sides[1]);
+    let first = rules.side_name(rules.fixed_first().unwrap_or(pbem::game::Side::A));
+    let id = format!("{}-1", rules.id_prefix());
+    let out = club.run(&[
+        "new",
+        rules.slug(),
+        "--id",
+        &id,
+        "--first",
+        first,
+        "--clock",
+        "3d",
+        "--player",
+        &ann,
+        "--player",
+        &bob,
+    ]);
+    assert!(!club.players[0].received.is_empty(), "{out}");
+    let mover = usize::from(rules.fixed_first() == Some(pbem::game::Side::B));
+    let other = 1 - mover;
+    club.say(mover, &id, "board");
+    club.say(mover, &id, "moves");
+    club.say(mover, &id, "99-98");
+    let mv = a_legal_move(&club, &id);
+    let log = club.say(mover, &id, &mv);
+    assert!(log.contains("played"), "{mv}: {log}");
+    club.say(other, &id, "draw");
+    club.say(mover, &id, "decline draw");
+    club.say(other, &id, "help");
+    club.say(other, &id, "games");
+    let log = club.say(other, &id, "resign");
+    assert!(log.contains("resigned"), "{log}");
+    club.send(2, "hello there");
+    club.send(2, &format!("challenge {} ann@example.org", rules.slug()));
+    club.send(2, "standings spring");
+    club.poll();
+    club
+}
+
+/// The plain text of `mail` outside the record's fences, and its HTML
+/// part.
+fn parts(mail: &Sent) -> (String, String) {
+    let msg = mail_parser::MessageParser::default()
+        .parse(&mail.raw)
+        .unwrap();
+    let plain = msg.body_text(0).unwrap().replace("\r\n", "\n");
+    let html = msg.body_html(0).unwrap().replace("\r\n", "\n");
+    let mut fenced = false;
+    let prose: Vec<&str> = plain
+        .lines()
+        .filter(|l| {
+            if pbem::mail::html::is_fence(l) {
+                fenced = !fenced;
+                return false;
+            }
+            !fenced
+        })
+        .collect();
+    (prose.join("\n"), html)
+}
+
+/// The bounds a phone sets that need no browser.
+fn check_words(rules: Rules, mail: &Sent) {
+    let what = format!("{} to {}: {}", rules.slug(), mail.to, mail.subject());
+    let (prose, html) = parts(mail);
+    assert!(
+        mail.raw.len() < MAX_MAIL,
+        "{what}: {} bytes",
+        mail.raw.len()
+    );
+    assert!(html.len() < MAX_HTML, "{what}: HTML {} bytes", html.len());
+    for line in prose.lines() {
+        let most = if pbem::mail::html::is_board_row(line) {
+            78
+        } else {
+            72
+        };
+        let n = line.chars().count();
+        assert!(n <= most, "{what}: {n} columns: {line:?}\n{prose}");
+        // A machine's time (`2026-11-25T10:00:00Z`) is for the record.
+        let machine = line.char_indices().any(|(i, c)| {
+            c == 'T'
+                && line[..i].ends_with(|d: char| d.is_ascii_digit())
+                && line[i + 1..]
+                    .chars()
+                    .take(8)
+                    .filter(char::is_ascii_digit)
+                    .count()
+                    == 6
+        });
+        assert!(!machine, "{what}: a machine time in {line:?}");
+    }
+    assert!(
+        !mail.subject().contains('@'),
+        "{what}: an address as a name"
+    );
+}
+
+fn unstyled(html: &str) -> String {
+    match (html.find("<style>"), html.find("</style>")) {
+        (Some(a), Some(b)) => format!("{}{}", &html[..a], &html[b + "</style>".len()..]),
+        _ => html.to_string(),
+    }
+}
+
+/// Reports each frame's laid-out width.
+const MEASURE: &str = r#"<pre id="measured"></pre><script>
+window.addEventListener('load', () => {
+  const out = [];
+  for (const f of document.querySelectorAll('iframe')) {
+    const d = f.contentDocument, e = d.documentElement;
+    out.push([f.id, Math.max(e.scrollWidth, d.body.scrollWidth)]);
+  }
+  document.getElementById('measured').textContent = JSON.stringify(out);
+});
+</script>"#;
+
+/// Every mail's HTML part at 360 px, with and without its style: the
+/// widths Chromium laid them out at.
+fn widths(browser: &str, mails: &[(String, String)]) -> Vec<(String, i64)> {
+    let dir = tempfile::tempdir().unwrap();
+    let mut page =
+        String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
+    for (i, (what, html)) in mails.iter().enumerate() {
+        for (how, html) in [("styled", html.clone()), ("bare", unstyled(html))] {
+            let doc = html.replace('&', "&amp;").replace('"', "&quot;");
+            let id = format!("{i} {how} {what}").replace('"', "'");
+            page.push_str(&format!(
+                "<iframe id=\"{}\" width=\"{PHONE}\" height=\"3000\" frameborder=\"0\" srcdoc=\"{doc}\"></iframe>\n",
+                id.replace('&', "&amp;").replace('<', "&lt;")
+            ));
+        }
+    }
+    page.push_str(MEASURE);
+    page.push_str("</body></html>\n");
+    let file = dir.path().join("mails.html");
+    std::fs::write(&file, &page).unwrap();
+    let dom = String::from_utf8(browser::run(
+        browser,
+        &browser::file_url(&file, ""),
+        &["--virtual-time-budget=10000", "--dump-dom"],
+    ))
+    .unwrap();
+    let json = dom
+        .split("<pre id=\"measured\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .expect("the measuring script reported");
+    let json = json
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let rows: Vec<(String, i64)> = serde_json::from_str(&json).unwrap();
+    assert_eq!(rows.len(), 2 * mails.len(), "every mail laid out");
+    rows
+}
+
+#[test]
+fn every_mail_of_a_game_by_mail_fits_a_phone() {
+    let _shared = lock::shared();
+    let browser = browser::chromium();
+    let mut htmls = Vec::new();
+    for rules in Rules::ALL {
+        let club = played(rules);
+        let sent = club.pbem.sent();
+        let list: Vec<String> = sent
+            .iter()
+            .map(|m| {
+                format!(
+                    "{}: {} | {}",
+                    m.to,
+                    m.subject(),
+                    parts(m).0.lines().next().unwrap_or("")
+                )
+            })
+            .collect();
+        assert!(sent.len() >= 19, "{}: {list:#?}", rules.slug());
+        for mail in &sent {
+            check_words(rules, mail);
+            let what = format!("{} to {}: {}", rules.slug(), mail.to, mail.subject());
+            htmls.push((what, parts(mail).1));
+        }
+    }
+    let Some(browser) = browser else {
+        return;
+    };
+    for (what, width) in widths(browser, &htmls) {
+        assert!(
+            width <= PHONE,
+            "{what}: {width} px wide in a {PHONE} px window"
+        );
+    }
+}
