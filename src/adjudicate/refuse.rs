@@ -167,6 +167,11 @@ fn nearest<G: Game>(rec: &Record, text: &str) -> Nearest {
     }
 }
 
+/// How much of one line of a mail the refusal of a mail without a
+/// command shows whole: with its indent and mark (`  | `), a line of 72.
+/// A longer one is cut to leave room for ` ...`.
+const SHOWN: usize = 68;
+
 /// The refusal of a mail in which pbem found no command. It shows what
 /// was read: a player can then see whether pbem missed their text (a
 /// quote or signature cut too early).
@@ -179,14 +184,20 @@ pub(super) fn no_command_reason(
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    // Each line cut to 100 characters: a mail of one 10 MB line was
-    // quoted whole in the reply (issue 5).
+    // Each line cut to fit a line of the reply (a mail of one 10 MB line
+    // is not quoted whole); the words before the cut are wrapped.
     let mut shown: Vec<String> = read
         .iter()
         .take(6)
-        .map(|l| match l.char_indices().nth(100) {
-            Some((i, _)) => format!("| {} ...", &l[..i]),
-            None => format!("| {l}"),
+        .map(|l| {
+            match l
+                .char_indices()
+                .nth(SHOWN)
+                .and(l.char_indices().nth(SHOWN - 4))
+            {
+                Some((i, _)) => format!("| {} ...", l[..i].trim_end()),
+                None => format!("| {l}"),
+            }
         })
         .collect();
     if read.len() > 6 {
@@ -205,7 +216,9 @@ mod tests {
         let t = Templates::new(None);
         let r = no_command_reason(&t, &body).unwrap();
         assert!(r.len() < 400, "{} bytes", r.len());
-        assert!(r.ends_with("chat ..."), "{r}");
+        assert!(r.ends_with("chatter ..."), "{r}");
+        let shown = r.lines().last().unwrap();
+        assert!(shown.chars().count() + 2 <= 72, "{shown}");
         assert!(no_command_reason(&t, "hi\n").unwrap().ends_with("| hi"));
     }
 }

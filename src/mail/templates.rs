@@ -311,9 +311,9 @@ fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
 /// this pass makes sure of it whatever a template or a value holds (an
 /// admin's template, a wrap that starts a line with `resign`): a line that
 /// reads as a command takes the last word of the line above it in the
-/// same paragraph, and, failing that, is marked with a leading `- `. A
-/// line that grows past [`WIDTH`] so gives its end to a line of its own
-/// below, which is checked in turn.
+/// same paragraph while it fits [`WIDTH`], and, failing that, is marked
+/// with a leading `- `. A line that the mark takes past the width gives
+/// its end to a line of its own below, which is checked in turn.
 fn inert(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut i = 0;
@@ -331,7 +331,13 @@ fn inert(text: &str) -> String {
                 break;
             };
             let indent: String = lines[i].chars().take_while(|c| *c == ' ').collect();
-            lines[i] = format!("{indent}{last} {}", lines[i].trim_start());
+            let pulled = format!("{indent}{last} {}", lines[i].trim_start());
+            // Never past the width: the line would be broken again where
+            // it was, and the word pulled back, for ever.
+            if pulled.chars().count() > WIDTH {
+                break;
+            }
+            lines[i] = pulled;
             lines[i - 1] = head.trim_end().to_string();
             if !super::command::reads_as_command(&lines[i]) {
                 break;
@@ -340,7 +346,12 @@ fn inert(text: &str) -> String {
         if super::command::reads_as_command(&lines[i]) {
             lines[i] = format!("- {}", lines[i].trim_start());
         }
-        if lines[i].chars().count() > WIDTH && !super::html::is_board_row(&lines[i]) {
+        // A word wider than a line (a quoted 10,000-character move)
+        // stays as it is: no break can shorten it.
+        let breakable = lines[i]
+            .split_whitespace()
+            .all(|w| w.chars().count() < WIDTH / 2);
+        if lines[i].chars().count() > WIDTH && breakable && !super::html::is_board_row(&lines[i]) {
             let fitted = fit(&lines[i]);
             let parts: Vec<String> = fitted.lines().map(str::to_string).collect();
             lines.splice(i..=i, parts);
@@ -481,6 +492,23 @@ mod tests {
         for l in out.lines() {
             assert!(l.len() <= WIDTH, "{out}");
             assert!(!crate::mail::command::reads_as_command(l), "{out}");
+        }
+    }
+
+    /// A quoted move wider than a line, after a line it could take a word
+    /// from: the pass ends, and leaves no line that reads as a command.
+    #[test]
+    fn a_word_wider_than_a_line_is_made_inert_once() {
+        let word = format!("{}1", "13-".repeat(30));
+        for text in [
+            format!("  | please play\n  {word}\n  ...\n"),
+            format!("play {word} {word} now\n"),
+        ] {
+            let out = inert(&fit(&text));
+            for l in out.lines() {
+                assert!(!crate::mail::command::reads_as_command(l), "{out}");
+            }
+            assert!(out.contains(&word), "{out}");
         }
     }
 
