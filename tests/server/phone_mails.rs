@@ -104,6 +104,38 @@ fn parts(mail: &Sent) -> (String, String) {
     (prose.join("\n"), html)
 }
 
+/// The record a mail carries between its fences, if it carries one,
+/// reads back and replays: `pbem validate` takes it as it is.
+fn check_record(what: &str, mail: &Sent) -> bool {
+    let msg = mail_parser::MessageParser::default()
+        .parse(&mail.raw)
+        .unwrap();
+    let plain = msg.body_text(0).unwrap().replace("\r\n", "\n");
+    let mut fenced = plain
+        .split('\n')
+        .skip_while(|l| !pbem::mail::html::is_fence(l));
+    if fenced.next().is_none() {
+        return false;
+    }
+    let record: Vec<&str> = fenced
+        .take_while(|l| !pbem::mail::html::is_fence(l))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mailed.toml");
+    std::fs::write(&file, record.join("\n") + "\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_pbem"))
+        .arg("validate")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && said.contains(": ok"),
+        "{what}: {said}"
+    );
+    true
+}
+
 /// The bounds a phone sets that need no browser.
 fn check_words(rules: Rules, mail: &Sent) {
     let what = format!("{} to {}: {}", rules.slug(), mail.to, mail.subject());
@@ -221,11 +253,19 @@ fn every_mail_of_a_game_by_mail_fits_a_phone() {
             })
             .collect();
         assert!(sent.len() >= 19, "{}: {list:#?}", rules.slug());
+        let mut records = 0;
         for mail in &sent {
             check_words(rules, mail);
             let what = format!("{} to {}: {}", rules.slug(), mail.to, mail.subject());
+            records += usize::from(check_record(&what, mail));
             htmls.push((what, parts(mail).1));
         }
+        assert_eq!(
+            records,
+            2,
+            "{}: the end's record, to each player",
+            rules.slug()
+        );
     }
     let Some(browser) = browser else {
         return;

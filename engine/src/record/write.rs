@@ -46,15 +46,19 @@ pub const MOVE_COLUMN: usize = {
     width
 };
 
-/// `record` without the times and Message-IDs of its lines: every move
-/// and event, which is all that replays. It is the copy a mail carries
-/// (the data folder, the archive and the git history keep the full one),
-/// so that the mail of a long game stays small.
+/// `record` without the times and Message-IDs of its lines, and its
+/// moves without their sides (the sides take turns; an event keeps its
+/// side): every move and event, which is all that replays. It is the copy
+/// a mail carries (the data folder, the archive and the git history keep
+/// the full one), so that the mail of a long game stays small.
 pub fn moves_only(record: &Record) -> String {
     let mut bare = record.clone();
     for l in &mut bare.lines {
         l.time = None;
         l.message_id = None;
+        if matches!(l.entry, Entry::Move(_)) {
+            l.side = None;
+        }
     }
     to_string(&bare)
 }
@@ -214,17 +218,26 @@ mod tests {
         let rec = Record::parse("g.toml", src).unwrap();
         let text = moves_only(&rec);
         assert!(
-            !text.contains("2026-11-19") && !text.contains("example.org"),
+            !text.contains("2026-11-19") && !text.contains("example.org") && !text.contains("red "),
             "{text}"
         );
         let again = Record::parse("g.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
-        let entries = |r: &Record| {
-            r.lines
-                .iter()
-                .map(|l| (l.side, l.entry.clone()))
-                .collect::<Vec<_>>()
-        };
+        let entries = |r: &Record| r.lines.iter().map(|l| l.entry.clone()).collect::<Vec<_>>();
         assert_eq!(entries(&again), entries(&rec));
-        assert_eq!(again.result.map(|r| r.0), rec.result.map(|r| r.0));
+        assert_eq!(
+            again.lines[2].side, rec.lines[2].side,
+            "the resignation's side"
+        );
+        assert_eq!(
+            again.result.as_ref().map(|r| &r.0),
+            rec.result.as_ref().map(|r| &r.0)
+        );
+        let ended = |r: &Record| {
+            crate::record::replay::replay::<crate::games::boom_and_zoom::BoomAndZoom>(r)
+                .map(|r| r.end.map(|e| e.outcome))
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(ended(&again), ended(&rec));
+        assert!(ended(&rec).unwrap().is_some());
     }
 }
