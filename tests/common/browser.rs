@@ -53,3 +53,39 @@ pub fn run(browser: &str, url: &str, args: &[&str]) -> Vec<u8> {
     );
     out.stdout
 }
+
+/// `html` without its `<style>` block, as a client that strips it (Gmail
+/// for other accounts) shows it.
+pub fn unstyled(html: &str) -> String {
+    match (html.find("<style>"), html.find("</style>")) {
+        (Some(a), Some(b)) => format!("{}{}", &html[..a], &html[b + "</style>".len()..]),
+        _ => html.to_string(),
+    }
+}
+
+/// `html` for an `<iframe srcdoc="...">`.
+pub fn srcdoc(html: &str) -> String {
+    html.replace('&', "&amp;").replace('"', "&quot;")
+}
+
+/// What the script of `page` reported once laid out, as JSON: the text
+/// it left in its `<pre id="measured">`.
+pub fn measured(browser: &str, page: &Path) -> serde_json::Value {
+    let dom = String::from_utf8(run(
+        browser,
+        &file_url(page, ""),
+        &["--virtual-time-budget=10000", "--dump-dom"],
+    ))
+    .unwrap();
+    let json = dom
+        .split("<pre id=\"measured\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .unwrap_or_else(|| panic!("the measuring script of {} did not report", page.display()));
+    let json = json
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    serde_json::from_str(&json).unwrap()
+}

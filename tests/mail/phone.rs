@@ -288,14 +288,6 @@ fn shots_dir() -> PathBuf {
     dir
 }
 
-/// The HTML part without its `<style>` block.
-fn unstyled(html: &str) -> String {
-    match (html.find("<style>"), html.find("</style>")) {
-        (Some(a), Some(b)) => format!("{}{}", &html[..a], &html[b + "</style>".len()..]),
-        _ => html.to_string(),
-    }
-}
-
 /// Measures each framed mail after layout: how wide its document is, and
 /// each titled cell of its board table (row and column in the table, the
 /// title, the label of its piece, whether the piece is inside the cell).
@@ -325,27 +317,6 @@ window.addEventListener('load', () => {
 });
 </script>"#;
 
-fn srcdoc(html: &str) -> String {
-    html.replace('&', "&amp;").replace('"', "&quot;")
-}
-
-/// The frames Chromium laid out on `page`, as measured.
-fn measured(browser: &str, page: &std::path::Path) -> Vec<serde_json::Value> {
-    let dom = String::from_utf8(browser::run(
-        browser,
-        &browser::file_url(page, ""),
-        &["--virtual-time-budget=10000", "--dump-dom"],
-    ))
-    .unwrap();
-    let json = dom
-        .split("<pre id=\"measured\">")
-        .nth(1)
-        .and_then(|s| s.split("</pre>").next())
-        .unwrap_or_else(|| panic!("the measuring script did not report"));
-    let json = json.replace("&quot;", "\"").replace("&amp;", "&");
-    serde_json::from_str(&json).unwrap()
-}
-
 #[test]
 fn every_mail_fits_a_phone_in_chromium() {
     let _g = lock::shared();
@@ -362,11 +333,11 @@ fn every_mail_fits_a_phone_in_chromium() {
                 let html = if styled {
                     m.html.clone()
                 } else {
-                    unstyled(&m.html)
+                    browser::unstyled(&m.html)
                 };
                 page.push_str(&format!(
                     "<iframe id=\"{}.{}\" width=\"{PHONE}\" height=\"4000\" frameborder=\"0\" srcdoc=\"{}\"></iframe>\n",
-                    m.slug, m.template, srcdoc(&html)
+                    m.slug, m.template, browser::srcdoc(&html)
                 ));
             }
         }
@@ -378,7 +349,8 @@ fn every_mail_fits_a_phone_in_chromium() {
             "all-bare.html"
         });
         std::fs::write(&file, &page).unwrap();
-        let frames = measured(browser, &file);
+        let frames = browser::measured(browser, &file);
+        let frames = frames.as_array().unwrap();
         assert_eq!(frames.len(), all.len() * KINDS.len());
         for (s, _) in &all {
             for f in frames.iter().filter(|f| {
@@ -403,7 +375,7 @@ fn every_mail_fits_a_phone_in_chromium() {
         let slug = format!("{}-{}", m.slug, m.template);
         for (name, html, width) in [
             ("phone", m.html.clone(), PHONE),
-            ("phone-bare", unstyled(&m.html), PHONE),
+            ("phone-bare", browser::unstyled(&m.html), PHONE),
             ("desktop", m.html.clone(), 1280),
         ] {
             let file = dir.join(format!("{slug}-{name}.html"));

@@ -173,13 +173,6 @@ fn check_words(rules: Rules, mail: &Sent) {
     );
 }
 
-fn unstyled(html: &str) -> String {
-    match (html.find("<style>"), html.find("</style>")) {
-        (Some(a), Some(b)) => format!("{}{}", &html[..a], &html[b + "</style>".len()..]),
-        _ => html.to_string(),
-    }
-}
-
 /// Reports each frame's laid-out width.
 const MEASURE: &str = r#"<pre id="measured"></pre><script>
 window.addEventListener('load', () => {
@@ -199,8 +192,8 @@ fn widths(browser: &str, mails: &[(String, String)]) -> Vec<(String, i64)> {
     let mut page =
         String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head><body>\n");
     for (i, (what, html)) in mails.iter().enumerate() {
-        for (how, html) in [("styled", html.clone()), ("bare", unstyled(html))] {
-            let doc = html.replace('&', "&amp;").replace('"', "&quot;");
+        for (how, html) in [("styled", html.clone()), ("bare", browser::unstyled(html))] {
+            let doc = browser::srcdoc(&html);
             let id = format!("{i} {how} {what}").replace('"', "'");
             page.push_str(&format!(
                 "<iframe id=\"{}\" width=\"{PHONE}\" height=\"3000\" frameborder=\"0\" srcdoc=\"{doc}\"></iframe>\n",
@@ -212,23 +205,8 @@ fn widths(browser: &str, mails: &[(String, String)]) -> Vec<(String, i64)> {
     page.push_str("</body></html>\n");
     let file = dir.path().join("mails.html");
     std::fs::write(&file, &page).unwrap();
-    let dom = String::from_utf8(browser::run(
-        browser,
-        &browser::file_url(&file, ""),
-        &["--virtual-time-budget=10000", "--dump-dom"],
-    ))
-    .unwrap();
-    let json = dom
-        .split("<pre id=\"measured\">")
-        .nth(1)
-        .and_then(|s| s.split("</pre>").next())
-        .expect("the measuring script reported");
-    let json = json
-        .replace("&quot;", "\"")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&amp;", "&");
-    let rows: Vec<(String, i64)> = serde_json::from_str(&json).unwrap();
+    let rows: Vec<(String, i64)> =
+        serde_json::from_value(browser::measured(browser, &file)).unwrap();
     assert_eq!(rows.len(), 2 * mails.len(), "every mail laid out");
     rows
 }
