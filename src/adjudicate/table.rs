@@ -238,15 +238,14 @@ impl Adjudicator<'_> {
         // Each named as pbem names people (a name, or the local part of an
         // address before one is known; never the address). Each player's
         // thread keeps the subject its first mail had.
-        let r = self
+        let subject = self
             .templates
-            .render(
+            .line(
                 "_thread",
                 context! { id, game => rules.name(), players => names },
             )
             .ok()?;
-        let subject = r.text.trim();
-        (!subject.is_empty() && !subject.contains('\n')).then(|| ThreadHead {
+        (!subject.is_empty()).then(|| ThreadHead {
             subject: subject.to_string(),
             players,
         })

@@ -149,6 +149,26 @@ impl Templates {
             .map_err(|e| err(e.to_string()))
     }
 
+    /// Template `name` (without `.txt`) rendered as one header line: as
+    /// written, no pass of the body's (a subject is not wrapped at 72
+    /// columns), control characters as spaces.
+    ///
+    /// # Errors
+    /// [`TemplateError`] for a missing or broken template.
+    pub fn line(&self, name: &str, ctx: Value) -> Result<String, TemplateError> {
+        let file = format!("{name}.txt");
+        let err = |message: String| TemplateError {
+            name: file.clone(),
+            message,
+        };
+        let t = self
+            .env
+            .get_template(&file)
+            .map_err(|e| err(e.to_string()))?;
+        let text = t.render(&ctx).map_err(|e| err(e.to_string()))?;
+        Ok(one_line(&text))
+    }
+
     /// Renders template `name` (without `.txt`).
     ///
     /// # Errors
@@ -170,12 +190,7 @@ impl Templates {
             Err(_) => return Err(err("the first line must be `Subject: ...`".into())),
         };
         // Subjects are single lines: no header injection from any value.
-        let subject: String = subject
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect::<String>()
-            .trim()
-            .to_string();
+        let subject = one_line(&subject);
         let html = board_html(&body, &ctx).map_err(|e| err(e.to_string()))?;
         Ok(Rendered {
             subject,
@@ -183,6 +198,16 @@ impl Templates {
             html,
         })
     }
+}
+
+/// `text` as one line: control characters (line breaks) as spaces,
+/// trimmed.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
 }
 
 /// The HTML part of a mail whose context shows a board
@@ -233,13 +258,20 @@ pub const MAX_WIDTH: usize = 78;
 /// [`WIDTH`] broken at spaces, whatever template or value it came from;
 /// the rest of the line under its indent (and under the text of a point
 /// of a list), never starting a line with a number that reads as the
-/// next point of a list. Rows of an ASCII board are never broken, nor
-/// what stands between fences of dashes (the record of a game, which
-/// must read back as it was written).
+/// next point of a list. A long line of prose at the margin takes the
+/// lines of its paragraph below it along (a text wrapped a little wider,
+/// such as a game's summary, reads as one paragraph, not as a long line
+/// and a word). Rows of an ASCII board are never broken, nor what stands
+/// between fences of dashes (the record of a game, which must read back
+/// as it was written).
 fn fit(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len() + 16);
     let mut fenced = false;
-    for line in text.lines() {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
         if super::html::is_fence(line) {
             fenced = !fenced;
         }
@@ -248,36 +280,63 @@ fn fit(text: &str) -> String {
             out.push('\n');
             continue;
         }
+        let mut words: Vec<&str> = line.split_whitespace().collect();
+        if prose(line) {
+            while i < lines.len() && prose(lines[i]) {
+                words.extend(lines[i].split_whitespace());
+                i += 1;
+            }
+        }
         let indent = line.len() - line.trim_start().len();
-        let first = line.split_whitespace().next().unwrap_or("");
+        let first = words.first().copied().unwrap_or("");
         let point = first == "-" || first == "*" || numbered(first);
         let hang = indent + if point { first.len() + 1 } else { 0 };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let mut at = 0;
-        let mut lead = indent;
-        while at < words.len() {
-            let mut end = at;
-            let mut len = lead;
-            while end < words.len() {
-                let add = words[end].chars().count() + usize::from(end > at);
-                if end > at && len + add > WIDTH {
-                    break;
-                }
-                len += add;
-                end += 1;
-            }
-            // A line of its own for no word that would read as a point.
-            while end < words.len() && end > at + 1 && numbered(words[end]) {
-                end -= 1;
-            }
-            out.push_str(&" ".repeat(lead));
-            out.push_str(&words[at..end].join(" "));
-            out.push('\n');
-            at = end;
-            lead = hang;
-        }
+        fill(&mut out, &words, indent, hang);
     }
     out
+}
+
+/// A line of a paragraph of prose at the margin: text that starts at the
+/// left edge and is no point of a list, no row of a board, no fence, no
+/// quote.
+fn prose(line: &str) -> bool {
+    let first = line.split_whitespace().next().unwrap_or("");
+    !line.starts_with(char::is_whitespace)
+        && !first.is_empty()
+        && !["-", "*", "|", ">", "=="]
+            .iter()
+            .any(|m| first.starts_with(m))
+        && !numbered(first)
+        && !super::html::is_board_row(line)
+        && !super::html::is_fence(line)
+}
+
+/// `words` as lines of at most [`WIDTH`], the first after `indent`
+/// spaces, the others after `hang`.
+fn fill(out: &mut String, words: &[&str], indent: usize, hang: usize) {
+    let mut at = 0;
+    let mut lead = indent;
+    while at < words.len() {
+        let mut end = at;
+        let mut len = lead;
+        while end < words.len() {
+            let add = words[end].chars().count() + usize::from(end > at);
+            if end > at && len + add > WIDTH {
+                break;
+            }
+            len += add;
+            end += 1;
+        }
+        // A line of its own for no word that would read as a point.
+        while end < words.len() && end > at + 1 && numbered(words[end]) {
+            end -= 1;
+        }
+        out.push_str(&" ".repeat(lead));
+        out.push_str(&words[at..end].join(" "));
+        out.push('\n');
+        at = end;
+        lead = hang;
+    }
 }
 
 /// `1.`, `12.`: what starts a point of a numbered list.
@@ -493,6 +552,29 @@ mod tests {
             assert!(l.len() <= WIDTH, "{out}");
             assert!(!crate::mail::command::reads_as_command(l), "{out}");
         }
+    }
+
+    /// A paragraph wrapped a little wider than 72 (a game's summary) is
+    /// filled again as one paragraph: no line of one word; a table's
+    /// indented rows below it and a list are left as they are.
+    #[test]
+    fn a_paragraph_wrapped_wider_is_filled_again_whole() {
+        let text = "A tower of height h zooms 1..h squares in a straight line through empty\n\
+                    squares, or booms an enemy tower 1..h squares away with only empty squares\n\
+                    between: the target loses its top checker.\n  place 1: Ann, 1 point\n  place 2: Bob, 0 points\n";
+        let out = fit(text);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines.iter().all(|l| l.len() <= WIDTH), "{out}");
+        assert!(
+            lines.iter().all(|l| l.split_whitespace().count() > 1),
+            "{out}"
+        );
+        assert!(
+            out.ends_with("\n  place 1: Ann, 1 point\n  place 2: Bob, 0 points\n"),
+            "{out}"
+        );
+        let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert_eq!(words(&out), words(text));
     }
 
     /// A quoted move wider than a line, after a line it could take a word

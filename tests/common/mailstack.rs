@@ -203,8 +203,8 @@ impl Stack {
                 return found.remove(0);
             }
             assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no {what} in {} after 10 s; see the logs in {}",
+                start.elapsed() < Duration::from_secs(120),
+                "no {what} in {} after 120 s; see the logs in {}",
                 self.maildirs.join(user).display(),
                 self.log_dir().display()
             );

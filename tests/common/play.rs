@@ -43,7 +43,8 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
     let got = room.receive(1, &mut players[1], 1);
     assert_eq!(got.len(), 1, "{rules}: bob gets the challenge: {got:?}");
     let subject = &got[0].subject;
-    assert!(got[0].text.contains("challenges you"), "{}", got[0].text);
+    let flat = got[0].text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains("challenges you"), "{}", got[0].text);
     let id: String = subject
         .strip_prefix("[pbem ")
         .unwrap_or_else(|| panic!("a pbem subject: {subject}"))

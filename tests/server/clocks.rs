@@ -395,18 +395,16 @@ fn a_per_poll_digest_gathers_the_news_of_one_round() {
             "{}",
             d.text
         );
-        assert!(
-            d.text.contains(&format!("write to pbem+{id}.")),
-            "{}",
-            d.text
-        );
+        let flat = d.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(&format!("write to pbem+{id}.")), "{}", d.text);
     }
     assert!(!d.text.contains("Reply to this mail"), "{}", d.text);
     // He answers through the address the digest gave: it carries his key.
-    let to = d
-        .text
-        .lines()
-        .find_map(|l| l.strip_prefix("To answer in this game, write to "))
+    let flat = d.text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let to = flat
+        .split("To answer in this game, write to ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
         .unwrap()
         .to_string();
     let game = to["pbem+".len()..].split('.').next().unwrap().to_string();

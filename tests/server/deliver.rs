@@ -586,7 +586,8 @@ fn sendmail_gets_the_envelope_and_the_whole_message() {
         let text = m.body_text(0).unwrap();
         assert!(text.contains("Last move: 58-50"), "{text}");
         let html = m.body_html(0).unwrap();
-        assert!(html.contains("<pre") && html.contains("Last move: 58-50"));
+        // The board as a table, the last move's squares marked in it.
+        assert!(html.contains("<table") && html.contains("title=\"58, last move\""));
         let raw = String::from_utf8_lossy(&call.stdin);
         let boundary = raw
             .split("boundary=\"")
