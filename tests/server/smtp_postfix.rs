@@ -435,13 +435,6 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
 
     // What happened is each mail's text (issue 12: the subject is the
     // game's, the same in every mail of it).
-    // The words as read, whatever line they were wrapped onto.
-    let about = |what: &'static str| {
-        move |m: &Inbound| {
-            let flat = m.text.split_whitespace().collect::<Vec<_>>().join(" ");
-            flat.contains(what)
-        }
-    };
     let to_bob = s.wait_for(&bob_box, "the challenge", &about("challenges you"));
     s.wait_for(
         &alice_box,
@@ -500,4 +493,13 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
     assert_eq!(r.sent, 2, "{r:?}");
     s.wait_for(&alice_box, "the start", &about("The game begins"));
     s.wait_for(&bob_box, "the start", &about("The game begins"));
+}
+
+/// Whether a mail's text says `what`, whatever lines its words were
+/// wrapped onto.
+fn about(what: &'static str) -> impl Fn(&Inbound) -> bool {
+    move |m: &Inbound| {
+        let flat = m.text.split_whitespace().collect::<Vec<_>>().join(" ");
+        flat.contains(what)
+    }
 }
