@@ -233,23 +233,22 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
 /// bounce by a mail system that marks its bounces in no way (no RFC 3834
 /// header, no multipart/report, not from MAILER-DAEMON) but sends back
 /// the mail it could not deliver, or a mail forwarded whole (issue 5,
-/// "a bouncing address"). Mail clients quote the text of a mail, never
-/// its `X-Pbem-Loop` header.
+/// "a bouncing address"), or an attached `message/rfc822`. Only a copy
+/// at the left edge counts: headers indented or marked as a quote are
+/// what a player quoted (bsd-mailx's `~m` quotes the whole mail, headers
+/// and all, behind a TAB), and a quote is never a bounce.
 fn quotes_our_mail(raw: &[u8]) -> Option<String> {
     let lf = raw.windows(2).position(|w| w == b"\n\n");
     let crlf = raw.windows(4).position(|w| w == b"\r\n\r\n");
     let body_start = lf.into_iter().chain(crlf).min()?;
     let needle = LOOP_HEADER.as_bytes();
     let body = &raw[body_start..];
-    // At the start of a line, perhaps quoted or indented: "> X-Pbem-Loop:".
+    // At the very start of a line.
     let found = body.windows(needle.len() + 1).enumerate().any(|(i, w)| {
         w[..needle.len()].eq_ignore_ascii_case(needle)
             && w[needle.len()] == b':'
-            && body[..i]
-                .iter()
-                .rev()
-                .take_while(|b| **b != b'\n')
-                .all(|b| matches!(b, b' ' | b'\t' | b'>' | b'\r'))
+            && i > 0
+            && body[i - 1] == b'\n'
     });
     found.then(|| {
         format!(
@@ -319,20 +318,39 @@ mod tests {
     #[test]
     fn issue5_a_bounce_that_sends_our_mail_back_is_automated() {
         let ours = "From: pbem <pbem@example.net>\r\nTo: bob@example.org\r\nSubject: [pbem bz-1] Boom & Zoom: black played 6-13\r\nX-Pbem-Loop: example.net\r\n\r\n1. black 6-13\r\n";
-        for wrap in ["", "> ", "    "] {
-            let quoted: String = ours.lines().map(|l| format!("{wrap}{l}\r\n")).collect();
-            let bounce = format!(
-                "From: Mail System <bounces@mx.example.org>\r\nTo: pbem@example.net\r\nSubject: failure notice\r\n\r\nI could not deliver your mail to bob@example.org.\r\n\r\n--- the mail ---\r\n{quoted}"
-            );
-            let why = parse(bounce.as_bytes()).unwrap().automated;
-            assert!(
-                why.as_deref().is_some_and(|w| w.contains("a bounce")),
-                "{wrap:?}: {why:?}"
-            );
-        }
+        let quoted: String = ours.lines().map(|l| format!("{l}\r\n")).collect();
+        let bounce = format!(
+            "From: Mail System <bounces@mx.example.org>\r\nTo: pbem@example.net\r\nSubject: failure notice\r\n\r\nI could not deliver your mail to bob@example.org.\r\n\r\n--- the mail ---\r\n{quoted}"
+        );
+        let why = parse(bounce.as_bytes()).unwrap().automated;
+        assert!(
+            why.as_deref().is_some_and(|w| w.contains("a bounce")),
+            "{why:?}"
+        );
         // The words in a sentence are not the header.
         let chat = PLAIN.replace("#3 22-15", "what is X-Pbem-Loop: for?");
         assert_eq!(parse(chat.as_bytes()).unwrap().automated, None);
+    }
+
+    /// A reply that quotes pbem's whole mail, headers and all, indented
+    /// or marked (bsd-mailx and GNU mailutils `~m`: a TAB) is a player's
+    /// reply, not a bounce: their move above the quote stands.
+    #[test]
+    fn a_quote_of_our_whole_mail_is_no_bounce() {
+        let ours = "From: pbem <pbem@example.net>\r\nTo: bob@example.org\r\nSubject: [pbem bz-1] Boom & Zoom: Alice vs Bob\r\nX-Pbem-Loop: example.net\r\nMIME-Version: 1.0\r\n\r\nAlice played 6-13 (move 1). It is your move: move #2.\r\n\r\n+----+----+----+\r\n| B3 | B3 |[ 6]|  1-8\r\n\r\n--\r\nTo play, reply to this mail with your move on a line of its own, as in\r\n`#2 22-15`. Other commands, each on a line of its own: `board`, `moves`\r\n(or `moves SQUARE`), `draw`, `resign`, `help`.\r\n";
+        for wrap in ["\t", "> ", "    ", ">\t"] {
+            let quoted: String = ours.lines().map(|l| format!("{wrap}{l}\r\n")).collect();
+            let reply = PLAIN.replace(
+                "#3 22-15\r\n\r\nOn Tue, Alice wrote:\r\n> board\r\n",
+                &format!("#2 61-34\r\n\r\n{quoted}"),
+            );
+            let m = parse(reply.as_bytes()).unwrap();
+            assert_eq!(m.automated, None, "{wrap:?}");
+            let read = crate::mail::command::parse(&m.body);
+            assert!(read.errors.is_empty(), "{wrap:?}: {:?}", read.errors);
+            assert_eq!(read.commands.len(), 1, "{wrap:?}: {:?}", read.commands);
+            assert!(m.body.contains("#2 61-34"), "{wrap:?}: {}", m.body);
+        }
     }
 
     #[test]
