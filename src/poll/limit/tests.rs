@@ -21,7 +21,7 @@ fn never(_: &str) -> bool {
 }
 
 #[test]
-fn issue5_a_burst_gets_the_limit_then_one_notice_then_nothing() {
+fn a_burst_gets_the_limit_then_one_notice_then_nothing() {
     let now = at("2026-11-20T10:00:00Z");
     let mut t = Tally::new("bob@example.org");
     let verdicts: Vec<Verdict> = (0..4)
@@ -74,7 +74,7 @@ fn issue5_a_burst_gets_the_limit_then_one_notice_then_nothing() {
 }
 
 #[test]
-fn issue5_news_is_not_counted() {
+fn news_is_not_counted() {
     let now = at("2026-11-20T10:00:00Z");
     let mut t = Tally::new("bob@example.org");
     for i in 0..100 {
@@ -93,7 +93,7 @@ fn issue5_news_is_not_counted() {
 }
 
 #[test]
-fn issue5_a_notice_lost_in_a_crash_goes_with_the_next_answer() {
+fn a_notice_lost_in_a_crash_goes_with_the_next_answer() {
     let now = at("2026-11-20T10:00:00Z");
     let mut t = Tally::new("bob@example.org");
     for i in 0..4 {
@@ -114,7 +114,7 @@ fn issue5_a_notice_lost_in_a_crash_goes_with_the_next_answer() {
 }
 
 #[test]
-fn issue5_a_slow_loop_trips_the_daily_limit() {
+fn a_slow_loop_trips_the_daily_limit() {
     // One answer every 30 minutes never reaches 3 an hour.
     let mut now = at("2026-11-20T10:00:00Z");
     let mut t = Tally::new("away@example.org");
@@ -143,7 +143,7 @@ fn issue5_a_slow_loop_trips_the_daily_limit() {
 }
 
 #[test]
-fn issue5_zero_turns_a_limit_off() {
+fn zero_turns_a_limit_off() {
     let off = Limits {
         replies_per_hour: 0,
         replies_per_day: 0,
@@ -161,7 +161,7 @@ fn issue5_zero_turns_a_limit_off() {
 }
 
 #[test]
-fn issue5_unsolicited_mail_is_held_silently_past_the_limit() {
+fn unsolicited_mail_is_held_silently_past_the_limit() {
     let now = at("2026-11-20T10:00:00Z");
     let mut t = Tally::new("carol@example.org");
     for _ in 0..3 {
