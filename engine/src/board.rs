@@ -206,14 +206,24 @@ pub fn counted(side: Side, n: u8, what: &str) -> Piece {
 
 /// Text for HTML and XML: `&`, `<`, `>`, `"` and `'` escaped.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
+    escaped(s, true)
+}
+
+/// Text for HTML between tags or in a `"`-quoted attribute: `&`, `<`,
+/// `>` and `"` escaped; an apostrophe, common in prose, stays as it is.
+pub fn escape_text(s: &str) -> String {
+    escaped(s, false)
+}
+
+fn escaped(s: &str, apostrophe: bool) -> String {
+    let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
+            '\'' if apostrophe => out.push_str("&#39;"),
             c => out.push(c),
         }
     }

@@ -9,20 +9,9 @@
 
 use std::fmt::Write as _;
 
-/// HTML-escapes text.
-pub fn escape_html(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 16);
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// HTML-escapes text: the one escaper the board's table uses too, with
+/// apostrophes left as they are.
+pub use pbem_engine::board::escape_text as escape_html;
 
 /// The style of the words, for every mail.
 pub const TEXT_STYLE: &str = "body{margin:8px;color:#222;max-width:42em;\n\

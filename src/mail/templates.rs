@@ -156,17 +156,27 @@ impl Templates {
     /// # Errors
     /// [`TemplateError`] for a missing or broken template.
     pub fn line(&self, name: &str, ctx: Value) -> Result<String, TemplateError> {
-        let file = format!("{name}.txt");
+        let (_, text) = self.as_written(&format!("{name}.txt"), &ctx)?;
+        Ok(one_line(&text))
+    }
+
+    /// Template file `file` and its text rendered with `ctx` as written,
+    /// before any pass.
+    fn as_written(
+        &self,
+        file: &str,
+        ctx: &Value,
+    ) -> Result<(minijinja::Template<'_, '_>, String), TemplateError> {
         let err = |message: String| TemplateError {
-            name: file.clone(),
+            name: file.to_string(),
             message,
         };
         let t = self
             .env
-            .get_template(&file)
+            .get_template(file)
             .map_err(|e| err(e.to_string()))?;
-        let text = t.render(&ctx).map_err(|e| err(e.to_string()))?;
-        Ok(one_line(&text))
+        let text = t.render(ctx).map_err(|e| err(e.to_string()))?;
+        Ok((t, text))
     }
 
     /// Renders template `name` (without `.txt`).
@@ -179,11 +189,7 @@ impl Templates {
             name: file.clone(),
             message,
         };
-        let body = self
-            .env
-            .get_template(&file)
-            .map_err(|e| err(e.to_string()))?;
-        let text = body.render(&ctx).map_err(|e| err(e.to_string()))?;
+        let (body, text) = self.as_written(&file, &ctx)?;
         let subject = match self.env.get_template(&format!("subject:{file}")) {
             Ok(t) => t.render(&ctx).map_err(|e| err(e.to_string()))?,
             Err(_) if file.starts_with('_') => String::new(),
