@@ -147,18 +147,27 @@ impl Inbound {
     /// (issue 12: pbem's own words are inert; see
     /// [`text::strip_quotes_with`]).
     ///
-    /// A mail that holds lines pbem sent and nothing of its own is an
-    /// answer to pbem's own mail by its content (an autoresponder that
-    /// quotes what it answers, with its loop headers stripped on the
-    /// way): it is marked [`Inbound::automated`], never answered (issue
-    /// 13: slow loops).
+    /// A mail made of nothing but lines pbem sent, each quoted or
+    /// known, is an answer to pbem's own mail by its content (an
+    /// autoresponder that quotes what it answers, with its loop headers
+    /// stripped on the way): it is marked [`Inbound::automated`], never
+    /// answered (issue 13: slow loops). One unquoted line pbem did not
+    /// send (a player's `thanks`, an attribution) makes it a person's
+    /// reply, answered like any other.
     pub fn strip_known(&mut self, known: &dyn Fn(&str) -> bool) {
         self.body = text::strip_quotes_with(&self.text, known);
+        let content = |l: &str| {
+            l.trim_start_matches(|c: char| c == '>' || c == '|' || c.is_whitespace())
+                .trim_end()
+                .to_string()
+        };
+        let lines: Vec<&str> = self.text.lines().filter(|l| !l.trim().is_empty()).collect();
         if self.automated.is_none()
             && self.body.trim().is_empty()
-            && self.text.lines().any(|l| {
-                known(l.trim_start_matches(|c: char| c == '>' || c == '|' || c.is_whitespace()))
-            })
+            && lines.iter().any(|l| known(&content(l)))
+            && lines
+                .iter()
+                .all(|l| l.starts_with(['>', '|', '\t', ' ']) || known(&content(l)))
         {
             self.automated =
                 Some("an answer to pbem's own mail, with nothing of its own".to_string());

@@ -101,6 +101,34 @@ pub const HTML: &[HtmlQuote] = &[
         Cut::Element,
         r#"<div class="protonmail_quote">"#,
     ),
+    // Apple Mail's forwarded or quoted contents, Fastmail's quote.
+    hq(
+        "",
+        "appleoriginalcontents",
+        Cut::Element,
+        r#"<div class="AppleOriginalContents">"#,
+    ),
+    hq("div", "id=\"qt\"", Cut::Element, r#"<div id="qt">"#),
+    // GMX and web.de.
+    hq(
+        "div",
+        "name=\"quote\"",
+        Cut::Element,
+        r#"<div name="quote" style="margin:10px 5px 5px 10px">"#,
+    ),
+    hq(
+        "div",
+        "name=\"quoted-content\"",
+        Cut::Element,
+        r#"<div name="quoted-content">"#,
+    ),
+    // Gmail's older reply layout.
+    hq(
+        "",
+        "gmail_extra",
+        Cut::Element,
+        r#"<div class="gmail_extra">"#,
+    ),
     // Zimbra: a rule, then the old mail.
     hq(
         "hr",
@@ -120,6 +148,25 @@ pub const HTML: &[HtmlQuote] = &[
         "olk_src_body_section",
         Cut::Rest,
         r#"<span id="OLK_SRC_BODY_SECTION">"#,
+    ),
+    hq(
+        "",
+        "mail-editor-reference-message-container",
+        Cut::Rest,
+        r#"<div id="mail-editor-reference-message-container">"#,
+    ),
+    hq(
+        "",
+        "outlookmessageheader",
+        Cut::Rest,
+        r#"<div class="OutlookMessageHeader" lang="en-us" dir="ltr" align="left">"#,
+    ),
+    // Thunderbird's forward: another's mail from here on.
+    hq(
+        "",
+        "moz-forward-container",
+        Cut::Rest,
+        r#"<div class="moz-forward-container">"#,
     ),
     hq(
         "",

@@ -26,6 +26,41 @@ mod table;
 mod tests;
 
 pub use html::{Cut, HTML, HtmlQuote};
+
+/// The shapes no row of [`TABLE`] names, found by their form alone: a
+/// header block of any language ([`generic_header`]) and an attribution
+/// of any language (lines ending in a colon that hold an address, or a
+/// day and a time). Real instances the table lacks.
+pub const GENERIC: &[Row] = &[
+    Row {
+        name: "header/any",
+        kind: Kind::Header,
+        pattern: "",
+        fields: "",
+        evidence: Evidence::None,
+        examples: &[
+            "Från: pbem <pbem@example.net>\nSkickat: den 20 november 2026 10:00\nTill: Bob\nÄmne: SV: drag 3",
+            "Feladó: pbem <pbem@example.net>\nElküldve: 2026. november 20. 10:00\nCímzett: Bob",
+            "Αποστολέας: pbem <pbem@example.net>\nΑπεστάλη: Παρασκευή, 20 Νοεμβρίου 2026 10:00\nΠρος: Bob",
+            "*Lähettäjä:* pbem [mailto:pbem@example.net]\n*Lähetetty:* 20. marraskuuta 2026 10.00\n*Vastaanottaja:* Bob",
+            "Return-Path: <pbem@example.net>\nX-Original-To: alice@example.org\nDelivered-To: alice@example.org",
+        ],
+    },
+    Row {
+        name: "attribution/any",
+        kind: Kind::Attribution,
+        pattern: "",
+        fields: "",
+        evidence: Evidence::None,
+        examples: &[
+            "pbem <pbem@example.net> escreveu no dia sexta, 20/11/2026 à(s) 10:00:",
+            "pbem <pbem@example.net> ezt írta (időpont: 2026. nov. 20., P 10:00):",
+            "Στις Παρ 20 Νοε 2026 στις 10:00, ο/η pbem <pbem@example.net> έγραψε:",
+            "בתאריך יום ו׳, 20 בנוב׳ 2026 ב-10:00 מאת pbem <pbem@example.net>:",
+            "Le ven. 20 nov. 2026 à 10:00, Alexandra Zoë Konstantinopoulou-Smythe\n<\nalexandra.konstantinopoulou@example.org>\na écrit :",
+        ],
+    },
+];
 pub use table::TABLE;
 
 /// What a row recognises.
@@ -74,6 +109,14 @@ pub struct Row {
     pub evidence: Evidence,
     /// Realistic instances, each recognised by this row (the tests check).
     pub examples: &'static [&'static str],
+}
+
+impl Row {
+    /// Whether the row is one of [`GENERIC`]: a shape found by its form,
+    /// with no wording of a client's.
+    pub fn generic(&self) -> bool {
+        self.pattern.is_empty()
+    }
 }
 
 pub(super) const fn row(
@@ -128,8 +171,15 @@ pub(super) const fn attribution_row(
 const MAX_LINE: usize = 200;
 /// An attribution, wrapped or not, is shorter than this.
 const MAX_ATTRIBUTION: usize = 400;
-/// How many lines an attribution may be wrapped over.
-const ATTRIBUTION_LINES: usize = 3;
+/// How many lines an attribution may be wrapped over (Gmail wraps a
+/// French one with a long name over four).
+const ATTRIBUTION_LINES: usize = 4;
+/// How many `Label: value` lines in a row make a header block of a
+/// client and language no row knows.
+const GENERIC_HEADER_LINES: usize = 3;
+/// The longest label of a header line (`Enviado el`, `Gesendet`,
+/// `送信日時`, `X-Original-To`), in characters.
+const MAX_LABEL: usize = 30;
 /// How many non-blank lines below a `From:` line may hold the next label.
 const HEADER_REACH: usize = 4;
 
@@ -144,6 +194,10 @@ struct Compiled {
     attributions: Vec<(Regex, &'static Row)>,
     address: Regex,
     date: Regex,
+    /// A calendar date: a year, or day and month in figures.
+    day: Regex,
+    /// A time of day.
+    time: Regex,
 }
 
 /// `^*From*:` for the given label alternation: bold (`*From:*`,
@@ -189,6 +243,12 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         // A year or a time of day: `22-15` and `#3 12-16` are neither.
         date: Regex::new(r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[:.]\d\d\b|\d{1,2}時")
             .expect("date"),
+        day: Regex::new(
+            r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{1,2}月\d{1,2}日",
+        )
+        .expect("day"),
+        time: Regex::new(r"\b\d{1,2}:\d\d\b|\b\d{1,2}h\d\d\b|\d{1,2}時|\b(?:klo|kl\.?)\s*\d{1,2}[.:]\d\d\b")
+            .expect("time"),
     }
 });
 
@@ -223,8 +283,13 @@ pub fn signature(line: &str) -> Option<&'static Row> {
 /// and another label within `HEADER_REACH` non-blank lines below. Rows
 /// share labels (`De:` is French, Spanish and Portuguese), so the row
 /// with the most labels below names the block; clients mixing languages
-/// still count.
+/// still count. A block no row knows counts by its shape
+/// ([`generic_header`]).
 pub fn header_block(lines: &[&str], i: usize) -> Option<&'static Row> {
+    known_header(lines, i).or_else(|| generic_header(lines, i).then_some(&GENERIC[0]))
+}
+
+fn known_header(lines: &[&str], i: usize) -> Option<&'static Row> {
     let c = &*COMPILED;
     let line = lines.get(i)?.trim();
     if line.len() > MAX_LINE || !line.contains([':', '：']) {
@@ -257,6 +322,46 @@ pub fn header_block(lines: &[&str], i: usize) -> Option<&'static Row> {
         }
     }
     best.map(|(row, _)| row)
+}
+
+/// A line shaped `Label: value` as mail headers are, in any language and
+/// script: a label of one to four words of letters (bold `*Från:*`, or
+/// spaced `De :`), a colon, the value. The label and the value.
+pub fn label_value(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    if line.len() > MAX_LINE {
+        return None;
+    }
+    let (label, value) = line.split_once([':', '：'])?;
+    let label = label.trim().trim_matches(['*', '_']).trim();
+    let words = label.split_whitespace().count();
+    let lettered = label.chars().next().is_some_and(char::is_alphabetic)
+        && label
+            .chars()
+            .all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '.' || c == '\'');
+    if !(1..=4).contains(&words) || !lettered || label.chars().count() > MAX_LABEL {
+        return None;
+    }
+    Some((label, value.trim().trim_matches(['*', '_']).trim()))
+}
+
+/// Whether a header block of a client or language no row knows starts at
+/// line `i`: [`GENERIC_HEADER_LINES`] `Label: value` lines in a row, one
+/// value holding an address or a date, another value not empty
+/// (`Från: pbem <pbem@example.net>` / `Skickat: den 20 november 2026` /
+/// `Till: Bob` / `Ämne: SV: drag 3`).
+pub fn generic_header(lines: &[&str], i: usize) -> bool {
+    let c = &*COMPILED;
+    let run: Vec<&str> = lines[i.min(lines.len())..]
+        .iter()
+        .take(GENERIC_HEADER_LINES)
+        .map_while(|l| label_value(l).map(|(_, v)| v))
+        .collect();
+    run.len() == GENERIC_HEADER_LINES
+        && run.iter().filter(|v| !v.is_empty()).count() >= 2
+        && run
+            .iter()
+            .any(|v| c.address.is_match(v) || c.day.is_match(v) || c.time.is_match(v))
 }
 
 /// The attribution starting at line `i` of `lines` (all of the same quote
@@ -300,9 +405,18 @@ pub fn attribution(lines: &[&str], i: usize) -> Option<(&'static Row, usize)> {
             };
             (evident && re.is_match(&joined)).then_some(*row)
         });
+        // A wording no row knows, by its shape: an address, or a day and
+        // a time, and some of it on the first line.
+        let generic = || {
+            (c.address.is_match(first) || c.date.is_match(first) || c.day.is_match(first))
+                && (c.address.is_match(&joined)
+                    || (c.day.is_match(&joined) && c.time.is_match(&joined)))
+        };
         // The first line ending with a colon closes the attribution,
         // matched or not.
-        return row.map(|r| (r, n));
+        return row
+            .or_else(|| generic().then_some(&GENERIC[1]))
+            .map(|r| (r, n));
     }
     None
 }

@@ -50,3 +50,30 @@ fn chatter_is_none_of_it() {
     assert!(attribution(&lines, 0).is_none());
     assert!(attribution(&lines, 1).is_some());
 }
+
+#[test]
+fn shapes_no_row_names_are_found_by_their_form() {
+    for row in GENERIC {
+        for ex in row.examples {
+            let lines: Vec<&str> = ex.lines().collect();
+            let got = match row.kind {
+                Kind::Header => header_block(&lines, 0).map(|r| r.name),
+                _ => attribution(&lines, 0).map(|(r, _)| r.name),
+            };
+            assert!(got.is_some(), "{}: {ex:?}", row.name);
+        }
+    }
+    // Label lines without a date or an address, or fewer than three, are
+    // no header block; a colon line without one is no attribution.
+    for text in [
+        "Move: 22-15\nNote: my best\nAnswer: soon",
+        "Subject: a game\nTo: Bob",
+        "My move for today:",
+        "I wrote to the club at 10:00:",
+        "Legal moves: 50-26, 50-29, 50-33",
+    ] {
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(header_block(&lines, 0).is_none(), "{text}");
+        assert!(attribution(&lines, 0).is_none(), "{text}");
+    }
+}

@@ -16,25 +16,59 @@ pub fn normalize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.split('\n') {
         // The characters as every reader of pbem's takes them.
-        let mut l: String = line.chars().filter_map(crate::glyph::fold).collect();
-        if l.contains("=20") || l.contains("=3D") || l.contains("=A0") || l.contains("=C2=A0") {
-            l = l
-                .replace("=C2=A0", " ")
-                .replace("=A0", " ")
-                .replace("=20", " ")
-                .replace("=3D", "=");
-        }
+        let l: String = line.chars().filter_map(crate::glyph::fold).collect();
         // A soft line break joins this line with the next.
-        if let Some(joined) = l.strip_suffix('=')
-            && !joined.ends_with('=')
-        {
-            out.push_str(joined);
-            continue;
+        let (l, soft) = match l.strip_suffix('=') {
+            Some(joined) if !joined.ends_with('=') => (joined, true),
+            _ => (l.as_str(), false),
+        };
+        match qp_leftovers(l) {
+            Some(decoded) => out.extend(decoded.chars().filter_map(crate::glyph::fold)),
+            None => out.push_str(l),
         }
-        out.push_str(&l);
-        out.push('\n');
+        if !soft {
+            out.push('\n');
+        }
     }
     out
+}
+
+/// `line` with quoted-printable escapes a client left undecoded (a body
+/// encoded twice, or sent without its `Content-Transfer-Encoding`)
+/// decoded: `Fr=C3=A5n:` is `Från:`, `=20` a space, `=3D` an `=`. When
+/// the escaped bytes are no UTF-8, the Latin-1 spaces (`=A0`) and the
+/// ASCII ones are decoded alone. `None` when there is nothing to decode.
+fn qp_leftovers(line: &str) -> Option<String> {
+    let hex = |b: u8| (b as char).to_digit(16).filter(|_| !b.is_ascii_lowercase());
+    let bytes = line.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    let mut found = false;
+    while i < bytes.len() {
+        if bytes[i] == b'='
+            && let (Some(hi), Some(lo)) = (
+                bytes.get(i + 1).and_then(|b| hex(*b)),
+                bytes.get(i + 2).and_then(|b| hex(*b)),
+            )
+        {
+            // Both digits fit in a byte: 16 * 15 + 15.
+            out.push(u8::try_from(hi * 16 + lo).unwrap_or(b'?'));
+            found = true;
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    if !found {
+        return None;
+    }
+    Some(String::from_utf8(out).unwrap_or_else(|_| {
+        line.replace("=C2=A0", " ")
+            .replace("=A0", " ")
+            .replace("=20", " ")
+            .replace("=3D", "=")
+    }))
 }
 
 /// The lines the player wrote: quoted text (`>` lines, "On ... wrote:"
@@ -50,10 +84,15 @@ pub fn strip_quotes(text: &str) -> String {
 /// [`strip_quotes`], told which lines pbem itself wrote: `known(content)`
 /// is asked about a line's content (its quote prefix of `>`, `|`, TAB and
 /// leading spaces removed, the rest trimmed) and says whether pbem sent
-/// that exact line to this player recently. pbem's own words are inert:
-/// a prefixed block holding one is dropped whole, and an unprefixed run of
-/// them (a quote whose marker or attribution was not recognised) is
-/// dropped with the header lines directly above it and the lines directly
+/// that exact line to this player recently.
+///
+/// The shape of the reply decides first ([`Reading::read_structure`]):
+/// what it cuts stays cut whatever pbem remembers, so a reply reads the
+/// same with the memory, with a memory lost, and quoting a mail of a
+/// wording pbem no longer sends. The memory then only drops more
+/// ([`Reading::drop_known`]): a prefixed block holding a line pbem sent
+/// goes whole, and an unprefixed run of them (a quote no shape gave away)
+/// goes with the header lines directly above it and the lines directly
 /// below it, up to blank lines. What the player wrote above or below
 /// survives.
 pub fn strip_quotes_with(text: &str, known: &dyn Fn(&str) -> bool) -> String {
@@ -65,15 +104,14 @@ pub fn strip_quotes_with(text: &str, known: &dyn Fn(&str) -> bool) -> String {
         .iter()
         .map(|(key, content)| !content.is_empty() && !is_marked(key) && known(content))
         .collect();
-    let end = read_structure(&lines, &marks, &blocks, &known_at, &mut drop);
-    drop_known(
-        &lines[..end],
-        &marks[..end],
-        &blocks,
-        &known_at[..end],
-        &mut drop,
-    );
-    let mut s = lines[..end]
+    let reading = Reading {
+        lines: &lines,
+        marks: &marks,
+        blocks: &blocks,
+    };
+    reading.read_structure(&known_at, &mut drop);
+    reading.drop_known(&known_at, &mut drop);
+    let mut s = lines
         .iter()
         .zip(&drop)
         .filter(|(_, d)| !**d)
@@ -168,152 +206,232 @@ impl Blocks {
     }
 }
 
-/// The first layer, reading the text top-down: drops `>` lines and the
-/// attributions above quotes (with the quote: a `|`, TAB or indented one
-/// too) into `drop`, and returns the index of the line where the old mail
-/// or the signature starts (the length if nowhere): a separator, a header
-/// block, a signature, or an attribution above unmarked text.
-fn read_structure(
-    lines: &[&str],
-    marks: &[(String, &str)],
-    blocks: &Blocks,
-    known_at: &[bool],
-    drop: &mut [bool],
-) -> usize {
-    // Where the old mail starts unmarked: the rest is old mail, unless
-    // pbem knows lines of it, which then mark where it ends (the player
-    // may write below it): only the lines up to the first known one go
-    // here, the known span itself in `drop_known`.
-    let quoted_at = |j: usize| known_at[j] || is_marked(&marks[j].0);
-    // `Ok(line)`: read on from that line (the quote pbem knows); `Err(i)`:
-    // the reply ends at `i`.
-    let old_mail_from = |i: usize, drop: &mut [bool]| -> Result<usize, usize> {
-        let first = (i + 1..lines.len()).find(|&j| quoted_at(j)).ok_or(i)?;
-        // Between the header and the quote, a line that reads as a command
-        // is the player's (an interleaved reply).
-        for j in i..first {
-            drop[j] = !super::command::reads_as_command(lines[j]);
-        }
-        Ok(first)
-    };
-    let mut i = 0;
-    while i < lines.len() {
-        let (key, content) = (&marks[i].0, marks[i].1);
-        if is_marked(key) {
-            drop[i] = true;
-            i += 1;
-            continue;
-        }
-        if !is_open(key) || content.is_empty() {
-            i += 1;
-            continue;
-        }
-        // A signature ends the reply; but `--` above lines pbem knows is
-        // the footer of its own mail quoted back, and an indented one is
-        // inside an old mail (issue 12).
-        if quotes::signature(content).is_some()
-            && key.is_empty()
-            && !known_at[i + 1..].iter().any(|k| *k)
-        {
-            return i;
-        }
-        if quotes::separator(content).is_some() || quotes::header_block(lines, i).is_some() {
-            match old_mail_from(i, drop) {
-                Ok(next) => i = next,
-                Err(end) => return end,
+/// A reply's lines, their quote prefixes and quote blocks, as the two
+/// layers read them.
+struct Reading<'a> {
+    lines: &'a [&'a str],
+    marks: &'a [(String, &'a str)],
+    blocks: &'a Blocks,
+}
+
+/// The longest line, in words, taken for a command of the player's inside
+/// unmarked old mail: a command is a few words, a sentence of old mail
+/// that happens to start like one (`#5 22-15. Other commands: ...`) is
+/// longer.
+const INTERLEAVED_WORDS: usize = 6;
+
+impl Reading<'_> {
+    /// The first layer, by shape alone, reading the text top-down: drops
+    /// `>` lines, `|`, TAB and indented blocks that hold a header block
+    /// or a separator (a whole mail quoted, as mailx's `~m` does), and
+    /// attributions with the quote below them (a `|`, TAB or indented one
+    /// too). It stops at a signature or a separator (the rest is
+    /// dropped) and at the start of unmarked old mail: a header block, or
+    /// an attribution above unmarked text ([`Reading::cut`]).
+    ///
+    /// `known_at` counts for one thing only: a `--` line above lines pbem
+    /// sent is the footer of its own mail quoted back, no signature.
+    fn read_structure(&self, known_at: &[bool], drop: &mut [bool]) {
+        let (lines, marks, blocks) = (self.lines, self.marks, self.blocks);
+        let mut i = 0;
+        while i < lines.len() {
+            let (key, content) = (&marks[i].0, marks[i].1);
+            if is_marked(key) {
+                drop[i] = true;
+                i += 1;
+                continue;
             }
-            continue;
-        }
-        // The attribution's lines are those of this quote level.
-        let window: Vec<&str> = marks[i..]
-            .iter()
-            .take(3)
-            .take_while(|(k, _)| k == key)
-            .map(|(_, c)| *c)
-            .collect();
-        if let Some((_, n)) = quotes::attribution(&window, 0) {
+            if content.is_empty() {
+                i += 1;
+                continue;
+            }
+            if !is_open(key) {
+                i = self.skip_block(i, drop);
+                continue;
+            }
+            if quotes::signature(content).is_some()
+                && key.is_empty()
+                && !known_at[i + 1..].iter().any(|k| *k)
+            {
+                drop[i..].fill(true);
+                return;
+            }
+            // Below a separator (`-----Original Message-----`, `Begin
+            // forwarded message:`) is another's mail, the player's reply
+            // above it.
+            if quotes::separator(content).is_some() {
+                drop[i..].fill(true);
+                return;
+            }
+            if quotes::header_block(lines, i).is_some() {
+                self.cut(i, drop);
+                return;
+            }
+            // The attribution's lines are those of this quote level.
+            let window: Vec<&str> = marks[i..]
+                .iter()
+                .take(4)
+                .take_while(|(k, _)| k == key)
+                .map(|(_, c)| *c)
+                .collect();
+            let Some((_, n)) = quotes::attribution(&window, 0)
+                .filter(|_| !super::command::reads_as_command(lines[i]))
+            else {
+                i += 1;
+                continue;
+            };
             // Above a quote (any marker, or indented), skip the
             // attribution and the quote: the reply may go on below it
-            // (bottom-posting). Above unmarked old mail, the rest is the
-            // old mail.
+            // (bottom-posting).
             let next = (i + n..lines.len()).find(|&j| !lines[j].trim().is_empty());
-            match next {
-                Some(j) if !marks[j].0.is_empty() && marks[j].0 != *key => {
-                    let last = blocks.of_line[j].map_or(j, |b| blocks.spans[b].1);
-                    drop[i..=last].fill(true);
-                    i = last + 1;
-                    continue;
-                }
-                _ => {}
+            if let Some(j) = next
+                && !marks[j].0.is_empty()
+                && marks[j].0 != *key
+            {
+                let last = blocks.of_line[j].map_or(j, |b| blocks.spans[b].1);
+                drop[i..=last].fill(true);
+                i = last + 1;
+                continue;
             }
             // Interleaved: the player's lines right below the attribution,
-            // then the marked quote (a few lines on).
+            // then the `>` quote (a few lines on). Not a `|` line: a row
+            // of a board in unmarked old mail starts with one.
             let marked_soon = (i + n..lines.len())
                 .filter(|&j| !lines[j].trim().is_empty())
                 .take(4)
-                .any(|j| quoted_at(j) || (!marks[j].0.is_empty() && marks[j].0 != *key));
+                .any(|j| is_marked(&marks[j].0));
             if marked_soon {
                 drop[i..i + n].fill(true);
                 i += n;
                 continue;
             }
-            match old_mail_from(i, drop) {
-                Ok(next) => i = next,
-                Err(end) => return end,
-            }
-            continue;
+            // Above unmarked text: the old mail starts here.
+            self.cut(i, drop);
+            return;
         }
-        i += 1;
     }
-    lines.len()
+
+    /// At the first line of a `|` or TAB block (or inside one): the line
+    /// after the block, the block dropped when it is a mail quoted whole
+    /// (a header block or a separator in it); else the next line.
+    fn skip_block(&self, i: usize, drop: &mut [bool]) -> usize {
+        let Some((start, last)) = self.blocks.of_line[i].map(|b| self.blocks.spans[b]) else {
+            return i + 1;
+        };
+        if start != i {
+            return i + 1;
+        }
+        let contents: Vec<&str> = self.marks[start..=last].iter().map(|(_, c)| *c).collect();
+        let old_mail = (0..contents.len()).any(|k| {
+            quotes::separator(contents[k]).is_some() || quotes::header_block(&contents, k).is_some()
+        });
+        if !old_mail {
+            return i + 1;
+        }
+        drop[start..=last].fill(true);
+        last + 1
+    }
+
+    /// Unmarked old mail starts at line `at`: everything from there down
+    /// is dropped, whatever pbem remembers of it. Unless the player's own
+    /// lines above hold a command: then a short unprefixed line that
+    /// reads as a command down there, before any older mail nested in
+    /// this one, is the player's (a reply written into the old mail,
+    /// or below it, with no quote marks to tell them apart).
+    fn cut(&self, at: usize, drop: &mut [bool]) {
+        let (lines, marks) = (self.lines, self.marks);
+        let answered_above = (0..at).any(|j| !drop[j] && is_short_command(lines[j]));
+        drop[at..].fill(true);
+        if answered_above {
+            return;
+        }
+        for j in at + 1..lines.len() {
+            let (key, content) = (&marks[j].0, marks[j].1);
+            if !key.is_empty() || content.is_empty() {
+                continue;
+            }
+            if self.nested_old_mail(j) {
+                return;
+            }
+            if is_short_command(content) {
+                drop[j] = false;
+            }
+        }
+    }
+
+    /// Whether an older mail, quoted inside the old mail, starts at
+    /// unprefixed line `j`: a separator, or a header block or attribution
+    /// of a row of the table (shapes pbem's own wording never has).
+    fn nested_old_mail(&self, j: usize) -> bool {
+        let content = self.marks[j].1;
+        if quotes::separator(content).is_some() {
+            return true;
+        }
+        if quotes::header_block(self.lines, j).is_some_and(|r| !r.generic()) {
+            return true;
+        }
+        let window: Vec<&str> = self.marks[j..]
+            .iter()
+            .take(4)
+            .take_while(|(k, _)| k.is_empty())
+            .map(|(_, c)| *c)
+            .collect();
+        quotes::attribution(&window, 0).is_some_and(|(r, _)| !r.generic())
+    }
+
+    /// The second layer: pbem's own lines (see [`strip_quotes_with`]) and
+    /// what belongs with them into `drop`. It only ever drops more.
+    fn drop_known(&self, known_at: &[bool], drop: &mut [bool]) {
+        let (lines, marks, blocks) = (self.lines, self.marks, self.blocks);
+        let end = lines.len();
+        let is_known: Vec<bool> = known_at
+            .iter()
+            .zip(drop.iter())
+            .map(|(known, dropped)| *known && !dropped)
+            .collect();
+        for &(start, last) in &blocks.spans {
+            if is_known[start..=last].iter().any(|k| *k) {
+                drop[start..=last].fill(true);
+            }
+        }
+        // Unmarked, pbem's words go by paragraph: each paragraph that holds
+        // a line pbem sent is its, and goes whole (a line a client
+        // re-wrapped with it); a paragraph of the player's between two of
+        // pbem's (an interleaved reply with no quote marks) stays. A line
+        // that reads as a command is the player's even inside a paragraph
+        // of pbem's.
+        let stays =
+            |i: usize| lines[i].trim().is_empty() || super::command::reads_as_command(lines[i]);
+        for i in (0..end).filter(|&i| is_known[i] && marks[i].0.is_empty()) {
+            if drop[i] {
+                continue;
+            }
+            let mut top = i;
+            while top > 0 && i - top < KNOWN_REACH_UP && !stays(top - 1) {
+                top -= 1;
+            }
+            let mut bottom = i;
+            while bottom + 1 < end && !stays(bottom + 1) {
+                bottom += 1;
+            }
+            drop[top..=bottom].fill(true);
+        }
+    }
+}
+
+/// Whether a line reads as one short command of the player's: a command
+/// of at most [`INTERLEAVED_WORDS`] words, not an attempt the reader
+/// refuses.
+fn is_short_command(line: &str) -> bool {
+    let line = line.trim().trim_end_matches(['.', '!']).trim();
+    line.split_whitespace().count() <= INTERLEAVED_WORDS
+        && super::command::foreign::read(line).is_none()
+        && matches!(super::command::parse_line(line), Ok(Some(_)))
 }
 
 /// How far above pbem's known lines the span to drop may reach for their
 /// attribution or header lines (a header block has up to six).
 const KNOWN_REACH_UP: usize = 6;
-
-/// The second layer: pbem's own lines (see [`strip_quotes_with`]) and
-/// what belongs with them into `drop`.
-fn drop_known(
-    lines: &[&str],
-    marks: &[(String, &str)],
-    blocks: &Blocks,
-    known_at: &[bool],
-    drop: &mut [bool],
-) {
-    let end = lines.len();
-    let is_known: Vec<bool> = known_at
-        .iter()
-        .zip(drop.iter())
-        .map(|(known, dropped)| *known && !dropped)
-        .collect();
-    for &(start, last) in &blocks.spans {
-        let last = last.min(end.saturating_sub(1));
-        if start < end && is_known[start..=last].iter().any(|k| *k) {
-            drop[start..=last].fill(true);
-        }
-    }
-    // Unmarked, pbem's words go by paragraph: each paragraph that holds a
-    // line pbem sent is its, and goes whole (a line a client re-wrapped
-    // with it); a paragraph of the player's between two of pbem's (an
-    // interleaved reply with no quote marks) stays. A line that reads as
-    // a command is the player's even inside a paragraph of pbem's.
-    let stays = |i: usize| lines[i].trim().is_empty() || super::command::reads_as_command(lines[i]);
-    for i in (0..end).filter(|&i| is_known[i] && marks[i].0.is_empty()) {
-        if drop[i] {
-            continue;
-        }
-        let mut top = i;
-        while top > 0 && i - top < KNOWN_REACH_UP && !stays(top - 1) {
-            top -= 1;
-        }
-        let mut bottom = i;
-        while bottom + 1 < end && !stays(bottom + 1) {
-            bottom += 1;
-        }
-        drop[top..=bottom].fill(true);
-    }
-}
 
 /// Turns an HTML body into text for command parsing: quoted mail (the
 /// [`quotes::HTML`] shapes) dropped first, block elements

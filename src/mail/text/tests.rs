@@ -13,6 +13,14 @@ fn normalizes_client_noise() {
     assert_eq!(normalize("２２－１５\nｂｏａｒｄ"), "22-15\nboard\n");
     assert_eq!(normalize("\u{202E}22-15\u{200E}"), "22-15\n");
     assert_eq!(normalize("mo=\nve 22-15\n"), "move 22-15\n\n");
+    // Quoted-printable a client left encoded: UTF-8 decoded whole, else
+    // only the spaces and `=`.
+    assert_eq!(
+        normalize("Fr=C3=A5n: pbem\n=C3=84mne: drag=203\n"),
+        "Från: pbem\nÄmne: drag 3\n\n"
+    );
+    assert_eq!(normalize("a=A0b=3Dc =FF\n"), "a b=c =FF\n\n");
+    assert_eq!(normalize("x=3D\n"), "x=\n\n");
 }
 
 #[test]
@@ -469,4 +477,134 @@ fn random_text_never_panics() {
         html_to_text(&text);
         normalize(&text);
     }
+}
+
+/// A mail of pbem's in a wording it no longer sends: a line that reads
+/// as a command (`#5 22-15. Other ...` starts like a move), a list of
+/// moves, a board's rows, a signature line.
+const OLD_WORDING: &str = "Bob played 50-26 (move 4). It is your move: move #5.\n\n\
+    | 1 | 2 | 3 |\n| 4 | 5 | 6 |\n\nLegal moves: 50-26, 50-29, 50-33\n\
+    To play, reply with your move on a line of its own, as in\n#5 22-15. Other commands: \
+    board, moves, draw,\nresign, help.\n--\nYour reply address carries your key.\n";
+
+/// Replies in shapes no row of the table names, quoting a mail of an
+/// earlier wording, with no memory of it: the player's move, and nothing
+/// of the quote.
+#[test]
+fn replies_found_by_their_shape_alone() {
+    let quoted = |prefix: &str| -> String {
+        OLD_WORDING
+            .lines()
+            .map(|l| format!("{prefix}{l}\n"))
+            .collect()
+    };
+    let cases = [
+        (
+            "outlook-sv",
+            format!(
+                "22-15\n\nFrån: pbem <pbem@example.net>\nSkickat: den 20 november 2026 10:00\n\
+                 Till: Alice\nÄmne: SV: [pbem bz-test1]\n\n{OLD_WORDING}"
+            ),
+        ),
+        (
+            "windows-phone-es",
+            format!(
+                "22-15\n\nDe: pbem\nEnviado: 20/11/2026 10:00\nPara: Alice\nAsunto: RE: partida\n\n{OLD_WORDING}"
+            ),
+        ),
+        (
+            "google-apps-sync-bold",
+            format!(
+                "22-15\n\n*From:* pbem [mailto:pbem@example.net]\n*Sent:* Friday, November 20, 2026 \
+                 10:00 AM\n*To:* Alice\n*Subject:* RE: game\n\n{OLD_WORDING}"
+            ),
+        ),
+        (
+            "outlook-quoting-iphone",
+            format!(
+                "22-15\n\nFrom: Alice <alice@example.org>\nSent: Friday, November 20, 2026 11:00\n\
+                 To: pbem\nSubject: Re: game\n\nboard\n\nSent from my iPhone\n\n\
+                 On 20 Nov 2026, at 10:00, pbem <pbem@example.net> wrote:\n\n{OLD_WORDING}"
+            ),
+        ),
+        (
+            "hungarian-unmarked",
+            format!(
+                "22-15\n\npbem <pbem@example.net> ezt írta (időpont: 2026. nov. 20., P 10:00):\n\n{OLD_WORDING}"
+            ),
+        ),
+        (
+            "pt-pt-gmail",
+            format!(
+                "22-15\n\npbem <pbem@example.net> escreveu no dia sexta, 20/11/2026 à(s) 10:00:\n\n{}",
+                quoted("> ")
+            ),
+        ),
+        (
+            "french-four-lines",
+            format!(
+                "22-15\n\nLe ven. 20 nov. 2026 à 10:00, Alexandra Zoë Konstantinopoulou-Smythe\n<\n\
+                 alexandra.konstantinopoulou@example.org>\na écrit :\n\n{OLD_WORDING}"
+            ),
+        ),
+        (
+            "mailx-tilde-m",
+            format!(
+                "22-15\n\n{}",
+                quoted("\t").replace(
+                    "\tBob played",
+                    "\tFrom: pbem <pbem@example.net>\n\tDate: Fri, 20 Nov 2026 10:00:00 +0000\n\t\
+                     Subject: [pbem bz-test1]\n\tX-Pbem-Loop: example.net\n\t\n\tBob played"
+                )
+            ),
+        ),
+        (
+            "mailx-tilde-m-below",
+            format!(
+                "{}\n22-15\n",
+                quoted("\t").replace(
+                    "\tBob played",
+                    "\tFrom: pbem <pbem@example.net>\n\tTo: alice@example.org\n\t\
+                     Date: Fri, 20 Nov 2026 10:00:00 +0000\n\t\n\tBob played"
+                )
+            ),
+        ),
+        (
+            "bottom-posted-unmarked",
+            format!(
+                "On Fri, 20 Nov 2026 at 10:00, pbem <pbem@example.net> wrote:\n\n{OLD_WORDING}\n22-15\n"
+            ),
+        ),
+        (
+            "interleaved-unmarked",
+            format!(
+                "Am 20.11.2026 um 10:00 schrieb pbem:\n{}\n22-15\n\n{}",
+                &OLD_WORDING[..60],
+                &OLD_WORDING[60..]
+            ),
+        ),
+    ];
+    for (name, text) in cases {
+        let got = kept(&normalize(&text));
+        assert_eq!(got, "22-15", "{name}:\n{text}");
+        // With a memory of other lines, the same.
+        let other = |l: &str| l == "Your move, Bob.";
+        assert_eq!(
+            strip_quotes_with(&normalize(&text), &other).trim(),
+            "22-15",
+            "{name} with a memory"
+        );
+    }
+}
+
+/// A command the player wrote above the quote wins: commands inside
+/// unmarked old mail then stay old mail.
+#[test]
+fn a_command_above_the_quote_keeps_the_old_mail_old() {
+    let text = "board\n\nFrom: pbem <pbem@example.net>\nSent: Friday, 20 November 2026\n\
+        To: Alice\n\n22-15\n";
+    assert_eq!(kept(text), "board");
+    // Below a separator is another's mail: never read.
+    let forward = "Have a look:\n\n---------- Forwarded message ---------\nFrom: Bob\n\nresign\n";
+    assert_eq!(kept(forward), "Have a look:");
 }
