@@ -122,7 +122,18 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
             None => String::new(),
         },
     };
-    let automated = automated(&msg, from.as_deref()).or_else(|| quotes_our_mail(raw));
+    let body_read = text::strip_quotes(&body);
+    // A copy of pbem's mail at the left edge is a bounce, unless the mail
+    // is a person's reply that copied it in unindented (mailx's `~f`): it
+    // came to a game's reply address, or holds a command of its own.
+    let replied = || {
+        recipients
+            .iter()
+            .any(|r| r.split('@').next().is_some_and(|l| l.contains('+')))
+            || !super::command::parse(&body_read).commands.is_empty()
+    };
+    let automated =
+        automated(&msg, from.as_deref()).or_else(|| quotes_our_mail(raw).filter(|_| !replied()));
     let authentication_results = msg
         .header_values("Authentication-Results")
         .filter_map(|v| v.as_text().map(str::to_string))
@@ -134,7 +145,7 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
         subject: msg.subject().unwrap_or("").trim().to_string(),
         message_id: msg.message_id().map(bracket),
         thread,
-        body: text::strip_quotes(&body),
+        body: body_read,
         text: body,
         automated,
         authentication_results,
@@ -245,7 +256,8 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
 /// "a bouncing address"), or an attached `message/rfc822`. Only a copy
 /// at the left edge counts: headers indented or marked as a quote are
 /// what a player quoted (bsd-mailx's `~m` quotes the whole mail, headers
-/// and all, behind a TAB), and a quote is never a bounce.
+/// and all, behind a TAB), and a quote is never a bounce. The caller
+/// also lets a copy at the left edge pass in a person's reply.
 fn quotes_our_mail(raw: &[u8]) -> Option<String> {
     let lf = raw.windows(2).position(|w| w == b"\n\n");
     let crlf = raw.windows(4).position(|w| w == b"\r\n\r\n");
@@ -344,6 +356,31 @@ mod tests {
     /// A reply that quotes pbem's whole mail, headers and all, indented
     /// or marked (bsd-mailx and GNU mailutils `~m`: a TAB) is a player's
     /// reply, not a bounce: their move above the quote stands.
+    #[test]
+    fn a_copy_of_our_mail_in_a_reply_is_no_bounce() {
+        let ours = "From: pbem <pbem@example.net>\r\nTo: bob@example.org\r\nSubject: [pbem bz-1] Boom & Zoom\r\nDate: Fri, 20 Nov 2026 10:00:00 +0000\r\nX-Pbem-Loop: example.net\r\n\r\nAlice played 6-13 (move 1). It is your move: move #2.\r\n";
+        // mailx's `~f`: the copy unindented, the move above or below it.
+        for (to, body) in [
+            (
+                "pbem+bz-1.bobkey@example.net",
+                format!("{ours}\r\nthanks\r\n"),
+            ),
+            ("pbem@example.net", format!("#2 61-34\r\n\r\n{ours}")),
+            ("pbem@example.net", format!("{ours}\r\n#2 61-34\r\n")),
+        ] {
+            let reply = format!(
+                "From: Bob <bob@example.org>\r\nTo: {to}\r\nSubject: Re: game\r\n\r\n{body}"
+            );
+            let m = parse(reply.as_bytes()).unwrap();
+            assert_eq!(m.automated, None, "{body}");
+        }
+        // The same copy from a mail system, with no command: a bounce.
+        let bounce = format!(
+            "From: Mail <noreply@mx.example.org>\r\nTo: pbem@example.net\r\nSubject: failure\r\n\r\nNot delivered.\r\n\r\n{ours}"
+        );
+        assert!(parse(bounce.as_bytes()).unwrap().automated.is_some());
+    }
+
     #[test]
     fn a_quote_of_our_whole_mail_is_no_bounce() {
         let ours = "From: pbem <pbem@example.net>\r\nTo: bob@example.org\r\nSubject: [pbem bz-1] Boom & Zoom: Alice vs Bob\r\nX-Pbem-Loop: example.net\r\nMIME-Version: 1.0\r\n\r\nAlice played 6-13 (move 1). It is your move: move #2.\r\n\r\n+----+----+----+\r\n| B3 | B3 |[ 6]|  1-8\r\n\r\n--\r\nTo play, reply to this mail with your move on a line of its own, as in\r\n`#2 22-15`. Other commands, each on a line of its own: `board`, `moves`\r\n(or `moves SQUARE`), `draw`, `resign`, `help`.\r\n";
