@@ -60,6 +60,19 @@ pub const GENERIC: &[Row] = &[
             "Le ven. 20 nov. 2026 à 10:00, Alexandra Zoë Konstantinopoulou-Smythe\n<\nalexandra.konstantinopoulou@example.org>\na écrit :",
         ],
     },
+    Row {
+        name: "separator/any",
+        kind: Kind::Separator,
+        pattern: "",
+        fields: "",
+        evidence: Evidence::None,
+        examples: &[
+            "-----Eredeti üzenet-----",
+            "-------- Αρχικό μήνυμα --------",
+            "----- 원본 메시지 -----",
+            "-----Originalna poruka-----",
+        ],
+    },
 ];
 pub use table::TABLE;
 
@@ -194,6 +207,8 @@ struct Compiled {
     attributions: Vec<(Regex, &'static Row)>,
     address: Regex,
     date: Regex,
+    /// [`GENERIC`]'s separator.
+    separator: Regex,
     /// A calendar date: a year, or day and month in figures.
     day: Regex,
     /// A time of day.
@@ -243,6 +258,7 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         // A year or a time of day: `22-15` and `#3 12-16` are neither.
         date: Regex::new(r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[:.]\d\d\b|\d{1,2}時")
             .expect("date"),
+        separator: Regex::new(r"^-{3,}\s*\p{L}[\p{L}\p{M}' ]{2,40}-{3,}$").expect("separator"),
         day: Regex::new(
             r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{1,2}月\d{1,2}日",
         )
@@ -266,9 +282,14 @@ fn first_match(set: &(RegexSet, Vec<&'static Row>), line: &str) -> Option<&'stat
     set.0.matches(line).iter().next().map(|i| set.1[i])
 }
 
-/// The separator row `line` is, if any: everything from it down is old mail.
+/// The separator row `line` is, if any: everything from it down is old
+/// mail. A line of a few words of letters between runs of dashes in a
+/// language no row knows (`-----Eredeti üzenet-----`) is one by its form.
 pub fn separator(line: &str) -> Option<&'static Row> {
-    first_match(&COMPILED.separators, line)
+    first_match(&COMPILED.separators, line).or_else(|| {
+        let l = clean(line);
+        (l.len() <= MAX_LINE && COMPILED.separator.is_match(l)).then_some(&GENERIC[2])
+    })
 }
 
 /// The signature row `line` is, if any: nothing after it is a command.

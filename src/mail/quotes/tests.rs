@@ -58,6 +58,7 @@ fn shapes_no_row_names_are_found_by_their_form() {
             let lines: Vec<&str> = ex.lines().collect();
             let got = match row.kind {
                 Kind::Header => header_block(&lines, 0).map(|r| r.name),
+                Kind::Separator => separator(ex).map(|r| r.name),
                 _ => attribution(&lines, 0).map(|(r, _)| r.name),
             };
             assert!(got.is_some(), "{}: {ex:?}", row.name);
@@ -71,7 +72,10 @@ fn shapes_no_row_names_are_found_by_their_form() {
         "My move for today:",
         "I wrote to the club at 10:00:",
         "Legal moves: 50-26, 50-29, 50-33",
+        "--- 22-15 ---",
+        "------------------------------------------",
     ] {
+        assert!(separator(text).is_none(), "{text}");
         let lines: Vec<&str> = text.lines().collect();
         assert!(header_block(&lines, 0).is_none(), "{text}");
         assert!(attribution(&lines, 0).is_none(), "{text}");
