@@ -122,7 +122,8 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
             None => String::new(),
         },
     };
-    let body_read = text::strip_quotes(&body);
+    let sender: Vec<&str> = from.iter().chain(&from_name).map(String::as_str).collect();
+    let body_read = text::strip_reply(&body, &sender, &|_| false);
     // A copy of pbem's mail at the left edge is a bounce, unless the mail
     // is a person's reply that copied it in unindented (mailx's `~f`): it
     // came to a game's reply address, or holds a command of its own.
@@ -166,7 +167,13 @@ impl Inbound {
     /// send (a player's `thanks`, an attribution) makes it a person's
     /// reply, answered like any other.
     pub fn strip_known(&mut self, known: &dyn Fn(&str) -> bool) {
-        self.body = text::strip_quotes_with(&self.text, known);
+        let sender: Vec<&str> = self
+            .from
+            .iter()
+            .chain(&self.from_name)
+            .map(String::as_str)
+            .collect();
+        self.body = text::strip_reply(&self.text, &sender, known);
         let content = |l: &str| {
             l.trim_start_matches(|c: char| c == '>' || c == '|' || c.is_whitespace())
                 .trim_end()

@@ -209,6 +209,10 @@ struct Compiled {
     date: Regex,
     /// [`GENERIC`]'s separator.
     separator: Regex,
+    /// The `From` labels of every header row, a whole label.
+    from_label: Regex,
+    /// The word "forwarded" in the languages of the separators.
+    forward: Regex,
     /// A calendar date: a year, or day and month in figures.
     day: Regex,
     /// A time of day.
@@ -259,6 +263,20 @@ static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
         date: Regex::new(r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[:.]\d\d\b|\d{1,2}時")
             .expect("date"),
         separator: Regex::new(r"^-{3,}\s*\p{L}[\p{L}\p{M}' ]{2,40}-{3,}$").expect("separator"),
+        from_label: Regex::new(&format!(
+            "(?i)^(?:{})$",
+            TABLE
+                .iter()
+                .filter(|r| r.kind == Kind::Header)
+                .map(|r| r.pattern)
+                .collect::<Vec<_>>()
+                .join("|")
+        ))
+        .expect("from labels"),
+        forward: Regex::new(
+            r"(?i)forward|weitergeleitet|transféré|réexpédié|reenviado|inoltrat|encaminhad|doorgestuurd|vidarebefordra|videresendt|välitetty|przekazan|przesłan|пересла|пересыла|переадрес|переслан|přeposlan|iletilen|yönlendiril|転送|转发|轉寄",
+        )
+        .expect("forward"),
         day: Regex::new(
             r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{1,2}月\d{1,2}日",
         )
@@ -290,6 +308,18 @@ pub fn separator(line: &str) -> Option<&'static Row> {
         let l = clean(line);
         (l.len() <= MAX_LINE && COMPILED.separator.is_match(l)).then_some(&GENERIC[2])
     })
+}
+
+/// Whether a header label names the writer of the mail (`From`, `Von`,
+/// `Från`, `差出人`...): the labels of the table's header rows.
+pub fn is_from_label(label: &str) -> bool {
+    COMPILED.from_label.is_match(label.trim())
+}
+
+/// Whether a separator line starts a forwarded mail (another's, from
+/// here to the end) rather than the old mail a reply answers.
+pub fn forwards(line: &str) -> bool {
+    COMPILED.forward.is_match(clean(line))
 }
 
 /// The signature row `line` is, if any: nothing after it is a command.

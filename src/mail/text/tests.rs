@@ -492,6 +492,21 @@ const OLD_WORDING: &str = "Bob played 50-26 (move 4). It is your move: move #5.\
 /// of the quote.
 #[test]
 fn replies_found_by_their_shape_alone() {
+    for (name, text) in shape_cases() {
+        let got = kept(&normalize(&text));
+        assert_eq!(got, "22-15", "{name}:\n{text}");
+        // With a memory of other lines, the same.
+        let other = |l: &str| l == "Your move, Bob.";
+        assert_eq!(
+            strip_quotes_with(&normalize(&text), &other).trim(),
+            "22-15",
+            "{name} with a memory"
+        );
+    }
+}
+
+/// The replies of [`replies_found_by_their_shape_alone`].
+fn shape_cases() -> Vec<(&'static str, String)> {
     let quoted = |prefix: &str| -> String {
         OLD_WORDING
             .lines()
@@ -584,17 +599,7 @@ fn replies_found_by_their_shape_alone() {
             ),
         ),
     ];
-    for (name, text) in cases {
-        let got = kept(&normalize(&text));
-        assert_eq!(got, "22-15", "{name}:\n{text}");
-        // With a memory of other lines, the same.
-        let other = |l: &str| l == "Your move, Bob.";
-        assert_eq!(
-            strip_quotes_with(&normalize(&text), &other).trim(),
-            "22-15",
-            "{name} with a memory"
-        );
-    }
+    cases.into()
 }
 
 /// A command the player wrote above the quote wins: commands inside
@@ -607,4 +612,30 @@ fn a_command_above_the_quote_keeps_the_old_mail_old() {
     // Below a separator is another's mail: never read.
     let forward = "Have a look:\n\n---------- Forwarded message ---------\nFrom: Bob\n\nresign\n";
     assert_eq!(kept(forward), "Have a look:");
+}
+
+/// The player's own old mail quoted back (Outlook over their iPhone
+/// reply) holds none of their new commands; pbem's mail to them, named
+/// in its `To:` line, may hold their interleaved ones.
+#[test]
+fn the_senders_own_old_mail_holds_no_new_command() {
+    let sender = ["alice@example.org", "Alice Example"];
+    let own_old = "Thanks!\n\nFrom: Alice Example <alice@example.org>\nSent: Friday, 20 November 2026 11:00\n\
+        To: pbem\nSubject: Re: game\n\nmoves 13\n\nSent from my iPhone\n";
+    assert_eq!(strip_reply(own_old, &sender, &|_| false).trim(), "Thanks!");
+    let attributed = "Thanks!\n\nOn Fri, 20 Nov 2026, Alice Example wrote:\n\nmoves 13\n";
+    assert_eq!(
+        strip_reply(attributed, &sender, &|_| false).trim(),
+        "Thanks!"
+    );
+    let pbems = "Thanks!\n\nFrom: pbem <pbem@example.net>\nSent: Friday, 20 November 2026 11:00\n\
+        To: Alice Example <alice@example.org>\nSubject: game\n\nYour move.\n\n13-21\n\nMore of pbem's words.\n";
+    assert_eq!(
+        strip_reply(pbems, &sender, &|_| false).trim(),
+        "Thanks!\n\n13-21"
+    );
+    // A line ending a paragraph of old mail is no reply.
+    let wrapped = "Thanks!\n\nOn Fri, 20 Nov 2026 at 10:00, pbem <pbem@example.net> wrote:\n\n\
+        Black wins by reaching the far row, red beyond\n1-8.\n";
+    assert_eq!(strip_reply(wrapped, &sender, &|_| false).trim(), "Thanks!");
 }
