@@ -18,8 +18,8 @@
 //!     mail behind a TAB; top-posted, bottom-posted, interleaved) beside
 //!     the player's own `13-21`, `board` or chatter, parsed as pbem parses
 //!     an inbound mail (`inbound::parse`, then `command::parse` of its
-//!     body), gives exactly the player's own commands, no error, and the
-//!     mail is not taken for an automated one. The main test runs with
+//!     body), gives exactly the player's own commands, no error, and a
+//!     mail with a command is not taken for an automated one. The main test runs with
 //!     pbem's memory of its sent lines empty (the quote's shape alone must
 //!     tell); the other with the memory a poll has (`strip_known`). Every
 //!     style x attribution and every wording runs at least once; a seeded
@@ -29,7 +29,9 @@
 //!
 //! Each prints its size (`--nocapture`) and lists, on failure, what went
 //! wrong grouped, an example of each and the first failure in full
-//! (`QUOTING_SHOW=words`: the first three whose description holds them).
+//! (`QUOTING_SHOW=words`: the first three whose description holds them;
+//! `QUOTING_DUMP=FILE`: every failure, a line each, to FILE.memory-off and
+//! FILE.memory-on).
 //!
 //! ```text
 //! cargo test --test mail quoting::
@@ -401,8 +403,8 @@ fn every_commit_of_the_templates_is_worded() {
 }
 
 /// What went wrong with one combination, if anything: pbem must read
-/// exactly the player's commands, no error, and take the mail for a
-/// person's. With `memory`, pbem knows the lines of the mail it sent, as
+/// exactly the player's commands, no error, and take a mail with a
+/// command in it for a person's. With `memory`, pbem knows the lines of the mail it sent, as
 /// a poll does; without, the quote's shape alone must tell.
 fn check(c: Combo, w: &Wording, memory: bool) -> Option<String> {
     let raw = raw_mail(&body(c, &w.subject, &w.text));
@@ -418,7 +420,10 @@ fn check(c: Combo, w: &Wording, memory: bool) -> Option<String> {
     let got = command::parse(&inbound.body);
     let (_, want) = own(c.own);
     let mut o = Vec::new();
-    if let Some(why) = &inbound.automated {
+    // A mail taken for an automated answer is dropped unread: the
+    // player's command is lost. (Chatter the same as a line pbem quoted
+    // back to the player may be taken so; nothing is lost.)
+    if let Some(why) = inbound.automated.as_ref().filter(|_| !want.is_empty()) {
         o.push(format!("dropped as automated ({why})"));
     }
     if got.commands == want && got.errors.is_empty() && o.is_empty() {
@@ -536,6 +541,29 @@ fn quote_everything_back(memory: bool) {
         if memory { "on" } else { "off" }
     );
     eprintln!("quoting: {size}: {} failed", failures.len());
+    // QUOTING_DUMP=FILE: every failure on a line of its own (tab-separated:
+    // memory, source, wording, style, attribution, layout, own text, what
+    // went wrong), to sort and count a work queue by.
+    if let Some(file) = std::env::var_os("QUOTING_DUMP") {
+        let mut file = std::path::PathBuf::from(file).into_os_string();
+        file.push(if memory { ".memory-on" } else { ".memory-off" });
+        let lines: String = failures
+            .iter()
+            .map(|(c, f)| {
+                let w = &ws[c.mail];
+                format!(
+                    "{memory}\t{}\t{}\t{}\t{}\t{}\t{}\t{f}\n",
+                    w.source,
+                    w.kind,
+                    STYLES[c.style].0,
+                    ATTRIBUTIONS[c.attribution].name,
+                    LAYOUTS[c.layout],
+                    own(c.own).0
+                )
+            })
+            .collect();
+        std::fs::write(&file, lines).unwrap();
+    }
     if !failures.is_empty() {
         panic!("{}", report(&failures, &size, ws));
     }
