@@ -560,7 +560,11 @@ pub fn body(c: Combo, subject: &str, text: &str) -> String {
     let head = at.head.replace("{subject}", subject);
     let head = match (head.is_empty(), at.fit) {
         (true, _) => String::new(),
-        (false, Fit::Quoted) => format!("{}\n", quote(prefix, &head.lines().collect::<Vec<_>>())),
+        // The headers, a blank line, the body: all behind the prefix.
+        (false, Fit::Quoted) => {
+            let lines: Vec<&str> = head.lines().chain([""]).collect();
+            format!("{}\n", quote(prefix, &lines))
+        }
         (false, _) => format!("{head}\n\n"),
     };
     let (own, _) = own(c.own);
