@@ -19,5 +19,8 @@ mod golden_mail;
 mod html_board;
 mod names_and_paths;
 mod phone;
+mod quote_shapes;
 mod quoting;
 mod replies;
+mod shaped_wording;
+mod wordings;

@@ -116,7 +116,7 @@ fn info_text(t: &Templates) -> String {
 }
 
 /// The context of template `name` for `s`'s game.
-fn context_of(t: &Templates, s: &Sample, name: &str) -> Value {
+pub fn context_of(t: &Templates, s: &Sample, name: &str) -> Value {
     let game = s.rules.name();
     let legal = "  from 22: 22-17 22-18\n  from 23: 23-18 23-19\n  from 24: 24-19 24-20";
     let base = context! {

@@ -1,4 +1,5 @@
-//! pbem's own words must never be read back as commands.
+//! pbem's own words must never be read back as commands, whatever
+//! wording of pbem's a reply quotes and however it quotes it.
 //!
 //! The real `pbem` binary plays a game by mail (challenge, accept, moves,
 //! a draw offer, `board`, `moves`, `moves 13`, `help`, `games`, `rules`,
@@ -8,28 +9,44 @@
 //! (a) [`no_line_pbem_writes_is_a_command`]: every line of every such mail,
 //!     as written and with quote prefixes taken off, is chatter for
 //!     `pbem::mail::command::parse_line`;
-//! (b) [`quoted_back_in_every_style_only_the_players_commands_count`]:
-//!     each mail quoted back in every common style (prefixes `> `, `>`,
-//!     `> > `, `| `, TAB, four spaces, none after an attribution; an
-//!     attribution in 18 languages, an Outlook header block or none;
-//!     top-posted, bottom-posted, interleaved) beside the player's own
-//!     `13-21`, `board` or chatter, parsed as pbem parses an inbound mail
-//!     (`inbound::parse`, pbem's own lines of the quoted mail dropped as a
-//!     poll drops them, then `command::parse` of its body), gives exactly
-//!     the player's own commands. Every style x attribution runs at least
-//!     once; a seeded sample (`QUOTING_SEED`, `QUOTING_SAMPLES`) covers the
-//!     other combinations.
+//! (b) every wording pbem's mail ever had -- those mails, every commit of
+//!     `templates/` in the git history rendered for real, as written and
+//!     shaped ([`crate::wordings`]), and random wording in pbem's shapes
+//!     ([`crate::shaped_wording`]) -- quoted back in every way
+//!     ([`crate::quote_shapes`]: prefixes, attributions and header blocks
+//!     in many languages, separators, a nested unmarked quote, the whole
+//!     mail behind a TAB; top-posted, bottom-posted, interleaved) beside
+//!     the player's own `13-21`, `board` or chatter, parsed as pbem parses
+//!     an inbound mail (`inbound::parse`, then `command::parse` of its
+//!     body), gives exactly the player's own commands, no error, and a
+//!     mail with a command is not taken for an automated one. The main test runs with
+//!     pbem's memory of its sent lines empty (the quote's shape alone must
+//!     tell); the other with the memory a poll has (`strip_known`). Every
+//!     style x attribution and every wording runs at least once; a seeded
+//!     sample (`QUOTING_SEED`, `QUOTING_SAMPLES`) covers the other
+//!     combinations. Unmarked quotes that no reader could tell from the
+//!     player's text are left out and counted ([`ambiguous`]).
 //!
-//! Both list every offending line in their failure message.
+//! Each prints its size (`--nocapture`) and lists, on failure, what went
+//! wrong grouped, an example of each and the first failure in full
+//! (`QUOTING_SHOW=words`: the first three whose description holds them;
+//! `QUOTING_DUMP=FILE`: every failure, a line each, to FILE.memory-off and
+//! FILE.memory-on).
 //!
 //! ```text
 //! cargo test --test mail quoting::
-//! QUOTING_SEED=7 QUOTING_SAMPLES=20000 cargo test --test mail quoting::
+//! QUOTING_SEED=7 QUOTING_SAMPLES=50000 cargo test --test mail quoting:: -- --nocapture
+//! QUOTING_SHOW="read \`1-8\`" cargo test --test mail quoting::every_wording
 //! ```
 
 use crate::common::pbem_setup;
 
-use pbem::mail::command::{self, Command};
+use crate::quote_shapes::{
+    ATTRIBUTIONS, Combo, LAYOUTS, NO_ATTRIBUTION, STYLES, UNMARKED, ambiguous, body, own, raw_mail,
+};
+use crate::shaped_wording;
+use crate::wordings::{self, Wording};
+use pbem::mail::command;
 use pbem::mail::inbound;
 use pbem_setup::{PBEM, Pbem, Sent};
 use std::collections::BTreeMap;
@@ -309,188 +326,109 @@ fn no_line_pbem_writes_is_a_command() {
 
 // --- (b) -----------------------------------------------------------------
 
-const STYLES: &[(&str, &str)] = &[
-    ("`> `", "> "),
-    ("`>`", ">"),
-    ("`> > `", "> > "),
-    ("`| `", "| "),
-    ("TAB", "\t"),
-    ("four spaces", "    "),
-    ("none", ""),
-];
+/// Every wording the tests quote back: today's game mails, every commit's
+/// templates rendered, as written and shaped, and random ones; each text
+/// once.
+struct Corpus {
+    wordings: Vec<Wording>,
+    /// Commits of `templates/` read from git.
+    commits: usize,
+    /// Renders of old templates that failed (a template the code of its
+    /// day rendered with other means).
+    failed: Vec<String>,
+    seed: u64,
+}
 
-/// Attributions: Gmail's wording in each language, an Outlook header
-/// block, or nothing.
-const ATTRIBUTIONS: &[(&str, &str)] = &[
-    (
-        "en",
-        "On Wed, Nov 4, 2026 at 10:10 AM pbem <pbem@example.net> wrote:",
-    ),
-    (
-        "de",
-        "Am Mi., 4. Nov. 2026 um 10:10 Uhr schrieb pbem <pbem@example.net>:",
-    ),
-    (
-        "fr",
-        "Le mer. 4 nov. 2026 à 10:10, pbem <pbem@example.net> a écrit :",
-    ),
-    (
-        "es",
-        "El mié, 4 nov 2026 a las 10:10, pbem (<pbem@example.net>) escribió:",
-    ),
-    (
-        "it",
-        "Il giorno mer 4 nov 2026 alle ore 10:10 pbem <pbem@example.net> ha scritto:",
-    ),
-    (
-        "pt",
-        "Em qua., 4 de nov. de 2026 às 10:10, pbem <pbem@example.net> escreveu:",
-    ),
-    (
-        "nl",
-        "Op wo 4 nov 2026 om 10:10 schreef pbem <pbem@example.net>:",
-    ),
-    (
-        "sv",
-        "Den ons 4 nov. 2026 kl 10:10 skrev pbem <pbem@example.net>:",
-    ),
-    (
-        "da",
-        "Den ons. 4. nov. 2026 kl. 10.10 skrev pbem <pbem@example.net>:",
-    ),
-    (
-        "no",
-        "ons. 4. nov. 2026 kl. 10:10 skrev pbem <pbem@example.net>:",
-    ),
-    (
-        "fi",
-        "ke 4.11.2026 klo 10.10 pbem (pbem@example.net) kirjoitti:",
-    ),
-    (
-        "pl",
-        "śr., 4 lis 2026 o 10:10 pbem <pbem@example.net> napisał(a):",
-    ),
-    (
-        "ru",
-        "ср, 4 нояб. 2026 г. в 10:10, pbem <pbem@example.net>:",
-    ),
-    (
-        "uk",
-        "ср, 4 лист. 2026 р. о 10:10 pbem <pbem@example.net> пише:",
-    ),
-    (
-        "cs",
-        "st 4. 11. 2026 v 10:10 odesílatel pbem <pbem@example.net> napsal:",
-    ),
-    (
-        "tr",
-        "4 Kas 2026 Çar, 10:10 tarihinde pbem <pbem@example.net> şunu yazdı:",
-    ),
-    ("ja", "2026年11月4日(水) 10:10 pbem <pbem@example.net>:"),
-    (
-        "zh",
-        "pbem <pbem@example.net> 于2026年11月4日周三 10:10写道：",
-    ),
-    (
-        "Outlook block",
-        "From: pbem <pbem@example.net>\nSent: Wednesday, November 4, 2026 10:10 AM\n\
-         To: Alice Example <alice@example.org>\nSubject: [pbem] your game",
-    ),
-    ("no attribution", ""),
-];
+fn seed() -> u64 {
+    std::env::var("QUOTING_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20261120)
+}
 
-const LAYOUTS: &[&str] = &["top-posted", "bottom-posted", "interleaved"];
-
-/// The player's own text and the commands it holds.
-fn own(which: usize) -> (&'static str, Vec<Command>) {
-    match which {
-        0 => (
-            "13-21",
-            vec![Command::Move {
-                number: None,
-                text: "13-21".into(),
-            }],
-        ),
-        1 => ("board", vec![Command::Board]),
-        _ => ("Thanks, thinking about it.", vec![]),
+fn corpus() -> Corpus {
+    let seed = seed();
+    let mut wordings: Vec<Wording> = MAILS
+        .iter()
+        .map(|m| Wording {
+            source: "today (game)",
+            kind: m.kind.clone(),
+            subject: m.subject.clone(),
+            text: m.text.clone(),
+        })
+        .collect();
+    let history = wordings::template_history();
+    let rendered = wordings::render_history(&history);
+    wordings.extend(rendered.wordings);
+    let samples: Vec<_> = pbem::rules::Rules::ALL
+        .iter()
+        .map(|r| crate::html_board::sample(*r, 12))
+        .collect();
+    wordings.extend(shaped_wording::random(seed, 400, &samples));
+    Corpus {
+        wordings: wordings::distinct(wordings),
+        commits: history.len(),
+        failed: rendered.failed,
+        seed,
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Combo {
-    mail: usize,
-    style: usize,
-    attribution: usize,
-    layout: usize,
-    own: usize,
-}
+static CORPUS: LazyLock<Corpus> = LazyLock::new(corpus);
 
-/// The reply's body for one combination.
-fn body(c: Combo, mails: &[Mail]) -> String {
-    let prefix = STYLES[c.style].1;
-    let text = &mails[c.mail].text;
-    let quote = |lines: &[&str]| -> String {
-        lines
-            .iter()
-            .map(|l| {
-                if l.is_empty() {
-                    prefix.trim_end().to_string()
-                } else {
-                    format!("{prefix}{l}")
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let lines: Vec<&str> = text.lines().collect();
-    let attribution = ATTRIBUTIONS[c.attribution].1;
-    let head = if attribution.is_empty() {
-        String::new()
-    } else {
-        format!("{attribution}\n\n")
-    };
-    let (own, _) = own(c.own);
-    match LAYOUTS[c.layout] {
-        "top-posted" => format!("{own}\n\nAlice\n\n{head}{}\n", quote(&lines)),
-        "bottom-posted" => format!("{head}{}\n\n{own}\n\nAlice\n", quote(&lines)),
-        _ => {
-            let cut = lines.len() / 2;
-            format!(
-                "{head}{}\n\n{own}\n\n{}\n",
-                quote(&lines[..cut]),
-                quote(&lines[cut..])
-            )
-        }
+/// The history is read from git and every commit's templates are worded.
+#[test]
+fn every_commit_of_the_templates_is_worded() {
+    let _shared = crate::common::lock::shared();
+    let c = &*CORPUS;
+    let count = |source: &str| c.wordings.iter().filter(|w| w.source == source).count();
+    eprintln!(
+        "quoting: {} commits of templates/; distinct wordings: {} today's game mails, {} rendered, \
+         {} as written, {} shaped, {} random; {} renders failed",
+        c.commits,
+        count("today (game)"),
+        count("rendered"),
+        count("as written"),
+        count("shaped"),
+        count("random"),
+        c.failed.len()
+    );
+    for source in ["rendered", "as written", "shaped"] {
+        assert!(
+            count(source) >= c.commits,
+            "only {} {source} wordings from {} commits of templates/",
+            count(source),
+            c.commits
+        );
     }
 }
 
-fn raw_mail(body: &str) -> String {
-    format!(
-        "From: Alice Example <alice@example.org>\nTo: pbem <pbem+bz-test1.alicekey2345@example.net>\n\
-         Subject: Re: [pbem bz-test1] your game\nDate: Wed, 4 Nov 2026 10:20:00 +0100\n\
-         Message-ID: <quoting@example.org>\nIn-Reply-To: <pbem.bz-test1.1.0@example.net>\n\
-         MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n\
-         Content-Transfer-Encoding: 8bit\n\n{body}"
-    )
-}
-
-/// What went wrong with one combination, if anything.
-fn check(c: Combo, mails: &[Mail]) -> Option<String> {
-    let raw = raw_mail(&body(c, mails));
+/// What went wrong with one combination, if anything: pbem must read
+/// exactly the player's commands, no error, and take a mail with a
+/// command in it for a person's. With `memory`, pbem knows the lines of the mail it sent, as
+/// a poll does; without, the quote's shape alone must tell.
+fn check(c: Combo, w: &Wording, memory: bool) -> Option<String> {
+    let raw = raw_mail(&body(c, &w.subject, &w.text));
     let mut inbound = match inbound::parse(raw.as_bytes()) {
         Ok(i) => i,
         Err(e) => return Some(format!("unreadable: {e}")),
     };
-    // As a poll does: pbem knows the lines of the mail it sent (issue 12).
-    let mut sent = pbem::store::Correspondence::new("alice@example.org");
-    sent.sent(None, "", "<m@x>", None, &mails[c.mail].text, "2026-11-04");
-    inbound.strip_known(&|line| sent.knows(line));
+    if memory {
+        let mut sent = pbem::store::Correspondence::new("alice@example.org");
+        sent.sent(None, "", "<m@x>", None, &w.text, "2026-11-04");
+        inbound.strip_known(&|line| sent.knows(line));
+    }
     let got = command::parse(&inbound.body);
     let (_, want) = own(c.own);
-    if got.commands == want && got.errors.is_empty() {
+    let mut o = Vec::new();
+    // A mail taken for an automated answer is dropped unread: the
+    // player's command is lost. (Chatter the same as a line pbem quoted
+    // back to the player may be taken so; nothing is lost.)
+    if let Some(why) = inbound.automated.as_ref().filter(|_| !want.is_empty()) {
+        o.push(format!("dropped as automated ({why})"));
+    }
+    if got.commands == want && got.errors.is_empty() && o.is_empty() {
         return None;
     }
-    let mut o = Vec::new();
     for c in &got.commands {
         if !want.contains(c) {
             o.push(format!("read `{c}`"));
@@ -513,62 +451,47 @@ fn check(c: Combo, mails: &[Mail]) -> Option<String> {
     Some(o.join(" || "))
 }
 
-fn describe(c: Combo, mails: &[Mail]) -> String {
+fn describe(c: Combo, w: &Wording) -> String {
     format!(
-        "{} quoted with {} after {}, {}, own text `{}`",
-        mails[c.mail].kind,
+        "{} `{}` quoted with {} after {}, {}, own text `{}`",
+        w.source,
+        w.kind,
         STYLES[c.style].0,
-        ATTRIBUTIONS[c.attribution].0,
+        ATTRIBUTIONS[c.attribution].name,
         LAYOUTS[c.layout],
         own(c.own).0
     )
 }
 
-/// (b) Quoted back in any style, only the player's own commands count.
-#[test]
-fn quoted_back_in_every_style_only_the_players_commands_count() {
-    let _shared = crate::common::lock::shared();
-    let mails = &*MAILS;
-    let seed: u64 = std::env::var("QUOTING_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(20261120);
-    let samples: usize = std::env::var("QUOTING_SAMPLES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(3000);
-    let combos = combos(mails, seed, samples);
-    let mut failures: Vec<(Combo, String)> = Vec::new();
-    for c in &combos {
-        if let Some(f) = check(*c, mails) {
-            failures.push((*c, f));
-        }
-    }
-    if failures.is_empty() {
-        return;
-    }
-    panic!("{}", report(&failures, combos.len(), seed, mails));
-}
-
-/// The replies tried: every style with every attribution, every mail in
-/// every layout, and `samples` drawn with `seed`.
-fn combos(mails: &[Mail], seed: u64, samples: usize) -> Vec<Combo> {
+/// The replies tried, drawn with `seed`: every style with every
+/// attribution, every wording once, each of today's game mails in every
+/// layout with each own text, and `samples` more; those no reader could
+/// tell apart ([`ambiguous`]) left out and counted.
+fn combos(ws: &[Wording], seed: u64, samples: usize) -> (Vec<Combo>, usize) {
     let mut rng = fastrand::Rng::with_seed(seed);
+    let draw = |rng: &mut fastrand::Rng, mail: Option<usize>| Combo {
+        mail: mail.unwrap_or_else(|| rng.usize(..ws.len())),
+        style: rng.usize(..STYLES.len()),
+        attribution: rng.usize(..ATTRIBUTIONS.len()),
+        layout: rng.usize(..LAYOUTS.len()),
+        own: rng.usize(..3),
+    };
     let mut combos = Vec::new();
-    // Every style with every attribution, at least once; the rest drawn.
     for style in 0..STYLES.len() {
         for attribution in 0..ATTRIBUTIONS.len() {
+            let c = draw(&mut rng, None);
             combos.push(Combo {
-                mail: rng.usize(..mails.len()),
                 style,
                 attribution,
-                layout: rng.usize(..LAYOUTS.len()),
-                own: rng.usize(..3),
+                ..c
             });
         }
     }
-    // Every mail in every layout with each own text, in the first style.
-    for mail in 0..mails.len() {
+    for (mail, w) in ws.iter().enumerate() {
+        combos.push(draw(&mut rng, Some(mail)));
+        if w.source != "today (game)" {
+            continue;
+        }
         for layout in 0..LAYOUTS.len() {
             for own in 0..3 {
                 combos.push(Combo {
@@ -582,63 +505,146 @@ fn combos(mails: &[Mail], seed: u64, samples: usize) -> Vec<Combo> {
         }
     }
     for _ in 0..samples {
-        combos.push(Combo {
-            mail: rng.usize(..mails.len()),
-            style: rng.usize(..STYLES.len()),
-            attribution: rng.usize(..ATTRIBUTIONS.len()),
-            layout: rng.usize(..LAYOUTS.len()),
-            own: rng.usize(..3),
-        });
+        combos.push(draw(&mut rng, None));
     }
-    // An unmarked quote with no attribution is no quote at all: skipped.
-    let none = STYLES.iter().position(|s| s.1.is_empty()).unwrap();
-    let no_attr = ATTRIBUTIONS.len() - 1;
-    combos.retain(|c| !(c.style == none && c.attribution == no_attr));
-    combos
+    // An unmarked quote with no attribution is no quote at all.
+    let mut combos: Vec<Combo> = combos
+        .into_iter()
+        .map(Combo::fitted)
+        .filter(|c| !(c.style == UNMARKED && c.attribution == NO_ATTRIBUTION))
+        .collect();
+    let before = combos.len();
+    combos.retain(|c| !ambiguous(*c, &ws[c.mail].text));
+    let left_out = before - combos.len();
+    (combos, left_out)
 }
 
-/// What went wrong, grouped by what and by style, attribution and
-/// layout, with the first failure in full.
-fn report(failures: &[(Combo, String)], tried: usize, seed: u64, mails: &[Mail]) -> String {
-    // Grouped by what went wrong, and by style and attribution.
+/// Quotes every wording back in every way; panics with the report of
+/// what went wrong.
+fn quote_everything_back(memory: bool) {
+    let ws = &CORPUS.wordings;
+    let seed = CORPUS.seed;
+    let samples: usize = std::env::var("QUOTING_SAMPLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20000);
+    let (combos, skipped) = combos(ws, seed, samples);
+    let failures: Vec<(Combo, String)> = combos
+        .iter()
+        .filter_map(|c| check(*c, &ws[c.mail], memory).map(|f| (*c, f)))
+        .collect();
+    let size = format!(
+        "{} replies quoting {} distinct wordings (seed {seed}, memory {}); {skipped} left out \
+         as ambiguous (an unmarked quote around a lone line that reads as a command)",
+        combos.len(),
+        ws.len(),
+        if memory { "on" } else { "off" }
+    );
+    eprintln!("quoting: {size}: {} failed", failures.len());
+    // QUOTING_DUMP=FILE: every failure on a line of its own (tab-separated:
+    // memory, source, wording, style, attribution, layout, own text, what
+    // went wrong), to sort and count a work queue by.
+    if let Some(file) = std::env::var_os("QUOTING_DUMP") {
+        let mut file = std::path::PathBuf::from(file).into_os_string();
+        file.push(if memory { ".memory-on" } else { ".memory-off" });
+        let lines: String = failures
+            .iter()
+            .map(|(c, f)| {
+                let w = &ws[c.mail];
+                format!(
+                    "{memory}\t{}\t{}\t{}\t{}\t{}\t{}\t{f}\n",
+                    w.source,
+                    w.kind,
+                    STYLES[c.style].0,
+                    ATTRIBUTIONS[c.attribution].name,
+                    LAYOUTS[c.layout],
+                    own(c.own).0
+                )
+            })
+            .collect();
+        std::fs::write(&file, lines).unwrap();
+    }
+    if !failures.is_empty() {
+        panic!("{}", report(&failures, &size, ws));
+    }
+}
+
+/// (b) With pbem's memory of its sent lines empty, any wording quoted
+/// back in any way leaves exactly the player's own commands: the quote's
+/// shape alone tells.
+#[test]
+fn every_wording_quoted_back_with_an_empty_memory_leaves_only_the_players_commands() {
+    let _shared = crate::common::lock::shared();
+    quote_everything_back(false);
+}
+
+/// (b) The same with pbem's memory of the lines it sent, as a poll has it.
+#[test]
+fn every_wording_quoted_back_with_pbems_memory_leaves_only_the_players_commands() {
+    let _shared = crate::common::lock::shared();
+    quote_everything_back(true);
+}
+
+/// What went wrong, grouped by what and by source, style, attribution and
+/// layout, an example of each, and the first failure in full.
+fn report(failures: &[(Combo, String)], size: &str, ws: &[Wording]) -> String {
     let mut by_what: BTreeMap<String, (usize, Combo)> = BTreeMap::new();
-    let mut by_style: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut by_attr: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut by_layout: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by: [BTreeMap<String, usize>; 4] = Default::default();
     for (c, f) in failures {
         for what in f.split(" || ") {
+            // Group a wording's own words out: what kind of thing was read.
             by_what.entry(what.to_string()).or_insert((0, *c)).0 += 1;
         }
-        *by_style.entry(STYLES[c.style].0).or_default() += 1;
-        *by_attr.entry(ATTRIBUTIONS[c.attribution].0).or_default() += 1;
-        *by_layout.entry(LAYOUTS[c.layout]).or_default() += 1;
+        for (i, k) in [
+            ws[c.mail].source.to_string(),
+            STYLES[c.style].0.to_string(),
+            ATTRIBUTIONS[c.attribution].name.to_string(),
+            LAYOUTS[c.layout].to_string(),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            *by[i].entry(k).or_default() += 1;
+        }
     }
     let mut o = String::new();
     let _ = writeln!(
         o,
-        "{} of {} quoted replies (seed {seed}) gave other commands than the player's own.",
-        failures.len(),
-        tried
+        "{} of {size} gave other commands than the player's own.",
+        failures.len()
     );
-    let _ = writeln!(o, "by style: {by_style:?}");
-    let _ = writeln!(o, "by attribution: {by_attr:?}");
-    let _ = writeln!(o, "by layout: {by_layout:?}");
-    let _ = writeln!(o, "what went wrong (times; an example):");
+    for (name, m) in ["source", "style", "attribution", "layout"].iter().zip(&by) {
+        let _ = writeln!(o, "by {name}: {m:?}");
+    }
+    let _ = writeln!(
+        o,
+        "what went wrong ({} kinds; times, an example):",
+        by_what.len()
+    );
     let mut whats: Vec<(&String, &(usize, Combo))> = by_what.iter().collect();
     whats.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(b.0)));
-    for (what, (count, c)) in whats {
+    for (what, (count, c)) in whats.iter().take(60) {
         let _ = writeln!(
             o,
             "  {count:5}  {what}\n         e.g. {}",
-            describe(*c, mails)
+            describe(*c, &ws[c.mail])
         );
     }
-    let (c, f) = &failures[0];
-    let _ = writeln!(
-        o,
-        "\nthe first failure in full ({}; {f}):\n{}",
-        describe(*c, mails),
-        body(*c, mails)
-    );
+    // QUOTING_SHOW=words: the first failures whose description holds
+    // them, in full, instead of the first failure.
+    let show = std::env::var("QUOTING_SHOW").unwrap_or_default();
+    let shown = failures
+        .iter()
+        .filter(|(c, f)| format!("{} {f}", describe(*c, &ws[c.mail])).contains(&show))
+        .take(if show.is_empty() { 1 } else { 3 });
+    for (c, f) in shown {
+        let w = &ws[c.mail];
+        let _ = writeln!(
+            o,
+            "\na failure in full ({}; {f}):\n{}",
+            describe(*c, w),
+            body(*c, &w.subject, &w.text)
+        );
+    }
     o
 }

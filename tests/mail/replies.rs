@@ -24,8 +24,15 @@
 //! `X-Reply-Expect:` `move 13-21` (Alice's move is played, once, and the
 //! news goes to both players, nothing else), `board` (only the board goes
 //! to Alice, the record is unchanged) or `chatter` (no command: the record
-//! is unchanged and at most the "no command" answer goes out); and
-//! `X-Reply-Note:` what the case is.
+//! is unchanged and at most the "no command" answer goes out);
+//! `X-Reply-Note:` what the case is; and, in the `*-old-*` shapes,
+//! `X-Reply-Wording:` the earlier wording of pbem's mail the reply quotes
+//! (a game outlives its templates: a player answers a mail worded before
+//! they last changed).
+//!
+//! Each case runs twice: as is, and with pbem's memory of the lines it
+//! sent (`DATA/sent/`) deleted before the reply is polled. Both must hold:
+//! the memory is a second line of defence, the reply's shape the first.
 //!
 //! ```text
 //! cargo test --test mail replies::                          every case
@@ -298,9 +305,24 @@ impl Polled {
     }
 }
 
+/// Whether pbem still remembers the lines it sent when the reply comes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Memory {
+    /// As a poll has it: the lines of the news mail known.
+    Kept,
+    /// `DATA/sent/` deleted before the reply is polled: the reply must be
+    /// read right from its shape alone (a mail older than the memory
+    /// keeps, a data folder restored from a backup).
+    Forgotten,
+}
+
 /// Runs one case; `Err` says all that went wrong.
-fn run_case(case: &Case) -> Result<(), String> {
+fn run_case(case: &Case, memory: Memory) -> Result<(), String> {
     let (mut p, news) = after_bobs_move();
+    if memory == Memory::Forgotten {
+        let sent = p.config.data.join("sent");
+        fs::remove_dir_all(&sent).unwrap_or_else(|e| panic!("{}: {e}", sent.display()));
+    }
     let before_record = p.record("bz-test1");
     let before_sent = p.sent();
     p.deliver(&case.mail);
@@ -338,7 +360,11 @@ fn run_case(case: &Case) -> Result<(), String> {
         return Ok(());
     }
     let mut o = String::new();
-    let _ = writeln!(o, "{} (expected {:?}):", case.name, case.expect);
+    let forgot = match memory {
+        Memory::Kept => "",
+        Memory::Forgotten => ", pbem's memory of its sent lines removed",
+    };
+    let _ = writeln!(o, "{} (expected {:?}{forgot}):", case.name, case.expect);
     for w in &wrong {
         let _ = writeln!(o, "  - {w}");
     }
@@ -426,11 +452,13 @@ fn run_all(sub: &str, min: usize) {
             Expect::Board => "board",
             Expect::Chatter => "chatter",
         };
-        let e = by_expect.entry(kind.to_string()).or_default();
-        e.0 += 1;
-        if let Err(f) = run_case(&case) {
-            e.1 += 1;
-            failures.push(f);
+        for memory in [Memory::Kept, Memory::Forgotten] {
+            let e = by_expect.entry(format!("{kind} ({memory:?})")).or_default();
+            e.0 += 1;
+            if let Err(f) = run_case(&case, memory) {
+                e.1 += 1;
+                failures.push(f);
+            }
         }
     }
     let names: Vec<String> = failures
@@ -439,9 +467,10 @@ fn run_all(sub: &str, min: usize) {
         .collect();
     assert!(
         failures.is_empty(),
-        "{} of {} replies in tests/replies/{sub}/ went wrong (per kind: {}):\n{}\n\n{}",
+        "{} of {} runs of the replies in tests/replies/{sub}/ went wrong, each reply run with \
+         pbem's memory of its sent lines kept and removed (per kind: {}):\n{}\n\n{}",
         failures.len(),
-        paths.len(),
+        2 * paths.len(),
         by_expect
             .iter()
             .map(|(k, (n, f))| format!("{k} {f} of {n}"))
@@ -467,8 +496,9 @@ fn client_shaped_replies() {
 }
 
 /// The fixtures quote the mail pbem sends today (its first line, which
-/// names Bob's move, and the Reply-To they answer). When this fails,
-/// pbem's wording changed: re-capture with `scripts/client-replies`.
+/// names Bob's move, and the Reply-To they answer), but for those that
+/// quote an earlier wording on purpose (`X-Reply-Wording`). When this
+/// fails, pbem's wording changed: re-capture with `scripts/client-replies`.
 #[test]
 fn fixtures_quote_pbems_mail() {
     let _shared = crate::common::lock::shared();
@@ -479,6 +509,10 @@ fn fixtures_quote_pbems_mail() {
     for sub in ["real", "shapes"] {
         for path in fixtures(sub) {
             let raw = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
+            // An earlier wording, on purpose.
+            if raw.lines().any(|l| l.starts_with("X-Reply-Wording:")) {
+                continue;
+            }
             // The quote may be encoded (base64, quoted-printable): decode.
             let decoded = mail_parser::MessageParser::default()
                 .parse(raw.as_bytes())

@@ -12,9 +12,12 @@ HTML markup, quote prefixes -- follow what the clients write, as recorded
 in public reply-parser test suites (crisp-oss/email-reply-parser,
 discourse/email_reply_trimmer, github/email_reply_parser, mailgun/talon,
 zapier/email-reply-parser, willdurand/EmailReplyParser); the quoted text is
-always pbem's own mail. Each file starts with the driver headers
-X-Reply-Expect and X-Reply-Note that tests/mail/replies.rs reads and
-strips.
+always pbem's own mail: today's, or (the `*-old-*` files, with the driver
+header X-Reply-Wording naming it) a mail in a wording pbem sent before its
+templates changed, read from the repository's git history (a mail as an
+older fixture quoted it; old templates rendered with jinja2). Each file
+starts with the driver headers X-Reply-Expect and X-Reply-Note that
+tests/mail/replies.rs reads and strips.
 """
 
 import base64
@@ -64,7 +67,8 @@ def wrap(line, width=76):
     return "\n".join(textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False))
 
 
-def pre_html(text=NEWS):
+def pre_html(text=None):
+    text = NEWS if text is None else text
     return PRE + html.escape(text, quote=False) + "</pre>"
 
 
@@ -120,7 +124,7 @@ def headers(date, msgid, subject, extra=()):
 
 
 def write(name, expect, note, date, msgid, subject, text=None, html_=None,
-          cte="quoted-printable", extra=(), boundary=None, html_cte=None):
+          cte="quoted-printable", extra=(), boundary=None, html_cte=None, wording=None):
     body = headers(date, msgid, subject, extra)
     if text is not None and html_ is not None:
         b = boundary or f"----=_Part_{zlib.crc32(name.encode()):08x}"
@@ -143,6 +147,8 @@ def write(name, expect, note, date, msgid, subject, text=None, html_=None,
         if expect == kind and not name.endswith("-" + kind):
             name += "-" + kind
     head = f"X-Reply-Expect: {expect}\nX-Reply-Note: {note}\n"
+    if wording:
+        head += f"X-Reply-Wording: {wording}\n"
     (out / f"{name}.eml").write_text(head + body)
 
 
@@ -265,14 +271,14 @@ def outlook_html_block(lang, style):
     )
 
 
-def msword_html(own, quote):
+def msword_html(own, quote, text=None):
     return (
         '<html xmlns:o="urn:schemas-microsoft-com:office:office">\n<head>\n'
         '<meta http-equiv="Content-Type" content="text/html; charset=utf-8">\n</head>\n'
         '<body lang="EN-US" link="#0563C1" vlink="#954F72">\n<div class="WordSection1">\n'
         f'<p class="MsoNormal">{html.escape(own)}<o:p></o:p></p>\n'
         '<p class="MsoNormal"><o:p>&nbsp;</o:p></p>\n' + quote
-        + pre_html() + "\n</div>\n</body>\n</html>\n"
+        + pre_html(text) + "\n</div>\n</body>\n</html>\n"
     )
 
 
@@ -605,5 +611,173 @@ simple("generic-en-interleaved", MOVE,
        + quoted("> ", ">", NEWS_LINES[:3]) + "\nNice move.\n\n"
        + quoted("> ", ">", NEWS_LINES[3:22]) + "\n13-21\n\n"
        + quoted("> ", ">", NEWS_LINES[22:]))
+
+# --- replies quoting an earlier wording of pbem's -----------------------------
+#
+# A game lasts months and pbem's templates change under it: a player
+# answers a mail worded before the last change. pbem must read such a
+# reply from its shape, whatever it remembers of the lines it sent (the
+# harness runs each case with that memory and without it). The old texts
+# come from the repository's git history: the news mail exactly as pbem
+# sent it on 2026-11-24 (as the mailx fixture of then quoted it), and the
+# first templates (0b0b843) rendered with jinja2 around today's board: a
+# news mail whose footer breaks `#3 1-9. Other commands: ...` over lines,
+# and a refusal that lists the legal moves.
+
+import subprocess
+
+import jinja2
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def git_show(spec):
+    return subprocess.run(["git", "-C", str(ROOT), "show", spec], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def quoted_by_mailx(rev):
+    """The text pbem's news mail had at `rev`, from the mailx fixture of
+    then, which quotes it whole behind a TAB."""
+    raw = git_show(f"{rev}:tests/replies/shapes/mailx-en-tab.eml")
+    body = email.message_from_string(raw, policy=policy.default).get_content()
+    return "\n".join(l[1:] for l in body.split("\n") if l.startswith("\t")) + "\n"
+
+
+def rendered(rev, name, **values):
+    """Template `name` of commit `rev` rendered with jinja2, its subject
+    line left out, `_footer.txt` and the other templates of `rev` at hand."""
+    files = {}
+    for f in ("moved.txt", "rejected.txt", "_footer.txt"):
+        text = git_show(f"{rev}:templates/{f}")
+        first, _, rest = text.partition("\n")
+        files[f] = rest.lstrip("\n") if first.startswith("Subject:") else text
+    env = jinja2.Environment(loader=jinja2.DictLoader(files), keep_trailing_newline=True)
+    env.filters["wrap"] = lambda t, width=72, indent="": ("\n" + indent).join(
+        textwrap.fill(l, width) if len(l) > width else l for l in t.split("\n"))
+    return env.get_template(name).render(**values)
+
+
+# Today's board (and its legend): between the headline and the footer.
+BOARD_TEXT = "\n".join(NEWS_LINES[2:NEWS_LINES.index("--")]).strip("\n")
+OLD = {
+    "news-1124": (quoted_by_mailx("86acf5d"),
+                  "86acf5d: the news mail of 2026-11-24, as tests/replies/shapes/mailx-en-tab.eml quoted it"),
+    "news-1121": (rendered("0b0b843", "moved.txt", mover="red", move="61-34", ply=2, next=3,
+                           your_turn=True, example="1-9", board=BOARD_TEXT, over=False),
+                  "0b0b843: templates/moved.txt and _footer.txt rendered (jinja2) with today's board"),
+    "refusal-1121": (rendered("0b0b843", "rejected.txt", command="13-45",
+                              reason="13-45 is not a legal move: a tower of 3 moves at most 3 squares",
+                              board=BOARD_TEXT, legal="13-20, 13-21, 13-22, 13-27, 13-29, 13-31, 13-37, 13-40",
+                              **{"from": 13}),
+                     "0b0b843: templates/rejected.txt rendered (jinja2): a refusal listing the legal moves"),
+}
+for key, (text, _) in OLD.items():
+    assert "played" in text or "not accepted" in text, (key, text)
+
+
+def old(name, key, expect_cmd, note, text, subject_prefix="Re: ", html_=None, cte=None,
+        extra=(), date="Fri, 20 Nov 2026 09:58:12 +0100"):
+    global n
+    n += 1
+    write(f"{name}-old-{key}", EXPECT[expect_cmd], note + f" (quoting pbem's earlier wording: {key})",
+          date, f"{name}.old.{n}@example.org", subject_prefix + SUBJECT, text, html_,
+          cte=cte or ("7bit" if text.isascii() else "8bit"), extra=extra, wording=OLD[key][1])
+
+
+def lines_of(key):
+    return OLD[key][0].rstrip("\n").split("\n")
+
+
+def header_block(names, date, bold=False, sender=PBEM, to="Alice Example <alice@example.org>",
+                 subject_prefix=""):
+    f, s, t, subj = names
+    b = "*" if bold else ""
+    return (f"{b}{f}:{b} {sender}\n{b}{s}:{b} {date}\n{b}{t}:{b} {to}\n"
+            f"{b}{subj}:{b} {subject_prefix}{SUBJECT}\n\n")
+
+
+SV = ("Från", "Skickat", "Till", "Ämne")
+EN = ("From", "Sent", "To", "Subject")
+
+old("outlook-sv", "news-1124", MOVE,
+    "Outlook desktop (sv) text+HTML in quoted-printable: the move above a Från/Skickat/Till/Ämne block and pbem's mail unquoted",
+    body_top(MOVE, header_block(SV, "den 19 november 2026 12:33") + OLD["news-1124"][0], sig="Alice"),
+    "SV: ", msword_html(MOVE, outlook_html_block("sv", "border"), OLD["news-1124"][0]),
+    cte="quoted-printable", extra=("Thread-Topic: " + SUBJECT, "Content-Language: sv-SE"))
+old("windowsphone-es", "refusal-1121", MOVE,
+    "Windows Phone (es): the move, `Enviado desde mi Windows Phone`, a De/Enviado/Para/Asunto block with no addresses, pbem's refusal unquoted",
+    body_top(MOVE, header_block(("De", "Enviado", "Para", "Asunto"), "19/11/2026 12:33", sender="pbem",
+                                to="Alice Example") + OLD["refusal-1121"][0],
+             sig="Enviado desde mi Windows Phone"),
+    "RE: ", cte="quoted-printable")
+old("outlook-googleappssync-en", "news-1121", MOVE,
+    "Outlook with Google Apps Sync: the move above a bold `*From:* pbem [mailto:...]` block and pbem's mail unquoted",
+    body_top(MOVE, header_block(EN, "Thursday, November 19, 2026 12:33 PM", bold=True,
+                                sender="pbem [mailto:pbem@example.net]", to="Alice Example")
+             + OLD["news-1121"][0], sig="Alice"),
+    "RE: ", cte="quoted-printable")
+old("outlook-en-iphone-nested", "news-1124", MOVE,
+    "Outlook quoting Alice's own iPhone reply: the move above a From/Sent block (from Alice), her earlier `moves 13`, `Sent from my iPhone`, the iPhone's attribution and pbem's mail, none of it marked",
+    body_top(MOVE, header_block(EN, "Thursday, November 19, 2026 12:40 PM", sender="Alice Example <alice@example.org>",
+                                to=f"pbem <{REPLY_TO}>", subject_prefix="Re: ")
+             + "moves 13\n\nSent from my iPhone\n\n"
+             "On 19 Nov 2026, at 12:33, pbem <pbem@example.net> wrote:\n\n" + OLD["news-1124"][0]),
+    "RE: ", cte="quoted-printable")
+old("gmail-fi", "refusal-1121", BOARD,
+    "Gmail (fi): `board` above an attribution wrapped before the address and pbem's refusal (`> `)",
+    body_top(BOARD, "to 19. marrask. 2026 klo 12.33 pbem\n<pbem@example.net> kirjoitti:\n\n"
+             + quoted("> ", lines=lines_of("refusal-1121")) + ">\n"), cte="quoted-printable")
+old("gmail-it", "news-1121", MOVE,
+    "Gmail (it): the move above `Il giorno ... ha scritto:` wrapped inside the address and pbem's mail (`> `)",
+    body_top(MOVE, "Il giorno gio 19 nov 2026 alle ore 12:33 pbem <\npbem@example.net> ha scritto:\n\n"
+             + quoted("> ", lines=lines_of("news-1121")) + ">\n", sig="Ciao"), cte="quoted-printable")
+old("gmail-pt", "refusal-1121", MOVE,
+    "Gmail (pt-PT): the move above `pbem <...> escreveu no dia quinta, ...` over two lines and pbem's refusal (`> `)",
+    body_top(MOVE, "pbem <pbem@example.net> escreveu no dia quinta, 19/11/2026\nà(s) 12:33:\n\n"
+             + quoted("> ", lines=lines_of("refusal-1121")) + ">\n"), cte="quoted-printable")
+old("gmail-ru", "news-1124", CHATTER,
+    "Gmail (ru): only chatter above the verbless attribution and pbem's mail (`> `)",
+    body_top("Подумаю и отвечу завтра.", "чт, 19 нояб. 2026 г. в 12:33, pbem <pbem@example.net>:\n\n"
+             + quoted("> ", lines=lines_of("news-1124")) + ">\n"), cte="base64")
+old("gmail-fr-multiline", "refusal-1121", MOVE,
+    "Gmail (fr): the move above `Le jeu. ..., pbem - Play by eMail <` / address / `a écrit :` on three lines and pbem's refusal (`> `)",
+    body_top(MOVE, "Le jeu. 19 nov. 2026 à 12:33, pbem - Play by eMail <\n"
+             f"{REPLY_TO}>\na écrit :\n\n" + quoted("> ", lines=lines_of("refusal-1121")) + ">\n"),
+    cte="quoted-printable")
+old("gmailmobile-en", "news-1121", MOVE,
+    "Gmail for Android: the move above `On Thu, 19 Nov 2026, 12:33 pbem, <...> wrote:` and pbem's mail (`> `)",
+    body_top(MOVE, "On Thu, 19 Nov 2026, 12:33 pbem, <pbem@example.net> wrote:\n\n"
+             + quoted("> ", lines=lines_of("news-1121")) + ">\n"))
+old("yahoo-en", "news-1124", BOARD,
+    "Yahoo Mail: `board` above ` On Thursday, ... wrote:` and pbem's mail indented by one space",
+    body_top(BOARD, " On Thursday, November 19, 2026 at 12:33:00 PM GMT+1, pbem <pbem@example.net> wrote:  \n \n \n"
+             + "\n".join(" " + l if l else "" for l in lines_of("news-1124")) + "\n"))
+old("aol-en", "refusal-1121", MOVE,
+    "AOL Mail: the move above `-----Original Message-----`, From/To/Sent/Subject and pbem's refusal unquoted",
+    body_top(MOVE, "-----Original Message-----\nFrom: pbem <pbem@example.net>\nTo: alice <alice@example.org>\n"
+             f"Sent: Thu, Nov 19, 2026 12:33 pm\nSubject: {SUBJECT}\n\n" + OLD["refusal-1121"][0]))
+old("zoho-en", "news-1121", MOVE,
+    "Zoho Mail: the move above `---- On ... wrote ----` and pbem's mail unquoted",
+    body_top(MOVE, "---- On Thu, 19 Nov 2026 12:33:00 +0100 pbem <pbem@example.net> wrote ----\n\n"
+             + OLD["news-1121"][0]))
+old("zimbra-en", "news-1124", CHATTER,
+    "Zimbra: only chatter above `----- Original Message -----` and pbem's mail unquoted",
+    body_top(CHATTER, "----- Original Message -----\nFrom: \"pbem\" <pbem@example.net>\n"
+             "To: \"Alice Example\" <alice@example.org>\nSent: Thursday, November 19, 2026 12:33:00 PM\n"
+             f"Subject: {SUBJECT}\n\n" + OLD["news-1124"][0]),
+    extra=("X-Mailer: Zimbra 10.0.6_GA_4641 (ZimbraWebClient - FF120 (Linux)/10.0.6_GA_4641)",))
+old("samsung-en", "refusal-1121", MOVE,
+    "Samsung Email: the move, `Sent from my Galaxy`, `-------- Original message --------`, a header block and pbem's refusal unquoted",
+    body_top(MOVE, "\n\n-------- Original message --------\nFrom: pbem <pbem@example.net> \n"
+             "Date: 19/11/2026 12:33 (GMT+01:00) \nTo: Alice Example <alice@example.org> \n"
+             f"Subject: {SUBJECT} \n\n" + OLD["refusal-1121"][0], sig="Sent from my Galaxy"))
+old("thunderbird-en-bottom", "news-1121", MOVE,
+    "Thunderbird, bottom-posted: `On 19/11/2026 12:33, pbem wrote:`, pbem's mail (`> `), then the move",
+    body_bottom(MOVE, "On 19/11/2026 12:33, pbem wrote:\n" + quoted("> ", ">", lines_of("news-1121"))),
+    extra=("User-Agent: Mozilla Thunderbird",))
+old("mailx-en-tab", "news-1121", MOVE,
+    "POSIX mailx `~m`: pbem's mail behind a TAB, the move below it",
+    body_bottom(MOVE, "\n".join("\t" + l if l else "\t" for l in lines_of("news-1121")) + "\n"))
 
 print(f"{len(list(out.glob('*.eml')))} shapes in {out}")
