@@ -429,7 +429,9 @@ pub const ATTRIBUTIONS: &[Attribution] = &[
          Date: 04/11/2026 10:10 (GMT+01:00) \nTo: Alice Example <alice@example.org> \n\
          Subject: {subject} ",
     ),
-    a(
+    // A forward is another's mail from its separator on: the player's
+    // words are above it (a command below it is the forwarded mail's).
+    top(
         "Gmail forward",
         "---------- Forwarded message ---------\nFrom: pbem <pbem@example.net>\n\
          Date: Wed, Nov 4, 2026 at 10:10 AM\nSubject: {subject}\nTo: Alice Example <alice@example.org>",

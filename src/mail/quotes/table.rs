@@ -513,9 +513,12 @@ pub const TABLE: &[Row] = &[
         AddressOrDate,
         &["2026. 11. 20. 오전 10:00, pbem <pbem@example.net>님이 작성:"],
     ),
+    // The colon right after the address (or mutt's bracketed date): a
+    // sentence that ends `... pbem+x@example.net (keep it private:` is
+    // none.
     attribution_row(
         "attribution/no-verb",
-        r"[:：]$",
+        r"(?:>|@[\w.-]+|\])\s*[:：]$",
         AddressAndDate,
         &[
             "пт, 20 нояб. 2026 г. в 10:00, pbem <pbem@example.net>:",

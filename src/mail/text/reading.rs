@@ -160,11 +160,13 @@ impl Reading<'_> {
                 i = self.skip_block(i, drop, &mut old);
                 continue;
             }
+            // A signature ends the reply, as unmarked old mail does (a
+            // signature quoted with one space, pbem's `--` footer, is one).
             if quotes::signature(content).is_some()
                 && key.is_empty()
                 && !known_at[i + 1..].iter().any(|k| *k)
             {
-                drop[i..].fill(true);
+                self.cut(i, i + 1, drop);
                 return;
             }
             // Below a forward's separator (`Begin forwarded message:`) is
@@ -209,9 +211,12 @@ impl Reading<'_> {
         let (lines, marks) = (self.lines, self.marks);
         let key = &marks[at].0;
         let next = (body..lines.len()).find(|&j| !lines[j].trim().is_empty());
+        // A quote is marked, or runs over lines: one indented line is a
+        // board's column numbers in unmarked old mail.
         if let Some(j) = next
             && !marks[j].0.is_empty()
             && marks[j].0 != *key
+            && (is_marked(&marks[j].0) || self.blocks.end_of(j) > j)
         {
             let last = self.blocks.end_of(j);
             drop[at..=last].fill(true);
