@@ -98,6 +98,56 @@ alternates alice@example.org
 RC
 }
 
+# nmh: an MH profile (pbem's mail as message 1 of +inbox), the capturing
+# sendmail through $MHMTSCONF, an editor that knows the draft's
+# "--------" line between the headers and the body.
+rc_nmh() {
+    local run=$1
+    mkdir -p "$run/home/Mail/inbox"
+    cp "$mail_file" "$run/home/Mail/inbox/1"
+    echo 'Current-Folder: inbox' > "$run/home/Mail/context"
+    cat > "$run/home/.mh_profile" <<RC
+Path: Mail
+Editor: $work/nmh-editor
+Local-Mailbox: Alice Example <alice@example.org>
+RC
+    printf 'mts: sendmail/pipe\nsendmail: %s\n' "$work/sendmail" > "$run/mts.conf"
+}
+# aerc: one account on a Maildir (pbem's mail in INBOX), the capturing
+# sendmail as its outgoing command, the editor script.
+rc_aerc() {
+    local run=$1
+    mkdir -p "$run/mail" "$run/home/.config/aerc"
+    mv "$run/Maildir" "$run/mail/INBOX"
+    cat > "$run/home/.config/aerc/accounts.conf" <<RC
+[alice]
+source = maildir://$run/mail
+outgoing = $work/sendmail
+default = INBOX
+from = Alice Example <alice@example.org>
+copy-to =
+RC
+    chmod 600 "$run/home/.config/aerc/accounts.conf"
+    printf '[compose]\neditor = %s\n' "$work/editor" > "$run/home/.config/aerc/aerc.conf"
+}
+# Emacs: rmail on an mbox, Alice's name and address, sendmail-send-it
+# through the capturing sendmail; the variant picks the composer:
+# message-mode (the default mail-user-agent) or the older mail-mode.
+rc_emacs() {
+    local run=$1 variant=$2
+    mbox_of_mail "$run/inbox.mbox"
+    cat > "$run/home/.emacs" <<RC
+(setq user-full-name "Alice Example"
+      user-mail-address "alice@example.org"
+      send-mail-function 'sendmail-send-it
+      message-send-mail-function 'message-send-mail-with-sendmail
+      sendmail-program "$work/sendmail"
+      inhibit-startup-screen t)
+RC
+    [ "$variant" = mail-mode ] && echo "(setq mail-user-agent 'sendmail-user-agent)" >> "$run/home/.emacs"
+    return 0
+}
+
 # The screen of session $1 (tmux).
 screen_of() { tm capture-pane -p -t "$1"; }
 
@@ -151,6 +201,16 @@ drive_screens() {
                 elif [ $replied = no ] && grep -q '^? *$' <<<"$screen"; then
                     replied=yes; tm send-keys -t "$s" 'reply 1' Enter
                 fi ;;
+            nmh)
+                if grep -q 'Press enter to continue' <<<"$screen"; then tm send-keys -t "$s" Enter
+                elif grep -q 'Create folder' <<<"$screen"; then tm send-keys -t "$s" y Enter
+                elif grep -q 'What now?' <<<"$screen"; then tm send-keys -t "$s" send Enter
+                fi ;;
+            aerc)
+                if grep -q 'Send this email?' <<<"$screen"; then tm send-keys -t "$s" y
+                elif [ $replied = no ] && grep -q 'INBOX.*pbem' <<<"$screen"; then
+                    replied=yes; tm send-keys -t "$s" R q
+                fi ;;
             alpine)
                 if grep -q 'GREETING TEXT' <<<"$screen"; then tm send-keys -t "$s" e
                 elif grep -q 'Creating subdirectory' <<<"$screen"; then tm send-keys -t "$s" Enter
@@ -196,6 +256,40 @@ drive_mailx() {
         if screen_of "$s" | grep -v '^$' | tail -1 | grep -Eq '^(Cc|Bcc): *$'; then
             tm send-keys -t "$s" Enter
             sleep 0.3
+        fi
+        sleep 0.2
+    done
+}
+
+# Emacs: `r` in rmail, C-c C-y yanks the message, the text typed at the
+# start of the body (C-c C-b in message-mode, C-c C-t in mail-mode) or at
+# its end (M->), C-c C-c sends.
+drive_emacs() {
+    local s=$1 capture=$2 text=$3 variant=$4 pos=$5
+    wait_screen "$s" 'RMAIL 1/1' || return 1
+    tm send-keys -t "$s" r
+    wait_screen "$s" '^--text follows this line--' || return 1
+    tm send-keys -t "$s" C-c C-y
+    # Both composers mark the yanked lines with "> ".
+    wait_screen "$s" '^> ' || return 1
+    local n=0
+    if [ "$pos" = top ]; then
+        if [ "$variant" = mail-mode ]; then tm send-keys -t "$s" C-c C-t
+        else tm send-keys -t "$s" C-c C-b; fi
+        tm send-keys -t "$s" -l -- "$text"; tm send-keys -t "$s" Enter Enter
+    else
+        tm send-keys -t "$s" M-'>'; tm send-keys -t "$s" Enter
+        tm send-keys -t "$s" -l -- "$text"; tm send-keys -t "$s" Enter
+    fi
+    sleep 0.5
+    tm send-keys -t "$s" C-c C-c
+    n=0
+    until [ -s "$capture" ]; do
+        n=$((n + 1))
+        if [ $n -gt 150 ]; then
+            echo "   not sent after 30 s; the screen:" >&2
+            screen_of "$s" | grep -v '^$' | tail -15 >&2
+            return 1
         fi
         sleep 0.2
     done
@@ -254,16 +348,39 @@ capture_tty() {
             cmd="mail.mailutils -f maildir://$run/Maildir"
             version=$(mail.mailutils --version | sed -n 1p)
             how="\`sendheader From\` in ~/.mailrc, $(mailx_keys "$variant")" ;;
+        nmh)
+            rc_nmh "$run"
+            cmd="repl 1"
+            [ "$variant" = filter ] && cmd="repl -filter mhl.reply 1"
+            version="nmh $(dpkg-query -W -f='${Version}' nmh)"
+            how=$( [ "$variant" = filter ] && echo "\`$cmd\`, quoting with mhl.reply" ||
+                   echo "\`$cmd\`, nmh's default: no quote")
+            how="$how, What now? send" ;;
+        aerc)
+            rc_aerc "$run"
+            cmd=aerc
+            version=$(aerc -v 2>&1 | sed -n 1p)
+            how="Rq (:reply -q), y to send" ;;
+        emacs)
+            rc_emacs "$run" "$variant"
+            cmd="emacs -nw --eval '(rmail \"$run/inbox.mbox\")'"
+            version=$(emacs --version | sed -n 1p)
+            how="rmail, r, $( [ "$variant" = mail-mode ] && echo "mail-mode (mail-user-agent sendmail-user-agent)" ||
+                echo "message-mode (the default)"), C-c C-y, the text typed, C-c C-c" ;;
     esac
     local capture="$run/sent.eml"
+    # Emacs looks for the home of $USER in the password file: it has none.
+    local user="USER=alice LOGNAME=alice"
+    [ "$client" = emacs ] && user=
     echo "== $name"
     tm new-session -d -s "$name" -x 100 -y 45 \
-        "env -i PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 HOME=$run/home USER=alice LOGNAME=alice \
-         MAILRC=$run/home/.mailrc CAPTURE=$capture REPLY_POS=$pos REPLY_TEXT='$text' $cmd; sleep 60"
+        "env -i PATH=/usr/bin/mh:$PATH TERM=xterm-256color LANG=C.UTF-8 HOME=$run/home $user \
+         MHMTSCONF=$run/mts.conf MAILRC=$run/home/.mailrc CAPTURE=$capture REPLY_POS=$pos REPLY_TEXT='$text' $cmd; sleep 60"
     local ok=yes
     case $client in
         bsd-mailx | mailutils)
             drive_mailx "$name" "$capture" "$text" "$(mailx_escape "$variant")" "$pos" || ok=no ;;
+        emacs) drive_emacs "$name" "$capture" "$text" "$variant" "$pos" || ok=no ;;
         *) drive_screens "$name" "$capture" "$client" || ok=no ;;
     esac
     if [ $ok = yes ]; then
@@ -286,6 +403,10 @@ tty_variants() {
         # mailutils' ~f and ~F only print the message (escape_print): they
         # insert nothing, so they make the plain reply again.
         mailutils) echo plain quote quote-headers ;;
+        # nmh's repl quotes nothing unless given a filter.
+        nmh) echo plain filter ;;
+        aerc) echo default ;;
+        emacs) echo message-mode mail-mode ;;
     esac
 }
 
