@@ -181,3 +181,124 @@ record_thunderbird() {
         capture_thunderbird "$v" chatter 1 "thanks, thinking about it" chatter
     done
 }
+
+# --------------------------------------------- Claws Mail and Sylpheed
+# Their config folder: Alice's account (POP3 never checked; the catcher
+# as SMTP server), an MH mailbox with pbem's mail as inbox/1, no spell
+# checker (it has no dictionary here and says so in a dialog).
+gtkmail_config() {
+    local client=$1 run=$2 cfg=$3 mail="$run/home/Mail" f
+    mkdir -p "$cfg"
+    for f in inbox sent queue trash draft; do mkdir -p "$mail/$f"; done
+    cp "$mail_file" "$mail/inbox/1"
+    cat > "$cfg/accountrc" <<RC
+[Account: 1]
+account_name=alice@example.org
+is_default=1
+name=Alice Example
+address=alice@example.org
+protocol=0
+receive_server=127.0.0.1
+set_popport=1
+pop_port=9
+user_id=alice
+smtp_server=127.0.0.1
+set_smtpport=1
+smtp_port=$CATCHER_PORT
+use_smtp_auth=0
+ssl_pop=0
+ssl_smtp=0
+inbox=#mh/Mailbox/inbox
+set_sent_folder=0
+save_message=0
+RC
+    cat > "$cfg/folderlist.xml" <<XML
+<?xml version="1.0" encoding="UTF-8"?>
+<folderlist>
+<folder type="mh" name="Mailbox" path="$mail" collapsed="0">
+<folderitem type="inbox" name="inbox" path="inbox"/>
+<folderitem type="outbox" name="sent" path="sent"/>
+<folderitem type="queue" name="queue" path="queue"/>
+<folderitem type="trash" name="trash" path="trash"/>
+<folderitem type="draft" name="draft" path="draft"/>
+</folder>
+</folderlist>
+XML
+    case $client in
+        claws-mail) printf '[Common]\nenable_aspell=0\n' > "$cfg/clawsrc" ;;
+        sylpheed) printf '[Common]\ncheck_spell=0\n' > "$cfg/sylpheedrc" ;;
+    esac
+}
+
+# One reply from Claws Mail or Sylpheed ($1): reply name, position, text,
+# expectation. The client starts on pbem's mail, Ctrl+R, the caret to the
+# start of the body (Ctrl+Home) or its end (Ctrl+End), the text typed,
+# Ctrl+Return sends it to the catcher.
+capture_gtkmail() {
+    local client=$1 reply=$2 pos=$3 text=$4 expect=$5
+    local name="$client-default-$reply" run="$work/run/$client-default-$reply"
+    echo "== $name"
+    local cfg="$run/config" main
+    gtkmail_config "$client" "$run" "$cfg"
+    local next=$(( $(find "$work/caught" -name '*.eml' | wc -l) + 1 ))
+    local caught="$work/caught/$next.eml" pid ok=no w
+    case $client in
+        claws-mail)
+            env -i PATH="$PATH" HOME="$run/home" LANG=C.UTF-8 DISPLAY="$GUI_DISPLAY" \
+                claws-mail --alternate-config-dir "$cfg" --select '#mh/Mailbox/inbox/1' \
+                >"$run/client.log" 2>&1 &
+            main=' - Claws Mail' ;;
+        sylpheed)
+            env -i PATH="$PATH" HOME="$run/home" LANG=C.UTF-8 DISPLAY="$GUI_DISPLAY" \
+                sylpheed --configdir "$cfg" --open '#mh/Mailbox/inbox/1' \
+                >"$run/client.log" 2>&1 &
+            main='^\[pbem bz-test1\]' ;;
+    esac
+    pid=$!
+    started_pids+=("$pid")
+    if w=$(gui_window "$main") && [ -n "$w" ]; then
+        # The message is selected once the window is up; give it a moment
+        # to show it.
+        sleep 2
+        x windowfocus --sync "$w"
+        x key --clearmodifiers ctrl+r
+        if w=$(gui_window 'Compose message$|^Re: ') && [ -n "$w" ]; then
+            sleep 2
+            x windowfocus --sync "$w"
+            if [ "$pos" = top ]; then
+                x key --clearmodifiers ctrl+Home
+                x type --delay 40 "$text"
+                x key Return Return
+            else
+                x key --clearmodifiers ctrl+End
+                x key Return
+                x type --delay 40 "$text"
+            fi
+            sleep 0.5
+            x key --clearmodifiers ctrl+Return
+            gui_caught "$caught" && grep -qF "$text" "$caught" && ok=yes
+        fi
+    fi
+    if [ $ok = yes ]; then
+        local version where
+        version=$("$client" --version 2>/dev/null | sed -n 1p)
+        where=$( [ "$pos" = top ] && echo "Ctrl+Home, \`$text\` typed above the quote" ||
+                 echo "Ctrl+End, \`$text\` typed below the quote")
+        save_fixture "$name" "$expect" \
+            "$version under Xvfb (its default quoting; Ctrl+R on pbem's mail in an MH inbox, $where with xdotool, Ctrl+Return; as sent over SMTP, CRLF)" \
+            "$caught"
+    else
+        echo "   no reply captured; the windows:" >&2
+        x search --onlyvisible --name . getwindowname %@ >&2 2>/dev/null || true
+        failed+=("$name")
+    fi
+    gui_end "$pid"
+}
+
+record_gtkmail() {
+    gui_display && gui_catcher || { failed+=("$1"); return; }
+    capture_gtkmail "$1" move-top top 13-21 "move 13-21"
+    capture_gtkmail "$1" move-bottom bottom 13-21 "move 13-21"
+    capture_gtkmail "$1" board top board board
+    capture_gtkmail "$1" chatter top "thanks, thinking about it" chatter
+}
