@@ -231,9 +231,9 @@ XML
 }
 
 # One reply from Claws Mail or Sylpheed ($1): reply name, position, text,
-# expectation. The client starts on pbem's mail, Ctrl+R, the caret to the
+# expectation. The client starts on pbem's mail, Reply, the caret to the
 # start of the body (Ctrl+Home) or its end (Ctrl+End), the text typed,
-# Ctrl+Return sends it to the catcher.
+# Send: the mail goes to the catcher.
 capture_gtkmail() {
     local client=$1 reply=$2 pos=$3 text=$4 expect=$5
     local name="$client-default-$reply" run="$work/run/$client-default-$reply"
@@ -252,7 +252,7 @@ capture_gtkmail() {
             env -i PATH="$PATH" HOME="$run/home" LANG=C.UTF-8 DISPLAY="$GUI_DISPLAY" \
                 sylpheed --configdir "$cfg" --open '#mh/Mailbox/inbox/1' \
                 >"$run/client.log" 2>&1 &
-            main='^\[pbem bz-test1\]' ;;
+            main='^\[pbem bz-test1\].* - Sylpheed$' ;;
     esac
     pid=$!
     started_pids+=("$pid")
@@ -261,8 +261,10 @@ capture_gtkmail() {
         # to show it.
         sleep 2
         x windowfocus --sync "$w"
-        x key --clearmodifiers ctrl+r
-        if w=$(gui_window 'Compose message$|^Re: ') && [ -n "$w" ]; then
+        # Sylpheed's message window has no key for Reply: its menu has.
+        if [ "$client" = sylpheed ]; then x key --clearmodifiers alt+m r
+        else x key --clearmodifiers ctrl+r; fi
+        if w=$(gui_window 'Compose message$|^Re: .* - Compose') && [ -n "$w" ]; then
             sleep 2
             x windowfocus --sync "$w"
             if [ "$pos" = top ]; then
@@ -275,17 +277,19 @@ capture_gtkmail() {
                 x type --delay 40 "$text"
             fi
             sleep 0.5
-            x key --clearmodifiers ctrl+Return
+            if [ "$client" = sylpheed ]; then x key --clearmodifiers shift+ctrl+e
+            else x key --clearmodifiers ctrl+Return; fi
             gui_caught "$caught" && grep -qF "$text" "$caught" && ok=yes
         fi
     fi
     if [ $ok = yes ]; then
-        local version where
+        local version where keys="Ctrl+R" send="Ctrl+Return"
+        [ "$client" = sylpheed ] && { keys="Message > Reply (Alt+M R) in its message window"; send="Shift+Ctrl+E"; }
         version=$("$client" --version 2>/dev/null | sed -n 1p)
         where=$( [ "$pos" = top ] && echo "Ctrl+Home, \`$text\` typed above the quote" ||
                  echo "Ctrl+End, \`$text\` typed below the quote")
         save_fixture "$name" "$expect" \
-            "$version under Xvfb (its default quoting; Ctrl+R on pbem's mail in an MH inbox, $where with xdotool, Ctrl+Return; as sent over SMTP, CRLF)" \
+            "$version under Xvfb (its default quoting; $keys on pbem's mail in an MH inbox, $where with xdotool, $send; as sent over SMTP, CRLF)" \
             "$caught"
     else
         echo "   no reply captured; the windows:" >&2
