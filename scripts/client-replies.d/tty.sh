@@ -385,8 +385,9 @@ capture_tty() {
     esac
     if [ $ok = yes ]; then
         local typed="\`$text\` $( [ "$pos" = top ] && echo above || echo below) the quote"
-        [ "$variant" = plain ] && typed="\`$text\` (no quote)"
-        save_fixture "$name" "$expect" "$version ($how), $typed" "$capture"
+        local quote=
+        [ "$variant" = plain ] && { typed="\`$text\` (no quote)"; quote=none; }
+        save_fixture "$name" "$expect" "$version ($how), $typed" "$capture" "$quote"
     else
         failed+=("$name")
     fi
