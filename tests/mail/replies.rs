@@ -497,7 +497,8 @@ fn client_shaped_replies() {
 
 /// The fixtures quote the mail pbem sends today (its first line, which
 /// names Bob's move, and the Reply-To they answer), but for those that
-/// quote an earlier wording on purpose (`X-Reply-Wording`). When this
+/// quote an earlier wording on purpose (`X-Reply-Wording`) or nothing
+/// (`X-Reply-Quote: none`). When this
 /// fails, pbem's wording changed: re-capture with `scripts/client-replies`.
 #[test]
 fn fixtures_quote_pbems_mail() {
@@ -509,8 +510,11 @@ fn fixtures_quote_pbems_mail() {
     for sub in ["real", "shapes"] {
         for path in fixtures(sub) {
             let raw = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
-            // An earlier wording, on purpose.
-            if raw.lines().any(|l| l.starts_with("X-Reply-Wording:")) {
+            // An earlier wording on purpose, or a reply that quotes
+            // nothing (mailx's plain `r`).
+            if raw.lines().any(|l| {
+                l.starts_with("X-Reply-Wording:") || l.starts_with("X-Reply-Quote: none")
+            }) {
                 continue;
             }
             // The quote may be encoded (base64, quoted-printable): decode.
