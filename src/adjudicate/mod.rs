@@ -16,7 +16,8 @@
 //! - [`auth`]: who is who: the player's key or DMARC; a player's address
 //!   without its key (spoofed), a stranger, a key used by another address;
 //! - [`refuse`]: a mail with no command or a line that is none, and the
-//!   refusal every concern words its refusals with;
+//!   refusal every concern words its refusals with; the lines left out of
+//!   a mail carried out, and the note of them to its sender;
 //! - [`challenge`]: `challenge`, and the answer to one (accept, decline,
 //!   withdraw), the bounds on challenges, the game's start;
 //! - [`play`]: the commands of a game in play, applied in order to the
@@ -249,7 +250,7 @@ impl Adjudicator<'_> {
             .as_ref()
             .filter(|_| side.is_some())
             .map(|(id, _)| id.as_str());
-        if let Some(e) = parsed.errors.first() {
+        if let Some(e) = refusing(&parsed.errors, &commands) {
             let r = self.refuse_line(&from, known, table.as_ref(), e)?;
             return Ok(Handled {
                 fruitless: true,
@@ -264,17 +265,35 @@ impl Adjudicator<'_> {
                 ..failed(vec![r], format!("refused from {from}: no command"))
             });
         }
+        // The lines that failed beside good commands are left out: the
+        // rest is carried out, and the sender told which and why.
+        let left_out = self.left_out(&parsed.errors, known.and(table.as_ref()))?;
         if let (Some((_, Table::Game { record, .. })), Some(_)) = (&table, side) {
             leaving_resigns(&mut commands, record);
         }
+        let handled = self.carry_out(&from, mail, target, (table, side), &commands)?;
+        Ok(left_out.tell(handled, &from))
+    }
+
+    /// The commands of a mail carried out, with the game its thread names
+    /// (`target`, and what stands for it with the sender's side in it):
+    /// in that game, or one by one outside any game.
+    fn carry_out(
+        &self,
+        from: &str,
+        mail: &Inbound,
+        target: Option<table::Target>,
+        (table, side): (Option<(String, Table)>, Option<Side>),
+        commands: &[Command],
+    ) -> Result<Handled> {
         match (table, side) {
             (Some((id, table)), Some(side)) if commands.iter().any(needs_game) => {
                 let m = GameMail {
-                    from: &from,
+                    from,
                     mail,
                     id: &id,
                     side,
-                    commands: &commands,
+                    commands,
                 };
                 self.in_game(&m, table).map(own_game)
             }
@@ -296,7 +315,7 @@ impl Adjudicator<'_> {
                     )
                 });
                 let proven = thread.is_some();
-                let handled = self.outside_game(&from, mail, &commands, thread)?;
+                let handled = self.outside_game(from, mail, commands, thread)?;
                 Ok(if proven { own_game(handled) } else { handled })
             }
         }
@@ -459,6 +478,19 @@ fn leaving_resigns(commands: &mut Vec<Command>, record: &Record) {
     if in_play {
         commands.insert(at, Command::Resign);
     }
+}
+
+/// The error that refuses a mail whole: one that does so whatever else
+/// the mail holds (two moves, a move and `resign`, too many commands), or
+/// the first line that failed in a mail with no command to carry out.
+fn refusing<'a>(
+    errors: &'a [command::CommandError],
+    commands: &[Command],
+) -> Option<&'a command::CommandError> {
+    errors
+        .iter()
+        .find(|e| e.kind.refuses_mail())
+        .or_else(|| errors.first().filter(|_| commands.is_empty()))
 }
 
 fn summary(commands: &[Command]) -> String {

@@ -136,6 +136,64 @@ impl Adjudicator<'_> {
     }
 }
 
+/// The lines of a mail that failed as commands beside good ones: left
+/// out, the rest carried out, and the sender told in the first mail pbem
+/// sends them for that mail, whatever it is (`ignored` in its context,
+/// shown by the compose step through `_ignored.txt`).
+pub(super) struct LeftOut {
+    count: usize,
+    /// Each line as a refusal quotes it, and why it was left out; none
+    /// when the sender is not proven a player of the mail's game: pbem
+    /// quotes a mail's text only to its proven sender, never to an
+    /// address anyone could have put on a mail.
+    lines: Vec<minijinja::Value>,
+}
+
+impl Adjudicator<'_> {
+    /// The lines `errors` stand for, left out of a mail; `known` the game
+    /// of the mail's thread when its sender is proven one of its players.
+    pub(super) fn left_out(
+        &self,
+        errors: &[command::CommandError],
+        known: Option<&(String, Table)>,
+    ) -> Result<LeftOut> {
+        let mut lines = Vec::new();
+        if known.is_some() {
+            for e in errors {
+                let Refusal {
+                    command, reason, ..
+                } = self.command_error(e, known)?;
+                lines.push(context! { line => command, reason });
+            }
+        }
+        Ok(LeftOut {
+            count: errors.len(),
+            lines,
+        })
+    }
+}
+
+impl LeftOut {
+    /// `handled` with the note of the lines left out in its first mail to
+    /// `sender` (no other reader's), and their count in its fate.
+    pub(super) fn tell(self, mut handled: Handled, sender: &str) -> Handled {
+        if self.count == 0 {
+            return handled;
+        }
+        let s = if self.count == 1 { "" } else { "s" };
+        handled.fate = format!("{} ({} line{s} left out)", handled.fate, self.count);
+        if let Some(l) = handled
+            .letters
+            .iter_mut()
+            .find(|l| address_of(&l.to) == sender)
+        {
+            let ignored = context! { count => self.count, lines => self.lines };
+            l.context = context! { ignored, ..l.context.clone() };
+        }
+        handled
+    }
+}
+
 /// The legal move nearest to what a player wrote in another game's
 /// notation.
 #[derive(Default)]

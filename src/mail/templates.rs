@@ -19,6 +19,7 @@ use std::path::PathBuf;
 /// The built-in templates, by file name.
 pub const DEFAULTS: &[(&str, &str)] = &[
     ("_footer.txt", include_str!("../../templates/_footer.txt")),
+    ("_ignored.txt", include_str!("../../templates/_ignored.txt")),
     ("_thread.txt", include_str!("../../templates/_thread.txt")),
     ("_words.txt", include_str!("../../templates/_words.txt")),
     ("board.txt", include_str!("../../templates/board.txt")),
@@ -190,6 +191,8 @@ impl Templates {
             message,
         };
         let (body, text) = self.as_written(&file, &ctx)?;
+        let note = self.note(&ctx)?;
+        let text = noted(&text, note.as_deref());
         let subject = match self.env.get_template(&format!("subject:{file}")) {
             Ok(t) => t.render(&ctx).map_err(|e| err(e.to_string()))?,
             Err(_) if file.starts_with('_') => String::new(),
@@ -197,13 +200,45 @@ impl Templates {
         };
         // Subjects are single lines: no header injection from any value.
         let subject = one_line(&subject);
-        let html = board_html(&body, &ctx).map_err(|e| err(e.to_string()))?;
+        let html = board_html(&body, &ctx, note.as_deref()).map_err(|e| err(e.to_string()))?;
         Ok(Rendered {
             subject,
             text: inert(&fit(&tidy(&text))),
             html,
         })
     }
+
+    /// The note of the lines of the reader's mail that pbem left out
+    /// (`ignored` in the context), as `_ignored.txt` words it: one note
+    /// for every template, an admin's own among them.
+    fn note(&self, ctx: &Value) -> Result<Option<String>, TemplateError> {
+        match ctx.get_attr("ignored") {
+            Ok(v) if !v.is_undefined() && !v.is_none() => {
+                Ok(Some(self.as_written("_ignored.txt", ctx)?.1))
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+/// A mail's `text` with `note` above its closing part: its first `--`
+/// line (the footer) or fence of dashes (a game's record), else at its
+/// end, a blank line on each side.
+fn noted(text: &str, note: Option<&str>) -> String {
+    let Some(note) = note else {
+        return text.to_string();
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_end() == "--" || super::html::is_fence(l))
+        .unwrap_or(lines.len());
+    format!(
+        "{}\n\n{}\n\n{}\n",
+        lines[..at].join("\n"),
+        note.trim(),
+        lines[at..].join("\n")
+    )
 }
 
 /// `text` as one line: control characters (line breaks) as spaces,
@@ -218,14 +253,15 @@ fn one_line(text: &str) -> String {
 
 /// The HTML part of a mail whose context shows a board
 /// ([`super::board`]): the mail worded again with a mark line in place of
-/// the ASCII board and its legend (through the same passes as the text),
-/// then as paragraphs and blocks ([`super::html::blocks`]) around the
-/// board's table and the table's own legend, styled by the board's rules
-/// with the words'. `None` when the mail shows no board: the HTML part is
+/// the ASCII board and its legend (with the same `note`, through the same
+/// passes as the text), then as paragraphs and blocks
+/// ([`super::html::blocks`]) around the board's table and the table's own
+/// legend, styled by the board's rules with the words'. `None` when the mail shows no board: the HTML part is
 /// then made from the text alone.
 fn board_html(
     body: &minijinja::Template<'_, '_>,
     ctx: &Value,
+    note: Option<&str>,
 ) -> Result<Option<String>, minijinja::Error> {
     let Ok(v) = ctx.get_attr("board") else {
         return Ok(None);
@@ -236,9 +272,8 @@ fn board_html(
     let Some(marked) = &board.marked else {
         return Ok(None);
     };
-    let text = inert(&fit(&tidy(&body.render(
-        minijinja::context! { board => marked.clone(), ..ctx.clone() },
-    )?)));
+    let text = body.render(minijinja::context! { board => marked.clone(), ..ctx.clone() })?;
+    let text = inert(&fit(&tidy(&noted(&text, note))));
     let lines: Vec<&str> = text.lines().collect();
     let Some(at) = lines.iter().position(|l| *l == super::board::MARK) else {
         return Ok(None);

@@ -1,7 +1,8 @@
 //! Commands in the body of a player's mail, one per line
 //! (case-insensitive; issue 3, "Commands"). Lines that are neither a
 //! command nor look like a move are chatter ("Hi Bob!") and are ignored;
-//! a line that looks like a move but is not one is an error to report.
+//! a line that looks like a move but is not one is an error to report
+//! ([`read`]: how a mail's errors are typed, and which refuse it whole).
 
 use crate::rules::Rules;
 use crate::timecontrol::{DigestMode, TimeControl, parse_zone};
@@ -183,30 +184,6 @@ impl fmt::Display for Command {
     }
 }
 
-/// A line that tried to be a command and failed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CommandError {
-    /// The line as written (trimmed).
-    pub line: String,
-    pub message: String,
-    /// The line is a move in another game's notation: the adjudicator,
-    /// which knows the game, words the refusal and its hint.
-    pub foreign: Option<foreign::ForeignMove>,
-}
-
-impl fmt::Display for CommandError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}`: {}", self.line, self.message)
-    }
-}
-
-/// What a mail body says.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Commands {
-    pub commands: Vec<Command>,
-    pub errors: Vec<CommandError>,
-}
-
 /// Looks like a move: digits with move punctuation (every dash that
 /// [`crate::notation::parse`] reads as `-`), an optional lunge prefix,
 /// `off`, points (`27/36,28/37`).
@@ -258,6 +235,12 @@ fn moves_in(line: &str) -> Option<Vec<String>> {
     if line.chars().nth(MAX_LINE).is_some() {
         return None;
     }
+    moves_on(line)
+}
+
+/// [`moves_in`] for a line of any length: what a line too long to be a
+/// command was (one move, or a list of them).
+fn moves_on(line: &str) -> Option<Vec<String>> {
     let glued = MARK_SPACES.replace_all(line, "$1");
     let mut moves: Vec<String> = Vec::new();
     let mut half: Option<&str> = None;
@@ -389,125 +372,17 @@ fn shorten(line: &str) -> String {
     format!("{}...", &line[..cut])
 }
 
-/// Whether a chatter line is shaped like a player's near miss (`mvoe
-/// 13-21`, `13-21 please`): a few words, not a row of a board.
-fn near_miss_shaped(line: &str) -> bool {
-    !line.starts_with(['|', '+']) && line.split_whitespace().count() <= 5
-}
-
-/// A line as the reader reads it: trimmed, its closing `.` or `!` left out.
-fn as_read(raw: &str) -> &str {
-    raw.trim().trim_end_matches(['.', '!']).trim()
-}
-
-/// Whether a line of text reads as a command, or as one the reader refuses:
-/// never true of a line pbem writes (issue 12), so a line in a quote that
-/// does is the player's.
-pub fn reads_as_command(line: &str) -> bool {
-    foreign::read(as_read(line)).is_some() || !matches!(parse_line(as_read(line)), Ok(None))
-}
-
-/// Parses every line of a cleaned body (see [`super::text`]).
-pub fn parse(body: &str) -> Commands {
-    let mut out = Commands::default();
-    let mut chatter = Vec::new();
-    for raw in body.lines() {
-        let line = as_read(raw);
-        if line.is_empty() {
-            continue;
-        }
-        let long = line.chars().nth(MAX_LINE).is_some();
-        match parse_line(line) {
-            _ if foreign::read(line).is_some() => out.errors.push(foreign_error(line)),
-            Ok(None) => chatter.push(line),
-            _ if long => out.errors.push(CommandError {
-                line: shorten(line),
-                foreign: None,
-                message: format!(
-                    "this line is {} characters long, too long for a command (at most {MAX_LINE}); write each command on a short line of its own",
-                    line.chars().count()
-                ),
-            }),
-            Ok(Some(c)) => out.commands.push(c),
-            Err(message) => out.errors.push(CommandError {
-                line: quoted(line),
-                message,
-                foreign: None,
-            }),
-        }
-    }
-    // One move per mail: the second would be refused as not this
-    // player's turn, after the first was played; refuse the mail whole
-    // and name the moves, so the player can send the one they mean.
-    let moves: Vec<String> = out
-        .commands
-        .iter()
-        .filter(|c| matches!(c, Command::Move { .. }))
-        .map(Command::to_string)
-        .collect();
-    if moves.len() > 1 {
-        out.errors.push(CommandError {
-            foreign: None,
-            line: shorten(&first_two(&moves)),
-            message: format!(
-                "one move per mail: this mail holds {} moves ({}); send only the move you play now",
-                moves.len(),
-                first_two(&moves)
-            ),
-        });
-    }
-    if out.commands.len() > MAX_COMMANDS {
-        out.errors.push(CommandError {
-            foreign: None,
-            line: format!("{} commands", out.commands.len()),
-            message: format!(
-                "a mail may hold at most {MAX_COMMANDS} commands, and this one holds {}; nothing of it was done",
-                out.commands.len()
-            ),
-        });
-    }
-    // Nothing but chatter: a line with a move in it was most likely meant
-    // as one (`mvoe 13-21`, `13-21 please`); say how to write it.
-    if out.commands.is_empty() && out.errors.is_empty() {
-        // A short line of the player's, not a row of a board nor a
-        // sentence of pbem's quoted back unrecognised (issue 12).
-        let near = chatter
-            .iter()
-            .filter(|l| near_miss_shaped(l))
-            .find_map(|line| {
-                line.split_whitespace()
-                    .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
-                    .find(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
-                    .map(|w| (line, w))
-            });
-        if let Some((line, w)) = near.filter(|(_, w)| w.chars().nth(60).is_none()) {
-            out.errors.push(CommandError {
-                line: shorten(line),
-                foreign: None,
-                message: format!(
-                    "pbem reads a move only when it stands alone on its line; if you meant {w}, write it by itself, or as `move {w}`"
-                ),
-            });
-        } else if let Some((line, c)) = chatter.iter().find_map(|line| {
-            line.split_whitespace()
-                .find_map(lookalike)
-                .map(|c| (line, c))
-        }) {
-            // Issue 5: say which character, or the player sees only
-            // "no command" beside a move they think they wrote.
-            out.errors.push(CommandError {
-                line: shorten(line),
-                foreign: None,
-                message: format!(
-                    "{}; write moves with the digits 0-9 and the marks of your game's notation, like {} (`rules GAME` shows them)",
-                    crate::glyph::unexpected(c),
-                    example()
-                ),
-            });
-        }
-    }
-    out
-}
+/// A line shaped `Label: value`, in any language: one to three words,
+/// the first starting with a letter, then a colon and a space or the
+/// line's end (`Legal moves: 50-26, 50-29`, `From 50: 50-26`, `Your move:
+/// 13-21`, `Zug:`, `Coups légaux : ...`; a full-width `：` wants no
+/// space). A caption, pbem's quoted back or the player's own, never a
+/// command nor an attempt at one. A colon inside a word is none of a
+/// label's (M.A.D.'s `12-20:2`, `digest daily 08:00`), nor is one after
+/// a first word that is no word (`#12: 22-15`, `12-20: 2`).
+static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,2}\s*(?::(?:\s|$)|：)").expect("valid regex")
+});
 
 /// One line: `Ok(None)` for chatter.
 pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
@@ -517,8 +392,9 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
         return Ok(None);
     };
     // `rules = "mad"`, `moves = """`: a setting or a record's line (a game
-    // record quoted back from a game-over mail), never a command.
-    if words.get(1) == Some(&"=") {
+    // record quoted back from a game-over mail), never a command; nor a
+    // caption (`Legal moves: 50-26, 50-29`, `Your move: ...`).
+    if words.get(1) == Some(&"=") || LABEL.is_match(line) {
         return Ok(None);
     }
     let cmd = match head.as_str() {
@@ -753,20 +629,9 @@ fn strip_word(s: &str, word: &str) -> Option<String> {
 
 mod challenge;
 pub mod foreign;
+mod read;
 use challenge::parse_challenge;
-
-/// The refusal of `line`, a move in another game's notation.
-fn foreign_error(line: &str) -> CommandError {
-    CommandError {
-        line: line.to_string(),
-        message: FOREIGN.into(),
-        foreign: foreign::read(line),
-    }
-}
-
-/// The log's word for a move in another game's notation; the player's
-/// refusal is worded by the adjudicator (`foreign_move`).
-const FOREIGN: &str = "a move in another game's notation";
+pub use read::{CommandError, Commands, ErrorKind, parse, reads_as_command};
 
 #[cfg(test)]
 mod tests;

@@ -229,9 +229,8 @@ fn moves_takes_a_square_or_nothing() {
         }
     );
     for (line, word) in [
-        ("moves moves:", "moves:"),
-        ("Legal moves: 50-51", "moves:"),
-        ("legal moves: 50-51, 50-52, 50-53", "moves:"),
+        ("moves moves", "moves"),
+        ("legal moves 50-51", "moves"),
         ("moves 1000", "1000"),
         ("moves 27/36", "27/36"),
         ("moves twenty-two", "twenty-two"),
@@ -246,8 +245,8 @@ fn moves_takes_a_square_or_nothing() {
         assert!(e.contains("or nothing"), "{line}: {e}");
     }
     assert_eq!(
-        parse_line("moves moves:").unwrap_err(),
-        "`moves:` is not a square number: `moves` takes a square number, like moves 22, or nothing"
+        parse_line("moves moves").unwrap_err(),
+        "`moves` is not a square number: `moves` takes a square number, like moves 22, or nothing"
     );
     assert!(
         parse_line("moves 22 23")
@@ -438,4 +437,116 @@ fn series_tournament_and_rating_commands() {
     ] {
         assert_eq!(one(&c.to_string()), c, "round trip");
     }
+}
+
+#[test]
+fn a_caption_is_never_a_command_nor_an_error() {
+    for line in [
+        "Legal moves: 50-26, 50-29, 50-33, ...",
+        "legal moves: 50-51",
+        "moves: 50-26",
+        "From 50: 50-26, 50-29",
+        "Your move: 13-21",
+        "Your move: #13 13-21",
+        "Zug: 13-21",
+        "Coups légaux : 50-26, 50-29",
+        "合法着法：50-26",
+        "Legal moves:",
+        "P.S.: resign",
+        "Rules: chess",
+    ] {
+        assert_eq!(parse_line(line), Ok(None), "{line}");
+        assert!(!reads_as_command(line), "{line}");
+        assert!(!reads_as_command(&format!("> {line}")), "{line}");
+        // Beside a move it is chatter: the move alone is read.
+        let c = parse(&format!("22-15\n{line}\n"));
+        assert_eq!(c.commands, [one("22-15")], "{line}");
+        assert!(c.errors.is_empty(), "{line}: {:?}", c.errors);
+    }
+    // A colon inside a word, or after no word, is no caption's.
+    assert!(matches!(one("12-20:2"), Command::Move { .. }));
+    assert!(matches!(one("12-20: 2"), Command::Move { .. }));
+    assert!(matches!(one("#12 12-20:2"), Command::Move { .. }));
+    assert!(matches!(one("digest daily 08:00"), Command::Digest(_)));
+    assert!(parse_line("#12: 22-15").is_err());
+    // A chess move joined by a colon is still a move in another notation.
+    assert!(reads_as_command("e2: e4"));
+}
+
+#[test]
+fn each_error_is_typed_by_what_it_tried_to_be() {
+    let long_list = (1..=40)
+        .map(|n| format!("{n}-{}", n + 8))
+        .collect::<Vec<_>>()
+        .join(", ");
+    for (line, kind) in [
+        ("e2-e4", ErrorKind::Move),
+        ("50 to 42", ErrorKind::Move),
+        ("#12", ErrorKind::Move),
+        ("#x 22-15", ErrorKind::Move),
+        ("move", ErrorKind::Move),
+        ("22-15 23-16", ErrorKind::Move),
+        ("move 22-15, 23-16", ErrorKind::Move),
+        ("#12 50-51, 50-52, 50-53", ErrorKind::Move),
+        ("13х21", ErrorKind::Move),
+        ("mvoe 13-21", ErrorKind::Move),
+        ("50-26, 50-29, 50-33", ErrorKind::MoveList),
+        ("17-33 33x41 49-off", ErrorKind::MoveList),
+        (&long_list, ErrorKind::MoveList),
+        ("accept drwa", ErrorKind::Command),
+        ("rules chess", ErrorKind::Command),
+        ("timezone Mars/Base", ErrorKind::Command),
+        ("moves 22 23", ErrorKind::Command),
+        ("vacation soon", ErrorKind::Command),
+        ("challenge mad", ErrorKind::Command),
+    ] {
+        let c = parse(&format!("{line}\n"));
+        assert_eq!(c.errors.len(), 1, "{line}: {:?}", c.errors);
+        assert_eq!(c.errors[0].kind, kind, "{line}: {:?}", c.errors);
+        assert!(!kind.refuses_mail(), "{line}");
+    }
+    // Beside a move, a line that is no move is left to the adjudicator
+    // to leave out: nothing refuses the mail.
+    for other in ["accept drwa", "rules chess", "50-26, 50-29, 50-33", "draw"] {
+        let c = parse(&format!("13-21\n{other}\n"));
+        assert!(c.commands.contains(&one("13-21")), "{other}");
+        assert!(
+            c.errors.iter().all(|e| !e.kind.refuses_mail()),
+            "{other}: {:?}",
+            c.errors
+        );
+    }
+}
+
+#[test]
+fn two_attempts_at_a_move_or_a_move_and_resign_refuse_the_mail() {
+    for (body, named) in [
+        ("64-63\n63-62\n", "(64-63, 63-62)"),
+        ("13-21\n#13 23-x1x\n", "(13-21, #13 23-x1x)"),
+        ("13-21\ne2-e4\n", "(13-21, e2-e4)"),
+        ("13-21\n22-15 23-16\n", "(13-21, 22-15 23-16)"),
+        ("#x 13-21\nmove\n", "(#x 13-21, move)"),
+    ] {
+        let c = parse(body);
+        let e = c.errors.iter().find(|e| e.kind.refuses_mail());
+        let e = e.unwrap_or_else(|| panic!("{body:?}: {:?}", c.errors));
+        assert_eq!(e.kind, ErrorKind::Ambiguous, "{body:?}");
+        assert!(e.message.starts_with("one move per mail"), "{}", e.message);
+        assert!(e.message.contains(named), "{body:?}: {}", e.message);
+    }
+    for body in ["13-21\nresign\n", "resign\n#x 13-21\n"] {
+        let c = parse(body);
+        let e = c.errors.iter().find(|e| e.kind == ErrorKind::Ambiguous);
+        let e = e.unwrap_or_else(|| panic!("{body:?}: {:?}", c.errors));
+        assert!(e.message.contains("`resign`"), "{}", e.message);
+        assert!(e.message.contains("play on or give up"), "{}", e.message);
+    }
+    // A move and a draw offer are both meant; a resignation alone too.
+    for body in ["13-21\ndraw\n", "resign\nthanks for the game\n"] {
+        assert!(parse(body).errors.is_empty(), "{body:?}");
+    }
+    let many = parse(&"board\n".repeat(MAX_COMMANDS + 1));
+    assert_eq!(many.errors.len(), 1);
+    assert_eq!(many.errors[0].kind, ErrorKind::TooMany);
+    assert!(many.errors[0].kind.refuses_mail());
 }
