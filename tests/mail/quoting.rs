@@ -507,11 +507,14 @@ fn combos(ws: &[Wording], seed: u64, samples: usize) -> (Vec<Combo>, usize) {
     for _ in 0..samples {
         combos.push(draw(&mut rng, None));
     }
-    // An unmarked quote with no attribution is no quote at all.
+    // An unmarked quote with no attribution is no quote at all; nor is
+    // one behind a single space (what format=flowed space-stuffing
+    // adds to a line of the player's own).
+    let unmarked = |style: usize| style == UNMARKED || STYLES[style].1 == " ";
     let mut combos: Vec<Combo> = combos
         .into_iter()
         .map(Combo::fitted)
-        .filter(|c| !(c.style == UNMARKED && c.attribution == NO_ATTRIBUTION))
+        .filter(|c| !(unmarked(c.style) && c.attribution == NO_ATTRIBUTION))
         .collect();
     let before = combos.len();
     combos.retain(|c| !ambiguous(*c, &ws[c.mail].text));

@@ -512,9 +512,10 @@ fn fixtures_quote_pbems_mail() {
             let raw = String::from_utf8_lossy(&fs::read(&path).unwrap()).into_owned();
             // An earlier wording on purpose, or a reply that quotes
             // nothing (mailx's plain `r`).
-            if raw.lines().any(|l| {
-                l.starts_with("X-Reply-Wording:") || l.starts_with("X-Reply-Quote: none")
-            }) {
+            if raw
+                .lines()
+                .any(|l| l.starts_with("X-Reply-Wording:") || l.starts_with("X-Reply-Quote: none"))
+            {
                 continue;
             }
             // The quote may be encoded (base64, quoted-printable): decode.

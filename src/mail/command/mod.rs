@@ -372,7 +372,7 @@ fn shorten(line: &str) -> String {
     format!("{}...", &line[..cut])
 }
 
-/// A line shaped `Label: value`, in any language: one to three words,
+/// A line shaped `Label: value`, in any language: one to four words,
 /// the first starting with a letter, then a colon and a space or the
 /// line's end (`Legal moves: 50-26, 50-29`, `From 50: 50-26`, `Your move:
 /// 13-21`, `Zug:`, `Coups légaux : ...`; a full-width `：` wants no
@@ -380,9 +380,15 @@ fn shorten(line: &str) -> String {
 /// command nor an attempt at one. A colon inside a word is none of a
 /// label's (M.A.D.'s `12-20:2`, `digest daily 08:00`), nor is one after
 /// a first word that is no word (`#12: 22-15`, `12-20: 2`).
-static LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,2}\s*(?::(?:\s|$)|：)").expect("valid regex")
+pub(crate) static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)").expect("valid regex")
 });
+
+/// The most words a command other than `challenge` takes, its move's
+/// marks glued (`#12 22 - 15` is two): a longer line is a sentence that
+/// happens to start like one (`#5 22-15. Other commands: board, ...`,
+/// `moves 22 lists the moves from one square`), chatter.
+const COMMAND_WORDS: usize = 4;
 
 /// One line: `Ok(None)` for chatter.
 pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
@@ -397,8 +403,23 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
     if words.get(1) == Some(&"=") || LABEL.is_match(line) {
         return Ok(None);
     }
+    if head != "challenge"
+        && words.len() > COMMAND_WORDS
+        && moves_on(line).is_none()
+        && MARK_SPACES
+            .replace_all(line, "$1")
+            .split_whitespace()
+            .nth(COMMAND_WORDS)
+            .is_some()
+    {
+        return Ok(None);
+    }
     let cmd = match head.as_str() {
         h if h.starts_with('#') && h.len() > 1 => numbered_move(&words)?,
+        // `play black`, `move on`: words, no move (a move has a digit).
+        "move" | "play" if words.len() > 1 && !line.chars().any(|c| c.is_numeric()) => {
+            return Ok(None);
+        }
         "move" | "play" => plain_move(&words)?,
         "challenge" => return parse_challenge(&words[1..]).map(Some),
         "accept" | "accepted" => match lower.get(1).map(String::as_str) {

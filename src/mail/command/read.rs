@@ -108,8 +108,11 @@ pub fn parse(body: &str) -> Commands {
     let mut chatter = Vec::new();
     // The attempts at a move, valid or not, in the mail's order.
     let mut moves = Vec::new();
+    // The length of the line above, 0 after a blank one.
+    let mut above = 0;
     for raw in body.lines() {
         let line = as_read(raw);
+        let after = std::mem::replace(&mut above, raw.trim().chars().count());
         if line.is_empty() {
             continue;
         }
@@ -117,7 +120,7 @@ pub fn parse(body: &str) -> Commands {
         let error = match parse_line(line) {
             _ if foreign::read(line).is_some() => foreign_error(line),
             Ok(None) => {
-                chatter.push(line);
+                chatter.push((line, after));
                 continue;
             }
             _ if long => CommandError::new(
@@ -193,21 +196,43 @@ fn ambiguity(moves: &[String], commands: &[Command]) -> Option<CommandError> {
 }
 
 /// Whether a chatter line is shaped like a player's near miss (`mvoe
-/// 13-21`, `13-21 please`): a few words, not a row of a board.
-fn near_miss_shaped(line: &str) -> bool {
-    !line.starts_with(['|', '+']) && line.split_whitespace().count() <= 5
+/// 13-21`, `13-21 please`): a few words with one move-like word in them;
+/// not a row of a board, a caption (`From 16: 16-14, 16-1`), a list, a
+/// numbered line of a record (`1.   93x84`), nor the end of a paragraph
+/// wrapped from the line above (`beyond 1-8`: `after` is that line's
+/// length).
+fn near_miss_shaped(line: &str, after: usize) -> bool {
+    let move_like = line
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
+        .filter(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
+        .count();
+    let numbered = line
+        .split_whitespace()
+        .next()
+        .is_some_and(|w| w.ends_with('.') && w[..w.len() - 1].bytes().all(|b| b.is_ascii_digit()));
+    !line.starts_with(['|', '+'])
+        && line.split_whitespace().count() <= 5
+        && move_like <= 1
+        && !numbered
+        && !LABEL.is_match(line)
+        && after < WRAPPED
 }
+
+/// A line this long (in characters) above a chatter line makes it the
+/// end of a paragraph a client or pbem wrapped, not a line of its own.
+const WRAPPED: usize = 50;
 
 /// In a mail of nothing but chatter, a line with a move in it was most
 /// likely meant as one (`mvoe 13-21`, `13-21 please`, `13х21` with a
 /// Cyrillic `х`): the error that says how to write it, if any.
-fn near_miss(chatter: &[&str]) -> Option<CommandError> {
+fn near_miss(chatter: &[(&str, usize)]) -> Option<CommandError> {
     // A short line of the player's, not a row of a board nor a sentence
     // of pbem's quoted back unrecognised (issue 12).
     let near = chatter
         .iter()
-        .filter(|l| near_miss_shaped(l))
-        .find_map(|line| {
+        .filter(|(l, after)| near_miss_shaped(l, *after))
+        .find_map(|(line, _)| {
             line.split_whitespace()
                 .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
                 .find(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
@@ -224,7 +249,7 @@ fn near_miss(chatter: &[&str]) -> Option<CommandError> {
     }
     // Issue 5: say which character, or the player sees only "no
     // command" beside a move they think they wrote.
-    let (line, c) = chatter.iter().find_map(|line| {
+    let (line, c) = chatter.iter().find_map(|(line, _)| {
         line.split_whitespace()
             .find_map(lookalike)
             .map(|c| (line, c))

@@ -117,6 +117,10 @@ const INTERLEAVED_WORDS: usize = 6;
 /// lines (a move, a word to the opponent, a name).
 const INTERLEAVED_LINES: usize = 4;
 
+/// How many lines behind a `|` or TAB make a quote, attributed or not: a
+/// player may indent a move or two, not a mail.
+const QUOTE_LINES: usize = 3;
+
 /// How far above pbem's known lines the span to drop may reach for their
 /// attribution or header lines (a header block has up to six).
 const KNOWN_REACH_UP: usize = 6;
@@ -265,9 +269,10 @@ impl Reading<'_> {
     }
 
     /// At line `i` of a `|` or TAB block: the line to read on from. The
-    /// block is dropped, and its marker noted in `old`, when it is a mail
-    /// quoted whole (a header block or a separator in it); else it is read
-    /// on as the player's (`| 22-15`, a TAB-indented move).
+    /// block is dropped, and its marker noted in `old`, when it is a quote:
+    /// [`QUOTE_LINES`] lines or more, or a mail quoted whole (a header
+    /// block or a separator in it); else it is read on as the player's
+    /// (`| 22-15`, a TAB-indented move).
     fn skip_block(&self, i: usize, drop: &mut [bool], old: &mut Vec<Option<char>>) -> usize {
         let Some((start, last)) = self.blocks.of_line[i].map(|b| self.blocks.spans[b]) else {
             return i + 1;
@@ -276,9 +281,12 @@ impl Reading<'_> {
             return i + 1;
         }
         let contents: Vec<&str> = self.marks[start..=last].iter().map(|(_, c)| *c).collect();
-        let old_mail = (0..contents.len()).any(|k| {
-            quotes::separator(contents[k]).is_some() || quotes::header_block(&contents, k).is_some()
-        });
+        let lines = contents.iter().filter(|c| !c.is_empty()).count();
+        let old_mail = lines >= QUOTE_LINES
+            || (0..contents.len()).any(|k| {
+                quotes::separator(contents[k]).is_some()
+                    || quotes::header_block(&contents, k).is_some()
+            });
         if !old_mail {
             return i + 1;
         }
