@@ -145,15 +145,28 @@ fn paragraphs(text: &str) -> String {
     let mut out = String::new();
     for para in text.split("\n\n") {
         let lines: Vec<&str> = para.lines().filter(|l| !l.trim().is_empty()).collect();
+        // A point of a list wrapped with a hanging indent (`- a reason
+        // that`, `  goes on`) is prose on, not a block set in.
+        let mut kinds: Vec<Line> = lines.iter().map(|l| line_kind(l)).collect();
+        let mut in_item = false;
+        for (j, line) in lines.iter().enumerate() {
+            let indent = line.len() - line.trim_start().len();
+            if indent == 0 {
+                in_item = starts_item(line);
+            } else if in_item && indent <= 4 && kinds[j] == Line::Indented {
+                kinds[j] = Line::Prose;
+            } else {
+                in_item = false;
+            }
+        }
         let mut i = 0;
         while i < lines.len() {
-            let kind = line_kind(lines[i]);
+            let kind = kinds[i];
             // Aligned lines take the lines set in deep below them: the
             // rest of a column.
             let deep = |l: &str| l.len() - l.trim_start().len() >= 8;
-            let run = lines[i..]
-                .iter()
-                .take_while(|l| line_kind(l) == kind || (kind == Line::Columns && deep(l)))
+            let run = (i..lines.len())
+                .take_while(|&j| kinds[j] == kind || (kind == Line::Columns && deep(lines[j])))
                 .count();
             let part = &lines[i..i + run];
             match kind {
@@ -383,6 +396,15 @@ mod tests {
         assert!(h.contains("<dd>start a game; add `first`</dd>"), "{h}");
         let three = blocks("  a  b  c\n  d  e  f\n");
         assert!(three.contains("<pre"), "{three}");
+    }
+
+    #[test]
+    fn a_point_wrapped_with_a_hanging_indent_flows_on() {
+        let html = blocks(
+            "Left out:\n\n- `a`: one\n- `timezone Mars/Base`: unknown time zone `Mars/Base`; hint: write an\n  IANA name such as `Europe/Berlin`\n",
+        );
+        assert!(html.contains("write an\nIANA name"), "{html}");
+        assert!(!html.contains("class=\"i\""), "{html}");
     }
 
     #[test]

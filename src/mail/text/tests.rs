@@ -639,23 +639,3 @@ fn the_senders_own_old_mail_holds_no_new_command() {
         Black wins by reaching the far row, red beyond\n1-8.\n";
     assert_eq!(strip_reply(wrapped, &sender, &|_| false).trim(), "Thanks!");
 }
-
-#[test]
-fn scratch_case() {
-    let Ok(t) = std::fs::read_to_string("/tmp/case.txt") else {
-        return;
-    };
-    let t = normalize(&t);
-    let lines: Vec<&str> = t.lines().collect();
-    for (i, l) in lines.iter().enumerate() {
-        let (k, c) = split_prefix(l);
-        eprintln!(
-            "{i:3} {k:?} sep={} hb={:?} attr={:?} lv={:?} {c}",
-            quotes::separator(c).is_some(),
-            quotes::header_block(&lines, i).map(|r| r.name),
-            quotes::attribution(&lines, i).map(|(r, n)| (r.name, n)),
-            quotes::label_value(c).is_some()
-        );
-    }
-    eprintln!("KEPT:\n{}", strip_quotes(&t));
-}
