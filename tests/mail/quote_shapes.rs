@@ -583,12 +583,15 @@ pub fn body(c: Combo, subject: &str, text: &str) -> String {
 }
 
 /// Whether no reader could tell the player's text from the quote's: an
-/// unmarked quote with the player's text below or inside it, where a
+/// unmarked (or one-space) quote with the player's text below or inside it, where a
 /// paragraph of the quote as it stands in the reply is one line that
 /// reads as a command (an old wording's, or a template's before pbem's
 /// inert pass), just as the player's own would stand.
 pub fn ambiguous(c: Combo, text: &str) -> bool {
-    if c.style != UNMARKED || LAYOUTS[c.layout] == "top-posted" {
+    // One space is no quote mark: format=flowed stuffs one into a
+    // player's own line.
+    let unmarked = c.style == UNMARKED || STYLES[c.style].1 == " ";
+    if !unmarked || LAYOUTS[c.layout] == "top-posted" {
         return false;
     }
     parts(c, text).iter().any(|part| {

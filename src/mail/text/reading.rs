@@ -117,8 +117,8 @@ const INTERLEAVED_WORDS: usize = 6;
 /// lines (a move, a word to the opponent, a name).
 const INTERLEAVED_LINES: usize = 4;
 
-/// How many lines behind a `|` or TAB make a quote, attributed or not: a
-/// player may indent a move or two, not a mail.
+/// How many lines behind a `|`, a TAB or an indent make a quote,
+/// attributed or not: a player may indent a move or two, not a mail.
 const QUOTE_LINES: usize = 3;
 
 /// How far above pbem's known lines the span to drop may reach for their
@@ -160,7 +160,7 @@ impl Reading<'_> {
                 i = last + 1;
                 continue;
             }
-            if !is_open(key) {
+            if !is_open(key) || self.indented_quote(i) {
                 i = self.skip_block(i, drop, &mut old);
                 continue;
             }
@@ -258,17 +258,38 @@ impl Reading<'_> {
     }
 
     /// The first line below the separator or header block at line `i`
-    /// and its header lines: where the old mail's text starts.
+    /// and its header lines (those right below it, up to a blank line):
+    /// where the old mail's text starts. Lines of the text shaped like
+    /// headers (`Last move: 61-34`) are the text's.
     fn below_headers(&self, i: usize) -> usize {
-        (i + 1..self.lines.len())
-            .find(|&j| {
-                let c = self.marks[j].1;
-                !c.is_empty() && quotes::label_value(c).is_none() && quotes::separator(c).is_none()
-            })
-            .unwrap_or(self.lines.len())
+        let n = self.lines.len();
+        let mut j = i + 1;
+        while j < n && {
+            let c = self.marks[j].1;
+            !c.is_empty() && (quotes::label_value(c).is_some() || quotes::separator(c).is_some())
+        } {
+            j += 1;
+        }
+        (j..n).find(|&k| !self.marks[k].1.is_empty()).unwrap_or(n)
     }
 
-    /// At line `i` of a `|` or TAB block: the line to read on from. The
+    /// Whether line `i` starts an indented block of [`QUOTE_LINES`] lines
+    /// or more: a quote, attributed or not (two indented lines may be a
+    /// player's own).
+    fn indented_quote(&self, i: usize) -> bool {
+        self.marks[i].0 == " "
+            && self.blocks.of_line[i].is_some_and(|b| {
+                let (start, last) = self.blocks.spans[b];
+                start == i
+                    && self.marks[start..=last]
+                        .iter()
+                        .filter(|(_, c)| !c.is_empty())
+                        .count()
+                        >= QUOTE_LINES
+            })
+    }
+
+    /// At line `i` of a `|`, TAB or indented block: the line to read on from. The
     /// block is dropped, and its marker noted in `old`, when it is a quote:
     /// [`QUOTE_LINES`] lines or more, or a mail quoted whole (a header
     /// block or a separator in it); else it is read on as the player's
