@@ -224,9 +224,10 @@ impl Store {
     }
 
     /// Rewrites `p` in place (truncated and written, the same inode), on a
-    /// batch view at [`Store::sync`]; for advisory files only, which may be
-    /// torn by a crash and then read as missing. Each file made and freed
-    /// costs on ext4 without a journal (issue 6), and an advisory file is
+    /// batch view at [`Store::sync`]; for files a crash may tear, whose
+    /// reader knows a torn one (two slots written in turn, each with its
+    /// checksum: [`Store::write_correspondence`]). Each file made and freed
+    /// costs on ext4 without a journal (issue 6), and such a file is
     /// rewritten for every reply.
     pub(super) fn write_in_place(&self, p: &Path, text: &str) -> Result<(), StoreError> {
         match &self.batch {
@@ -238,6 +239,14 @@ impl Store {
             }
             None => fs::write(p, text).map_err(io_err(p)),
         }
+    }
+
+    /// Whether `p` has a change of this batch waiting for [`Store::sync`]
+    /// (never on a plain store).
+    pub(super) fn pending(&self, p: &Path) -> bool {
+        self.batch
+            .as_ref()
+            .is_some_and(|b| lock(&b.pending).files.contains_key(p))
     }
 
     /// Removes `p` if it exists; on a batch view, at [`Store::sync`].

@@ -17,6 +17,14 @@
 //! Bounded: lines older than [`KEEP_DAYS`] go, and at most [`MAX_LINES`]
 //! are kept (the oldest go first); at most [`MAX_THREADS`] games' threads
 //! are kept (the least recently used go first).
+//!
+//! On disk (`DATA/sent/<hash>.0` and `.1`): rewritten for every reply, in
+//! place (no file made and freed per reply), and so in two slots written
+//! in turn, each a [`slot_text`] with a sequence number and a checksum: a
+//! write a crash tears leaves the slot before it whole, and the newest
+//! whole slot is what is read ([`newest`]). A file of the single-file form
+//! of before (`<hash>.json`, the JSON alone) is read when there is no
+//! slot, and removed once its state is written to one.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -64,6 +72,97 @@ pub struct Correspondence {
     /// sent (`YYYY-MM-DD`).
     #[serde(default)]
     pub lines: BTreeMap<String, String>,
+    /// Where this state was read from, for the next write: never in the
+    /// file's JSON.
+    #[serde(skip)]
+    pub(super) stored: Stored,
+}
+
+/// Where a [`Correspondence`] was read from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Stored {
+    /// The sequence number of the newest whole slot (0: none).
+    pub(super) seq: u64,
+    /// That slot, whose state the next write must not tear: it goes to
+    /// the other one.
+    pub(super) slot: Option<usize>,
+    /// A file of the single-file form was there (no slot was whole).
+    pub(super) legacy: bool,
+}
+
+/// The first line of a slot: the form, then the sequence number, the
+/// length of the JSON below and its checksum.
+const SLOT_FORM: &str = "pbem-sent 1";
+
+/// A slot's text: its first line (`pbem-sent 1 SEQ LEN SUM`) and `json`.
+pub(super) fn slot_text(seq: u64, json: &str) -> String {
+    format!(
+        "{SLOT_FORM} {seq} {} {:016x}\n{json}",
+        json.len(),
+        checksum(json.as_bytes())
+    )
+}
+
+/// The sequence number, the checksum and the JSON of a slot's `text`
+/// when its first line reads and the JSON below it has the length it
+/// gives: a slot cut short has not, and its checksum is left to check.
+fn read_slot(text: &str) -> Option<(u64, u64, &str)> {
+    let (head, json) = text.split_once('\n')?;
+    let mut words = head.strip_prefix(SLOT_FORM)?.split_whitespace();
+    let seq = words.next()?.parse().ok()?;
+    let len: usize = words.next()?.parse().ok()?;
+    let sum = u64::from_str_radix(words.next()?, 16).ok()?;
+    (words.next().is_none() && json.len() == len).then_some((seq, sum, json))
+}
+
+/// The newest whole one of two slots' texts (`None`: no such file), as
+/// its slot, sequence number and JSON: the newer is checked first, and
+/// the older only when the newer is torn.
+pub(super) fn newest(slots: [Option<&str>; 2]) -> Option<(usize, u64, &str)> {
+    let mut read: Vec<(usize, u64, u64, &str)> = slots
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, t)| {
+            t.and_then(read_slot)
+                .map(|(seq, sum, json)| (i, seq, sum, json))
+        })
+        .collect();
+    read.sort_by_key(|&(_, seq, _, _)| std::cmp::Reverse(seq));
+    read.into_iter()
+        .find(|&(_, _, sum, json)| checksum(json.as_bytes()) == sum)
+        .map(|(i, seq, _, json)| (i, seq, json))
+}
+
+/// A checksum of a slot's JSON (it runs for every reply, on up to a few
+/// hundred kilobytes): four lanes of eight bytes, each a multiply and a
+/// shift per word, so that the lanes run side by side. No code that
+/// corrects anything; only enough that a torn write never matches it.
+fn checksum(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |h: u64, word: u64| {
+        let h = (h ^ word).wrapping_mul(K);
+        h ^ (h >> 32)
+    };
+    let word = |b: &[u8]| {
+        let mut w = [0; 8];
+        w[..b.len()].copy_from_slice(b);
+        u64::from_le_bytes(w)
+    };
+    let mut lanes = [K, K ^ 1, K ^ 2, K ^ 3];
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            *lane = mix(*lane, word(w));
+        }
+    }
+    let mut h = mix(K, bytes.len() as u64);
+    for lane in lanes {
+        h = mix(h, lane);
+    }
+    for w in blocks.remainder().chunks(8) {
+        h = mix(h, word(w));
+    }
+    h
 }
 
 /// The key of a line for remembering: `None` for a line too short or too
@@ -195,6 +294,53 @@ fn cap(mut ids: Vec<String>) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_torn_newest_slot_reads_as_the_slot_before_it() {
+        let mut c = Correspondence::new("alice@example.org");
+        c.sent(
+            Some("bz-1"),
+            "s",
+            "<p.1@x>",
+            None,
+            "first mail",
+            "2026-11-20",
+        );
+        let old = serde_json::to_string(&c).unwrap();
+        c.sent(
+            Some("bz-1"),
+            "s",
+            "<p.2@x>",
+            None,
+            "second mail",
+            "2026-11-21",
+        );
+        let new = slot_text(8, &serde_json::to_string(&c).unwrap());
+        let before = slot_text(7, &old);
+        // Whole, the newer one wins, in either slot.
+        assert_eq!(newest([Some(&before), Some(&new)]).map(|n| n.1), Some(8));
+        assert_eq!(newest([Some(&new), Some(&before)]).map(|n| n.1), Some(8));
+        // Torn at every byte: cut short, or its tail zeroed.
+        let expect = Some((0, 7, old.as_str()));
+        assert!(new.is_ascii());
+        for at in 0..new.len() {
+            let cut = &new[..at];
+            assert_eq!(newest([Some(&before), Some(cut)]), expect, "cut at {at}");
+            let zeroed = format!("{}{}", cut, "\0".repeat(new.len() - cut.len()));
+            assert_eq!(
+                newest([Some(&before), Some(&zeroed)]),
+                expect,
+                "zeroed from {at}"
+            );
+        }
+        // Old bytes left under new ones (a longer old state).
+        let longer = format!("{new}{}", &before[new.len().min(before.len())..]);
+        if longer != new {
+            assert_eq!(newest([Some(&before), Some(&longer)]), expect);
+        }
+        assert_eq!(newest([None, None]), None);
+        assert_eq!(newest([Some("{}"), Some("")]), None);
+    }
 
     #[test]
     fn threads_follow_one_player_and_stay_short() {

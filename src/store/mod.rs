@@ -13,6 +13,7 @@
 //! DATA/tournaments/<name>.toml
 //! DATA/ratings/<game>.toml
 //! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
+//! DATA/sent/<hash>.0, .1      what pbem lately sent an address: two slots written in turn (store::correspondence)
 //! DATA/processed/<xyz>.log   keys of processed mails, one per line (store::processed)
 //! DATA/outbox/staging/<name>/ a batch's replies (one pack) and keys, not yet committed
 //! DATA/outbox/ready/<name>/   committed batches waiting for the transport (crate::transport)
@@ -384,38 +385,81 @@ impl Store {
         self.write_toml(&self.player_path(&player.address), player)
     }
 
-    fn correspondence_path(&self, address: &str) -> PathBuf {
+    /// `DATA/sent/<hash>.EXT`, a file of what pbem lately sent `address`.
+    fn correspondence_file(&self, address: &str, ext: &str) -> PathBuf {
         self.root
             .join("sent")
-            .join(format!("{:016x}.json", stable_hash(address.as_bytes())))
+            .join(format!("{:016x}.{ext}", stable_hash(address.as_bytes())))
+    }
+
+    /// The text of an advisory file, `None` when there is none or a crash
+    /// left it no text.
+    fn read_advisory(&self, p: &Path) -> Result<Option<String>, StoreError> {
+        match self.read_opt(p) {
+            Err(StoreError::NotText { .. }) => Ok(None),
+            other => other,
+        }
     }
 
     /// What pbem lately sent `address` (lower case): its threads and the
-    /// lines of its mails (issue 12).
+    /// lines of its mails (issue 12), from the newest whole one of its two
+    /// slots; from a file of the single-file form when neither is whole
+    /// (a torn write of that form reads as missing).
     ///
     /// # Errors
-    /// I/O errors or a damaged file.
-    /// Advisory: a file a crash tore reads as missing (see
-    /// [`Store::write_in_place`]).
+    /// I/O errors.
     pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
         // JSON, not TOML: it is read and written for every reply, and a
         // few hundred line hashes take TOML ten times as long.
-        let p = self.correspondence_path(address);
-        let found: Option<Correspondence> = match self.read_opt(&p)? {
-            None => None,
-            Some(t) => serde_json::from_str(&t).ok(),
-        };
+        let slots = [
+            self.read_advisory(&self.correspondence_file(address, "0"))?,
+            self.read_advisory(&self.correspondence_file(address, "1"))?,
+        ];
+        let mut stored = correspondence::Stored::default();
+        let found: Option<Correspondence> =
+            match correspondence::newest(slots.each_ref().map(Option::as_deref)) {
+                Some((slot, seq, json)) => {
+                    stored.seq = seq;
+                    stored.slot = Some(slot);
+                    serde_json::from_str(json).ok()
+                }
+                None => {
+                    let legacy = self.read_advisory(&self.correspondence_file(address, "json"))?;
+                    stored.legacy = legacy.is_some();
+                    legacy.and_then(|t| serde_json::from_str(&t).ok())
+                }
+            };
         // Two addresses with one hash: the other's file is not ours.
-        Ok(found
-            .filter(|c| c.address == address)
-            .unwrap_or_else(|| Correspondence::new(address)))
+        let found = found.filter(|c| c.address == address);
+        Ok(Correspondence {
+            stored,
+            ..found.unwrap_or_else(|| Correspondence::new(address))
+        })
     }
 
+    /// Writes `c` in place, to the slot that does not hold the newest
+    /// state on disk (the one it was read from): a crash that tears the
+    /// write leaves that state whole. In a batch every write of an address
+    /// goes to the slot its first one took, since none reaches the disk
+    /// before the batch's sync.
+    ///
     /// # Errors
     /// Any I/O error.
     pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
-        let text = serde_json::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        self.write_in_place(&self.correspondence_path(&c.address), &text)
+        let json = serde_json::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let paths = ["0", "1"].map(|ext| self.correspondence_file(&c.address, ext));
+        let slot = match paths.iter().position(|p| self.pending(p)) {
+            Some(slot) => slot,
+            None => c.stored.slot.map_or(0, |s| 1 - s),
+        };
+        let text = correspondence::slot_text(c.stored.seq + 1, &json);
+        self.write_in_place(&paths[slot], &text)?;
+        // Once the state is in a slot: on a batch, the file goes after the
+        // sync that makes the slot durable.
+        if c.stored.legacy {
+            self.remove_file(&self.correspondence_file(&c.address, "json"))?;
+        }
+        Ok(())
     }
 
     fn limits_path(&self, address: &str) -> PathBuf {

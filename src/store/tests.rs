@@ -318,3 +318,121 @@ fn secrets_files_round_trip_by_side() {
     assert_eq!(s.secrets("gc-2", rules).unwrap(), old);
     assert_eq!(s.secrets("gc-3", rules).unwrap(), Secrets::default());
 }
+
+/// `address`'s memory after one more mail, `mail`, in game `g`.
+fn one_more(s: &Store, address: &str, mail: &str) -> Correspondence {
+    let mut c = s.correspondence(address).unwrap();
+    c.sent(
+        Some("g"),
+        "s",
+        mail,
+        None,
+        &format!("the text of {mail}"),
+        "2026-11-20",
+    );
+    s.write_correspondence(&c).unwrap();
+    s.correspondence(address).unwrap()
+}
+
+/// The slot file of `address` that holds `mail`'s line, and the other.
+fn slots_of(dir: &Path, address: &str, mail: &str) -> (PathBuf, PathBuf) {
+    let slot = |n: u8| dir.join(format!("sent/{:016x}.{n}", stable_hash(address.as_bytes())));
+    let holds = |p: &PathBuf| fs::read_to_string(p).is_ok_and(|t| t.contains(mail));
+    match (holds(&slot(0)), holds(&slot(1))) {
+        (true, false) => (slot(0), slot(1)),
+        (false, true) => (slot(1), slot(0)),
+        both => panic!("{mail} in slots {both:?}"),
+    }
+}
+
+#[test]
+fn a_torn_write_of_what_was_sent_an_address_reads_back_the_write_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let a = "alice@example.org";
+    one_more(&s, a, "<m.1@x>");
+    let second = one_more(&s, a, "<m.2@x>");
+    let third = one_more(&s, a, "<m.3@x>");
+    assert!(third.knows("the text of <m.3@x>") && third.threads["g"].seen.len() == 3);
+    let (newest, _) = slots_of(dir.path(), a, "<m.3@x>");
+    let whole = fs::read(&newest).unwrap();
+    for torn in [
+        whole[..whole.len() / 2].to_vec(),
+        whole[..10].to_vec(),
+        Vec::new(),
+        [&whole[..whole.len() - 40], &[0u8; 40][..]].concat(),
+        [&whole[..whole.len() - 3], &[0xff, 0xfe, 0x00][..]].concat(),
+    ] {
+        fs::write(&newest, &torn).unwrap();
+        let read = s.correspondence(a).unwrap();
+        assert_eq!(read.threads, second.threads, "{} bytes", torn.len());
+        assert_eq!(read.lines, second.lines);
+        assert!(!read.knows("the text of <m.3@x>"));
+    }
+    // The next write goes over the torn slot, and the second state stays.
+    let fourth = one_more(&s, a, "<m.4@x>");
+    assert!(fourth.knows("the text of <m.2@x>") && fourth.knows("the text of <m.4@x>"));
+    let (slot, other) = slots_of(dir.path(), a, "<m.4@x>");
+    assert_eq!(slot, newest);
+    assert!(fs::read_to_string(other).unwrap().contains("<m.2@x>"));
+}
+
+#[test]
+fn in_a_batch_every_write_of_an_address_goes_to_one_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let a = "bob@example.org";
+    one_more(&s, a, "<m.1@x>");
+    let (durable, free) = slots_of(dir.path(), a, "<m.1@x>");
+    let before = fs::read(&durable).unwrap();
+    let b = s.batch().unwrap();
+    for n in 2..6 {
+        let c = one_more(&b, a, &format!("<m.{n}@x>"));
+        assert!(c.knows("the text of <m.1@x>") && c.knows(&format!("the text of <m.{n}@x>")));
+    }
+    // The slot of the state on disk is left alone until the sync is done.
+    b.sync().unwrap();
+    assert_eq!(fs::read(&durable).unwrap(), before);
+    assert!(fs::read_to_string(&free).unwrap().contains("<m.5@x>"));
+    assert!(s.correspondence(a).unwrap().knows("the text of <m.5@x>"));
+}
+
+#[test]
+fn a_file_of_the_single_file_form_is_read_then_replaced_by_a_slot() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let a = "carol@example.org";
+    let mut old = Correspondence::new(a);
+    old.sent(
+        Some("g"),
+        "s",
+        "<old@x>",
+        None,
+        "an old line of text",
+        "2026-11-19",
+    );
+    let legacy = dir
+        .path()
+        .join(format!("sent/{:016x}.json", stable_hash(a.as_bytes())));
+    fs::write(&legacy, serde_json::to_string(&old).unwrap()).unwrap();
+    let read = s.correspondence(a).unwrap();
+    assert_eq!(
+        (read.threads.clone(), read.lines.clone()),
+        (old.threads, old.lines)
+    );
+    let b = s.batch().unwrap();
+    let c = one_more(&b, a, "<new@x>");
+    assert!(c.knows("an old line of text") && c.knows("the text of <new@x>"));
+    assert!(legacy.exists(), "removed only at the sync");
+    b.sync().unwrap();
+    assert!(!legacy.exists());
+    let c = s.correspondence(a).unwrap();
+    assert!(c.knows("an old line of text") && c.knows("the text of <new@x>"));
+    // A torn file of that form reads as missing, as it did.
+    let d = "dave@example.org";
+    let legacy_d = dir
+        .path()
+        .join(format!("sent/{:016x}.json", stable_hash(d.as_bytes())));
+    fs::write(&legacy_d, b"{\"address\":\"dave@exa").unwrap();
+    assert!(s.correspondence(d).unwrap().lines.is_empty());
+}
