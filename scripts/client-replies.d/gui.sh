@@ -306,3 +306,127 @@ record_gtkmail() {
     capture_gtkmail "$1" board top board board
     capture_gtkmail "$1" chatter top "thanks, thinking about it" chatter
 }
+
+# ------------------------------------------------------------- D-Bus
+# A private session bus for one client (GApplications register on it):
+# `bus` ($1) lists the folders it may start services from, none for a
+# client that needs no service. Prints the config file's path.
+gui_bus_config() {
+    local conf="$work/dbus-$1.conf" dirs="" d
+    shift
+    for d in "$@"; do dirs+="  <servicedir>$d</servicedir>"$'\n'; done
+    cat > "$conf" <<XML
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+$dirs  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+XML
+    echo "$conf"
+}
+
+# Ends a client started under dbus-run-session ($1): its children (the
+# client, the bus) first, since the session, ended first, would leave
+# them running; then the session itself.
+gui_end_session() {
+    local session=$1 child
+    for child in $(pgrep -P "$session" || true); do gui_end "$child"; done
+    gui_end "$session"
+}
+
+# ------------------------------------------------------------------ Balsa
+# Its ~/.balsa/config: Maildirs for the five mailboxes it insists on, with
+# pbem's mail new in the inbox; Alice's identity; the catcher as SMTP
+# server with no TLS (Security 4: Balsa's default demands STARTTLS, which
+# the catcher does not offer, and the mail would sit in the Outbox) and no
+# login (Anonymous); no notice of its new user interface.
+balsa_config() {
+    local home=$1 mail="$1/Mail" box
+    for box in inbox outbox sentbox draftbox trash; do mkdir -p "$mail/$box"/{cur,new,tmp}; done
+    cp "$mail_file" "$mail/inbox/new/"
+    mkdir -p "$home/.balsa"
+    {
+        printf '[Globals]\nMailDir=%s\n\n' "$mail"
+        printf '[Notifications]\nGtkUIManager=true\n\n'
+        printf '[smtp-server-catcher]\nServer=127.0.0.1:%s\nSecurity=4\nAnonymous=true\n\n' "$CATCHER_PORT"
+        printf '[identity]\nCurrentIdentity=alice\n\n'
+        printf '[identity-alice]\nFullName=Alice Example\nAddress=alice@example.org\nSmtpServer=catcher\n\n'
+        for box in Inbox Outbox Sentbox Draftbox Trash; do
+            printf '[mailbox-%s]\nType=LibBalsaMailboxLocal\nPath=%s/%s\nName=%s\n\n' \
+                "$box" "$mail" "${box,,}" "$box"
+        done
+    } > "$home/.balsa/config"
+}
+
+# One Balsa reply: reply name, position, text, expectation. Balsa starts
+# on its inbox with pbem's mail shown, `r` replies; the caret is in the
+# recipients, so a click in the body, then Ctrl+Home or Ctrl+End, the
+# text typed, Ctrl+Return sends it to the catcher at once.
+capture_balsa() {
+    local reply=$1 pos=$2 text=$3 expect=$4
+    local name="balsa-default-$reply" run="$work/run/balsa-default-$reply"
+    echo "== $name"
+    balsa_config "$run/home"
+    local next=$(( $(find "$work/caught" -name '*.eml' | wc -l) + 1 ))
+    local caught="$work/caught/$next.eml" pid ok=no w
+    env -i PATH="$PATH" HOME="$run/home" LANG=C.UTF-8 DISPLAY="$GUI_DISPLAY" NO_AT_BRIDGE=1 \
+        dbus-run-session --config-file="$(gui_bus_config bare)" -- balsa --open-inbox \
+        >"$run/client.log" 2>&1 &
+    pid=$!
+    started_pids+=("$pid")
+    if w=$(gui_window '^Balsa: Inbox$') && [ -n "$w" ]; then
+        # The session's children (Balsa, its bus) outlive the session
+        # when it is ended first.
+        started_pids+=($(pgrep -P "$pid" || true))
+        # The mail is selected once the window is up: give it a moment.
+        sleep 2
+        x windowfocus --sync "$w"
+        x key --clearmodifiers r
+        if w=$(gui_window '^Reply to .*: Re: ') && [ -n "$w" ]; then
+            sleep 2
+            x windowfocus --sync "$w"
+            x mousemove --window "$w" 300 400 click 1
+            if [ "$pos" = top ]; then
+                x key --clearmodifiers ctrl+Home
+                x type --delay 40 "$text"
+                x key Return Return
+            else
+                x key --clearmodifiers ctrl+End
+                x key Return
+                x type --delay 40 "$text"
+            fi
+            sleep 0.5
+            x key --clearmodifiers ctrl+Return
+            gui_caught "$caught" && grep -qF "$text" "$caught" && ok=yes
+        fi
+    fi
+    if [ $ok = yes ]; then
+        local version where
+        version=$(balsa --version 2>/dev/null | sed -n 1p)
+        where=$( [ "$pos" = top ] && echo "Ctrl+Home, \`$text\` typed above the quote" ||
+                 echo "Ctrl+End, \`$text\` typed below the quote")
+        save_fixture "$name" "$expect" \
+            "$version under Xvfb (its default quoting and format=flowed; \`r\` on pbem's mail in a Maildir inbox, a click in the body, $where with xdotool, Ctrl+Return; as sent over SMTP, CRLF)" \
+            "$caught"
+    else
+        echo "   no reply captured; the windows:" >&2
+        x search --onlyvisible --name . getwindowname %@ >&2 2>/dev/null || true
+        failed+=("$name")
+    fi
+    gui_end_session "$pid"
+}
+
+record_balsa() {
+    gui_display && gui_catcher || { failed+=(balsa); return; }
+    capture_balsa move-top top 13-21 "move 13-21"
+    capture_balsa move-bottom bottom 13-21 "move 13-21"
+    capture_balsa board top board board
+    capture_balsa chatter top "thanks, thinking about it" chatter
+}
