@@ -308,9 +308,10 @@ record_gtkmail() {
 }
 
 # ------------------------------------------------------------- D-Bus
-# A private session bus for one client (GApplications register on it):
-# `bus` ($1) lists the folders it may start services from, none for a
-# client that needs no service. Prints the config file's path.
+# A private session bus for one client (GApplications register on it),
+# config $1: the folders after it are those it may start services from,
+# none for a client that needs no service (so no portal, keyring or
+# accessibility bus is started). Prints the config file's path.
 gui_bus_config() {
     local conf="$work/dbus-$1.conf" dirs="" d
     shift
@@ -332,12 +333,14 @@ XML
     echo "$conf"
 }
 
-# Ends a client started under dbus-run-session ($1): its children (the
-# client, the bus) first, since the session, ended first, would leave
-# them running; then the session itself.
+# Ends client $2 started under dbus-run-session $1: the client first
+# (then the session ends its bus), and whatever of theirs is left, since
+# the session, ended first, would leave them running.
 gui_end_session() {
     local session=$1 child
-    for child in $(pgrep -P "$session" || true); do gui_end "$child"; done
+    for child in $(pgrep -P "$session" -x "$2" || true) $(pgrep -P "$session" || true); do
+        gui_end "$child"
+    done
     gui_end "$session"
 }
 
@@ -420,7 +423,7 @@ capture_balsa() {
         x search --onlyvisible --name . getwindowname %@ >&2 2>/dev/null || true
         failed+=("$name")
     fi
-    gui_end_session "$pid"
+    gui_end_session "$pid" balsa
 }
 
 record_balsa() {
@@ -429,4 +432,99 @@ record_balsa() {
     capture_balsa move-bottom bottom 13-21 "move 13-21"
     capture_balsa board top board board
     capture_balsa chatter top "thanks, thinking about it" chatter
+}
+
+# -------------------------------------------------------------- Evolution
+# Its evolution-data-server sources: Alice's account (no mail server: her
+# mail is in "On This Computer"), her identity, the catcher as SMTP
+# server with no TLS or login; pbem's mail new in the local Inbox (the
+# top of the Maildir++ store mail/local); its settings in a keyfile (no dconf
+# here): no default-mailer question, no prompt on Ctrl+Return, no junk
+# filter run on the new mail, and no question when the reply to pbem's
+# HTML mail turns to its plain-text composer (the answer a user of its
+# default gives: it drops the HTML).
+evolution_config() {
+    local home=$1 src="$1/.config/evolution/sources" local="$1/.local/share/evolution/mail/local"
+    # A local store without a Maildir Outbox is taken for an old mbox one
+    # and Evolution asks to migrate it; ..maildir++ marks its folder naming.
+    mkdir -p "$src" "$local"/{cur,new,tmp} "$local"/.Outbox/{cur,new,tmp} \
+        "$home/.config/glib-2.0/settings"
+    echo 'maildir++ 1' > "$local/..maildir++"
+    cp "$mail_file" "$local/new/"
+    printf '[Data Source]\nDisplayName=alice@example.org\nEnabled=true\nParent=\n\n[Mail Account]\nBackendName=none\nIdentityUid=alice-identity\nNeedsInitialSetup=false\n' \
+        > "$src/alice-account.source"
+    printf '[Data Source]\nDisplayName=alice@example.org\nEnabled=true\nParent=alice-account\n\n[Mail Identity]\nAddress=alice@example.org\nName=Alice Example\n\n[Mail Submission]\nTransportUid=alice-transport\n' \
+        > "$src/alice-identity.source"
+    printf '[Data Source]\nDisplayName=alice@example.org\nEnabled=true\nParent=alice-account\n\n[Mail Transport]\nBackendName=smtp\n\n[Authentication]\nHost=127.0.0.1\nPort=%s\nUser=\nMethod=\n\n[Security]\nMethod=none\n' \
+        "$CATCHER_PORT" > "$src/alice-transport.source"
+    printf '[org/gnome/evolution/mail]\nprompt-check-if-default-mailer=false\nprompt-on-accel-send=false\njunk-check-incoming=false\nprompt-on-composer-mode-switch=false\n' \
+        > "$home/.config/glib-2.0/settings/keyfile"
+}
+
+# One Evolution reply: reply name, position, text, expectation. Evolution
+# starts on its local Inbox with pbem's mail shown, on a D-Bus session
+# that can start only evolution-data-server's services; Ctrl+R, a click
+# in the body, Ctrl+Home or Ctrl+End, the text typed, Ctrl+Return sends
+# it to the catcher.
+capture_evolution() {
+    local reply=$1 pos=$2 text=$3 expect=$4
+    local name="evolution-default-$reply" run="$work/run/evolution-default-$reply"
+    echo "== $name"
+    evolution_config "$run/home"
+    local next=$(( $(find "$work/caught" -name '*.eml' | wc -l) + 1 ))
+    local caught="$work/caught/$next.eml" pid ok=no w
+    env -i PATH="$PATH" HOME="$run/home" LANG=C.UTF-8 DISPLAY="$GUI_DISPLAY" NO_AT_BRIDGE=1 \
+        GSETTINGS_BACKEND=keyfile \
+        dbus-run-session --config-file="$(gui_bus_config eds "$work/dbus-eds")" -- \
+        evolution -c mail folder://local/Inbox >"$run/client.log" 2>&1 &
+    pid=$!
+    started_pids+=("$pid")
+    if w=$(gui_window '^Inbox') && [ -n "$w" ]; then
+        started_pids+=($(pgrep -P "$pid" || true))
+        # The unread mail is selected and shown once the folder loads.
+        sleep 4
+        x windowfocus --sync "$w"
+        x key --clearmodifiers ctrl+r
+        if w=$(gui_window '^Re: \[pbem ') && [ -n "$w" ]; then
+            sleep 3
+            x windowfocus --sync "$w"
+            x mousemove --window "$w" 300 430 click 1
+            if [ "$pos" = top ]; then
+                x key --clearmodifiers ctrl+Home
+                x type --delay 40 "$text"
+                x key Return Return
+            else
+                x key --clearmodifiers ctrl+End
+                x key Return
+                x type --delay 40 "$text"
+            fi
+            sleep 0.5
+            x key --clearmodifiers ctrl+Return
+            gui_caught "$caught" && grep -qF "$text" "$caught" && ok=yes
+        fi
+    fi
+    if [ $ok = yes ]; then
+        local version where
+        version=$(evolution --version 2>/dev/null | sed -n '1s/ *$//p')
+        where=$( [ "$pos" = top ] && echo "Ctrl+Home, \`$text\` typed above the quote" ||
+                 echo "Ctrl+End, \`$text\` typed below the quote")
+        save_fixture "$name" "$expect" \
+            "$version under Xvfb (its default plain-text composer and quoting; Ctrl+R on pbem's mail in its local Inbox, a click in the body, $where with xdotool, Ctrl+Return; as sent over SMTP, CRLF)" \
+            "$caught"
+    else
+        echo "   no reply captured; the windows:" >&2
+        x search --onlyvisible --name . getwindowname %@ >&2 2>/dev/null || true
+        failed+=("$name")
+    fi
+    gui_end_session "$pid" evolution
+}
+
+record_evolution() {
+    gui_display && gui_catcher || { failed+=(evolution); return; }
+    mkdir -p "$work/dbus-eds"
+    cp /usr/share/dbus-1/services/org.gnome.evolution.dataserver.*.service "$work/dbus-eds/"
+    capture_evolution move-top top 13-21 "move 13-21"
+    capture_evolution move-bottom bottom 13-21 "move 13-21"
+    capture_evolution board top board board
+    capture_evolution chatter top "thanks, thinking about it" chatter
 }
