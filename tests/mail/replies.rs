@@ -10,15 +10,21 @@
 //! folder. Then the reply goes into the inbox and `pbem poll` runs again.
 //!
 //! - `tests/replies/real/<client>-<variant>.eml`: captured from real mail
-//!   clients (mutt, neomutt, s-nail, alpine) driven in tmux by
+//!   clients (mutt, neomutt, s-nail, alpine, bsd-mailx, GNU mailutils,
+//!   nmh, aerc and Emacs driven in tmux; Thunderbird, Claws Mail,
+//!   Sylpheed, Balsa and Evolution under Xvfb with xdotool) by
 //!   `scripts/client-replies`, which redoes the whole capture from nothing
 //!   (packages, pbem's mail, every client) in one command: run it again
 //!   whenever pbem's wording changes.
 //! - `tests/replies/shapes/<client>-<lang>-<shape>.eml`: replies written in
 //!   the shapes of clients that cannot run here (Gmail, Outlook, Apple Mail,
-//!   Thunderbird, ... in many languages), after the public reply-parser test
+//!   Yahoo, ... in many languages), after the public reply-parser test
 //!   suites; made by `tests/replies/shapes/make-shapes.py` from pbem's
-//!   mail (`scripts/client-replies --shapes-only` remakes them).
+//!   mail (`scripts/client-replies --shapes-only` remakes them), some
+//!   quoting a wording pbem no longer sends (`X-Reply-Wording`).
+//!
+//! Every case runs twice: as it is, and with pbem's memory of the lines it
+//! sent (`DATA/sent/`) removed before the reply is polled.
 //!
 //! Each fixture starts with driver headers, stripped before delivery:
 //! `X-Reply-Expect:` `move 13-21` (Alice's move is played, once, and the
