@@ -176,13 +176,12 @@ impl Reading<'_> {
             // Below a forward's separator (`Begin forwarded message:`) is
             // another's mail, the player's words above it; below a
             // reply's (`-----Original Message-----`), the mail answered.
-            if quotes::separator(content).is_some() && quotes::forwards(content) {
+            let separator = quotes::separator(content).is_some();
+            if separator && quotes::forwards(content) {
                 drop[i..].fill(true);
                 return;
             }
-            let opening = if quotes::separator(content).is_some()
-                || quotes::header_block(lines, i).is_some()
-            {
+            let opening = if separator || quotes::header_block(lines, i).is_some() {
                 Some(self.below_headers(i))
             } else {
                 self.attribution(i).map(|n| i + n)
