@@ -288,7 +288,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn issue13_addresses_pbem_cannot_write_are_named() {
+    fn addresses_pbem_cannot_write_are_named() {
         for ok in [
             "bob@example.org",
             "o'neil+games@mail.example.co.uk",

@@ -521,7 +521,7 @@ mod tests {
     }
 
     #[test]
-    fn issue14_a_lookalike_is_named_by_its_code_point() {
+    fn a_lookalike_is_named_by_its_code_point() {
         let e = |s: &str| parse(s, Geometry::EIGHT).unwrap_err().to_string();
         assert_eq!(
             e("13х21"),
@@ -567,7 +567,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_a_long_chain_parses_in_linear_time() {
+    fn a_long_chain_parses_in_linear_time() {
         // Copying the rest of the text at every `-` made this quadratic:
         // hours for a few megabytes.
         let long = format!("1{}", "-2-1".repeat(500_000));

@@ -269,7 +269,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn issue5_a_mail_without_a_command_is_quoted_short() {
+    fn a_mail_without_a_command_is_quoted_short() {
         let body = format!("{}\n", "chatter ".repeat(1_000_000));
         let t = Templates::new(None);
         let r = no_command_reason(&t, &body).unwrap();

@@ -131,7 +131,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn issue13_dmarc_passes_only_for_the_from_domain() {
+    fn dmarc_passes_only_for_the_from_domain() {
         let ok = "mx.example.net; spf=pass smtp.mailfrom=example.org; dmarc=pass (p=none) header.from=example.org";
         assert!(dmarc_passed(ok, "mx.example.net", "example.org"));
         assert!(dmarc_passed(ok, "MX.example.net", "EXAMPLE.org"));

@@ -344,7 +344,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_a_bounce_that_sends_our_mail_back_is_automated() {
+    fn a_bounce_that_sends_our_mail_back_is_automated() {
         let ours = "From: pbem <pbem@example.net>\r\nTo: bob@example.org\r\nSubject: [pbem bz-1] Boom & Zoom: black played 6-13\r\nX-Pbem-Loop: example.net\r\n\r\n1. black 6-13\r\n";
         let quoted: String = ours.lines().map(|l| format!("{l}\r\n")).collect();
         let bounce = format!(
@@ -420,7 +420,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_a_sender_pbem_cannot_write_to_has_no_from() {
+    fn a_sender_pbem_cannot_write_to_has_no_from() {
         for from in [
             "../../x@example.org",
             ".hidden@example.org",
@@ -442,7 +442,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_a_mail_with_two_froms_has_no_usable_from() {
+    fn a_mail_with_two_froms_has_no_usable_from() {
         let two = PLAIN.replace("Subject:", "From: Evil <evil@example.com>\r\nSubject:");
         assert_eq!(parse(two.as_bytes()).unwrap().from, None);
         assert!(parse(PLAIN.as_bytes()).unwrap().from.is_some());

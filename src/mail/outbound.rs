@@ -263,7 +263,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_no_header_injection_from_names_subjects_or_ids() {
+    fn no_header_injection_from_names_subjects_or_ids() {
         let names = [
             "Bob\r\nBcc: evil@example.com",
             "Bob\nBcc: evil@example.com",
@@ -303,7 +303,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_a_recipient_is_one_address_or_nothing() {
+    fn a_recipient_is_one_address_or_nothing() {
         for to in [
             "bob@example.org, evil@example.com",
             "bob@example.org\r\nBcc: evil@example.com",

@@ -530,7 +530,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_no_line_reads_as_a_command() {
+    fn no_line_reads_as_a_command() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("info.txt"), "Subject: x\n\n{{ text }}\n").unwrap();
         let t = Templates::new(Some(dir.path().to_path_buf()));

@@ -402,7 +402,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_a_note_round_trips_and_keeps_to_one_line_each() {
+    fn a_note_round_trips_and_keeps_to_one_line_each() {
         let raw = mail(
             "Bob Bobson <bob@example.org>",
             &format!("[pbem bz-1] {}\r\n and more", "long ".repeat(40)),
@@ -473,7 +473,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_the_admin_is_told_once_and_a_refused_notice_is_not_tried_again() {
+    fn the_admin_is_told_once_and_a_refused_notice_is_not_tried_again() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         buried(d, &["a", "b", "c", "d"]);

@@ -211,7 +211,7 @@ mod tests {
     }
 
     #[test]
-    fn issue6_a_pack_round_trips_binary_crlf_and_pack_text() {
+    fn a_pack_round_trips_binary_crlf_and_pack_text() {
         let entries = sample();
         let bytes = encode(&entries);
         assert!(bytes.starts_with(b"pbem-pack 1\n0000.000 "));
@@ -221,7 +221,7 @@ mod tests {
     }
 
     #[test]
-    fn issue6_a_truncated_pack_gives_the_whole_entries_and_an_error() {
+    fn a_truncated_pack_gives_the_whole_entries_and_an_error() {
         let entries = sample();
         let bytes = encode(&entries);
         // Cut at every byte: never a panic, always the entries before the
@@ -250,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn issue6_a_garbled_pack_is_an_error_naming_the_byte() {
+    fn a_garbled_pack_is_an_error_naming_the_byte() {
         let two = encode(&[entry(0, 0, b"abc"), entry(1, 0, b"de")]);
         let second = HEADER.len() + "0000.000 3\nabc\n".len();
         let with = |tail: &[u8]| [&two[..second], tail].concat();

@@ -51,7 +51,7 @@ impl Fixture {
 }
 
 #[test]
-fn issue6_after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
+fn after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
     let fx = Fixture::new();
     let (store, sink, outbox) = (&fx.store, &fx.sink, fx.outbox());
     // A sealed batch of three mails, two replies each and held news

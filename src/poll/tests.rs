@@ -64,7 +64,7 @@ fn key_of(raw: &[u8]) -> String {
 }
 
 #[test]
-fn issue6_the_same_mail_twice_in_one_batch_is_handled_once() {
+fn the_same_mail_twice_in_one_batch_is_handled_once() {
     let fx = Fixture::new();
     let (store, sink, poller) = (&fx.store, &fx.sink, fx.poller());
     let mut inbox = Maildir::open(fx.dir.path().join("inbox")).unwrap();
@@ -86,7 +86,7 @@ fn issue6_the_same_mail_twice_in_one_batch_is_handled_once() {
 /// other mails are answered and the outbox sent; once the fault is
 /// gone the next poll answers the mail, once.
 #[test]
-fn issue5_a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
+fn a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path().join("data")).unwrap();
     let identity = identity("pbem@example.net");

@@ -54,7 +54,7 @@ fn processed_keys_ignore_a_torn_last_line() {
 }
 
 #[test]
-fn issue6_the_deadline_index_names_the_clocks_whose_time_has_come() {
+fn the_deadline_index_names_the_clocks_whose_time_has_come() {
     use crate::timecontrol::{ClockPolicy, ClockState, ReminderPoint};
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
@@ -111,7 +111,7 @@ fn issue6_the_deadline_index_names_the_clocks_whose_time_has_come() {
 }
 
 #[test]
-fn issue6_a_batch_keeps_its_changes_until_the_sync_and_reads_them_back() {
+fn a_batch_keeps_its_changes_until_the_sync_and_reads_them_back() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     let c = Challenge {
@@ -182,7 +182,7 @@ fn issue6_a_batch_keeps_its_changes_until_the_sync_and_reads_them_back() {
 }
 
 #[test]
-fn issue13_what_an_admin_command_made_is_told_by_its_record() {
+fn what_an_admin_command_made_is_told_by_its_record() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     let folder = dir.path().join("outbox/staging/x");
@@ -230,7 +230,7 @@ fn issue13_what_an_admin_command_made_is_told_by_its_record() {
 /// challenge replace a running game. Ids are random, never repeat in
 /// 10,000 draws, and an id that anything has is taken.
 #[test]
-fn issue13_ids_are_random_and_nothing_is_made_over_what_exists() {
+fn ids_are_random_and_nothing_is_made_over_what_exists() {
     let ids: HashSet<String> = (0..10_000).map(|_| new_game_id("bz").unwrap()).collect();
     assert_eq!(ids.len(), 10_000);
     for id in &ids {

@@ -348,7 +348,7 @@ fn random_clock(rng: &mut fastrand::Rng, zones: &[Tz]) -> (ClockState, DateTime<
 /// for random policies, controls, zones and vacations, nothing is due
 /// just before `next_due`, and something is just after it.
 #[test]
-fn issue6_next_due_is_never_after_the_first_notice() {
+fn next_due_is_never_after_the_first_notice() {
     let zones = [Tz::UTC, Tz::Europe__Berlin, Tz::Pacific__Kiritimati];
     let mut rng = fastrand::Rng::with_seed(66);
     let mut notices = 0;

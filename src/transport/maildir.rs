@@ -105,7 +105,7 @@ mod tests {
     }
 
     #[test]
-    fn issue12_maildir_delivery_writes_lf_line_ends() {
+    fn maildir_delivery_writes_lf_line_ends() {
         let dir = tempfile::tempdir().unwrap();
         let sink = MaildirSink {
             folder: dir.path().to_path_buf(),
@@ -137,7 +137,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_a_recipient_folder_never_leaves_the_sent_folder() {
+    fn a_recipient_folder_never_leaves_the_sent_folder() {
         let outside = tempfile::tempdir().unwrap();
         let sent = tempfile::tempdir().unwrap();
         let sink = MaildirSink {

@@ -144,7 +144,7 @@ mod tests {
     }
 
     #[test]
-    fn issue13_the_exit_status_says_whose_the_failure_is() {
+    fn the_exit_status_says_whose_the_failure_is() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         let mail = b"Subject: x\r\n\r\nx\r\n";

@@ -525,7 +525,7 @@ mod tests {
     ];
 
     #[test]
-    fn issue13_only_a_refusal_of_the_recipient_or_the_message_gives_a_mail_up() {
+    fn only_a_refusal_of_the_recipient_or_the_message_gives_a_mail_up() {
         for &(step, code, text, want) in CASES {
             assert_eq!(kind(step, code, text), want, "{step} {code:?} {text}");
         }

@@ -555,7 +555,7 @@ fn fake_smtp() -> u16 {
 /// an unknown key an error that names it, as for every other command
 /// (issue 13, item 13: `--set bogus.key=1` got four `OK`s).
 #[test]
-fn issue13_check_tests_the_settings_with_every_set() {
+fn check_tests_the_settings_with_every_set() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("pbem.toml");
     let config = config.to_str().unwrap();

@@ -43,7 +43,7 @@ fn one_finished_full_form_game_per_game() {
 /// `games/in-play/<slug>.toml`: the opening of the finished example game,
 /// still in play, with legal moves to list.
 #[test]
-fn issue14_one_game_in_play_per_game() {
+fn one_game_in_play_per_game() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
     for rules in Rules::ALL {
         let path = dir.join("in-play").join(format!("{}.toml", rules.slug()));

@@ -85,7 +85,7 @@ fn readme_words() -> String {
 }
 
 #[test]
-fn issue14_the_first_game_by_hand_runs_as_the_readme_says() {
+fn the_first_game_by_hand_runs_as_the_readme_says() {
     let blocks = sh_blocks("### Your first game by hand");
     assert_eq!(blocks.len(), 3, "{blocks:?}");
     // The mail the README shows is the one `pbem demo` prints.
@@ -124,7 +124,7 @@ fn issue14_the_first_game_by_hand_runs_as_the_readme_says() {
 /// What `pbem demo` prints at its end runs as printed: the mail written
 /// into the inbox, then the poll, with the program as it was started.
 #[test]
-fn issue14_the_demos_closing_lines_run_as_printed() {
+fn the_demos_closing_lines_run_as_printed() {
     let dir = tempfile::tempdir().unwrap();
     let out = sh(dir.path(), "pbem demo --dir pbem-demo");
     let tail = out
@@ -172,7 +172,7 @@ fn issue14_the_demos_closing_lines_run_as_printed() {
 /// The README's offline commands on the bundled games, run as written
 /// from the project's folder: each works and prints something.
 #[test]
-fn issue14_the_readmes_commands_on_the_bundled_games_run() {
+fn the_readmes_commands_on_the_bundled_games_run() {
     let words = readme_words();
     let commands: Vec<&str> = words
         .split('`')

@@ -67,7 +67,7 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 }
 
 #[test]
-fn issue5_hostile_ids_name_no_file() {
+fn hostile_ids_name_no_file() {
     let _shared = crate::common::lock::shared();
     for id in HOSTILE_IDS {
         assert!(!valid_id(id), "{id:?} passed as a game id");
@@ -124,7 +124,7 @@ fn issue5_hostile_ids_name_no_file() {
 }
 
 #[test]
-fn issue5_a_mail_key_is_one_line_of_the_processed_keys() {
+fn a_mail_key_is_one_line_of_the_processed_keys() {
     let _shared = crate::common::lock::shared();
     let top = tempfile::tempdir().unwrap();
     let store = Store::open(top.path()).unwrap();
@@ -158,7 +158,7 @@ fn issue5_a_mail_key_is_one_line_of_the_processed_keys() {
 /// written and its body; the id alone, or the id with its spaces taken
 /// out, is not.
 #[test]
-fn issue13_a_mail_key_is_sender_id_and_body() {
+fn a_mail_key_is_sender_id_and_body() {
     let _shared = crate::common::lock::shared();
     let mail = |from: &str, id: &str, body: &str| {
         format!("From: {from}\r\nMessage-ID: {id}\r\nReceived: by relay\r\n\r\n{body}\r\n")
@@ -215,7 +215,7 @@ fn issue13_a_mail_key_is_sender_id_and_body() {
 }
 
 #[test]
-fn issue5_a_recipient_folder_is_one_plain_path_component() {
+fn a_recipient_folder_is_one_plain_path_component() {
     let _shared = crate::common::lock::shared();
     for a in [
         "/etc/passwd@example.org",
@@ -242,7 +242,7 @@ fn issue5_a_recipient_folder_is_one_plain_path_component() {
 }
 
 #[test]
-fn issue5_template_names_reach_only_the_templates() {
+fn template_names_reach_only_the_templates() {
     let _shared = crate::common::lock::shared();
     let t = Templates::new(None);
     for name in [
@@ -294,7 +294,7 @@ fn issue5_template_names_reach_only_the_templates() {
 /// Whatever the values a template is given, the mail pbem builds has its
 /// headers only: every default template, every value hostile.
 #[test]
-fn issue5_no_value_injects_a_header() {
+fn no_value_injects_a_header() {
     let _shared = crate::common::lock::shared();
     let t = Templates::new(None);
     let identity = Identity::at("pbem@example.net");

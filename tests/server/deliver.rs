@@ -284,7 +284,7 @@ fn deliver_exits_75_when_it_cannot_work_now_and_the_retry_succeeds() {
 /// player will use next, even one forged as from the player, does not
 /// spoil the player's move; and the skipped copy of a mail is logged.
 #[test]
-fn issue13_a_strangers_mail_with_a_players_next_message_id_spoils_nothing() {
+fn a_strangers_mail_with_a_players_next_message_id_spoils_nothing() {
     let _shared = crate::common::lock::shared();
     let site = Site::new();
     site.new_bz("bz-del1");

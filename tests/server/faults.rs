@@ -416,7 +416,7 @@ fn the_next_poll_tells_nobody_again(
 /// that game, tells the admin and the players what is wrong with the line
 /// number, and goes on with every other game."
 #[test]
-fn issue5_a_damaged_record_stops_its_game_only_and_is_reported_once() {
+fn a_damaged_record_stops_its_game_only_and_is_reported_once() {
     let _shared = crate::common::lock::shared();
     let settings = INIT.replace(
         "# admin = \"Your Name <you@example.org>\"",
@@ -546,7 +546,7 @@ fn damage_latin_and_cut(site: &Site, games: &[Game]) {
 /// address; and a stranger whose address is a piece of a player's is
 /// answered as a stranger, not told of the damage.
 #[test]
-fn issue13_damage_is_told_to_the_registered_players_only() {
+fn damage_is_told_to_the_registered_players_only() {
     let _shared = crate::common::lock::shared();
     let settings = INIT.replace(
         "# admin = \"Your Name <you@example.org>\"",

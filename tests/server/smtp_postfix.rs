@@ -235,7 +235,7 @@ fn dead_letters(dead: &Path) -> Vec<String> {
 /// the admin hears of it once, by mail, and polls exit 0 again (issue 13,
 /// item 13: it stayed queued and every later poll exited 1).
 #[test]
-fn issue13_a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once() {
+fn a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once() {
     let _shared = crate::common::lock::shared();
     let s = stack();
     let tag = nonce();

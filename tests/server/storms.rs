@@ -333,7 +333,7 @@ fn away_loop(step: Duration, rounds: usize, cap: u32) {
 /// owner is told, but no more often than the limits allow; the sender
 /// learns nothing, and nothing moves.
 #[test]
-fn issue5_a_leaked_key_cannot_flood_its_owner() {
+fn a_leaked_key_cannot_flood_its_owner() {
     let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let limits = w.limits();
@@ -366,7 +366,7 @@ fn issue5_a_leaked_key_cannot_flood_its_owner() {
 /// line per mail and `limited=N` in its summary (here with
 /// `--set limits.replies_per_hour=3`).
 #[test]
-fn issue5_pbem_poll_reports_what_it_held_back() {
+fn pbem_poll_reports_what_it_held_back() {
     let _shared = crate::common::lock::shared();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pbem.toml");
@@ -430,7 +430,7 @@ fn issue5_pbem_poll_reports_what_it_held_back() {
 /// Issue 13: answers are counted per mailbox, so `victim+1@` ... `victim+60@`
 /// (one person's plus-addresses) get no more answers than one address.
 #[test]
-fn issue13_plus_addresses_share_one_mailboxs_limit() {
+fn plus_addresses_share_one_mailboxs_limit() {
     let _shared = crate::common::lock::shared();
     let mut w = World::new();
     for n in 1..=60 {
@@ -459,7 +459,7 @@ fn issue13_plus_addresses_share_one_mailboxs_limit() {
 /// reach no one more than the open challenges allow; withdrawing one
 /// (the challenger's `decline`) makes room again.
 #[test]
-fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
+fn challenges_are_bounded_and_carry_no_strangers_text() {
     let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let lim = w.limits();
@@ -565,7 +565,7 @@ fn issue13_challenges_are_bounded_and_carry_no_strangers_text() {
 /// count of fruitless mails: each refused move is answered with its
 /// reason, and starts the count again.
 #[test]
-fn issue13_a_player_who_keeps_erring_is_always_told_why() {
+fn a_player_who_keeps_erring_is_always_told_why() {
     let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let alice = "alice@example.org";

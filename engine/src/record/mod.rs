@@ -76,7 +76,7 @@ mod tests {
     use crate::rules::Rules;
 
     #[test]
-    fn issue13_every_message_id_reads_back_from_a_record() {
+    fn every_message_id_reads_back_from_a_record() {
         let ids = [
             "<\"a b\"@host>",
             "<a b@x>",

@@ -611,7 +611,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_players_are_sides() {
+    fn players_are_sides() {
         let r = Record::parse(
             "x.toml",
             "rules = \"mad\"\nfirst = \"red\"\n[players]\nBlack = \"A <a@x.org>\"\nRED = \"B <b@x.org>\"\n",

@@ -200,7 +200,7 @@ mod tests {
     }
 
     #[test]
-    fn issue5_an_id_with_a_line_break_does_not_break_the_file() {
+    fn an_id_with_a_line_break_does_not_break_the_file() {
         let src = "rules = \"mad\"\nfirst = \"red\"\nid = \"\"\"x\nrules = 1\"\"\"\n";
         let rec = Record::parse("x.toml", src).unwrap();
         let text = to_string(&rec);

@@ -181,7 +181,7 @@ fn moves_may_sit_at_the_top_level_or_under_play() {
 /// offered` and `draw declined` pushed their time and Message-ID out),
 /// and a record with every event reads back as it was written.
 #[test]
-fn issue14_events_line_up_with_the_moves_and_read_back() {
+fn events_line_up_with_the_moves_and_read_back() {
     type Bz = pbem_engine::games::boom_and_zoom::BoomAndZoom;
     let mut rec = random_record::<Bz>(1, Side::B, 6);
     rec.lines.truncate(6);

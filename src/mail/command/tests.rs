@@ -102,7 +102,7 @@ fn other_commands() {
 }
 
 #[test]
-fn issue5_long_lines_and_many_commands_are_refused_not_carried_out() {
+fn long_lines_and_many_commands_are_refused_not_carried_out() {
     // A megabyte move: refused with its first 60 characters quoted.
     let long = "1-2-".repeat(250_000);
     let c = parse(&format!("{long}\n"));
@@ -131,7 +131,7 @@ fn issue5_long_lines_and_many_commands_are_refused_not_carried_out() {
 }
 
 #[test]
-fn issue5_lookalikes_are_named() {
+fn lookalikes_are_named() {
     for (text, c) in [
         ("13х21", 'х'),
         ("13Х21", 'Х'),
@@ -162,7 +162,7 @@ fn issue5_lookalikes_are_named() {
 }
 
 #[test]
-fn issue12_times_dates_and_foreign_words_are_chatter() {
+fn times_dates_and_foreign_words_are_chatter() {
     for line in [
         "12:33",
         "09:58:12",

@@ -25,7 +25,7 @@ impl Transport for Away {
 }
 
 #[test]
-fn issue5_a_flush_stops_at_a_transport_that_is_down_and_keeps_everything() {
+fn a_flush_stops_at_a_transport_that_is_down_and_keeps_everything() {
     let (_tmp, dir) = outbox();
     let bob = "bob@example.org";
     for b in 0..3 {
@@ -129,7 +129,7 @@ fn packed(ready: &Path, name: &str, replies: &[(usize, usize, &str, &str)]) -> P
 }
 
 #[test]
-fn issue6_a_flush_resumes_a_pack_after_the_replies_it_sent() {
+fn a_flush_resumes_a_pack_after_the_replies_it_sent() {
     let (_tmp, ready) = outbox();
     let r = ready.as_path();
     let a = "a@example.org";
@@ -151,7 +151,7 @@ fn issue6_a_flush_resumes_a_pack_after_the_replies_it_sent() {
 }
 
 #[test]
-fn issue6_a_pack_keeps_what_failed_and_notes_what_went_out() {
+fn a_pack_keeps_what_failed_and_notes_what_went_out() {
     let (_tmp, ready) = outbox();
     let r = ready.as_path();
     let (a, b) = ("a@example.org", "b@example.org");
@@ -188,7 +188,7 @@ fn issue6_a_pack_keeps_what_failed_and_notes_what_went_out() {
 }
 
 #[test]
-fn issue6_a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
+fn a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
     let (_tmp, ready) = outbox();
     let r = ready.as_path();
     let a = "a@example.org";
@@ -218,7 +218,7 @@ fn issue6_a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
 }
 
 #[test]
-fn issue13_a_refused_reply_goes_to_the_dead_letters_and_the_flush_goes_on() {
+fn a_refused_reply_goes_to_the_dead_letters_and_the_flush_goes_on() {
     let (tmp, ready) = outbox();
     let r = ready.as_path();
     let (a, b) = ("a@example.org", "b@example.org");
@@ -270,7 +270,7 @@ fn issue13_a_refused_reply_goes_to_the_dead_letters_and_the_flush_goes_on() {
 }
 
 #[test]
-fn issue13_a_reply_buried_before_a_crash_is_neither_sent_nor_buried_again() {
+fn a_reply_buried_before_a_crash_is_neither_sent_nor_buried_again() {
     let (tmp, ready) = outbox();
     let r = ready.as_path();
     let (a, b) = ("a@example.org", "b@example.org");
@@ -326,7 +326,7 @@ fn issue13_a_reply_buried_before_a_crash_is_neither_sent_nor_buried_again() {
 }
 
 #[test]
-fn issue13_a_refusal_that_is_not_the_mails_keeps_it_queued() {
+fn a_refusal_that_is_not_the_mails_keeps_it_queued() {
     let (tmp, ready) = outbox();
     let r = ready.as_path();
     let b = "b@example.org";

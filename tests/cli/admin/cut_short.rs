@@ -42,7 +42,7 @@ impl Site {
 }
 
 #[test]
-fn issue13_a_new_game_whose_mails_cannot_be_staged_is_not_started() {
+fn a_new_game_whose_mails_cannot_be_staged_is_not_started() {
     let site = Site::new();
     site.store();
     // A file where the command's staging folder goes.
@@ -69,7 +69,7 @@ fn issue13_a_new_game_whose_mails_cannot_be_staged_is_not_started() {
 }
 
 #[test]
-fn issue13_a_new_game_cut_short_after_its_record_is_mailed_by_the_next_poll() {
+fn a_new_game_cut_short_after_its_record_is_mailed_by_the_next_poll() {
     let site = Site::new();
     site.store();
     let key_file = site.block_key("new:bz-adm1");
@@ -133,7 +133,7 @@ fn issue13_a_new_game_cut_short_after_its_record_is_mailed_by_the_next_poll() {
 }
 
 #[test]
-fn issue13_a_new_game_cut_short_before_its_record_leaves_its_id_free() {
+fn a_new_game_cut_short_before_its_record_leaves_its_id_free() {
     let site = Site::new();
     site.store();
     // A crash between the renames of the secrets and clock and that of
@@ -162,7 +162,7 @@ fn issue13_a_new_game_cut_short_before_its_record_leaves_its_id_free() {
 }
 
 #[test]
-fn issue13_a_move_cut_short_is_mailed_once_and_never_played_twice() {
+fn a_move_cut_short_is_mailed_once_and_never_played_twice() {
     let site = Site::new();
     site.new_bz("bz-adm1");
     let played = |site: &Site| site.record("bz-adm1").moves();

@@ -9,7 +9,7 @@ use super::*;
 /// file, and a data folder that cannot be made, whose OS error was said
 /// twice ("... (os error 2): ... (os error 2)").
 #[test]
-fn issue14_an_error_says_its_cause_once_with_one_hint() {
+fn an_error_says_its_cause_once_with_one_hint() {
     let once = |out: &str, what: &str| {
         assert_eq!(out.matches(what).count(), 1, "{what:?} once in: {out}");
     };
@@ -48,7 +48,7 @@ fn issue14_an_error_says_its_cause_once_with_one_hint() {
 /// No option in any `--help` goes without a description (issue 14: `pbem
 /// new --help` showed six), and `pbem help --help` works.
 #[test]
-fn issue14_every_option_is_described() {
+fn every_option_is_described() {
     let o = pbem(&["help", "--help"], None);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
     assert!(text(&o).contains("Usage: pbem help"), "{}", text(&o));
@@ -93,7 +93,7 @@ fn issue14_every_option_is_described() {
 /// sides; the older `--black EMAIL` still works; a wrong side or a
 /// missing one is a usage error that says what to write.
 #[test]
-fn issue14_new_names_players_with_player() {
+fn new_names_players_with_player() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("pbem.toml");
     let config = config.to_str().unwrap();
@@ -184,7 +184,7 @@ fn issue14_new_names_players_with_player() {
 /// 14: "(black moved off 6 strength points, red 0 (6 or more wins))"):
 /// the reason of every bundled game's end has none of its own.
 #[test]
-fn issue14_end_reasons_have_no_parentheses_of_their_own() {
+fn end_reasons_have_no_parentheses_of_their_own() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
     let mut files: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -210,7 +210,7 @@ fn issue14_end_reasons_have_no_parentheses_of_their_own() {
 /// prints something (issue 14: every bundled game was finished, so
 /// `pbem moves`'s examples printed nothing).
 #[test]
-fn issue14_help_examples_run_as_printed() {
+fn help_examples_run_as_printed() {
     let bin = std::path::Path::new(env!("CARGO_BIN_EXE_pbem"))
         .parent()
         .unwrap()
@@ -250,7 +250,7 @@ fn issue14_help_examples_run_as_printed() {
 /// `pbem moves --ply N`: the moves after N moves; a finished game lists
 /// none and its JSON names no side to move.
 #[test]
-fn issue14_moves_at_a_ply_and_no_turn_when_over() {
+fn moves_at_a_ply_and_no_turn_when_over() {
     let games = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
     let mad = format!("{games}/mad.toml");
     let at = |ply: &str| pbem(&["moves", &mad, "--ply", ply, "--json"], None);
@@ -289,7 +289,7 @@ fn issue14_moves_at_a_ply_and_no_turn_when_over() {
 /// One reader of typed characters (issue 14): the same inputs are read,
 /// or refused in the same words, in mail and on the command line.
 #[test]
-fn issue14_mail_and_command_line_read_characters_alike() {
+fn mail_and_command_line_read_characters_alike() {
     use pbem::mail::command::{Command as MailCommand, parse};
     use pbem::mail::text::normalize;
     let geometry = pbem::rules::Rules::BoomAndZoom.geometry();
@@ -357,7 +357,7 @@ fn issue14_mail_and_command_line_read_characters_alike() {
 
 /// `pbem moves --from` reads a square as mail reads `moves 12` (issue 14).
 #[test]
-fn issue14_from_reads_fullwidth_digits() {
+fn from_reads_fullwidth_digits() {
     let mad = concat!(env!("CARGO_MANIFEST_DIR"), "/games/in-play/mad.toml");
     let ascii = pbem(&["moves", mad, "--from", "12"], None);
     let wide = pbem(&["moves", mad, "--from", "１２"], None);

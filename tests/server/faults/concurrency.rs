@@ -8,7 +8,7 @@ use super::*;
 /// a `pbem poll` without --wait that finds the lock held exits with a
 /// clear message" — and `pbem poll --wait` waits for it.
 #[test]
-fn issue5_a_poll_that_finds_the_lock_held_says_so_or_waits() {
+fn a_poll_that_finds_the_lock_held_says_so_or_waits() {
     let _shared = crate::common::lock::shared();
     let mut site = Site::new(INIT);
     site.deliver(
@@ -207,7 +207,7 @@ fn replies_by_mail(
 /// message." A daemon watches the Maildir while polls, polls with --wait
 /// and MTA deliveries run beside it over some 300 mails in 12 games.
 #[test]
-fn issue5_a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
+fn a_daemon_polls_and_deliveries_at_once_process_each_mail_once() {
     let _shared = crate::common::lock::shared();
     let mut site = Site::new(INIT);
     let ids: Vec<String> = (0..12).map(|i| format!("busy-{i}")).collect();

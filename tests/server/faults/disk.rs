@@ -138,7 +138,7 @@ fn check_processed_once(site: &Site, g: &Game) {
 /// unprocessed (not lost) and the error is clear." The data folder is a
 /// small tmpfs, filled up.
 #[test]
-fn issue5_a_full_disk_keeps_the_mail_and_says_so() {
+fn a_full_disk_keeps_the_mail_and_says_so() {
     let _shared = crate::common::lock::shared();
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
@@ -204,7 +204,7 @@ fn issue5_a_full_disk_keeps_the_mail_and_says_so() {
 /// Issue 5: "Disk full / read-only data folder". The data folder is a
 /// read-only bind mount; then only its games/ folder is.
 #[test]
-fn issue5_a_read_only_data_folder_keeps_the_mail_and_says_so() {
+fn a_read_only_data_folder_keeps_the_mail_and_says_so() {
     let _shared = crate::common::lock::shared();
     let mut site = Site::new(INIT);
     let data = site.data();

@@ -10,7 +10,7 @@ use super::*;
 /// pbem mail, polled as fast as a daemon answers: the hourly limit
 /// stops it.
 #[test]
-fn issue5_an_autoresponder_loop_dies_at_the_hourly_limit() {
+fn an_autoresponder_loop_dies_at_the_hourly_limit() {
     let _shared = crate::common::lock::shared();
     let limits = Limits::default();
     away_loop(Duration::minutes(1), 40, limits.replies_per_hour);
@@ -20,7 +20,7 @@ fn issue5_an_autoresponder_loop_dies_at_the_hourly_limit() {
 /// twelve rounds an hour never reach the hourly limit, and the daily one
 /// stops it.
 #[test]
-fn issue5_a_slow_autoresponder_loop_dies_at_the_daily_limit() {
+fn a_slow_autoresponder_loop_dies_at_the_daily_limit() {
     let _shared = crate::common::lock::shared();
     let limits = Limits::default();
     assert!(
@@ -95,7 +95,7 @@ fn bounce(kind: &str, n: usize, to: &str, raw: &[u8], got: &Received) -> String 
 /// sent because of it, and the game goes on for the player whose mail
 /// works.
 #[test]
-fn issue5_a_bouncing_address_makes_no_loop() {
+fn a_bouncing_address_makes_no_loop() {
     let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let bob = "bob@bouncing.example";
@@ -180,7 +180,7 @@ fn issue5_a_bouncing_address_makes_no_loop() {
 /// row (the last answer replaced by a notice), over 200 simulated hours.
 /// Bob's own move later is played and answered, and so is his `board`.
 #[test]
-fn issue13_a_slow_autoresponder_loop_ends_whatever_its_pace() {
+fn a_slow_autoresponder_loop_ends_whatever_its_pace() {
     let _shared = crate::common::lock::shared();
     for step in [Duration::minutes(30), Duration::hours(6)] {
         let mut w = World::new();
@@ -273,7 +273,7 @@ fn issue13_a_slow_autoresponder_loop_ends_whatever_its_pace() {
 /// autoresponder that answers with the mail it got): an answer to pbem's
 /// own mail by its content, never answered (issue 13, item 5).
 #[test]
-fn issue13_an_answer_of_nothing_but_pbems_own_text_is_not_answered() {
+fn an_answer_of_nothing_but_pbems_own_text_is_not_answered() {
     let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let carol = "carol@example.org";
@@ -335,7 +335,7 @@ fn stripped(raw: &[u8]) -> String {
 /// a relay that strips loop headers, with 25 minutes each way: the loop
 /// ends, within a few rounds, from either side.
 #[test]
-fn issue13_two_pbems_without_loop_headers_stop_answering_each_other() {
+fn two_pbems_without_loop_headers_stop_answering_each_other() {
     let _shared = crate::common::lock::shared();
     let (a_addr, b_addr) = ("pbem-a@example.net", "pbem-b@example.org");
     let mut a = World::at(a_addr);

@@ -177,7 +177,7 @@ fn storm_mails(
 /// caps the storming player's replies at the limits (a notice each),
 /// plays their legal move once, and records every mail once.
 #[test]
-fn issue5_a_storm_of_1000_mails_is_capped_and_others_are_served() {
+fn a_storm_of_1000_mails_is_capped_and_others_are_served() {
     let _shared = crate::common::lock::shared();
     let mut w = World::new();
     let storm = "storm@example.org";
