@@ -163,7 +163,7 @@ impl Inbound {
     /// known, is an answer to pbem's own mail by its content (an
     /// autoresponder that quotes what it answers, with its loop headers
     /// stripped on the way): it is marked [`Inbound::automated`], never
-    /// answered (issue 13: slow loops). One unquoted line pbem did not
+    /// answered (a slow loop). One unquoted line pbem did not
     /// send (a player's `thanks`, an attribution) makes it a person's
     /// reply, answered like any other.
     pub fn strip_known(&mut self, known: &dyn Fn(&str) -> bool) {

@@ -227,7 +227,7 @@ impl Store {
     /// batch view at [`Store::sync`]; for files a crash may tear, whose
     /// reader knows a torn one (two slots written in turn, each with its
     /// checksum: [`Store::write_correspondence`]). Each file made and freed
-    /// costs on ext4 without a journal (issue 6), and such a file is
+    /// costs on ext4 without a journal, and such a file is
     /// rewritten for every reply.
     pub(super) fn write_in_place(&self, p: &Path, text: &str) -> Result<(), StoreError> {
         match &self.batch {

@@ -402,7 +402,7 @@ impl Store {
     }
 
     /// What pbem lately sent `address` (lower case): its threads and the
-    /// lines of its mails (issue 12), from the newest whole one of its two
+    /// lines of its mails, from the newest whole one of its two
     /// slots; from a file of the single-file form when neither is whole
     /// (a torn write of that form reads as missing).
     ///

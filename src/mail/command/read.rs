@@ -79,7 +79,7 @@ fn as_read(raw: &str) -> &str {
 }
 
 /// Whether a line of text reads as a command, or as one the reader refuses:
-/// never true of a line pbem writes (issue 12), so a line in a quote that
+/// never true of a line pbem writes, so a line in a quote that
 /// does is the player's. A caption (`Legal moves: 50-26, 50-29`) is not.
 pub fn reads_as_command(line: &str) -> bool {
     foreign::read(as_read(line)).is_some() || !matches!(parse_line(as_read(line)), Ok(None))
@@ -228,7 +228,7 @@ const WRAPPED: usize = 50;
 /// Cyrillic `х`): the error that says how to write it, if any.
 fn near_miss(chatter: &[(&str, usize)]) -> Option<CommandError> {
     // A short line of the player's, not a row of a board nor a sentence
-    // of pbem's quoted back unrecognised (issue 12).
+    // of pbem's quoted back unrecognised.
     let near = chatter
         .iter()
         .filter(|(l, after)| near_miss_shaped(l, *after))
@@ -247,7 +247,7 @@ fn near_miss(chatter: &[(&str, usize)]) -> Option<CommandError> {
             ),
         ));
     }
-    // Issue 5: say which character, or the player sees only "no
+    // Say which character, or the player sees only "no
     // command" beside a move they think they wrote.
     let (line, c) = chatter.iter().find_map(|(line, _)| {
         line.split_whitespace()
