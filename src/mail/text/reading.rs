@@ -244,16 +244,21 @@ impl Reading<'_> {
     /// does (its lines are those of line `i`'s quote level; a line that
     /// reads as a command starts none).
     fn attribution(&self, i: usize) -> Option<usize> {
+        quotes::attribution(&self.window(i), 0)
+            .filter(|_| !command::reads_as_command(self.lines[i]))
+            .map(|(_, n)| n)
+    }
+
+    /// The contents of the lines an attribution starting at line `i` may
+    /// take: up to four, of line `i`'s quote level.
+    fn window(&self, i: usize) -> Vec<&str> {
         let key = &self.marks[i].0;
-        let window: Vec<&str> = self.marks[i..]
+        self.marks[i..]
             .iter()
             .take(4)
             .take_while(|(k, _)| k == key)
             .map(|(_, c)| *c)
-            .collect();
-        quotes::attribution(&window, 0)
-            .filter(|_| !command::reads_as_command(self.lines[i]))
-            .map(|(_, n)| n)
+            .collect()
     }
 
     /// The first line below the separator or header block at line `i`
@@ -405,13 +410,7 @@ impl Reading<'_> {
         if quotes::header_block(self.lines, j).is_some_and(|r| !r.generic()) {
             return true;
         }
-        let window: Vec<&str> = self.marks[j..]
-            .iter()
-            .take(4)
-            .take_while(|(k, _)| k.is_empty())
-            .map(|(_, c)| *c)
-            .collect();
-        quotes::attribution(&window, 0).is_some_and(|(r, _)| !r.generic())
+        quotes::attribution(&self.window(j), 0).is_some_and(|(r, _)| !r.generic())
     }
 
     /// The second layer: pbem's own lines (see [`super::strip_reply`]) and
