@@ -1,5 +1,5 @@
 //! Links the `pbem` binary as a position-dependent executable on Linux
-//! (issue 6, "Engine": `pbem validate` and `pbem moves` as whole
+//! ("Engine": `pbem validate` and `pbem moves` as whole
 //! processes under 5 ms).
 //!
 //! A position-independent executable carries 52,000 relative relocations

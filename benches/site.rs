@@ -1,4 +1,4 @@
-//! The web archive at scale (issue 17): `pbem site` over a data folder of
+//! The web archive at scale: `pbem site` over a data folder of
 //! many games, timed in process (the library's `site::build`, as the
 //! command and the daemon call it).
 //!

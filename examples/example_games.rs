@@ -2,8 +2,7 @@
 //! game, played out by the engine with seeded random moves that favour
 //! winning moves and captures, in the full record form; and
 //! `games/in-play/<slug>.toml`: the first [`IN_PLAY`] moves of it, a game
-//! still in play (for `pbem moves`, whose examples must print something;
-//! issue 14).
+//! still in play (for `pbem moves`, whose examples must print something).
 //!
 //! `cargo run --example example_games` (rewrites the files; the games are
 //! the same every time).

@@ -1,4 +1,4 @@
-//! pbem as a player (issue 18): the bot's place in the server. Its search
+//! pbem as a player: the bot's place in the server. Its search
 //! is the engine's ([`pbem_engine::bot`]); here are its addresses (one per
 //! level, so that each level has a rating of its own), and how long it
 //! may think (`[bot]` in pbem.toml).

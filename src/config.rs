@@ -15,7 +15,7 @@ pub struct Config {
     #[serde(default = "default_name")]
     pub name: String,
     /// The admin's address ("Name <address>" or a bare address): told when
-    /// pbem finds a game record it cannot use (issue 5, "A corrupt
+    /// pbem finds a game record it cannot use ("A corrupt
     /// record"). Without it only the players are told.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub admin: Option<String>,
@@ -38,15 +38,15 @@ pub struct Config {
     /// Game clocks: reminder points, final notice, vacation allowance.
     #[serde(default)]
     pub clock: crate::timecontrol::ClockPolicy,
-    /// Reply limits against storms and loops (issue 5).
+    /// Reply limits against storms and loops.
     #[serde(default)]
     pub limits: crate::poll::Limits,
     pub inbox: Inbox,
     pub send: SendConfig,
-    /// How long the bot may think (`[bot]`; issue 18).
+    /// How long the bot may think (`[bot]`).
     #[serde(default)]
     pub bot: crate::bot::BotPolicy,
-    /// The web archive the daemon keeps current (`[site]`; issue 17).
+    /// The web archive the daemon keeps current (`[site]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<SiteConfig>,
     /// The git history of the records (`[git]`; README, "Git history of
@@ -130,7 +130,7 @@ fn default_name() -> String {
 
 /// A config file that cannot be used: the file, what is wrong, and the
 /// one hint that fits (said by the error alone, so no caller adds a
-/// second one; issue 14).
+/// second one).
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {message} ({})", .fault.hint())]
 pub struct ConfigError {
@@ -291,7 +291,7 @@ impl Config {
 
 /// `c` with each `key.path=value` of `overrides` set. A key that is no
 /// setting (`--set bogus.key=1`) is an error naming the override, as the
-/// key would be in the file (issue 13, item 13: `pbem check` ignored
+/// key would be in the file (item 13: `pbem check` ignored
 /// `--set`, so a typo there went unnoticed).
 fn apply_overrides(c: &Config, overrides: &[String]) -> Result<Config, String> {
     let table = toml::Table::try_from(c).map_err(|e| e.to_string())?;

@@ -391,7 +391,7 @@ pub fn log_report(r: &Report, quiet: bool) {
         ("sent", &r.sent),
         ("waiting", &r.unsent),
     ];
-    // Replies the reply limits held back (issue 5), only when there are
+    // Replies the reply limits held back, only when there are
     // some: the usual line stays as it was.
     if r.limited > 0 {
         fields.push(("limited", &r.limited));

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The mail a newcomer writes to start a game by hand in the demo's
 /// folder: what `pbem demo` prints at its end and the README shows (a
-/// test holds them to this text; issue 14). A file of these lines in
+/// test holds them to this text). A file of these lines in
 /// `pbem-demo/mail/inbox/new/` is a mail pbem reads.
 pub const FIRST_MAIL: &str = "\
 From: You <you@example.org>
@@ -37,7 +37,7 @@ pub struct Received {
 }
 
 impl Received {
-    /// The mail's first line: what happened (issue 12; the subject is the
+    /// The mail's first line: what happened (the subject is the
     /// game's, the same in every mail of it).
     pub fn headline(&self) -> &str {
         self.text.lines().next().unwrap_or("")
@@ -224,7 +224,7 @@ impl Player {
     }
 
     /// Answers the newest mail from pbem whose subject or first line (what
-    /// happened, issue 12) contains `tag`, as
+    /// happened) contains `tag`, as
     /// a mail client's Reply would: the mail, and the address it goes to
     /// (the Reply-To).
     ///

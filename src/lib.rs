@@ -30,7 +30,7 @@
 //!
 //! Beneath them: [`store`] (the data folder), [`timecontrol`] (the clock
 //! rules, pure) and [`clock`] (the one clock), [`logging`], [`config`],
-//! [`history`] (the records' git history, issue 17).
+//! [`history`] (the records' git history).
 //! Above them: [`setup`] (the composition root), [`daemon`] (the event
 //! loops), [`cli`] (the subcommands). No module imports one that imports
 //! it back (`cargo test --test cli layout` checks it).

@@ -1,4 +1,4 @@
-//! Logs for the admin (issue 4, "Operations"): one line per event on
+//! Logs for the admin: one line per event on
 //! standard error, `TIME LEVEL event key=value ...` (logfmt values, quoted
 //! when they hold spaces), so that each mail's fate is one greppable line:
 //!

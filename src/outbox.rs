@@ -5,7 +5,7 @@
 //! mail to a [`crate::transport::Transport`].
 //!
 //! One reply's way through it, in the order of the files:
-//! 1. [`stage`]: rendered into a raw mail (threaded per player, issue 12)
+//! 1. [`stage`]: rendered into a raw mail (threaded per player)
 //!    and kept in memory with the other replies of its batch
 //!    ([`Outgoing`]); news for a player who asked for digests is held
 //!    apart ([`held`]);
@@ -26,7 +26,7 @@
 //! without a journal each file made costs more the more were freed in the
 //! last seconds: a batch makes three files for all its replies (the pack,
 //! `keys`, and the flush's `sent`), where each reply used to make one and
-//! free one (issue 6, "Fast at every size").
+//! free one.
 //!
 //! # Crash safety
 //!

@@ -1,5 +1,5 @@
 //! One poll: every pending mail processed exactly once, then the outbox
-//! sent (issue 3, "Exactly once"). Mail path: the driver of the whole
+//! sent. Mail path: the driver of the whole
 //! path, `source -> parse -> command -> adjudicate -> compose -> outbox
 //! -> transport`, for each mail of a source in turn.
 //!
@@ -14,7 +14,7 @@
 //!    the replies are staged into the batch's outbox, in memory
 //!    ([`crate::outbox::stage`]).
 //!
-//! Then, once for the whole batch (issue 6, "Fast at every size"):
+//! Then, once for the whole batch:
 //! 4. the outbox commits the batch ([`Outbox::commit_batch`]): its
 //!    staging folder written, the batch's records, clocks and other files
 //!    made durable ([`Store::sync`]), then the keys appended to their
@@ -40,7 +40,7 @@
 //! record is durable, and each reply is queued once. One poll at a time:
 //! the data folder's lock.
 //!
-//! A poll goes on past a bad mail (issue 5): a mail pbem cannot process
+//! A poll goes on past a bad mail: a mail pbem cannot process
 //! now, even one a library panics on, is reported with its name and left
 //! in its mailbox, and the other mails are processed and the outbox sent.
 //! A game whose record does not read or replay is refused, and the admin
@@ -310,7 +310,7 @@ impl Poller<'_> {
     }
 
     /// [`Poller::one_mail`], a panic in it caught: a library that panics
-    /// on one mail must not stop the poll (issue 5): the mail stays in its
+    /// on one mail must not stop the poll: the mail stays in its
     /// mailbox, what it staged is not kept, the others go on.
     fn guarded_mail(
         &self,
@@ -379,8 +379,8 @@ impl Poller<'_> {
     /// its key.
     fn read(&self, mail: &InboxMail) -> ReadMail {
         let mut parsed = inbound::parse(&mail.raw);
-        // pbem's own lines, quoted back in any way, are no commands
-        // (issue 12): what it lately sent this sender is dropped with the
+        // pbem's own lines, quoted back in any way, are no commands:
+        // what it lately sent this sender is dropped with the
         // block it stands in. A file that cannot be read leaves the
         // recognised quotes alone to do it.
         if let Ok(m) = &mut parsed
@@ -408,7 +408,7 @@ impl Poller<'_> {
 
     /// A mail whose key is committed already (found again after a crash,
     /// or delivered twice): only marked done. Said, so that a mail that
-    /// never counts is seen (issue 13).
+    /// never counts is seen.
     fn skip_processed(
         &self,
         source: &mut dyn Source,
@@ -459,7 +459,7 @@ impl Poller<'_> {
         if let Some(d) = &handled.damage {
             self.damage_met(cx, d, report)?;
         }
-        // The reply limits (issue 5, "Loops and storms"): after the record,
+        // The reply limits: after the record,
         // before the replies are staged.
         // A key whose file cannot be read counts as not committed: at
         // worst a notice goes out twice.
@@ -587,7 +587,7 @@ impl Poller<'_> {
         self.commit_as(key, replies, mail, None, now, Hold::News { urgent: false })
     }
 
-    /// An admin's command (`pbem new`, `pbem move`; issue 13 item 4):
+    /// An admin's command (`pbem new`, `pbem move` item 4):
     /// what it changed waits in `self.store`, a [`Store::batch`] view, and
     /// reaches the disk in the same sync as its staged replies, with
     /// `made` ([`Made`]) beside them. The record's rename is the commit

@@ -11,7 +11,7 @@ use crate::timecontrol::ClockPolicy;
 use minijinja::Value;
 
 /// A rendered mail: subject, plain text and, when the mail shows a board,
-/// the body of its HTML part (issue 17: the board as a table).
+/// the body of its HTML part (the board as a table).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rendered {
     pub subject: String,
@@ -76,15 +76,14 @@ pub struct Identity {
     /// The display name on pbem's mail.
     pub name: String,
     /// Trust `Authentication-Results: <this id>; dmarc=pass` from the
-    /// admin's own MTA instead of a token (issue 3, "Who may move").
+    /// admin's own MTA instead of a token.
     pub trusted_authserv: Option<String>,
-    /// The admin ("Name <address>"), told of damaged records (issue 5,
-    /// "A corrupt record"); none: only the players are told.
+    /// The admin ("Name <address>"), told of damaged records;
+    /// none: only the players are told.
     pub admin: Option<String>,
-    /// Reminder points, final notice and vacation allowance of game clocks
-    /// (issue 4, "Clocks, reminders and absence").
+    /// Reminder points, final notice and vacation allowance of game clocks.
     pub clocks: ClockPolicy,
-    /// How long the bot may think (issue 18).
+    /// How long the bot may think.
     pub bot: crate::bot::BotPolicy,
 }
 
@@ -193,7 +192,7 @@ pub fn address_of(mailbox: &str) -> String {
 /// Why pbem cannot mail `address` (lower case, bare), if it cannot: an
 /// address with a quoted local part (`"a b"@example.org`) or a domain
 /// literal (`a@[127.0.0.1]`) is valid RFC 5322 but does not survive the
-/// way into a player's `To` header (issue 13: `pbem new` took them, and
+/// way into a player's `To` header (`pbem new` took them, and
 /// that player never got a key). pbem plays with dot-atom addresses at a
 /// host name.
 pub fn unmailable(address: &str) -> Option<String> {

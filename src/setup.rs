@@ -117,7 +117,7 @@ impl Server {
     }
 
     /// Tells the admin of each reply the server refused for good (the
-    /// dead letters, issue 13) once: a notice mailed at once through the
+    /// dead letters) once: a notice mailed at once through the
     /// transport, or, without an admin address, a line logged at error
     /// level. A notice that cannot go now is counted unsent in `report`
     /// and tried at the next flush. Call with the data folder's lock held.

@@ -10,7 +10,7 @@
 //! What a failure means is its [`SendErrorKind`], which each transport
 //! reads from what it knows best: the SMTP step a refusal answers
 //! ([`smtp::kind`]), sendmail's exit status ([`sendmail::exit_kind`]). The
-//! outbox acts on it (issue 13): a mail refused for good becomes a dead
+//! outbox acts on it: a mail refused for good becomes a dead
 //! letter, one that cannot go now waits, and a transport that is down
 //! stops the flush.
 //!
@@ -31,7 +31,7 @@ pub use config::{SendConfig, check, from_config};
 pub use maildir::{MaildirSink, folder_name, lf_lines};
 
 /// What a failed send means for the mail and for the mails after it
-/// (issue 13, item 13: a reply the server refused stayed queued for ever
+/// (item 13: a reply the server refused stayed queued for ever
 /// and failed every poll).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SendErrorKind {

@@ -1,4 +1,4 @@
-//! Mail pipeline benchmarks (issue 6), printed as one report beside the
+//! Mail pipeline benchmarks, printed as one report beside the
 //! disk's own limit, measured in the same run on the same file system:
 //!
 //! - **limit**: fsynced write+rename pairs per second, the way pbem writes
@@ -646,7 +646,7 @@ fn main() {
         .unwrap();
     let dir = root.path();
     println!(
-        "pbem pipeline bench (issue 6){}: data folders under {} ({})",
+        "pbem pipeline bench{}: data folders under {} ({})",
         if sizes.quick { ", QUICK sizes" } else { "" },
         dir.display(),
         fs_type(dir)

@@ -1,4 +1,4 @@
-//! The bot's strength and speed (issue 18), printed as a table: for each
+//! The bot's strength and speed, printed as a table: for each
 //! game, the bot (level 3) against a uniformly random player and against
 //! plain UCT with random playouts on the same engine at the same think
 //! time, sides alternating game by game; the bot's positions searched per

@@ -1,4 +1,4 @@
-//! Engine benchmarks (issue 2 targets), printed as a table:
+//! Engine benchmarks against their targets, printed as a table:
 //!
 //! - perft nodes per second per game on one core, from the start
 //!   (target: 10 million);

@@ -7,7 +7,7 @@
 //! `pbem show --svg` and a web archive).
 //!
 //! The drawings are plain string building, so they live here beside the
-//! data, usable by anything that has a position and no I/O (issue 17).
+//! data, usable by anything that has a position and no I/O.
 
 mod frames;
 mod html;

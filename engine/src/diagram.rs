@@ -7,7 +7,7 @@
 //! numbers, and a line of column numbers heads the board, so an occupied
 //! square's number can be read off too: a board whose every square is
 //! full (Mad Rooks and Mad Bishops at the start) shows no number at all
-//! otherwise (issue 14). The last move's squares are bracketed: `[B3]`.
+//! otherwise. The last move's squares are bracketed: `[B3]`.
 
 use crate::board::{Board, Shade, Square};
 use crate::geom::{Geometry, Sq};
@@ -302,7 +302,7 @@ mod tests {
     }
 
     /// Any square's number can be read off the board where it is not
-    /// shown (issue 14): its row's first number, plus the column number
+    /// shown: its row's first number, plus the column number
     /// above it, less 1.
     #[test]
     fn column_numbers_head_every_board() {

@@ -21,8 +21,8 @@ pub enum Outcome {
 
 /// A finished game: the outcome and why, in words for the players
 /// ("red has no tower left; black scored 6, red 3"). Mails and commands
-/// show the reason in parentheses, so it has none of its own (issue 14:
-/// "(... red 0 (6 or more wins))").
+/// show the reason in parentheses, so it has none of its own
+/// ("(... red 0 (6 or more wins))" otherwise).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct End {
     pub outcome: Outcome,
@@ -145,7 +145,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// the last move marked.
     fn diagram(&self, view: &View) -> String;
 
-    /// The board of [`Game::diagram`] as data (issue 17): what each square
+    /// The board of [`Game::diagram`] as data: what each square
     /// and crossing shows, for the ASCII board, the mail's HTML table and
     /// SVG ([`crate::board`]).
     fn board(&self, view: &View) -> crate::board::Board;

@@ -2,13 +2,13 @@
 //! them: in mail, in records (`pbem validate`, `pbem moves`, `pbem show`)
 //! and on the command line (`pbem move`). Below both [`crate::notation`]
 //! and [`crate::mail`], so that a character is either read everywhere or
-//! refused everywhere, in the same words (issue 14: fullwidth digits were
+//! refused everywhere, in the same words (fullwidth digits were
 //! read in mail and refused by `pbem validate`, and a Cyrillic `х` was
 //! explained in mail but only "unexpected" there).
 
 /// What a typed character is before anything else reads it: `None` for
 /// one that shows nothing (zero-width characters, BOMs, soft hyphens,
-/// bidirectional marks, which can make `12-31` show as `13-21`; issue 5),
+/// bidirectional marks, which can make `12-31` show as `13-21`),
 /// a plain space for the other spaces (non-breaking, thin, ideographic),
 /// the ASCII character for a fullwidth form (East Asian input methods:
 /// `２２－１５` is 22-15, `ｂｏａｒｄ` is board), else itself.

@@ -321,7 +321,7 @@ pub fn parse(text: &str, geometry: Geometry) -> Result<Notation, ParseError> {
                     return Err(err(ParseErrorKind::AfterOff));
                 }
                 // Three characters ahead, not the rest copied (which made a
-                // long `1-2-1-2-...` line quadratic, issue 5).
+                // long `1-2-1-2-...` line quadratic).
                 if chars.clone().take(3).eq("off".chars()) {
                     if sep == 'x' {
                         return Err(err(ParseErrorKind::OffWithCapture));
@@ -514,7 +514,7 @@ mod tests {
         // A space between two points separates them, as a comma does.
         assert_eq!(canon("27/36 28/37"), "27/36,28/37");
         assert_eq!(canon(" 27 / 36   28 / 37 "), "27/36,28/37");
-        // As mail reads them (issue 14): fullwidth forms, invisible marks.
+        // As mail reads them: fullwidth forms, invisible marks.
         assert_eq!(canon("２２－１５"), "22-15");
         assert_eq!(canon("２７／３６　２８／３７"), "27/36,28/37");
         assert_eq!(canon("2\u{200B}2-1\u{202E}5"), "22-15");

@@ -37,7 +37,7 @@ impl Origin {
     }
 
     fn read(text: &str, geometry: Geometry, examples: Option<&[&str]>) -> Result<Origin, String> {
-        // Characters as every reader takes them (issue 14): `１２` is 12.
+        // Characters as every reader takes them: `１２` is 12.
         let text: String = text.chars().filter_map(crate::glyph::fold).collect();
         let text = text.as_str();
         let stones = examples.is_none_or(|ex| ex.iter().any(|e| e.contains('/')));

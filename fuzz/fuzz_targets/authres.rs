@@ -3,8 +3,8 @@
 //! trusts (a pass for exactly the `header.from` domains of its `dmarc=pass`
 //! results, under its authserv-id); methods, results and property names
 //! come out in lower case; and the text put inside a quoted string or a
-//! comment of another header never makes a result of its own (issue 13:
-//! `reason="x; dmarc=pass"` passed), while a quoted value reads back as it
+//! comment of another header never makes a result of its own
+//! (`reason="x; dmarc=pass"` once passed), while a quoted value reads back as it
 //! was written.
 #![no_main]
 

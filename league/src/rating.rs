@@ -1,4 +1,4 @@
-//! Glicko-2 ratings, one table per game (issue 16, "Ratings"), computed by
+//! Glicko-2 ratings, one table per game, computed by
 //! the `skillratings` crate.
 //!
 //! Mark Glickman's system ("Example of the Glicko-2 system", 2013,

@@ -1,5 +1,5 @@
 //! A series: best of N games between the same two players, each begun
-//! when the one before ends (issue 16, "Series").
+//! when the one before ends.
 //!
 //! A win counts 1, a draw ½ to each. The series ends as soon as one
 //! player can no longer be caught (their lead is more than the games

@@ -1,4 +1,4 @@
-//! The standings of a tournament (issue 16): points, then a tie-break,
+//! The standings of a tournament: points, then a tie-break,
 //! Sonneborn-Berger for a round robin, Buchholz for a Swiss.
 //!
 //! - A win scores 1, a draw ½, a loss 0; a bye what the format gives

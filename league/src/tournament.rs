@@ -1,4 +1,4 @@
-//! A tournament's course, round by round (issue 16, "Tournaments"): what
+//! A tournament's course, round by round: what
 //! to do next once a round's games have ended, which games a player who
 //! dropped out forfeits, and when it is over.
 //!

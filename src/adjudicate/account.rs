@@ -1,4 +1,4 @@
-//! What is not about one game (issue 3, "Commands"; issue 4): `help`,
+//! What is not about one game: `help`,
 //! `rules`, `games` (the sender's games), the refusal of a game command
 //! that names no game (which game?), and a player's settings for all
 //! their games: `timezone`, `vacation`, `digest`.
@@ -165,7 +165,7 @@ impl Adjudicator<'_> {
                     .as_deref()
                     .map(|p| self.name_of(p));
                 // The way back into the game: its reply address, with the
-                // key. It goes to `who` alone, whose key it is (issue 12).
+                // key. It goes to `who` alone, whose key it is.
                 let address = match result {
                     "*" => self.store.secrets(&id, rec.rules)?.tokens[side]
                         .as_ref()

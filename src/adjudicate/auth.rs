@@ -1,4 +1,4 @@
-//! Who is who (issue 3, "Who may move"; issue 5, "Spoofing"): whether
+//! Who is who: whether
 //! a mail's sender proved they play the game (their key, or DMARC from
 //! the admin's own MTA), and what is done with a mail that did not: a
 //! player's address without its key, a stranger, a key used by another
@@ -7,7 +7,7 @@
 use super::*;
 use crate::reply::address_of;
 
-/// Who wrote a mail, as far as one game is concerned (issue 3, "Who may
+/// Who wrote a mail, as far as one game is concerned ("Who may
 /// move").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Standing {
@@ -23,8 +23,7 @@ pub(super) enum Standing {
     Unreadable(Damage),
 }
 
-/// Whose key a mail carried, when it did not prove its sender a player
-/// (issue 5, "Spoofing").
+/// Whose key a mail carried, when it did not prove its sender a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Key {
     /// None.
@@ -77,7 +76,7 @@ impl Table {
     /// for it (`dmarc_pass`) and it plays one side only.
     pub(super) fn standing(&self, from: &str, token: Option<&str>, dmarc_pass: bool) -> Standing {
         if let Table::Damaged { damage, secrets } = self {
-            // Exact matches only (issue 13): a key of the game, or an
+            // Exact matches only: a key of the game, or an
             // address pbem registered as a player; never a substring of
             // the damaged text.
             let known = secrets
@@ -154,8 +153,7 @@ impl Adjudicator<'_> {
         };
         // Only the topmost header: the one the admin's MTA added last. A
         // sender can write any header below it (RFC 8601, section 7.2).
-        // Parsed by RFC 8601, for the domain of this mail's From alone
-        // (issue 13).
+        // Parsed by RFC 8601, for the domain of this mail's From alone.
         let Some(domain) = mail.from.as_deref().and_then(|f| f.rsplit_once('@')) else {
             return false;
         };
@@ -165,7 +163,7 @@ impl Adjudicator<'_> {
     }
 
     /// Whose key `token` is, when it did not prove its sender a player of
-    /// game `id` (issue 5, "Spoofing"): a side's of this game, or a
+    /// game `id`: a side's of this game, or a
     /// player's of another game or challenge (every secrets file is read:
     /// this happens only for refused mail), or nobody's.
     pub(super) fn whose_key(&self, id: &str, table: &Table, token: Option<&str>) -> Result<Key> {

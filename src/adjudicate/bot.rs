@@ -1,4 +1,4 @@
-//! pbem's bot as a player (issue 18): `challenge GAME bot [level N]`
+//! pbem's bot as a player: `challenge GAME bot [level N]`
 //! begins a game against it at once, and [`Adjudicator::bot_step`] plays
 //! its turn, for the poll, as if the bot had mailed its move: through the
 //! same path as a player's mail (the record, the clock, the rating, the

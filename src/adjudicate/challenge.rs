@@ -1,4 +1,4 @@
-//! Challenges (issue 3, "Commands"; issue 13, their bounds): a
+//! Challenges: a
 //! `challenge` made, answered (`accept`, `decline`) or withdrawn by its
 //! challenger, and the game it starts (also for the admin's `pbem new`).
 
@@ -6,7 +6,7 @@ use super::names::public_name;
 use super::*;
 use crate::reply::{Reply, address_of, mailbox, mailbox_key, unmailable};
 
-/// The bounds on challenges (issue 13: one mail with 20 `challenge`
+/// The bounds on challenges (one mail with 20 `challenge`
 /// lines made pbem mail 20 strangers): `[limits]` in pbem.toml; 0 turns a
 /// bound off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,7 @@ impl Adjudicator<'_> {
     }
 
     /// The one address a challenge goes to, as pbem will write it, or the
-    /// refusal of the challenge (issue 5: a list or a broken address made
+    /// refusal of the challenge (a list or a broken address made
     /// a challenge whose mail to the opponent was never sent, while the
     /// challenger was told it was).
     fn opponent(&self, from: &str, c: &Asked<'_>) -> Result<std::result::Result<String, Refusal>> {

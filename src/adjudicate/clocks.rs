@@ -1,4 +1,4 @@
-//! Game clocks in play (issue 4, "Clocks, reminders and absence"): the
+//! Game clocks in play: the
 //! glue between the pure rules of [`crate::timecontrol`] and the records,
 //! the players' settings and the mails.
 //!
@@ -118,7 +118,7 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Store and template failures; [`AdjudicateError::Damaged`] when the
     /// clock owes something and the record does not read or replay (the
-    /// poll tells the admin and the players, issue 5).
+    /// poll tells the admin and the players).
     pub fn clock_due(&self, id: &str) -> Result<Option<Tick>> {
         // Cheap first: most clocks owe nothing, and need no record.
         let Some(stored) = self.store.clock(id)? else {

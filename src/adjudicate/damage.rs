@@ -1,4 +1,4 @@
-//! Damaged games (issue 5, "A corrupt record"): a record or challenge
+//! Damaged games: a record or challenge
 //! that does not read or replay; the refusal of a mail for it and the
 //! notices to the admin and the players.
 
@@ -6,7 +6,7 @@ use super::*;
 use crate::reply::{Reply, address_of};
 
 /// A game pbem cannot use: its record (or its challenge) does not read or
-/// does not replay (issue 5, "A corrupt record (edited by hand)"). pbem
+/// does not replay. pbem
 /// refuses to touch it until it is mended, and goes on with the others.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Damage {
@@ -36,7 +36,7 @@ impl Damage {
 
 impl Adjudicator<'_> {
     /// The refusal of a mail for a damaged game; the poll tells the admin
-    /// and the players (issue 5, "A corrupt record").
+    /// and the players.
     pub(super) fn damaged(&self, from: &str, damage: Damage) -> Result<Handled> {
         let r = self.damage_mail(from, &damage, true, false)?;
         Ok(Handled {
@@ -118,7 +118,7 @@ impl Adjudicator<'_> {
     /// that reads, its players; from files that do not, only the
     /// addresses pbem registered for the game ([`Secrets::players`],
     /// read without the rules: [`crate::store::SecretsFile::registered`]), each
-    /// with the name found beside it if it is there whole (issue 13: a
+    /// with the name found beside it if it is there whole (a
     /// record cut short inside an address names someone else's domain).
     pub(super) fn players_of_damaged(&self, id: &str) -> Vec<String> {
         let registered = self.store.secrets_file(id).unwrap_or_default();

@@ -1,10 +1,10 @@
-//! Game ids: fresh random ids that nothing has (issue 13), after the
+//! Game ids: fresh random ids that nothing has, after the
 //! game's prefix (its descriptor's `id_prefix`, `bz-...`).
 
 use super::*;
 
 impl Adjudicator<'_> {
-    /// A new id for a game of `rules` that nothing has (issue 13: random,
+    /// A new id for a game of `rules` that nothing has (random,
     /// and never one in use: a challenge must not replace a game).
     pub(super) fn fresh_id(&self, rules: Rules) -> Result<String> {
         for _ in 0..16 {

@@ -1,4 +1,4 @@
-//! Play beyond one game (issue 16), as a player asks for it by mail:
+//! Play beyond one game, as a player asks for it by mail:
 //! `ratings [GAME]`, `standings [NAME]`, `join NAME` and `leave NAME`.
 //! Series, rematches and what follows a game's end are in
 //! [`super::series`].

@@ -1,5 +1,5 @@
 //! The adjudicator: one parsed mail in, the game's new state on disk and
-//! the replies out (issue 3, steps "Commands", "Who may move", "Records",
+//! the replies out (steps "Commands", "Who may move", "Records",
 //! "Replies"). It writes records itself; queueing and sending the replies
 //! is [`crate::poll`]'s job. It decides what to send as data
 //! ([`crate::reply::Letter`]: a kind, a template and its context); the
@@ -30,7 +30,7 @@
 //! - [`damage`]: a game pbem cannot use, and the notices of it;
 //! - [`clocks`]: game clocks, reminders and the loss on time;
 //! - [`ids`]: the ids of new games;
-//! - beyond one game (issue 16): [`league`] (`ratings`, `standings`,
+//! - beyond one game: [`league`] (`ratings`, `standings`,
 //!   `join`, `leave`), [`series`] (what follows a game's end: its rating,
 //!   its series' next game or end; `rematch`), [`ratings`] (rated in the
 //!   order games ended; rebuilt from the records), [`tournament`] (rounds
@@ -109,7 +109,7 @@ pub struct Handled {
     pub progress: bool,
     /// The mail held no command pbem could act on (none at all, or lines
     /// that are no command): what an autoresponder or another robot
-    /// writes. The reply limits count such mails in a row (issue 13);
+    /// writes. The reply limits count such mails in a row;
     /// a refused command (an illegal move) is not one: its refusal always
     /// goes out, so the player can mend it.
     pub fruitless: bool,
@@ -166,7 +166,7 @@ impl Adjudicator<'_> {
     }
 
     /// The mails `letters` stand for, worded by the compose step.
-    /// No mail goes to the bot (issue 18): it plays in the poll.
+    /// No mail goes to the bot: it plays in the poll.
     ///
     /// Every template also knows whether its mail's reply address carries
     /// the reader's key (`keyed`) and pbem's own address
@@ -307,7 +307,7 @@ impl Adjudicator<'_> {
             (table, side) => {
                 // A player's `help`, `games` or `rules` in a game's
                 // thread: answered in that thread, with their key to reply
-                // with (issue 12).
+                // with.
                 let thread = table.as_ref().zip(side).map(|((id, t), s)| {
                     (
                         id.clone(),
@@ -386,7 +386,7 @@ impl Adjudicator<'_> {
 
     /// Commands answered outside a game (or in a game's `thread`, its id
     /// and the sender's reply address): one by one, past the bound on the
-    /// challenges of one mail (issue 13).
+    /// challenges of one mail.
     fn outside_game(
         &self,
         from: &str,
@@ -396,7 +396,7 @@ impl Adjudicator<'_> {
     ) -> Result<Handled> {
         let mut replies = Vec::new();
         let mut failed_any = false;
-        // The challenges past the bound of one mail (issue 13).
+        // The challenges past the bound of one mail.
         let mut over = Vec::new();
         for (n, c) in commands.iter().enumerate() {
             if matches!(c, Command::Challenge { .. })
@@ -457,7 +457,7 @@ fn needs_game(c: &Command) -> bool {
 
 /// `leave NAME` from a player in a reply about their game of tournament
 /// NAME still in play gives that game up too: a player who drops out
-/// resigns all (issue 16). A `resign` goes before the `leave`, unless the
+/// resigns all. A `resign` goes before the `leave`, unless the
 /// mail resigns already.
 fn leaving_resigns(commands: &mut Vec<Command>, record: &Record) {
     let Some(name) = record.match_info.tournament.as_deref() else {

@@ -210,7 +210,7 @@ pub(super) const PER_LINE: usize = 10;
 /// from (`  from 50: 50-51 50-52 50-53`), at most [`PER_LINE`] moves a line,
 /// past [`MAX_LISTED`] the first ones and how many more. Every line starts
 /// with a word, so that no line of a list, quoted back in a reply however
-/// it is quoted, reads as a move or as several (issue 12); `""` for none.
+/// it is quoted, reads as a move or as several; `""` for none.
 pub(super) fn listing(
     templates: &Templates,
     list: &[String],

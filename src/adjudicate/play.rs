@@ -1,4 +1,4 @@
-//! A game in play (issue 3, "Commands", "Records"): the commands of one
+//! A game in play: the commands of one
 //! mail applied in order to the record, the turn; a mail is carried out
 //! whole or not at all.
 
@@ -31,7 +31,7 @@ pub(super) struct Turn<'a, G: Game> {
     pub(super) fates: Vec<String>,
     /// `board` and `moves` asked in the mail: answered once the whole mail
     /// is carried out, on the position it leaves; not at all when it is
-    /// refused (issue 12: a refused mail shows nothing of its refused
+    /// refused (a refused mail shows nothing of its refused
     /// moves; the refusal shows the board as it stands).
     pub(super) asked: Vec<Command>,
     /// The number of the command being carried out, in the mail.

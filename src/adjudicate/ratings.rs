@@ -1,4 +1,4 @@
-//! Ratings (issue 16): a rated game is rated when it ends, and the
+//! Ratings: a rated game is rated when it ends, and the
 //! ratings can be rebuilt from the records alone with the same numbers.
 //!
 //! Games are rated in the order they ended (the time of the record's

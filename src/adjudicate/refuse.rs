@@ -1,11 +1,11 @@
-//! Refusals (issue 3, "Replies": what was wrong and why, the board, the
+//! Refusals ("Replies": what was wrong and why, the board, the
 //! legal moves): the one answer every concern words its refusals with,
 //! and the refusal of a mail with no command.
 
 use super::*;
 use crate::reply::address_of;
 
-/// A refusal: what was refused, why, and what helps (issue 3, "Replies":
+/// A refusal: what was refused, why, and what helps ("Replies":
 /// what was wrong and why, the board, and the legal moves).
 #[derive(Debug, Default)]
 pub(super) struct Refusal {
@@ -23,7 +23,7 @@ pub(super) struct Refusal {
     pub(super) rule: Option<crate::rules::Cite>,
     /// Nothing to correct: the player is to wait (a move out of turn, a
     /// challenge not answered yet), and is told so instead of being asked
-    /// for a correction (issue 12).
+    /// for a correction.
     pub(super) wait: bool,
 }
 

@@ -1,4 +1,4 @@
-//! What follows a game's end (issue 16): its rating, the next game of its
+//! What follows a game's end: its rating, the next game of its
 //! series or the series' end, and `rematch`.
 //!
 //! [`Adjudicator::settle`] runs after the record of a game that ended is

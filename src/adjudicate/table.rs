@@ -133,7 +133,7 @@ impl Adjudicator<'_> {
                     request,
                 }));
             }
-            // Bytes that are not UTF-8 (issue 13): a damaged record like
+            // Bytes that are not UTF-8: a damaged record like
             // any other, not a store failure that keeps the mail waiting.
             Err(e @ StoreError::NotText { .. }) => {
                 return Ok(Some(Table::Damaged {
@@ -203,7 +203,7 @@ impl Adjudicator<'_> {
     }
 
     /// How the mails of game (or challenge) `id` to its players are headed
-    /// (issue 12: one thread per game and player): the subject of every
+    /// (one thread per game and player): the subject of every
     /// mail of the game, `[pbem bz-7k2q] Boom & Zoom: Alice vs Bob` (the
     /// players' names in the order of their sides), and each player's
     /// "Name <address>" as the game knows it, so that every mail's `To`

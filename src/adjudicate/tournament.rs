@@ -1,4 +1,4 @@
-//! Tournaments (issue 16): a round begun (its games made, each player
+//! Tournaments: a round begun (its games made, each player
 //! mailed their game), a result entered, the standings mailed to every
 //! player after each result, the next round paired when one ends, the
 //! end announced.

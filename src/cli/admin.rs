@@ -4,7 +4,7 @@
 //! and put it on disk together with their mails
 //! ([`crate::poll::Poller::commit_made`]), after the recovery of what a
 //! command or a poll cut short left: a kill or Ctrl-C at any point leaves
-//! the game or move with its mails, or neither (issue 13 item 4).
+//! the game or move with its mails, or neither.
 
 use super::out;
 use super::server::ConfigArg;
@@ -37,7 +37,7 @@ pub struct New {
     #[arg(long, value_name = "SIDE=EMAIL", help = player_help())]
     player: Vec<String>,
     // The older spelling, `--black EMAIL` and so on: still read, no longer
-    // shown (issue 14: six options with no description).
+    // shown (six options with no description).
     #[arg(long, value_name = "EMAIL", hide = true)]
     black: Option<String>,
     #[arg(long, value_name = "EMAIL", hide = true)]
@@ -109,8 +109,7 @@ impl New {
             eprintln!("pbem new: a game {id} exists already; choose another --id");
             return Ok(2);
         }
-        // Everything in one batch, put on disk with the mails (issue 13
-        // item 4): a crash leaves the game with its mails, or neither.
+        // Everything in one batch, put on disk with the mails: a crash leaves the game with its mails, or neither.
         let batch = server.store.batch()?;
         let adj = Adjudicator {
             store: &batch,
@@ -610,7 +609,7 @@ impl Move {
             }
         };
         // The record and the clock in one batch, put on disk with the
-        // mails (issue 13 item 4): a crash leaves the move with its mails,
+        // mails: a crash leaves the move with its mails,
         // or neither.
         let batch = server.store.batch()?;
         let record = record::write::to_string(&rec);

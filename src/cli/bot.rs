@@ -1,4 +1,4 @@
-//! `pbem suggest` and `pbem match`: the bot (issue 18) from the command
+//! `pbem suggest` and `pbem match`: the bot from the command
 //! line, on top of [`pbem_engine::bot`].
 
 use super::{Source, out};

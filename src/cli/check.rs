@@ -1,6 +1,5 @@
 //! `pbem check`: tries the settings the way a poll will use them, and
-//! says in one line per check what works and what to fix (issue 4,
-//! "Operations").
+//! says in one line per check what works and what to fix.
 
 use super::out;
 use super::server::ConfigArg;

@@ -133,7 +133,7 @@ impl Demo {
 
     /// Where everything is, and how to go on by hand: printed at the end.
     fn next_steps(&self, id: &str) -> anyhow::Result<()> {
-        // Runnable as printed (issue 14): `pbem` only where that is this
+        // Runnable as printed: `pbem` only where that is this
         // program, else the path to it; the mail as a shell command.
         let pbem = invocation();
         let dir = self.dir.display();

@@ -1,5 +1,5 @@
 //! Shell completions and manual pages, generated from the same clap
-//! definitions as `--help` (issue 4, "Operations").
+//! definitions as `--help`.
 
 use super::{Cli, out};
 use clap::{Args, CommandFactory};
@@ -109,7 +109,7 @@ fn pages(
 ///   pbem help
 ///   pbem help moves
 // pbem's own rather than clap's, which takes no options: `pbem help
-// --help` failed (issue 14).
+// --help` failed.
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Help {

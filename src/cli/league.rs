@@ -1,4 +1,4 @@
-//! `pbem tournament` and `pbem ratings` (issue 16): tournaments made,
+//! `pbem tournament` and `pbem ratings`: tournaments made,
 //! shown and listed by the admin; the ratings shown, and rebuilt from the
 //! records alone.
 

@@ -99,7 +99,7 @@ impl Moves {
                     "file": self.file,
                     "rules": G::RULES.slug(),
                     "ply": ply,
-                    // A finished game has no side to move (issue 14).
+                    // A finished game has no side to move.
                     "turn": end.is_none().then(|| G::RULES.side_name(pos.turn())),
                     "result": record::replay::result_word::<G>(end.as_ref()),
                     "moves": moves,

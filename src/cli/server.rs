@@ -158,11 +158,11 @@ impl Poll {
 }
 
 /// The exit status of a `pbem poll` that found the lock held: EX_TEMPFAIL
-/// (sysexits.h), "try again later" (issue 5, "Two pbem processes at once").
+/// (sysexits.h), "try again later".
 pub const BUSY: i32 = 75;
 
-/// Read one mail on standard input and process it (for an MTA pipe,
-/// .forward or procmail). Exits 75 (EX_TEMPFAIL) when the mail could not
+/// Read one mail on standard input and process it (for an MTA pipe,.
+/// forward or procmail). Exits 75 (EX_TEMPFAIL) when the mail could not
 /// be processed now, so the MTA keeps it and retries.
 ///
 /// Examples:

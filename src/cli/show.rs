@@ -92,7 +92,7 @@ impl Show {
                     "file": self.file,
                     "rules": G::RULES.slug(),
                     "ply": ply,
-                    // A finished game has no side to move (issue 14).
+                    // A finished game has no side to move.
                     "turn": view.ended.is_none().then(|| G::RULES.side_name(pos.turn())),
                     "result": record::replay::result_word::<G>(view.ended.as_ref()),
                     "last_move": last.map(|n| n.canonical(geometry)),

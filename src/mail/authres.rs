@@ -1,6 +1,6 @@
 //! `Authentication-Results` (RFC 8601), read as far as pbem trusts it: the
 //! authserv-id, and whether DMARC passed for the domain of the mail's From
-//! (issue 13: `dmarc=pass header.from=evil.example` passed for a From of
+//! (`dmarc=pass header.from=evil.example` passed for a From of
 //! another domain, and `reason="x; dmarc=pass"` passed because the header
 //! was split on every `;`).
 

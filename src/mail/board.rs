@@ -1,4 +1,4 @@
-//! A board in a letter's context (issue 17): the adjudicator puts a
+//! A board in a letter's context: the adjudicator puts a
 //! [`board`] value where it put the ASCII diagram; templates print it as
 //! that diagram (`{{ board }}`, the plain-text part, unchanged), and the
 //! compose step ([`crate::mail::templates`]) draws the HTML part with the
@@ -104,7 +104,7 @@ mod tests {
     }
 
     /// The table's words, quoted in a player's reply and read back as
-    /// text, are no command (issue 12: pbem's own lines are inert).
+    /// text, are no command (pbem's own lines are inert).
     #[test]
     fn the_table_reads_as_no_command() {
         for_each_board(|table| {

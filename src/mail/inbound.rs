@@ -5,7 +5,7 @@ use super::text;
 use mail_parser::{HeaderValue, MessageParser};
 
 /// The header pbem stamps on its own mail; mail carrying it is dropped
-/// (issue 3: never answer our own mail, never loop).
+/// (never answer our own mail, never loop).
 pub const LOOP_HEADER: &str = "X-Pbem-Loop";
 
 /// A parsed mail.
@@ -73,10 +73,10 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
         return Err(Unreadable("no mail headers found".into()));
     }
     // Two From headers: which is the sender is anyone's guess, and a
-    // forger's first choice (issue 13): no usable From, the mail dropped.
+    // forger's first choice: no usable From, the mail dropped.
     let one_from = msg.header_values("From").count() <= 1;
     let first = msg.from().and_then(|a| a.first()).filter(|_| one_from);
-    // An address pbem can write back to: one lettre reads (issue 5: a
+    // An address pbem can write back to: one lettre reads (a
     // sender `../../x@example.org` was answered with a reply that could
     // not be built, and so was never sent).
     let from = first
@@ -156,7 +156,7 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
 impl Inbound {
     /// Removes from [`Inbound::body`] what pbem itself wrote, however it
     /// is quoted: `known` says whether pbem lately sent this player a line
-    /// (issue 12: pbem's own words are inert; see
+    /// (pbem's own words are inert; see
     /// [`text::strip_quotes_with`]).
     ///
     /// A mail made of nothing but lines pbem sent, each quoted or
@@ -242,8 +242,8 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
         }
     }
     // Delivery reports and read receipts (RFC 6522 multipart/report:
-    // RFC 3464 bounces, RFC 8098 receipts) are machines talking (issue 5:
-    // an Outlook read receipt was answered "no command").
+    // RFC 3464 bounces, RFC 8098 receipts) are machines talking
+    // (an Outlook read receipt was once answered "no command").
     if let Some(ct) = mail_parser::MimeHeaders::content_type(msg.root_part())
         && ct.ctype().eq_ignore_ascii_case("multipart")
         && ct
@@ -259,8 +259,8 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
 /// A mail that carries pbem's own mail, headers and all, in its body: a
 /// bounce by a mail system that marks its bounces in no way (no RFC 3834
 /// header, no multipart/report, not from MAILER-DAEMON) but sends back
-/// the mail it could not deliver, or a mail forwarded whole (issue 5,
-/// "a bouncing address"), or an attached `message/rfc822`. Only a copy
+/// the mail it could not deliver, or a mail forwarded whole,
+/// or an attached `message/rfc822`. Only a copy
 /// at the left edge counts: headers indented or marked as a quote are
 /// what a player quoted (bsd-mailx's `~m` quotes the whole mail, headers
 /// and all, behind a TAB), and a quote is never a bounce. The caller

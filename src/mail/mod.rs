@@ -1,7 +1,7 @@
 //! Mail: what players send (parsed into commands) and what pbem sends back.
 //!
-//! `source -> parse -> command -> record -> reply -> outbox -> transport`
-//! (issue 3). This module holds the pure parts. An incoming mail is read
+//! `source -> parse -> command -> record -> reply -> outbox -> transport`.
+//! This module holds the pure parts. An incoming mail is read
 //! in this order:
 //!
 //! 1. [`inbound`]: the MIME message (headers, the text part, HTML turned

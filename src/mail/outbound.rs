@@ -97,7 +97,7 @@ pub fn build(
         b = b.in_reply_to(irt.to_string());
     }
     // Oldest first (RFC 5322 section 3.6.4); the caller keeps them short
-    // and to what the recipient has seen (issue 12).
+    // and to what the recipient has seen.
     let mut refs: Vec<&str> = references.iter().map(String::as_str).collect();
     if let Some(irt) = in_reply_to
         && !refs.contains(&irt)
@@ -152,7 +152,7 @@ pub const HEADERS: &[&str] = &[
     "Content-Transfer-Encoding",
 ];
 
-/// Checks a mail pbem wrote (issue 5, "Names and paths": nothing can
+/// Checks a mail pbem wrote ("Names and paths": nothing can
 /// inject a header): the header block is CRLF lines, each one of
 /// [`HEADERS`] (at most once) or the folded continuation of one, and the
 /// mail goes to `to` alone.

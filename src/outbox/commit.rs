@@ -9,7 +9,7 @@
 //! the store's sync, so that every record, rename and staged reply of the
 //! batch is on disk before the keys are appended to `processed/`: the
 //! commit point. A failure before it throws the folder away (a full disk
-//! leaves no half-written mail behind, issue 5) unless a key made it into
+//! leaves no half-written mail behind) unless a key made it into
 //! the log after all: then the next recovery ([`super::recover`])
 //! releases its replies. A release cut short is done again by recovery.
 
@@ -53,7 +53,7 @@ impl Outbox<'_> {
             // What the batch changed and did not put on disk goes with it.
             self.store.discard();
             // Uncommitted, the staged replies go (a full disk leaves no
-            // half-written mail behind, issue 5), unless a key made it
+            // half-written mail behind), unless a key made it
             // into the log after all: the next poll's recovery then
             // releases its replies.
             if let Some(f) = &folder
@@ -71,7 +71,7 @@ impl Outbox<'_> {
 
     /// Stages the replies of `r` (a batch of one: a notice, a clock's
     /// mails, a digest, an admin's command), commits its key, releases the
-    /// replies. With `made` ([`Made`], an admin's command, issue 13 item
+    /// replies. With `made` ([`Made`], an admin's command item
     /// 4): what the command changed waits in `self.store`, a
     /// [`crate::store::Store::batch`] view, and reaches the disk in the
     /// same sync as the staged replies, with `made` beside them; the
@@ -104,7 +104,7 @@ impl Outbox<'_> {
             .and_then(|()| self.store.mark_processed(r.key));
         if let Err(e) = committed {
             // Uncommitted, a staging folder is thrown away: a full disk
-            // leaves no half-written mail behind (issue 5); unless the key
+            // leaves no half-written mail behind; unless the key
             // made it into the log after all (or the command's record
             // onto the disk): then the next poll's recovery releases the
             // replies.

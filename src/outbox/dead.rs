@@ -1,4 +1,4 @@
-//! Dead letters: replies the server refused for good (issue 13, item 13:
+//! Dead letters: replies the server refused for good (item 13:
 //! a reply refused with a 5xx stayed in the outbox and made every later
 //! poll exit 1). Mail path: the end of the outbox, where the flush
 //! ([`super::flush`]) puts what the transport refused for good.

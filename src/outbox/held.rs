@@ -1,4 +1,4 @@
-//! News held for a digest (issue 4: "a daily or per-poll digest option
+//! News held for a digest ("a daily or per-poll digest option
 //! for players with many games, instead of one mail per event"). Mail
 //! path: inside the outbox, beside staging: a reply that is news for a
 //! player who asked for digests is not built into a mail but held, and

@@ -1,4 +1,4 @@
-//! The pack: all the replies of one batch in one file (issue 6, "Fast at
+//! The pack: all the replies of one batch in one file ("Fast at
 //! every size"). Mail path: the outbox's on-disk format, written when a
 //! batch is staged ([`super::stage`]) and read by the flush
 //! ([`super::flush`]).

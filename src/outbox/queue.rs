@@ -11,13 +11,13 @@
 //! ```
 //!
 //! Replies wait there until the transport has taken them; a failure
-//! leaves them for the next flush (issue 3, "Outbox and transports"),
+//! leaves them for the next flush,
 //! unless the server refused the reply for good: then it moves to
-//! `DATA/outbox/dead/` and the admin is told once ([`dead`], issue 13).
+//! `DATA/outbox/dead/` and the admin is told once ([`dead`]).
 //!
 //! Crash safety: [`flush`] sends a pack's entries in order, appends each
 //! one's name to `sent` once the transport has taken it, skips those
-//! already there, and removes the folder when all are sent (issue 6: no
+//! already there, and removes the folder when all are sent (no
 //! file made or removed per reply). A crash between a send and its note
 //! sends that reply again (each reply keeps its Message-ID, so a client
 //! can tell), which no order of the two steps avoids. [`queued`] counts
@@ -37,11 +37,11 @@ pub struct Flushed {
     /// Mails that failed and stay queued (transient failures, the one
     /// that found the transport down, damaged packs).
     pub failed: usize,
-    /// Mails not tried because the transport was down (issue 5, "SMTP
+    /// Mails not tried because the transport was down ("SMTP
     /// outage"): they stay queued for the next flush.
     pub waiting: usize,
     /// Mails the server refused for good, moved to the dead letters
-    /// ([`dead`]; issue 13): no longer queued, and not in `errors`.
+    /// ([`dead`]): no longer queued, and not in `errors`.
     pub dead: usize,
     /// Why each failed mail failed.
     pub errors: Vec<String>,
@@ -101,7 +101,7 @@ impl ReadyPack {
     /// avoids.
     ///
     /// A reply the server refuses for good is put in the dead letters of
-    /// `dead_dir` before it is noted (issue 13); one found there already
+    /// `dead_dir` before it is noted; one found there already
     /// (a crash came between the two) is only noted.
     fn send(
         &self,
@@ -254,7 +254,7 @@ pub fn queued(ready: &Path) -> usize {
 /// of waiting for each queued mail's own time-out. A reply the server
 /// refuses for good ([`SendErrorKind::Permanent`](crate::transport::SendErrorKind::Permanent)) is moved to the dead
 /// letters beside `ready` ([`dead::folder_of`]), logged at warn level,
-/// and counted in [`Flushed::dead`], not as a failure (issue 13). A
+/// and counted in [`Flushed::dead`], not as a failure. A
 /// damaged pack counts as one failure, every flush, until the admin
 /// removes it.
 pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {

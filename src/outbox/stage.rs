@@ -1,7 +1,7 @@
 //! Staging: a batch's replies rendered into raw mails and kept in memory
 //! until the batch's commit ([`super::commit`]). Mail path: the outbox's
 //! first step, right after the adjudicator (`adjudicate -> compose ->
-//! outbox`): each reply is threaded per player (issue 12) and built into
+//! outbox`): each reply is threaded per player and built into
 //! the mail that will be sent ([`outbound::build`]).
 //!
 //! Crash safety: nothing staged is on disk until the commit writes the
@@ -123,7 +123,7 @@ impl Outbox<'_> {
                 game.unwrap_or("x"),
                 self.identity.domain()
             );
-            // Threaded per player (issue 12): In-Reply-To the player's own
+            // Threaded per player: In-Reply-To the player's own
             // mail this answers, else the last mail pbem sent them in the
             // game; References only what they have seen.
             let to = address_of(&reply.to);

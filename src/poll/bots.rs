@@ -1,4 +1,4 @@
-//! The bot's turns in a poll (issue 18): after the poll's mail is
+//! The bot's turns in a poll: after the poll's mail is
 //! committed, the bot plays its move in each bot game where it is to
 //! move, as a mail of its own would be handled; its mails (the news to
 //! the player) go through the outbox like any reply.

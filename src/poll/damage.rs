@@ -1,4 +1,4 @@
-//! A damaged game met by the poll (issue 5, "A corrupt record"). Mail
+//! A damaged game met by the poll. Mail
 //! path: beside adjudicate, for a mail or a clock whose game's record
 //! does not read or replay; its notices go through the outbox like any
 //! reply.

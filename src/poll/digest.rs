@@ -1,4 +1,4 @@
-//! Digests (issue 4: "a daily or per-poll digest option for players with
+//! Digests ("a daily or per-poll digest option for players with
 //! many games, instead of one mail per event"). A player who sent
 //! `digest per-poll` or `digest daily 08:00` gets the news of their games
 //! (the opponent's moves, reminders, results) gathered into one mail; the

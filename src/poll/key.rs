@@ -1,5 +1,4 @@
-//! The key that makes a mail "the same mail" across runs (issue 3,
-//! "Exactly once"; issue 13, item 8). Mail path: between parse and
+//! The key that makes a mail "the same mail" across runs. Mail path: between parse and
 //! command, the poll's first look at a parsed mail: a mail whose key is
 //! committed in `processed/` is not handled again.
 //!
@@ -11,8 +10,8 @@ use crate::store::strong_hash;
 
 /// The key that makes a mail "the same mail" across runs: `mail:` and
 /// 128 bits of a SHA-256 over who sent it (as written in From, lower
-/// case), its Message-ID exactly as written, and its body (issue 13, item
-/// 8). A Message-ID alone is no key: anyone can send a mail with the one a
+/// case), its Message-ID exactly as written, and its body.
+/// A Message-ID alone is no key: anyone can send a mail with the one a
 /// player will use next (pbem's own mails carry them in References), and a
 /// key burned by a stranger would make the player's mail vanish. A mail
 /// delivered twice is the same mail (the same sender, id and body, with

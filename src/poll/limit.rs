@@ -1,4 +1,4 @@
-//! Loops and storms (issue 5: "an autoresponder that answers every pbem
+//! Loops and storms ("an autoresponder that answers every pbem
 //! mail, a bouncing address, a player who sends 1,000 mails in a minute:
 //! pbem never loops, rate-limits replies per sender, and keeps serving
 //! other players").
@@ -77,7 +77,7 @@ pub struct Limits {
     /// Mails in a row from one address that hold no command pbem can act
     /// on (none, or lines that are no command), after which it stops
     /// answering such mails from it, whatever their pace (default 5;
-    /// issue 13: a loop with a round trip of half an hour never tripped
+    /// a loop with a round trip of half an hour never tripped
     /// the other limits). A refused command (an illegal move) is always
     /// answered, and starts the count again.
     pub fruitless_in_a_row: u32,
@@ -467,7 +467,7 @@ impl Poller<'_> {
             return Ok(limited);
         };
         let mut tallies: BTreeMap<String, (Tally, bool)> = BTreeMap::new();
-        // The count of fruitless mails in a row (issue 13: a loop too
+        // The count of fruitless mails in a row (a loop too
         // slow for the hourly and daily limits ends here).
         let own = mailbox_key(sender);
         let mut tally = (self.store.read_limits_file(&own)?)
@@ -510,7 +510,7 @@ impl Poller<'_> {
                 continue;
             }
             // Counted per mailbox: `victim+1@` and `victim+2@` are one
-            // person's (issue 13: plus-addresses got past the limits).
+            // person's (plus-addresses got past the limits).
             let counted = mailbox_key(&to);
             if !tallies.contains_key(&counted) {
                 let tally = (self.store.read_limits_file(&counted)?)

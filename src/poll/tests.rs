@@ -81,7 +81,7 @@ fn the_same_mail_twice_in_one_batch_is_handled_once() {
     assert_eq!(all, HashSet::from([key_of(raw)]));
 }
 
-/// Issue 5: "One mail must not stop a poll even if a library panics
+/// "One mail must not stop a poll even if a library panics
 /// on it": the mail stays in its mailbox, the error names it, the
 /// other mails are answered and the outbox sent; once the fault is
 /// gone the next poll answers the mail, once.

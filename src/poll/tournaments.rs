@@ -1,4 +1,4 @@
-//! Tournaments in a poll (issue 16): a tournament whose first round is
+//! Tournaments in a poll: a tournament whose first round is
 //! due (sign-up closed, or the admin's players entered) is paired and
 //! begun, its mails committed under the key `tournament:NAME:begin`.
 //! Mail path: no mail comes in; the adjudicator pairs and begins the

@@ -1,4 +1,4 @@
-//! The web archive (issue 17): a self-contained static site made from the
+//! The web archive: a self-contained static site made from the
 //! data folder, by `pbem site DIR` and, with `[site] dir` in pbem.toml,
 //! by the daemon after each batch.
 //!

@@ -1,5 +1,5 @@
 //! Work spread over the machine's cores: the game pages of a big site
-//! (issue 17, "fast at scale") are drawn side by side, their results
+//! are drawn side by side, their results
 //! gathered in the order of the work, so the site does not depend on
 //! which core finished first.
 

@@ -1,7 +1,7 @@
 //! The poll's in-memory view of a batch of writes ([`Store::batch`]):
 //! writes and removals wait in memory, seen by the view's own reads,
 //! until [`Store::sync`] puts them on disk with two syncs of the file
-//! system (issue 6, "Fast at every size").
+//! system.
 
 use super::files::{remove_if_there, sync_file_system, temp_file, write_atomic_via};
 use super::{Store, StoreError, io_err, read_opt};

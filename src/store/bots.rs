@@ -1,4 +1,4 @@
-//! The games pbem's bot plays (issue 18): `DATA/bots/ID.toml`, one per
+//! The games pbem's bot plays: `DATA/bots/ID.toml`, one per
 //! bot game in play, which the poll looks through for the bot's turns;
 //! removed when the game is over.
 

@@ -1,5 +1,5 @@
 //! What pbem lately sent one address: the threads of its games with that
-//! player, and the lines of its recent mails (issue 12).
+//! player, and the lines of its recent mails.
 //!
 //! - **Threads.** Every mail of one game to one player is In-Reply-To the
 //!   previous mail pbem sent *that player* in that game (or the player's own

@@ -1,6 +1,6 @@
 //! The clocks' files and the deadline index, `DATA/due/`: which games
 //! may owe a clock's notice at a given time, so that a poll looks at
-//! those only (issue 6).
+//! those only.
 
 use super::batch::lock;
 use super::files::{remove_if_there, sync_file_system, sync_folder, write_atomic_via};
@@ -51,7 +51,7 @@ impl Store {
 
     /// The games whose clocks may owe a notice at `now`, with the marker
     /// of the deadline index that named each: a poll looks at these only,
-    /// not at every clock (issue 6: with 100,000 games, reading every
+    /// not at every clock (with 100,000 games, reading every
     /// clock file made each poll take seconds).
     ///
     /// The index, `DATA/due/<YYYYMMDD>/<HHMMSS>.<id>`, holds one empty

@@ -9,12 +9,12 @@ use std::path::Path;
 pub enum StoreError {
     /// The OS's words are part of the message, and so not also given as
     /// the error's `source()`: a chain printed whole (`{:#}`) would say
-    /// them twice (issue 14).
+    /// them twice.
     #[error("{path}: {cause}{}", io_hint(.cause))]
     Io { path: String, cause: io::Error },
     #[error("{0}")]
     Invalid(String),
-    /// A file that holds bytes that are not UTF-8 text (issue 13): what
+    /// A file that holds bytes that are not UTF-8 text: what
     /// pbem writes always is, so someone else changed it.
     #[error(
         "{path}: line {line}: not UTF-8 text (a byte that is no character, at byte {at}); \
@@ -34,7 +34,7 @@ pub enum StoreError {
 
 impl StoreError {
     /// The data folder cannot be written at all: the disk is full, the
-    /// quota used up, or the file system read-only (issue 5, "Disk full /
+    /// quota used up, or the file system read-only ("Disk full /
     /// read-only data folder"). Every other write would fail the same way.
     pub fn is_unwritable(&self) -> bool {
         matches!(self, StoreError::Io { cause, .. } if unwritable(cause))
@@ -65,7 +65,7 @@ impl StoreError {
     }
 
     /// Whether the message says already what to do about it, so that a
-    /// caller adds no hint of its own (one cause, one hint; issue 14).
+    /// caller adds no hint of its own (one cause, one hint).
     pub fn has_hint(&self) -> bool {
         match self {
             StoreError::Io { cause, .. } => !io_hint(cause).is_empty(),

@@ -28,7 +28,7 @@ pub fn new_token() -> Result<String, StoreError> {
 }
 
 /// A new game id: `prefix-` and 12 characters (60 bits) from the OS's
-/// random source (issue 13: an id derived from a hash of a Message-ID let
+/// random source (an id derived from a hash of a Message-ID let
 /// a stranger make one collide with a running game's). The caller still
 /// checks, under the lock, that nothing has the id ([`Store::id_taken`]).
 ///

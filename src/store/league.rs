@@ -1,4 +1,4 @@
-//! What the data folder keeps of play beyond one game (issue 16):
+//! What the data folder keeps of play beyond one game:
 //!
 //! ```text
 //! DATA/series/<id>.toml          a series: its players, length, clock, games so far

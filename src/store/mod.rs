@@ -25,7 +25,7 @@
 //! Every file is replaced atomically ([`files::write_atomic`]);
 //! ids are checked so that no name can leave the folder.
 //!
-//! A poll writes through a [`Store::batch`] view instead (issue 6, "Fast
+//! A poll writes through a [`Store::batch`] view instead ("Fast
 //! at every size"): its writes and removals wait in memory (reads through
 //! the view see them) until [`Store::sync`], which writes every new file
 //! of the batch to a temporary file, syncs the file system once, renames
@@ -126,7 +126,7 @@ impl Store {
         &self.root
     }
 
-    /// Takes the lock: one poll at a time (issue 3, "Exactly once").
+    /// Takes the lock: one poll at a time.
     /// `wait`: block until the other process is done; else fail at once.
     ///
     /// # Errors
@@ -275,7 +275,7 @@ impl Store {
     /// Whether anything has the id `id`: a game, a challenge, keys or a
     /// clock. A new game or challenge is made only under an id that
     /// nothing has (create-new: nothing a mail says may replace what
-    /// exists, issue 13).
+    /// exists).
     ///
     /// # Errors
     /// I/O errors.
@@ -510,7 +510,7 @@ impl Store {
     /// Removes temporary files a killed process left half-written (their
     /// rename never happened, so nothing refers to them). Call it only
     /// while holding the lock. Reads one small folder, `DATA/tmp/`, where
-    /// the store makes all its temporary files (issue 6: it used to read
+    /// the store makes all its temporary files (it used to read
     /// every game's folder at every poll).
     pub fn remove_stale_temps(&self) -> usize {
         let Ok(entries) = fs::read_dir(self.root.join("tmp")) else {

@@ -1,6 +1,5 @@
-//! The keys of processed mails (issue 3, "Exactly once"), kept so that
-//! the cost of a poll does not grow with the history of the server
-//! (issue 6, "Scale").
+//! The keys of processed mails, kept so that
+//! the cost of a poll does not grow with the history of the server.
 //!
 //! ```text
 //! DATA/processed/<xyz>.log   the keys whose hash starts with xyz, one per line
@@ -136,7 +135,7 @@ impl Store {
     /// then).
     pub fn mark_processed_all(&self, keys: &[&str]) -> Result<(), StoreError> {
         // One key, one line: a key holding a line break would commit
-        // another mail's key as well (issue 5, "Names and paths").
+        // another mail's key as well.
         if let Some(key) = keys
             .iter()
             .find(|k| k.is_empty() || k.chars().any(|c| c.is_control()))

@@ -18,7 +18,7 @@ pub struct Secrets {
     pub tokens: PerSide<Option<String>>,
     /// Each side's address, as pbem registered it when the challenge or
     /// game was made (lower case). When the record does not read, these
-    /// alone say who its players are (issue 13): pbem mails no address it
+    /// alone say who its players are: pbem mails no address it
     /// finds in a damaged file unless it is one of these. None for games
     /// made before.
     pub players: PerSide<Option<String>>,
@@ -105,7 +105,7 @@ pub struct Challenge {
     /// after a crash finds its challenge instead of making another.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// `series N`: the first game of a best of N (issue 16).
+    /// `series N`: the first game of a best of N.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series: Option<u32>,
     /// `unrated`: the game leaves the ratings alone.
@@ -136,7 +136,7 @@ pub struct GameClock {
 
 /// What an admin's command (`pbem new`, `pbem move`) wrote, named in the
 /// `made` file of its staging folder: the game and a hash of its record as
-/// the command left it (issue 13 item 4).
+/// the command left it.
 ///
 /// A poll's commit point is the append of its mails' keys: a mail whose
 /// key did not make it is read again from the mailbox and handled again.

@@ -226,7 +226,7 @@ fn what_an_admin_command_made_is_told_by_its_record() {
     assert!(dir.path().join("secrets/ch-1.toml").exists());
 }
 
-/// Issue 13 item 1: an id a stranger could make collide once let a
+/// An id a stranger could make collide once let a
 /// challenge replace a running game. Ids are random, never repeat in
 /// 10,000 draws, and an id that anything has is taken.
 #[test]

@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// A game's time control, chosen at challenge time (issue 4): `3d`,
+/// A game's time control, chosen at challenge time: `3d`,
 /// `3d+1d/10d`, `3d weekends-free`. See the module docs for its meaning.
 ///
 /// Parsed with [`str::parse`], written back by `Display` in the canonical

@@ -1,10 +1,10 @@
-//! Digests (issue 4): a player's [`DigestMode`], and [`release`], which
+//! Digests: a player's [`DigestMode`], and [`release`], which
 //! decides which held news goes out now, grouped into one mail per
 //! recipient.
 
 use super::*;
 
-/// How a player wants the mail about their games (issue 4: "a daily or
+/// How a player wants the mail about their games ("a daily or
 /// per-poll digest option for players with many games").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]

@@ -1,5 +1,5 @@
 //! Clocks for correspondence play: time controls, deadlines, reminders,
-//! loss on time, vacations, weekends and digests (issue 4, "Clocks,
+//! loss on time, vacations, weekends and digests ("Clocks,
 //! reminders and absence").
 //!
 //! Everything here is pure: no I/O, and the time is always passed in (the

@@ -353,8 +353,7 @@ impl ClockState {
     /// point not yet sent, the final notice, or the deadline. Never later
     /// than the first instant `due` gives one (a millisecond earlier at
     /// most, by rounding); the data folder's deadline index is built on
-    /// it, so that a poll reads only the clocks whose time has come
-    /// (issue 6).
+    /// it, so that a poll reads only the clocks whose time has come.
     pub fn next_due(&self, policy: &ClockPolicy) -> Option<DateTime<Utc>> {
         let side = self.to_move?;
         let turn = self.turn_time(side);

@@ -344,7 +344,7 @@ fn random_clock(rng: &mut fastrand::Rng, zones: &[Tz]) -> (ClockState, DateTime<
     (s, start)
 }
 
-/// The deadline index (issue 6) may look too early, never too late:
+/// The deadline index may look too early, never too late:
 /// for random policies, controls, zones and vacations, nothing is due
 /// just before `next_due`, and something is just after it.
 #[test]

@@ -38,7 +38,7 @@ impl Transport for MaildirSink {
 /// `new/`, or in `cur/` where a reader moved it (`name:2,S`). A flush cut
 /// short after the delivery but before it noted the mail sent delivers it
 /// again at the next flush, and must find it wherever the reader put it
-/// (issue 13: a reply came twice once the client had read the first).
+/// (a reply came twice once the client had read the first).
 fn delivered(root: &Path, name: &str) -> bool {
     if root.join("new").join(name).exists() {
         return true;
@@ -56,7 +56,7 @@ fn delivered(root: &Path, name: &str) -> bool {
 }
 
 /// A mail with LF line ends, as Maildir readers expect (mutt shows `^M`
-/// after every header of a CRLF file, s-nail cannot read one; issue 12).
+/// after every header of a CRLF file, s-nail cannot read one).
 /// SMTP and sendmail get the CRLF mail as built.
 pub fn lf_lines(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
@@ -74,8 +74,8 @@ pub fn lf_lines(raw: &[u8]) -> Vec<u8> {
 
 /// The folder of one recipient under [`MaildirSink::folder`]: the address
 /// in lower case, as one plain path component. An address may hold `/`
-/// (`/tmp/x@example.org` is a valid address) and must not name a path
-/// (issue 5, "Names and paths"), so `%` and `/` are written `%25` and
+/// (`/tmp/x@example.org` is a valid address) and must not name a path,
+/// so `%` and `/` are written `%25` and
 /// `%2f`, and a leading `.` `%2e`.
 pub fn folder_name(address: &str) -> String {
     let mut out = String::with_capacity(address.len());
@@ -124,7 +124,7 @@ mod tests {
         );
         assert_eq!(written, lf_lines(&raw));
         // The same mail again is not delivered twice, even once a reader
-        // has moved it to cur/ and flagged it (issue 13).
+        // has moved it to cur/ and flagged it.
         sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
         assert_eq!(std::fs::read_dir(&new).unwrap().count(), 1);
         let cur = dir.path().join("bob@example.org/cur");

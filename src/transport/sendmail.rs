@@ -1,6 +1,6 @@
 //! Through a sendmail-compatible binary (`sendmail -i -f FROM -- TO...`,
 //! the mail on standard input), its exit status read by sysexits.h
-//! (issue 13, item 13: lettre's sendmail transport keeps only the text
+//! (item 13: lettre's sendmail transport keeps only the text
 //! of a failure, not the status that says whose it is).
 
 use super::{SendError, SendErrorKind, Transport};

@@ -1,5 +1,5 @@
 //! SMTP (RFC 5321), one step of the session at a time, so that each
-//! refusal is known by the step it answers (issue 13, item 13).
+//! refusal is known by the step it answers.
 //!
 //! lettre's `SmtpTransport` says whether an answer was 4xx or 5xx but not
 //! to what: a wrong password (535 to `AUTH`) and an unknown recipient (550

@@ -1,4 +1,4 @@
-//! The admin's commands run as the real binary (issue 3, "Commands": "the
+//! The admin's commands run as the real binary ("Commands": "the
 //! admin has the same powers from the CLI"): `pbem new` starts a game and
 //! mails both players their keys, `pbem games` lists what is in the data
 //! folder, `pbem move` plays for the side to move and tells both players.
@@ -257,7 +257,7 @@ fn new_writes_a_valid_record_private_keys_and_mails_each_player_their_key() {
         ),
         (&to_bob[0], "red", red, black, (None, Some(BOB))),
     ] {
-        // One subject for the whole game (issue 12); what happened is the
+        // One subject for the whole game; what happened is the
         // first line.
         assert!(
             header(raw, "Subject").is_some_and(
@@ -340,7 +340,7 @@ fn new_refuses_bad_arguments_with_exit_2_and_changes_nothing() {
             "pbem new: --red bob at example.org: not a mail address"),
         (bz(&["--red", "Bob <bob@>", "--first", "red"]),
             "pbem new: --red Bob <bob@>: not a mail address"),
-        // Valid, but pbem cannot write them into a To header (issue 13).
+        // Valid, but pbem cannot write them into a To header.
         (bz(&["--red", "\"a b\"@example.org", "--first", "red"]),
             "pbem new: --red \"a b\"@example.org: pbem cannot write to it: the part before the @"),
         (bz(&["--red", "a@[127.0.0.1]", "--first", "red"]),

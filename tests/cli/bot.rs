@@ -1,4 +1,4 @@
-//! `pbem suggest` and `pbem match` (issue 18) as a user runs them: the
+//! `pbem suggest` and `pbem match` as a user runs them: the
 //! suggested move is legal (checked against `pbem moves` on the same
 //! record, for every example game and for many random records of every
 //! game), printed canonically; a finished game has no move (exit 3); the

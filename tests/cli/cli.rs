@@ -212,7 +212,7 @@ fn show_draws_the_board_at_any_ply() {
     assert!(v["diagram"].as_str().unwrap().contains("B3"));
 }
 
-/// `pbem show --svg` (issue 17): the board as one self-contained SVG,
+/// `pbem show --svg`: the board as one self-contained SVG,
 /// turned for --seat as the ASCII board is; `--json --svg` carries it.
 #[test]
 fn show_svg_draws_the_board_as_svg() {
@@ -552,8 +552,7 @@ fn fake_smtp() -> u16 {
 }
 
 /// `pbem check` tests the settings a poll runs with: every --set applied,
-/// an unknown key an error that names it, as for every other command
-/// (issue 13, item 13: `--set bogus.key=1` got four `OK`s).
+/// an unknown key an error that names it, as for every other command.
 #[test]
 fn check_tests_the_settings_with_every_set() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
-//! The example games in `games/` (issue 2, item 7): one finished game per
+//! The example games in `games/`: one finished game per
 //! game, in the full record form, each passing `pbem validate` (built into
 //! pbem as the game's `RulesInfo::example`); and in `games/in-play/` one
-//! still in play per game (issue 14). They double as documentation, so they must stay
+//! still in play per game. They double as documentation, so they must stay
 //! exactly what the writer produces.
 
 use pbem::record::{self, Record};

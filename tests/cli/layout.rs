@@ -1,4 +1,4 @@
-//! The house rules of the code (issue 15): no module imports another that
+//! The house rules of the code: no module imports another that
 //! imports it back, directly or through others; no source file over 800
 //! lines; no function over 100 lines; no `unsafe`; the engine crate
 //! depends on nothing that does I/O.

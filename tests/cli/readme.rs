@@ -1,4 +1,4 @@
-//! The README's commands, run as printed (issue 14): the demo's closing
+//! The README's commands, run as printed: the demo's closing
 //! lines, and the walk-through of a first game by hand, whose answers are
 //! the ones the README quotes.
 

@@ -75,7 +75,7 @@ fn no_help_names_rules_md() {
 }
 
 /// The `rules GAME` mail quotes the rules whole: no line of them may read
-/// as a command when a player's reply quotes it (issue 12), or pbem
+/// as a command when a player's reply quotes it, or pbem
 /// would have to mark the line and the player would read `- ` before it.
 #[test]
 fn no_line_of_the_rules_reads_as_a_command() {

@@ -1,4 +1,4 @@
-//! `pbem site DIR` (issue 17): the web archive made from a data folder
+//! `pbem site DIR`: the web archive made from a data folder
 //! with a game played by mail (`pbem demo`), checked as files and in a
 //! real browser (headless Chromium: the page's rendered DOM with its
 //! script run, and screenshots of two moves that must differ).

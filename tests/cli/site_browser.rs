@@ -1,4 +1,4 @@
-//! The web archive's game page as headless Chromium draws it (issue 17):
+//! The web archive's game page as headless Chromium draws it:
 //! a script added to a copy of the page measures, after the page's own
 //! script ran, where each piece of the position on show stands (its
 //! bounding box, turned into a square of the board) and what it is (its

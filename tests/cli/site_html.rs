@@ -1,4 +1,4 @@
-//! The web archive's pages validate as HTML (issue 17): every kind of
+//! The web archive's pages validate as HTML: every kind of
 //! page (index, game and a game's next page, lists by game and by
 //! player, rules, tournament, ratings) checked by the W3C's Nu HTML
 //! checker (`vnu.jar`, which `scripts/test` installs and names in

@@ -1,4 +1,4 @@
-//! Headless Chromium for the browser tests (issue 17: the HTML part of
+//! Headless Chromium for the browser tests (the HTML part of
 //! the mail, the web archive's pages). `scripts/test` installs Debian's
 //! `chromium` and sets `PBEM_REQUIRE_BROWSER=1`: missing then (or in CI),
 //! the tests fail; elsewhere they say loudly that they did not run.

@@ -1,5 +1,5 @@
 //! Players and a pbem at one table, for what takes several games by mail
-//! (issue 16: series, rematches, tournaments): scripted players answer
+//! (series, rematches, tournaments): scripted players answer
 //! pbem's mails as a mail client's Reply would, pbem runs as `pbem poll`
 //! over a Maildir, its clock pinned and moved on a minute a poll.
 

@@ -35,7 +35,7 @@ pub fn mail_key(raw: &[u8]) -> String {
 /// The part of pbem's Message-IDs (`<pbem.GAME.HASH.N@host>`) that names
 /// the mail `raw` a reply comes from: the hash of its key. A reply to the
 /// other player is In-Reply-To pbem's last mail to them, not the mover's
-/// mail (issue 12), so tests tell which mail a reply is about by this.
+/// mail, so tests tell which mail a reply is about by this.
 pub fn key_hash(raw: &[u8]) -> String {
     format!(
         "{:016x}",

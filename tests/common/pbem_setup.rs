@@ -52,7 +52,7 @@ impl Sent {
             .unwrap_or_default()
     }
     /// The first line of the text: what happened (a game's mails share
-    /// one subject, issue 12).
+    /// one subject).
     pub fn headline(&self) -> String {
         self.text().lines().next().unwrap_or("").to_string()
     }

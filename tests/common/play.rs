@@ -58,7 +58,7 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         "{}",
         ack[0].text
     );
-    // One thread per game (issue 12): every mail of the game to a player
+    // One thread per game: every mail of the game to a player
     // has the subject of the challenge.
     let thread = subject.clone();
     assert_eq!(ack[0].subject, thread);

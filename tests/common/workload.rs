@@ -1,6 +1,6 @@
 //! Many games' move mails at once, and the checks that follow a run over
-//! them: every move recorded once, every reply delivered once (issue 5:
-//! crash injection, outages, two processes at once).
+//! them: every move recorded once, every reply delivered once
+//! (crash injection, outages, two processes at once).
 
 use pbem::adjudicate::Adjudicator;
 use pbem::demo::example_moves;
@@ -185,7 +185,7 @@ impl Workload {
                     }
                     // The move a reply is about: its Message-ID carries the
                     // hash of the move mail's key (the opponent's copy is
-                    // In-Reply-To pbem's last mail to them, issue 12).
+                    // In-Reply-To pbem's last mail to them).
                     let about = g
                         .move_ids
                         .iter()

@@ -1,4 +1,4 @@
-//! The bad-mail corpus (issue 5, "Hostile and broken input"): a few
+//! The bad-mail corpus: a few
 //! hundred broken, hostile and absurd mails, each delivered alone to a
 //! fresh pbem (a started game `bz-test1` between Alice and Bob, and a
 //! challenge `bz-chal1` waiting for Bob) and read by the real `pbem poll`

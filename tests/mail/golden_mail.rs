@@ -1,4 +1,4 @@
-//! Golden tests of the whole mail path (issue 3): every `tests/data/mail/<case>.eml`
+//! Golden tests of the whole mail path: every `tests/data/mail/<case>.eml`
 //! goes into the inbox of a fresh pbem whose data folder holds a known
 //! starting state, `pbem poll` runs once with the clock pinned, and what
 //! comes out -- the poll's log, the changes to the data folder and every
@@ -352,7 +352,7 @@ fn render_data_folder(
     new_ids: &NewIds,
 ) {
     let _ = writeln!(o, "\n== data folder");
-    // Whatever pbem stores must read back (issue 13): every record after
+    // Whatever pbem stores must read back: every record after
     // the poll reads and replays, or the output says which does not.
     for (p, text) in after {
         if let Some(name) = p.strip_prefix("games/")
@@ -418,7 +418,7 @@ fn name_keys(after: &BTreeMap<String, String>, new_ids: &NewIds) -> Keys {
     keys
 }
 
-/// Ids made during the poll are random (issue 13): named `bz-NEWID1`,
+/// Ids made during the poll are random: named `bz-NEWID1`,
 /// `bz-NEWID2`... in the order of the commands that made them (their
 /// challenges' `source`).
 struct NewIds(Vec<(String, String)>);

@@ -1,4 +1,4 @@
-//! The board in the HTML part of pbem's mails (issue 17): every kind of
+//! The board in the HTML part of pbem's mails: every kind of
 //! mail that shows a board, for all eight games, composed by the real
 //! templates and built by the real MIME builder, is checked
 //!

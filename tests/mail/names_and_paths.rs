@@ -1,4 +1,4 @@
-//! Names and paths (issue 5): game ids, mail keys, addresses and template
+//! Names and paths: game ids, mail keys, addresses and template
 //! names can never name a file outside the data folder nor inject a
 //! header. The whole mail path is tried with hostile mail in
 //! tests/mail/badmail.rs; here each gate is tried on its own.
@@ -154,7 +154,7 @@ fn a_mail_key_is_one_line_of_the_processed_keys() {
     assert_eq!(store.processed().unwrap().all().unwrap(), keys);
 }
 
-/// Issue 13, item 8: a mail's key is its sender, its Message-ID as
+/// item 8: a mail's key is its sender, its Message-ID as
 /// written and its body; the id alone, or the id with its spaces taken
 /// out, is not.
 #[test]

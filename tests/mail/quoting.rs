@@ -231,7 +231,7 @@ const KINDS: &[&str] = &[
 fn kinds_seen(mails: &[Mail]) -> Vec<&'static str> {
     let mut seen = Vec::new();
     for m in mails {
-        // A game's mails share one subject (issue 12); what happened is
+        // A game's mails share one subject; what happened is
         // the first line, the subject and the first line together.
         let t = m.text.to_lowercase();
         let s = format!(

@@ -1,4 +1,4 @@
-//! Playing pbem's bot by mail (issue 18): `challenge GAME bot` begins a
+//! Playing pbem's bot by mail: `challenge GAME bot` begins a
 //! game at once; the poll plays the bot's moves after the player's mail
 //! is committed; the player gets the news as from any opponent, and no
 //! mail goes to the bot. pbem runs as `pbem poll` over a Maildir with its

@@ -1,4 +1,4 @@
-//! Game clocks through the whole mail path (issue 4, "Clocks, reminders
+//! Game clocks through the whole mail path ("Clocks, reminders
 //! and absence"), under a fake clock: every poll is given its time, so a
 //! month of play runs in a fraction of a second. The clock rules
 //! themselves (banks, weekends, time zones across DST, allowances) are
@@ -115,7 +115,7 @@ impl World {
 }
 
 /// Each mail's subject and first line, in lower case: the subject is
-/// the game's (issue 12), the first line says what happened.
+/// the game's, the first line says what happened.
 fn subjects(mails: &[Received]) -> Vec<String> {
     mails
         .iter()

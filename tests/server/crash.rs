@@ -1,4 +1,4 @@
-//! Crash safety (issue 3, "Exactly once"; issue 13 items 4 and 9): pbem
+//! Crash safety: pbem
 //! processes are killed at random points, again and again, then run to
 //! the end, and nothing may be lost or doubled.
 //!
@@ -368,7 +368,7 @@ fn count_replies(site: &Site, games: &[Planned]) -> (usize, usize, usize) {
 fn killed_admin_commands_lose_and_double_nothing() {
     let _shared = crate::common::lock::shared();
     let kills = kills();
-    // With the records' git history (issue 17): every command in it too.
+    // With the records' git history: every command in it too.
     let site = Site::with_settings("[git]\n");
     let mut games: Vec<Planned> = Vec::new();
     let mut commands = 0;

@@ -1,4 +1,4 @@
-//! Crash safety of the bot's moves (issue 18): `pbem poll` killed
+//! Crash safety of the bot's moves: `pbem poll` killed
 //! (SIGKILL) at random moments, again and again, while it begins games
 //! against the bot and plays the bot's first moves, and again while it
 //! handles the players' replies and the bot's answers; then run to the

@@ -1,4 +1,4 @@
-//! Crash safety of a tournament's poll (issue 16: "the crash test
+//! Crash safety of a tournament's poll ("the crash test
 //! extended to a tournament poll"): `pbem poll` killed (SIGKILL) at
 //! random moments, again and again, while it begins a tournament's first
 //! round, and again while it enters the round's results and begins the

@@ -1,7 +1,6 @@
 //! pbem at the edges of the mail system, run as the real binary: mail
-//! piped in by an MTA (`pbem deliver`, issue 3 "Sources" and "Exactly
-//! once") and mail handed to a sendmail binary (issue 3 "Outbox and
-//! transports"). The sendmail here is a small shell script the test
+//! piped in by an MTA (`pbem deliver` "Sources" and "Exactly
+//! once") and mail handed to a sendmail binary. The sendmail here is a small shell script the test
 //! writes, standing in for /usr/sbin/sendmail: it records how pbem called
 //! it and can be told to fail.
 
@@ -169,7 +168,7 @@ fn parse(raw: &[u8]) -> mail_parser::Message<'_> {
 }
 
 /// The subject and the first line (what happened: the subject is the
-/// game's, the same in every mail of it, issue 12).
+/// game's, the same in every mail of it).
 fn subject(raw: &[u8]) -> String {
     let m = parse(raw);
     format!(
@@ -280,7 +279,7 @@ fn deliver_exits_75_when_it_cannot_work_now_and_the_retry_succeeds() {
     assert_eq!(site.mails_to(BOB).len(), 2);
 }
 
-/// Issue 13, item 8: a stranger who sends any mail with the Message-ID a
+/// item 8: a stranger who sends any mail with the Message-ID a
 /// player will use next, even one forged as from the player, does not
 /// spoil the player's move; and the skipped copy of a mail is logged.
 #[test]
@@ -565,7 +564,7 @@ fn sendmail_gets_the_envelope_and_the_whole_message() {
             m.subject()
         );
         // The mover's mail answers theirs; the other player's follows the
-        // last mail pbem sent them in the game (issue 12).
+        // last mail pbem sent them in the game.
         if address == BOB {
             assert_eq!(m.in_reply_to().as_text(), Some("move1@example.org"));
         }

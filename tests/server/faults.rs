@@ -1,4 +1,4 @@
-//! Faults of the world around pbem (issue 5, "Hold up under crashes,
+//! Faults of the world around pbem ("Hold up under crashes,
 //! outages, hostile mail and load — and prove it"), run as the real
 //! binary over a Maildir:
 //!
@@ -271,7 +271,7 @@ fn notices(site: &Site, who: &str, id: &str) -> (usize, usize) {
     let mails = site.mails_to(who);
     let about: Vec<&Sent> = mails
         .iter()
-        // The game's thread (issue 12); what happened is the first line.
+        // The game's thread; what happened is the first line.
         .filter(|m| {
             m.subject.starts_with(&format!("[pbem {id}]"))
                 && (m.text.starts_with("Your mail was not carried out")
@@ -412,7 +412,7 @@ fn the_next_poll_tells_nobody_again(
     assert_eq!(site.record_text("bad-move"), broken["bad-move"].0);
 }
 
-/// Issue 5: "A corrupt record (edited by hand): pbem refuses to touch
+/// "A corrupt record (edited by hand): pbem refuses to touch
 /// that game, tells the admin and the players what is wrong with the line
 /// number, and goes on with every other game."
 #[test]
@@ -540,7 +540,7 @@ fn damage_latin_and_cut(site: &Site, games: &[Game]) {
     );
 }
 
-/// Issue 13 items 10 and 12: a record that is not UTF-8 is a damaged
+/// A record that is not UTF-8 is a damaged
 /// record (the mail is answered, not left in the inbox for ever); a record
 /// cut off inside a player's address never has pbem mail the shortened
 /// address; and a stranger whose address is a piece of a player's is

@@ -1,4 +1,4 @@
-//! The git history of the records (issue 17): with `[git]` in pbem.toml
+//! The git history of the records: with `[git]` in pbem.toml
 //! the games folder is a git repository, each batch a commit by pbem
 //! listing each game's new lines, pushed to a bare repository on this
 //! machine; no key ever in it; a push that fails holds up nothing and is
@@ -301,7 +301,7 @@ fn settings_that_cannot_work_are_refused_by_name() {
     }
 }
 
-/// Polls killed at random moments (issue 17: "the crash test extended to
+/// Polls killed at random moments ("the crash test extended to
 /// git commits"), then one run to the end: the history holds every
 /// change of every record: HEAD's tree is the records on disk, and each
 /// line of each record is listed once in the messages, in order. The

@@ -1,5 +1,5 @@
-//! Every one of the eight games played whole against real mail servers
-//! (issue 4): each player is a real mailbox at the loopback Postfix and
+//! Every one of the eight games played whole against real mail servers:
+//! each player is a real mailbox at the loopback Postfix and
 //! Dovecot (`scripts/mailstack`). The players send over submission
 //! (STARTTLS, AUTH); Postfix delivers into Dovecot; pbem reads its own
 //! mailbox over IMAP (STARTTLS), moves what it has done to a folder, and

@@ -1,5 +1,5 @@
 //! `pbem daemon` on an IMAP inbox keeps a game going while the IMAP server
-//! goes away under it (issue 4): its session is kicked (`doveadm kick`),
+//! goes away under it: its session is kicked (`doveadm kick`),
 //! and later Dovecot is stopped for a few seconds while a move is on its
 //! way (Postfix keeps it). The daemon logs the lost connection, tries
 //! again with backoff, and answers every move exactly once; SIGTERM then

@@ -1,5 +1,5 @@
-//! Series, rematch and a tournament with sign-up (issue 16), and a game
-//! against pbem's bot (issue 18), tried as players would, by mail only,
+//! Series, rematch and a tournament with sign-up, and a game
+//! against pbem's bot, tried as players would, by mail only,
 //! through the real mail servers ("How it is checked"): Alice and Bob are real mailboxes at the loopback Postfix and
 //! Dovecot (`scripts/mailstack`), sending over submission and reading over
 //! IMAP; pbem reads its own mailbox over IMAP and replies over submission.

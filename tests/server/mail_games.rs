@@ -1,5 +1,5 @@
 //! Every one of the eight games played whole through the mail path, from
-//! challenge to result (issue 3): two scripted players answer pbem's mails
+//! challenge to result: two scripted players answer pbem's mails
 //! from their Maildirs as a mail client's Reply would, pbem polls its
 //! Maildir, and at the end the record is the example game, move for move
 //! (the script: `common::play`; `imap_games.rs` plays it through real
@@ -67,7 +67,7 @@ fn play_by_mail(rules: Rules) {
     check_threads(&sent, &id, &players);
 }
 
-/// The threading headers of a whole game, for both players (issue 12):
+/// The threading headers of a whole game, for both players:
 /// every mail of the game to a player has one subject; each is In-Reply-To
 /// the previous mail pbem sent that player, or the player's own mail it
 /// answers; References hold only what that player has seen (pbem's mails

@@ -1,5 +1,5 @@
-//! pbem wired to a real mail server the other ways an admin does it
-//! (issue 4), against the loopback Postfix and Dovecot
+//! pbem wired to a real mail server the other ways an admin does it,
+//! against the loopback Postfix and Dovecot
 //! (`scripts/mailstack`): a whole game through an MTA pipe (Postfix's
 //! alias into `pbem deliver`), a whole game read from the Maildir the
 //! server writes, and `pbem check` against the real servers.

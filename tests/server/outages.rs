@@ -1,4 +1,4 @@
-//! Outages (issue 5, "SMTP outage"): the mail servers go away in the
+//! Outages: the mail servers go away in the
 //! middle of a run, and nothing is lost or sent twice.
 //!
 //! - Postfix stops while `pbem poll` is sending a few hundred replies: the

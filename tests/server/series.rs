@@ -1,4 +1,4 @@
-//! Series by mail (issue 16, "Series"): two scripted players answer
+//! Series by mail: two scripted players answer
 //! pbem's mails as a mail client's Reply would; pbem runs as `pbem poll`
 //! over a Maildir with its clock pinned.
 //!

@@ -1,4 +1,4 @@
-//! `[site]` in pbem.toml (issue 17): each poll that changed something
+//! `[site]` in pbem.toml: each poll that changed something
 //! brings the web archive up to date, rewriting only the pages of the
 //! games that changed and the lists they are on.
 

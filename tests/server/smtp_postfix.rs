@@ -1,4 +1,4 @@
-//! Sending through a real mail server (issue 3): pbem's own SMTP transport
+//! Sending through a real mail server: pbem's own SMTP transport
 //! talks to Postfix on loopback (`scripts/mailstack`), which hands the mail
 //! to Dovecot over LMTP, which writes it into the recipient's Maildir.
 //! These tests look for the mail there. The stack: `common::mailstack`.
@@ -147,7 +147,7 @@ fn tls_wrapper_mode_on_the_smtps_port() {
 }
 
 /// A wrong password is refused with 535, a 5xx: the settings' fault, not
-/// the mail's (issue 13). The mail waits, the flush stops.
+/// the mail's. The mail waits, the flush stops.
 #[test]
 fn a_wrong_password_leaves_the_mail_waiting() {
     let _shared = crate::common::lock::shared();
@@ -232,8 +232,8 @@ fn dead_letters(dead: &Path) -> Vec<String> {
 
 /// A reply Postfix refuses for good (`550 5.1.1` to `RCPT TO`: the
 /// stack's `refused.*` address) leaves the outbox for the dead letters,
-/// the admin hears of it once, by mail, and polls exit 0 again (issue 13,
-/// item 13: it stayed queued and every later poll exited 1).
+/// the admin hears of it once, by mail, and polls exit 0 again
+/// (it once stayed queued and every later poll exited 1).
 #[test]
 fn a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once() {
     let _shared = crate::common::lock::shared();
@@ -433,7 +433,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
     assert!(!r.failed(), "{r:?}");
     assert_eq!(r.sent, 2, "{r:?}");
 
-    // What happened is each mail's text (issue 12: the subject is the
+    // What happened is each mail's text (the subject is the
     // game's, the same in every mail of it).
     let to_bob = s.wait_for(&bob_box, "the challenge", &about("challenges you"));
     s.wait_for(

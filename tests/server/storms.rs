@@ -1,4 +1,4 @@
-//! Loops and storms (issue 5: "an autoresponder that answers every pbem
+//! Loops and storms ("an autoresponder that answers every pbem
 //! mail, a bouncing address, a player who sends 1,000 mails in a minute:
 //! pbem never loops, rate-limits replies per sender, and keeps serving
 //! other players"), through the whole mail path under a fake clock: mail
@@ -237,7 +237,7 @@ fn bob_is_back(w: &mut World, until: DateTime<Utc>, bob_key: &str) {
 /// Alice moves in a game against Bob, whose autoresponder answers every
 /// mail pbem sends him; pbem polls every `step`, `rounds` times. Bob must
 /// get the news, `cap` answers and one notice, and then nothing. The
-/// bound on fruitless mails in a row (issue 13) is off here: these are
+/// bound on fruitless mails in a row is off here: these are
 /// the hourly and daily limits' cases.
 fn away_loop(step: Duration, rounds: usize, cap: u32) {
     let mut w = World::new();
@@ -329,7 +329,7 @@ fn away_loop(step: Duration, rounds: usize, cap: u32) {
     bob_is_back(&mut w, until, &bob_key);
 }
 
-/// Issue 5: a leaked key used again and again by another address: its
+/// a leaked key used again and again by another address: its
 /// owner is told, but no more often than the limits allow; the sender
 /// learns nothing, and nothing moves.
 #[test]
@@ -362,7 +362,7 @@ fn a_leaked_key_cannot_flood_its_owner() {
     assert!(w.moves("bz-leak").is_empty());
 }
 
-/// Issue 5: `pbem poll` says what the limits held back: a `rate-limited`
+/// `pbem poll` says what the limits held back: a `rate-limited`
 /// line per mail and `limited=N` in its summary (here with
 /// `--set limits.replies_per_hour=3`).
 #[test]
@@ -427,7 +427,7 @@ fn pbem_poll_reports_what_it_held_back() {
     assert_eq!(tallies, 1);
 }
 
-/// Issue 13: answers are counted per mailbox, so `victim+1@` ... `victim+60@`
+/// answers are counted per mailbox, so `victim+1@` ... `victim+60@`
 /// (one person's plus-addresses) get no more answers than one address.
 #[test]
 fn plus_addresses_share_one_mailboxs_limit() {
@@ -452,7 +452,7 @@ fn plus_addresses_share_one_mailboxs_limit() {
     assert_eq!(answered, 21, "{answered} mails to victim+N@example.org");
 }
 
-/// Issue 13, item 6: one mail with 20 `challenge` lines makes two
+/// item 6: one mail with 20 `challenge` lines makes two
 /// challenges; the rest are refused in one answer. The strangers it
 /// reaches see the challenger's address, never a name or text of their
 /// choosing; ten more such mails (some from `+tag`s of the same mailbox)
@@ -560,7 +560,7 @@ fn challenges_are_bounded_and_carry_no_strangers_text() {
     assert_eq!(w.mails_to("y@example.com").len(), 1);
 }
 
-/// Issue 13, item 5, the other side: a player who sends illegal moves, or
+/// item 5, the other side: a player who sends illegal moves, or
 /// a mix of them and mails with no command, is never silenced by the
 /// count of fruitless mails: each refused move is answered with its
 /// reason, and starts the count again.

@@ -1,4 +1,4 @@
-//! The clock rules of issue 4 ("Clocks, reminders and absence") under a
+//! The clock rules (clocks, reminders and absence) under a
 //! fake clock: reminder points, loss on time, the Fischer bank, vacations
 //! and their allowance, weekends, time zones around the 2026 DST changes,
 //! digests, and a month of play polled every minute, in milliseconds.

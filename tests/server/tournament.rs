@@ -1,4 +1,4 @@
-//! Tournaments by mail (issue 16, "Tournaments"): made by the admin's
+//! Tournaments by mail: made by the admin's
 //! `pbem tournament new`, played by scripted players who answer pbem's
 //! mails as a mail client's Reply would (the loser resigns, or a draw is
 //! offered and accepted), `pbem poll` over a Maildir with its clock

@@ -1,5 +1,5 @@
-//! Every position of a game in one SVG, for the web archive's game pages
-//! (issue 17): the squares and their numbers drawn once, each piece's
+//! Every position of a game in one SVG, for the web archive's game pages:
+//! the squares and their numbers drawn once, each piece's
 //! look defined once, and one group per position holding only what
 //! changes (the last move's squares, the pieces, the stones), each as a
 //! reference to its look. A game of sixty moves is then a few tens of

@@ -1,4 +1,4 @@
-//! The board as a self-contained SVG image (issue 17: `pbem show --svg`,
+//! The board as a self-contained SVG image (`pbem show --svg`,
 //! and the drawing a web archive shows): the same information as the
 //! mail's HTML table, in the same colours, with no external resource
 //! (no fonts, images or stylesheets to fetch).

@@ -1,4 +1,4 @@
-//! The bot: a game-playing search for all eight games (issue 18), pure
+//! The bot: a game-playing search for all eight games, pure
 //! (no I/O; a time budget reads [`std::time::Instant`], a node budget no
 //! clock at all).
 //!

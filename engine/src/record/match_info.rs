@@ -1,4 +1,4 @@
-//! A record's `[match]` table (issue 16): the series or tournament a game
+//! A record's `[match]` table: the series or tournament a game
 //! belongs to, and whether it is rated. Readers of the minimal form
 //! (RECORD.md) ignore it, so a record still validates on its own.
 //!

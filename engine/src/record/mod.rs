@@ -17,7 +17,7 @@ pub use replay::{Replayed, replay};
 use std::fmt;
 
 /// The form in which a record keeps a mail's Message-ID: one token that
-/// reads back as it was written (issue 13: `<"a b"@host>`, `<a b@x>` and
+/// reads back as it was written (`<"a b"@host>`, `<a b@x>` and
 /// `<#1 resign@x>` are valid Message-IDs, obsolete forms among them, and a
 /// space or a `#` in the record made it unreadable, freezing the game).
 /// White space, control characters, `#` (a comment), `"`, `\`, `%`, and

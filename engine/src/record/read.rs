@@ -200,7 +200,7 @@ fn read_players(
     rules: Rules,
     raw: BTreeMap<Spanned<String>, String>,
 ) -> Result<PerSide<Option<String>>, RecordError> {
-    // A key that names no side is refused, not dropped (issue 5, fuzzing:
+    // A key that names no side is refused, not dropped (fuzzing:
     // `Black = ...` or a misspelt side was lost at the next move).
     let mut players = PerSide::<Option<String>>::default();
     for (name, who) in raw {

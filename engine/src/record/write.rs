@@ -29,7 +29,7 @@ fn escape_multiline(s: &str) -> String {
 
 /// The width of the move column: the longest event (`draw declined`), so
 /// that the times and Message-IDs of events line up with those of the
-/// moves (issue 14). A fixed width, not the longest entry of the record,
+/// moves. A fixed width, not the longest entry of the record,
 /// so that a new line never changes the old ones (one move, one line of
 /// `git diff`); only a capture chain longer than this pushes its own line
 /// out.
@@ -69,7 +69,7 @@ pub fn to_string(record: &Record) -> String {
     let rules = record.rules;
     let mut s = String::new();
     // The id goes into a comment line: not one that holds a line break,
-    // which would end the comment and break the file (issue 5, fuzzing).
+    // which would end the comment and break the file (fuzzing).
     let id = record
         .id
         .as_deref()

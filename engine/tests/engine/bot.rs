@@ -1,4 +1,4 @@
-//! The bot (issue 18), in every game: each move it chooses is legal (on
+//! The bot, in every game: each move it chooses is legal (on
 //! positions from random games), a node budget and a seed give the same
 //! move every time, it beats a random player in a short match, and it
 //! takes a win in one when there is one. `suggest` answers at the end of

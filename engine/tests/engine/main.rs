@@ -4,7 +4,7 @@
 //! - [`games`]: one module per game, its rulings pinned by positions
 //!   drawn as pictures, and its move generator checked against a naive
 //!   one written straight from the rule text;
-//! - [`bot`]: the bot (issue 18) in every game;
+//! - [`bot`]: the bot in every game;
 //! - [`conformance`]: the suite every game passes (STYLE.md habit 3);
 //! - [`perft`]: the perft tables of `tests/perft/`, one driver;
 //! - [`records`]: the record format (RECORD.md);

@@ -177,7 +177,7 @@ fn moves_may_sit_at_the_top_level_or_under_play() {
     assert!(e.message.contains("two move lists"), "{e}");
 }
 
-/// Every event keeps the columns of the moves around it (issue 14: `draw
+/// Every event keeps the columns of the moves around it (`draw
 /// offered` and `draw declined` pushed their time and Message-ID out),
 /// and a record with every event reads back as it was written.
 #[test]

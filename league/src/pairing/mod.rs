@@ -1,4 +1,4 @@
-//! Who plays whom, round by round (issue 16, "Tournaments").
+//! Who plays whom, round by round.
 //!
 //! - [`round_robin`]: everyone meets everyone once (twice in a double
 //!   round robin, sides swapped), by the Berger tables chess uses; with an

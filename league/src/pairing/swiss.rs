@@ -1,5 +1,5 @@
 //! Swiss pairing: each round paired from the results of the rounds
-//! before (issue 16: "Swiss pairs by score group with no repeat pairing
+//! before ("Swiss pairs by score group with no repeat pairing
 //! and balances who moves first").
 //!
 //! 1. **Ranking.** Players are ranked by points, then by seat (the order

@@ -1,5 +1,5 @@
 //! Commands in the body of a player's mail, one per line
-//! (case-insensitive; issue 3, "Commands"). Lines that are neither a
+//! (case-insensitive). Lines that are neither a
 //! command nor look like a move are chatter ("Hi Bob!") and are ignored;
 //! a line that looks like a move but is not one is an error to report
 //! ([`read`]: how a mail's errors are typed, and which refuse it whole).
@@ -26,7 +26,7 @@ pub enum Order {
 pub enum Opponent {
     /// A player, by address.
     Player(String),
-    /// pbem's own bot, at a level (issue 18).
+    /// pbem's own bot, at a level.
     Bot(pbem_engine::bot::Level),
 }
 
@@ -55,7 +55,7 @@ pub enum Command {
         order: Order,
         /// `3d`, `3d+1d/10d weekends-free`: none, no clock.
         clock: Option<TimeControl>,
-        /// `series 3`: best of 3 (issue 16); none, one game.
+        /// `series 3`: best of 3; none, one game.
         series: Option<u32>,
         /// `unrated`: the game leaves the ratings alone.
         rated: bool,
@@ -189,7 +189,7 @@ impl fmt::Display for Command {
 /// `off`, points (`27/36,28/37`).
 /// A time of day or a date, `12:33`, `12:33:00`, `20/11/26`: no move's
 /// form, but move-like to [`MOVE_LIKE`] (M.A.D.'s `12-20:2`, Guerrilla's
-/// `27/36`); attribution lines are full of them (issue 12).
+/// `27/36`); attribution lines are full of them.
 static CLOCK_OR_DATE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?|\d{1,2}/\d{1,2}/\d{2,4})$")
         .expect("valid regex")
@@ -339,7 +339,7 @@ fn lookalike(word: &str) -> Option<char> {
     }
     // One look-alike makes a near miss; a word of several letters of
     // another script is a word (`于2026年11月20日周五` in a Chinese
-    // attribution, issue 12).
+    // attribution).
     let foreign = word
         .chars()
         .filter(|&c| !c.is_ascii() && !c.is_numeric() && !crate::glyph::is_move_mark(c))
@@ -353,13 +353,12 @@ fn lookalike(word: &str) -> Option<char> {
 
 /// The longest line read as a command. The longest real command is a
 /// challenge or a chain of jumps, well under 100 characters; a longer line
-/// that would be one is refused, so no reply quotes a megabyte of it
-/// (issue 5, "Hostile and broken input").
+/// that would be one is refused, so no reply quotes a megabyte of it.
 pub const MAX_LINE: usize = 200;
 
 /// The most commands one mail may hold. Each can bring a reply (and a
 /// challenge two, one to a new address): one mail must not become a storm
-/// of mails (issue 5). A mail with more is refused whole.
+/// of mails. A mail with more is refused whole.
 pub const MAX_COMMANDS: usize = 20;
 
 /// `line` for quoting in a reply: a line longer than [`MAX_LINE`] is cut

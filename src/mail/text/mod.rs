@@ -1,6 +1,6 @@
 //! The text of a player's mail, cleaned of what mail clients add: CRLF,
 //! odd spaces, quoted-printable leftovers, quoted replies and signatures.
-//! What is left is the lines the player wrote (issue 3, "Parse").
+//! What is left is the lines the player wrote.
 
 use super::quotes;
 use reading::{Blocks, Reading, is_marked, split_prefix};
@@ -295,7 +295,7 @@ fn tag_name(tag: &str) -> String {
 /// `html` with every block from `open` to the next `close` (or the end)
 /// replaced by `with`, tags matched without regard to ASCII case. One
 /// pass: lowering the whole text again for each block made a mail of many
-/// `<script>` tags take hours (issue 5).
+/// `<script>` tags take hours.
 fn drop_blocks(html: &str, open: &str, close: &str, with: &str) -> String {
     // ASCII lower case keeps every byte offset.
     let lower = html.to_ascii_lowercase();
@@ -320,7 +320,7 @@ fn decode_entities(s: &str) -> String {
         out.push_str(&rest[..amp]);
         let tail = &rest[amp..];
         // Bytes, not a str slice: the 10th byte may fall inside a
-        // character (`&` then non-ASCII text panicked, issue 5 fuzzing).
+        // character (`&` then non-ASCII text panicked fuzzing).
         let end = tail.as_bytes()[..tail.len().min(10)]
             .iter()
             .position(|b| *b == b';');

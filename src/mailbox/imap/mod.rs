@@ -1,6 +1,6 @@
 //! An IMAP mailbox (RFC 3501): pbem reads the unseen mail of one folder
 //! and, once a mail's record and replies are durable, flags it `\Seen` or
-//! moves it to a processed folder (issue 4, "IMAP source").
+//! moves it to a processed folder.
 //!
 //! The protocol is the `imap` crate's (login, SELECT, UID SEARCH, UID
 //! FETCH, UID STORE, UID MOVE, IDLE). TLS is rustls, set up here: the

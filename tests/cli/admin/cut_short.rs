@@ -1,10 +1,10 @@
-//! Admin commands cut short (tests/cli/admin.rs; issue 13 item 4): `pbem
+//! Admin commands cut short (tests/cli/admin.rs item 4): `pbem
 //! new` and `pbem move` stopped where a crash used to lose their mails
 //! leave no game half made and play no move twice.
 
 use super::*;
 
-/// Issue 13 item 4: an admin's command puts its record and its mails on
+/// An admin's command puts its record and its mails on
 /// disk together. These tests stop `pbem new` and `pbem move` at the two
 /// places where a crash used to lose the mails, with a fault of the data
 /// folder at that point: the outbox's staging folder cannot be made

@@ -1,11 +1,11 @@
-//! The command line as a newcomer meets it (tests/cli/cli.rs; issue 14):
+//! The command line as a newcomer meets it (tests/cli/cli.rs):
 //! errors say their cause once with one hint, every option is described,
 //! help examples run as printed, and mail and the command line read
 //! characters alike.
 
 use super::*;
 
-/// Each cause is said once, with one hint (issue 14): a missing settings
+/// Each cause is said once, with one hint: a missing settings
 /// file, and a data folder that cannot be made, whose OS error was said
 /// twice ("... (os error 2): ... (os error 2)").
 #[test]
@@ -45,7 +45,7 @@ fn an_error_says_its_cause_once_with_one_hint() {
     assert!(!out.contains("pbem init"), "{out}");
 }
 
-/// No option in any `--help` goes without a description (issue 14: `pbem
+/// No option in any `--help` goes without a description (`pbem
 /// new --help` showed six), and `pbem help --help` works.
 #[test]
 fn every_option_is_described() {
@@ -207,7 +207,7 @@ fn end_reasons_have_no_parentheses_of_their_own() {
 
 /// The examples in the help of the offline commands, run as printed
 /// from the project's folder (with pbem on the PATH): each works and
-/// prints something (issue 14: every bundled game was finished, so
+/// prints something (every bundled game was finished, so
 /// `pbem moves`'s examples printed nothing).
 #[test]
 fn help_examples_run_as_printed() {
@@ -286,7 +286,7 @@ fn moves_at_a_ply_and_no_turn_when_over() {
     );
 }
 
-/// One reader of typed characters (issue 14): the same inputs are read,
+/// One reader of typed characters: the same inputs are read,
 /// or refused in the same words, in mail and on the command line.
 #[test]
 fn mail_and_command_line_read_characters_alike() {
@@ -355,7 +355,7 @@ fn mail_and_command_line_read_characters_alike() {
     }
 }
 
-/// `pbem moves --from` reads a square as mail reads `moves 12` (issue 14).
+/// `pbem moves --from` reads a square as mail reads `moves 12`.
 #[test]
 fn from_reads_fullwidth_digits() {
     let mad = concat!(env!("CARGO_MANIFEST_DIR"), "/games/in-play/mad.toml");

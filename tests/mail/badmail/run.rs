@@ -357,7 +357,7 @@ fn check_replies(site: &Site, problems: &mut Vec<String>) -> usize {
                 .and_then(|a| a.address())
                 .unwrap_or("")
                 .to_lowercase();
-            // The Maildir sink writes LF line ends (issue 12); the
+            // The Maildir sink writes LF line ends; the
             // check reads the mail as it was built, with CRLF.
             let built = String::from_utf8_lossy(&mail).replace('\n', "\r\n");
             if let Err(e) = pbem::mail::outbound::check_headers(built.as_bytes(), &to) {

@@ -37,7 +37,7 @@ news_mail = email.message_from_bytes(
     text_path.with_suffix(".eml").read_bytes(), policy=policy.default
 )
 MID = news_mail["Message-ID"].strip()
-# pbem's first mail in a thread has no References (issue 12: only ids the
+# pbem's first mail in a thread has no References (only ids the
 # player has seen); a client's reply then refers to it alone.
 REFS = " ".join((news_mail["References"] or "").split() + [MID])
 SUBJECT = news_mail["Subject"].strip()

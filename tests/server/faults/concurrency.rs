@@ -1,10 +1,10 @@
-//! Two pbems at once (tests/server/faults.rs; issue 5): a poll that finds
+//! Two pbems at once (tests/server/faults.rs): a poll that finds
 //! the lock held says so or waits, and a daemon, polls and MTA deliveries
 //! at the same moment process each mail once.
 
 use super::*;
 
-/// Issue 5: "Two pbem processes at once (cron overlapping a daemon): ...
+/// "Two pbem processes at once (cron overlapping a daemon): ...
 /// a `pbem poll` without --wait that finds the lock held exits with a
 /// clear message" — and `pbem poll --wait` waits for it.
 #[test]
@@ -187,7 +187,7 @@ fn replies_by_mail(
             for m in site.mails_to(p) {
                 assert!(message_ids.insert(m.message_id.clone()), "{m:#?}");
                 // Which mail a reply is about: its Message-ID names it
-                // (issue 12: the other player's copy is In-Reply-To
+                // (the other player's copy is In-Reply-To
                 // pbem's last mail to them).
                 let about = want
                     .keys()
@@ -202,7 +202,7 @@ fn replies_by_mail(
     got
 }
 
-/// Issue 5: "Two pbem processes at once (cron overlapping a daemon):
+/// "Two pbem processes at once (cron overlapping a daemon):
 /// nothing is processed twice; the second waits or exits with a clear
 /// message." A daemon watches the Maildir while polls, polls with --wait
 /// and MTA deliveries run beside it over some 300 mails in 12 games.

@@ -1,5 +1,5 @@
-//! A full disk and a read-only data folder (tests/server/faults.rs;
-//! issue 5): the mail stays in the mailbox, pbem says why, and the next
+//! A full disk and a read-only data folder (tests/server/faults.rs):
+//! the mail stays in the mailbox, pbem says why, and the next
 //! poll processes it exactly once. The tests mount a small tmpfs and a
 //! read-only bind mount, so they need root; without it they say so and
 //! stop, and fail under CI or with PBEM_REQUIRE_MAILSTACK=1.
@@ -106,7 +106,7 @@ fn check_processed_once(site: &Site, g: &Game) {
             "{id}: {committed:?}"
         );
     }
-    // Which mail each reply is about: its Message-ID names it (issue 12).
+    // Which mail each reply is about: its Message-ID names it.
     let about = |m: &Sent| -> String {
         ids.iter()
             .zip(&mails)
@@ -134,7 +134,7 @@ fn check_processed_once(site: &Site, g: &Game) {
     assert!(leftovers(&site.data()).is_empty());
 }
 
-/// Issue 5: "Disk full / read-only data folder: the mail stays
+/// "Disk full / read-only data folder: the mail stays
 /// unprocessed (not lost) and the error is clear." The data folder is a
 /// small tmpfs, filled up.
 #[test]
@@ -201,7 +201,7 @@ fn a_full_disk_keeps_the_mail_and_says_so() {
     check_processed_once(&site, &g);
 }
 
-/// Issue 5: "Disk full / read-only data folder". The data folder is a
+/// "Disk full / read-only data folder". The data folder is a
 /// read-only bind mount; then only its games/ folder is.
 #[test]
 fn a_read_only_data_folder_keeps_the_mail_and_says_so() {

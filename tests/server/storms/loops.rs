@@ -1,12 +1,11 @@
 //! The loops of tests/server/storms.rs: autoresponders answering every pbem
 //! mail, fast and slow, a bouncing address, two pbems answering each
 //! other through a relay that strips loop headers, and an answer made of
-//! nothing but pbem's own text. Each ends, whatever its pace (issues 5
-//! and 13).
+//! nothing but pbem's own text. Each ends, whatever its pace.
 
 use super::*;
 
-/// Issue 5: an autoresponder without RFC 3834 headers answering every
+/// an autoresponder without RFC 3834 headers answering every
 /// pbem mail, polled as fast as a daemon answers: the hourly limit
 /// stops it.
 #[test]
@@ -16,7 +15,7 @@ fn an_autoresponder_loop_dies_at_the_hourly_limit() {
     away_loop(Duration::minutes(1), 40, limits.replies_per_hour);
 }
 
-/// Issue 5: the same autoresponder, polled by cron every five minutes:
+/// the same autoresponder, polled by cron every five minutes:
 /// twelve rounds an hour never reach the hourly limit, and the daily one
 /// stops it.
 #[test]
@@ -90,7 +89,7 @@ fn bounce(kind: &str, n: usize, to: &str, raw: &[u8], got: &Received) -> String 
     }
 }
 
-/// Issue 5: the opponent's address bounces every pbem mail, in four
+/// the opponent's address bounces every pbem mail, in four
 /// ways. No loop: every bounce is dropped with its reason, nothing is
 /// sent because of it, and the game goes on for the player whose mail
 /// works.
@@ -173,7 +172,7 @@ fn a_bouncing_address_makes_no_loop() {
     }
 }
 
-/// Issue 13, item 5: an autoresponder answering every pbem mail (no RFC
+/// item 5: an autoresponder answering every pbem mail (no RFC
 /// 3834 headers, pbem's text quoted under its own), with a round trip of
 /// half an hour and of six hours: too slow for the hourly and daily
 /// limits, it still ends, after `fruitless_in_a_row` refused mails in a
@@ -271,7 +270,7 @@ fn a_slow_autoresponder_loop_ends_whatever_its_pace() {
 
 /// A mail made only of lines pbem sent its sender, however quoted (an
 /// autoresponder that answers with the mail it got): an answer to pbem's
-/// own mail by its content, never answered (issue 13, item 5).
+/// own mail by its content, never answered.
 #[test]
 fn an_answer_of_nothing_but_pbems_own_text_is_not_answered() {
     let _shared = crate::common::lock::shared();
@@ -331,7 +330,7 @@ fn stripped(raw: &[u8]) -> String {
     format!("{}\n\n{body}", head.join("\n")).replace('\n', "\r\n")
 }
 
-/// Issue 13, item 5: two pbems, each answering the other's mail, through
+/// item 5: two pbems, each answering the other's mail, through
 /// a relay that strips loop headers, with 25 minutes each way: the loop
 /// ends, within a few rounds, from either side.
 #[test]

@@ -1,4 +1,4 @@
-//! The storm of tests/server/storms.rs (issue 5: "a player who sends
+//! The storm of tests/server/storms.rs ("a player who sends
 //! 1,000 mails in a minute"): one poll answers the first of them up to
 //! the hourly limits (of mails with no command, and of the player's
 //! keyed mails with one in their own game), then one notice each, holds
@@ -171,7 +171,7 @@ fn storm_mails(
     (storm_ids, storm_keys)
 }
 
-/// Issue 5: one player sends 1,000 mails within a minute (junk, illegal
+/// one player sends 1,000 mails within a minute (junk, illegal
 /// moves, `help`, `board`, one legal move in the middle) while ten other
 /// games go on in the same mailbox. One poll answers every other player,
 /// caps the storming player's replies at the limits (a notice each),

@@ -1,4 +1,4 @@
-//! The bot's evaluation of a Boom & Zoom position (issue 18): the score
+//! The bot's evaluation of a Boom & Zoom position: the score
 //! decides the game (RULES.md 1, End), so a checker zoomed off is worth
 //! most; a checker on the board is worth what it may still score, more
 //! the nearer its tower stands to the edge it leaves by, and a tall tower

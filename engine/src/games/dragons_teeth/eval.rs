@@ -1,4 +1,4 @@
-//! The bot's evaluation of a Dragons Teeth position (issue 18): the race
+//! The bot's evaluation of a Dragons Teeth position: the race
 //! to 6 strength points moved off (RULES.md 2, End) counts most, then the
 //! teeth on the board by strength, more the nearer they stand to the edge
 //! they leave by.

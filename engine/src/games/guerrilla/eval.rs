@@ -1,4 +1,4 @@
-//! The bot's evaluation of a Guerrilla Checkers position (issue 18),
+//! The bot's evaluation of a Guerrilla Checkers position,
 //! for the guerrilla ([`Side::A`]): COIN pieces removed count most (the
 //! guerrilla wins by removing all six, RULES.md 7); a COIN piece with
 //! more of its four corners closed (a stone, or the board's edge) is

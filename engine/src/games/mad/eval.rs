@@ -1,4 +1,4 @@
-//! The bot's evaluation of a M.A.D. position (issue 18): a checker on
+//! The bot's evaluation of a M.A.D. position: a checker on
 //! the opponent's home row wins (RULES.md 4, Win), so each checker counts,
 //! more the nearer it stands to that row (growing steeply: a checker two
 //! rows away is a threat), and stacks that can still lunge count a

@@ -1,4 +1,4 @@
-//! The bot's evaluation of a Toroidal Checkers position (issue 18): a
+//! The bot's evaluation of a Toroidal Checkers position: a
 //! side with no piece in heaven loses (RULES.md 8, Win), so pieces in
 //! heaven count besides all pieces, kings count more (they move both
 //! ways and a jumped piece that lands on a man makes one), and being
