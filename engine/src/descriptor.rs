@@ -11,41 +11,31 @@ use crate::geom::Geometry;
 use crate::side::Side;
 use std::fmt;
 
-/// One of the eight games (RULES.md, sections 1 to 8); each one's facts
-/// (names, sides, byline, rules text) are in its own folder,
-/// `engine/src/games/<game>/`, and [`Rules::info`] (in [`crate::rules`])
-/// finds them.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
-pub enum Rules {
-    BoomAndZoom,
-    DragonsTeeth,
-    Embed,
-    Mad,
-    MadRooks,
-    MadBishops,
-    GuerrillaCheckers,
-    ToroidalCheckers,
-}
+crate::__each_game!(__rules_enum!);
 
-impl Rules {
-    pub const ALL: [Rules; 8] = [
-        Rules::BoomAndZoom,
-        Rules::DragonsTeeth,
-        Rules::Embed,
-        Rules::Mad,
-        Rules::MadRooks,
-        Rules::MadBishops,
-        Rules::GuerrillaCheckers,
-        Rules::ToroidalCheckers,
-    ];
-
-    /// The board: a constant, for the games' own constants.
-    pub const fn geometry(self) -> Geometry {
-        match self {
-            Rules::MadBishops => Geometry::TEN,
-            _ => Geometry::EIGHT,
+/// The [`Rules`] enum and [`Rules::ALL`], from the registry
+/// ([`__each_game!`](crate::__each_game)).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __rules_enum {
+    (
+        []
+        $($test:ident $variant:ident $module:ident::$game:ident $info:path,)*
+    ) => {
+        /// One of the games pbem plays, as the registry
+        /// ([`__each_game!`](crate::__each_game)) lists them; each one's
+        /// facts (names, sides, byline, rules text) are in its own folder,
+        /// `engine/src/games/<game>/`, and [`Rules::info`] finds them.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+        pub enum Rules {
+            $($variant,)*
         }
-    }
+
+        impl Rules {
+            /// Every game, in the registry's order.
+            pub const ALL: [Rules; [$(Rules::$variant),*].len()] = [$(Rules::$variant),*];
+        }
+    };
 }
 
 /// What a player needs to know about a game before the first move.

@@ -84,7 +84,7 @@ macro_rules! game_tests {
 macro_rules! __game_tests {
     (
         [($rules:pat) $g:ident ($body:expr)]
-        $($test:ident $variant:ident $module:ident::$game:ident,)*
+        $($test:ident $variant:ident $module:ident::$game:ident $info:path,)*
     ) => {$(
         #[test]
         fn $test() {

@@ -32,7 +32,7 @@ use std::path::Path;
 #[command(verbatim_doc_comment)]
 pub struct New {
     /// The game.
-    #[arg(value_name = "GAME")]
+    #[arg(value_name = "GAME", value_parser = super::games::Games)]
     game: Rules,
     #[arg(long, value_name = "SIDE=EMAIL", help = player_help())]
     player: Vec<String>,

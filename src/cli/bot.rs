@@ -148,9 +148,8 @@ impl Suggest {
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Match {
-    /// The game: boom-and-zoom, dragons-teeth, embed, mad, mad-rooks,
-    /// mad-bishops, guerrilla-checkers, toroidal-checkers.
-    #[arg(value_name = "GAME")]
+    /// The game.
+    #[arg(value_name = "GAME", value_parser = super::games::Games)]
     game: Rules,
     /// A player, twice: 1, 2, 3 (the bot's level), uct, random.
     #[arg(long = "bot", value_name = "PLAYER", num_args = 1, required = true)]

@@ -29,7 +29,7 @@ pub struct Demo {
     #[arg(long, default_value = "pbem-demo", value_name = "DIR")]
     dir: PathBuf,
     /// The game to play.
-    #[arg(long, default_value = "dragons-teeth", value_name = "GAME")]
+    #[arg(long, default_value = "dragons-teeth", value_name = "GAME", value_parser = super::games::Games)]
     game: Rules,
     /// Print every mail in full, not only the first lines.
     #[arg(long)]

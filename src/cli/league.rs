@@ -50,7 +50,7 @@ struct New {
     /// games are NAME-r1-1, NAME-r1-2...
     name: String,
     /// The game played.
-    #[arg(long)]
+    #[arg(long, value_parser = super::games::Games)]
     game: Rules,
     /// A player, `ann@example.org` or `"Ann <ann@example.org>"`
     /// (repeat; the order is the seeding).
@@ -538,6 +538,7 @@ impl List {
 #[command(verbatim_doc_comment)]
 pub struct Ratings {
     /// One game (default: every game).
+    #[arg(value_parser = super::games::Games)]
     game: Option<Rules>,
     /// One JSON object per line, per player.
     #[arg(long)]

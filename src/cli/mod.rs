@@ -6,6 +6,7 @@ mod bot;
 mod check;
 mod demo;
 mod docs;
+mod games;
 mod league;
 mod moves;
 mod rules;
@@ -100,9 +101,8 @@ impl Cli {
 #[derive(Args, Debug, Clone)]
 pub struct Source {
     /// Read a bare move list (one move per line) for this game instead of
-    /// a record: boom-and-zoom, dragons-teeth, embed, mad, mad-rooks,
-    /// mad-bishops, guerrilla-checkers, toroidal-checkers.
-    #[arg(long, value_name = "GAME")]
+    /// a record.
+    #[arg(long, value_name = "GAME", value_parser = games::Games)]
     pub rules: Option<Rules>,
     /// With --rules: the side that moves first (needed for the four New
     /// Millennium games, whose players choose).

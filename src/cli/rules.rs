@@ -15,7 +15,7 @@ use clap::Args;
 #[command(verbatim_doc_comment)]
 pub struct RulesCmd {
     /// The game (its slug or name); omit to list them all.
-    #[arg(value_name = "GAME")]
+    #[arg(value_name = "GAME", value_parser = super::games::Games)]
     game: Option<Rules>,
     /// A summary instead of the complete rules: the aim and the moves in a
     /// few lines, the notation and the setup board.

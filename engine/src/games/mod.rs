@@ -26,6 +26,38 @@ pub mod mad;
 pub mod mad_rooks;
 pub mod toroidal;
 
+/// The registry: every game pbem plays, one line each, in the order pbem
+/// lists them. A line names the game's test name (its slug with `_` for
+/// `-`), its [`Rules`](crate::rules::Rules) variant, its type under
+/// [`crate::games`] and its facts ([`RulesInfo`]). Everything that lists
+/// or dispatches on the games is made from it: the [`Rules`](crate::rules::Rules)
+/// enum and [`Rules::ALL`](crate::rules::Rules::ALL) (in
+/// [`crate::descriptor`]), [`Rules::info`](crate::rules::Rules::info) and
+/// [`with_game!`](crate::with_game) (in [`crate::rules`]), a test per game
+/// in every suite ([`game_tests!`](crate::game_tests)), and the games the
+/// CLI's help lists. A new game is its folder, its `pub mod` above and one
+/// line here.
+///
+/// Hands the list to `$crate::$then!`, after the caller's tokens in
+/// brackets.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __each_game {
+    ($then:ident! $($args:tt)*) => {
+        $crate::$then! {
+            [$($args)*]
+            boom_and_zoom BoomAndZoom boom_and_zoom::BoomAndZoom boom_and_zoom::facts::INFO,
+            dragons_teeth DragonsTeeth dragons_teeth::DragonsTeeth dragons_teeth::facts::INFO,
+            embed Embed embed::Embed embed::facts::INFO,
+            mad Mad mad::Mad mad::facts::INFO,
+            mad_rooks MadRooks mad_rooks::MadRooks mad_rooks::facts::MAD_ROOKS,
+            mad_bishops MadBishops mad_rooks::MadBishops mad_rooks::facts::MAD_BISHOPS,
+            guerrilla_checkers GuerrillaCheckers guerrilla::Guerrilla guerrilla::facts::INFO,
+            toroidal_checkers ToroidalCheckers toroidal::Toroidal toroidal::facts::INFO,
+        }
+    };
+}
+
 use crate::descriptor::RulesInfo;
 use crate::game::Explanation;
 use crate::notation::{Notation, Path};

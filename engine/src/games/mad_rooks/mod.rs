@@ -47,7 +47,7 @@ pub trait Variant:
     const RULES: Rules;
     /// The variant's facts (`facts.rs`).
     const INFO: &'static RulesInfo;
-    const GEOMETRY: Geometry = Self::RULES.geometry();
+    const GEOMETRY: Geometry = Self::INFO.geometry;
     /// The four directions of the lines; the first two increase the square
     /// index, the last two decrease it (the movegen relies on this order).
     const DIRS: [Dir; 4];
