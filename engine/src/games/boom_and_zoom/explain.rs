@@ -4,7 +4,7 @@ use super::facts::Section::{Booming, Notation as Written, Setup, Zooming, Zoomin
 use super::{BoomAndZoom, G};
 use crate::game::{Explanation, Game, join_list};
 use crate::games::{Form, refuse_lacking};
-use crate::geom::ALL;
+use crate::geom::{ALL, Sq};
 use crate::notation::Notation;
 
 pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> Explanation {
@@ -42,22 +42,8 @@ pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> Explanation {
             own()
         ));
     }
-    let (last_row, forward) = BoomAndZoom::last_row(me);
     if p.off {
-        let edge = if forward > 0 { "bottom" } else { "top" };
-        let steps = G.row(p.from).abs_diff(last_row);
-        if steps + 1 > h {
-            return ZoomingOff.says(format!(
-                "a {h}-high tower moves at most {h} square{}; from {} it needs {} to reach the {edge} row and one more to leave the board",
-                if h == 1 { "" } else { "s" },
-                p.from,
-                steps
-            ));
-        }
-        return ZoomingOff.says(format!(
-            "{mine} towers leave only through the {edge} edge, in a straight or diagonally forward line of empty squares, and every such line from {} is blocked",
-            p.from
-        ));
+        return off_the_board(pos, p.from, h);
     }
     let Some(&to) = p.to.first() else {
         return Zooming.says(format!(
@@ -66,42 +52,61 @@ pub(super) fn explain(pos: &BoomAndZoom, n: &Notation) -> Explanation {
             super::facts::INFO.examples[0]
         ));
     };
-    let Some((dir, dist)) = G.line_between(p.from, to, &ALL) else {
-        return Zooming.says(if p.from == to {
-            format!("a tower must leave {}: a move goes somewhere", p.from)
+    along_the_line(pos, p.from, to, h)
+}
+
+/// Why a tower of height `h` on `from` cannot zoom off the board.
+fn off_the_board(pos: &BoomAndZoom, from: Sq, h: u8) -> Explanation {
+    let me = pos.turn;
+    let mine = BoomAndZoom::INFO.side_name(me);
+    let (last_row, forward) = BoomAndZoom::last_row(me);
+    let edge = if forward > 0 { "bottom" } else { "top" };
+    let steps = G.row(from).abs_diff(last_row);
+    if steps + 1 > h {
+        return ZoomingOff.says(format!(
+            "a {h}-high tower moves at most {h} square{}; from {} it needs {} to reach the {edge} row and one more to leave the board",
+            if h == 1 { "" } else { "s" },
+            from,
+            steps
+        ));
+    }
+    ZoomingOff.says(format!(
+        "{mine} towers leave only through the {edge} edge, in a straight or diagonally forward line of empty squares, and every such line from {from} is blocked"
+    ))
+}
+
+/// Why the mover's tower of height `h` on `from` cannot zoom or boom to
+/// `to`: the line, its length, what blocks it, what stands on `to`.
+fn along_the_line(pos: &BoomAndZoom, from: Sq, to: Sq, h: u8) -> Explanation {
+    let Some((dir, dist)) = G.line_between(from, to, &ALL) else {
+        return Zooming.says(if from == to {
+            format!("a tower must leave {from}: a move goes somewhere")
         } else {
-            format!(
-                "{} and {} are not in a straight line (row, column or diagonal)",
-                p.from, to
-            )
+            format!("{from} and {to} are not in a straight line (row, column or diagonal)")
         });
     };
     if dist > h {
         return Zooming.says(format!(
-            "a {h}-high tower zooms and booms at most {h} square{}; {} to {} is {dist}",
+            "a {h}-high tower zooms and booms at most {h} square{}; {from} to {to} is {dist}",
             if h == 1 { "" } else { "s" },
-            p.from,
-            to
         ));
     }
     if let Some(block) = G
-        .ray(p.from, dir)
+        .ray(from, dir)
         .take(dist as usize - 1)
         .find(|s| pos.tower(*s).is_some())
     {
         return Zooming.says(format!(
-            "the line from {} to {} is blocked at {block}: nothing zooms or fires through a tower",
-            p.from, to
+            "the line from {from} to {to} is blocked at {block}: nothing zooms or fires through a tower"
         ));
     }
     match pos.tower(to) {
-        Some((o, _)) if o == me => Booming.says(format!(
+        Some((o, _)) if o == pos.turn => Booming.says(format!(
             "{to} holds your own tower; you boom only enemy towers"
         )),
-        Some(_) => Written.says(format!("{} can boom {to}: write {}x{to}", p.from, p.from)),
+        Some(_) => Written.says(format!("{from} can boom {to}: write {from}x{to}")),
         None => Booming.says(format!(
-            "{to} is empty: there is nothing to boom there; write {}-{to} to zoom",
-            p.from
+            "{to} is empty: there is nothing to boom there; write {from}-{to} to zoom"
         )),
     }
 }

@@ -4,7 +4,7 @@ use super::facts::Section::{Capturing, Moving, Notation as Written, Setup, Winni
 use super::{Embed, G, Piece};
 use crate::game::{Explanation, Game, Side, join_list};
 use crate::games::{Form, refuse_lacking};
-use crate::geom::ALL;
+use crate::geom::{ALL, Sq};
 use crate::notation::Notation;
 
 /// "red's boss", "a black drone".
@@ -59,24 +59,31 @@ pub(super) fn explain(pos: &Embed, n: &Notation) -> Explanation {
             p.from
         ));
     };
-    let Some((dir, dist)) = G.line_between(p.from, to, &ALL) else {
-        return Moving.says(if p.from == to {
-            format!("a piece must leave {}: a move goes somewhere", p.from)
+    along_the_line(pos, piece, p.from, to)
+}
+
+/// Why the mover's `piece` on `from` cannot move or capture to `to`: the
+/// line, what blocks it, what stands on `to`.
+fn along_the_line(pos: &Embed, piece: Piece, from: Sq, to: Sq) -> Explanation {
+    let me = pos.turn;
+    let Some((dir, dist)) = G.line_between(from, to, &ALL) else {
+        return Moving.says(if from == to {
+            format!("a piece must leave {}: a move goes somewhere", from)
         } else {
             format!(
                 "{} and {} are not in a straight line (row, column or diagonal); pieces move like a chess queen",
-                p.from, to
+                from, to
             )
         });
     };
     if let Some(block) = G
-        .ray(p.from, dir)
+        .ray(from, dir)
         .take(dist as usize - 1)
         .find(|s| pos.piece(*s).is_some())
     {
         return Moving.says(format!(
             "the line from {} to {} is blocked at {block} ({}): no piece moves over another",
-            p.from,
+            from,
             to,
             describe(pos.piece(block).unwrap_or(Piece::Drone(me)))
         ));
@@ -84,7 +91,7 @@ pub(super) fn explain(pos: &Embed, n: &Notation) -> Explanation {
     let Some(target) = pos.piece(to) else {
         return Capturing.says(format!(
             "{to} is empty: there is nothing to capture there; write {}-{to}",
-            p.from
+            from
         ));
     };
     match (piece, target) {
@@ -101,7 +108,7 @@ pub(super) fn explain(pos: &Embed, n: &Notation) -> Explanation {
         )),
         (Piece::Drone(_), Piece::Drone(_)) => Written.says(format!(
             "{} can capture the drone on {to}: write {}x{to}",
-            p.from, p.from
+            from, from
         )),
     }
 }

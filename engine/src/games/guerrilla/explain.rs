@@ -118,36 +118,43 @@ fn stones(pos: &Guerrilla, points: &[Point]) -> Explanation {
             "{} has no free point next to it for the second stone (a first stone needs a free point beside it)",
             name(first)
         )),
-        Some(seconds) => {
-            let free = join_list(bits(seconds).map(|s| name(Point(s))));
-            let Some(&second) = points.get(1) else {
-                return GuerrillaTurn.says(format!(
-                    "a turn places two stones: {0} alone does not remove the last COIN piece; add a second stone next to it, like {0},{1}",
-                    name(first),
-                    name(Point(seconds.trailing_zeros() as u8))
-                ));
-            };
-            if second == first {
-                return GuerrillaTurn
-                    .says(format!("{} is named twice: a point holds one stone", name(first)));
-            }
-            if pos.stone(second) {
-                return GuerrillaTurn.says(format!(
-                    "{} is taken (free points next to {}: {free})",
-                    name(second),
-                    name(first)
-                ));
-            }
-            if PT_NEIGH[f as usize] & 1 << second.0 == 0 {
-                return GuerrillaTurn.says(format!(
-                    "{} is not next to {}: the second stone goes one grid step across or up/down from the first (free: {free})",
-                    name(second),
-                    name(first)
-                ));
-            }
-            GuerrillaTurn.says("no legal move matches")
-        }
+        Some(seconds) => second_stone(pos, points, first, seconds),
     }
+}
+
+/// Why the second stone of `points` cannot go with `first`, whose free
+/// neighbours for a second stone are `seconds`.
+fn second_stone(pos: &Guerrilla, points: &[Point], first: Point, seconds: u64) -> Explanation {
+    let f = first.0;
+    let free = join_list(bits(seconds).map(|s| name(Point(s))));
+    let Some(&second) = points.get(1) else {
+        return GuerrillaTurn.says(format!(
+            "a turn places two stones: {0} alone does not remove the last COIN piece; add a second stone next to it, like {0},{1}",
+            name(first),
+            name(Point(seconds.trailing_zeros() as u8))
+        ));
+    };
+    if second == first {
+        return GuerrillaTurn.says(format!(
+            "{} is named twice: a point holds one stone",
+            name(first)
+        ));
+    }
+    if pos.stone(second) {
+        return GuerrillaTurn.says(format!(
+            "{} is taken (free points next to {}: {free})",
+            name(second),
+            name(first)
+        ));
+    }
+    if PT_NEIGH[f as usize] & 1 << second.0 == 0 {
+        return GuerrillaTurn.says(format!(
+            "{} is not next to {}: the second stone goes one grid step across or up/down from the first (free: {free})",
+            name(second),
+            name(first)
+        ));
+    }
+    GuerrillaTurn.says("no legal move matches")
 }
 
 /// The direction index from `a` to the diagonal neighbour `b`.
@@ -210,7 +217,12 @@ fn coin(pos: &Guerrilla, p: &Path) -> Explanation {
         stones &= !(1 << pt);
         at = to;
     }
-    // Every step was a capture: the chain stopped while it could go on.
+    chain_goes_on(pos, p, first_to)
+}
+
+/// Every step of `p` was a capture, and the chain stopped while it could
+/// go on: how it goes on.
+fn chain_goes_on(pos: &Guerrilla, p: &Path, first_to: Sq) -> Explanation {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     let goes_on: Vec<String> = moves

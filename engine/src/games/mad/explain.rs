@@ -131,6 +131,27 @@ pub(super) fn explain(pos: &Mad, n: &Notation) -> Explanation {
     }
 }
 
+/// Why `to` is no square a simple move from `from` reaches, if it is
+/// not: only the 8 neighbours are; a line of up to 3 squares is a lunge.
+fn not_adjacent(pos: &Mad, from: Sq, to: Sq) -> Option<String> {
+    match G.line_between(from, to, &ALL) {
+        Some((_, 1)) => None,
+        Some((_, dist)) if dist <= 3 => {
+            let sep = if matches!(pos.stack(to), Some((o, _)) if o != pos.turn) {
+                'x'
+            } else {
+                '-'
+            };
+            Some(format!(
+                "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares; to put one checker on each square of the line up to {to}, lunge: L{from}{sep}{to}"
+            ))
+        }
+        _ => Some(format!(
+            "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares"
+        )),
+    }
+}
+
 /// Why a simple move is not legal; `true` with it when only its form was
 /// wrong (the section of the rules is then Notation).
 fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> (bool, String) {
@@ -146,30 +167,8 @@ fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> (bool, String) {
             format!("the checkers must leave {from}: a move goes to an adjacent square"),
         );
     }
-    let line = G.line_between(from, to, &ALL);
-    match line {
-        Some((_, 1)) => {}
-        Some((_, dist)) if dist <= 3 => {
-            let sep = if matches!(pos.stack(to), Some((o, _)) if o != me) {
-                'x'
-            } else {
-                '-'
-            };
-            return (
-                false,
-                format!(
-                    "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares; to put one checker on each square of the line up to {to}, lunge: L{from}{sep}{to}"
-                ),
-            );
-        }
-        _ => {
-            return (
-                false,
-                format!(
-                    "{to} is not adjacent to {from}: a simple move goes to one of the 8 neighbouring squares"
-                ),
-            );
-        }
+    if let Some(why) = not_adjacent(pos, from, to) {
+        return (false, why);
     }
     let k = p.count.unwrap_or(h);
     if k > h {
@@ -219,7 +218,6 @@ fn explain_simple(pos: &Mad, p: &Path, h: u8, to: Sq) -> (bool, String) {
     )
 }
 
-/// Why a lunge is not legal; `true` with it when only its form was wrong.
 /// What blocks a lunge of `dist` squares from `from` along `dir`, if
 /// anything: the mover's own checkers anywhere on its line, enemies
 /// before its last square.
@@ -247,9 +245,48 @@ fn lunge_blocked(pos: &Mad, from: Sq, dir: Dir, dist: u8) -> Option<String> {
     None
 }
 
+/// Why a lunge from `from` (holding `h` of the mover's checkers) to
+/// `to`, `dist` squares along `dir`, is too long or too short, if it is.
+fn lunge_length(pos: &Mad, from: Sq, to: Sq, h: u8) -> Option<(bool, String)> {
+    let mine = Mad::INFO.side_name(pos.turn);
+    let (dir, dist) = G.line_between(from, to, &ALL)?;
+    if h < 2 {
+        return Some((
+            false,
+            format!(
+                "{from} holds a single {mine} checker, and a lunge leaves at least one checker behind; a simple move is written without L, like {from}-{}",
+                G.step(from, dir).unwrap_or(to)
+            ),
+        ));
+    }
+    if dist == 1 {
+        return Some((
+            true,
+            format!("a lunge of one square is the one-checker simple move: write {from}-{to}:1"),
+        ));
+    }
+    if dist >= h {
+        return Some((
+            false,
+            format!(
+                "a lunge leaves at least one checker behind: {from} holds {h} {mine} checkers, and a lunge to {to} needs {dist} of them, leaving nothing{}",
+                if h >= 3 {
+                    format!("; it lunges at most {} squares", h - 1)
+                } else {
+                    format!(
+                        "; a single checker moves with {from}-{}:1",
+                        G.step(from, dir).unwrap_or(to)
+                    )
+                }
+            ),
+        ));
+    }
+    None
+}
+
+/// Why a lunge is not legal; `true` with it when only its form was wrong.
 fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> (bool, String) {
     let me = pos.turn;
-    let mine = Mad::INFO.side_name(me);
     let from = p.from;
     let to = p.to[p.to.len() - 1];
     if p.to.len() > 1 {
@@ -287,36 +324,8 @@ fn explain_lunge(pos: &Mad, p: &Path, h: u8) -> (bool, String) {
             ),
         );
     }
-    if h < 2 {
-        return (
-            false,
-            format!(
-                "{from} holds a single {mine} checker, and a lunge leaves at least one checker behind; a simple move is written without L, like {from}-{}",
-                G.step(from, dir).unwrap_or(to)
-            ),
-        );
-    }
-    if dist == 1 {
-        return (
-            true,
-            format!("a lunge of one square is the one-checker simple move: write {from}-{to}:1"),
-        );
-    }
-    if dist >= h {
-        return (
-            false,
-            format!(
-                "a lunge leaves at least one checker behind: {from} holds {h} {mine} checkers, and a lunge to {to} needs {dist} of them, leaving nothing{}",
-                if h >= 3 {
-                    format!("; it lunges at most {} squares", h - 1)
-                } else {
-                    format!(
-                        "; a single checker moves with {from}-{}:1",
-                        G.step(from, dir).unwrap_or(to)
-                    )
-                }
-            ),
-        );
+    if let Some(why) = lunge_length(pos, from, to, h) {
+        return why;
     }
     // dist <= h - 1 <= 3 here; dist == 1 was normalized to a simple move.
     if let Some(blocked) = lunge_blocked(pos, from, dir, dist) {

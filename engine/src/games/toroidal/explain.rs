@@ -134,6 +134,34 @@ fn explain_step(pos: &Toroidal, from: Sq, to: Sq, forward_ok: bool, d: usize) ->
     }
 }
 
+/// Why `t` is no jump from `here` (the `i`th of a chain): the piece's own
+/// square, a neighbour (a step), or a square no jump reaches.
+fn no_jump(ctx: &str, what: &str, i: usize, here: Sq, t: Sq) -> Explanation {
+    let at = here.0;
+    if t == here {
+        return Jumps.says(format!(
+            "{ctx}the {what} stands on {t}: a jump lands two squares away diagonally, on {}",
+            jump_squares(at)
+        ));
+    }
+    if NEIGHBOUR[at as usize].contains(&t.0) {
+        if i == 0 {
+            return Chains.says(format!(
+                    "{here}-{t} would be a step, and a step ends the move: only jumps go on, and a jump lands two squares away diagonally (from {here}: {})",
+                    jump_squares(at)
+                ));
+        }
+        return Jumps.says(format!(
+                "{ctx}{here} to {t} is one square: a jump lands two squares away diagonally (from {here}: {})",
+                jump_squares(at)
+            ));
+    }
+    Jumps.says(format!(
+        "{ctx}{t} is not a jump from {here}: a jump goes over a diagonal neighbour to the square just beyond, wrapping round the edges (from {here}: {})",
+        jump_squares(at)
+    ))
+}
+
 /// A jump or a chain of jumps, written by landing squares: each jump is
 /// made in turn on a scratch board (jumped pieces move at once, as in
 /// play), and the first one that fails is explained.
@@ -159,28 +187,7 @@ fn explain_chain(pos: &Toroidal, piece: Piece, from: Sq, to: &[Sq], dirs: &[usiz
             ));
         }
         let Some(d) = (0..4).find(|&d| BEYOND[at as usize][d] == t.0) else {
-            if t == here {
-                return Jumps.says(format!(
-                    "{ctx}the {what} stands on {t}: a jump lands two squares away diagonally, on {}",
-                    jump_squares(at)
-                ));
-            }
-            if NEIGHBOUR[at as usize].contains(&t.0) {
-                if i == 0 {
-                    return Chains.says(format!(
-                        "{here}-{t} would be a step, and a step ends the move: only jumps go on, and a jump lands two squares away diagonally (from {here}: {})",
-                        jump_squares(at)
-                    ));
-                }
-                return Jumps.says(format!(
-                    "{ctx}{here} to {t} is one square: a jump lands two squares away diagonally (from {here}: {})",
-                    jump_squares(at)
-                ));
-            }
-            return Jumps.says(format!(
-                "{ctx}{t} is not a jump from {here}: a jump goes over a diagonal neighbour to the square just beyond, wrapping round the edges (from {here}: {})",
-                jump_squares(at)
-            ));
+            return no_jump(&ctx, what, i, Sq(at), t);
         };
         if !dirs.contains(&d) {
             return Jumps.says(format!(
