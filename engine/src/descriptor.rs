@@ -11,10 +11,10 @@ use crate::geom::Geometry;
 use crate::side::Side;
 use std::fmt;
 
-/// One of the eight games (RULES.md, sections 1 to 8); each one's facts
-/// (names, sides, byline, rules text) are in its own folder,
-/// `engine/src/games/<game>/`, and [`Rules::info`] (in [`crate::rules`])
-/// finds them.
+/// One of the eight games (one rules document each,
+/// `engine/src/games/<game>/<slug>.md`); each one's facts (names, sides,
+/// byline, rules text) are in its own folder, `engine/src/games/<game>/`, and
+/// [`Rules::info`] (in [`crate::rules`]) finds them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Rules {
     BoomAndZoom,
@@ -55,7 +55,7 @@ pub struct RulesInfo {
     pub name: &'static str,
     /// Who made the game, and how pbem credits them.
     pub credit: Credit,
-    /// Side names in RULES.md's order ([`Side::A`] first).
+    /// Side names in the order of the game's rules document ([`Side::A`] first).
     pub sides: [&'static str; 2],
     /// The side the rules make move first; `None`: named when the game is
     /// created (the four New Millennium games).
@@ -65,8 +65,8 @@ pub struct RulesInfo {
     pub summary: &'static str,
     /// How to write moves, with examples.
     pub notation: &'static str,
-    /// One canonical example of each form of move the game has (RULES.md,
-    /// the game's "Notation"), the most common first. Every syntax hint a
+    /// One canonical example of each form of move the game has (the
+    /// game's rules document, "Notation"), the most common first. Every syntax hint a
     /// player of this game sees quotes these and nothing else, so that
     /// nobody is told to write a form their game lacks (`22-off` in Mad
     /// Rooks); see [`crate::notation::ParseError::explain`].
@@ -81,7 +81,7 @@ pub struct RulesInfo {
     pub sections: &'static [&'static str],
     /// The prefix of the ids of this game's records (`bz-7k2q`).
     pub id_prefix: &'static str,
-    /// An example game record (RECORD.md) played to its end:
+    /// An example game record (docs/src/formats/record.md) played to its end:
     /// `games/<slug>.toml` at the project's root, what `pbem demo` replays.
     pub example: &'static str,
 }

@@ -145,7 +145,7 @@ impl<G: Evaluate> Search<G> {
         let mut moves = Vec::new();
         pos.generate(&mut moves);
         if moves.is_empty() {
-            // RULES.md, Common ground: no legal move loses.
+            // docs/src/rules/common.md, "Common ground": no legal move loses.
             return -(WIN - ply as i32);
         }
         let children = self.ordered(pos, moves, depth, ply);
