@@ -2,23 +2,24 @@
 //! challenges, the log of processed mail and the outbox.
 //!
 //! ```text
-//! DATA/games/<id>.toml records (docs/src/formats/record.md; meant to be
-//! published) DATA/secrets/<id>.toml per-player tokens (never in the record)
-//! DATA/challenges/<id>.toml challenges not yet answered DATA/confirm/<id>.toml
-//! requests waiting for their sender to prove the address DATA/clocks/<id>.toml
-//! a game's clock (time control, deadlines) DATA/due/<day>/<time>.<id> the
-//! deadline index: when each clock may owe a notice DATA/players/<hash>.toml a
-//! player's settings (time zone, digest) DATA/series/<id>.toml series,
-//! tournaments and ratings (store::league) DATA/tournaments/<name>.toml
-//! DATA/ratings/<game>.toml DATA/ratelimit/<hash>.toml replies lately sent to
-//! an address (crate::poll::limit) DATA/sent/<hash>.0, .1 what pbem lately sent
-//! an address: two slots written in turn (store::correspondence)
-//! DATA/processed/<xyz>.log keys of processed mails, one per line
-//! (store::processed) DATA/outbox/staging/<name>/ a batch's replies (one pack)
-//! and keys, not yet committed DATA/outbox/ready/<name>/ committed batches
-//! waiting for the transport (crate::transport) DATA/outbox/digest/ news held
-//! for players' digests DATA/tmp/ files being written (renamed into place when
-//! whole) DATA/pbem.lock one poll at a time
+//! DATA/games/<id>.toml        records (docs/src/formats/record.md; published)
+//! DATA/secrets/<id>.toml      per-player tokens (never in the record)
+//! DATA/challenges/<id>.toml   challenges not yet answered
+//! DATA/confirm/<id>.toml      requests waiting for their sender to prove the address
+//! DATA/clocks/<id>.toml       a game's clock (time control, deadlines)
+//! DATA/due/<day>/<time>.<id>  the deadline index: when each clock may owe a notice
+//! DATA/players/<hash>.toml    a player's settings (time zone, digest)
+//! DATA/series/<id>.toml       series, tournaments and ratings (store::league)
+//! DATA/tournaments/<name>.toml
+//! DATA/ratings/<game>.toml
+//! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
+//! DATA/sent/<hash>.0, .1      what pbem lately sent an address: two slots written in turn (store::correspondence)
+//! DATA/processed/<xyz>.log   keys of processed mails, one per line (store::processed)
+//! DATA/outbox/staging/<name>/ a batch's replies (one pack) and keys, not yet committed
+//! DATA/outbox/ready/<name>/   committed batches waiting for the transport (crate::transport)
+//! DATA/outbox/digest/         news held for players' digests
+//! DATA/tmp/                   files being written (renamed into place when whole)
+//! DATA/pbem.lock              one poll at a time
 //! ```
 //!
 //! Every file is replaced atomically ([`files::write_atomic`]);

@@ -10,7 +10,7 @@
 //! decides and a cheap evaluation (material, progress, score) is reliable.
 //! Random playouts, the alternative, take long to finish here (pieces
 //! shuffle back and forth) and say little about such positions; measured
-//! against plain UCT at the same time (README, "The bot"), alpha-beta
+//! against plain UCT at the same time (docs/src/players/bot.md), alpha-beta
 //! wins every game.
 
 use super::eval::{EVAL_LIMIT, Evaluate, WIN};
