@@ -16,8 +16,8 @@ use crate::notation::{Notation, Path};
 /// - `L12-28:2` names the lunge's own length, `L12-28`;
 /// - `L12-20-28`, the lunge's squares one by one, is `L12-28`;
 /// - `L12-20`, a lunge of length 1, is the one-checker simple move
-/// `12-20:1` (engine/src/games/mad/mad.md, "Lunges": "is written as one"), when
-/// the stack on 12 has a checker to leave behind.
+///   `12-20:1` (engine/src/games/mad/mad.md, "Lunges": "is written as
+///   one"), when the stack on 12 has a checker to leave behind.
 pub(super) fn normalize(pos: &Mad, n: Notation) -> Notation {
     let Notation::Path(mut p) = n else {
         return n;
