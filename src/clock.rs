@@ -1,6 +1,6 @@
-//! The one clock (STYLE.md habit 8). Everything that needs the time asks
-//! here; tests pin it with `PBEM_NOW=2026-11-20T10:00:00Z` so that records
-//! and mails come out the same on every run.
+//! The one clock (docs/src/contributing.md, "One clock"). Everything that needs
+//! the time asks here; tests pin it with `PBEM_NOW=2026-11-20T10:00:00Z` so
+//! that records and mails come out the same on every run.
 
 use chrono::{DateTime, Utc};
 

@@ -49,8 +49,8 @@ pub struct Config {
     /// The web archive the daemon keeps current (`[site]`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site: Option<SiteConfig>,
-    /// The git history of the records (`[git]`; README, "Git history of
-    /// the records"): off without the table.
+    /// The git history of the records (`[git]`;
+    /// docs/src/admin/git.md): off without the table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub git: Option<crate::history::GitConfig>,
 }

@@ -190,7 +190,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 impl Poller<'_> {
     /// Processes every pending mail of `source`, then flushes the outbox.
-    /// Keeps going past a bad mail (STYLE.md habit 9).
+    /// Keeps going past a bad mail (docs/src/contributing.md, "Batches keep going").
     ///
     /// # Errors
     /// Only when the lock or the store cannot be used at all.

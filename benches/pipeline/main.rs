@@ -19,7 +19,7 @@
 //!   poll of one mail, in process), and the daemon's peak RSS (VmHWM).
 //!
 //! The engine's figures (perft, `pbem validate` and `pbem moves` as whole
-//! processes) are in `benches/engine.rs`; the README's command runs both:
+//! processes) are in `engine/benches/engine.rs`; docs/src/performance.md runs both:
 //! `cargo bench --bench engine --bench pipeline`.
 //!
 //! Sizes (environment): `PBEM_BENCH_MAILS`, `PBEM_BENCH_GAMES`,

@@ -132,8 +132,8 @@ impl Stone {
 }
 
 impl Shade {
-    /// The usual two shades of a board: dark where RULES.md says
-    /// ("Colour of squares").
+    /// The usual two shades of a board: dark where
+    /// docs/src/rules/common.md, "Colour of squares", says.
     pub fn of(geometry: Geometry, s: Sq) -> Shade {
         if geometry.is_dark(s) {
             Shade::Dark

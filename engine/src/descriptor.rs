@@ -45,7 +45,7 @@ pub struct RulesInfo {
     pub name: &'static str,
     /// Who made the game, and how pbem credits them.
     pub credit: Credit,
-    /// Side names in RULES.md's order ([`Side::A`] first).
+    /// Side names in the order of the game's rules document ([`Side::A`] first).
     pub sides: [&'static str; 2],
     /// The side the rules make move first; `None`: named when the game is
     /// created (the four New Millennium games).
@@ -55,8 +55,8 @@ pub struct RulesInfo {
     pub summary: &'static str,
     /// How to write moves, with examples.
     pub notation: &'static str,
-    /// One canonical example of each form of move the game has (RULES.md,
-    /// the game's "Notation"), the most common first. Every syntax hint a
+    /// One canonical example of each form of move the game has (the
+    /// game's rules document, "Notation"), the most common first. Every syntax hint a
     /// player of this game sees quotes these and nothing else, so that
     /// nobody is told to write a form their game lacks (`22-off` in Mad
     /// Rooks); see [`crate::notation::ParseError::explain`].
@@ -71,7 +71,7 @@ pub struct RulesInfo {
     pub sections: &'static [&'static str],
     /// The prefix of the ids of this game's records (`bz-7k2q`).
     pub id_prefix: &'static str,
-    /// An example game record (RECORD.md) played to its end:
+    /// An example game record (docs/src/formats/record.md) played to its end:
     /// `games/<slug>.toml` at the project's root, what `pbem demo` replays.
     pub example: &'static str,
 }

@@ -77,7 +77,7 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     /// (`games/<game>/facts.rs`).
     const INFO: &'static RulesInfo;
 
-    /// The setup of RULES.md, `first` to move. Games whose rules fix the
+    /// The setup of the game's rules document, `first` to move. Games whose rules fix the
     /// first side ignore `first` (the record reader checks it).
     fn start(first: Side) -> Self;
 
@@ -120,8 +120,8 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
     fn play_unchecked(&mut self, mv: Self::Move);
 
     /// The end the rules declare after the last move (a win, a score, a
-    /// draw by count). "No legal move loses" (RULES.md, Common ground) is
-    /// added by [`outcome`], so games need not check it here.
+    /// draw by count). "No legal move loses" (docs/src/rules/common.md, "Common
+    /// ground") is added by [`outcome`], so games need not check it here.
     fn decided(&self) -> Option<End>;
 
     /// The canonical notation of `mv`, in this position (before the move).
@@ -167,8 +167,8 @@ pub fn side_name<G: Game>(side: Side) -> &'static str {
 
 /// The end of the game in this position, if it is over: what the last move
 /// decided, else a loss for a side to move that has no legal move
-/// (RULES.md, Common ground: "a player who has no legal move on their turn
-/// loses the game").
+/// (docs/src/rules/common.md, "Common ground": "a player who has no legal move
+/// on their turn loses the game").
 pub fn outcome<G: Game>(pos: &G) -> Option<End> {
     if let Some(end) = pos.decided() {
         return Some(end);
@@ -266,7 +266,7 @@ pub fn join_list<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String 
 /// Finds the legal move that `n` names.
 ///
 /// An exact match wins; failing that, a move written with the wrong capture
-/// mark is accepted when exactly one legal move matches it (RULES.md,
+/// mark is accepted when exactly one legal move matches it (`docs/src/rules/common.md`,
 /// "Canonical notation").
 ///
 /// # Errors

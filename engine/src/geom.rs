@@ -2,7 +2,7 @@
 //! the interior grid points of Guerrilla Checkers.
 //!
 //! Squares are numbered in the notation from 1, row by row from the top-left
-//! (RULES.md, "Board numbering"); inside the engine a [`Sq`] holds the
+//! (docs/src/rules/common.md, "Board numbering"); inside the engine a [`Sq`] holds the
 //! 0-based index, so `Sq(0)` is written `1`.
 
 use std::fmt;
@@ -65,7 +65,7 @@ pub const DIAGONAL: [Dir; 4] = [
     Dir::new(1, -1),
     Dir::new(1, 1),
 ];
-/// "In line" (RULES.md, Common ground): rows, columns and diagonals.
+/// "In line" (docs/src/rules/common.md, "Common ground"): rows, columns and diagonals.
 pub const ALL: [Dir; 8] = [
     Dir::new(-1, -1),
     Dir::new(-1, 0),
@@ -114,7 +114,7 @@ impl Geometry {
         n >= 1 && n <= self.squares() as u32
     }
     /// The dark squares: `row + column` odd with 1-based rows and columns
-    /// (RULES.md, "Colour of squares"); the parity is the same 0-based.
+    /// (docs/src/rules/common.md, "Colour of squares"); the parity is the same 0-based.
     pub const fn is_dark(self, s: Sq) -> bool {
         (self.row(s) + self.col(s)) % 2 == 1
     }
@@ -178,8 +178,9 @@ impl Geometry {
         }
     }
     /// The square whose bottom-right corner is point `p`: the first of the
-    /// two squares in the point's canonical name (RULES.md, Guerrilla
-    /// Checkers, "Points").
+    /// two squares in the point's canonical name
+    /// (`engine/src/games/guerrilla/guerrilla-checkers.md`, "The board and the
+    /// points").
     pub const fn point_square(self, p: Point) -> Sq {
         let r = p.0 / (self.width - 1);
         let c = p.0 % (self.width - 1);
@@ -330,7 +331,8 @@ mod tests {
 
     #[test]
     fn numbering_follows_rules_md() {
-        // RULES.md, Board numbering: square s is row (s-1)/8+1, column (s-1)%8+1.
+        // docs/src/rules/common.md, "Board numbering": square s is row
+        // (s-1)/8+1, column (s-1)%8+1.
         let g = Geometry::EIGHT;
         let s = Sq::from_number(27);
         assert_eq!((g.row(s) + 1, g.col(s) + 1), (4, 3));

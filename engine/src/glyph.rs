@@ -22,7 +22,7 @@ pub fn fold(c: char) -> Option<char> {
     }
 }
 
-/// The dashes read as `-` in a move (RULES.md, "Canonical notation": `–`
+/// The dashes read as `-` in a move (docs/src/rules/common.md, "Canonical notation": `–`
 /// and `—`, and the other dashes keyboards and word processors make).
 pub const DASHES: &[char] = &['–', '—', '−', '‐', '‑', '‒', '―', '﹣'];
 

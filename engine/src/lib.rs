@@ -1,5 +1,5 @@
 //! pbem's engine: the rules of the eight games, their notation and
-//! diagrams, and the game record (RECORD.md). No I/O, no `unsafe`, no
+//! diagrams, and the game record (docs/src/formats/record.md). No I/O, no `unsafe`, no
 //! clock: the server (the `pbem` package) reads mail and files and calls
 //! in here.
 //!

@@ -1,5 +1,5 @@
 //! Move notation: the syntax of every accepted form, and the canonical form
-//! that pbem writes (RULES.md, "Canonical notation").
+//! that pbem writes (docs/src/rules/common.md, "Canonical notation").
 //!
 //! Parsing needs only the board's geometry, never a position: `22x15` is a
 //! well-formed move whether or not anything stands on 22. Whether a parsed
@@ -82,7 +82,7 @@ impl Notation {
     }
     /// The same move with the capture mark ignored: a capture written with
     /// `-` is accepted when exactly one legal move matches it this way
-    /// (RULES.md, "Canonical notation").
+    /// (docs/src/rules/common.md, "Canonical notation").
     pub fn same_ignoring_capture(&self, other: &Notation) -> bool {
         match (self, other) {
             (Notation::Path(a), Notation::Path(b)) => {
@@ -174,8 +174,8 @@ pub enum ParseErrorKind {
 }
 
 /// The hint where no game is known (a bare parse, with only a board's
-/// geometry): `A-B` is the one form every game has (RULES.md, "Canonical
-/// notation"), so it misleads no player.
+/// geometry): `A-B` is the one form every game has (`docs/src/rules/common.md`,
+/// "Canonical notation"), so it misleads no player.
 pub const ANY_GAME_EXAMPLES: &[&str] = &["22-15"];
 
 /// "like 22-15, 22x15 or 22-off".
@@ -279,7 +279,7 @@ impl std::error::Error for ParseError {}
 
 /// Parses any accepted form of a move on a board of `geometry`.
 ///
-/// Accepted beyond the canonical form (RULES.md, "Canonical notation"):
+/// Accepted beyond the canonical form (docs/src/rules/common.md, "Canonical notation"):
 /// surrounding and inner spaces, upper case, `X` for `x`, `–`/`—` for `-`,
 /// `OFF`, a lower-case lunge prefix, either diagonal name of a point.
 ///
@@ -499,7 +499,8 @@ mod tests {
 
     #[test]
     fn friendly_forms_become_canonical() {
-        // RULES.md, Canonical notation: spaces, upper case, X, dashes, OFF.
+        // docs/src/rules/common.md, "Canonical notation": spaces, upper case,
+        // X, dashes, OFF.
         assert_eq!(canon(" 22-15 "), "22-15");
         assert_eq!(canon("22X15"), "22x15");
         assert_eq!(canon("22 – 15"), "22-15");

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// One of a game's two sides. `A` is the side RULES.md lists first (the
+/// One of a game's two sides. `A` is the side the game's rules document lists first (the
 /// one that sets up on the low-numbered rows), `B` the other; their names
 /// come from the game's
 /// [`RulesInfo::sides`](crate::descriptor::RulesInfo::sides).

@@ -1,5 +1,5 @@
-//! The adjudicator's command parser (src/mail/command.rs) on any body text,
-//! after the cleaning a mail body gets (src/mail/text.rs), as plain text
+//! The adjudicator's command parser (src/mail/command/) on any body text,
+//! after the cleaning a mail body gets (src/mail/text/), as plain text
 //! and as HTML. Invariants: nothing panics; every command parsed writes a
 //! line that parses back to the same command.
 #![no_main]

@@ -1,5 +1,5 @@
 //! Inbound mail as raw bytes (src/mail/inbound.rs), then the commands in
-//! it (src/mail/command.rs), then the replies pbem would write back to the
+//! it (src/mail/command/), then the replies pbem would write back to the
 //! sender with the mail's own words in them (src/mail/outbound.rs).
 //! Invariants: nothing panics; every reply either is refused with an error
 //! or has exactly the headers pbem writes (no header injection from a

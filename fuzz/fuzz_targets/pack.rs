@@ -1,4 +1,4 @@
-//! The outbox's pack (src/transport/pack.rs): any bytes read as
+//! The outbox's pack (src/outbox/pack.rs): any bytes read as
 //! a pack, and any list of mails written as one and read back.
 //! Invariants: nothing panics; what a pack gives back (the entries before
 //! any damage) writes to a pack that reads back to the same entries with

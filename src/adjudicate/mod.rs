@@ -147,7 +147,7 @@ pub struct Adjudicator<'a> {
     pub store: &'a Store,
     pub identity: &'a Identity,
     pub templates: &'a Templates,
-    /// The one clock (STYLE.md habit 8): the poll's time.
+    /// The one clock (docs/src/contributing.md, "One clock"): the poll's time.
     pub now: DateTime<Utc>,
     /// How many challenges a stranger can make pbem send.
     pub challenges: ChallengeLimits,

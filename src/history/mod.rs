@@ -6,7 +6,7 @@
 //!
 //! Git runs as a program ([`git`]), not a library: the `git` on the
 //! machine is the one the admin and the remote already trust, and nothing
-//! of it runs inside pbem (README, "Git history of the records").
+//! of it runs inside pbem (docs/src/admin/git.md).
 //!
 //! What is committed is whatever the record files hold that HEAD does
 //! not: the history follows the disk, never the other way. So a crash

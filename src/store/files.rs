@@ -1,7 +1,7 @@
 //! File helpers of the store: atomic replacement through a temporary
 //! file, syncs of files, folders and the file system, and reads that
 //! take a missing file as `None`. Every file pbem replaces goes through
-//! [`write_atomic`] or [`write_atomic_via`] (RECORD.md, "Writes are
+//! [`write_atomic`] or [`write_atomic_via`] (docs/src/formats/record.md, "Writes are
 //! atomic").
 
 use super::{StoreError, io_err};
@@ -11,7 +11,7 @@ use std::path::Path;
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// folder, flushed and synced, renamed over the old one, then the folder
-/// synced (RECORD.md, "Writes are atomic").
+/// synced (docs/src/formats/record.md, "Writes are atomic").
 ///
 /// # Errors
 /// Any I/O error; the old file is then untouched.

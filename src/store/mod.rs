@@ -2,7 +2,7 @@
 //! challenges, the log of processed mail and the outbox.
 //!
 //! ```text
-//! DATA/games/<id>.toml        records (RECORD.md; meant to be published)
+//! DATA/games/<id>.toml        records (docs/src/formats/record.md; published)
 //! DATA/secrets/<id>.toml      per-player tokens (never in the record)
 //! DATA/challenges/<id>.toml   challenges not yet answered
 //! DATA/confirm/<id>.toml      requests waiting for their sender to prove the address

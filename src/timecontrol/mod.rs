@@ -3,11 +3,11 @@
 //! reminders and absence").
 //!
 //! Everything here is pure: no I/O, and the time is always passed in (the
-//! one clock is [`crate::clock::now`]; STYLE.md habit 8), so a month of
-//! play runs in milliseconds under a fake clock (`tests/server/timecontrol.rs`).
-//! The poll asks [`ClockState::due`] what is owed now, sends it, and
-//! records it with [`ClockState::mark_sent`] in the state it stores beside
-//! the record.
+//! one clock is [`crate::clock::now`]; docs/src/contributing.md, "One clock"),
+//! so a month of play runs in milliseconds under a fake clock
+//! (`tests/server/timecontrol.rs`). The poll asks [`ClockState::due`] what is
+//! owed now, sends it, and records it with [`ClockState::mark_sent`] in the
+//! state it stores beside the record.
 //!
 //! # The time control
 //!

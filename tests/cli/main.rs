@@ -17,6 +17,7 @@ mod common;
 mod admin;
 mod bot;
 mod check_optional;
+mod citations;
 mod cli;
 mod demo_summaries;
 mod errors_help;

@@ -191,3 +191,46 @@ fn the_readmes_commands_on_the_bundled_games_run() {
         assert!(!out.trim().is_empty(), "{command} prints nothing");
     }
 }
+
+/// The book's `sh` blocks (its runnable commands; `text` blocks are
+/// read, not run), each in a fresh folder that holds the bundled games
+/// as the repository does, with pbem on the PATH.
+#[test]
+fn the_books_sh_blocks_run_as_printed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("docs/src")];
+    let mut run = 0;
+    while let Some(dir) = pages.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pages.push(path);
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            for block in blocks_of(&text, "```sh\n") {
+                let dir = tempfile::tempdir().unwrap();
+                std::os::unix::fs::symlink(root.join("games"), dir.path().join("games")).unwrap();
+                sh(dir.path(), &block);
+                run += 1;
+            }
+        }
+    }
+    assert!(run >= 2, "only {run} runnable blocks in the book");
+}
+
+/// The bodies of the blocks that open with `fence` in `text`.
+fn blocks_of(text: &str, fence: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(fence) {
+        let body = &rest[at + fence.len()..];
+        let close = body.find("\n```").expect("a closed block");
+        blocks.push(format!("{}\n", &body[..close]));
+        rest = &body[close + 4..];
+    }
+    blocks
+}

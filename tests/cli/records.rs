@@ -1,4 +1,4 @@
-//! Records (RECORD.md) through the server's checks: garbage never
+//! Records (docs/src/formats/record.md) through the server's checks: garbage never
 //! panics, in the reader or in `pbem validate`'s checks. The record
 //! format itself is tested by the engine's tests
 //! (`engine/tests/engine/records.rs`).

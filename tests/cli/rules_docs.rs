@@ -1,5 +1,5 @@
 //! The rules a player reads, where the server shows them: no help text
-//! and no visible string names RULES.md (a file only developers have), and
+//! and no visible string names a rules file the repository does not hold, and
 //! no line of the rules reads as a mail command. The rules texts
 //! themselves are checked against the engine by the engine's tests
 //! (`engine/tests/engine/rules_docs.rs`).
@@ -29,7 +29,7 @@ fn no_user_visible_text_names_rules_md() {
             let text = std::fs::read_to_string(&path).unwrap();
             seen += 1;
             let rust = path.extension().is_some_and(|e| e == "rs");
-            // A source file's tests may name RULES.md freely.
+            // A source file's tests may name that file freely.
             let body = if rust {
                 text.split("#[cfg(test)]").next().unwrap_or_default()
             } else {

@@ -37,7 +37,7 @@ fn chown_all(path: &Path, uid: u32, gid: u32) {
 
 /// Postfix hands each mail for pbem@pipe.<domain> (and pbem+KEY@) to the
 /// alias `"|.../pbem deliver --config .../pbem.toml"`, which runs as
-/// nobody (README "MTA pipe"); pbem replies over submission and the
+/// nobody (docs/src/admin/mta.md); pbem replies over submission and the
 /// players read the replies over IMAP.
 #[test]
 fn a_whole_game_through_the_mta_pipe() {

@@ -10,7 +10,7 @@
 //! decides and a cheap evaluation (material, progress, score) is reliable.
 //! Random playouts, the alternative, take long to finish here (pieces
 //! shuffle back and forth) and say little about such positions; measured
-//! against plain UCT at the same time (README, "The bot"), alpha-beta
+//! against plain UCT at the same time (docs/src/players/bot.md), alpha-beta
 //! wins every game.
 
 use super::eval::{EVAL_LIMIT, Evaluate, WIN};
@@ -145,7 +145,7 @@ impl<G: Evaluate> Search<G> {
         let mut moves = Vec::new();
         pos.generate(&mut moves);
         if moves.is_empty() {
-            // RULES.md, Common ground: no legal move loses.
+            // docs/src/rules/common.md, "Common ground": no legal move loses.
             return -(WIN - ply as i32);
         }
         let children = self.ordered(pos, moves, depth, ply);

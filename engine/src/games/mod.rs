@@ -62,7 +62,7 @@ use crate::descriptor::RulesInfo;
 use crate::game::Explanation;
 use crate::notation::{Notation, Path};
 
-/// A form of move that some games have and others lack (RULES.md,
+/// A form of move that some games have and others lack (`docs/src/rules/common.md`,
 /// "Canonical notation"): whether a game has it is read from its example
 /// moves ([`RulesInfo::examples`], one per form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! A record's `[match]` table: the series or tournament a game
 //! belongs to, and whether it is rated. Readers of the minimal form
-//! (RECORD.md) ignore it, so a record still validates on its own.
+//! (docs/src/formats/record.md) ignore it, so a record still validates on its own.
 //!
 //! ```toml
 //! [match]

@@ -1,5 +1,5 @@
-//! The game record of RECORD.md: one TOML file per game whose move list is
-//! the source of truth.
+//! The game record of docs/src/formats/record.md: one TOML file per game whose
+//! move list is the source of truth.
 //!
 //! - [`read`]: syntax only, with line numbers (never legality);
 //! - [`replay`]: plays the lines through the rules and checks `result`;
@@ -49,7 +49,7 @@ pub fn message_id_form(id: &str) -> String {
 }
 
 /// An error in a record, always with the file and the line
-/// (RECORD.md: `bz-7k2q.toml:14: 22-13 is not a legal move ...`).
+/// (docs/src/formats/record.md: `bz-7k2q.toml:14: 22-13 is not a legal move ...`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordError {
     pub file: String,

@@ -1,5 +1,5 @@
 //! Reading records: TOML syntax, keys, and the move list line by line.
-//! Nothing here knows whether a move is legal (STYLE.md habit 2).
+//! Nothing here knows whether a move is legal (docs/src/contributing.md, "Layers").
 
 use super::RecordError;
 use super::match_info::{MatchInfo, RawMatch};
@@ -54,7 +54,8 @@ pub enum Entry {
     Event(Event),
 }
 
-/// Game events that are lines of the move list (RECORD.md, full form).
+/// Game events that are lines of the move list (docs/src/formats/record.md,
+/// "The full form").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     Resign,

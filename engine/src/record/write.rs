@@ -1,4 +1,4 @@
-//! Writing records in the full form of RECORD.md, to text: fixed key
+//! Writing records in the full form of docs/src/formats/record.md, to text: fixed key
 //! order, moves last so that appending a move appends a line. Putting the
 //! text on disk atomically is the server's (`pbem::record::write`).
 

@@ -1,7 +1,7 @@
-//! The conformance suite that all eight games pass (STYLE.md habit 3):
-//! every listed move plays; nothing unlisted plays; canonical notation
-//! round-trips; a finished game refuses moves; random playouts end without
-//! a panic; diagrams fit a plain-text mail.
+//! The conformance suite that all eight games pass (docs/src/contributing.md,
+//! "One trait, one conformance suite"): every listed move plays; nothing
+//! unlisted plays; canonical notation round-trips; a finished game refuses
+//! moves; random playouts end without a panic; diagrams fit a plain-text mail.
 
 use pbem_engine::game::{self, Game, MoveError, Side, View};
 use pbem_engine::geom::{Point, Sq};

@@ -5,9 +5,10 @@
 //!   drawn as pictures, and its move generator checked against a naive
 //!   one written straight from the rule text;
 //! - [`bot`]: the bot in every game;
-//! - [`conformance`]: the suite every game passes (STYLE.md habit 3);
+//! - [`conformance`]: the suite every game passes (docs/src/contributing.md,
+//!   "One trait, one conformance suite");
 //! - [`perft`]: the perft tables of `tests/perft/`, one driver;
-//! - [`records`]: the record format (RECORD.md);
+//! - [`records`]: the record format (docs/src/formats/record.md);
 //! - [`rules_docs`]: the rules texts against the engine.
 //!
 //! [`support`] holds what the groups share. The deep cross-checks run

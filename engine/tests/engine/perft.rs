@@ -1,7 +1,8 @@
-//! One driver for the perft tables of all eight games (STYLE.md habit 4):
-//! `tests/perft/<slug>.txt` lists positions and the number of leaf nodes
-//! at each depth. A position is the start with a first side, optionally
-//! followed by moves in any accepted notation:
+//! One driver for the perft tables of all eight games
+//! (docs/src/contributing.md, "Rules tested from data"):
+//! `tests/perft/<slug>.txt` lists positions and the number of leaf nodes at
+//! each depth. A position is the start with a first side, optionally followed
+//! by moves in any accepted notation:
 //!
 //! ```text
 //! position first=black

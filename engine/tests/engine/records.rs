@@ -1,4 +1,4 @@
-//! Records (RECORD.md): the full form round-trips through the writer and
+//! Records (docs/src/formats/record.md): the full form round-trips through the writer and
 //! the reader for every game; errors name the right line; events end games;
 //! `result` is checked against the replay. (That garbage never panics,
 //! through `pbem validate`'s checks too, is the root package's

@@ -1,8 +1,9 @@
 //! The bot's evaluation of a Boom & Zoom position: the score
-//! decides the game (RULES.md 1, End), so a checker zoomed off is worth
-//! most; a checker on the board is worth what it may still score, more
-//! the nearer its tower stands to the edge it leaves by, and a tall tower
-//! is worth more than its checkers (it moves and fires further).
+//! decides the game (engine/src/games/boom_and_zoom/boom-and-zoom.md, "End of
+//! the game"), so a checker zoomed off is worth most; a checker on the board is
+//! worth what it may still score, more the nearer its tower stands to the edge
+//! it leaves by, and a tall tower is worth more than its checkers (it moves and
+//! fires further).
 
 use super::BoomAndZoom;
 use crate::bot::eval::{Evaluate, signed};

@@ -1,4 +1,4 @@
-//! Boom & Zoom (Ty Bomba), RULES.md section 1;
+//! Boom & Zoom (Ty Bomba), engine/src/games/boom_and_zoom/boom-and-zoom.md;
 //! rules/new-millennium-checkers.txt, "Rules for Game I Boom & Zoom".
 //!
 //! Towers of one to three checkers zoom (move) or boom (fire) along rows,
@@ -97,7 +97,8 @@ impl Game for BoomAndZoom {
     const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
-        // RULES.md 1: eight towers of three, black on 1..8, red on 57..64.
+        // engine/src/games/boom_and_zoom/boom-and-zoom.md: eight towers of
+        // three, black on 1..8, red on 57..64.
         let mut board = [0i8; 64];
         for i in 0..8 {
             board[i] = 3;
@@ -135,7 +136,8 @@ impl Game for BoomAndZoom {
             Move::Boom { target, .. } => {
                 let t = &mut self.board[target.index()];
                 // Remove the top checker; a single checker leaves the board
-                // (RULES.md 1, Boom ruling).
+                // (engine/src/games/boom_and_zoom/boom-and-zoom.md, "Ruling: a
+                // single checker").
                 *t -= t.signum();
                 if *t == 0 {
                     self.towers[me.other().index()] -= 1;
@@ -146,8 +148,9 @@ impl Game for BoomAndZoom {
     }
 
     fn decided(&self) -> Option<End> {
-        // RULES.md 1, End: the instant one side has no tower, play stops and
-        // the checkers zoomed off decide.
+        // engine/src/games/boom_and_zoom/boom-and-zoom.md, "End of the game":
+        // the instant one side has no tower, play stops and the checkers zoomed
+        // off decide.
         let gone = Side::BOTH
             .into_iter()
             .find(|s| self.towers[s.index()] == 0)?;

@@ -1,4 +1,5 @@
-//! Legal moves of Boom & Zoom (RULES.md 1: Zoom, Boom, Zooming off).
+//! Legal moves of Boom & Zoom (engine/src/games/boom_and_zoom/boom-and-zoom.md:
+//! Zoom, Boom, Zooming off).
 
 use super::{BoomAndZoom, G, Move};
 use crate::game::Side;
@@ -36,9 +37,10 @@ pub(super) fn each(pos: &BoomAndZoom, mut f: impl FnMut(Move)) {
     }
 }
 
-/// RULES.md 1, Zooming off: the tower reaches the last row in at most h-1
-/// steps through empty squares along a straight or diagonally forward line
-/// that stays on the board, then steps off (the far corner included).
+/// engine/src/games/boom_and_zoom/boom-and-zoom.md, "Zooming off": the tower
+/// reaches the last row in at most h-1 steps through empty squares along a
+/// straight or diagonally forward line that stays on the board, then steps off
+/// (the far corner included).
 pub(super) fn can_leave(pos: &BoomAndZoom, from: Sq, h: u8, last_row: u8, forward: i8) -> bool {
     let steps = G.row(from).abs_diff(last_row);
     if steps + 1 > h {

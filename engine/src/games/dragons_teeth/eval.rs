@@ -1,7 +1,8 @@
 //! The bot's evaluation of a Dragons Teeth position: the race
-//! to 6 strength points moved off (RULES.md 2, End) counts most, then the
-//! teeth on the board by strength, more the nearer they stand to the edge
-//! they leave by.
+//! to 6 strength points moved off
+//! (engine/src/games/dragons_teeth/dragons-teeth.md, "End of the game") counts
+//! most, then the teeth on the board by strength, more the nearer they stand to
+//! the edge they leave by.
 
 use super::{DragonsTeeth, WINNING_SCORE};
 use crate::bot::eval::{Evaluate, signed};

@@ -83,8 +83,9 @@ pub(super) fn explain(pos: &DragonsTeeth, n: &Notation) -> Explanation {
     }
 }
 
-/// RULES.md 2, Move: the attack (mover + adjacent friends, never the
-/// mover itself) is below the target's strength. Gives the sum.
+/// engine/src/games/dragons_teeth/dragons-teeth.md, "Moving": the attack
+/// (mover and adjacent friends, never the mover itself) is below the
+/// target's strength. Gives the sum.
 fn weak_attack(pos: &DragonsTeeth, from: Sq, s: u8, to: Sq, t: u8) -> String {
     let sign: i8 = if pos.turn == Side::A { 1 } else { -1 };
     let total = attack(pos, from, to, sign);
@@ -111,8 +112,8 @@ fn weak_attack(pos: &DragonsTeeth, from: Sq, s: u8, to: Sq, t: u8) -> String {
     msg
 }
 
-/// RULES.md 2, Moving off: every forward line from `from` is closed; say
-/// where each one is blocked.
+/// engine/src/games/dragons_teeth/dragons-teeth.md, "Moving off": every forward
+/// line from `from` is closed; say where each one is blocked.
 fn explain_off(pos: &DragonsTeeth, from: Sq) -> String {
     let me = pos.turn;
     let mine = DragonsTeeth::INFO.side_name(me);

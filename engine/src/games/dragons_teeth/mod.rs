@@ -1,4 +1,4 @@
-//! Dragons Teeth (Ty Bomba), RULES.md section 2;
+//! Dragons Teeth (Ty Bomba), engine/src/games/dragons_teeth/dragons-teeth.md;
 //! rules/new-millennium-checkers.txt, "Rules for Game II Dragons Teeth".
 //!
 //! Teeth of strength 1 (small), 2 (medium) and 3 (large) move any distance
@@ -21,7 +21,8 @@ use crate::notation::Notation;
 
 const G: Geometry = Geometry::EIGHT;
 
-/// Strength points a side must move off to win (RULES.md 2, End).
+/// Strength points a side must move off to win
+/// (engine/src/games/dragons_teeth/dragons-teeth.md, "End of the game").
 pub const WINNING_SCORE: u8 = 6;
 
 /// A Dragons Teeth position.
@@ -45,8 +46,9 @@ pub enum Move {
     Off { from: Sq },
 }
 
-/// The name of a tooth of strength `s` (RULES.md 2: small 1, medium 2,
-/// large 3).
+/// The name of a tooth of strength `s`
+/// (engine/src/games/dragons_teeth/dragons-teeth.md: small 1, medium 2, large
+/// 3).
 fn kind(s: u8) -> &'static str {
     match s {
         1 => "small",
@@ -112,9 +114,10 @@ impl Game for DragonsTeeth {
     const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
-        // RULES.md 2, setup ruling: black large teeth on 1..8, medium on
-        // 9..16, small on 17..24; red small on 41..48, medium on 49..56,
-        // large on 57..64. Rows 4 and 5 start empty.
+        // engine/src/games/dragons_teeth/dragons-teeth.md, "Ruling: the setup":
+        // black large teeth on 1..8, medium on 9..16, small on 17..24; red
+        // small on 41..48, medium on 49..56, large on 57..64. Rows 4 and 5
+        // start empty.
         let mut board = [0i8; 64];
         for c in 0..8 {
             board[c] = 3;
@@ -151,8 +154,8 @@ impl Game for DragonsTeeth {
             }
             Move::Off { from } => {
                 if let Some(v) = self.board.get_mut(from.index()) {
-                    // RULES.md 2, Moving off: a tooth that leaves scores
-                    // its strength.
+                    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving
+                    // off": a tooth that leaves scores its strength.
                     self.off[me.index()] = self.off[me.index()].saturating_add(v.unsigned_abs());
                     *v = 0;
                 }
@@ -162,9 +165,10 @@ impl Game for DragonsTeeth {
     }
 
     fn decided(&self) -> Option<End> {
-        // RULES.md 2, End: the first side to have moved off 6 or more
-        // strength points wins. Only the mover's score changes, so at most
-        // one side can have reached 6; the last mover is checked first.
+        // engine/src/games/dragons_teeth/dragons-teeth.md, "End of the game":
+        // the first side to have moved off 6 or more strength points wins. Only
+        // the mover's score changes, so at most one side can have reached 6;
+        // the last mover is checked first.
         let last = self.turn.other();
         let winner = [last, self.turn]
             .into_iter()

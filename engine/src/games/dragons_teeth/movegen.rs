@@ -1,4 +1,5 @@
-//! Legal moves of Dragons Teeth (RULES.md 2: Move, Moving off).
+//! Legal moves of Dragons Teeth
+//! (engine/src/games/dragons_teeth/dragons-teeth.md: Move, Moving off).
 
 use super::{DragonsTeeth, G, Move};
 use crate::game::Side;
@@ -6,10 +7,11 @@ use crate::geom::{Dir, Sq};
 
 pub(super) use crate::geom::RAYS_8X8 as TABLES;
 
-/// The mover's attack on `target` from `from` (RULES.md 2, Move): its own
-/// strength plus the strengths of all the mover's OTHER teeth adjacent to
-/// the target before the move. The mover never assists itself, even when
-/// it starts next to the target.
+/// The mover's attack on `target` from `from`
+/// (engine/src/games/dragons_teeth/dragons-teeth.md, "Moving"): its own
+/// strength plus the strengths of all the mover's OTHER teeth adjacent to the
+/// target before the move. The mover never assists itself, even when it starts
+/// next to the target.
 #[inline]
 pub(super) fn attack(pos: &DragonsTeeth, from: Sq, target: Sq, sign: i8) -> i8 {
     let own = pos.board[from.index() & 63] * sign;
@@ -23,7 +25,8 @@ pub(super) fn attack(pos: &DragonsTeeth, from: Sq, target: Sq, sign: i8) -> i8 {
     total
 }
 
-/// How one forward line from a square ends (RULES.md 2, Moving off).
+/// How one forward line from a square ends
+/// (engine/src/games/dragons_teeth/dragons-teeth.md, "Moving off").
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum Exit {
     /// Empty squares all the way: the tooth may leave this way.

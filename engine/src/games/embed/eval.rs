@@ -1,7 +1,7 @@
 //! The bot's evaluation of an Embed position: the two ways to
-//! win (RULES.md 3) are the boss's entry into the far row and embedding
-//! the enemy boss, so it counts how far each boss has come, how many of
-//! the squares around each boss the enemy holds (and how many are left
+//! win (engine/src/games/embed/embed.md) are the boss's entry into the far row
+//! and embedding the enemy boss, so it counts how far each boss has come, how
+//! many of the squares around each boss the enemy holds (and how many are left
 //! to fill), and the drones, which do the embedding and capturing.
 
 use super::Embed;

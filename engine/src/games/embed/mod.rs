@@ -1,4 +1,4 @@
-//! Embed (Ty Bomba), RULES.md section 3;
+//! Embed (Ty Bomba), engine/src/games/embed/embed.md;
 //! rules/new-millennium-checkers.txt, "Rules for Game III Embed".
 //!
 //! 23 drones and a boss a side, every piece moving like a chess queen.
@@ -73,8 +73,9 @@ impl Embed {
     pub fn boss(&self, side: Side) -> Sq {
         self.boss[side.index()]
     }
-    /// The home row `side`'s boss must enter to win (RULES.md 3, Win by
-    /// entry): black 57..64 (row 8), red 1..8 (row 1); 0-based row.
+    /// The home row `side`'s boss must enter to win
+    /// (engine/src/games/embed/embed.md, Win by entry): black 57..64 (row 8),
+    /// red 1..8 (row 1); 0-based row.
     pub fn entry_row(side: Side) -> u8 {
         match side {
             Side::A => G.height - 1,
@@ -98,7 +99,7 @@ impl Embed {
             .count();
         (held, around.len())
     }
-    /// RULES.md 3, Win by embedding: every board square around the boss is
+    /// engine/src/games/embed/embed.md, "Winning": every board square around the boss is
     /// occupied by its opponent's pieces (drones and/or boss); the edge and
     /// corner ruling makes that 5 or 3 squares there.
     pub fn fully_embedded(&self, side: Side) -> bool {
@@ -156,8 +157,9 @@ impl Game for Embed {
     const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
-        // RULES.md 3, setup ruling: black drones on 1..24 except 20, red
-        // drones on 41..64 except 45; red's boss on 20, black's on 45.
+        // engine/src/games/embed/embed.md, "Ruling: the setup": black drones on
+        // 1..24 except 20, red drones on 41..64 except 45; red's boss on 20,
+        // black's on 45.
         let mut board = [0i8; 64];
         for i in 0..24 {
             board[i] = DRONE;
@@ -197,10 +199,11 @@ impl Game for Embed {
     }
 
     fn decided(&self) -> Option<End> {
-        // RULES.md 3, order ruling: after each move, in this order: the
-        // mover wins by entry; else the mover wins if the opponent's boss
-        // is fully embedded; else the mover loses if the mover's own boss
-        // is fully embedded. The mover is the side not to move.
+        // engine/src/games/embed/embed.md, "Ruling: the order of the checks":
+        // after each move, in this order: the mover wins by entry; else the
+        // mover wins if the opponent's boss is fully embedded; else the mover
+        // loses if the mover's own boss is fully embedded. The mover is the
+        // side not to move.
         let mover = self.turn.other();
         let opponent = self.turn;
         let name = |s: Side| Self::INFO.side_name(s);

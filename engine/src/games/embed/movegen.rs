@@ -1,4 +1,4 @@
-//! Legal moves of Embed (RULES.md 3, Move).
+//! Legal moves of Embed (engine/src/games/embed/embed.md, "Moving").
 
 use super::{DRONE, Embed, Move};
 use crate::game::Side;

@@ -1,9 +1,10 @@
 //! The bot's evaluation of a Guerrilla Checkers position,
 //! for the guerrilla ([`Side::A`]): COIN pieces removed count most (the
-//! guerrilla wins by removing all six, RULES.md 7); a COIN piece with
-//! more of its four corners closed (a stone, or the board's edge) is
-//! nearer to removal; stones on the board count (COIN wins when none is
-//! left), and the supply running low counts against the guerrilla.
+//! guerrilla wins by removing all six,
+//! engine/src/games/guerrilla/guerrilla-checkers.md); a COIN piece with more of
+//! its four corners closed (a stone, or the board's edge) is nearer to removal;
+//! stones on the board count (COIN wins when none is left), and the supply
+//! running low counts against the guerrilla.
 
 use super::{Guerrilla, bits};
 use crate::bot::eval::Evaluate;

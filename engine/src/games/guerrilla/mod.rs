@@ -1,4 +1,4 @@
-//! Guerrilla Checkers (Brian Train), RULES.md section 7;
+//! Guerrilla Checkers (Brian Train), engine/src/games/guerrilla/guerrilla-checkers.md;
 //! rules/guerrilla-checkers.txt.
 //!
 //! The guerrilla ([`Side::A`], moves first) places two stones a turn on the
@@ -23,10 +23,12 @@ use crate::notation::{Notation, Path};
 
 const G: Geometry = Geometry::EIGHT;
 
-/// Stones in the guerrilla's supply at the start (RULES.md 7, Sides).
+/// Stones in the guerrilla's supply at the start
+/// (engine/src/games/guerrilla/guerrilla-checkers.md, "Setup").
 pub const SUPPLY: u8 = 66;
 
-/// COIN's starting squares (RULES.md 7, Sides), 1-based.
+/// COIN's starting squares (engine/src/games/guerrilla/guerrilla-checkers.md,
+/// "Setup"), 1-based.
 const COIN_START: [u8; 6] = [20, 27, 29, 36, 38, 45];
 
 /// A Guerrilla Checkers position.
@@ -46,7 +48,7 @@ pub struct Guerrilla {
 pub enum Move {
     /// The guerrilla's stones, in placement order: `27/36,28/37`; a lone
     /// first stone (`second: None`) only when it removes the last COIN
-    /// piece (RULES.md 7, Guerrilla turn ruling).
+    /// piece (engine/src/games/guerrilla/guerrilla-checkers.md, "The guerrilla's turn").
     Stones { first: Point, second: Option<Point> },
     /// A COIN move: a quiet step (`capture: false`, one step) or a
     /// finished capture chain. Step `i` goes in direction
@@ -179,7 +181,8 @@ impl Guerrilla {
     }
 
     /// Places a stone on `p` and removes every COIN piece it surrounds
-    /// (RULES.md 7, Guerrilla turn: "after each stone").
+    /// (engine/src/games/guerrilla/guerrilla-checkers.md, "The guerrilla's
+    /// turn": "after each stone").
     fn place(&mut self, p: Point) {
         self.stones |= 1 << p.0;
         self.coin &= !movegen::surrounded_by(p.0, self.stones, self.coin);
@@ -205,7 +208,8 @@ impl Game for Guerrilla {
     const RULES: Rules = Rules::GuerrillaCheckers;
     const INFO: &'static RulesInfo = &facts::INFO;
 
-    /// RULES.md 7, Sides: the guerrilla moves first whatever `first` says.
+    /// engine/src/games/guerrilla/guerrilla-checkers.md, "Setup": the guerrilla
+    /// moves first whatever `first` says.
     fn start(_first: Side) -> Self {
         Guerrilla {
             stones: 0,
@@ -266,9 +270,10 @@ impl Game for Guerrilla {
         self.turn = self.turn.other();
     }
 
-    /// RULES.md 7, Win: the side that has removed all enemy pieces at the
-    /// end of its turn wins; the guerrilla loses with an empty supply at
-    /// the start of its turn (Guerrilla turn ruling).
+    /// engine/src/games/guerrilla/guerrilla-checkers.md, "Winning": the side
+    /// that has removed all enemy pieces at the end of its turn wins; the
+    /// guerrilla loses with an empty supply at the start of its turn (Guerrilla
+    /// turn ruling).
     fn decided(&self) -> Option<End> {
         if self.coin == 0 {
             return Some(End::win(Side::A, "no COIN piece is left on the board"));

@@ -1,6 +1,7 @@
-//! Legal moves of Guerrilla Checkers (RULES.md 7: Guerrilla turn, COIN
-//! turn), on bitboards: stones over the 49 interior points (`r * 7 + c`),
-//! COIN pieces over the 64 squares.
+//! Legal moves of Guerrilla Checkers
+//! (engine/src/games/guerrilla/guerrilla-checkers.md: Guerrilla turn, COIN
+//! turn), on bitboards: stones over the 49 interior points (`r * 7 + c`), COIN
+//! pieces over the 64 squares.
 
 use super::{Guerrilla, Move, bits};
 use crate::game::Side;
@@ -22,7 +23,8 @@ pub(super) static STEP: [[u8; 4]; 64] = build_steps().0;
 /// share (always interior when both squares are on the board).
 pub(super) static CROSS: [[u8; 4]; 64] = build_steps().1;
 /// The interior corner points of each square (the outer-edge corners are
-/// left out: they count as surrounding, RULES.md 7, Guerrilla turn).
+/// left out: they count as surrounding,
+/// engine/src/games/guerrilla/guerrilla-checkers.md, "The guerrilla's turn").
 pub(super) static SQ_CORNERS: [u64; 64] = build_corners();
 /// The four squares around each interior point.
 pub(super) static PT_SQUARES: [u64; 49] = build_point_squares();
@@ -130,7 +132,8 @@ pub(super) fn surrounded_by(p: u8, stones: u64, coin: u64) -> u64 {
 
 /// The points where the guerrilla's first stone may go, before the
 /// second-stone test: next to a stone on the board, or anywhere on the
-/// very first turn (RULES.md 7, Guerrilla turn).
+/// very first turn (engine/src/games/guerrilla/guerrilla-checkers.md, "The
+/// guerrilla's turn").
 pub(super) fn first_candidates(pos: &Guerrilla) -> u64 {
     let empty = ALL_POINTS & !pos.stones;
     if pos.stones == 0 {
@@ -159,8 +162,9 @@ fn guerrilla(pos: &Guerrilla, out: &mut Vec<Move>) {
     for f in bits(first_candidates(pos)) {
         let first = Point(f);
         match seconds_after(pos, f) {
-            // RULES.md 7, ruling: the last COIN piece removed by the first
-            // stone ends the game; no pair starts with that stone.
+            // engine/src/games/guerrilla/guerrilla-checkers.md, "Rulings": the
+            // last COIN piece removed by the first stone ends the game; no pair
+            // starts with that stone.
             None => out.push(Move::Stones {
                 first,
                 second: None,
@@ -196,7 +200,8 @@ struct Chain {
 
 /// Extends a chain from `at` by every capture (a stone on the crossed
 /// point, an empty landing square); a chain that cannot go on is a move
-/// (RULES.md 7, COIN turn: "once a piece has captured it must go on").
+/// (engine/src/games/guerrilla/guerrilla-checkers.md, "COIN's turn": "once a
+/// piece has captured it must go on").
 fn extend(chain: &mut Chain, at: usize, stones: u64, occupied: u64, out: &mut Vec<Move>) {
     let mut went_on = false;
     for d in 0..4 {

@@ -1,8 +1,8 @@
 //! The bot's evaluation of a M.A.D. position: a checker on
-//! the opponent's home row wins (RULES.md 4, Win), so each checker counts,
-//! more the nearer it stands to that row (growing steeply: a checker two
-//! rows away is a threat), and stacks that can still lunge count a
-//! little more.
+//! the opponent's home row wins (engine/src/games/mad/mad.md, "Winning"), so
+//! each checker counts, more the nearer it stands to that row (growing steeply:
+//! a checker two rows away is a threat), and stacks that can still lunge count
+//! a little more.
 
 use super::{Mad, goal_row};
 use crate::bot::eval::{Evaluate, signed};

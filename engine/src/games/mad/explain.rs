@@ -8,15 +8,16 @@ use crate::games::{Form, refuse_lacking};
 use crate::geom::{ALL, Dir, Sq};
 use crate::notation::{Notation, Path};
 
-/// Rewrites the equivalent forms of a move to the canonical one (RULES.md
-/// 4, Notation; "Canonical notation": friendly variants are accepted):
+/// Rewrites the equivalent forms of a move to the canonical one
+/// (`engine/src/games/mad/mad.md`, "Notation"; docs/src/rules/common.md,
+/// "Canonical notation": friendly variants are accepted):
 ///
 /// - `12-20:4` from a stack of 4 is the whole stack, `12-20`;
 /// - `L12-28:2` names the lunge's own length, `L12-28`;
 /// - `L12-20-28`, the lunge's squares one by one, is `L12-28`;
 /// - `L12-20`, a lunge of length 1, is the one-checker simple move
-///   `12-20:1` (RULES.md 4, Lunge: "is written as one"), when the stack on
-///   12 has a checker to leave behind.
+///   `12-20:1` (engine/src/games/mad/mad.md, "Lunges": "is written as
+///   one"), when the stack on 12 has a checker to leave behind.
 pub(super) fn normalize(pos: &Mad, n: Notation) -> Notation {
     let Notation::Path(mut p) = n else {
         return n;

@@ -1,4 +1,4 @@
-//! M.A.D. (Mutually Assured Destruction, Ty Bomba), RULES.md section 4;
+//! M.A.D. (Mutually Assured Destruction, Ty Bomba), engine/src/games/mad/mad.md;
 //! rules/new-millennium-checkers.txt, "Rules for Game IV M.A.D.".
 //!
 //! Stacks of up to four checkers make simple moves to an adjacent square
@@ -19,7 +19,8 @@ use crate::notation::{Notation, Path};
 
 const G: Geometry = Geometry::EIGHT;
 
-/// No friendly stack may be higher than this (RULES.md 4, Simple move).
+/// No friendly stack may be higher than this (engine/src/games/mad/mad.md,
+/// "Simple moves").
 pub const STACK_LIMIT: u8 = 4;
 
 /// A M.A.D. position.
@@ -58,7 +59,7 @@ impl Move {
 }
 
 /// The goal row of `side` (0-based): black aims at row 8 (57-64), red at
-/// row 1 (1-8) (RULES.md 4, Sides).
+/// row 1 (1-8) (engine/src/games/mad/mad.md, "Setup").
 pub(crate) const fn goal_row(side: Side) -> u8 {
     match side {
         Side::A => 7,
@@ -169,7 +170,8 @@ impl Game for Mad {
     const INFO: &'static RulesInfo = &facts::INFO;
 
     fn start(first: Side) -> Self {
-        // RULES.md 4, Sides: black stacks of 4 on 9..16, red on 49..56.
+        // engine/src/games/mad/mad.md, "Setup": black stacks of 4 on 9..16, red
+        // on 49..56.
         let mut board = [0i8; 64];
         for i in 8..16 {
             board[i] = 4;
@@ -216,9 +218,10 @@ impl Game for Mad {
                     // Empty or friendly: the checkers join the square.
                     *t = t.saturating_add(sign * k as i8);
                 } else {
-                    // RULES.md 4, Simple move: min(k, e) of each side are
-                    // eliminated; k-e survivors occupy the square, or the
-                    // defenders keep e-k (k == e leaves it empty).
+                    // engine/src/games/mad/mad.md, "Simple moves": min(k, e) of
+                    // each side are eliminated; k-e survivors occupy the
+                    // square, or the defenders keep e-k (k == e leaves it
+                    // empty).
                     let lost = k.min(enemy);
                     let c = &mut self.checkers;
                     c[me.index()] = c[me.index()].saturating_sub(lost);
@@ -234,8 +237,9 @@ impl Game for Mad {
                     if *t == 0 {
                         *t = sign;
                     } else {
-                        // RULES.md 4, Lunge: on the last square the lunging
-                        // checker and one defender are eliminated.
+                        // engine/src/games/mad/mad.md, "Lunges": on the last
+                        // square the lunging checker and one defender are
+                        // eliminated.
                         *t = t.saturating_add(sign);
                         self.checkers[0] = self.checkers[0].saturating_sub(1);
                         self.checkers[1] = self.checkers[1].saturating_sub(1);
@@ -249,8 +253,8 @@ impl Game for Mad {
     fn decided(&self) -> Option<End> {
         let mover = self.turn.other();
         let name = |s: Side| Self::INFO.side_name(s);
-        // RULES.md 4, Win: after a move, the mover wins when any of its
-        // checkers stands on the opponent's home row.
+        // engine/src/games/mad/mad.md, "Winning": after a move, the mover wins
+        // when any of its checkers stands on the opponent's home row.
         if let Some(s) = self.on_goal_row(mover) {
             return Some(End::win(
                 mover,
@@ -262,8 +266,8 @@ impl Game for Mad {
                 ),
             ));
         }
-        // RULES.md 4, Win ruling: both sides without checkers draw; a side
-        // without checkers loses.
+        // engine/src/games/mad/mad.md, "Ruling: no checkers left": both sides
+        // without checkers draw; a side without checkers loses.
         match (self.checkers[0], self.checkers[1]) {
             (0, 0) => Some(End::draw("both sides have lost all their checkers")),
             (0, _) => Some(End::win(
@@ -289,7 +293,8 @@ impl Game for Mad {
                     to: vec![to],
                     off: false,
                     capture: enemy_on(to),
-                    // RULES.md 4, Notation: `:k` only for part of a stack.
+                    // engine/src/games/mad/mad.md, "Notation": `:k` only for
+                    // part of a stack.
                     count: (k < whole).then_some(k),
                 })
             }

@@ -1,4 +1,4 @@
-//! Legal moves of M.A.D. (RULES.md 4: Simple move, Lunge).
+//! Legal moves of M.A.D. (engine/src/games/mad/mad.md: Simple move, Lunge).
 
 use super::{G, Mad, Move, STACK_LIMIT, sign};
 use crate::geom::{ALL, Sq};

@@ -1,6 +1,7 @@
 //! The bot's evaluation of a Mad Rooks or Mad Bishops position (issue
-//! 18): the game is won by killing every enemy checker (RULES.md 5), so
-//! the count of checkers is all; the search sees the kills.
+//! 18): the game is won by killing every enemy checker
+//! (engine/src/games/mad_rooks/mad-rooks.md), so the count of checkers is all;
+//! the search sees the kills.
 
 use super::{MadPosition, Variant};
 use crate::bot::eval::Evaluate;

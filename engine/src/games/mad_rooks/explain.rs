@@ -118,15 +118,16 @@ fn explain_line<V: Variant>(pos: &MadPosition<V>, from: Sq, to: Sq, capture: boo
                     "the slide from {from} to {to} is blocked at {b}: a checker slides only through empty squares"
                 ))
             } else if !kills.is_empty() {
-                // RULES.md 5, Kill: a checker in position to kill may only kill.
+                // engine/src/games/mad_rooks/mad-rooks.md, "Killing": a checker
+                // in position to kill may only kill.
                 let verb = if kills.len() == 1 { "is" } else { "are" };
                 (Killing, format!(
                     "{from} can kill ({} {verb} in line), so it may only kill",
                     join_and(&kills)
                 ))
             } else if (sight::<V>(to.index(), occ) & enemies).is_empty() {
-                // RULES.md 5, Engage: the slide must end where the checker
-                // could kill.
+                // engine/src/games/mad_rooks/mad-rooks.md, "Engaging": the
+                // slide must end where the checker could kill.
                 (Engaging, format!(
                     "from {to} no {theirs} checker is in line (along a {} with only empty squares between), so {from}-{to} does not engage; a checker that cannot kill may only slide to a square from which it could kill",
                     V::LINES

@@ -1,5 +1,7 @@
-//! Mad Rooks and Mad Bishops (Mark Steere), RULES.md sections 5 and 6;
-//! rules/mad-rooks.txt and rules/mad-bishops.txt.
+//! Mad Rooks and Mad Bishops (Mark Steere),
+//! engine/src/games/mad_rooks/mad-rooks.md and
+//! engine/src/games/mad_rooks/mad-bishops.md; rules/mad-rooks.txt and
+//! rules/mad-bishops.txt.
 //!
 //! The two games have the same rules on different lines: a checker kills
 //! an enemy in line with it (only empty squares between) by taking its
@@ -27,9 +29,9 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::marker::PhantomData;
 
-/// Mad Rooks (RULES.md 5): 8x8, rows and columns.
+/// Mad Rooks (engine/src/games/mad_rooks/mad-rooks.md): 8x8, rows and columns.
 pub type MadRooks = MadPosition<Rooks>;
-/// Mad Bishops (RULES.md 6): 10x10, diagonals.
+/// Mad Bishops (engine/src/games/mad_rooks/mad-bishops.md): 10x10, diagonals.
 pub type MadBishops = MadPosition<Bishops>;
 
 mod sealed {
@@ -92,8 +94,9 @@ impl Variant for Rooks {
         ROOK_RAYS[d][s]
     }
     fn start_owner(s: Sq) -> Option<Side> {
-        // RULES.md 5, setup ruling: all 64 squares filled, blue where
-        // row + column is even (square 1 is blue), red on the others.
+        // engine/src/games/mad_rooks/mad-rooks.md, "Ruling: the setup": all 64
+        // squares filled, blue where row + column is even (square 1 is blue),
+        // red on the others.
         let g = Self::GEOMETRY;
         Some(if (g.row(s) + g.col(s)) % 2 == 0 {
             Side::B
@@ -118,10 +121,10 @@ impl Variant for Bishops {
         BISHOP_RAYS[d][s]
     }
     fn start_owner(s: Sq) -> Option<Side> {
-        // RULES.md 6, setup ruling: the 50 squares where row + column is odd
-        // are filled; blue on rows 1, 3, 5, 7, 9, red on rows 2, 4, 6, 8, 10
-        // (rows 1-based here, 0-based in the geometry: the parity of the sum
-        // is the same, the row's is not).
+        // engine/src/games/mad_rooks/mad-bishops.md, "Ruling: the setup": the
+        // 50 squares where row + column is odd are filled; blue on rows 1, 3,
+        // 5, 7, 9, red on rows 2, 4, 6, 8, 10 (rows 1-based here, 0-based in
+        // the geometry: the parity of the sum is the same, the row's is not).
         let g = Self::GEOMETRY;
         if (g.row(s) + g.col(s)) % 2 == 0 {
             None
@@ -205,9 +208,9 @@ impl<V: Variant> Game for MadPosition<V> {
     const RULES: Rules = V::RULES;
     const INFO: &'static RulesInfo = V::INFO;
 
-    /// The setup of RULES.md 5 or 6. Red moves first in both games ("The
-    /// two players, Red and Blue, take turns ..., starting with Red"), so
-    /// `first` is ignored.
+    /// The setup of engine/src/games/mad_rooks/mad-rooks.md or 6. Red moves
+    /// first in both games ("The two players, Red and Blue, take turns ...,
+    /// starting with Red"), so `first` is ignored.
     fn start(_first: Side) -> Self {
         let mut checkers = [V::Bits::ZERO; 2];
         for s in 0..V::GEOMETRY.squares() {
@@ -240,18 +243,19 @@ impl<V: Variant> Game for MadPosition<V> {
             Move::Kill { from, to } | Move::Engage { from, to } => (from, to),
         };
         let (from, to) = (V::Bits::bit(from.index()), V::Bits::bit(to.index()));
-        // RULES.md 5, Kill: the enemy is removed and the killer takes its
-        // square. An engage lands on an empty square, so clearing the
-        // enemy's bit there changes nothing.
+        // engine/src/games/mad_rooks/mad-rooks.md, "Killing": the enemy is
+        // removed and the killer takes its square. An engage lands on an empty
+        // square, so clearing the enemy's bit there changes nothing.
         self.checkers[me] = (self.checkers[me] & !from) | to;
         self.checkers[1 - me] &= !to;
         self.turn = self.turn.other();
     }
 
     fn decided(&self) -> Option<End> {
-        // RULES.md 5, Win: kill all enemy checkers (checked after every
-        // move; Common ground). The side to move is the one that can have
-        // lost its last checker, so it is looked at first.
+        // engine/src/games/mad_rooks/mad-rooks.md, "Winning": kill all enemy
+        // checkers (checked after every move; Common ground). The side to move
+        // is the one that can have lost its last checker, so it is looked at
+        // first.
         let loser = [self.turn, self.turn.other()]
             .into_iter()
             .find(|s| self.checkers[s.index()].is_empty())?;

@@ -1,5 +1,5 @@
-//! Legal moves of Mad Rooks and Mad Bishops (RULES.md 5: Kill, Engage),
-//! on bitboards.
+//! Legal moves of Mad Rooks and Mad Bishops
+//! (engine/src/games/mad_rooks/mad-rooks.md: Kill, Engage), on bitboards.
 //!
 //! Being in line is symmetric: a square sees an enemy checker along a line
 //! with only empty squares between exactly when that checker sees the
@@ -37,7 +37,8 @@ pub(super) fn sight<V: Variant>(s: usize, occ: V::Bits) -> V::Bits {
 /// The squares from which a checker of the side to move would be in
 /// position to kill: those that see an enemy checker along a line with
 /// only empty squares between, judged on the board as it is, the moving
-/// checker still on its origin (RULES.md 5, Engage ruling).
+/// checker still on its origin (engine/src/games/mad_rooks/mad-rooks.md,
+/// "Ruling: judging an engage").
 #[inline]
 fn enemy_sight<V: Variant>(enemies: V::Bits, occ: V::Bits) -> V::Bits {
     let mut seen = V::Bits::ZERO;
@@ -66,12 +67,12 @@ fn each_checker<V: Variant>(
         let seen = sight::<V>(from.index(), occ);
         let kills = seen & theirs;
         if !kills.is_empty() {
-            // RULES.md 5, Kill: a checker in position to kill may only
-            // kill, any enemy it sees.
+            // engine/src/games/mad_rooks/mad-rooks.md, "Killing": a checker in
+            // position to kill may only kill, any enemy it sees.
             per_checker(from, kills, V::Bits::ZERO);
         } else {
-            // RULES.md 5, Engage: slide through empty squares to an empty
-            // square that sees an enemy.
+            // engine/src/games/mad_rooks/mad-rooks.md, "Engaging": slide
+            // through empty squares to an empty square that sees an enemy.
             let targets =
                 *engage_squares.get_or_insert_with(|| enemy_sight::<V>(theirs, occ) & !occ);
             per_checker(from, V::Bits::ZERO, seen & targets);

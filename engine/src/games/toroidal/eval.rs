@@ -1,8 +1,9 @@
 //! The bot's evaluation of a Toroidal Checkers position: a
-//! side with no piece in heaven loses (RULES.md 8, Win), so pieces in
-//! heaven count besides all pieces, kings count more (they move both
-//! ways and a jumped piece that lands on a man makes one), and being
-//! down to one or two pieces in heaven is a danger.
+//! side with no piece in heaven loses
+//! (engine/src/games/toroidal/toroidal-checkers.md, "Winning and drawing"), so
+//! pieces in heaven count besides all pieces, kings count more (they move both
+//! ways and a jumped piece that lands on a man makes one), and being down to
+//! one or two pieces in heaven is a danger.
 
 use super::Toroidal;
 use crate::bot::eval::{Evaluate, signed};

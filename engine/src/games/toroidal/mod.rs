@@ -1,5 +1,5 @@
 //! Toroidal "heaven and hell" Checkers, after Tobias D. Robison's 1984
-//! post: RULES.md section 8; rules/toroidal-checkers.txt.
+//! post: engine/src/games/toroidal/toroidal-checkers.md; rules/toroidal-checkers.txt.
 //!
 //! Checkers on an 8x8 torus: every edge wraps, so every square has four
 //! diagonal neighbours. Dark squares are heaven, light squares hell. A
@@ -10,10 +10,11 @@
 //!
 //! # Chains and termination
 //!
-//! Every prefix of a jump chain is its own legal move (RULES.md 8, Jump
-//! ruling), and pieces are rarely removed, so one might fear that a chain
-//! could come back to an identical state and run for ever. The rules are
-//! silent, so the generator has two guards:
+//! Every prefix of a jump chain is its own legal move
+//! (engine/src/games/toroidal/toroidal-checkers.md, "Jumps" ruling), and pieces
+//! are rarely removed, so one might fear that a chain could come back to an
+//! identical state and run for ever. The rules are silent, so the generator has
+//! two guards:
 //!
 //! - a jump that would bring back a state already seen in the same chain
 //!   (the same jumper square and the same board, the state before the
@@ -53,8 +54,9 @@ const G: Geometry = Geometry::EIGHT;
 /// at most 31 jumps). The rules set no limit.
 pub const MAX_CHAIN: usize = 32;
 
-/// Consecutive moves without a jump that draw the game (RULES.md 8, Draw
-/// ruling: 20 by each side).
+/// Consecutive moves without a jump that draw the game
+/// (engine/src/games/toroidal/toroidal-checkers.md, Draw ruling: 20 by each
+/// side).
 pub const QUIET_LIMIT: u8 = 40;
 
 /// Board codes: the sign is the side (positive black, [`Side::A`];
@@ -86,7 +88,7 @@ const fn diagonal_table(dist: i8) -> [[u8; 4]; 64] {
 
 /// The directions (indices into [`DIAGONAL`]) a piece of `side` moves
 /// and jumps in: men forward only (black down, white up), kings all four
-/// (RULES.md 8, Move and Jump).
+/// (engine/src/games/toroidal/toroidal-checkers.md, "Steps" and "Jumps").
 const fn directions(side: Side, king: bool) -> &'static [usize] {
     match (side, king) {
         (_, true) => &[0, 1, 2, 3],
@@ -98,8 +100,9 @@ const fn directions(side: Side, king: bool) -> &'static [usize] {
 /// `RELOCATE[side][s]`: where a piece jumped on `s` by `side` may go, in
 /// order: 1, 3, 5 and 7 squares along its row to the jumper's left,
 /// wrapping. Black faces down the board, so its left is towards higher
-/// columns; white's is towards lower columns (RULES.md 8, "Where the
-/// jumped piece goes").
+/// columns; white's is towards lower columns
+/// (engine/src/games/toroidal/toroidal-checkers.md, "Where the jumped piece
+/// goes").
 const RELOCATE: [[[u8; 4]; 64]; 2] = relocate_table();
 
 const fn relocate_table() -> [[[u8; 4]; 64]; 2] {
@@ -146,7 +149,7 @@ pub struct Toroidal {
     board: [i8; 64],
     turn: Side,
     /// Consecutive moves without a jump, from the first move of the game
-    /// (RULES.md 8, Draw ruling).
+    /// (engine/src/games/toroidal/toroidal-checkers.md, "Ruling: the forty-move draw").
     quiet: u8,
     /// Pieces each side has in heaven (on dark squares); kept up to date
     /// by play, a function of `board`.
@@ -233,9 +236,9 @@ const GONE: u8 = u8::MAX;
 
 /// Makes the jump of the piece on `from` in direction `DIAGONAL[d]`: the
 /// jumper lands beyond, and the jumped piece moves at once along its row
-/// to the jumping side's left (RULES.md 8, "Where the jumped piece goes",
-/// and the ruling that each jumped piece moves as it is jumped). The
-/// caller has checked that the jump is legal.
+/// to the jumping side's left (engine/src/games/toroidal/toroidal-checkers.md,
+/// "Where a jumped piece goes", and the ruling that each jumped piece moves as
+/// it is jumped). The caller has checked that the jump is legal.
 #[inline]
 fn apply_jump(board: &mut [i8; 64], from: u8, d: usize) -> Undo {
     let from = from & 63;
@@ -260,7 +263,8 @@ fn apply_jump(board: &mut [i8; 64], from: u8, d: usize) -> Undo {
         let t = board[s as usize];
         // The first square that is empty or holds a man of the jumped
         // piece's colour; a jumped king only lands on an empty square
-        // (RULES.md 8, ruling). Landing on a man makes a king.
+        // (engine/src/games/toroidal/toroidal-checkers.md, "Rulings"). Landing
+        // on a man makes a king.
         if t == 0 || (t == v && v.abs() == MAN) {
             undo.dest = s;
             undo.dest_code = t;
@@ -288,7 +292,8 @@ impl Toroidal {
         Piece::from_code(self.board[s.index() & 63])
     }
     /// Consecutive moves without a jump so far; the game is drawn at
-    /// [`QUIET_LIMIT`] (RULES.md 8, Draw ruling).
+    /// [`QUIET_LIMIT`] (engine/src/games/toroidal/toroidal-checkers.md,
+    /// "Ruling: the forty-move draw").
     pub fn quiet_moves(&self) -> u8 {
         self.quiet
     }
@@ -349,8 +354,9 @@ impl Game for Toroidal {
     const RULES: Rules = Rules::ToroidalCheckers;
     const INFO: &'static RulesInfo = &facts::INFO;
 
-    /// RULES.md 8, Sides: black men on the dark squares of rows 1-3, white
-    /// men on those of rows 6-8; black moves first whatever `first` says.
+    /// engine/src/games/toroidal/toroidal-checkers.md, "Setup": black men on
+    /// the dark squares of rows 1-3, white men on those of rows 6-8; black
+    /// moves first whatever `first` says.
     fn start(_first: Side) -> Self {
         let mut board = [0i8; 64];
         for s in 0..64u8 {
@@ -384,8 +390,9 @@ impl Game for Toroidal {
                 let (from, to) = (from.index() & 63, to.index() & 63);
                 self.board[to] = self.board[from];
                 self.board[from] = 0;
-                // RULES.md 8, Draw ruling: the count runs from the first
-                // move of the game.
+                // engine/src/games/toroidal/toroidal-checkers.md, "Ruling: the
+                // forty-move draw": the count runs from the first move of the
+                // game.
                 self.quiet = self.quiet.saturating_add(1);
             }
             Move::Jump(chain) => {
@@ -410,17 +417,19 @@ impl Game for Toroidal {
         self.turn = self.turn.other();
     }
 
-    /// RULES.md 8: first the heaven loss, then the 40-move draw (the
-    /// order of the brief); "no legal move" is added by `game::outcome`.
+    /// engine/src/games/toroidal/toroidal-checkers.md: first the heaven loss,
+    /// then the 40-move draw (the order of the brief); "no legal move" is added
+    /// by `game::outcome`.
     fn decided(&self) -> Option<End> {
         let name = |s: Side| Self::INFO.side_name(s);
         let to_move = self.turn;
         let mover = to_move.other();
-        // RULES.md 8, Win: a player with no piece in heaven loses. The
-        // side to move is checked first: after a move from the start only
-        // it can have lost its last piece in heaven, since a side's own
-        // move never takes its pieces out of heaven. (Both at once happen
-        // only in made-up positions; the mover wins then.)
+        // engine/src/games/toroidal/toroidal-checkers.md, "Winning and
+        // drawing": a player with no piece in heaven loses. The side to move is
+        // checked first: after a move from the start only it can have lost its
+        // last piece in heaven, since a side's own move never takes its pieces
+        // out of heaven. (Both at once happen only in made-up positions; the
+        // mover wins then.)
         for loser in [to_move, mover] {
             if self.heaven[loser.index()] == 0 {
                 return Some(End::win(

@@ -1,11 +1,12 @@
-//! Legal moves of Toroidal Checkers (RULES.md 8: Move, Jump, and where the
+//! Legal moves of Toroidal Checkers
+//! (engine/src/games/toroidal/toroidal-checkers.md: Move, Jump, and where the
 //! jumped piece goes).
 //!
 //! Jumps are compulsory, so the generator first looks for any jump; if
 //! there is one, the legal moves are every prefix of every jump chain
-//! (RULES.md 8, Jump ruling), found by a depth-first search that makes
-//! each jump on a scratch board (moving the jumped piece at once) and
-//! takes it back. Otherwise they are the steps.
+//! (engine/src/games/toroidal/toroidal-checkers.md, "Ruling: chains"), found by
+//! a depth-first search that makes each jump on a scratch board (moving the
+//! jumped piece at once) and takes it back. Otherwise they are the steps.
 
 use super::{
     BEYOND, Chain, MAX_CHAIN, Move, NEIGHBOUR, Toroidal, Undo, apply_jump, directions, undo_jump,

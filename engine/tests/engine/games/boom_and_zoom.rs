@@ -1,7 +1,7 @@
-//! Boom & Zoom rulings (RULES.md section 1), each pinned by a position
-//! written as a diagram, and a naive legality check written straight from
-//! the rule text, compared with the move generator on random positions
-//! and by perft.
+//! Boom & Zoom rulings (engine/src/games/boom_and_zoom/boom-and-zoom.md), each
+//! pinned by a position written as a diagram, and a naive legality check
+//! written straight from the rule text, compared with the move generator on
+//! random positions and by perft.
 
 use crate::support::{after_each, moves, naive_perft_is_perft, perft_table, play, refuse};
 use pbem_engine::game::{self, Game, Outcome, Side};
@@ -16,7 +16,8 @@ fn pos(rows: &str, turn: Side) -> BoomAndZoom {
 
 #[test]
 fn boom_takes_the_top_checker_and_a_single_checker_is_removed() {
-    // RULES.md 1, Boom ruling: a target of height 1 is removed.
+    // engine/src/games/boom_and_zoom/boom-and-zoom.md, "Ruling: a single
+    // checker": a target of height 1 is removed.
     let mut p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -91,7 +92,8 @@ fn nothing_zooms_or_fires_through_a_tower() {
 
 #[test]
 fn a_diagonal_may_leave_through_the_far_corner() {
-    // RULES.md 1, Zooming off ruling: red 22 -> 15 -> 8 -> off is allowed.
+    // engine/src/games/boom_and_zoom/boom-and-zoom.md, "Ruling: the far
+    // corner": red 22 -> 15 -> 8 -> off is allowed.
     let p = pos(
         ". . . . . . . .
          . . . . . . . B1
@@ -113,7 +115,8 @@ fn a_diagonal_may_leave_through_the_far_corner() {
 
 #[test]
 fn the_step_off_the_board_counts_as_a_square() {
-    // RULES.md 1, Zooming off: reach the last row in at most h-1 steps.
+    // engine/src/games/boom_and_zoom/boom-and-zoom.md, "Zooming off": reach the
+    // last row in at most h-1 steps.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -134,8 +137,9 @@ fn the_step_off_the_board_counts_as_a_square() {
 
 #[test]
 fn no_leaving_through_a_side_edge_or_sideways_along_the_last_row() {
-    // RULES.md 1: a line that would leave through a side edge, or a
-    // sideways move along the last row, is not a way off.
+    // engine/src/games/boom_and_zoom/boom-and-zoom.md: a line that would leave
+    // through a side edge, or a sideways move along the last row, is not a way
+    // off.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -168,7 +172,8 @@ fn no_leaving_through_a_side_edge_or_sideways_along_the_last_row() {
 
 #[test]
 fn play_stops_the_instant_a_side_has_no_tower_and_scores_decide() {
-    // RULES.md 1, End: towers left on the board score nothing.
+    // engine/src/games/boom_and_zoom/boom-and-zoom.md, "End of the game":
+    // towers left on the board score nothing.
     let mut p = BoomAndZoom::from_diagram(
         ". . . . . . . .
          . . . . . . . .
@@ -303,7 +308,8 @@ fn records_name_the_rule_and_the_facts() {
     let e = refuse(&p, "1-20");
     assert!(e.contains("not in a straight line"), "{e}");
     // A boom written at an empty square is the zoom when that is the only
-    // match (RULES.md, Canonical notation); an unreachable one explains.
+    // match (docs/src/rules/common.md, "Canonical notation"); an unreachable
+    // one explains.
     assert_eq!(
         game::canonical(&p, play::parse_move(&p, "1x9").unwrap()),
         "1-9"

@@ -1,8 +1,8 @@
-//! Mad Rooks and Mad Bishops rulings (RULES.md sections 5 and 6), each
-//! pinned by a position written as a diagram, and a naive move list written
-//! straight from the rule text, compared with the move generator on random
-//! games and by perft. Both games share one implementation, so both are
-//! tested here.
+//! Mad Rooks and Mad Bishops rulings (engine/src/games/mad_rooks/mad-rooks.md
+//! and engine/src/games/mad_rooks/mad-bishops.md), each pinned by a position
+//! written as a diagram, and a naive move list written straight from the rule
+//! text, compared with the move generator on random games and by perft. Both
+//! games share one implementation, so both are tested here.
 
 use crate::support::{
     after_each, moves, moves_from, naive_perft_is_perft, naive_perft_matches_table, perft_table,
@@ -26,12 +26,13 @@ fn bishops(rows: &str, turn: Side) -> MadBishops {
 /// The legal moves from square `from`.
 
 // ---------------------------------------------------------------------
-// Mad Rooks (RULES.md 5)
+// Mad Rooks (engine/src/games/mad_rooks/mad-rooks.md)
 
 #[test]
 fn rooks_setup_is_a_full_checkerboard_with_blue_on_square_1() {
-    // RULES.md 5, setup ruling: all 64 squares filled; blue where
-    // row + column is even (square 1 is blue), red on the others.
+    // engine/src/games/mad_rooks/mad-rooks.md, "Ruling: the setup": all 64
+    // squares filled; blue where row + column is even (square 1 is blue), red
+    // on the others.
     let p = MadRooks::start(Side::A);
     assert_eq!((p.count(Side::A), p.count(Side::B)), (32, 32));
     for n in 1..=64u8 {
@@ -52,7 +53,9 @@ fn rooks_setup_is_a_full_checkerboard_with_blue_on_square_1() {
 
 #[test]
 fn red_moves_first_in_both_games() {
-    // RULES.md 5 and 6: red moves first; rules texts: "starting with Red".
+    // engine/src/games/mad_rooks/mad-rooks.md and
+    // engine/src/games/mad_rooks/mad-bishops.md: red moves first; rules texts:
+    // "starting with Red".
     for first in Side::BOTH {
         assert_eq!(MadRooks::start(first).turn(), Side::A);
         assert_eq!(MadBishops::start(first).turn(), Side::A);
@@ -81,7 +84,8 @@ const FIG_3_AND_4: &str = "
 
 #[test]
 fn rooks_kill_an_enemy_in_line_along_a_row_or_column_at_any_distance() {
-    // RULES.md 5, Kill: an enemy in line with only empty squares between.
+    // engine/src/games/mad_rooks/mad-rooks.md, "Killing": an enemy in line with
+    // only empty squares between.
     let mut p = rooks(FIG_3_AND_4, Side::A);
     assert!(moves(&p).contains("18x22"), "three empty squares between");
     assert!(moves(&p).contains("18x17"), "adjacent");
@@ -98,8 +102,9 @@ fn rooks_kill_an_enemy_in_line_along_a_row_or_column_at_any_distance() {
 
 #[test]
 fn a_rook_checker_in_position_to_kill_may_only_kill() {
-    // RULES.md 5, Kill: "A checker that is in position to kill may only
-    // kill." 18 could otherwise slide to 42, which sees blue 48.
+    // engine/src/games/mad_rooks/mad-rooks.md, "Killing": "A checker that is in
+    // position to kill may only kill." 18 could otherwise slide to 42, which
+    // sees blue 48.
     let p = rooks(FIG_3_AND_4, Side::A);
     assert_eq!(moves_from(&p, 18), set(&["18x17", "18x22"]));
     let e = refuse(&p, "18-42");
@@ -112,11 +117,11 @@ fn a_rook_checker_in_position_to_kill_may_only_kill() {
 
 #[test]
 fn killing_is_not_mandatory_and_a_checker_that_cannot_kill_engages() {
-    // RULES.md 5, Engage; rules text: "Killing is not mandatory." Red 60
-    // sees no blue checker; it slides along row 8 or column 4 through
-    // empty squares to a square that sees one: 57 (blue 17 up column 1),
-    // 62 (blue 22 up column 6), 64 (blue 48), 44 (blue 48 along row 6),
-    // 20 (blue 22 along row 3). Not 58 (red 18 shields column 2), not 59,
+    // engine/src/games/mad_rooks/mad-rooks.md, "Engaging"; rules text: "Killing
+    // is not mandatory." Red 60 sees no blue checker; it slides along row 8 or
+    // column 4 through empty squares to a square that sees one: 57 (blue 17 up
+    // column 1), 62 (blue 22 up column 6), 64 (blue 48), 44 (blue 48 along row
+    // 6), 20 (blue 22 along row 3). Not 58 (red 18 shields column 2), not 59,
     // 61, 63, 52, 36, 28, 12 or 4.
     let p = rooks(FIG_3_AND_4, Side::A);
     assert_eq!(
@@ -128,8 +133,8 @@ fn killing_is_not_mandatory_and_a_checker_that_cannot_kill_engages() {
 
 #[test]
 fn an_engage_must_end_where_the_checker_could_kill() {
-    // RULES.md 5, Engage: only to a square from which it would be in
-    // position to kill.
+    // engine/src/games/mad_rooks/mad-rooks.md, "Engaging": only to a square
+    // from which it would be in position to kill.
     let p = rooks(
         ". . . . . . . .
          . . . . . . . .
@@ -162,7 +167,8 @@ fn an_engage_must_end_where_the_checker_could_kill() {
         e.contains("42 is empty, so there is nothing to kill there; from 42 no blue"),
         "{e}"
     );
-    // An engage written with `x` is the engage (RULES.md, Canonical notation).
+    // An engage written with `x` is the engage (docs/src/rules/common.md,
+    // "Canonical notation").
     assert_eq!(
         game::canonical(&p, play::parse_move(&p, "18x24").unwrap()),
         "18-24"
@@ -171,9 +177,9 @@ fn an_engage_must_end_where_the_checker_could_kill() {
 
 #[test]
 fn nothing_slides_or_kills_through_a_checker() {
-    // RULES.md 5: kill with "only empty squares between"; slide "through
-    // empty squares". 42 would engage (blue 48 along row 6) but red 26
-    // blocks the way; red 20 shields blue 22 from 18.
+    // engine/src/games/mad_rooks/mad-rooks.md: kill with "only empty squares
+    // between"; slide "through empty squares". 42 would engage (blue 48 along
+    // row 6) but red 26 blocks the way; red 20 shields blue 22 from 18.
     let p = rooks(
         ". . . . . . . .
          . . . . . . . .
@@ -202,7 +208,8 @@ fn nothing_slides_or_kills_through_a_checker() {
 
 #[test]
 fn rook_lines_are_rows_and_columns_only() {
-    // RULES.md 5: "along its row or column"; blue 27 is diagonal to red 18.
+    // engine/src/games/mad_rooks/mad-rooks.md: "along its row or column"; blue
+    // 27 is diagonal to red 18.
     let p = rooks(
         ". . . . . . . .
          . . . . . . . .
@@ -227,7 +234,8 @@ fn rook_lines_are_rows_and_columns_only() {
 
 #[test]
 fn killing_the_last_enemy_checker_wins_at_once() {
-    // RULES.md 5, Win: kill all enemy checkers; checked after every move.
+    // engine/src/games/mad_rooks/mad-rooks.md, "Winning": kill all enemy
+    // checkers; checked after every move.
     let mut p = rooks(
         ". . . . . . . .
          . . . . . . . .
@@ -310,12 +318,13 @@ fn moves_that_are_no_single_step_explain_themselves() {
 }
 
 // ---------------------------------------------------------------------
-// Mad Bishops (RULES.md 6)
+// Mad Bishops (engine/src/games/mad_rooks/mad-bishops.md)
 
 #[test]
 fn bishops_setup_fills_the_odd_squares_blue_on_odd_rows() {
-    // RULES.md 6, setup ruling: the 50 squares where row + column is odd;
-    // blue on rows 1, 3, 5, 7, 9, red on rows 2, 4, 6, 8, 10.
+    // engine/src/games/mad_rooks/mad-bishops.md, "Ruling: the setup": the 50
+    // squares where row + column is odd; blue on rows 1, 3, 5, 7, 9, red on
+    // rows 2, 4, 6, 8, 10.
     let p = MadBishops::start(Side::A);
     assert_eq!((p.count(Side::A), p.count(Side::B)), (25, 25));
     for n in 1..=100u8 {
@@ -355,7 +364,8 @@ const BISHOPS_FIG: &str = "
 
 #[test]
 fn bishops_kill_and_engage_along_diagonals_only() {
-    // RULES.md 6: Mad Rooks with diagonals instead of rows and columns.
+    // engine/src/games/mad_rooks/mad-bishops.md: Mad Rooks with diagonals
+    // instead of rows and columns.
     let p = bishops(BISHOPS_FIG, Side::A);
     // 35x68: two empty squares between. Blue 37 on 35's row is out of
     // reach (a rook would kill it); so is 96's column neighbour.
@@ -414,9 +424,9 @@ fn bishops_win_by_killing_the_last_checker_and_squares_reach_100() {
 
 #[test]
 fn a_side_with_no_legal_move_loses() {
-    // RULES.md Common ground: no legal move loses. In play a bishop never
-    // leaves its colour; a red checker put on a light square never meets
-    // blue on the dark ones, so red is stuck.
+    // docs/src/rules/common.md, "Common ground": no legal move loses. In play a
+    // bishop never leaves its colour; a red checker put on a light square never
+    // meets blue on the dark ones, so red is stuck.
     let p = bishops(
         "R B . . . . . . . .
          . . . . . . . . . .
@@ -461,7 +471,9 @@ impl Naive {
     fn rc(&self, s: usize) -> (i32, i32) {
         (s as i32 / self.width, s as i32 % self.width)
     }
-    /// RULES.md 5/6: same row or column (Rooks), same diagonal (Bishops).
+    /// engine/src/games/mad_rooks/mad-rooks.md,
+    /// engine/src/games/mad_rooks/mad-bishops.md: same row or column (Rooks),
+    /// same diagonal (Bishops).
     fn in_line(&self, a: usize, b: usize) -> bool {
         let ((ra, ca), (rb, cb)) = (self.rc(a), self.rc(b));
         let (dr, dc) = (rb - ra, cb - ca);
@@ -496,15 +508,16 @@ impl Naive {
             .any(|e| cells[e] == Some(me.other()) && self.in_line(a, e) && self.clear(cells, a, e))
     }
     /// The legal moves. With `after_leaving`, engage targets are judged with
-    /// the moving checker lifted off its origin, the other reading RULES.md
-    /// 5 says gives the same moves.
+    /// the moving checker lifted off its origin, the other reading
+    /// engine/src/games/mad_rooks/mad-rooks.md, "Ruling: judging an engage",
+    /// says gives the same moves.
     fn moves(&self, after_leaving: bool) -> BTreeSet<String> {
         let me = self.turn;
         let mut out = BTreeSet::new();
         let n = self.cells.len();
         let count = |s: Side| self.cells.iter().filter(|c| **c == Some(s)).count();
         if count(me) == 0 || count(me.other()) == 0 {
-            return out; // RULES.md 5, Win: the game is over.
+            return out; // engine/src/games/mad_rooks/mad-rooks.md, "Winning": the game is over.
         }
         for a in 0..n {
             if self.cells[a] != Some(me) {

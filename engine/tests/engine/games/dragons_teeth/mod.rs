@@ -1,7 +1,7 @@
-//! Dragons Teeth rulings (RULES.md section 2), each pinned by a position
-//! written as a diagram or a move list from the start, and a naive legal
-//! move list written straight from the rule text, compared with the move
-//! generator on random games and by perft.
+//! Dragons Teeth rulings (engine/src/games/dragons_teeth/dragons-teeth.md),
+//! each pinned by a position written as a diagram or a move list from the
+//! start, and a naive legal move list written straight from the rule text,
+//! compared with the move generator on random games and by perft.
 
 use crate::support::{moves, moves_from as from, play, refuse, sq};
 use pbem_engine::game::{self, Game, Outcome, Side, View};
@@ -21,9 +21,9 @@ fn pos(rows: &str, turn: Side) -> DragonsTeeth {
 
 #[test]
 fn setup_follows_the_ruling() {
-    // RULES.md 2, setup ruling: black large on 1..8, medium on 9..16,
-    // small on 17..24; red small on 41..48, medium on 49..56, large on
-    // 57..64; rows 4 and 5 empty.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Ruling: the setup":
+    // black large on 1..8, medium on 9..16, small on 17..24; red small on
+    // 41..48, medium on 49..56, large on 57..64; rows 4 and 5 empty.
     let p = DragonsTeeth::start(Side::A);
     for n in 1..=64u8 {
         let want = match n {
@@ -42,7 +42,7 @@ fn setup_follows_the_ruling() {
 
 #[test]
 fn either_side_may_move_first() {
-    // RULES.md 2: first side named at game creation.
+    // engine/src/games/dragons_teeth/dragons-teeth.md: first side named at game creation.
     assert_eq!(DragonsTeeth::start(Side::A).turn(), Side::A);
     assert_eq!(DragonsTeeth::start(Side::B).turn(), Side::B);
     let red = moves(&DragonsTeeth::start(Side::B));
@@ -51,8 +51,9 @@ fn either_side_may_move_first() {
 
 #[test]
 fn a_tooth_moves_any_distance_in_eight_directions_through_empty_squares() {
-    // RULES.md 2, Move: any distance in a straight line, 8 directions; the
-    // distance has nothing to do with the tooth's height.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving": any distance
+    // in a straight line, 8 directions; the distance has nothing to do with the
+    // tooth's height.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -79,8 +80,8 @@ fn a_tooth_moves_any_distance_in_eight_directions_through_empty_squares() {
 
 #[test]
 fn nothing_passes_through_any_tooth() {
-    // RULES.md 2, Move: nothing passes through any tooth, friend or enemy;
-    // eliminating ends the move.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving": nothing passes
+    // through any tooth, friend or enemy; eliminating ends the move.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -104,7 +105,8 @@ fn nothing_passes_through_any_tooth() {
 
 #[test]
 fn elimination_needs_attack_at_least_the_target_strength() {
-    // RULES.md 2, Move: small 1, medium 2, large 3; equal is enough.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving": small 1,
+    // medium 2, large 3; equal is enough.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -148,9 +150,10 @@ fn elimination_needs_attack_at_least_the_target_strength() {
 
 #[test]
 fn assistants_are_all_the_movers_other_teeth_next_to_the_target() {
-    // RULES.md 2, Move: attack = mover + all the mover's other teeth
-    // adjacent (8 neighbours, diagonals included) to the target. The rule
-    // book's example: a small tooth assisted by a medium takes a large.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving": attack = mover
+    // + all the mover's other teeth adjacent (8 neighbours, diagonals included)
+    // to the target. The rule book's example: a small tooth assisted by a
+    // medium takes a large.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -219,8 +222,8 @@ fn assistants_are_all_the_movers_other_teeth_next_to_the_target() {
 
 #[test]
 fn the_mover_never_assists_itself() {
-    // RULES.md 2, Move: "the mover's OTHER teeth"; a mover that starts
-    // next to the target counts once.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving": "the mover's
+    // OTHER teeth"; a mover that starts next to the target counts once.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -280,8 +283,9 @@ fn red_teeth_assist_and_eliminate_too() {
 
 #[test]
 fn black_moves_off_the_bottom_edge_and_red_off_the_top() {
-    // RULES.md 2, Moving off: black through the bottom edge, red through
-    // the top, any distance; a tooth that leaves scores its strength.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving off": black
+    // through the bottom edge, red through the top, any distance; a tooth that
+    // leaves scores its strength.
     let mut p = pos(
         ". . . . . . . .
          . . . B2 . . . .
@@ -346,8 +350,8 @@ fn black_moves_off_the_bottom_edge_and_red_off_the_top() {
 
 #[test]
 fn moving_off_straight_or_diagonally_forward_with_the_far_corner() {
-    // RULES.md 2, Moving off: forward or diagonally forward, any distance;
-    // the far corner is allowed.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving off": forward or
+    // diagonally forward, any distance; the far corner is allowed.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -403,8 +407,8 @@ fn moving_off_straight_or_diagonally_forward_with_the_far_corner() {
 
 #[test]
 fn side_edges_are_no_way_off() {
-    // RULES.md 2, Moving off: a line that reaches a side edge before the
-    // last row does not leave the board.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving off": a line
+    // that reaches a side edge before the last row does not leave the board.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -455,7 +459,8 @@ fn side_edges_are_no_way_off() {
 
 #[test]
 fn a_tooth_on_the_last_row_may_leave_even_from_a_corner() {
-    // RULES.md 2, Moving off: a tooth already on the last row steps off.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "Moving off": a tooth
+    // already on the last row steps off.
     let p = pos(
         ". . . . . . . R3
          . . . . . . . .
@@ -475,7 +480,8 @@ fn a_tooth_on_the_last_row_may_leave_even_from_a_corner() {
 
 #[test]
 fn six_points_off_wins_and_the_first_to_get_there_wins() {
-    // RULES.md 2, End: the first side to have moved off 6 or more wins.
+    // engine/src/games/dragons_teeth/dragons-teeth.md, "End of the game": the
+    // first side to have moved off 6 or more wins.
     let rows = ". . . . . . . .
          . . . . . . . .
          . . . . . . . .
@@ -510,7 +516,7 @@ fn six_points_off_wins_and_the_first_to_get_there_wins() {
 
 #[test]
 fn a_side_with_no_legal_move_loses() {
-    // RULES.md, Common ground: no pass; no legal move loses (generic).
+    // docs/src/rules/common.md, "Common ground": no pass; no legal move loses (generic).
     let p = DragonsTeeth::from_diagram(
         ". . . . . . . .
          . . . . . . . .
@@ -567,7 +573,7 @@ fn refusals_name_the_rule_and_the_facts() {
     let e = refuse(&p, "17x25x33");
     assert!(e.contains("one move of one tooth"), "{e}");
     // A capture written with `-` and a quiet move with `x` are accepted
-    // (RULES.md, Canonical notation), stored canonical.
+    // (docs/src/rules/common.md, "Canonical notation"), stored canonical.
     assert_eq!(
         game::canonical(&p, play::parse_move(&p, "17-41").unwrap()),
         "17x41"
@@ -613,6 +619,6 @@ fn diagrams_show_teeth_scores_and_the_last_move() {
 }
 
 // ---------------------------------------------------------------------
-// The naive reference: straight from RULES.md 2, sharing no code with the
-// generator. Squares are (row, column) pairs; every (from, to) pair is
-// tried.
+// The naive reference: straight from
+// engine/src/games/dragons_teeth/dragons-teeth.md, sharing no code with the
+// generator. Squares are (row, column) pairs; every (from, to) pair is tried.

@@ -1,4 +1,4 @@
-//! Embed rulings (RULES.md section 3), each pinned by a position written
+//! Embed rulings (engine/src/games/embed/embed.md), each pinned by a position written
 //! as a diagram or a move list from the start, and a naive legal move list
 //! and end check written straight from the rule text, compared with the
 //! engine on random games and by perft.
@@ -28,8 +28,9 @@ fn winner(p: &Embed) -> Option<Side> {
 
 #[test]
 fn setup_follows_the_ruling() {
-    // RULES.md 3, setup ruling: black drones on 1..24 except 20, red
-    // drones on 41..64 except 45; red's boss on 20, black's boss on 45.
+    // engine/src/games/embed/embed.md, "Ruling: the setup": black drones on
+    // 1..24 except 20, red drones on 41..64 except 45; red's boss on 20,
+    // black's boss on 45.
     let p = Embed::start(Side::A);
     for n in 1..=64u8 {
         let want = match n {
@@ -47,7 +48,7 @@ fn setup_follows_the_ruling() {
 
 #[test]
 fn either_side_may_move_first() {
-    // RULES.md 3: first side named at game creation.
+    // engine/src/games/embed/embed.md: first side named at game creation.
     assert_eq!(Embed::start(Side::A).turn(), Side::A);
     assert_eq!(Embed::start(Side::B).turn(), Side::B);
     let red = moves(&Embed::start(Side::B));
@@ -57,8 +58,8 @@ fn either_side_may_move_first() {
 
 #[test]
 fn pieces_move_like_a_queen_through_empty_squares() {
-    // RULES.md 3, Move: like a chess queen, any distance through empty
-    // squares; No Skipping.
+    // engine/src/games/embed/embed.md, "Moving": like a chess queen, any
+    // distance through empty squares; No Skipping.
     let p = pos(
         ". . . . . . . .
          . . . . . . . *R*
@@ -92,8 +93,8 @@ fn pieces_move_like_a_queen_through_empty_squares() {
 
 #[test]
 fn a_boss_only_enters_empty_squares() {
-    // RULES.md 3, Move: a boss captures nothing: no drone of either side,
-    // never the other boss.
+    // engine/src/games/embed/embed.md, "Moving": a boss captures nothing: no
+    // drone of either side, never the other boss.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -125,9 +126,9 @@ fn a_boss_only_enters_empty_squares() {
 
 #[test]
 fn a_drone_captures_enemy_drones_only_and_stops_there() {
-    // RULES.md 3, Move: a drone enters an empty square or captures an
-    // enemy drone by moving onto it (the move ends there); no drone enters
-    // a square holding a boss, nor its own drone.
+    // engine/src/games/embed/embed.md, "Moving": a drone enters an empty square
+    // or captures an enemy drone by moving onto it (the move ends there); no
+    // drone enters a square holding a boss, nor its own drone.
     let p = pos(
         ". . . . . . . .
          . . . . . . . *R*
@@ -192,7 +193,8 @@ fn a_drone_captures_enemy_drones_only_and_stops_there() {
 
 #[test]
 fn a_boss_wins_by_entering_the_enemy_home_row() {
-    // RULES.md 3, Win by entry: black's boss onto 57..64, red's onto 1..8.
+    // engine/src/games/embed/embed.md, "Winning": black's boss onto 57..64,
+    // red's onto 1..8.
     let rows = ". . . . . . . .
          . . . . . . . .
          . . . *B* . . . .
@@ -250,7 +252,7 @@ fn embedding_winner(p: &Embed) -> Option<Side> {
 
 #[test]
 fn embedding_counts_the_board_squares_around_the_boss() {
-    // RULES.md 3, Win by embedding: 8 squares in the middle, 5 on any edge,
+    // engine/src/games/embed/embed.md, "Winning": 8 squares in the middle, 5 on any edge,
     // 3 in a corner (ruling: top and bottom edges and corners as the side
     // edges), all held by the opponent's pieces, drones and/or boss.
     // Black has just moved (red to play); red's boss is examined.
@@ -338,7 +340,7 @@ fn embedding_counts_the_board_squares_around_the_boss() {
 
 #[test]
 fn embedding_is_broken_by_an_empty_square_or_the_bosss_own_piece() {
-    // RULES.md 3, Win by embedding: every square around the boss held by
+    // engine/src/games/embed/embed.md, "Winning": every square around the boss held by
     // the opponent. One empty square, or one of the boss's own pieces,
     // breaks it.
     let gap = pos(
@@ -370,8 +372,9 @@ fn embedding_is_broken_by_an_empty_square_or_the_bosss_own_piece() {
 
 #[test]
 fn the_mover_wins_by_embedding_with_a_drone_or_the_boss() {
-    // RULES.md 3, order ruling, second branch, by real moves: red's boss
-    // in the corner 64 (its own home row) is embedded by 55, 56 and 63.
+    // engine/src/games/embed/embed.md, "Ruling: the order of the checks",
+    // second branch, by real moves: red's boss in the corner 64 (its own home
+    // row) is embedded by 55, 56 and 63.
     let mut p = pos(
         "R . . . . . . .
          . . . . . . . .
@@ -415,9 +418,9 @@ fn the_mover_wins_by_embedding_with_a_drone_or_the_boss() {
 
 #[test]
 fn entry_comes_first() {
-    // RULES.md 3, order ruling: the mover wins by entry, checked first.
-    // Black's boss enters 63 next to red's boss on 64 and embeds it too:
-    // the win is by entry.
+    // engine/src/games/embed/embed.md, "Ruling: the order of the checks": the
+    // mover wins by entry, checked first. Black's boss enters 63 next to red's
+    // boss on 64 and embeds it too: the win is by entry.
     let mut q = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -464,12 +467,12 @@ fn entry_comes_first() {
 
 #[test]
 fn the_opponents_embedding_beats_the_movers_own() {
-    // RULES.md 3, order ruling, branches two and three: both bosses
-    // embedded at once, and only the mover's. After a legal move in a live
-    // game the mover's own boss is never embedded (a boss arrives through
-    // an empty neighbour, and no other move adds enemy pieces around it),
-    // so these are constructed positions judged as if the side not to move
-    // had just moved.
+    // engine/src/games/embed/embed.md, "Ruling: the order of the checks",
+    // branches two and three: both bosses embedded at once, and only the
+    // mover's. After a legal move in a live game the mover's own boss is never
+    // embedded (a boss arrives through an empty neighbour, and no other move
+    // adds enemy pieces around it), so these are constructed positions judged
+    // as if the side not to move had just moved.
     let both = |turn| {
         pos(
             "B B . . . . . .
@@ -653,6 +656,6 @@ fn diagrams_show_drones_bosses_and_embedding() {
 }
 
 // ---------------------------------------------------------------------
-// The naive reference: straight from RULES.md 3, sharing no code with the
-// engine. Squares are 1-based (row, column); every (from, to) pair is
-// tried, and the end of the game is judged by the order ruling.
+// The naive reference: straight from engine/src/games/embed/embed.md, sharing
+// no code with the engine. Squares are 1-based (row, column); every (from, to)
+// pair is tried, and the end of the game is judged by the order ruling.

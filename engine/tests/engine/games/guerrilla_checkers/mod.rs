@@ -1,8 +1,9 @@
-//! Guerrilla Checkers rulings (RULES.md section 7), each pinned by a
-//! position written as a diagram or a move list from the start, and a
-//! naive move generator written straight from the rule text (its own
-//! position type, coordinates and play), compared with the engine on
-//! random games and by perft.
+//! Guerrilla Checkers rulings
+//! (engine/src/games/guerrilla/guerrilla-checkers.md), each pinned by a
+//! position written as a diagram or a move list from the start, and a naive
+//! move generator written straight from the rule text (its own position type,
+//! coordinates and play), compared with the engine on random games and by
+//! perft.
 //!
 //! Diagrams for [`Guerrilla::from_diagram`] alternate a row of 8 squares
 //! (`.` empty, `C` COIN piece) with the row of 7 interior points below it
@@ -44,7 +45,7 @@ fn point(name: &str) -> Point {
 
 #[test]
 fn setup_six_coin_pieces_an_empty_board_and_66_stones_guerrilla_first() {
-    // RULES.md 7, Sides.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "Setup".
     for first in Side::BOTH {
         let p = Guerrilla::start(first);
         assert_eq!(p.turn(), Side::A, "the guerrilla moves first");
@@ -56,7 +57,8 @@ fn setup_six_coin_pieces_an_empty_board_and_66_stones_guerrilla_first() {
 
 #[test]
 fn points_are_named_by_the_top_left_bottom_right_squares_and_28_35_is_accepted() {
-    // RULES.md 7, Points ruling: 28/35 is accepted, 27/36 is canonical.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "Ruling: point names":
+    // 28/35 is accepted, 27/36 is canonical.
     let p = Guerrilla::start(Side::A);
     let m = play::parse_move(&p, "28/35,29/36").unwrap();
     assert_eq!(game::canonical(&p, m), "27/36,28/37");
@@ -68,8 +70,9 @@ fn points_are_named_by_the_top_left_bottom_right_squares_and_28_35_is_accepted()
 
 #[test]
 fn the_first_turn_places_a_pair_anywhere_and_both_orders_are_listed() {
-    // RULES.md 7, Guerrilla turn: first stone anywhere on the very first
-    // turn, the second next to it; both orders of a pair are moves.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "The guerrilla's turn":
+    // first stone anywhere on the very first turn, the second next to it; both
+    // orders of a pair are moves.
     let p = Guerrilla::start(Side::A);
     let m = moves(&p);
     // Every ordered pair of neighbouring points: 2 x 84 grid edges.
@@ -85,8 +88,8 @@ fn the_first_turn_places_a_pair_anywhere_and_both_orders_are_listed() {
 
 #[test]
 fn neighbours_are_one_grid_step_across_or_up_down_never_diagonal() {
-    // RULES.md 7, Points: adjacent = one grid step horizontally or
-    // vertically.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "The board and the
+    // points": adjacent = one grid step horizontally or vertically.
     let p = Guerrilla::start(Side::A);
     let m = moves(&p);
     assert!(m.contains("27/36,19/28") && m.contains("27/36,35/44"));
@@ -101,8 +104,9 @@ fn neighbours_are_one_grid_step_across_or_up_down_never_diagonal() {
 
 #[test]
 fn later_the_first_stone_must_touch_a_stone_and_the_second_the_first() {
-    // RULES.md 7, Guerrilla turn: the first stone next to a stone already
-    // on the board, the second next to the first (not just to any stone).
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "The guerrilla's turn":
+    // the first stone next to a stone already on the board, the second next to
+    // the first (not just to any stone).
     let p = after(&["27/36,28/37", "20-11"]);
     let m = moves(&p);
     // 29/38 touches 28/37, 30/39 touches only 29/38.
@@ -146,9 +150,10 @@ fn later_the_first_stone_must_touch_a_stone_and_the_second_the_first() {
 
 #[test]
 fn after_each_stone_every_surrounded_coin_piece_is_removed_edge_points_count() {
-    // RULES.md 7, Guerrilla turn: a COIN piece whose four corners are each
-    // a stone or an outer-edge point is removed. 24 lies on the right edge:
-    // two stones (15/24, 23/32) surround it.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "The guerrilla's turn":
+    // a COIN piece whose four corners are each a stone or an outer-edge point
+    // is removed. 24 lies on the right edge: two stones (15/24, 23/32) surround
+    // it.
     let mut p = pos(
         ". . . . . . . .
           + + + + + + +
@@ -230,8 +235,9 @@ const LAST_PIECE: &str = ". . . . . . . C
 
 #[test]
 fn a_first_stone_that_removes_the_last_coin_piece_wins_alone() {
-    // RULES.md 7, ruling: the guerrilla wins at once and places no second
-    // stone; the legal move is the lone stone, and no pair starts with it.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "Rulings": the
+    // guerrilla wins at once and places no second stone; the legal move is the
+    // lone stone, and no pair starts with it.
     let p = pos(LAST_PIECE, Side::A, 20);
     let m = moves(&p);
     assert!(m.contains("7/16"));
@@ -258,9 +264,9 @@ fn a_first_stone_that_removes_the_last_coin_piece_wins_alone() {
 
 #[test]
 fn a_winning_first_stone_needs_no_free_point_beside_it() {
-    // RULES.md 7, ruling: a first stone is legal if a second stone can
-    // follow "or it wins at once". 7/16's neighbours 6/15 and 15/24 are
-    // both taken.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "Rulings": a first
+    // stone is legal if a second stone can follow "or it wins at once". 7/16's
+    // neighbours 6/15 and 15/24 are both taken.
     let p = pos(
         ". . . . . . . C
           + + + + + O +
@@ -285,8 +291,9 @@ fn a_winning_first_stone_needs_no_free_point_beside_it() {
 
 #[test]
 fn a_first_stone_without_a_free_point_beside_it_is_no_move() {
-    // RULES.md 7, ruling: a first stone is legal only if a legal second
-    // stone exists after it. 1/10 touches 2/11 and 9/18, both taken.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "Rulings": a first
+    // stone is legal only if a legal second stone exists after it. 1/10 touches
+    // 2/11 and 9/18, both taken.
     let p = pos(
         ". . . . . . . .
           + O + + + + +
@@ -318,10 +325,10 @@ fn a_first_stone_without_a_free_point_beside_it_is_no_move() {
 
 #[test]
 fn a_guerrilla_with_no_legal_placement_loses() {
-    // RULES.md Common ground: no legal move loses. Stones on every point
-    // with an odd row + column, the others empty: each empty point's
-    // neighbours are all stones, so no first stone has a second, and every
-    // COIN piece keeps two empty corners.
+    // docs/src/rules/common.md, "Common ground": no legal move loses. Stones on
+    // every point with an odd row + column, the others empty: each empty
+    // point's neighbours are all stones, so no first stone has a second, and
+    // every COIN piece keeps two empty corners.
     let p = pos(
         ". . . . . . . .
           + O + O + O +
@@ -353,8 +360,9 @@ fn a_guerrilla_with_no_legal_placement_loses() {
 
 #[test]
 fn a_guerrilla_with_an_empty_supply_at_the_start_of_its_turn_loses() {
-    // RULES.md 7, ruling: an empty supply at the start of the turn loses,
-    // not the turn that empties it: COIN still moves first.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "Rulings": an empty
+    // supply at the start of the turn loses, not the turn that empties it: COIN
+    // still moves first.
     let p = pos(
         ". . . . . . . .
           + + + + + + +
@@ -408,7 +416,7 @@ const BRANCH: &str = ". . . . . . . .
 
 #[test]
 fn coin_steps_one_square_diagonally_onto_an_empty_square() {
-    // RULES.md 7, COIN turn.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "COIN's turn".
     let p = after(&["1/10,2/11"]);
     let m = moves(&p);
     let steps: BTreeSet<String> = [
@@ -439,8 +447,9 @@ fn coin_steps_one_square_diagonally_onto_an_empty_square() {
 
 #[test]
 fn a_capture_goes_on_while_it_can_along_any_path_and_only_finished_chains_are_moves() {
-    // RULES.md 7, COIN turn: once a piece has captured it must go on
-    // capturing while it can (any path); only finished chains are moves.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "COIN's turn": once a
+    // piece has captured it must go on capturing while it can (any path); only
+    // finished chains are moves.
     let p = pos(BRANCH, Side::B, 40);
     let m = moves(&p);
     assert!(m.contains("27x36x29") && m.contains("27x36x45"), "{m:?}");
@@ -472,7 +481,8 @@ fn a_capture_goes_on_while_it_can_along_any_path_and_only_finished_chains_are_mo
 
 #[test]
 fn starting_to_capture_is_optional_and_a_quiet_step_never_crosses_a_stone() {
-    // RULES.md 7, COIN turn: "Starting to capture is optional".
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "COIN's turn":
+    // "Starting to capture is optional".
     let p = pos(BRANCH, Side::B, 40);
     let m = moves(&p);
     for quiet in ["27-18", "27-20", "27-34", "63-54", "63-56"] {
@@ -514,8 +524,9 @@ fn a_chain_cannot_land_on_a_coin_piece_and_ends_there() {
 
 #[test]
 fn a_chain_may_revisit_squares_and_return_to_its_empty_start_square() {
-    // RULES.md 7, COIN turn: squares may be revisited; the start square is
-    // empty once the piece has left it. Stones on the four corners of 28.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "COIN's turn": squares
+    // may be revisited; the start square is empty once the piece has left it.
+    // Stones on the four corners of 28.
     let p = pos(
         ". . . . . . . .
           + + + + + + +
@@ -558,7 +569,8 @@ fn a_chain_may_revisit_squares_and_return_to_its_empty_start_square() {
 
 #[test]
 fn coin_wins_by_capturing_every_stone() {
-    // RULES.md 7, Win: no guerrilla stone left after a COIN move.
+    // engine/src/games/guerrilla/guerrilla-checkers.md, "Winning": no guerrilla
+    // stone left after a COIN move.
     let mut p = after(&["34/43,26/35"]);
     play(&mut p, "27x34x43");
     let end = game::outcome(&p).unwrap();

@@ -41,14 +41,15 @@ impl Naive {
     }
 
     fn over(&self) -> bool {
-        // RULES.md 7, Win and the supply ruling.
+        // engine/src/games/guerrilla/guerrilla-checkers.md, "Winning" and the
+        // supply ruling.
         self.coins.is_empty()
             || (self.stones.is_empty() && self.supply < 66)
             || (self.guerrilla_to_move && self.supply == 0)
     }
 
-    /// RULES.md 7: remove every COIN piece whose four corners are each a
-    /// stone or on the outer edge.
+    /// engine/src/games/guerrilla/guerrilla-checkers.md: remove every COIN
+    /// piece whose four corners are each a stone or on the outer edge.
     fn remove_surrounded(&mut self) {
         let stones = self.stones.clone();
         self.coins.retain(|&(r, c)| {

@@ -1,4 +1,4 @@
-//! M.A.D. rules (RULES.md section 4), each pinned by a position written as
+//! M.A.D. rules (engine/src/games/mad/mad.md), each pinned by a position written as
 //! a diagram or a move list, and a naive implementation written straight
 //! from the rule text (moves, their effect and the end of the game),
 //! compared with the engine on every position of many random games.
@@ -37,8 +37,8 @@ const R: Side = Side::B;
 
 #[test]
 fn setup_stacks_of_four_on_9_to_16_and_49_to_56_either_side_first() {
-    // RULES.md 4, Sides: black on 9..16, red on 49..56; first side named
-    // at game creation.
+    // engine/src/games/mad/mad.md, "Setup": black on 9..16, red on 49..56;
+    // first side named at game creation.
     for first in Side::BOTH {
         let p = Mad::start(first);
         assert_eq!(p.turn(), first);
@@ -72,8 +72,8 @@ fn setup_stacks_of_four_on_9_to_16_and_49_to_56_either_side_first() {
 
 #[test]
 fn a_simple_move_takes_any_number_of_a_stack_to_any_of_8_neighbours() {
-    // RULES.md 4, Simple move: k checkers, 1 <= k <= the stack, to one
-    // adjacent square.
+    // engine/src/games/mad/mad.md, "Simple moves": k checkers, 1 <= k <= the
+    // stack, to one adjacent square.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -134,7 +134,7 @@ fn a_corner_stack_has_three_neighbours() {
 
 #[test]
 fn a_friendly_stack_may_grow_to_four_and_no_more() {
-    // RULES.md 4, Simple move: the resulting friendly stack may not
+    // engine/src/games/mad/mad.md, "Simple moves": the resulting friendly stack may not
     // exceed 4.
     let p = pos(
         ". . . . . . . .
@@ -183,7 +183,7 @@ fn a_friendly_stack_may_grow_to_four_and_no_more() {
 
 #[test]
 fn attacks_eliminate_equal_numbers_of_both_sides() {
-    // RULES.md 4, Simple move: min(k, e) of each side eliminated; k-e
+    // engine/src/games/mad/mad.md, "Simple moves": min(k, e) of each side eliminated; k-e
     // survivors occupy the square, otherwise the defenders keep e-k.
     let p = pos(
         ". . . . . . . .
@@ -251,8 +251,8 @@ fn the_friendly_limit_ignores_the_enemy_checkers_on_a_square() {
 
 #[test]
 fn a_lunge_strings_checkers_out_one_per_square_and_leaves_a_base() {
-    // RULES.md 4, Lunge: from n >= 2, k with 2 <= k <= n-1 checkers, one
-    // onto each of the next k squares.
+    // engine/src/games/mad/mad.md, "Lunges": from n >= 2, k with 2 <= k <= n-1
+    // checkers, one onto each of the next k squares.
     let p = pos(
         ". . . . . . . .
          . . . B4 . . . .
@@ -297,9 +297,9 @@ fn a_lunge_strings_checkers_out_one_per_square_and_leaves_a_base() {
 
 #[test]
 fn a_lunge_needs_a_checker_left_behind() {
-    // RULES.md 4, Lunge: at least one checker stays behind; a stack of 2
-    // cannot lunge (its only lunge, of length 1, is a simple move), a
-    // stack of 3 lunges 2 squares at most.
+    // engine/src/games/mad/mad.md, "Lunges": at least one checker stays behind;
+    // a stack of 2 cannot lunge (its only lunge, of length 1, is a simple
+    // move), a stack of 3 lunges 2 squares at most.
     let p = pos(
         ". . . . . . . .
          . B2 . . . . B3 .
@@ -333,8 +333,8 @@ fn a_lunge_needs_a_checker_left_behind() {
 
 #[test]
 fn a_lunge_of_length_one_is_the_one_checker_simple_move() {
-    // RULES.md 4, Lunge: "A lunge of length 1 is the same as a one-checker
-    // simple move and is written as one."
+    // engine/src/games/mad/mad.md, "Lunges": "A lunge of length 1 is the same
+    // as a one-checker simple move and is written as one."
     let p = pos(
         ". . . . . . . .
          . . . B4 . . . .
@@ -365,7 +365,7 @@ fn a_lunge_of_length_one_is_the_one_checker_simple_move() {
 
 #[test]
 fn a_lunge_stays_on_the_board() {
-    // RULES.md 4, Lunge: all k squares must be on the board.
+    // engine/src/games/mad/mad.md, "Lunges": all k squares must be on the board.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -393,8 +393,8 @@ fn a_lunge_stays_on_the_board() {
 
 #[test]
 fn friendly_checkers_block_a_lunge_enemies_block_all_but_the_last_square() {
-    // RULES.md 4, Lunge: the k squares hold no friendly checker; all but
-    // the last are empty.
+    // engine/src/games/mad/mad.md, "Lunges": the k squares hold no friendly
+    // checker; all but the last are empty.
     let p = pos(
         ". . . . . . . .
          . B1 . B4 . . . .
@@ -469,7 +469,7 @@ fn friendly_checkers_block_a_lunge_enemies_block_all_but_the_last_square() {
 
 #[test]
 fn a_lunge_into_enemies_eliminates_the_lunging_checker_and_one_defender() {
-    // RULES.md 4, Lunge: if the last square holds enemy checkers, the
+    // engine/src/games/mad/mad.md, "Lunges": if the last square holds enemy checkers, the
     // lunging checker and one defender are eliminated.
     let p = pos(
         ". . . . . . . .
@@ -518,8 +518,8 @@ fn a_lunge_into_enemies_eliminates_the_lunging_checker_and_one_defender() {
 
 #[test]
 fn the_mover_wins_with_a_checker_on_the_enemy_home_row() {
-    // RULES.md 4, Win: after a move, the mover wins when any of its
-    // checkers stands on the opponent's home row.
+    // engine/src/games/mad/mad.md, "Winning": after a move, the mover wins when
+    // any of its checkers stands on the opponent's home row.
     let p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -652,7 +652,8 @@ fn a_lunge_or_surviving_attackers_on_the_home_row_win_defenders_do_not() {
 
 #[test]
 fn both_sides_without_checkers_is_a_draw() {
-    // RULES.md 4, Win ruling: if both sides then have no checkers, draw.
+    // engine/src/games/mad/mad.md, "Ruling: no checkers left": if both sides
+    // then have no checkers, draw.
     let mut p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -678,8 +679,9 @@ fn both_sides_without_checkers_is_a_draw() {
 
 #[test]
 fn a_side_without_checkers_loses_whoever_moved() {
-    // RULES.md 4, Win ruling: if exactly one side has none, the other side
-    // wins. The mover wins by destroying the last enemy checkers...
+    // engine/src/games/mad/mad.md, "Ruling: no checkers left": if exactly one
+    // side has none, the other side wins. The mover wins by destroying the last
+    // enemy checkers...
     let p = pos(
         ". . . . . . . .
          . . . . . . . .

@@ -26,7 +26,7 @@ fn rc(s: usize) -> (i32, i32) {
 }
 
 /// Every legal move by brute force over every (from, to, k), straight from
-/// RULES.md 4, with its canonical text and the board after it.
+/// engine/src/games/mad/mad.md, with its canonical text and the board after it.
 fn naive_moves(b: &Board, black: bool) -> BTreeMap<String, Board> {
     let sgn = if black { 1 } else { -1 };
     let mut out = BTreeMap::new();
@@ -96,7 +96,8 @@ fn naive_moves(b: &Board, black: bool) -> BTreeMap<String, Board> {
     out
 }
 
-/// The end after `mover` moved to `b` (RULES.md 4, Win and its ruling).
+/// The end after `mover` moved to `b` (engine/src/games/mad/mad.md, "Winning"
+/// and its ruling).
 fn naive_end(b: &Board, mover_black: bool) -> Option<Outcome> {
     let goal = if mover_black { 56..64 } else { 0..8 };
     let sgn = if mover_black { 1 } else { -1 };
@@ -201,8 +202,8 @@ fn generator_agrees_with_the_naive_rules_on_random_games() {
 #[test]
 fn endings_agree_with_the_naive_rules_on_random_games_from_sparse_positions() {
     // Random games from the start rarely end by elimination; from these
-    // thin positions every ending of RULES.md 4 (Win and its ruling) comes
-    // up, and each is checked against the naive rules.
+    // thin positions every ending of engine/src/games/mad/mad.md (Win and its
+    // ruling) comes up, and each is checked against the naive rules.
     let starts = [
         ". . . . . . . .
          . . . . . . . .

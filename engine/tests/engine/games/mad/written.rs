@@ -4,8 +4,8 @@ use super::*;
 
 #[test]
 fn notation_writes_the_count_only_for_part_of_a_stack() {
-    // RULES.md 4, Notation: `:k` only when k is less than the whole stack;
-    // `x` when the destination holds enemy checkers.
+    // engine/src/games/mad/mad.md, "Notation": `:k` only when k is less than
+    // the whole stack; `x` when the destination holds enemy checkers.
     let p = pos(
         ". . . . . . . .
          . . . B4 R2 . . .

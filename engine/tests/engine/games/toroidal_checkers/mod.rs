@@ -1,8 +1,8 @@
-//! Toroidal Checkers rulings (RULES.md section 8), each pinned by a
-//! position written as a diagram or a move list from the start, and a
-//! naive implementation written straight from the rule text, compared with
-//! the move generator (moves and resulting positions) on random games and
-//! by perft.
+//! Toroidal Checkers rulings (engine/src/games/toroidal/toroidal-checkers.md),
+//! each pinned by a position written as a diagram or a move list from the
+//! start, and a naive implementation written straight from the rule text,
+//! compared with the move generator (moves and resulting positions) on random
+//! games and by perft.
 //!
 //! Square numbers in the diagrams: row 1 is 1-8, row 2 9-16, ... Dark
 //! squares (heaven) are those with row + column odd: 2, 4, 6, 8, 9, 11, ...
@@ -38,8 +38,9 @@ const KING_W: Option<Piece> = Some(Piece {
 
 #[test]
 fn setup_and_black_moves_first() {
-    // RULES.md 8, Sides: black men on the dark squares of rows 1-3, white
-    // on those of rows 6-8; black moves first (whatever side is asked).
+    // engine/src/games/toroidal/toroidal-checkers.md, "Setup": black men on the
+    // dark squares of rows 1-3, white on those of rows 6-8; black moves first
+    // (whatever side is asked).
     for first in Side::BOTH {
         let p = Toroidal::start(first);
         assert_eq!(p.turn(), Side::A);
@@ -68,8 +69,9 @@ fn setup_and_black_moves_first() {
 
 #[test]
 fn men_step_forward_kings_any_way_and_rows_never_promote() {
-    // RULES.md 8, Move: a man steps diagonally forward (wrapping), a king
-    // in any diagonal direction; no promotion by reaching a row.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Steps": a man steps
+    // diagonally forward (wrapping), a king in any diagonal direction; no
+    // promotion by reaching a row.
     let mut p = pos(
         ". . . . . . . .
          . . . . B . . .
@@ -99,7 +101,8 @@ fn men_step_forward_kings_any_way_and_rows_never_promote() {
 
 #[test]
 fn capture_is_compulsory() {
-    // RULES.md 8, Jump: when any jump is available the player must jump.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Jumps": when any jump is
+    // available the player must jump.
     let p = pos(
         ". . . . . . . .
          b . . . . . . .
@@ -152,10 +155,11 @@ fn a_capture_is_compulsory_names_every_jump() {
 
 #[test]
 fn every_prefix_is_a_move_and_a_chain_may_return_to_its_start() {
-    // RULES.md 8, Jump ruling: the piece may go on jumping but need not;
-    // every prefix of a chain is its own legal move; a chain may come back
-    // to squares it passed, its starting square included. Here a black man
-    // jumps round the torus along one diagonal and back to 22, then on.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Ruling: chains": the
+    // piece may go on jumping but need not; every prefix of a chain is its own
+    // legal move; a chain may come back to squares it passed, its starting
+    // square included. Here a black man jumps round the torus along one
+    // diagonal and back to 22, then on.
     let p = pos(
         ". . . . . . . .
          . . . . . . w .
@@ -189,8 +193,9 @@ fn every_prefix_is_a_move_and_a_chain_may_return_to_its_start() {
 
 #[test]
 fn jumped_piece_goes_to_the_jumpers_left() {
-    // RULES.md 8: 1, 3, 5 or 7 squares along its row to the jumping
-    // player's left: for black (facing down) towards higher columns...
+    // engine/src/games/toroidal/toroidal-checkers.md: 1, 3, 5 or 7 squares
+    // along its row to the jumping player's left: for black (facing down)
+    // towards higher columns...
     let mut p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -254,8 +259,9 @@ fn jumped_piece_goes_to_the_jumpers_left() {
 
 #[test]
 fn jumped_man_goes_to_the_first_empty_square_or_own_man_and_makes_a_king() {
-    // RULES.md 8: the first of the squares that is empty or holds a man of
-    // the jumped piece's colour; landing on such a man makes a king.
+    // engine/src/games/toroidal/toroidal-checkers.md: the first of the squares
+    // that is empty or holds a man of the jumped piece's colour; landing on
+    // such a man makes a king.
     let mut p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -280,7 +286,8 @@ fn jumped_man_goes_to_the_first_empty_square_or_own_man_and_makes_a_king() {
 
 #[test]
 fn a_jumped_king_only_lands_on_an_empty_square() {
-    // RULES.md 8, ruling: a jumped king may only land on an empty square.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Rulings": a jumped king
+    // may only land on an empty square.
     let rows = |jumped: &str| {
         format!(
             ". . . . . . . .
@@ -305,8 +312,9 @@ fn a_jumped_king_only_lands_on_an_empty_square() {
 
 #[test]
 fn a_jumped_piece_with_nowhere_to_go_leaves_the_game() {
-    // RULES.md 8: if no square qualifies the piece leaves the game. Here
-    // 30 and 26 hold black men and 32 and 28 white kings (no merging).
+    // engine/src/games/toroidal/toroidal-checkers.md: if no square qualifies
+    // the piece leaves the game. Here 30 and 26 hold black men and 32 and 28
+    // white kings (no merging).
     let mut p = pos(
         ". . . . . . . .
          . . . . . . . .
@@ -328,10 +336,11 @@ fn a_jumped_piece_with_nowhere_to_go_leaves_the_game() {
 
 #[test]
 fn jumped_pieces_move_at_once_in_chain_order() {
-    // RULES.md 8, ruling: each jumped piece is moved as it is jumped, so
-    // a piece jumped later sees where earlier ones went. The king on 22
-    // jumps 29 (which goes to 30), then 27: 28 is taken, so 27 lands on
-    // the man it finds on 30 and the pair becomes a king.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Rulings": each jumped
+    // piece is moved as it is jumped, so a piece jumped later sees where
+    // earlier ones went. The king on 22 jumps 29 (which goes to 30), then 27:
+    // 28 is taken, so 27 lands on the man it finds on 30 and the pair becomes a
+    // king.
     let rows = |first: &str| {
         format!(
             ". . . . . . . .
@@ -362,8 +371,9 @@ fn jumped_pieces_move_at_once_in_chain_order() {
 
 #[test]
 fn a_player_with_no_piece_in_heaven_loses() {
-    // RULES.md 8, Win. The chain that returns to its start moves all five
-    // white men from heaven (dark squares) to hell.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Winning and drawing".
+    // The chain that returns to its start moves all five white men from heaven
+    // (dark squares) to hell.
     let p = pos(
         ". . . . . . . .
          . . . . . . w .
@@ -396,7 +406,7 @@ fn a_player_with_no_piece_in_heaven_loses() {
 
 #[test]
 fn forty_quiet_moves_draw_at_once_and_the_count_runs_from_the_first_move() {
-    // RULES.md 8, Draw ruling.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Ruling: the forty-move draw".
     let mut p = Toroidal::start(Side::A);
     play(&mut p, "22-29");
     assert_eq!(p.quiet_moves(), 1, "the count runs from the first move");
@@ -426,8 +436,8 @@ fn forty_quiet_moves_draw_at_once_and_the_count_runs_from_the_first_move() {
 
 #[test]
 fn a_jump_restarts_the_count_and_a_chain_is_one_move() {
-    // RULES.md 8, Draw ruling: a whole chain is one move; the count
-    // restarts after every jump.
+    // engine/src/games/toroidal/toroidal-checkers.md, "Ruling: the forty-move
+    // draw": a whole chain is one move; the count restarts after every jump.
     let p = Toroidal::from_diagram(
         ". . . . . . . .
          . . . . . . w .
@@ -603,7 +613,7 @@ fn explanations_name_the_rule_and_the_facts() {
 
 #[test]
 fn notation_is_canonical_and_forgives_the_capture_mark() {
-    // RULES.md, Canonical notation: a jump written with `-` is accepted
+    // docs/src/rules/common.md, "Canonical notation": a jump written with `-` is accepted
     // when exactly one legal move matches.
     let p = pos(
         ". . . . . . . .
@@ -695,9 +705,10 @@ fn diagram_shows_heaven_pieces_kings_and_the_draw_count() {
 }
 
 // ---------------------------------------------------------------------
-// The naive reference: the rules straight from RULES.md 8, sharing no
-// code with the generator (its own board, row/column arithmetic, chains,
-// relocation, end checks).
+// The naive reference: the rules straight from
+// engine/src/games/toroidal/toroidal-checkers.md, sharing no code with the
+// generator (its own board, row/column arithmetic, chains, relocation, end
+// checks).
 
 type Cells = Vec<Option<(Side, bool)>>;
 
