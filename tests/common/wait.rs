@@ -32,3 +32,17 @@ pub fn wait_until<T>(
         pause = (pause * 2).min(Duration::from_millis(200));
     }
 }
+
+/// The CPU time this thread has used so far (`/proc/thread-self/schedstat`):
+/// what a test bounds when it checks that work is cheap, since the wall
+/// clock also counts the time other processes took the cores.
+pub fn thread_cpu_time() -> Duration {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .expect("Linux's /proc/thread-self/schedstat");
+    let nanos = stat
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("schedstat begins with nanoseconds on a CPU: {stat:?}"));
+    Duration::from_nanos(nanos)
+}
