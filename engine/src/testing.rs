@@ -68,12 +68,15 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
 /// ```text
 /// pbem_engine::game_tests!(rules, G => check_table::<G>(rules));
 /// pbem_engine::game_tests!(_, G => conformance::<G>());
+/// pbem_engine::game_tests!(#[ignore = "needs X"] rules, _G => over_x(rules));
 /// ```
+///
+/// Attributes before the pattern go on every one of the tests.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! game_tests {
-    ($rules:pat, $g:ident => $body:expr) => {
-        $crate::__each_game!(__game_tests! ($rules) $g ($body));
+    ($(#[$attr:meta])* $rules:pat, $g:ident => $body:expr) => {
+        $crate::__each_game!(__game_tests! {$(#[$attr])*} ($rules) $g ($body));
     };
 }
 
@@ -83,9 +86,10 @@ macro_rules! game_tests {
 #[macro_export]
 macro_rules! __game_tests {
     (
-        [($rules:pat) $g:ident ($body:expr)]
+        [$attrs:tt ($rules:pat) $g:ident ($body:expr)]
         $($test:ident $variant:ident $module:ident::$game:ident $info:path,)*
     ) => {$(
+        $crate::__with_attrs! { $attrs
         #[test]
         fn $test() {
             type $g = $crate::games::$module::$game;
@@ -95,5 +99,18 @@ macro_rules! __game_tests {
             let $rules = rules;
             $body
         }
+        }
     )*};
+}
+
+/// `$item` with the attributes of the braced group before it: how
+/// [`game_tests!`] puts its caller's attributes on each test (one group
+/// of them, repeated per game).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_attrs {
+    ({$(#[$attr:meta])*} $($item:tt)*) => {
+        $(#[$attr])*
+        $($item)*
+    };
 }

@@ -17,6 +17,7 @@ pub mod pbem_setup;
 pub mod play;
 pub mod snail;
 pub mod sweep;
+pub mod wait;
 pub mod workload;
 
 use std::path::{Path, PathBuf};

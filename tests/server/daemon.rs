@@ -1,12 +1,19 @@
-//! `pbem daemon` answers a mail within a second of its landing in the
-//! Maildir, and stops cleanly (exit 0) on SIGTERM. Timed, so alone in
-//! its binary ([`crate::common::lock::alone`]).
+//! `pbem daemon` answers a mail as it lands in the Maildir (it watches
+//! new/, rather than waiting for its 30 s sweep), and stops cleanly
+//! (exit 0) on SIGTERM. Its latencies are printed, alone in its binary
+//! ([`crate::common::lock::alone`]) so that they mean something.
 
+use crate::common::wait::wait_until;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// How long an answer may take: under the daemon's 30 s sweep, so only a
+/// daemon that watches its Maildir answers in time, and long enough for
+/// a machine under heavy load.
+const ON_ARRIVAL: Duration = Duration::from_secs(25);
+
 #[test]
-fn the_daemon_answers_within_a_second_and_stops_on_sigterm() {
+fn the_daemon_answers_a_mail_as_it_lands_and_stops_on_sigterm() {
     let _alone = crate::common::lock::alone();
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("pbem.toml");
@@ -18,8 +25,8 @@ fn the_daemon_answers_within_a_second_and_stops_on_sigterm() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Let it start and make its first sweep.
-    std::thread::sleep(Duration::from_millis(700));
+    // No wait for it to start: it watches new/ before its first sweep,
+    // so a mail is answered whether it lands before or after.
     let inbox = pbem::mailbox::Maildir::open(dir.path().join("mail/inbox")).unwrap();
     let sent = dir.path().join("mail/sent/carol@example.org/new");
     let mut latencies = Vec::new();
@@ -31,13 +38,14 @@ fn the_daemon_answers_within_a_second_and_stops_on_sigterm() {
         inbox
             .deliver(&format!("{i}.carol"), raw.as_bytes())
             .unwrap();
-        while std::fs::read_dir(&sent).map(|d| d.count()).unwrap_or(0) < i + 1 {
-            assert!(
-                t.elapsed() < Duration::from_secs(5),
-                "no answer to mail {i}"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        wait_until(
+            ON_ARRIVAL,
+            &format!("the answer to mail {i}"),
+            || match std::fs::read_dir(&sent).map(|d| d.count()).unwrap_or(0) {
+                n if n > i => Ok(()),
+                n => Err(format!("{n} answers")),
+            },
+        );
         latencies.push(t.elapsed());
     }
     // SIGTERM, then a clean exit.
@@ -54,12 +62,7 @@ fn the_daemon_answers_within_a_second_and_stops_on_sigterm() {
         .unwrap();
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.contains("INFO  daemon-stop"), "{err}");
-    let worst = latencies.iter().max().unwrap();
     eprintln!("daemon latencies: {latencies:?}");
-    assert!(
-        *worst < Duration::from_secs(1),
-        "answered within a second: {latencies:?}"
-    );
 }
 
 fn unsafe_kill(pid: i32) -> i32 {

@@ -7,8 +7,7 @@
 //! - a full disk or a read-only data folder leaves the mail in the
 //!   mailbox, says why, and the next poll processes it exactly once (these
 //!   tests mount a small tmpfs and a read-only bind mount, so they need
-//!   root; without it they say so and stop, and fail under CI or with
-//!   PBEM_REQUIRE_MAILSTACK=1);
+//!   root and are ignored by a plain `cargo test`);
 //! - a daemon, polls and MTA deliveries at the same moment process each
 //!   mail once, and a poll that finds the lock held says so.
 

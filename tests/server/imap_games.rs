@@ -52,7 +52,7 @@ fn play_over_imap(rules: Rules) {
     );
 }
 
-pbem_engine::game_tests!(rules, _G => {
+pbem_engine::game_tests!(#[ignore = "needs the loopback mail stack (scripts/mailstack)"] rules, _G => {
     let _shared = crate::common::lock::shared();
     play_over_imap(rules);
 });

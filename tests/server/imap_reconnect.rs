@@ -19,6 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn the_daemon_survives_a_kick_and_a_server_restart_and_loses_nothing() {
     let _alone = crate::common::lock::alone();
     let s = stack();
@@ -96,8 +97,9 @@ fn the_daemon_survives_a_kick_and_a_server_restart_and_loses_nothing() {
     }
     assert_eq!(status.code(), Some(0), "{err}");
     assert!(err.contains("INFO  daemon-stop"), "{err}");
+    // At once: not when the IDLE (30 s) would have ended by itself.
     assert!(
-        stopped_in < Duration::from_secs(3),
+        stopped_in < Duration::from_secs(20),
         "stopped in {stopped_in:?}"
     );
     assert!(

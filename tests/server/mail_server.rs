@@ -40,6 +40,7 @@ fn chown_all(path: &Path, uid: u32, gid: u32) {
 /// nobody (docs/src/admin/mta.md); pbem replies over submission and the
 /// players read the replies over IMAP.
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack) and root to chown"]
 fn a_whole_game_through_the_mta_pipe() {
     let _shared = crate::common::lock::shared();
     let started = Instant::now();
@@ -104,6 +105,7 @@ fn a_whole_game_through_the_mta_pipe() {
 /// pbem's inbox is the Maildir Postfix and Dovecot write (LMTP), read
 /// with the Maildir source; replies over submission, read over IMAP.
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack) and root to chown"]
 fn a_whole_game_from_the_maildir_the_server_writes() {
     let _shared = crate::common::lock::shared();
     let started = Instant::now();
@@ -165,6 +167,7 @@ fn settings(s: &Stack, dir: &Path, inbox: &str, password_file: &Path) -> std::pa
 }
 
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn check_reaches_the_real_servers_and_names_what_fails() {
     let _shared = crate::common::lock::shared();
     let s = stack();
@@ -203,6 +206,7 @@ fn check_reaches_the_real_servers_and_names_what_fails() {
 /// Where the server has no IDLE (or `idle = false`), the daemon looks
 /// every `poll_seconds`.
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn the_daemon_polls_when_idle_is_off() {
     let _shared = crate::common::lock::shared();
     let s = stack();

@@ -2,12 +2,15 @@
 //! Delivery and crash safety, storms and loops, damaged records and full
 //! disks, clocks and time control, the daemon, and whole games through a
 //! Maildir or the loopback Postfix and Dovecot (`scripts/mailstack`; the
-//! tests that need them say so). Each former test file is a module; every
+//! tests that need them, or root, are ignored unless asked for with
+//! `--include-ignored`, as `scripts/test` does). Each former test file is
+//! a module; every
 //! test holds [`common::lock`]'s `shared` or, when it restarts the mail
 //! servers or times pbem, `alone`:
 //!
 //! ```text
-//! cargo test --test server                   every server test
+//! cargo test --test server                   every server test that needs nothing
+//! cargo test --test server -- --include-ignored   and those that do
 //! cargo test --test server storms::          one module
 //! ```
 

@@ -76,6 +76,7 @@ fn received_by_postfix(raw: &[u8]) -> String {
 }
 
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn a_reply_goes_through_submission_with_starttls_and_auth_into_the_maildir() {
     let _shared = crate::common::lock::shared();
     let s = stack();
@@ -134,6 +135,7 @@ fn a_reply_goes_through_submission_with_starttls_and_auth_into_the_maildir() {
 }
 
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn tls_wrapper_mode_on_the_smtps_port() {
     let _shared = crate::common::lock::shared();
     let s = stack();
@@ -149,6 +151,7 @@ fn tls_wrapper_mode_on_the_smtps_port() {
 /// A wrong password is refused with 535, a 5xx: the settings' fault, not
 /// the mail's. The mail waits, the flush stops.
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn a_wrong_password_leaves_the_mail_waiting() {
     let _shared = crate::common::lock::shared();
     let s = stack();
@@ -235,6 +238,7 @@ fn dead_letters(dead: &Path) -> Vec<String> {
 /// the admin hears of it once, by mail, and polls exit 0 again
 /// (it once stayed queued and every later poll exited 1).
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once() {
     let _shared = crate::common::lock::shared();
     let s = stack();
@@ -337,6 +341,7 @@ fn a_reply_the_server_refuses_is_dead_lettered_and_the_admin_told_once() {
 }
 
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn a_server_that_is_down_is_transient_and_the_outbox_keeps_the_mail() {
     let _shared = crate::common::lock::shared();
     let s = stack();
@@ -395,6 +400,7 @@ fn plain_mail(from: &str, to: &str, subject: &str, message_id: &str, body: &str)
 /// "accept" goes to the reply address through Postfix into pbem's Maildir,
 /// and from there the game begins.
 #[test]
+#[ignore = "needs the loopback mail stack (scripts/mailstack)"]
 fn a_pbem_server_answers_a_challenge_through_postfix() {
     let _shared = crate::common::lock::shared();
     let s = stack();

@@ -675,7 +675,7 @@ fn diagrams_show_checkers_counts_and_the_last_move() {
 /// Depth 3 of the perft tables by the naive rules; slow in a debug build:
 /// `PBEM_DEEP=1 cargo test -p pbem-engine -- --include-ignored`.
 #[test]
-#[ignore]
+#[ignore = "slow: the naive cross-check, run by scripts/test"]
 fn perft_depth_3_agrees_with_the_naive_rules() {
     let rooks = |p: &MadRooks| naive_children(p, &naive_rooks);
     naive_perft_matches_table::<MadRooks, _>(3..=3, MadRooks::clone, &rooks);

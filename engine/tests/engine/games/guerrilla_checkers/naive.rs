@@ -242,7 +242,7 @@ fn perft_agrees_with_the_naive_rules() {
 /// Depth 4 takes a while in the naive model: `PBEM_DEEP=1 cargo test -p
 /// pbem-engine -- --include-ignored`.
 #[test]
-#[ignore]
+#[ignore = "slow: the naive cross-check, run by scripts/test"]
 fn perft_agrees_with_the_naive_rules_at_depth_4() {
     perft_check(4);
 }

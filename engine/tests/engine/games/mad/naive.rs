@@ -308,7 +308,7 @@ fn perft_agrees_with_the_naive_rules() {
 /// The naive perft of the table's positions to depth 3 (slow in a debug
 /// build): `PBEM_DEEP=1 cargo test -p pbem-engine -- --include-ignored`.
 #[test]
-#[ignore]
+#[ignore = "slow: the naive cross-check, run by scripts/test"]
 fn perft_table_agrees_with_the_naive_rules() {
     naive_perft_matches_table::<Mad, _>(1..=3, node_of, &naive_children);
 }
