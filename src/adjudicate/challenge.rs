@@ -364,7 +364,7 @@ impl Adjudicator<'_> {
             id: Some(id.to_string()),
             created: Some(self.now.fixed_offset()),
             first,
-            result: Some(("*".into(), 0)),
+            result: Some((record::Verdict::Unfinished, 0)),
             players: players.map(|_, m| Some(m)),
             match_info,
             lines: Vec::new(),

@@ -100,7 +100,7 @@ impl Adjudicator<'_> {
             }
         }
         gc.lines = rec.lines.len();
-        if rec.result.as_ref().is_some_and(|(r, _)| r != "*") {
+        if rec.verdict().is_over() {
             gc.state.stop();
         }
         Ok(())
@@ -171,7 +171,7 @@ impl Adjudicator<'_> {
                     ..rec.clone()
                 })
                 .map_err(|e| StoreError::Invalid(e.to_string()))?;
-                rec.result = Some((after.result().to_string(), 0));
+                rec.result = Some((after.result(), 0));
                 // The poll writes the record once the mails are committed;
                 // the rating and the series read the game from `rec`.
                 let text = record::write::to_string(&rec);

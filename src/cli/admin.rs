@@ -439,8 +439,8 @@ impl Games {
                 serde_json::json!({
                     "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
                     "players": named_players(rec), "first": rec.rules.side_name(rec.first_side()),
-                    "state": if c.result == "*" { "in play" } else { "over" },
-                    "result": c.result, "moves": c.moves,
+                    "state": if c.result.is_over() { "over" } else { "in play" },
+                    "result": c.word, "moves": c.moves,
                 })
             );
             return Ok(());
@@ -452,7 +452,7 @@ impl Games {
             .join(", ");
         let moves = format!("{} move{}", c.moves, if c.moves == 1 { "" } else { "s" });
         // The result in words: the winner by their side's name.
-        let state = match c.outcome {
+        let state = match c.result.outcome() {
             None => format!("in play, {moves}"),
             Some(game::Outcome::Draw) => format!("drawn ({moves})"),
             Some(game::Outcome::Win(side)) => {
@@ -768,7 +768,7 @@ fn play_admin<G: Game>(
         ..rec.clone()
     })
     .map_err(|e| e.to_string())?;
-    rec.result = Some((after.result().to_string(), 0));
+    rec.result = Some((after.result(), 0));
     Ok(Played::Now(after.position().diagram(&View {
         last: after.moves.last().cloned(),
         seat: None,

@@ -24,7 +24,7 @@ fn record(g: usize, rules: Rules) -> Record {
         id: Some(format!("t{g:04}")),
         created: Some(created(g)),
         first: Some(rules.fixed_first().unwrap_or(Side::A)),
-        result: Some(("*".into(), 0)),
+        result: Some((crate::record::Verdict::Unfinished, 0)),
         players: PerSide::new(
             Some(format!("P{} <p{}@example.org>", g % 40, g % 40)),
             Some(format!("Q{g} <q{g}@example.org>")),
