@@ -184,10 +184,7 @@ impl Adjudicator<'_> {
             if let Some(c) = self.store.challenge(&id)?
                 && (address_of(&c.challenger) == who || c.opponent == who)
             {
-                let name = c
-                    .rules
-                    .parse::<Rules>()
-                    .map_or(c.rules.clone(), |r| r.name().to_string());
+                let name = c.rules.name();
                 rows.push(context! {
                     id => format!("{id:<16}"), game => format!("{name:<20}"), challenge => true,
                     to_you => c.opponent == who, challenger => super::public_name(self.identity, &address_of(&c.challenger)),

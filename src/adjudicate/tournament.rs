@@ -132,10 +132,7 @@ impl Adjudicator<'_> {
         id: &str,
         pairing: &Board,
     ) -> Result<()> {
-        let rules = t
-            .rules
-            .parse::<Rules>()
-            .map_err(|e| StoreError::Invalid(format!("tournament {}: {e}", t.name)))?;
+        let rules = t.rules;
         let seat = |s: usize| {
             t.players.get(s).cloned().ok_or_else(|| {
                 StoreError::Invalid(format!(

@@ -470,18 +470,14 @@ impl Games {
         c: &store::Challenge,
         name: &dyn Fn(&str) -> String,
     ) -> anyhow::Result<()> {
-        let game = c
-            .rules
-            .parse::<Rules>()
-            .map(Rules::name)
-            .unwrap_or(c.rules.as_str());
+        let game = c.rules.name();
         if self.json {
             out!(
                 "{}",
                 serde_json::json!({
-                    "id": id, "kind": "challenge", "rules": c.rules, "game": game,
-                    "challenger": c.challenger, "challenger_side": c.challenger_side,
-                    "opponent": c.opponent, "first": c.first, "state": "not answered",
+                    "id": id, "kind": "challenge", "rules": c.rules.slug(), "game": game,
+                    "challenger": c.challenger, "challenger_side": c.rules.side_name(c.challenger_side),
+                    "opponent": c.opponent, "first": c.rules.side_name(c.first), "state": "not answered",
                 })
             );
         } else {

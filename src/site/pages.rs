@@ -404,10 +404,7 @@ fn tournament_page(
             context! { games, bye => r.bye.and_then(name) }
         })
         .collect();
-    let game = t
-        .rules
-        .parse::<Rules>()
-        .map_or(t.rules.clone(), |r| r.name().into());
+    let game = t.rules.name();
     let ctx = context! {
         root => "../", name => &t.name, game, format => t.format.name(), over => t.over,
         tie_break => pbem_league::standings::TieBreak::of(t.format).name(),

@@ -381,7 +381,7 @@ fn no_served_file_holds_an_address_in_any_form() {
     site.store.write_ratings("mad", &ratings).unwrap();
     let cup = crate::store::league::TournamentFile {
         name: "cup".into(),
-        rules: "mad".into(),
+        rules: crate::rules::Rules::Mad,
         format: pbem_league::pairing::Format::RoundRobin,
         rounds: 0,
         clock: None,

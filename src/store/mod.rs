@@ -58,6 +58,7 @@ pub mod crashpoint;
 pub mod deadlines;
 mod error;
 pub mod files;
+mod forms;
 pub mod ids;
 pub mod league;
 mod processed;
@@ -73,7 +74,7 @@ pub(crate) use files::sync_folder;
 use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
 pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
 pub use processed::Processed;
-pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile};
+pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile, UnknownSide};
 
 /// The data folder.
 #[derive(Clone, Debug)]

@@ -412,12 +412,12 @@ fn new_never_replaces_a_game_or_a_challenge() {
         .write_challenge(
             "bz-chal1",
             &Challenge {
-                rules: "boom-and-zoom".into(),
+                rules: "boom-and-zoom".parse().unwrap(),
                 challenger: ALICE.into(),
                 opponent: BOB.into(),
-                challenger_side: "black".into(),
-                first: "black".into(),
-                created: "2026-11-19T08:00:00Z".into(),
+                challenger_side: pbem::game::Side::A,
+                first: pbem::game::Side::A,
+                created: "2026-11-19T08:00:00Z".parse().unwrap(),
                 clock: None,
                 source: None,
                 series: None,
@@ -543,12 +543,12 @@ fn four_games_and_a_challenge(site: &Site) {
         .write_challenge(
             "mr-chal",
             &Challenge {
-                rules: "mad-rooks".into(),
+                rules: "mad-rooks".parse().unwrap(),
                 challenger: ALICE.into(),
                 opponent: "erin@example.org".into(),
-                challenger_side: "red".into(),
-                first: "red".into(),
-                created: "2026-11-19T08:00:00Z".into(),
+                challenger_side: pbem::game::Side::A,
+                first: pbem::game::Side::A,
+                created: "2026-11-19T08:00:00Z".parse().unwrap(),
                 clock: None,
                 source: None,
                 series: None,
