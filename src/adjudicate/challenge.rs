@@ -383,12 +383,10 @@ impl Adjudicator<'_> {
 
     /// The letters of [`Adjudicator::started`].
     pub(super) fn started_letters(&self, id: &str) -> Result<Vec<Letter>> {
-        let text = self
+        let rec = self
             .store
-            .read_game(id)?
-            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
-        let rec = Record::parse(&format!("{id}.toml"), &text)
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+            .record(id)?
+            .ok_or_else(|| StoreError::NoGame { id: id.into() })?;
         let rules = rec.rules;
         let secrets = self.store.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;

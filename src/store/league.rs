@@ -169,8 +169,12 @@ impl Store {
     /// # Errors
     /// A bad name or any I/O error.
     pub fn write_tournament(&self, t: &TournamentFile) -> Result<(), StoreError> {
-        let text = toml::to_string(t).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        self.write_file_last(&self.checked("tournaments", &t.name)?, &text)
+        let path = self.checked("tournaments", &t.name)?;
+        let text = toml::to_string(t).map_err(|source| StoreError::Encode {
+            path: path.display().to_string(),
+            source,
+        })?;
+        self.write_file_last(&path, &text)
     }
 
     /// The names of all tournaments, sorted.
