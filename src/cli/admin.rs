@@ -335,10 +335,7 @@ fn started_already(
     players: &PerSide<String>,
     clock: Option<crate::timecontrol::TimeControl>,
 ) -> anyhow::Result<bool> {
-    let Some(text) = store.read_game(id)? else {
-        return Ok(false);
-    };
-    let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+    let Ok(Some(rec)) = store.record(id) else {
         return Ok(false);
     };
     let stored_clock = store.clock(id).ok().flatten().map(|c| c.state.control);
@@ -382,13 +379,14 @@ impl Games {
         let mut rows = Rows::default();
         let mut bad = 0;
         for id in store.game_ids()? {
-            let name = format!("{id}.toml");
-            let checked = match store.read_game(&id) {
+            let checked = match store.record(&id) {
                 Ok(None) => continue,
-                Ok(Some(text)) => Record::parse(&name, &text)
-                    .and_then(|r| super::validate_record(&r).map(|c| (r, c)))
+                Ok(Some(r)) => super::validate_record(&r)
+                    .map(|c| (r, c))
                     .map_err(|e| e.to_string()),
-                Err(e @ store::StoreError::NotText { .. }) => Err(e.to_string()),
+                Err(e @ (store::StoreError::NotText { .. } | store::StoreError::Record { .. })) => {
+                    Err(e.to_string())
+                }
                 Err(e) => return Err(e.into()),
             };
             match checked {
@@ -569,19 +567,20 @@ impl Move {
         // (a move that got in is in the record, which the check of
         // `played` below sees) or thrown away.
         server.recover(now)?;
-        let Some(text) = server.store.read_game(&id)? else {
-            eprintln!(
-                "pbem move: no game {id} in {}",
-                server.store.root().display()
-            );
-            return Ok(2);
-        };
-        let mut rec = match Record::parse(&format!("{id}.toml"), &text) {
-            Ok(r) => r,
-            Err(e) => {
+        let mut rec = match server.store.record(&id) {
+            Ok(Some(r)) => r,
+            Ok(None) => {
+                eprintln!(
+                    "pbem move: no game {id} in {}",
+                    server.store.root().display()
+                );
+                return Ok(2);
+            }
+            Err(e @ store::StoreError::Record { .. }) => {
                 eprintln!("{e}");
                 return Ok(1);
             }
+            Err(e) => return Err(e.into()),
         };
         let played =
             crate::with_game!(rec.rules, G => play_admin::<G>(&mut rec, &self.mv, self.ply, now));

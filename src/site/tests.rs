@@ -447,3 +447,19 @@ fn all_files(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A page escapes text as the mails do: an apostrophe as `&#39;`, the
+/// board's and the mails' form, not the template engine's own.
+#[test]
+fn pages_escape_text_as_the_mails_do() {
+    let mut env = super::pages::environment();
+    env.add_template("probe.html", "<p>{{ text }}</p>").unwrap();
+    let text = "Bob's <b>&\"";
+    let page = env
+        .get_template("probe.html")
+        .unwrap()
+        .render(minijinja::context! { text })
+        .unwrap();
+    assert_eq!(page, format!("<p>{}</p>", pbem_engine::board::escape(text)));
+    assert_eq!(page, "<p>Bob&#39;s &lt;b&gt;&amp;&quot;</p>");
+}
