@@ -258,11 +258,9 @@ fn play(rec: &mut Record, seed: u64, plies: usize) -> bool {
             message_id: None,
         })
         .collect();
-    let result =
-        pbem::with_game!(rec.rules, G => record::replay::<G>(rec).unwrap().result().to_string());
-    let over = result != "*";
+    let result = pbem::with_game!(rec.rules, G => record::replay::<G>(rec).unwrap().result());
     rec.result = Some((result, 0));
-    over
+    result.is_over()
 }
 
 /// Random legal moves from the start, at most `plies`, up to the game's end.

@@ -91,7 +91,7 @@ fn example<G: Game>(in_play: bool) -> String {
         });
         pos.play_unchecked(*m);
     }
-    let result = record::replay::result_word::<G>(game::outcome(&pos).as_ref());
+    let result = record::Verdict::of(game::outcome(&pos).map(|e| e.outcome));
     let players = PerSide::new(
         Some("Alice Example <alice@example.org>".to_string()),
         Some("Bob Example <bob@example.org>".to_string()),
@@ -107,7 +107,7 @@ fn example<G: Game>(in_play: bool) -> String {
         }),
         created: Some(t0),
         first: Some(first),
-        result: Some((result.to_string(), 0)),
+        result: Some((result, 0)),
         players,
         match_info: Default::default(),
         lines,

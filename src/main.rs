@@ -15,7 +15,7 @@ fn main() {
             {
                 0
             } else {
-                eprintln!("pbem: {e:#}");
+                eprintln!("pbem: {}", pbem::cli::error_words(&e));
                 1
             }
         }

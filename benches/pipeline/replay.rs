@@ -52,7 +52,7 @@ pub(super) fn replay_rows(dir: &Path, samples: usize) -> (Rules, Vec<ReplayRow>)
             id: Some(id.clone()),
             created: Some(t0.fixed_offset()),
             first: Some(first),
-            result: Some(("*".into(), 0)),
+            result: Some((pbem::record::Verdict::Unfinished, 0)),
             players: players.map(|_, p| Some(p)),
             match_info: Default::default(),
             lines,

@@ -66,7 +66,7 @@ pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played
             id: Some(id.clone()),
             created: Some(t0.fixed_offset()),
             first: Some(first),
-            result: Some(("*".into(), 0)),
+            result: Some((pbem::record::Verdict::Unfinished, 0)),
             players: players.map(|_, p| Some(p)),
             match_info: Default::default(),
             lines,

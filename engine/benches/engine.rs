@@ -113,7 +113,7 @@ fn record_text<G: Game>() -> (String, usize) {
         });
         pos.play_unchecked(mv);
     }
-    let result = record::replay::result_word::<G>(game::outcome(&pos).as_ref());
+    let result = record::Verdict::of(game::outcome(&pos).map(|e| e.outcome));
     let rec = Record {
         file: "bench.toml".into(),
         format: Some(1),
@@ -121,7 +121,7 @@ fn record_text<G: Game>() -> (String, usize) {
         id: Some("bench".into()),
         created: Some(t0),
         first: Some(first),
-        result: Some((result.to_string(), 0)),
+        result: Some((result, 0)),
         players: PerSide::default(),
         match_info: Default::default(),
         lines,

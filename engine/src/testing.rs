@@ -3,7 +3,7 @@
 //! with each game's `from_diagram` ([`crate::diagram::picture_cells`]).
 
 use crate::game::{self, Game, PerSide, Side};
-use crate::record::{Entry, MoveLine, Record, replay};
+use crate::record::{Entry, MoveLine, Record};
 use chrono::{Duration, TimeZone, Utc};
 
 /// A finished or long random game of `G` as a full-form record: a move
@@ -24,7 +24,7 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
         });
         pos.play_unchecked(m);
     }
-    let result = replay::result_word::<G>(game::outcome(&pos).as_ref());
+    let result = crate::record::Verdict::of(game::outcome(&pos).map(|e| e.outcome));
     let players = PerSide::new(
         Some("Alice Example <alice@example.org>".to_string()),
         Some("Bob \"Bobby\" Example <bob@example.org>".to_string()),
@@ -36,7 +36,7 @@ pub fn random_record<G: Game>(seed: u64, first: Side, plies: usize) -> Record {
         id: Some(format!("t-{seed}")),
         created: Some(t0.fixed_offset()),
         first: Some(first),
-        result: Some((result.to_string(), 0)),
+        result: Some((result, 0)),
         players,
         // Every form of the `[match]` table, for the round trips.
         match_info: match seed % 3 {

@@ -24,7 +24,7 @@ fn check<G: Game>(rec: &Record) {
         return;
     };
     let mut rec = rec.clone();
-    rec.result = Some((first.result().to_string(), 0));
+    rec.result = Some((first.result(), 0));
     let text = record::write::to_string(&rec);
     let again = Record::parse("fuzz.toml", &text)
         .unwrap_or_else(|e| panic!("the written record does not read: {e}\n{text}"));

@@ -4,6 +4,7 @@
 //! their games: `timezone`, `vacation`, `digest`.
 
 use super::*;
+use crate::record::Verdict;
 use crate::reply::address_of;
 
 impl Adjudicator<'_> {
@@ -115,7 +116,7 @@ impl Adjudicator<'_> {
             };
             let playing = record.side_of_player(|m| address_of(m) == who);
             if let Some(side) = playing
-                && record.result.as_ref().is_none_or(|(r, _)| r == "*")
+                && !record.verdict().is_over()
                 && let Some(key) = &secrets.tokens[side]
             {
                 running.push(context! {
@@ -144,16 +145,16 @@ impl Adjudicator<'_> {
             };
             if let Some(side) = rec.side_of_player(|m| address_of(m) == who) {
                 let side_name = rec.rules.side_name(side);
-                let result = rec.result.as_ref().map(|(r, _)| r.as_str()).unwrap_or("*");
+                let result = rec.verdict();
                 let outcome = match result {
-                    "*" => "in_play",
-                    "draw" => "drawn",
-                    r if r == side_name => "you_won",
-                    _ => "you_lost",
+                    Verdict::Unfinished => "in_play",
+                    Verdict::Drawn => "drawn",
+                    Verdict::Won(w) if w == side => "you_won",
+                    Verdict::Won(_) => "you_lost",
                 };
                 // Whose move it is in a running game: the reader's, or
                 // their opponent's, by name.
-                let turn = (result == "*")
+                let turn = (!result.is_over())
                     .then(|| {
                         crate::with_game!(rec.rules, G => record::replay::<G>(&rec)
                             .ok()
@@ -167,7 +168,7 @@ impl Adjudicator<'_> {
                 // The way back into the game: its reply address, with the
                 // key. It goes to `who` alone, whose key it is.
                 let address = match result {
-                    "*" => self.store.secrets(&id, rec.rules)?.tokens[side]
+                    Verdict::Unfinished => self.store.secrets(&id, rec.rules)?.tokens[side]
                         .as_ref()
                         .map(|key| self.identity.reply_to(&id, key)),
                     _ => None,
@@ -183,10 +184,7 @@ impl Adjudicator<'_> {
             if let Some(c) = self.store.challenge(&id)?
                 && (address_of(&c.challenger) == who || c.opponent == who)
             {
-                let name = c
-                    .rules
-                    .parse::<Rules>()
-                    .map_or(c.rules.clone(), |r| r.name().to_string());
+                let name = c.rules.name();
                 rows.push(context! {
                     id => format!("{id:<16}"), game => format!("{name:<20}"), challenge => true,
                     to_you => c.opponent == who, challenger => super::public_name(self.identity, &address_of(&c.challenger)),
@@ -231,7 +229,7 @@ impl Adjudicator<'_> {
             let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
                 continue;
             };
-            if rec.result.as_ref().is_some_and(|(r, _)| r != "*") {
+            if rec.verdict().is_over() {
                 continue;
             }
             let Some(side) = rec.side_of_player(|m| address_of(m) == who) else {

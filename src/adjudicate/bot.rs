@@ -89,14 +89,12 @@ impl Adjudicator<'_> {
         let me = mailbox(mail.from_name.as_deref(), from);
         let players = PerSide::seat(side, me.clone(), self.identity.bot_mailbox(level));
         let ch = Challenge {
-            rules: rules.slug().into(),
+            rules,
             challenger: me,
             opponent: self.identity.bot_address(level),
-            challenger_side: rules.side_name(side).into(),
-            first: rules
-                .side_name(rules.fixed_first().unwrap_or(Side::A))
-                .into(),
-            created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            challenger_side: side,
+            first: rules.fixed_first().unwrap_or(Side::A),
+            created: chrono::SubsecRound::trunc_subsecs(self.now, 0),
             clock: c.clock,
             source: None,
             series: c.series,
@@ -151,7 +149,7 @@ impl Adjudicator<'_> {
     /// The mail that asks the challenger of bot challenge `id` to confirm
     /// it: its reply address carries their key.
     fn bot_confirmation(&self, id: &str, ch: &Challenge, rules: Rules) -> Result<Letter> {
-        let side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let side = ch.challenger_side;
         let key = self.store.secrets(id, rules)?.tokens[side]
             .clone()
             .unwrap_or_default();
@@ -185,14 +183,14 @@ impl Adjudicator<'_> {
                 format!("refused from {from}: bot challenge {id} past the bounds"),
             ));
         }
-        let side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let side = ch.challenger_side;
         let players = PerSide::seat(
             side,
             ch.challenger.clone(),
             self.identity.bot_mailbox(level),
         );
         let info = self.match_of_challenge(id, ch, rules, &players)?;
-        let first = rules.side_named(&ch.first);
+        let first = Some(ch.first);
         self.store.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())
         })?;

@@ -133,12 +133,12 @@ impl Adjudicator<'_> {
         let first = rules.fixed_first().unwrap_or(Side::A);
         let challenger_side = challenger_side(rules, order, &source);
         let c = Challenge {
-            rules: rules.slug().into(),
+            rules,
             challenger: mailbox(mail.from_name.as_deref(), from),
             opponent: opponent.clone(),
-            challenger_side: rules.side_name(challenger_side).into(),
-            first: rules.side_name(first).into(),
-            created: self.now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            challenger_side,
+            first,
+            created: chrono::SubsecRound::trunc_subsecs(self.now, 0),
             clock,
             source: Some(source),
             series: asked.series,
@@ -166,14 +166,9 @@ impl Adjudicator<'_> {
     ) -> Result<(Vec<Letter>, bool)> {
         let id = id.to_string();
         let opponent = opponent.to_string();
-        let first = rules
-            .side_named(&challenge.first)
-            .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
+        let first = challenge.first;
         let secrets = self.store.secrets(&id, rules)?;
-        let opp_side = rules
-            .side_named(&challenge.challenger_side)
-            .unwrap_or(Side::A)
-            .other();
+        let opp_side = challenge.challenger_side.other();
         let board = crate::with_game!(rules, G => crate::mail::board::board(&G::start(first), &View { seat: Some(opp_side), ..View::default() }));
         let i = rules.info();
         let token = |s: Side| secrets.tokens[s].clone().unwrap_or_default();
@@ -194,7 +189,7 @@ impl Adjudicator<'_> {
                     to: challenge.challenger.clone(),
                     kind: Kind::Answer,
                     template: "challenged",
-                    context: context! { id => id.clone(), game => i.name, opponent => public_name(self.identity, &opponent), opponent_address => opponent.clone(), your_side => challenge.challenger_side.clone(), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()), series => challenge.series, unrated => !challenge.rated },
+                    context: context! { id => id.clone(), game => i.name, opponent => public_name(self.identity, &opponent), opponent_address => opponent.clone(), your_side => rules.side_name(challenge.challenger_side), first => rules.side_name(first), clock => challenge.clock.map(|c| c.to_string()), clock_words => challenge.clock.map(|c| c.in_words()), series => challenge.series, unrated => !challenge.rated },
                     game: Some(id.clone()),
                     reply_to: Some(self.identity.reply_to(&id, &token(opp_side.other()))),
                 },
@@ -212,7 +207,7 @@ impl Adjudicator<'_> {
         for id in self.store.challenge_ids()? {
             if let Some(c) = self.store.challenge(&id)?
                 && mailbox_key(&address_of(&c.challenger)) == who
-                && DateTime::parse_from_rfc3339(&c.created).is_ok_and(|t| t.to_utc() > since)
+                && c.created > since
             {
                 open.push(id);
             }
@@ -257,7 +252,7 @@ impl Adjudicator<'_> {
                 format!("refused from {from}: challenge {id} {why}"),
             ))
         };
-        if rules.side_named(&ch.challenger_side) == Some(m.side) {
+        if ch.challenger_side == m.side {
             // The challenger, with their key: `decline` withdraws the
             // challenge (so that the bound on open challenges never locks
             // a player out); anything else confirms a challenge to the
@@ -364,7 +359,7 @@ impl Adjudicator<'_> {
             id: Some(id.to_string()),
             created: Some(self.now.fixed_offset()),
             first,
-            result: Some(("*".into(), 0)),
+            result: Some((record::Verdict::Unfinished, 0)),
             players: players.map(|_, m| Some(m)),
             match_info,
             lines: Vec::new(),
@@ -388,12 +383,10 @@ impl Adjudicator<'_> {
 
     /// The letters of [`Adjudicator::started`].
     pub(super) fn started_letters(&self, id: &str) -> Result<Vec<Letter>> {
-        let text = self
+        let rec = self
             .store
-            .read_game(id)?
-            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
-        let rec = Record::parse(&format!("{id}.toml"), &text)
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+            .record(id)?
+            .ok_or_else(|| StoreError::NoGame { id: id.into() })?;
         let rules = rec.rules;
         let secrets = self.store.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;
@@ -448,7 +441,7 @@ impl Adjudicator<'_> {
                 .cloned()
                 .unwrap_or_else(|| ch.opponent.clone());
             let file = crate::store::league::SeriesFile {
-                rules: rules.slug().into(),
+                rules,
                 players: [ch.challenger.clone(), opponent],
                 length,
                 clock: ch.clock,
@@ -472,8 +465,8 @@ impl Adjudicator<'_> {
         rules: Rules,
         mail: &Inbound,
     ) -> Result<Handled> {
-        let first = rules.side_named(&ch.first);
-        let challenger_side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
+        let first = Some(ch.first);
+        let challenger_side = ch.challenger_side;
         let challenger = ch.challenger.clone();
         let opponent = mailbox(mail.from_name.as_deref(), &ch.opponent);
         let players = PerSide::seat(challenger_side, challenger, opponent);

@@ -100,7 +100,7 @@ impl Adjudicator<'_> {
             }
         }
         gc.lines = rec.lines.len();
-        if rec.result.as_ref().is_some_and(|(r, _)| r != "*") {
+        if rec.verdict().is_over() {
             gc.state.stop();
         }
         Ok(())
@@ -170,8 +170,8 @@ impl Adjudicator<'_> {
                     result: None,
                     ..rec.clone()
                 })
-                .map_err(|e| StoreError::Invalid(e.to_string()))?;
-                rec.result = Some((after.result().to_string(), 0));
+                .map_err(|source| StoreError::Record { source })?;
+                rec.result = Some((after.result(), 0));
                 // The poll writes the record once the mails are committed;
                 // the rating and the series read the game from `rec`.
                 let text = record::write::to_string(&rec);
@@ -226,7 +226,7 @@ impl Adjudicator<'_> {
             Notice::Reminder { point, .. } => Some(point.to_string()),
             _ => None,
         };
-        let replayed = record::replay::<G>(rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let replayed = record::replay::<G>(rec).map_err(|source| StoreError::Record { source })?;
         let pos = replayed.position();
         let ply = replayed.moves.len();
         // A clock runs only while the game is in play: no end to show.

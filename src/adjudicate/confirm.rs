@@ -122,7 +122,11 @@ impl Adjudicator<'_> {
                 return Ok(id);
             }
         }
-        Err(StoreError::Invalid("no free request id after 16 random tries".into()).into())
+        Err(StoreError::NoFreeId {
+            what: "confirm",
+            tries: 16,
+        }
+        .into())
     }
 
     /// The mail that asks the sender of request `id` to confirm it: its

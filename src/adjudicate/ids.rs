@@ -13,6 +13,10 @@ impl Adjudicator<'_> {
                 return Ok(id);
             }
         }
-        Err(StoreError::Invalid("no free game id after 16 random tries".into()).into())
+        Err(StoreError::NoFreeId {
+            what: "games",
+            tries: 16,
+        }
+        .into())
     }
 }

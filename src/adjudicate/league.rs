@@ -238,7 +238,7 @@ impl Adjudicator<'_> {
                 }
             })
             .collect();
-        let rules = t.rules.parse::<Rules>().ok();
+        let rules = Some(t.rules);
         let signup = match t.signup && t.played.is_empty() {
             true => Some(self.time_for(reader, t.begins)?),
             false => None,
@@ -396,10 +396,7 @@ impl Adjudicator<'_> {
             }
             let signup = t.signup && t.played.is_empty() && t.begins > self.now;
             let until = self.time_for(reader, t.begins)?;
-            let game = t
-                .rules
-                .parse::<Rules>()
-                .map_or(t.rules.clone(), |r| r.name().into());
+            let game = t.rules.name();
             open.push(context! { name, game, signup, until, round => t.played.len() });
         }
         Ok(open)

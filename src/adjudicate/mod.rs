@@ -355,11 +355,9 @@ impl Adjudicator<'_> {
     fn awaits_confirmation(&self, table: &Table, side: Side) -> bool {
         match table {
             Table::Confirm { .. } => true,
-            Table::Challenge {
-                rules, challenge, ..
-            } => {
+            Table::Challenge { challenge, .. } => {
                 self.identity.bot_level(&challenge.opponent).is_some()
-                    && rules.side_named(&challenge.challenger_side) == Some(side)
+                    && challenge.challenger_side == side
             }
             _ => false,
         }

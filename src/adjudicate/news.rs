@@ -54,15 +54,13 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Store and template failures; a damaged record.
     pub fn news_of(&self, id: &str) -> Result<Vec<Reply>> {
-        let text = self
+        let rec = self
             .store
-            .read_game(id)?
-            .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
-        let rec = Record::parse(&format!("{id}.toml"), &text)
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+            .record(id)?
+            .ok_or_else(|| StoreError::NoGame { id: id.into() })?;
         let secrets = self.store.secrets(id, rec.rules)?;
         crate::with_game!(rec.rules, G => {
-            let replayed = record::replay::<G>(&rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
+            let replayed = record::replay::<G>(&rec).map_err(|source| StoreError::Record { source })?;
             let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
             let clock = self.game_clock(id, &rec)?;
             if let Some(gc) = &clock {

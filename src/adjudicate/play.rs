@@ -232,7 +232,7 @@ impl Adjudicator<'_> {
             ..
         } = t;
         if changed || already {
-            rec.result = Some((replayed.result().to_string(), 0));
+            rec.result = Some((replayed.result(), 0));
             if changed {
                 self.store.write_game(id, &record::write::to_string(&rec))?;
             }

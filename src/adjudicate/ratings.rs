@@ -114,7 +114,7 @@ pub fn rate(
     }
     file.game(&f.id)
         .cloned()
-        .ok_or_else(|| StoreError::Invalid(format!("{}: the game did not rate", f.id)))
+        .ok_or_else(|| StoreError::Unrated { id: f.id.clone() })
 }
 
 /// One mailbox is one player of the ratings, whatever its `+tag` or case

@@ -153,10 +153,7 @@ impl Adjudicator<'_> {
         state: &Series,
         end: SeriesEnd,
     ) -> Result<Vec<Letter>> {
-        let rules = s
-            .rules
-            .parse::<Rules>()
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let rules = s.rules;
         let score = state.score();
         let winner = match end {
             SeriesEnd::Won(seat) => Some(address_of(&s.players[seat])),

@@ -53,12 +53,8 @@ impl Table {
     /// order of its sides' names, [`Record::players_by_name`]).
     pub(super) fn players(&self) -> Vec<(Side, String)> {
         match self {
-            Table::Challenge {
-                rules, challenge, ..
-            } => {
-                let theirs = rules
-                    .side_named(&challenge.challenger_side)
-                    .unwrap_or(Side::A);
+            Table::Challenge { challenge, .. } => {
+                let theirs = challenge.challenger_side;
                 vec![
                     (theirs, challenge.challenger.clone()),
                     (theirs.other(), challenge.opponent.clone()),
@@ -107,21 +103,12 @@ impl Adjudicator<'_> {
     fn read_table(&self, id: &str) -> Result<Option<Table>> {
         if let Some(ch) = self.store.challenge(id)? {
             let secrets = self.store.secrets_file(id)?;
-            return Ok(Some(match ch.rules.parse::<Rules>() {
-                Ok(rules) => Table::Challenge {
-                    rules,
-                    challenge: ch,
-                    secrets: secrets.by_side(rules),
-                },
-                Err(e) => Table::Damaged {
-                    damage: Damage {
-                        id: id.to_string(),
-                        error: format!("challenge {id}: {e}"),
-                        file: self.store.challenge_path(id)?,
-                        record: false,
-                    },
-                    secrets: Some(secrets),
-                },
+            // A challenge whose rules or sides do not read fails above,
+            // and `table` makes it a damaged one.
+            return Ok(Some(Table::Challenge {
+                rules: ch.rules,
+                secrets: secrets.by_side(ch.rules),
+                challenge: ch,
             }));
         }
         let text = match self.store.read_game(id) {
@@ -227,7 +214,7 @@ impl Adjudicator<'_> {
                         address_of(&challenge.challenger),
                         challenge.opponent.clone(),
                     ];
-                    if rules.side_named(&challenge.challenger_side) != Some(Side::A) {
+                    if challenge.challenger_side != Side::A {
                         p.reverse();
                     }
                     let names = p.iter().map(|m| public_name(self.identity, m)).collect();

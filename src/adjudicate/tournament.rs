@@ -81,7 +81,10 @@ impl Adjudicator<'_> {
         }
         let next = tournament_state(t)
             .next()
-            .map_err(|e| StoreError::Invalid(format!("tournament {}: {e}", t.name)))?;
+            .map_err(|source| StoreError::Tournament {
+                name: t.name.clone(),
+                source,
+            })?;
         let round = match next {
             Next::Wait => return Ok(Vec::new()),
             Next::Over => {
@@ -132,16 +135,12 @@ impl Adjudicator<'_> {
         id: &str,
         pairing: &Board,
     ) -> Result<()> {
-        let rules = t
-            .rules
-            .parse::<Rules>()
-            .map_err(|e| StoreError::Invalid(format!("tournament {}: {e}", t.name)))?;
+        let rules = t.rules;
         let seat = |s: usize| {
-            t.players.get(s).cloned().ok_or_else(|| {
-                StoreError::Invalid(format!(
-                    "tournament {}: round {number} names seat {s}, which it has not",
-                    t.name
-                ))
+            t.players.get(s).cloned().ok_or_else(|| StoreError::NoSeat {
+                name: t.name.clone(),
+                round: number,
+                seat: s,
             })
         };
         let first = rules.fixed_first().unwrap_or(Side::A);

@@ -335,10 +335,7 @@ fn started_already(
     players: &PerSide<String>,
     clock: Option<crate::timecontrol::TimeControl>,
 ) -> anyhow::Result<bool> {
-    let Some(text) = store.read_game(id)? else {
-        return Ok(false);
-    };
-    let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+    let Ok(Some(rec)) = store.record(id) else {
         return Ok(false);
     };
     let stored_clock = store.clock(id).ok().flatten().map(|c| c.state.control);
@@ -382,13 +379,14 @@ impl Games {
         let mut rows = Rows::default();
         let mut bad = 0;
         for id in store.game_ids()? {
-            let name = format!("{id}.toml");
-            let checked = match store.read_game(&id) {
+            let checked = match store.record(&id) {
                 Ok(None) => continue,
-                Ok(Some(text)) => Record::parse(&name, &text)
-                    .and_then(|r| super::validate_record(&r).map(|c| (r, c)))
+                Ok(Some(r)) => super::validate_record(&r)
+                    .map(|c| (r, c))
                     .map_err(|e| e.to_string()),
-                Err(e @ store::StoreError::NotText { .. }) => Err(e.to_string()),
+                Err(e @ (store::StoreError::NotText { .. } | store::StoreError::Record { .. })) => {
+                    Err(e.to_string())
+                }
                 Err(e) => return Err(e.into()),
             };
             match checked {
@@ -439,8 +437,8 @@ impl Games {
                 serde_json::json!({
                     "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
                     "players": named_players(rec), "first": rec.rules.side_name(rec.first_side()),
-                    "state": if c.result == "*" { "in play" } else { "over" },
-                    "result": c.result, "moves": c.moves,
+                    "state": if c.result.is_over() { "over" } else { "in play" },
+                    "result": c.word, "moves": c.moves,
                 })
             );
             return Ok(());
@@ -452,7 +450,7 @@ impl Games {
             .join(", ");
         let moves = format!("{} move{}", c.moves, if c.moves == 1 { "" } else { "s" });
         // The result in words: the winner by their side's name.
-        let state = match c.outcome {
+        let state = match c.result.outcome() {
             None => format!("in play, {moves}"),
             Some(game::Outcome::Draw) => format!("drawn ({moves})"),
             Some(game::Outcome::Win(side)) => {
@@ -470,18 +468,14 @@ impl Games {
         c: &store::Challenge,
         name: &dyn Fn(&str) -> String,
     ) -> anyhow::Result<()> {
-        let game = c
-            .rules
-            .parse::<Rules>()
-            .map(Rules::name)
-            .unwrap_or(c.rules.as_str());
+        let game = c.rules.name();
         if self.json {
             out!(
                 "{}",
                 serde_json::json!({
-                    "id": id, "kind": "challenge", "rules": c.rules, "game": game,
-                    "challenger": c.challenger, "challenger_side": c.challenger_side,
-                    "opponent": c.opponent, "first": c.first, "state": "not answered",
+                    "id": id, "kind": "challenge", "rules": c.rules.slug(), "game": game,
+                    "challenger": c.challenger, "challenger_side": c.rules.side_name(c.challenger_side),
+                    "opponent": c.opponent, "first": c.rules.side_name(c.first), "state": "not answered",
                 })
             );
         } else {
@@ -573,19 +567,20 @@ impl Move {
         // (a move that got in is in the record, which the check of
         // `played` below sees) or thrown away.
         server.recover(now)?;
-        let Some(text) = server.store.read_game(&id)? else {
-            eprintln!(
-                "pbem move: no game {id} in {}",
-                server.store.root().display()
-            );
-            return Ok(2);
-        };
-        let mut rec = match Record::parse(&format!("{id}.toml"), &text) {
-            Ok(r) => r,
-            Err(e) => {
+        let mut rec = match server.store.record(&id) {
+            Ok(Some(r)) => r,
+            Ok(None) => {
+                eprintln!(
+                    "pbem move: no game {id} in {}",
+                    server.store.root().display()
+                );
+                return Ok(2);
+            }
+            Err(e @ store::StoreError::Record { .. }) => {
                 eprintln!("{e}");
                 return Ok(1);
             }
+            Err(e) => return Err(e.into()),
         };
         let played =
             crate::with_game!(rec.rules, G => play_admin::<G>(&mut rec, &self.mv, self.ply, now));
@@ -768,7 +763,7 @@ fn play_admin<G: Game>(
         ..rec.clone()
     })
     .map_err(|e| e.to_string())?;
-    rec.result = Some((after.result().to_string(), 0));
+    rec.result = Some((after.result(), 0));
     Ok(Played::Now(after.position().diagram(&View {
         last: after.moves.last().cloned(),
         seat: None,

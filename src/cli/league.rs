@@ -257,7 +257,7 @@ impl New {
         }
         Ok(TournamentFile {
             name: name.clone(),
-            rules: self.game.slug().into(),
+            rules: self.game,
             format: self.format,
             rounds: self.rounds.unwrap_or(0),
             clock: self.clock,
@@ -354,10 +354,7 @@ impl Show {
             out!("{}", show_json(&t));
             return Ok(0);
         }
-        let game = t
-            .rules
-            .parse::<Rules>()
-            .map_or(t.rules.clone(), |r| r.name().to_string());
+        let game = t.rules.name();
         let state_words = if t.over {
             format!("over after {} rounds", t.played.len())
         } else if t.played.is_empty() {
@@ -443,7 +440,7 @@ fn show_json(t: &TournamentFile) -> serde_json::Value {
         })
         .collect();
     serde_json::json!({
-        "name": t.name, "rules": t.rules, "format": t.format.name(), "rounds": state.last_round(),
+        "name": t.name, "rules": t.rules.slug(), "format": t.format.name(), "rounds": state.last_round(),
         "round": t.played.len(), "over": t.over, "signup": t.signup && t.played.is_empty(),
         "begins": t.begins.to_rfc3339(), "tie_break": tie_break, "standings": standings, "played": rounds,
     })
@@ -511,7 +508,7 @@ impl List {
             if self.json {
                 out!(
                     "{}",
-                    serde_json::json!({"name": name, "rules": t.rules, "format": t.format.name(), "players": t.players.len(), "state": state})
+                    serde_json::json!({"name": name, "rules": t.rules.slug(), "format": t.format.name(), "players": t.players.len(), "state": state})
                 );
             } else {
                 out!(

@@ -179,3 +179,43 @@ macro_rules! out {
     }};
 }
 pub(crate) use out;
+
+/// `e` and its causes in one line, `outer: inner`, each cause said once:
+/// an error whose message already quotes its source (a file's path and
+/// the parser's words) does not have the source said again.
+pub fn error_words(e: &anyhow::Error) -> String {
+    let mut words = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if words.contains(&text) {
+            continue;
+        }
+        if !words.is_empty() {
+            words.push_str(": ");
+        }
+        words.push_str(&text);
+    }
+    words
+}
+
+#[cfg(test)]
+mod error_words_tests {
+    use super::error_words;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("data/x.toml: {source}")]
+    struct Quoting {
+        #[source]
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_the_message_quotes_is_said_once() {
+        let e = anyhow::Error::new(Quoting {
+            source: std::io::Error::other("bad value"),
+        });
+        assert_eq!(error_words(&e), "data/x.toml: bad value");
+        let e = anyhow::Error::new(std::io::Error::other("disk")).context("cannot save");
+        assert_eq!(error_words(&e), "cannot save: disk");
+    }
+}

@@ -193,7 +193,7 @@ impl Deliver {
                     "{}",
                     crate::logging::line(
                         "deliver-failed",
-                        &[("exit", &TEMPFAIL), ("error", &format!("{e:#}"))]
+                        &[("exit", &TEMPFAIL), ("error", &super::error_words(&e))]
                     )
                 );
                 Ok(TEMPFAIL)

@@ -1,5 +1,5 @@
 use super::{Source, out};
-use crate::record::{self, Record, RecordError};
+use crate::record::{self, Record, RecordError, Verdict};
 use clap::Args;
 use serde_json::json;
 
@@ -29,9 +29,10 @@ pub struct Validate {
 /// What validating one file found.
 pub struct Checked {
     pub moves: usize,
-    pub result: &'static str,
-    /// The result as a value (`None`: in play), for words of its own.
-    pub outcome: Option<crate::game::Outcome>,
+    /// How the moves end: in play, drawn or won.
+    pub result: Verdict,
+    /// The word a record holds for [`Checked::result`]: `*`, `draw`, a side.
+    pub word: &'static str,
     pub reason: Option<String>,
 }
 
@@ -45,7 +46,7 @@ pub fn check(rec: &Record) -> Result<Checked, RecordError> {
         Ok(Checked {
             moves: r.moves.len(),
             result: r.result(),
-            outcome: r.end.as_ref().map(|e| e.outcome),
+            word: r.result().word(rec.rules),
             reason: r.end.as_ref().map(|e| e.reason.clone()),
         })
     })
@@ -85,11 +86,11 @@ impl Validate {
             let file = if path == "-" { "stdin" } else { path.as_str() };
             let checked = self.source.load(path).and_then(|rec| check(&rec));
             match (&checked, self.json) {
-                (Ok(c), false) => out!("{file}: ok ({} moves, {})", c.moves, c.result),
+                (Ok(c), false) => out!("{file}: ok ({} moves, {})", c.moves, c.word),
                 (Err(e), false) => out!("{e}"),
                 (Ok(c), true) => out!(
                     "{}",
-                    json!({"file": file, "ok": true, "moves": c.moves, "result": c.result, "reason": c.reason})
+                    json!({"file": file, "ok": true, "moves": c.moves, "result": c.word, "reason": c.reason})
                 ),
                 (Err(e), true) => out!(
                     "{}",

@@ -53,13 +53,13 @@ pub fn game_lines(id: &str, old: Option<&str>, new: Option<&str>) -> Vec<String>
             .iter()
             .map(|l| format!("{id}: {}", line(&after, l))),
     );
-    let result = |r: &Record| r.result.as_ref().map(|(r, _)| r.clone());
+    let result = |r: &Record| r.result.map(|(v, _)| v);
     let old_result = before
         .as_ref()
         .and_then(|b| b.as_ref().ok())
         .and_then(result);
-    if let Some(r) = result(&after).filter(|r| r != "*" && Some(r) != old_result.as_ref()) {
-        out.push(format!("{id}: result = \"{r}\""));
+    if let Some(v) = result(&after).filter(|v| v.is_over() && Some(*v) != old_result) {
+        out.push(format!("{id}: result = \"{}\"", v.word(after.rules)));
     }
     if out.is_empty() {
         out.push(format!("{id}: record changed"));

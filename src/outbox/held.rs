@@ -93,7 +93,10 @@ impl Outbox<'_> {
             urgent,
             at: now,
         };
-        serde_json::to_string(&held).map_err(|e| StoreError::Invalid(e.to_string()))
+        serde_json::to_string(&held).map_err(|source| StoreError::Json {
+            what: "a held mail".into(),
+            source,
+        })
     }
 
     /// Moves a committed batch's held news into the digest queue (before

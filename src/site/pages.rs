@@ -49,6 +49,19 @@ const TEMPLATES: &[(&str, &str)] = &[
 /// The templates of the pages.
 pub(super) fn environment() -> Environment<'static> {
     let mut env = Environment::new();
+    // Text goes through the one HTML escaper pbem has (the mails' and the
+    // boards'), not the template engine's own, which writes an apostrophe
+    // another way: the same text reads the same in a page and in a mail.
+    env.set_formatter(
+        |out, state, value| match (state.auto_escape(), value.as_str()) {
+            (minijinja::AutoEscape::Html, Some(text)) if !value.is_safe() => out
+                .write_str(&pbem_engine::board::escape(text))
+                .map_err(|e| {
+                    minijinja::Error::new(minijinja::ErrorKind::WriteFailure, e.to_string())
+                }),
+            _ => minijinja::escape_formatter(out, state, value),
+        },
+    );
     for (name, text) in TEMPLATES {
         // Built in and tested: they parse.
         let _ = env.add_template(name, text);
@@ -404,10 +417,7 @@ fn tournament_page(
             context! { games, bye => r.bye.and_then(name) }
         })
         .collect();
-    let game = t
-        .rules
-        .parse::<Rules>()
-        .map_or(t.rules.clone(), |r| r.name().into());
+    let game = t.rules.name();
     let ctx = context! {
         root => "../", name => &t.name, game, format => t.format.name(), over => t.over,
         tie_break => pbem_league::standings::TieBreak::of(t.format).name(),

@@ -24,7 +24,7 @@ fn record(g: usize, rules: Rules) -> Record {
         id: Some(format!("t{g:04}")),
         created: Some(created(g)),
         first: Some(rules.fixed_first().unwrap_or(Side::A)),
-        result: Some(("*".into(), 0)),
+        result: Some((crate::record::Verdict::Unfinished, 0)),
         players: PerSide::new(
             Some(format!("P{} <p{}@example.org>", g % 40, g % 40)),
             Some(format!("Q{g} <q{g}@example.org>")),
@@ -381,7 +381,7 @@ fn no_served_file_holds_an_address_in_any_form() {
     site.store.write_ratings("mad", &ratings).unwrap();
     let cup = crate::store::league::TournamentFile {
         name: "cup".into(),
-        rules: "mad".into(),
+        rules: crate::rules::Rules::Mad,
         format: pbem_league::pairing::Format::RoundRobin,
         rounds: 0,
         clock: None,
@@ -446,4 +446,20 @@ fn all_files(dir: &Path) -> Vec<PathBuf> {
         }
     }
     out
+}
+
+/// A page escapes text as the mails do: an apostrophe as `&#39;`, the
+/// board's and the mails' form, not the template engine's own.
+#[test]
+fn pages_escape_text_as_the_mails_do() {
+    let mut env = super::pages::environment();
+    env.add_template("probe.html", "<p>{{ text }}</p>").unwrap();
+    let text = "Bob's <b>&\"";
+    let page = env
+        .get_template("probe.html")
+        .unwrap()
+        .render(minijinja::context! { text })
+        .unwrap();
+    assert_eq!(page, format!("<p>{}</p>", pbem_engine::board::escape(text)));
+    assert_eq!(page, "<p>Bob&#39;s &lt;b&gt;&amp;&quot;</p>");
 }

@@ -275,13 +275,19 @@ impl Store {
             None => Ok(None),
             Some(t) => toml::from_str(&t)
                 .map(Some)
-                .map_err(|e| StoreError::Invalid(format!("{}: {e}", p.display()))),
+                .map_err(|source| StoreError::Parse {
+                    path: p.display().to_string(),
+                    source,
+                }),
         }
     }
 
     /// `value` written as TOML, atomically.
     pub(super) fn write_toml<T: Serialize>(&self, p: &Path, value: &T) -> Result<(), StoreError> {
-        let text = toml::to_string(value).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let text = toml::to_string(value).map_err(|source| StoreError::Encode {
+            path: p.display().to_string(),
+            source,
+        })?;
         self.write_file(p, &text)
     }
 }

@@ -71,7 +71,10 @@ impl Store {
         policy: &ClockPolicy,
     ) -> Result<Vec<(String, PathBuf)>, StoreError> {
         let due = self.root.join("due");
-        let stamp = toml::to_string(policy).map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let stamp = toml::to_string(policy).map_err(|source| StoreError::Encode {
+            path: due.join("policy").display().to_string(),
+            source,
+        })?;
         if read_opt(&due.join("policy"))?.as_deref() != Some(stamp.as_str()) {
             if self.clock_ids()?.is_empty() {
                 // No clock, nothing to index (nor a file to write).

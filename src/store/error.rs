@@ -1,6 +1,7 @@
 //! The store's error: what went wrong with which file of the data
 //! folder, and a hint for the operator.
 
+use crate::record::RecordError;
 use std::io;
 use std::path::Path;
 
@@ -12,8 +13,77 @@ pub enum StoreError {
     /// them twice.
     #[error("{path}: {cause}{}", io_hint(.cause))]
     Io { path: String, cause: io::Error },
+    /// A file of the data folder that does not read as what it holds: a
+    /// key or value someone else changed, named with its line.
+    #[error("{path}: {source}")]
+    Parse {
+        path: String,
+        #[source]
+        source: toml::de::Error,
+    },
+    /// A value pbem could not put in TOML (one it made itself: a bug).
+    #[error("cannot write {path} as TOML: {source}")]
+    Encode {
+        path: String,
+        #[source]
+        source: toml::ser::Error,
+    },
+    /// A value pbem could not put in JSON (one it made itself: a bug).
+    #[error("cannot write {what} as JSON: {source}")]
+    Json {
+        what: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A game's record that does not read or replay: the error names
+    /// its file and line.
+    #[error("{source}")]
+    Record {
+        #[source]
+        source: RecordError,
+    },
+    /// The OS gave no random bytes for a key or an id.
+    #[error("the OS gave no random bytes ({source}); check /dev/urandom and the getrandom syscall")]
+    Random {
+        #[source]
+        source: getrandom::Error,
+    },
+    /// A name that is no id of the data folder's files.
+    #[error("`{id}` is not a game id: write lower-case letters, digits and dashes")]
+    BadId { id: String },
+    /// A mail key that cannot be kept one to a line.
+    #[error("{key:?} is not a mail key: a key is one line without control characters")]
+    BadKey { key: String },
+    /// A game that is not in the data folder.
+    #[error("there is no game `{id}`; `pbem list` lists the games")]
+    NoGame { id: String },
+    /// A tournament file whose rounds cannot go on.
+    #[error("tournament {name}: {source}")]
+    Tournament {
+        name: String,
+        #[source]
+        source: pbem_league::pairing::PairingError,
+    },
+    /// A tournament file whose round names a seat it has not.
+    #[error(
+        "tournament {name}: round {round} names seat {seat}, which it has not; \
+         mend the round in its file"
+    )]
+    NoSeat {
+        name: String,
+        round: usize,
+        seat: usize,
+    },
+    /// A rated game the ratings file has no line for after rating it.
+    #[error("{id}: the game did not rate; rebuild the ratings with `pbem ratings --rebuild`")]
+    Unrated { id: String },
+    /// A failure of another layer met where only the store's errors are
+    /// passed on (reading the mailbox, rendering a notice).
     #[error("{0}")]
     Invalid(String),
+    /// Every fresh id drawn was taken.
+    #[error("no free {what} id after {tries} random tries; look for a full `{what}` folder")]
+    NoFreeId { what: &'static str, tries: u32 },
     /// A file that holds bytes that are not UTF-8 text: what
     /// pbem writes always is, so someone else changed it.
     #[error(
@@ -60,7 +130,7 @@ impl StoreError {
                 ) || matches!(cause.raw_os_error(), Some(23 | 24))
             }
             StoreError::Busy(_) => true,
-            StoreError::Invalid(_) | StoreError::NotText { .. } => false,
+            _ => false,
         }
     }
 
@@ -69,8 +139,11 @@ impl StoreError {
     pub fn has_hint(&self) -> bool {
         match self {
             StoreError::Io { cause, .. } => !io_hint(cause).is_empty(),
-            StoreError::Invalid(_) => false,
-            StoreError::NotText { .. } | StoreError::Busy(_) => true,
+            StoreError::Parse { .. }
+            | StoreError::Encode { .. }
+            | StoreError::Json { .. }
+            | StoreError::Record { .. } => false,
+            _ => true,
         }
     }
 }

@@ -20,7 +20,7 @@ pub fn valid_id(id: &str) -> bool {
 pub fn new_token() -> Result<String, StoreError> {
     const ALPHABET: &[u8] = b"abcdefghijkmnpqrstuvwxyz23456789";
     let mut bytes = [0u8; 12];
-    getrandom::fill(&mut bytes).map_err(|e| StoreError::Invalid(format!("no randomness: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(|source| StoreError::Random { source })?;
     Ok(bytes
         .iter()
         .map(|b| ALPHABET[(*b as usize) % ALPHABET.len()] as char)

@@ -13,6 +13,7 @@
 //! records alone (`pbem ratings --rebuild`).
 
 use super::{Store, StoreError};
+use crate::rules::Rules;
 use crate::timecontrol::TimeControl;
 use chrono::{DateTime, Utc};
 use pbem_league::Outcome;
@@ -23,8 +24,9 @@ use serde::{Deserialize, Serialize};
 /// A series of games between two players (`challenge ... series N`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeriesFile {
-    /// The game's slug.
-    pub rules: String,
+    /// The game, written as its slug.
+    #[serde(with = "super::forms::rules_slug")]
+    pub rules: Rules,
     /// The challenger and the challenged player, "Name <address>": seats
     /// 0 and 1 of [`pbem_league::series::Series`].
     pub players: [String; 2],
@@ -67,8 +69,9 @@ pub struct RoundFile {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentFile {
     pub name: String,
-    /// The game's slug.
-    pub rules: String,
+    /// The game, written as its slug.
+    #[serde(with = "super::forms::rules_slug")]
+    pub rules: Rules,
     pub format: Format,
     /// The rounds of a Swiss (a round robin's follow from its players).
     #[serde(default)]
@@ -166,8 +169,12 @@ impl Store {
     /// # Errors
     /// A bad name or any I/O error.
     pub fn write_tournament(&self, t: &TournamentFile) -> Result<(), StoreError> {
-        let text = toml::to_string(t).map_err(|e| StoreError::Invalid(e.to_string()))?;
-        self.write_file_last(&self.checked("tournaments", &t.name)?, &text)
+        let path = self.checked("tournaments", &t.name)?;
+        let text = toml::to_string(t).map_err(|source| StoreError::Encode {
+            path: path.display().to_string(),
+            source,
+        })?;
+        self.write_file_last(&path, &text)
     }
 
     /// The names of all tournaments, sorted.
@@ -205,7 +212,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
         let series = SeriesFile {
-            rules: "mad".into(),
+            rules: Rules::Mad,
             players: ["Ann <ann@x.org>".into(), "bob@y.org".into()],
             length: 3,
             clock: Some("3d".parse().unwrap()),
@@ -216,7 +223,7 @@ mod tests {
         assert_eq!(store.series("s-abc").unwrap(), Some(series));
         let t = TournamentFile {
             name: "spring".into(),
-            rules: "embed".into(),
+            rules: Rules::Embed,
             format: Format::Swiss,
             rounds: 3,
             clock: None,

@@ -42,6 +42,7 @@
 //! [`ids`] (ids, tokens, hashes), [`records`] (the types it stores),
 //! [`processed`] (the keys of processed mails) and [`correspondence`].
 
+use crate::record::Record;
 use crate::rules::Rules;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -58,6 +59,7 @@ pub mod crashpoint;
 pub mod deadlines;
 mod error;
 pub mod files;
+mod forms;
 pub mod ids;
 pub mod league;
 mod processed;
@@ -73,7 +75,7 @@ pub(crate) use files::sync_folder;
 use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
 pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
 pub use processed::Processed;
-pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile};
+pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile, UnknownSide};
 
 /// The data folder.
 #[derive(Clone, Debug)]
@@ -155,9 +157,7 @@ impl Store {
 
     fn checked(&self, kind: &str, id: &str) -> Result<PathBuf, StoreError> {
         if !valid_id(id) {
-            return Err(StoreError::Invalid(format!(
-                "`{id}` is not a game id (lower-case letters, digits and dashes)"
-            )));
+            return Err(StoreError::BadId { id: id.to_string() });
         }
         Ok(self.root.join(kind).join(format!("{id}.toml")))
     }
@@ -176,6 +176,20 @@ impl Store {
     /// Any I/O error but "not found".
     pub fn read_game(&self, id: &str) -> Result<Option<String>, StoreError> {
         self.read_opt(&self.game_path(id)?)
+    }
+
+    /// Game `id`'s record, read (not replayed); `None` when there is no
+    /// such game. Its errors name the file as `ID.toml`, with the line.
+    ///
+    /// # Errors
+    /// Any I/O error but "not found"; a record that does not read.
+    pub fn record(&self, id: &str) -> Result<Option<Record>, StoreError> {
+        let Some(text) = self.read_game(id)? else {
+            return Ok(None);
+        };
+        Record::parse(&format!("{id}.toml"), &text)
+            .map(Some)
+            .map_err(|source| StoreError::Record { source })
     }
 
     /// # Errors
@@ -446,8 +460,11 @@ impl Store {
     /// # Errors
     /// Any I/O error.
     pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
-        let json = serde_json::to_string(c).map_err(|e| StoreError::Invalid(e.to_string()))?;
         let paths = ["0", "1"].map(|ext| self.correspondence_file(&c.address, ext));
+        let json = serde_json::to_string(c).map_err(|source| StoreError::Json {
+            what: paths[0].display().to_string(),
+            source,
+        })?;
         let slot = match paths.iter().position(|p| self.pending(p)) {
             Some(slot) => slot,
             None => c.stored.slot.map_or(0, |s| 1 - s),

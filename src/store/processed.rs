@@ -140,9 +140,9 @@ impl Store {
             .iter()
             .find(|k| k.is_empty() || k.chars().any(|c| c.is_control()))
         {
-            return Err(StoreError::Invalid(format!(
-                "{key:?} is not a mail key (one line, no control characters)"
-            )));
+            return Err(StoreError::BadKey {
+                key: key.to_string(),
+            });
         }
         self.append_keys(keys, self.batch.is_none())
     }

@@ -3,8 +3,9 @@
 //! of an admin's command.
 
 use super::{StoreError, io_err, stable_hash, valid_id};
-use crate::game::PerSide;
+use crate::game::{PerSide, Side};
 use crate::rules::Rules;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fs;
@@ -87,34 +88,113 @@ impl SecretsFile {
 
 /// A challenge waiting for the opponent's answer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "ChallengeFile", into = "ChallengeFile")]
 pub struct Challenge {
-    pub rules: String,
+    pub rules: Rules,
     /// "Name <address>" of the challenger.
     pub challenger: String,
     /// Address of the challenged player.
     pub opponent: String,
     /// The side the challenger plays.
-    pub challenger_side: String,
+    pub challenger_side: Side,
     /// The side that moves first.
-    pub first: String,
-    pub created: String,
+    pub first: Side,
+    pub created: DateTime<Utc>,
     /// The time control asked for (`3d+1d/10d`); none, no clock.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<crate::timecontrol::TimeControl>,
     /// Which command of which mail made it (a hash): a mail handled again
     /// after a crash finds its challenge instead of making another.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// `series N`: the first game of a best of N.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series: Option<u32>,
     /// `unrated`: the game leaves the ratings alone.
-    #[serde(default = "rated", skip_serializing_if = "is_rated")]
     pub rated: bool,
     /// A rematch: the game it follows (its series' next game, when it
     /// has one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after: Option<String>,
+}
+
+/// A [`Challenge`] as its file holds it: the sides by their names in
+/// the game's rules, which only the whole file gives.
+#[derive(Clone, Serialize, Deserialize)]
+struct ChallengeFile {
+    #[serde(with = "super::forms::rules_slug")]
+    rules: Rules,
+    challenger: String,
+    opponent: String,
+    challenger_side: String,
+    first: String,
+    #[serde(with = "super::forms::rfc3339_secs")]
+    created: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<crate::timecontrol::TimeControl>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    series: Option<u32>,
+    #[serde(default = "rated", skip_serializing_if = "is_rated")]
+    rated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    after: Option<String>,
+}
+
+/// A side's name in a file that is no side of its game.
+#[derive(Debug, thiserror::Error)]
+#[error("{key} = \"{value}\" is not a side of {game}: write \"{a}\" or \"{b}\"")]
+pub struct UnknownSide {
+    key: &'static str,
+    value: String,
+    game: &'static str,
+    a: &'static str,
+    b: &'static str,
+}
+
+/// The side `value` names in `rules`, for the key `key`.
+fn side_named(rules: Rules, key: &'static str, value: &str) -> Result<Side, UnknownSide> {
+    rules.side_named(value).ok_or_else(|| UnknownSide {
+        key,
+        value: value.to_string(),
+        game: rules.name(),
+        a: rules.side_name(Side::A),
+        b: rules.side_name(Side::B),
+    })
+}
+
+impl TryFrom<ChallengeFile> for Challenge {
+    type Error = UnknownSide;
+    fn try_from(f: ChallengeFile) -> Result<Challenge, UnknownSide> {
+        Ok(Challenge {
+            challenger_side: side_named(f.rules, "challenger_side", &f.challenger_side)?,
+            first: side_named(f.rules, "first", &f.first)?,
+            rules: f.rules,
+            challenger: f.challenger,
+            opponent: f.opponent,
+            created: f.created,
+            clock: f.clock,
+            source: f.source,
+            series: f.series,
+            rated: f.rated,
+            after: f.after,
+        })
+    }
+}
+
+impl From<Challenge> for ChallengeFile {
+    fn from(c: Challenge) -> ChallengeFile {
+        ChallengeFile {
+            challenger_side: c.rules.side_name(c.challenger_side).to_string(),
+            first: c.rules.side_name(c.first).to_string(),
+            rules: c.rules,
+            challenger: c.challenger,
+            opponent: c.opponent,
+            created: c.created,
+            clock: c.clock,
+            source: c.source,
+            series: c.series,
+            rated: c.rated,
+            after: c.after,
+        }
+    }
 }
 
 fn rated() -> bool {

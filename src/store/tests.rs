@@ -115,12 +115,12 @@ fn a_batch_keeps_its_changes_until_the_sync_and_reads_them_back() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     let c = Challenge {
-        rules: "mad".into(),
+        rules: crate::rules::Rules::Mad,
         challenger: "Ann <ann@example.org>".into(),
         opponent: "bob@example.org".into(),
-        challenger_side: "red".into(),
-        first: "red".into(),
-        created: "2026-11-21T10:00:00Z".into(),
+        challenger_side: crate::game::Side::B,
+        first: crate::game::Side::B,
+        created: "2026-11-21T10:00:00Z".parse().unwrap(),
         clock: None,
         source: None,
         series: Some(3),

@@ -199,8 +199,8 @@ fn check_new_record(site: &Site) {
     assert_eq!(rec.id.as_deref(), Some("bz-adm1"));
     assert_eq!(rec.first, Some(pbem::game::Side::B), "red moves first");
     assert_eq!(
-        rec.result,
-        Some(("*".into(), rec.result.clone().unwrap().1))
+        rec.result.map(|(v, _)| v),
+        Some(pbem::record::Verdict::Unfinished)
     );
     assert_eq!(rec.players[Side::A].as_deref(), Some(ALICE), "black");
     assert_eq!(rec.players[Side::B].as_deref(), Some(BOB), "red");
@@ -412,12 +412,12 @@ fn new_never_replaces_a_game_or_a_challenge() {
         .write_challenge(
             "bz-chal1",
             &Challenge {
-                rules: "boom-and-zoom".into(),
+                rules: "boom-and-zoom".parse().unwrap(),
                 challenger: ALICE.into(),
                 opponent: BOB.into(),
-                challenger_side: "black".into(),
-                first: "black".into(),
-                created: "2026-11-19T08:00:00Z".into(),
+                challenger_side: pbem::game::Side::A,
+                first: pbem::game::Side::A,
+                created: "2026-11-19T08:00:00Z".parse().unwrap(),
                 clock: None,
                 source: None,
                 series: None,
@@ -543,12 +543,12 @@ fn four_games_and_a_challenge(site: &Site) {
         .write_challenge(
             "mr-chal",
             &Challenge {
-                rules: "mad-rooks".into(),
+                rules: "mad-rooks".parse().unwrap(),
                 challenger: ALICE.into(),
                 opponent: "erin@example.org".into(),
-                challenger_side: "red".into(),
-                first: "red".into(),
-                created: "2026-11-19T08:00:00Z".into(),
+                challenger_side: pbem::game::Side::A,
+                first: pbem::game::Side::A,
+                created: "2026-11-19T08:00:00Z".parse().unwrap(),
                 clock: None,
                 source: None,
                 series: None,

@@ -64,7 +64,7 @@ fn write_long_game(data: &Path, id: &str, plies: usize) {
         id: Some(id.into()),
         created: Some(start),
         first: Some(Side::A),
-        result: Some(("*".into(), 0)),
+        result: Some((pbem::record::Verdict::Unfinished, 0)),
         players: PerSide::new(
             Some("Ann <ann@example.org>".into()),
             Some("Bob <bob@example.org>".into()),

@@ -141,11 +141,11 @@ impl Workload {
             assert_eq!(rec.moves(), g.moves, "{}: no move lost or doubled", g.id);
             let checked = pbem::cli::validate_record(&rec).unwrap();
             assert_eq!(
-                checked.result != "*",
+                checked.result.is_over(),
                 g.whole,
                 "{}: {}",
                 g.id,
-                checked.result
+                checked.word
             );
         }
     }

@@ -79,12 +79,12 @@ fn hostile_ids_name_no_file() {
     let store = Store::open(top.path().join("a/b/data")).unwrap();
     let before = tree(top.path());
     let challenge = Challenge {
-        rules: "mad".into(),
+        rules: "mad".parse().unwrap(),
         challenger: "a@example.org".into(),
         opponent: "b@example.org".into(),
-        challenger_side: "black".into(),
-        first: "black".into(),
-        created: "2026-11-20T10:00:00Z".into(),
+        challenger_side: pbem::game::Side::A,
+        first: pbem::game::Side::A,
+        created: "2026-11-20T10:00:00Z".parse().unwrap(),
         clock: None,
         source: None,
         series: None,

@@ -185,7 +185,7 @@ fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
             "{b:?}"
         );
         let rec = w.record(&id);
-        assert_eq!(rec.result.as_ref().unwrap().0, "red");
+        assert_eq!(rec.verdict().word(rec.rules), "red");
         let last = rec.lines.last().unwrap();
         assert_eq!(format!("{:?}", last.entry), "Event(Timeout)");
         // The timeout line carries the deadline, not the poll's time.
@@ -225,7 +225,8 @@ fn a_move_in_time_starts_the_opponents_clock_and_a_late_one_is_refused() {
         "{b:?}"
     );
     assert!(b.iter().any(|s| s.contains("was not accepted")), "{b:?}");
-    assert_eq!(w.record(&id).result.unwrap().0, "black");
+    let rec = w.record(&id);
+    assert_eq!(rec.verdict().word(rec.rules), "black");
 }
 
 #[test]

@@ -405,7 +405,7 @@ pub(super) fn every_change_in_the_history(games: &Path, ids: &[String]) {
             .iter()
             .filter(|l| l.contains("result = "))
             .count();
-        let over = rec.result.as_ref().is_some_and(|(r, _)| r != "*");
+        let over = rec.verdict().is_over();
         assert_eq!(results, usize::from(over), "{id}: its result");
     }
 }

@@ -8,11 +8,13 @@
 pub mod match_info;
 pub mod read;
 pub mod replay;
+pub mod verdict;
 pub mod write;
 
 pub use match_info::MatchInfo;
 pub use read::{Entry, Event, MoveLine, Record};
 pub use replay::{Replayed, replay};
+pub use verdict::Verdict;
 
 use std::fmt;
 

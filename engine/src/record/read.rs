@@ -3,6 +3,7 @@
 
 use super::RecordError;
 use super::match_info::{MatchInfo, RawMatch};
+use super::verdict::Verdict;
 use crate::game::{PerSide, Side};
 use crate::rules::Rules;
 use chrono::{DateTime, FixedOffset};
@@ -22,7 +23,7 @@ pub struct Record {
     /// The side that moves first, when the record names it.
     pub first: Option<Side>,
     /// `result` and its line: `*`, a side name, or `draw`.
-    pub result: Option<(String, usize)>,
+    pub result: Option<(Verdict, usize)>,
     /// Each side's player, "Name <address>", as the `[players]` table
     /// (keyed by side names) gives it: a side may have none (an offline
     /// record may have no table at all).
@@ -321,19 +322,17 @@ impl Record {
             None => None,
             Some(r) => {
                 let line = line_of(src, r.span().start);
-                let v = r.get_ref().trim().to_ascii_lowercase();
-                let ok = v == "*" || v == "draw" || rules.side_named(&v).is_some();
-                if !ok {
-                    return Err(err(
+                let verdict = Verdict::parse(rules, r.get_ref()).ok_or_else(|| {
+                    err(
                         line,
                         format!(
                             "result = \"{}\" is not a result: write \"*\" (in play), \"draw\", {}",
                             r.get_ref(),
                             sides(rules)
                         ),
-                    ));
-                }
-                Some((v, line))
+                    )
+                })?;
+                Some((verdict, line))
             }
         };
         let created = match &raw.created {
@@ -450,6 +449,12 @@ impl Record {
         self.players_by_name()
             .find(|(_, p)| pred(p))
             .map(|(side, _)| side)
+    }
+
+    /// What the record's `result` says; a record without one is in play
+    /// (the writer writes `"*"` for it).
+    pub fn verdict(&self) -> Verdict {
+        self.result.map_or(Verdict::Unfinished, |(v, _)| v)
     }
 
     /// The side that moves first: the record's, else the rules'.

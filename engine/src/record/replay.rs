@@ -1,7 +1,7 @@
 //! Replay: plays a record's lines through the rules, checking each move
 //! and event, then checks `result` against the outcome.
 
-use super::{Entry, Event, MoveLine, Record, RecordError};
+use super::{Entry, Event, MoveLine, Record, RecordError, Verdict};
 use crate::game::{self, End, Game, Outcome, Side};
 use crate::notation::Notation;
 
@@ -26,9 +26,9 @@ impl<G: Game> Replayed<G> {
             .last()
             .expect("the start position is always there")
     }
-    /// The record's `result` value for this outcome: `*`, a side, `draw`.
-    pub fn result(&self) -> &'static str {
-        result_word::<G>(self.end.as_ref())
+    /// The record's `result` for how the moves end: in play, drawn, won.
+    pub fn result(&self) -> Verdict {
+        Verdict::of(self.end.as_ref().map(|e| e.outcome))
     }
 
     /// How to draw the position after `ply` moves from `seat`: that
@@ -50,11 +50,7 @@ impl<G: Game> Replayed<G> {
 
 /// `*`, the winner's name, or `draw`.
 pub fn result_word<G: Game>(end: Option<&End>) -> &'static str {
-    match end.map(|e| e.outcome) {
-        None => "*",
-        Some(Outcome::Draw) => "draw",
-        Some(Outcome::Win(s)) => G::RULES.side_name(s),
-    }
+    Verdict::of(end.map(|e| e.outcome)).word(G::RULES)
 }
 
 /// Replays `record` as game `G` (the caller dispatches on `record.rules`
@@ -127,15 +123,16 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
     if out.end.is_none() {
         out.end = game::outcome(&pos);
     }
-    if let Some((claimed, line)) = &record.result {
+    if let Some((claimed, line)) = record.result {
         let actual = out.result();
         if claimed != actual {
+            let (claimed, actual) = (claimed.word(G::RULES), actual.word(G::RULES));
             let why = match &out.end {
                 None => format!("the game is still in play, {} to move", name(pos.turn())),
                 Some(end) => end.reason.clone(),
             };
             return Err(err(
-                *line,
+                line,
                 format!("result = \"{claimed}\" but the moves give \"{actual}\" ({why})"),
             ));
         }

@@ -103,11 +103,7 @@ pub fn to_string(record: &Record) -> String {
     }
     let first = record.first_side();
     let _ = writeln!(s, "first = {}", quoted(rules.side_name(first)));
-    let result = record
-        .result
-        .as_ref()
-        .map(|(r, _)| r.as_str())
-        .unwrap_or("*");
+    let result = record.verdict().word(rules);
     let _ = writeln!(
         s,
         "result = {:<24}# \"*\" while in play, else a side name or \"draw\"",
@@ -228,10 +224,7 @@ mod tests {
             again.lines[2].side, rec.lines[2].side,
             "the resignation's side"
         );
-        assert_eq!(
-            again.result.as_ref().map(|r| &r.0),
-            rec.result.as_ref().map(|r| &r.0)
-        );
+        assert_eq!(again.result.map(|r| r.0), rec.result.map(|r| r.0));
         let ended = |r: &Record| {
             crate::record::replay::replay::<crate::games::boom_and_zoom::BoomAndZoom>(r)
                 .map(|r| r.end.map(|e| e.outcome))

@@ -5,7 +5,7 @@
 //! `tests/cli/records.rs`.)
 
 use pbem_engine::game::{self, Game, Side};
-use pbem_engine::record::{self, Entry, Event, MoveLine, Record};
+use pbem_engine::record::{self, Entry, Event, MoveLine, Record, Verdict};
 use pbem_engine::rules::Rules;
 use pbem_engine::testing::random_record;
 
@@ -114,7 +114,7 @@ fn events_end_the_game_and_nothing_may_follow() {
         .replace("result = \"*\"", "result = \"red\"");
     let r = Record::parse("bz.toml", &resign).unwrap();
     let done = record::replay::<Bz>(&r).unwrap();
-    assert_eq!(done.result(), "red");
+    assert_eq!(done.result(), Verdict::Won(Side::B));
     // Drawn after its last move the board says how it ended; before, not.
     let total = done.moves.len();
     let view = done.view(total, Some(Side::B));
@@ -153,10 +153,13 @@ fn events_end_the_game_and_nothing_may_follow() {
         )
         .replace("result = \"*\"", "result = \"draw\"");
     let r = record::replay::<Bz>(&Record::parse("bz.toml", &draw).unwrap()).unwrap();
-    assert_eq!(r.result(), "draw");
+    assert_eq!(r.result(), Verdict::Drawn);
     let offered = BZ.replace("3. red 50-42\n", "3. red 50-42\nblack draw offered\n");
     let r = record::replay::<Bz>(&Record::parse("bz.toml", &offered).unwrap()).unwrap();
-    assert_eq!((r.result(), r.draw_offer), ("*", Some(Side::A)));
+    assert_eq!(
+        (r.result(), r.draw_offer),
+        (Verdict::Unfinished, Some(Side::A))
+    );
     assert!(matches!(Event::Resign.as_str(), "resign"));
 }
 
@@ -200,7 +203,7 @@ fn events_line_up_with_the_moves_and_read_back() {
     rec.lines.push(event(Side::B, Event::DrawDeclined, 2));
     rec.lines.push(event(Side::B, Event::DrawOffered, 3));
     rec.lines.push(event(Side::A, Event::DrawAgreed, 4));
-    rec.result = Some(("draw".into(), 0));
+    rec.result = Some((Verdict::Drawn, 0));
     let text = record::write::to_string(&rec);
     let times: Vec<usize> = text.lines().filter_map(|l| l.find("  2026-")).collect();
     assert_eq!(times.len(), 10, "{text}");
@@ -213,7 +216,10 @@ fn events_line_up_with_the_moves_and_read_back() {
             .collect::<Vec<_>>()
     };
     assert_eq!(entries(&back), entries(&rec));
-    assert_eq!(record::replay::<Bz>(&back).unwrap().result(), "draw");
+    assert_eq!(
+        record::replay::<Bz>(&back).unwrap().result(),
+        Verdict::Drawn
+    );
     assert_eq!(record::write::to_string(&back), text);
     // Resign and timeout, each the last line of its game, line up too.
     for e in [Event::Resign, Event::Timeout] {
@@ -222,12 +228,16 @@ fn events_line_up_with_the_moves_and_read_back() {
         // Side B is to move after six plies from B: it resigns, or its
         // time runs out.
         r.lines.push(event(Side::B, e, 5));
-        r.result = Some((Bz::RULES.side_name(Side::A).to_string(), 0));
+        r.result = Some((Verdict::Won(Side::A), 0));
         let text = record::write::to_string(&r);
         let cols: Vec<usize> = text.lines().filter_map(|l| l.find("  2026-")).collect();
         assert!(cols.iter().all(|&c| c == cols[0]), "{text}");
         let back = Record::parse("t.toml", &text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         assert_eq!(entries(&back), entries(&r));
-        assert_eq!(record::replay::<Bz>(&back).unwrap().result(), "black");
+        assert_eq!(
+            record::replay::<Bz>(&back).unwrap().result(),
+            Verdict::Won(Side::A)
+        );
+        assert_eq!(Bz::RULES.side_name(Side::A), "black");
     }
 }

@@ -46,12 +46,12 @@ fn write_game(store: &Store) {
         .write_challenge(
             "bz-chal1",
             &Challenge {
-                rules: "boom-and-zoom".into(),
+                rules: pbem::rules::Rules::BoomAndZoom,
                 challenger: ALICE.into(),
                 opponent: "bob@example.org".into(),
-                challenger_side: "black".into(),
-                first: "black".into(),
-                created: "2026-11-19T08:00:00Z".into(),
+                challenger_side: pbem::game::Side::A,
+                first: pbem::game::Side::A,
+                created: "2026-11-19T08:00:00Z".parse().unwrap(),
                 clock: None,
                 source: None,
                 series: None,
