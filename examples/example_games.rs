@@ -1,7 +1,7 @@
-//! Writes `games/<slug>.toml`: one complete, finished example game per
+//! Writes each game's `engine/src/games/<folder>/<slug>.toml`: one complete, finished example game per
 //! game, played out by the engine with seeded random moves that favour
 //! winning moves and captures, in the full record form; and
-//! `games/in-play/<slug>.toml`: the first [`IN_PLAY`] moves of it, a game
+//! `<slug>-in-play.toml` beside it: the first [`IN_PLAY`] moves of it, a game
 //! still in play (for `pbem moves`, whose examples must print something).
 //!
 //! `cargo run --example example_games` (rewrites the files; the games are
@@ -115,12 +115,11 @@ fn example<G: Game>(in_play: bool) -> String {
 }
 
 fn main() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    for (folder, in_play) in [(dir.clone(), false), (dir.join("in-play"), true)] {
-        std::fs::create_dir_all(&folder).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for in_play in [false, true] {
         for rules in Rules::ALL {
             let text = pbem::with_game!(rules, G => example::<G>(in_play));
-            let path = folder.join(format!("{}.toml", rules.slug()));
+            let path = root.join(rules.example_path(in_play));
             pbem::store::files::write_atomic(&path, &text).unwrap();
             println!("wrote {}", path.display());
         }

@@ -53,6 +53,14 @@ macro_rules! __rules_info {
                     })*
                 }
             }
+            /// The game's folder under `engine/src/games/`, which holds its
+            /// code, its rules (`<slug>.md`) and its example records
+            /// (`<slug>.toml`, finished, and `<slug>-in-play.toml`).
+            pub const fn folder(self) -> &'static str {
+                match self {
+                    $($crate::rules::Rules::$variant => stringify!($module),)*
+                }
+            }
             /// The board: a constant, for the games' own constants.
             pub const fn geometry(self) -> $crate::geom::Geometry {
                 self.info().geometry
@@ -62,6 +70,18 @@ macro_rules! __rules_info {
 }
 
 impl Rules {
+    /// Where the game's example record is in the source, from the
+    /// workspace's root: `engine/src/games/<folder>/<slug>.toml`, a
+    /// finished game ([`RulesInfo::example`]), or with `in_play` the
+    /// opening of it, `<slug>-in-play.toml`.
+    pub fn example_path(self, in_play: bool) -> String {
+        let tail = if in_play { "-in-play" } else { "" };
+        format!(
+            "engine/src/games/{}/{}{tail}.toml",
+            self.folder(),
+            self.slug()
+        )
+    }
     /// "by Ty Bomba", "after T. Robison".
     pub fn byline(self) -> Credit {
         self.info().credit

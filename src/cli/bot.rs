@@ -24,9 +24,9 @@ const GAME_OVER: i32 = 3;
 /// standard error; with --json, "move": null and the reason).
 ///
 /// Examples:
-///   pbem suggest games/in-play/mad.toml
-///   pbem suggest games/in-play/embed.toml --think-ms 3000 --json
-///   pbem suggest games/in-play/mad.toml --nodes 20000 --seed 7
+///   pbem suggest engine/src/games/mad/mad-in-play.toml
+///   pbem suggest engine/src/games/embed/embed-in-play.toml --think-ms 3000 --json
+///   pbem suggest engine/src/games/mad/mad-in-play.toml --nodes 20000 --seed 7
 ///   printf '34/43,33/42\n20-11\n' | pbem suggest --rules guerrilla-checkers -
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]

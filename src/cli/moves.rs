@@ -9,13 +9,14 @@ use serde_json::json;
 /// or with --ply N after its first N moves.
 ///
 /// Prints nothing when the game is over there. Exits 1 when the record is
-/// bad (the error names the line). games/ holds a finished example game
-/// of each game; games/in-play/ one still in play.
+/// bad (the error names the line). Each game's folder in the source,
+/// engine/src/games/GAME/, holds a finished example game (SLUG.toml) and
+/// one still in play (SLUG-in-play.toml).
 ///
 /// Examples:
-///   pbem moves games/in-play/mad.toml
-///   pbem moves games/in-play/mad.toml --from 12
-///   pbem moves games/embed.toml --ply 10
+///   pbem moves engine/src/games/mad/mad-in-play.toml
+///   pbem moves engine/src/games/mad/mad-in-play.toml --from 12
+///   pbem moves engine/src/games/embed/embed.toml --ply 10
 ///   printf '34/43,33/42\n20-11\n' | pbem moves --rules guerrilla-checkers -
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]

@@ -8,9 +8,9 @@ use serde_json::json;
 /// move N.
 ///
 /// Examples:
-///   pbem show games/embed.toml
-///   pbem show games/embed.toml --ply 10 --seat red
-///   pbem show games/embed.toml --ply 10 --svg
+///   pbem show engine/src/games/embed/embed.toml
+///   pbem show engine/src/games/embed/embed.toml --ply 10 --seat red
+///   pbem show engine/src/games/embed/embed.toml --ply 10 --svg
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Show {

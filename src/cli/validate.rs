@@ -10,7 +10,7 @@ use serde_json::json;
 /// 1 otherwise. Every file is checked even after a bad one.
 ///
 /// Examples:
-///   pbem validate games/*.toml games/in-play/*.toml
+///   pbem validate engine/src/games/*/*.toml
 ///   printf 'L14-28\n49-42:2\n' | pbem validate --rules mad --first black -
 ///   printf '2x1\n21x29\n' | pbem validate --rules mad-rooks -
 #[derive(Args, Debug)]

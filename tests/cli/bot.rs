@@ -61,8 +61,8 @@ fn check_file(file: &str, seed: u64) {
 #[test]
 fn suggests_a_legal_move_in_every_example_game() {
     for rules in Rules::ALL {
-        check_file(&format!("games/in-play/{}.toml", rules.slug()), 1);
-        check_file(&format!("games/{}.toml", rules.slug()), 1);
+        check_file(&rules.example_path(true), 1);
+        check_file(&rules.example_path(false), 1);
     }
 }
 
@@ -87,16 +87,16 @@ fn suggests_legal_moves_in_random_records_of_every_game() {
 
 #[test]
 fn a_finished_game_has_no_move() {
-    let o = pbem(&["suggest", "games/embed.toml"]);
+    let o = pbem(&["suggest", "engine/src/games/embed/embed.toml"]);
     assert_eq!(o.status.code(), Some(3));
     assert_eq!(text(&o), "");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(
         err.trim_end(),
-        "games/embed.toml: the game is over (black's boss entered 59, on red's home row \
+        "engine/src/games/embed/embed.toml: the game is over (black's boss entered 59, on red's home row \
          57-64): there is no move to suggest"
     );
-    let o = pbem(&["suggest", "games/embed.toml", "--json"]);
+    let o = pbem(&["suggest", "engine/src/games/embed/embed.toml", "--json"]);
     assert_eq!(o.status.code(), Some(3));
     let v: serde_json::Value = serde_json::from_str(&text(&o)).unwrap();
     assert_eq!(v["move"], serde_json::Value::Null);
@@ -166,7 +166,7 @@ fn a_node_budget_and_a_seed_repeat() {
     let run = || {
         text(&pbem(&[
             "suggest",
-            "games/in-play/mad.toml",
+            "engine/src/games/mad/mad-in-play.toml",
             "--nodes",
             "3000",
             "--seed",
@@ -211,7 +211,12 @@ fn a_match_prints_the_score() {
 
 #[test]
 fn a_bad_level_is_a_usage_error() {
-    let o = pbem(&["suggest", "games/in-play/mad.toml", "--level", "4"]);
+    let o = pbem(&[
+        "suggest",
+        "engine/src/games/mad/mad-in-play.toml",
+        "--level",
+        "4",
+    ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
@@ -220,7 +225,7 @@ fn a_bad_level_is_a_usage_error() {
     );
     let o = pbem(&[
         "suggest",
-        "games/in-play/mad.toml",
+        "engine/src/games/mad/mad-in-play.toml",
         "--level",
         "1",
         "--nodes",

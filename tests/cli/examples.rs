@@ -1,7 +1,7 @@
-//! The example games in `games/`: one finished game per
-//! game, in the full record form, each passing `pbem validate` (built into
-//! pbem as the game's `RulesInfo::example`); and in `games/in-play/` one
-//! still in play per game. They double as documentation, so they must stay
+//! The example games in each game's folder (`engine/src/games/<folder>/`):
+//! one finished game per game, `<slug>.toml`, in the full record form,
+//! each passing `pbem validate` (built into pbem as the game's
+//! `RulesInfo::example`); and `<slug>-in-play.toml`, one still in play. They double as documentation, so they must stay
 //! exactly what the writer produces.
 
 use pbem::record::{self, Record};
@@ -37,13 +37,13 @@ fn one_finished_full_form_game_per_game() {
     }
 }
 
-/// `games/in-play/<slug>.toml`: the opening of the finished example game,
+/// `<slug>-in-play.toml`: the opening of the finished example game,
 /// still in play, with legal moves to list.
 #[test]
 fn one_game_in_play_per_game() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for rules in Rules::ALL {
-        let path = dir.join("in-play").join(format!("{}.toml", rules.slug()));
+        let path = root.join(rules.example_path(true));
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let name = path.display().to_string();

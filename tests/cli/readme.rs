@@ -213,7 +213,7 @@ fn the_books_sh_blocks_run_as_printed() {
             let text = std::fs::read_to_string(&path).unwrap();
             for block in blocks_of(&text, "```sh\n") {
                 let dir = tempfile::tempdir().unwrap();
-                std::os::unix::fs::symlink(root.join("games"), dir.path().join("games")).unwrap();
+                std::os::unix::fs::symlink(root.join("engine"), dir.path().join("engine")).unwrap();
                 sh(dir.path(), &block);
                 run += 1;
             }

@@ -4,6 +4,7 @@
 //! characters alike.
 
 use super::*;
+use pbem::rules::Rules;
 
 /// Each cause is said once, with one hint: a missing settings
 /// file, and a data folder that cannot be made, whose OS error was said
@@ -180,17 +181,15 @@ fn new_names_players_with_player() {
     }
 }
 
-/// How a game ended reads inside parentheses without nesting them (issue
-/// 14: "(black moved off 6 strength points, red 0 (6 or more wins))"):
+/// How a game ended reads inside parentheses without nesting them (not
+/// "(black moved off 6 strength points, red 0 (6 or more wins))"):
 /// the reason of every bundled game's end has none of its own.
 #[test]
 fn end_reasons_have_no_parentheses_of_their_own() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        .map(|p| p.display().to_string())
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut files: Vec<String> = Rules::ALL
+        .iter()
+        .map(|r| format!("{root}/{}", r.example_path(false)))
         .collect();
     files.sort();
     assert_eq!(files.len(), 8, "{files:?}");
@@ -251,8 +250,8 @@ fn help_examples_run_as_printed() {
 /// none and its JSON names no side to move.
 #[test]
 fn moves_at_a_ply_and_no_turn_when_over() {
-    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/games");
-    let mad = format!("{games}/mad.toml");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mad = format!("{root}/{}", Rules::Mad.example_path(false));
     let at = |ply: &str| pbem(&["moves", &mad, "--ply", ply, "--json"], None);
     let v: serde_json::Value = serde_json::from_str(&text(&at("0"))).unwrap();
     assert_eq!(v["ply"], 0);
@@ -264,7 +263,10 @@ fn moves_at_a_ply_and_no_turn_when_over() {
     );
     // The same as the game in play with those moves.
     let in_play = text(&pbem(
-        &["moves", &format!("{games}/in-play/mad.toml")],
+        &[
+            "moves",
+            &format!("{root}/{}", Rules::Mad.example_path(true)),
+        ],
         None,
     ));
     assert!(!in_play.is_empty());
@@ -358,9 +360,13 @@ fn mail_and_command_line_read_characters_alike() {
 /// `pbem moves --from` reads a square as mail reads `moves 12`.
 #[test]
 fn from_reads_fullwidth_digits() {
-    let mad = concat!(env!("CARGO_MANIFEST_DIR"), "/games/in-play/mad.toml");
-    let ascii = pbem(&["moves", mad, "--from", "12"], None);
-    let wide = pbem(&["moves", mad, "--from", "１２"], None);
+    let mad = format!(
+        "{}/{}",
+        env!("CARGO_MANIFEST_DIR"),
+        Rules::Mad.example_path(true)
+    );
+    let ascii = pbem(&["moves", &mad, "--from", "12"], None);
+    let wide = pbem(&["moves", &mad, "--from", "１２"], None);
     assert_eq!(wide.status.code(), Some(0), "{}", err(&wide));
     assert!(!text(&ascii).is_empty());
     assert_eq!(text(&wide), text(&ascii));

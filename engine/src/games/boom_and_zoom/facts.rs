@@ -45,6 +45,6 @@ side has no tower on the board, play stops: more checkers off wins.",
     examples: &["22-15", "22x15", "22-off"],
     text: include_str!("boom-and-zoom.md"),
     id_prefix: "bz",
-    example: include_str!("../../../../games/boom-and-zoom.toml"),
+    example: include_str!("boom-and-zoom.toml"),
     sections: Section::TITLES,
 };

@@ -44,6 +44,6 @@ strength. First to move off 6 or more points wins.",
     examples: &["17-33", "33x41", "49-off"],
     text: include_str!("dragons-teeth.md"),
     id_prefix: "dt",
-    example: include_str!("../../../../games/dragons-teeth.toml"),
+    example: include_str!("dragons-teeth.toml"),
     sections: Section::TITLES,
 };

@@ -43,6 +43,6 @@ your pieces. A move that leaves your own boss embedded loses.",
     examples: &["37-29", "37x29"],
     text: include_str!("embed.md"),
     id_prefix: "em",
-    example: include_str!("../../../../games/embed.toml"),
+    example: include_str!("embed.toml"),
     sections: Section::TITLES,
 };

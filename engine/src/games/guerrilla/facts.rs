@@ -46,6 +46,6 @@ win; the guerrilla loses with an empty supply.",
     examples: &["27/36,28/37", "27-36", "27x36x45"],
     text: include_str!("guerrilla-checkers.md"),
     id_prefix: "gc",
-    example: include_str!("../../../../games/guerrilla-checkers.toml"),
+    example: include_str!("guerrilla-checkers.toml"),
     sections: Section::TITLES,
 };

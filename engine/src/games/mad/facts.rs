@@ -41,6 +41,6 @@ row to win.",
     examples: &["12-20", "12-20:2", "12x20", "L12-28"],
     text: include_str!("mad.md"),
     id_prefix: "mad",
-    example: include_str!("../../../../games/mad.toml"),
+    example: include_str!("mad.toml"),
     sections: Section::TITLES,
 };

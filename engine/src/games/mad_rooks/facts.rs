@@ -43,7 +43,7 @@ kill. Kill all enemy checkers to win.",
     examples: &["18-42", "18x22"],
     text: include_str!("mad-rooks.md"),
     id_prefix: "mr",
-    example: include_str!("../../../../games/mad-rooks.toml"),
+    example: include_str!("mad-rooks.toml"),
     sections: Section::TITLES,
 };
 
@@ -63,6 +63,6 @@ checker, else slide diagonally to engage. Kill all enemy checkers to win.",
     examples: &["22-44", "22x33"],
     text: include_str!("mad-bishops.md"),
     id_prefix: "mb",
-    example: include_str!("../../../../games/mad-bishops.toml"),
+    example: include_str!("mad-bishops.toml"),
     sections: Section::TITLES,
 };

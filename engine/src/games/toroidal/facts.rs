@@ -47,6 +47,6 @@ heaven loses; 40 moves without a jump draw.",
     examples: &["22-29", "22x36", "22x36x50"],
     text: include_str!("toroidal-checkers.md"),
     id_prefix: "tc",
-    example: include_str!("../../../../games/toroidal-checkers.toml"),
+    example: include_str!("toroidal-checkers.toml"),
     sections: Section::TITLES,
 };
