@@ -186,7 +186,7 @@ impl Adjudicator<'_> {
         if let Some(k) = of(id, table) {
             return Ok(k);
         }
-        let Some(other) = self.store.key_owner(token)? else {
+        let Some(other) = self.desk.key_owner(token)? else {
             return Ok(Key::Unknown);
         };
         Ok(self

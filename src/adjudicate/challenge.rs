@@ -146,13 +146,13 @@ impl Adjudicator<'_> {
             after: asked.after.map(str::to_string),
         };
         let mut secrets = Secrets {
-            tokens: PerSide::new(Some(store::new_token()?), Some(store::new_token()?)),
+            tokens: PerSide::new(Some(self.draw.token()?), Some(self.draw.token()?)),
             players: PerSide::default(),
         };
         secrets.players[challenger_side] = Some(from.to_lowercase());
         secrets.players[challenger_side.other()] = Some(opponent.clone());
-        self.store.write_secrets(&id, rules, &secrets)?;
-        self.store.write_challenge(&id, &c)?;
+        self.desk.write_secrets(&id, rules, &secrets)?;
+        self.desk.write_challenge(&id, &c)?;
         Ok((id, c))
     }
 
@@ -169,7 +169,7 @@ impl Adjudicator<'_> {
         let first = rules
             .side_named(&challenge.first)
             .unwrap_or_else(|| rules.fixed_first().unwrap_or(Side::A));
-        let secrets = self.store.secrets(&id, rules)?;
+        let secrets = self.desk.secrets(&id, rules)?;
         let opp_side = rules
             .side_named(&challenge.challenger_side)
             .unwrap_or(Side::A)
@@ -209,8 +209,8 @@ impl Adjudicator<'_> {
         let who = mailbox_key(from);
         let since = self.now - chrono::Duration::days(CHALLENGE_OPEN_DAYS);
         let mut open = Vec::new();
-        for id in self.store.challenge_ids()? {
-            if let Some(c) = self.store.challenge(&id)?
+        for id in self.desk.challenge_ids()? {
+            if let Some(c) = self.desk.challenge(&id)?
                 && mailbox_key(&address_of(&c.challenger)) == who
                 && DateTime::parse_from_rfc3339(&c.created).is_ok_and(|t| t.to_utc() > since)
             {
@@ -222,8 +222,8 @@ impl Adjudicator<'_> {
 
     /// The challenge a command made before (its `source`), if any.
     pub(super) fn challenge_from(&self, source: &str) -> Result<Option<(String, Challenge)>> {
-        for id in self.store.challenge_ids()? {
-            if let Some(c) = self.store.challenge(&id)?
+        for id in self.desk.challenge_ids()? {
+            if let Some(c) = self.desk.challenge(&id)?
                 && c.source.as_deref() == Some(source)
             {
                 return Ok(Some((id, c)));
@@ -272,7 +272,7 @@ impl Adjudicator<'_> {
         match commands.first() {
             Some(Command::Accept) => self.accept(id, ch, rules, mail),
             Some(Command::Decline) => {
-                self.store.remove_challenge(id)?;
+                self.desk.remove_challenge(id)?;
                 let r = Letter {
                     to: ch.challenger.clone(),
                     kind: Kind::News,
@@ -302,7 +302,7 @@ impl Adjudicator<'_> {
         rules: Rules,
         ch: &Challenge,
     ) -> Result<Handled> {
-        self.store.remove_challenge(id)?;
+        self.desk.remove_challenge(id)?;
         let challenger = public_name(self.identity, &address_of(&ch.challenger));
         let opponent = public_name(self.identity, &ch.opponent);
         let replies = [(ch.challenger.clone(), true), (ch.opponent.clone(), false)]
@@ -343,19 +343,19 @@ impl Adjudicator<'_> {
         clock: Option<TimeControl>,
         match_info: record::MatchInfo,
     ) -> Result<()> {
-        if self.store.read_game(id)?.is_some() {
+        if self.desk.read_game(id)?.is_some() {
             return Ok(());
         }
-        let mut secrets = self.store.secrets(id, rules)?;
+        let mut secrets = self.desk.secrets(id, rules)?;
         for token in &mut secrets.tokens.0 {
             if token.is_none() {
-                *token = Some(store::new_token()?);
+                *token = Some(self.draw.token()?);
             }
         }
         secrets.players = players
             .clone()
             .map(|_, m| Some(address_of(&m).to_lowercase()));
-        self.store.write_secrets(id, rules, &secrets)?;
+        self.desk.write_secrets(id, rules, &secrets)?;
         self.mark_bot_game(id, &players)?;
         let rec = Record {
             file: format!("{id}.toml"),
@@ -374,7 +374,7 @@ impl Adjudicator<'_> {
         if let Some(control) = clock {
             self.start_clock(id, control, rec.first_side(), &rec)?;
         }
-        self.store.write_game(id, &record::write::to_string(&rec))?;
+        self.desk.write_game(id, &record::write::to_string(&rec))?;
         Ok(())
     }
 
@@ -389,13 +389,13 @@ impl Adjudicator<'_> {
     /// The letters of [`Adjudicator::started`].
     pub(super) fn started_letters(&self, id: &str) -> Result<Vec<Letter>> {
         let text = self
-            .store
+            .desk
             .read_game(id)?
             .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
         let rec = Record::parse(&format!("{id}.toml"), &text)
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let rules = rec.rules;
-        let secrets = self.store.secrets(id, rules)?;
+        let secrets = self.desk.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;
         let shown = self.match_view(&rec)?;
         let tournament = self.tournament_line(&rec, None);
@@ -455,8 +455,8 @@ impl Adjudicator<'_> {
                 rated: ch.rated,
                 games: vec![id.to_string()],
             };
-            if self.store.series(id)?.is_none() {
-                self.store.write_series(id, &file)?;
+            if self.desk.series(id)?.is_none() {
+                self.desk.write_series(id, &file)?;
             }
             info.series = Some(id.to_string());
             info.game = Some(1);
@@ -478,7 +478,7 @@ impl Adjudicator<'_> {
         let opponent = mailbox(mail.from_name.as_deref(), &ch.opponent);
         let players = PerSide::seat(challenger_side, challenger, opponent);
         let info = self.match_of_challenge(id, ch, rules, &players)?;
-        self.store.remove_challenge_after(id, || {
+        self.desk.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())
         })?;
         let replies = self.started_letters(id)?;

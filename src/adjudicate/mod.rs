@@ -43,6 +43,7 @@ mod challenge;
 mod clocks;
 mod confirm;
 mod damage;
+mod desk;
 mod ids;
 mod league;
 mod names;
@@ -59,6 +60,7 @@ pub use bot::{BotStep, MAX_BOT_GAMES, MAX_BOT_GAMES_IN_ALL, bot_key};
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
+pub use desk::{Desk, Draw, Effect, Facts};
 pub use league::tournament_state as league_state;
 pub use names::{known_name, nearest, public_name};
 pub use news::MAX_LISTED;
@@ -74,7 +76,7 @@ use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::reply::{Identity, Reply};
 use crate::reply::{Kind, Letter};
 use crate::rules::Rules;
-use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
+use crate::store::{self, Challenge, GameClock, Secrets, StoreError};
 use crate::timecontrol::TimeControl;
 use auth::Who;
 use challenge::Asked;
@@ -86,8 +88,11 @@ use refuse::{Refusal, no_command_reason};
 use table::Table;
 
 /// What became of a mail.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Handled {
+    /// The changes to the data folder the mail comes to, in order, for
+    /// the caller to apply (in the poll's batch).
+    pub effects: Vec<Effect>,
     /// The mails to send, composed from [`Handled::letters`] in their
     /// order; the poll may hold back or replace some of them (the reply
     /// limits, the digests).
@@ -144,7 +149,11 @@ type Result<T> = std::result::Result<T, AdjudicateError>;
 
 /// The adjudicator for one poll.
 pub struct Adjudicator<'a> {
-    pub store: &'a Store,
+    /// What it reads, and the changes it decides (taken by the caller
+    /// with [`Desk::take`] after each call, and applied).
+    pub desk: Desk<'a>,
+    /// Where fresh keys and game ids come from.
+    pub draw: &'a dyn Draw,
     pub identity: &'a Identity,
     pub templates: &'a Templates,
     /// The one clock (STYLE.md habit 8): the poll's time.
@@ -159,10 +168,30 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Only store and template failures: the mail then stays unprocessed.
     pub fn handle(&self, mail: &Inbound) -> Result<Handled> {
-        let mut handled = self.route(mail)?;
-        let letters = std::mem::take(&mut handled.letters);
-        handled.replies = self.compose(&letters)?;
+        // Composed on the desk: a mail's thread head reads the game as
+        // the mail left it.
+        let (mut handled, effects) = self.decide(|a| {
+            let mut handled = a.route(mail)?;
+            let letters = std::mem::take(&mut handled.letters);
+            handled.replies = a.compose(&letters)?;
+            Ok(handled)
+        })?;
+        handled.effects = effects;
         Ok(handled)
+    }
+
+    /// `step` (one of the adjudicator's calls) on a clean desk: what it
+    /// returns, and the changes it decided, in order, for the caller to
+    /// apply. What a call cut short (an error, a panic) left on the desk
+    /// stands for nothing: a step's changes are applied whole or not.
+    ///
+    /// # Errors
+    /// What `step` returns; its changes are then dropped.
+    pub fn decide<T>(&self, step: impl FnOnce(&Self) -> Result<T>) -> Result<(T, Vec<Effect>)> {
+        self.desk.take();
+        let r = step(self);
+        let effects = self.desk.take();
+        Ok((r?, effects))
     }
 
     /// The mails `letters` stand for, worded by the compose step.
@@ -174,6 +203,8 @@ impl Adjudicator<'_> {
     /// "reply to this mail" for what only a key can do, but say where to
     /// write instead.
     pub(super) fn compose(&self, letters: &[Letter]) -> Result<Vec<Reply>> {
+        // One look at each game for all its mails.
+        let mut heads = std::collections::HashMap::new();
         letters
             .iter()
             .filter(|l| self.identity.bot_level(&l.to).is_none())
@@ -183,10 +214,17 @@ impl Adjudicator<'_> {
                     pbem_address => &self.identity.address,
                     ..l.context.clone()
                 };
-                Ok(self.templates.compose(&Letter {
+                let mut reply = self.templates.compose(&Letter {
                     context,
                     ..l.clone()
-                })?)
+                })?;
+                if let Some(g) = &l.game {
+                    let head = heads
+                        .entry(g.clone())
+                        .or_insert_with(|| self.thread_head(g));
+                    reply.head = head.clone();
+                }
+                Ok(reply)
             })
             .collect()
     }

@@ -55,18 +55,18 @@ impl Adjudicator<'_> {
     /// Store and template failures; a damaged record.
     pub fn news_of(&self, id: &str) -> Result<Vec<Reply>> {
         let text = self
-            .store
+            .desk
             .read_game(id)?
             .ok_or_else(|| StoreError::Invalid(format!("no game {id}")))?;
         let rec = Record::parse(&format!("{id}.toml"), &text)
             .map_err(|e| StoreError::Invalid(e.to_string()))?;
-        let secrets = self.store.secrets(id, rec.rules)?;
+        let secrets = self.desk.secrets(id, rec.rules)?;
         crate::with_game!(rec.rules, G => {
             let replayed = record::replay::<G>(&rec).map_err(|e| StoreError::Invalid(e.to_string()))?;
             let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
             let clock = self.game_clock(id, &rec)?;
             if let Some(gc) = &clock {
-                self.store.write_clock(id, gc, &self.identity.clocks)?;
+                self.desk.write_clock(id, gc, &self.identity.clocks)?;
             }
             self.compose(&self.news::<G>(id, &rec, &replayed, mover, &secrets, clock.as_ref())?)
         })

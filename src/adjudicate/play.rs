@@ -234,13 +234,13 @@ impl Adjudicator<'_> {
         if changed || already {
             rec.result = Some((replayed.result().to_string(), 0));
             if changed {
-                self.store.write_game(id, &record::write::to_string(&rec))?;
+                self.desk.write_game(id, &record::write::to_string(&rec))?;
             }
             // After the record: the clock catches up from the record's
             // times, also after a crash in between.
             if let Some(gc) = &mut clock {
                 self.sync_clock(gc, &rec)?;
-                self.store.write_clock(id, gc, &self.identity.clocks)?;
+                self.desk.write_clock(id, gc, &self.identity.clocks)?;
             }
             // The rating and the series' next step before the news, which
             // shows them.

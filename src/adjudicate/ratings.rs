@@ -7,12 +7,13 @@
 //! another order) makes the ratings be rebuilt from the records, so the
 //! order, and with it every number, is always that one.
 
+use super::desk::Facts;
 use crate::game::Outcome as GameOutcome;
 use crate::record::{MatchInfo, Record};
 use crate::reply::{Identity, address_of, mailbox_key};
 use crate::rules::Rules;
+use crate::store::StoreError;
 use crate::store::league::{RatedGame, RatingsFile};
-use crate::store::{Store, StoreError};
 use chrono::{DateTime, SubsecRound, Utc};
 use pbem_league::Outcome;
 
@@ -95,7 +96,7 @@ impl Finished {
 /// # Errors
 /// Store failures while rebuilding.
 pub fn rate(
-    store: &Store,
+    store: &dyn Facts,
     me: &Identity,
     file: &mut RatingsFile,
     f: &Finished,
@@ -137,14 +138,14 @@ fn apply(me: &Identity, file: &mut RatingsFile, f: &Finished) {
 ///
 /// # Errors
 /// When the games folder cannot be read.
-pub fn rebuild(store: &Store, me: &Identity, rules: Rules) -> Result<RatingsFile, StoreError> {
+pub fn rebuild(store: &dyn Facts, me: &Identity, rules: Rules) -> Result<RatingsFile, StoreError> {
     rebuild_with(store, me, rules, None)
 }
 
 /// [`rebuild`], with `current` standing for its game's record (a game
 /// lost on time, whose record is written after its mails).
 fn rebuild_with(
-    store: &Store,
+    store: &dyn Facts,
     me: &Identity,
     rules: Rules,
     current: Option<&Finished>,

@@ -96,7 +96,7 @@ impl Adjudicator<'_> {
             Err(AdjudicateError::Store(e)) if !e.is_passing() && !e.is_unwritable() => {
                 Ok(Some(Table::Damaged {
                     damage: self.damage(id, &e),
-                    secrets: self.store.secrets_file(id).ok(),
+                    secrets: self.desk.secrets_file(id).ok(),
                 }))
             }
             other => other,
@@ -105,8 +105,8 @@ impl Adjudicator<'_> {
 
     /// [`Adjudicator::table`], failing on any file that cannot be read.
     fn read_table(&self, id: &str) -> Result<Option<Table>> {
-        if let Some(ch) = self.store.challenge(id)? {
-            let secrets = self.store.secrets_file(id)?;
+        if let Some(ch) = self.desk.challenge(id)? {
+            let secrets = self.desk.secrets_file(id)?;
             return Ok(Some(match ch.rules.parse::<Rules>() {
                 Ok(rules) => Table::Challenge {
                     rules,
@@ -117,18 +117,18 @@ impl Adjudicator<'_> {
                     damage: Damage {
                         id: id.to_string(),
                         error: format!("challenge {id}: {e}"),
-                        file: self.store.challenge_path(id)?,
+                        file: self.desk.challenge_path(id)?,
                         record: false,
                     },
                     secrets: Some(secrets),
                 },
             }));
         }
-        let text = match self.store.read_game(id) {
+        let text = match self.desk.read_game(id) {
             Ok(Some(text)) => text,
             // Last, so that a game's mail pays nothing for it.
             Ok(None) => {
-                return Ok(self.store.confirmation(id)?.map(|request| Table::Confirm {
+                return Ok(self.desk.confirmation(id)?.map(|request| Table::Confirm {
                     id: id.to_string(),
                     request,
                 }));
@@ -138,19 +138,19 @@ impl Adjudicator<'_> {
             Err(e @ StoreError::NotText { .. }) => {
                 return Ok(Some(Table::Damaged {
                     damage: self.damage(id, &e),
-                    secrets: self.store.secrets_file(id).ok(),
+                    secrets: self.desk.secrets_file(id).ok(),
                 }));
             }
             Err(e) => return Err(e.into()),
         };
         Ok(Some(match Record::parse(&format!("{id}.toml"), &text) {
             Ok(record) => Table::Game {
-                secrets: self.store.secrets(id, record.rules)?,
+                secrets: self.desk.secrets(id, record.rules)?,
                 record,
             },
             Err(e) => Table::Damaged {
                 damage: self.damage(id, &e),
-                secrets: self.store.secrets_file(id).ok(),
+                secrets: self.desk.secrets_file(id).ok(),
             },
         }))
     }

@@ -160,7 +160,9 @@ impl Poller<'_> {
         id: &str,
     ) -> Result<Option<(String, usize, String, u128)>, AdjudicateError> {
         let done = |key: &str| cx.processed.contains(key).unwrap_or(false);
-        match cx.adj.bot_step(id, &done)? {
+        let (step, effects) = cx.adj.decide(|a| a.bot_step(id, &done))?;
+        self.store.apply_effects(&effects)?;
+        match step {
             BotStep::Waiting => Ok(None),
             BotStep::Over => {
                 self.store.remove_bot_game(id)?;
