@@ -129,7 +129,7 @@ pub struct Handled {
 #[derive(Debug, thiserror::Error)]
 pub enum AdjudicateError {
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Data(#[from] StoreError),
     #[error(transparent)]
     Template(#[from] TemplateError),
     /// The game's record cannot be used (met by the clock sweep).
@@ -141,7 +141,7 @@ impl AdjudicateError {
     /// The data folder cannot be written at all (full, read-only): every
     /// other mail would fail the same way.
     pub fn is_unwritable(&self) -> bool {
-        matches!(self, AdjudicateError::Store(e) if e.is_unwritable())
+        matches!(self, AdjudicateError::Data(e) if e.is_unwritable())
     }
 }
 

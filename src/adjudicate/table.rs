@@ -93,7 +93,7 @@ impl Adjudicator<'_> {
     /// itself keeps the mail waiting for the next poll.
     pub(super) fn table(&self, id: &str) -> Result<Option<Table>> {
         match self.read_table(id) {
-            Err(AdjudicateError::Store(e)) if !e.is_passing() && !e.is_unwritable() => {
+            Err(AdjudicateError::Data(e)) if !e.is_passing() && !e.is_unwritable() => {
                 Ok(Some(Table::Damaged {
                     damage: self.damage(id, &e),
                     secrets: self.desk.secrets_file(id).ok(),
