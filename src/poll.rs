@@ -48,7 +48,7 @@
 //! data folder cannot be written at all (disk full, read-only) does the
 //! poll stop early: the mails wait in the mailbox for the next one.
 
-use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Handled};
+use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled};
 use crate::mail::{inbound, templates::Templates};
 use crate::mailbox::{InboxMail, Source};
 use crate::outbox::{Hold, Outbox, Outgoing, Replies, flush};
@@ -451,7 +451,7 @@ impl Poller<'_> {
     ) -> Result<(Handled, Vec<String>), AdjudicateError> {
         let mut handled = match &read.parsed {
             Err(e) => Handled {
-                fate: format!("dropped: {e}"),
+                fate: Fate::Unreadable(e.to_string()),
                 failed: true,
                 ..Handled::default()
             },

@@ -33,7 +33,7 @@ pub enum BotStep {
     Moved {
         key: String,
         replies: Vec<Reply>,
-        fate: String,
+        fate: Fate,
         /// How long the bot thought (none: a move done again).
         think: Option<std::time::Duration>,
     },
@@ -182,7 +182,7 @@ impl Adjudicator<'_> {
         if let Some(refusal) = self.bot_refusal(from, rules)? {
             return Ok(failed(
                 vec![refusal],
-                format!("refused from {from}: bot challenge {id} past the bounds"),
+                refused(from, format!("bot challenge {id} past the bounds")),
             ));
         }
         let side = rules.side_named(&ch.challenger_side).unwrap_or(Side::A);
@@ -198,7 +198,7 @@ impl Adjudicator<'_> {
         })?;
         Ok(Handled {
             letters: self.started_letters(id)?,
-            fate: format!("bot challenge {id} confirmed: game begins"),
+            fate: Fate::BotChallengeConfirmed { id: id.to_string() },
             progress: true,
             ..Handled::default()
         })

@@ -254,7 +254,7 @@ impl Adjudicator<'_> {
             };
             Ok(failed(
                 vec![r],
-                format!("refused from {from}: challenge {id} {why}"),
+                refused(from, format!("challenge {id} {why}")),
             ))
         };
         if rules.side_named(&ch.challenger_side) == Some(m.side) {
@@ -283,7 +283,10 @@ impl Adjudicator<'_> {
                 };
                 Ok(Handled {
                     letters: vec![r],
-                    fate: format!("challenge {id} declined by {from}"),
+                    fate: Fate::ChallengeDeclined {
+                        id: id.to_string(),
+                        by: from.to_string(),
+                    },
                     progress: true,
                     ..Handled::default()
                 })
@@ -320,7 +323,10 @@ impl Adjudicator<'_> {
             .collect::<Result<Vec<_>>>()?;
         Ok(Handled {
             letters: replies,
-            fate: format!("challenge {id} withdrawn by {from}"),
+            fate: Fate::ChallengeWithdrawn {
+                id: id.to_string(),
+                by: from.to_string(),
+            },
             failed: false,
             progress: true,
             ..Handled::default()
@@ -484,7 +490,7 @@ impl Adjudicator<'_> {
         let replies = self.started_letters(id)?;
         Ok(Handled {
             letters: replies,
-            fate: format!("challenge {id} accepted: game begins"),
+            fate: Fate::ChallengeAccepted { id: id.to_string() },
             failed: false,
             progress: true,
             ..Handled::default()

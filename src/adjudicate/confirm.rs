@@ -175,7 +175,10 @@ impl Adjudicator<'_> {
             let title = self.words("title", context! { of => "confirm", action => "dropped" })?;
             return Ok(Handled {
                 letters: vec![self.info(from, &title, &text, None)?],
-                fate: format!("request {id} dropped by {from}"),
+                fate: Fate::RequestDropped {
+                    id: id.to_string(),
+                    by: from.to_string(),
+                },
                 ..Handled::default()
             });
         }
@@ -195,7 +198,11 @@ impl Adjudicator<'_> {
         };
         Ok(Handled {
             letters,
-            fate: format!("request {id} confirmed by {from}: {}", c.action.command()),
+            fate: Fate::RequestConfirmed {
+                id: id.to_string(),
+                by: from.to_string(),
+                command: c.action.command().to_string(),
+            },
             failed: refused,
             ..Handled::default()
         })

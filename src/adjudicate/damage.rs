@@ -43,10 +43,10 @@ impl Adjudicator<'_> {
             damage: Some(damage.clone()),
             ..failed(
                 vec![r],
-                format!(
-                    "refused: record of {} is damaged: {}",
-                    damage.id, damage.error
-                ),
+                Fate::Damaged {
+                    id: damage.id.clone(),
+                    error: damage.error.clone(),
+                },
             )
         })
     }

@@ -44,6 +44,7 @@ mod clocks;
 mod confirm;
 mod damage;
 mod desk;
+mod fate;
 mod ids;
 mod league;
 mod names;
@@ -61,6 +62,7 @@ pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
 pub use desk::{Desk, Draw, Effect, Facts};
+pub use fate::Fate;
 pub use league::tournament_state as league_state;
 pub use names::{known_name, nearest, public_name};
 pub use news::MAX_LISTED;
@@ -101,8 +103,8 @@ pub struct Handled {
     /// template and context; [`Adjudicator::handle`] composes them into
     /// `replies` and leaves this empty.
     pub(crate) letters: Vec<Letter>,
-    /// One line for the log: the mail's fate.
-    pub fate: String,
+    /// The mail's fate; its `Display` is the log's line.
+    pub fate: Fate,
     /// The mail was refused or could not be used (for the exit status).
     pub failed: bool,
     /// The mail met a game pbem cannot use: the poll tells the admin and
@@ -292,7 +294,7 @@ impl Adjudicator<'_> {
             let r = self.refuse_line(&from, known, table.as_ref(), e)?;
             return Ok(Handled {
                 fruitless: true,
-                ..failed(vec![r], format!("refused from {from}: {e}"))
+                ..failed(vec![r], refused(&from, e))
             });
         }
         if commands.is_empty() {
@@ -300,7 +302,7 @@ impl Adjudicator<'_> {
             let r = self.reject(&from, known, Refusal::new("", reason))?;
             return Ok(Handled {
                 fruitless: true,
-                ..failed(vec![r], format!("refused from {from}: no command"))
+                ..failed(vec![r], refused(&from, "no command"))
             });
         }
         // The lines that failed beside good commands are left out: the
@@ -337,10 +339,10 @@ impl Adjudicator<'_> {
             }
             (None, _) if target.is_some() && commands.iter().any(needs_game) => {
                 // An unknown id: say nothing that helps a stranger guess.
-                Ok(fate(format!(
-                    "dropped: mail from {from} names unknown game {}",
-                    target.map(|t| t.id).unwrap_or_default()
-                )))
+                Ok(fate(Fate::UnknownGame {
+                    from: from.to_string(),
+                    id: target.map(|t| t.id).unwrap_or_default(),
+                }))
             }
             (table, side) => {
                 // A player's `help`, `games` or `rules` in a game's
@@ -407,17 +409,17 @@ impl Adjudicator<'_> {
     /// does not: a robot's, one without a usable From, pbem's own.
     fn sender(&self, mail: &Inbound) -> std::result::Result<String, Box<Handled>> {
         if let Some(why) = &mail.automated {
-            return Err(Box::new(fate(format!("dropped, automated mail: {why}"))));
+            return Err(Box::new(fate(Fate::Automated(why.clone()))));
         }
         let Some(from) = mail.from.clone() else {
-            let dropped = failed(Vec::new(), "dropped: no usable From address".into());
+            let dropped = failed(Vec::new(), Fate::NoFrom);
             return Err(Box::new(dropped));
         };
         if from == self.identity.address.to_lowercase()
             || from.starts_with(&format!("{}+", self.identity.local_domain().0))
                 && from.ends_with(self.identity.domain())
         {
-            return Err(Box::new(fate("dropped: sent by pbem itself".into())));
+            return Err(Box::new(fate(Fate::OwnMail)));
         }
         Ok(from)
     }
@@ -470,7 +472,7 @@ impl Adjudicator<'_> {
         }
         Ok(Handled {
             letters: replies,
-            fate: summary(commands),
+            fate: Fate::Answered(commands.to_vec()),
             failed: failed_any,
             ..Handled::default()
         })
@@ -531,12 +533,21 @@ fn refusing<'a>(
         .or_else(|| errors.first().filter(|_| commands.is_empty()))
 }
 
+/// `commands` in words, one after the other.
 fn summary(commands: &[Command]) -> String {
     commands
         .iter()
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The fate of a mail from `from` refused whole, for `why`.
+fn refused(from: &str, why: impl std::fmt::Display) -> Fate {
+    Fate::Refused {
+        from: from.to_string(),
+        why: why.to_string(),
+    }
 }
 
 /// `h`, the handling of a mail in its sender's own game.
@@ -547,14 +558,14 @@ fn own_game(h: Handled) -> Handled {
     }
 }
 
-fn fate(s: String) -> Handled {
+fn fate(s: Fate) -> Handled {
     Handled {
         fate: s,
         ..Handled::default()
     }
 }
 
-fn failed(letters: Vec<Letter>, s: String) -> Handled {
+fn failed(letters: Vec<Letter>, s: Fate) -> Handled {
     Handled {
         letters,
         fate: s,

@@ -187,7 +187,12 @@ impl Adjudicator<'_> {
                 letters.push(self.reject(from, Some(id), refusal)?);
                 return Ok(Some(failed(
                     letters,
-                    format!("refused {c} from {from} in {id}: {why}"),
+                    Fate::RefusedCommand {
+                        command: c.to_string(),
+                        from: from.to_string(),
+                        id: id.to_string(),
+                        why: why.to_string(),
+                    },
                 )));
             }
             if t.changed {
@@ -251,7 +256,10 @@ impl Adjudicator<'_> {
         replies.extend(asked);
         Ok(Handled {
             letters: replies,
-            fate: format!("{id}: {}", fates.join("; ")),
+            fate: Fate::Played {
+                id: id.to_string(),
+                steps: fates,
+            },
             failed: false,
             progress: changed || already,
             ..Handled::default()
