@@ -29,7 +29,7 @@ pub enum BotStep {
     /// The game is over (or gone): no more turns.
     Over,
     /// The bot's move, to commit under `key`: its mails and its fate; the
-    /// record is written in the batch view already.
+    /// record is among the effects [`Adjudicator::decide`] hands back.
     Moved {
         key: String,
         replies: Vec<Reply>,

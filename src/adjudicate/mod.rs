@@ -1,9 +1,15 @@
-//! The adjudicator: one parsed mail in, the game's new state on disk and
-//! the replies out (steps "Commands", "Who may move", "Records",
-//! "Replies"). It writes records itself; queueing and sending the replies
-//! is [`crate::poll`]'s job. It decides what to send as data
-//! ([`crate::reply::Letter`]: a kind, a template and its context); the
-//! compose step ([`crate::mail::templates::Templates::compose`]) words it.
+//! The adjudicator: one parsed mail in, the game's new state and the
+//! replies out (steps "Commands", "Who may move", "Records", "Replies"),
+//! all as data. It reads the data folder through a read-only port
+//! ([`Facts`]) and writes nothing: every change it decides is an
+//! [`Effect`] on its [`Desk`] (whose reads see them first), handed back
+//! in order ([`Adjudicator::decide`], [`Handled::effects`]) for the poll to
+//! apply in its batch; fresh keys and ids come from the [`Draw`] it is
+//! given, the time is the poll's. What to send is data too
+//! ([`crate::reply::Letter`]: a kind, a template and its context), worded
+//! by the compose step ([`crate::mail::templates::Templates::compose`]);
+//! the mail's fate is a [`Fate`]. Queueing and sending is
+//! [`crate::poll`]'s job.
 //!
 //! Handling is idempotent: a mail whose Message-ID already stands in the
 //! record (a crash after the record was written) changes nothing again but
@@ -34,7 +40,9 @@
 //!   `join`, `leave`), [`series`] (what follows a game's end: its rating,
 //!   its series' next game or end; `rematch`), [`ratings`] (rated in the
 //!   order games ended; rebuilt from the records), [`tournament`] (rounds
-//!   begun, results entered, standings mailed).
+//!   begun, results entered, standings mailed);
+//! - [`desk`]: the read port, the effects and the draws; [`fate`]: what
+//!   became of a mail.
 
 mod account;
 mod auth;

@@ -34,14 +34,14 @@ pub fn public_name(me: &Identity, mailbox: &str) -> String {
 /// their latest proven mail ([`Adjudicator::learn_name`]) once they gave
 /// one. Every place that names a person to people, with the data folder
 /// at hand, names them by this.
-pub fn known_name(store: &dyn Facts, me: &Identity, who: &str) -> String {
+pub fn known_name(facts: &dyn Facts, me: &Identity, who: &str) -> String {
     let address = address_of(who);
     let named = untrusted_name(who) != untrusted_name(&address);
     if named || me.bot_level(who).is_some() {
         return public_name(me, who);
     }
     // Advisory: a player file that does not read names no one.
-    match store.player(&address).ok().and_then(|p| p.name) {
+    match facts.player(&address).ok().and_then(|p| p.name) {
         Some(name) => public_name(me, &mailbox(Some(&name), &address)),
         None => public_name(me, who),
     }

@@ -133,3 +133,99 @@ impl Store {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adjudicate::Desk;
+    use crate::game::PerSide;
+    use crate::rules::Rules;
+    use crate::store::Secrets;
+
+    fn secrets(key: &str) -> Secrets {
+        Secrets {
+            tokens: PerSide::new(Some(key.into()), None),
+            ..Secrets::default()
+        }
+    }
+
+    #[test]
+    fn the_desk_reads_its_own_changes_and_the_disk_sees_them_once_applied() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store.write_game("bz-old", "old").unwrap();
+        let bot = BotGame {
+            level: 1,
+            player: "vic@example.org".into(),
+            source: None,
+            nonce: "n".into(),
+        };
+        store.write_bot_game("bz-old", &bot).unwrap();
+        let desk = Desk::new(&store);
+        desk.write_game("bz-new", "new").unwrap();
+        desk.write_game("bz-old", "changed").unwrap();
+        desk.write_secrets("bz-new", Rules::BoomAndZoom, &secrets("k1"))
+            .unwrap();
+        let mut player = Facts::player(&desk, "Vic@Example.org").unwrap();
+        player.name = Some("Vic".into());
+        desk.write_player(&player).unwrap();
+
+        // The desk's reads see its changes; the store has none of them.
+        assert_eq!(
+            Facts::read_game(&desk, "bz-old").unwrap().as_deref(),
+            Some("changed")
+        );
+        assert_eq!(Facts::game_ids(&desk).unwrap(), ["bz-new", "bz-old"]);
+        assert_eq!(
+            Facts::key_owner(&desk, "k1").unwrap().as_deref(),
+            Some("bz-new")
+        );
+        assert!(Facts::id_taken(&desk, "bz-new").unwrap());
+        assert_eq!(
+            Facts::player(&desk, "vic@example.org")
+                .unwrap()
+                .name
+                .as_deref(),
+            Some("Vic")
+        );
+        assert_eq!(store.read_game("bz-old").unwrap().as_deref(), Some("old"));
+        assert_eq!(store.game_ids().unwrap(), ["bz-old"]);
+        assert!(!store.id_taken("bz-new").unwrap());
+
+        // Applied in order, the store holds what the desk read.
+        let effects = desk.take();
+        assert_eq!(effects.len(), 4);
+        store.apply_effects(&effects).unwrap();
+        assert_eq!(
+            store.read_game("bz-old").unwrap().as_deref(),
+            Some("changed")
+        );
+        assert_eq!(store.key_owner("k1").unwrap().as_deref(), Some("bz-new"));
+        assert_eq!(
+            store.player("vic@example.org").unwrap().name.as_deref(),
+            Some("Vic")
+        );
+        assert_eq!(Facts::bot_game_ids(&desk).unwrap(), ["bz-old"]);
+    }
+
+    #[test]
+    fn keys_the_desk_replaced_own_nothing_and_new_ones_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .write_secrets("bz-1", Rules::BoomAndZoom, &secrets("old"))
+            .unwrap();
+        let desk = Desk::new(&store);
+        assert_eq!(
+            Facts::key_owner(&desk, "old").unwrap().as_deref(),
+            Some("bz-1")
+        );
+        desk.write_secrets("bz-1", Rules::BoomAndZoom, &secrets("new"))
+            .unwrap();
+        assert_eq!(Facts::key_owner(&desk, "old").unwrap(), None);
+        assert_eq!(
+            Facts::key_owner(&desk, "new").unwrap().as_deref(),
+            Some("bz-1")
+        );
+    }
+}
