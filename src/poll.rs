@@ -48,7 +48,7 @@
 //! data folder cannot be written at all (disk full, read-only) does the
 //! poll stop early: the mails wait in the mailbox for the next one.
 
-use crate::adjudicate::{AdjudicateError, Adjudicator, Handled};
+use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled};
 use crate::mail::{inbound, templates::Templates};
 use crate::mailbox::{InboxMail, Source};
 use crate::outbox::{Hold, Outbox, Outgoing, Replies, flush};
@@ -69,9 +69,11 @@ mod bots;
 mod clocks;
 mod damage;
 mod digest;
+mod facts;
 pub mod history;
 mod key;
 pub mod limit;
+pub use facts::OsRandom;
 mod tournaments;
 
 pub use key::mail_key;
@@ -239,7 +241,8 @@ impl Poller<'_> {
     /// The adjudicator of this poller at `now`.
     fn adjudicator(&self, now: DateTime<Utc>) -> Adjudicator<'_> {
         Adjudicator {
-            store: self.store,
+            desk: Desk::new(self.store),
+            draw: &OsRandom,
             identity: self.identity,
             templates: self.templates,
             now,
@@ -448,12 +451,16 @@ impl Poller<'_> {
     ) -> Result<(Handled, Vec<String>), AdjudicateError> {
         let mut handled = match &read.parsed {
             Err(e) => Handled {
-                fate: format!("dropped: {e}"),
+                fate: Fate::Unreadable(e.to_string()),
                 failed: true,
                 ..Handled::default()
             },
             Ok(m) => (cx.handle)(&cx.adj, m)?,
         };
+        // What the mail decided, into the batch before anything reads it
+        // again (the damage notice, the reply limits, the next mail).
+        self.store
+            .apply_effects(&std::mem::take(&mut handled.effects))?;
         // The notice first, under its own key: a crash before the mail's
         // commit sends it once all the same.
         if let Some(d) = &handled.damage {

@@ -157,11 +157,15 @@ pub struct Reply {
     pub game: Option<String>,
     /// The Reply-To carrying the recipient's key, when they play the game.
     pub reply_to: Option<String>,
+    /// How the mails of [`Reply::game`] to its players are headed, as the
+    /// adjudicator read the game when it wrote this mail (`None`: about
+    /// no game, or one whose players cannot be read).
+    pub head: Option<ThreadHead>,
 }
 
 /// How the mails of a game to its players are headed
 /// ([`crate::adjudicate::Adjudicator::thread_head`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ThreadHead {
     /// The subject of every mail of the game.
     pub subject: String,

@@ -164,6 +164,7 @@ impl Server {
             rendered,
             game: None,
             reply_to: None,
+            head: None,
         };
         let message_id = format!(
             "<pbem.dead.{:016x}@{}>",

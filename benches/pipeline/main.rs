@@ -31,11 +31,12 @@
 //! runs small sizes to check the bench works;
 //! `PBEM_BENCH_ONLY=throughput,latency,replay,scale` runs some sections.
 
-use pbem::adjudicate::Adjudicator;
+use pbem::adjudicate::{Adjudicator, Desk};
 use pbem::config::{Config, INIT};
 use pbem::game::{self, Game, PerSide, Side};
 use pbem::mail::templates::Templates;
 use pbem::mailbox::Maildir;
+use pbem::poll::OsRandom;
 use pbem::poll::Poller;
 use pbem::record::{self, Entry, MoveLine, Record};
 use pbem::reply::Identity;
@@ -323,7 +324,8 @@ fn start_games(
 ) -> Vec<Played> {
     let templates = Templates::new(None);
     let adj = Adjudicator {
-        store,
+        desk: Desk::new(store),
+        draw: &OsRandom,
         identity,
         templates: &templates,
         now: pbem::clock::now(),
@@ -336,15 +338,19 @@ fn start_games(
             let id = format!("tp-{g:05}");
             let (map, who) = players_of(g);
             let clock = (g % 2 == 0).then(|| "10d".parse::<TimeControl>().unwrap());
-            adj.start_game(
-                &id,
-                rules,
-                Some(first_of(rules)),
-                map,
-                clock,
-                Default::default(),
-            )
-            .unwrap();
+            let ((), effects) = adj
+                .decide(|a| {
+                    a.start_game(
+                        &id,
+                        rules,
+                        Some(first_of(rules)),
+                        map,
+                        clock,
+                        Default::default(),
+                    )
+                })
+                .unwrap();
+            store.apply_effects(&effects).unwrap();
             let secrets = store.secrets(&id, rules).unwrap();
             let tokens = Side::BOTH.map(|s| secrets.tokens[s].clone().unwrap());
             // A handful of lines per game kind, shared round-robin.

@@ -110,7 +110,7 @@ impl Adjudicator<'_> {
     /// it: this mail goes to the sender's address alone).
     pub(super) fn which_game(&self, who: &str) -> Result<String> {
         let mut running = Vec::new();
-        for id in self.store.game_ids()? {
+        for id in self.desk.game_ids()? {
             let Some(Table::Game { record, secrets }) = self.table(&id)? else {
                 continue;
             };
@@ -132,10 +132,10 @@ impl Adjudicator<'_> {
     /// with its state, and the address to play a running game at.
     pub(super) fn games_of(&self, who: &str) -> Result<String> {
         let mut rows = Vec::new();
-        for id in self.store.game_ids()? {
+        for id in self.desk.game_ids()? {
             // A record that is not text is damaged: left out like one
             // that does not parse.
-            let text = match self.store.read_game(&id) {
+            let text = match self.desk.read_game(&id) {
                 Ok(Some(text)) => text,
                 Ok(None) | Err(StoreError::NotText { .. }) => continue,
                 Err(e) => return Err(e.into()),
@@ -168,7 +168,7 @@ impl Adjudicator<'_> {
                 // The way back into the game: its reply address, with the
                 // key. It goes to `who` alone, whose key it is.
                 let address = match result {
-                    Verdict::Unfinished => self.store.secrets(&id, rec.rules)?.tokens[side]
+                    Verdict::Unfinished => self.desk.secrets(&id, rec.rules)?.tokens[side]
                         .as_ref()
                         .map(|key| self.identity.reply_to(&id, key)),
                     _ => None,
@@ -180,8 +180,8 @@ impl Adjudicator<'_> {
                 });
             }
         }
-        for id in self.store.challenge_ids()? {
-            if let Some(c) = self.store.challenge(&id)?
+        for id in self.desk.challenge_ids()? {
+            if let Some(c) = self.desk.challenge(&id)?
                 && (address_of(&c.challenger) == who || c.opponent == who)
             {
                 let name = c.rules.name();
@@ -200,7 +200,7 @@ impl Adjudicator<'_> {
     pub(super) fn vacation(&self, who: &str, days: Option<u32>) -> Result<String> {
         use crate::timecontrol::{Allowance, format_deadline};
         use chrono::Datelike;
-        let mut player = self.store.player(who)?;
+        let mut player = self.desk.player(who)?;
         let year = self
             .now
             .with_timezone(&player.zone.unwrap_or(chrono_tz::Tz::UTC))
@@ -218,10 +218,10 @@ impl Adjudicator<'_> {
         let mut lines = Vec::new();
         let mut paused = false;
         let mut given_back = 0;
-        for id in self.store.clock_ids()? {
+        for id in self.desk.clock_ids()? {
             // A record that is not text is damaged: left out like one
             // that does not parse.
-            let text = match self.store.read_game(&id) {
+            let text = match self.desk.read_game(&id) {
                 Ok(Some(text)) => text,
                 Ok(None) | Err(StoreError::NotText { .. }) => continue,
                 Err(e) => return Err(e.into()),
@@ -258,7 +258,7 @@ impl Adjudicator<'_> {
                     Err(e) => context! { id => id.clone(), error => e.to_string() },
                 },
             };
-            self.store.write_clock(&id, &gc, &self.identity.clocks)?;
+            self.desk.write_clock(&id, &gc, &self.identity.clocks)?;
             lines.push(line);
         }
         if lines.is_empty() {
@@ -274,7 +274,7 @@ impl Adjudicator<'_> {
                 year,
                 used_days: now_used,
             };
-            self.store.write_player(&player)?;
+            self.desk.write_player(&player)?;
         }
         let left = per_year.saturating_sub(now_used);
         self.words("vacation_done", context! { lines, left, year, per_year })
@@ -298,9 +298,9 @@ impl Adjudicator<'_> {
             |z: Option<chrono_tz::Tz>| z.map_or("UTC".to_string(), |z| z.name().to_string());
         let (of, text) = match c {
             Command::Timezone(zone) => {
-                let mut p = self.store.player(t.from)?;
+                let mut p = self.desk.player(t.from)?;
                 p.zone = *zone;
-                self.store.write_player(&p)?;
+                self.desk.write_player(&p)?;
                 if let Some(gc) = &mut t.clock {
                     gc.state.set_zone(t.side, *zone);
                 }
@@ -325,9 +325,9 @@ impl Adjudicator<'_> {
             }
             Command::Digest(mode) => {
                 use crate::timecontrol::DigestMode;
-                let mut p = self.store.player(t.from)?;
+                let mut p = self.desk.player(t.from)?;
                 p.digest = *mode;
-                self.store.write_player(&p)?;
+                self.desk.write_player(&p)?;
                 let (mode, hour) = match mode {
                     DigestMode::Off => ("off", None),
                     DigestMode::PerPoll => ("per_poll", None),

@@ -136,7 +136,10 @@ impl Adjudicator<'_> {
                     damage: Some(damage.clone()),
                     ..failed(
                         Vec::new(),
-                        format!("dropped: {from} is not a player of {id}"),
+                        Fate::NotAPlayer {
+                            from: from.to_string(),
+                            id: id.to_string(),
+                        },
                     )
                 },
                 Standing::Stranger => {
@@ -186,7 +189,7 @@ impl Adjudicator<'_> {
         if let Some(k) = of(id, table) {
             return Ok(k);
         }
-        let Some(other) = self.store.key_owner(token)? else {
+        let Some(other) = self.desk.key_owner(token)? else {
             return Ok(Key::Unknown);
         };
         Ok(self
@@ -228,7 +231,12 @@ impl Adjudicator<'_> {
         }
         Ok(failed(
             replies,
-            format!("refused: mail for {id} from {from} {}; {told}", key.words()),
+            Fate::RefusedKey {
+                from: from.to_string(),
+                id: id.to_string(),
+                key: key.words(),
+                told,
+            },
         ))
     }
 
@@ -236,19 +244,26 @@ impl Adjudicator<'_> {
     /// moves, nothing is answered (a stranger learns nothing of a game);
     /// when it carried a player's key, that player is told.
     pub(super) fn stranger(&self, from: &str, id: &str, key: Key) -> Result<Handled> {
-        let dropped = format!("{from} is not a player of {id}");
         Ok(match self.key_warning(from, id, &key)? {
             Some(warning) => {
                 let owner = address_of(&warning.to);
                 failed(
                     vec![warning],
-                    format!(
-                        "refused: mail for {id} from {from} {}; {dropped}, so nothing was done; {owner} was told",
-                        key.words()
-                    ),
+                    Fate::RefusedStranger {
+                        from: from.to_string(),
+                        id: id.to_string(),
+                        key: key.words(),
+                        owner,
+                    },
                 )
             }
-            None => failed(Vec::new(), format!("dropped: {dropped}")),
+            None => failed(
+                Vec::new(),
+                Fate::NotAPlayer {
+                    from: from.to_string(),
+                    id: id.to_string(),
+                },
+            ),
         })
     }
 

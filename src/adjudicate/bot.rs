@@ -29,11 +29,11 @@ pub enum BotStep {
     /// The game is over (or gone): no more turns.
     Over,
     /// The bot's move, to commit under `key`: its mails and its fate; the
-    /// record is written in the batch view already.
+    /// record is among the effects [`Adjudicator::decide`] hands back.
     Moved {
         key: String,
         replies: Vec<Reply>,
-        fate: String,
+        fate: Fate,
         /// How long the bot thought (none: a move done again).
         think: Option<std::time::Duration>,
     },
@@ -52,8 +52,8 @@ impl Adjudicator<'_> {
         source: String,
     ) -> Result<(Vec<Letter>, bool)> {
         let rules = c.rules;
-        for id in self.store.bot_game_ids()? {
-            if let Some(g) = self.store.bot_game(&id)?
+        for id in self.desk.bot_game_ids()? {
+            if let Some(g) = self.desk.bot_game(&id)?
                 && g.source.as_deref() == Some(source.as_str())
             {
                 return Ok((self.started_letters(&id)?, false));
@@ -106,9 +106,9 @@ impl Adjudicator<'_> {
             level: level.number(),
             player: from.to_string(),
             source: Some(source),
-            nonce: store::new_token()?,
+            nonce: self.draw.token()?,
         };
-        self.store.write_bot_game(&id, &game)?;
+        self.desk.write_bot_game(&id, &game)?;
         let first = rules.fixed_first().unwrap_or(Side::A);
         self.start_game(&id, rules, Some(first), players, c.clock, info)?;
         Ok((self.started_letters(&id)?, false))
@@ -118,11 +118,11 @@ impl Adjudicator<'_> {
     /// may not: the bot plays as many games as it takes on, or `from`'s
     /// mailbox (any `+tag`, any case) as many as one player may.
     fn bot_refusal(&self, from: &str, rules: Rules) -> Result<Option<Letter>> {
-        let all = self.store.bot_game_ids()?;
+        let all = self.desk.bot_game_ids()?;
         let me = mailbox_key(from);
         let mut mine = Vec::new();
         for id in &all {
-            if let Some(g) = self.store.bot_game(id)?
+            if let Some(g) = self.desk.bot_game(id)?
                 && mailbox_key(&g.player) == me
             {
                 mine.push(id.clone());
@@ -150,7 +150,7 @@ impl Adjudicator<'_> {
     /// it: its reply address carries their key.
     fn bot_confirmation(&self, id: &str, ch: &Challenge, rules: Rules) -> Result<Letter> {
         let side = ch.challenger_side;
-        let key = self.store.secrets(id, rules)?.tokens[side]
+        let key = self.desk.secrets(id, rules)?.tokens[side]
             .clone()
             .unwrap_or_default();
         let name = rules.name();
@@ -180,7 +180,7 @@ impl Adjudicator<'_> {
         if let Some(refusal) = self.bot_refusal(from, rules)? {
             return Ok(failed(
                 vec![refusal],
-                format!("refused from {from}: bot challenge {id} past the bounds"),
+                refused(from, format!("bot challenge {id} past the bounds")),
             ));
         }
         let side = ch.challenger_side;
@@ -191,12 +191,12 @@ impl Adjudicator<'_> {
         );
         let info = self.match_of_challenge(id, ch, rules, &players)?;
         let first = Some(ch.first);
-        self.store.remove_challenge_after(id, || {
+        self.desk.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())
         })?;
         Ok(Handled {
             letters: self.started_letters(id)?,
-            fate: format!("bot challenge {id} confirmed: game begins"),
+            fate: Fate::BotChallengeConfirmed { id: id.to_string() },
             progress: true,
             ..Handled::default()
         })
@@ -209,15 +209,15 @@ impl Adjudicator<'_> {
             .iter()
             .find_map(|(side, p)| Some((side, self.identity.bot_level(p)?)));
         if let Some((side, level)) = bot
-            && self.store.bot_game(id)?.is_none()
+            && self.desk.bot_game(id)?.is_none()
         {
             let game = BotGame {
                 level: level.number(),
                 player: crate::reply::address_of(&players[side.other()]),
                 source: None,
-                nonce: store::new_token()?,
+                nonce: self.draw.token()?,
             };
-            self.store.write_bot_game(id, &game)?;
+            self.desk.write_bot_game(id, &game)?;
         }
         Ok(())
     }
@@ -232,7 +232,7 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Store and template failures.
     pub fn bot_step(&self, id: &str, done: &dyn Fn(&str) -> bool) -> Result<BotStep> {
-        let Some(mut game) = self.store.bot_game(id)? else {
+        let Some(mut game) = self.desk.bot_game(id)? else {
             return Ok(BotStep::Over);
         };
         let Some(level) = Level::new(game.level) else {
@@ -273,8 +273,8 @@ impl Adjudicator<'_> {
             return self.bot_moves(id, side, &address, ply, text, &game.nonce, table, None);
         }
         if game.nonce.is_empty() {
-            game.nonce = store::new_token()?;
-            self.store.write_bot_game(id, &game)?;
+            game.nonce = self.draw.token()?;
+            self.desk.write_bot_game(id, &game)?;
         }
         // One replay: whose turn it is, and the bot's move when it is its.
         enum Due {

@@ -146,13 +146,13 @@ impl Adjudicator<'_> {
             after: asked.after.map(str::to_string),
         };
         let mut secrets = Secrets {
-            tokens: PerSide::new(Some(store::new_token()?), Some(store::new_token()?)),
+            tokens: PerSide::new(Some(self.draw.token()?), Some(self.draw.token()?)),
             players: PerSide::default(),
         };
         secrets.players[challenger_side] = Some(from.to_lowercase());
         secrets.players[challenger_side.other()] = Some(opponent.clone());
-        self.store.write_secrets(&id, rules, &secrets)?;
-        self.store.write_challenge(&id, &c)?;
+        self.desk.write_secrets(&id, rules, &secrets)?;
+        self.desk.write_challenge(&id, &c)?;
         Ok((id, c))
     }
 
@@ -167,7 +167,7 @@ impl Adjudicator<'_> {
         let id = id.to_string();
         let opponent = opponent.to_string();
         let first = challenge.first;
-        let secrets = self.store.secrets(&id, rules)?;
+        let secrets = self.desk.secrets(&id, rules)?;
         let opp_side = challenge.challenger_side.other();
         let board = crate::with_game!(rules, G => crate::mail::board::board(&G::start(first), &View { seat: Some(opp_side), ..View::default() }));
         let i = rules.info();
@@ -204,8 +204,8 @@ impl Adjudicator<'_> {
         let who = mailbox_key(from);
         let since = self.now - chrono::Duration::days(CHALLENGE_OPEN_DAYS);
         let mut open = Vec::new();
-        for id in self.store.challenge_ids()? {
-            if let Some(c) = self.store.challenge(&id)?
+        for id in self.desk.challenge_ids()? {
+            if let Some(c) = self.desk.challenge(&id)?
                 && mailbox_key(&address_of(&c.challenger)) == who
                 && c.created > since
             {
@@ -217,8 +217,8 @@ impl Adjudicator<'_> {
 
     /// The challenge a command made before (its `source`), if any.
     pub(super) fn challenge_from(&self, source: &str) -> Result<Option<(String, Challenge)>> {
-        for id in self.store.challenge_ids()? {
-            if let Some(c) = self.store.challenge(&id)?
+        for id in self.desk.challenge_ids()? {
+            if let Some(c) = self.desk.challenge(&id)?
                 && c.source.as_deref() == Some(source)
             {
                 return Ok(Some((id, c)));
@@ -249,7 +249,7 @@ impl Adjudicator<'_> {
             };
             Ok(failed(
                 vec![r],
-                format!("refused from {from}: challenge {id} {why}"),
+                refused(from, format!("challenge {id} {why}")),
             ))
         };
         if ch.challenger_side == m.side {
@@ -267,7 +267,7 @@ impl Adjudicator<'_> {
         match commands.first() {
             Some(Command::Accept) => self.accept(id, ch, rules, mail),
             Some(Command::Decline) => {
-                self.store.remove_challenge(id)?;
+                self.desk.remove_challenge(id)?;
                 let r = Letter {
                     to: ch.challenger.clone(),
                     kind: Kind::News,
@@ -278,7 +278,10 @@ impl Adjudicator<'_> {
                 };
                 Ok(Handled {
                     letters: vec![r],
-                    fate: format!("challenge {id} declined by {from}"),
+                    fate: Fate::ChallengeDeclined {
+                        id: id.to_string(),
+                        by: from.to_string(),
+                    },
                     progress: true,
                     ..Handled::default()
                 })
@@ -297,7 +300,7 @@ impl Adjudicator<'_> {
         rules: Rules,
         ch: &Challenge,
     ) -> Result<Handled> {
-        self.store.remove_challenge(id)?;
+        self.desk.remove_challenge(id)?;
         let challenger = public_name(self.identity, &address_of(&ch.challenger));
         let opponent = public_name(self.identity, &ch.opponent);
         let replies = [(ch.challenger.clone(), true), (ch.opponent.clone(), false)]
@@ -315,7 +318,10 @@ impl Adjudicator<'_> {
             .collect::<Result<Vec<_>>>()?;
         Ok(Handled {
             letters: replies,
-            fate: format!("challenge {id} withdrawn by {from}"),
+            fate: Fate::ChallengeWithdrawn {
+                id: id.to_string(),
+                by: from.to_string(),
+            },
             failed: false,
             progress: true,
             ..Handled::default()
@@ -338,19 +344,19 @@ impl Adjudicator<'_> {
         clock: Option<TimeControl>,
         match_info: record::MatchInfo,
     ) -> Result<()> {
-        if self.store.read_game(id)?.is_some() {
+        if self.desk.read_game(id)?.is_some() {
             return Ok(());
         }
-        let mut secrets = self.store.secrets(id, rules)?;
+        let mut secrets = self.desk.secrets(id, rules)?;
         for token in &mut secrets.tokens.0 {
             if token.is_none() {
-                *token = Some(store::new_token()?);
+                *token = Some(self.draw.token()?);
             }
         }
         secrets.players = players
             .clone()
             .map(|_, m| Some(address_of(&m).to_lowercase()));
-        self.store.write_secrets(id, rules, &secrets)?;
+        self.desk.write_secrets(id, rules, &secrets)?;
         self.mark_bot_game(id, &players)?;
         let rec = Record {
             file: format!("{id}.toml"),
@@ -369,7 +375,7 @@ impl Adjudicator<'_> {
         if let Some(control) = clock {
             self.start_clock(id, control, rec.first_side(), &rec)?;
         }
-        self.store.write_game(id, &record::write::to_string(&rec))?;
+        self.desk.write_game(id, &record::write::to_string(&rec))?;
         Ok(())
     }
 
@@ -384,11 +390,11 @@ impl Adjudicator<'_> {
     /// The letters of [`Adjudicator::started`].
     pub(super) fn started_letters(&self, id: &str) -> Result<Vec<Letter>> {
         let rec = self
-            .store
+            .desk
             .record(id)?
             .ok_or_else(|| StoreError::NoGame { id: id.into() })?;
         let rules = rec.rules;
-        let secrets = self.store.secrets(id, rules)?;
+        let secrets = self.desk.secrets(id, rules)?;
         let clock = self.game_clock(id, &rec)?;
         let shown = self.match_view(&rec)?;
         let tournament = self.tournament_line(&rec, None);
@@ -448,8 +454,8 @@ impl Adjudicator<'_> {
                 rated: ch.rated,
                 games: vec![id.to_string()],
             };
-            if self.store.series(id)?.is_none() {
-                self.store.write_series(id, &file)?;
+            if self.desk.series(id)?.is_none() {
+                self.desk.write_series(id, &file)?;
             }
             info.series = Some(id.to_string());
             info.game = Some(1);
@@ -471,13 +477,13 @@ impl Adjudicator<'_> {
         let opponent = mailbox(mail.from_name.as_deref(), &ch.opponent);
         let players = PerSide::seat(challenger_side, challenger, opponent);
         let info = self.match_of_challenge(id, ch, rules, &players)?;
-        self.store.remove_challenge_after(id, || {
+        self.desk.remove_challenge_after(id, || {
             self.start_game(id, rules, first, players.clone(), ch.clock, info.clone())
         })?;
         let replies = self.started_letters(id)?;
         Ok(Handled {
             letters: replies,
-            fate: format!("challenge {id} accepted: game begins"),
+            fate: Fate::ChallengeAccepted { id: id.to_string() },
             failed: false,
             progress: true,
             ..Handled::default()

@@ -11,7 +11,7 @@
 //! or the loss on time, each exactly once (the poll commits the mails under
 //! a key naming the turn and the notice, like a mail's Message-ID).
 
-use super::{AdjudicateError, Adjudicator, Result, example_move};
+use super::{AdjudicateError, Adjudicator, Facts, Result, example_move};
 use crate::game::{Game, Side};
 use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::reply::{Kind, Letter};
@@ -54,13 +54,13 @@ impl Adjudicator<'_> {
             state: ClockState::new(control, first, self.now),
         };
         self.sync_clock(&mut gc, rec)?;
-        self.store.write_clock(id, &gc, &self.identity.clocks)?;
+        self.desk.write_clock(id, &gc, &self.identity.clocks)?;
         Ok(())
     }
 
     /// The clock of game `id`, caught up with `rec`; none if it has none.
     pub(super) fn game_clock(&self, id: &str, rec: &Record) -> Result<Option<GameClock>> {
-        let Some(mut gc) = self.store.clock(id)? else {
+        let Some(mut gc) = self.desk.clock(id)? else {
             return Ok(None);
         };
         self.sync_clock(&mut gc, rec)?;
@@ -71,7 +71,7 @@ impl Adjudicator<'_> {
     /// lines it has not seen, at the times the record gives them.
     pub(super) fn sync_clock(&self, gc: &mut GameClock, rec: &Record) -> Result<()> {
         for (side, m) in rec.players.given() {
-            let zone = self.store.player(&address_of(m))?.zone;
+            let zone = self.desk.player(&address_of(m))?.zone;
             if gc.state.side(side).zone != zone {
                 gc.state.set_zone(side, zone);
             }
@@ -121,13 +121,13 @@ impl Adjudicator<'_> {
     /// poll tells the admin and the players).
     pub fn clock_due(&self, id: &str) -> Result<Option<Tick>> {
         // Cheap first: most clocks owe nothing, and need no record.
-        let Some(stored) = self.store.clock(id)? else {
+        let Some(stored) = self.desk.clock(id)? else {
             return Ok(None);
         };
         if stored.state.due(self.now, &self.identity.clocks).is_none() {
             return Ok(None);
         }
-        let text = match self.store.read_game(id) {
+        let text = match self.desk.read_game(id) {
             Ok(Some(text)) => text,
             Ok(None) => return Ok(None),
             Err(e @ StoreError::NotText { .. }) => {
@@ -149,13 +149,13 @@ impl Adjudicator<'_> {
         let Some(notice) = gc.state.due(self.now, &self.identity.clocks) else {
             // The record had moved on (a crash between writing the record
             // and the clock): keep the clock that caught up.
-            self.store.write_clock(id, &gc, &self.identity.clocks)?;
+            self.desk.write_clock(id, &gc, &self.identity.clocks)?;
             return Ok(None);
         };
         let turn = gc.state.turn_start.format("%Y%m%dT%H%M%SZ");
         let side = notice.side();
         let name = rules.side_name(side);
-        let secrets = self.store.secrets(id, rules)?;
+        let secrets = self.desk.secrets(id, rules)?;
         let (kind, replies, record, fate) = match notice {
             Notice::Timeout { deadline, .. } => {
                 rec.lines.push(MoveLine {

@@ -74,13 +74,13 @@ impl Adjudicator<'_> {
         ]);
         let since = self.now - chrono::Duration::days(REQUEST_DAYS);
         let mut open = Vec::new();
-        for id in self.store.confirmation_ids()? {
+        for id in self.desk.confirmation_ids()? {
             // A request that does not read is as good as gone.
-            let Ok(Some(c)) = self.store.confirmation(&id) else {
+            let Ok(Some(c)) = self.desk.confirmation(&id) else {
                 continue;
             };
             if c.created <= since {
-                self.store.remove_confirmation(&id)?;
+                self.desk.remove_confirmation(&id)?;
                 continue;
             }
             let waiting = c.done.is_none() && c.address == from && c.action == action;
@@ -104,21 +104,21 @@ impl Adjudicator<'_> {
             action,
             mailbox: mailbox(mail.from_name.as_deref(), from),
             address: from.to_string(),
-            key: store::new_token()?,
+            key: self.draw.token()?,
             source,
             created: self.now,
             done: None,
             declined: false,
         };
-        self.store.write_confirmation(&id, &c)?;
+        self.desk.write_confirmation(&id, &c)?;
         Ok((vec![self.confirmation_letter(&id, &c)?], false))
     }
 
     /// A fresh id for a request, that nothing has.
     fn fresh_request_id(&self) -> Result<String> {
         for _ in 0..16 {
-            let id = store::new_game_id("ok")?;
-            if !self.store.id_taken(&id)? {
+            let id = self.draw.game_id("ok")?;
+            if !self.desk.id_taken(&id)? {
                 return Ok(id);
             }
         }
@@ -137,7 +137,7 @@ impl Adjudicator<'_> {
             Action::Leave { tournament } => ("leave", tournament),
         };
         let begun = self
-            .store
+            .desk
             .tournament(name)?
             .is_some_and(|t| !t.played.is_empty());
         let text = self.words("confirm_what", context! { action, name, begun })?;
@@ -170,7 +170,7 @@ impl Adjudicator<'_> {
             if decline {
                 c.done = Some(self.now);
                 c.declined = true;
-                self.store.write_confirmation(id, &c)?;
+                self.desk.write_confirmation(id, &c)?;
             }
             let text = self.words(
                 "request_dropped",
@@ -179,7 +179,10 @@ impl Adjudicator<'_> {
             let title = self.words("title", context! { of => "confirm", action => "dropped" })?;
             return Ok(Handled {
                 letters: vec![self.info(from, &title, &text, None)?],
-                fate: format!("request {id} dropped by {from}"),
+                fate: Fate::RequestDropped {
+                    id: id.to_string(),
+                    by: from.to_string(),
+                },
                 ..Handled::default()
             });
         }
@@ -193,13 +196,17 @@ impl Adjudicator<'_> {
             Some(_) => self.enrolled_again(&c.mailbox, &command)?,
             None => {
                 c.done = Some(self.now);
-                self.store.write_confirmation(id, &c)?;
+                self.desk.write_confirmation(id, &c)?;
                 self.enrol(&c.mailbox, &command, None)?
             }
         };
         Ok(Handled {
             letters,
-            fate: format!("request {id} confirmed by {from}: {}", c.action.command()),
+            fate: Fate::RequestConfirmed {
+                id: id.to_string(),
+                by: from.to_string(),
+                command: c.action.command().to_string(),
+            },
             failed: refused,
             ..Handled::default()
         })

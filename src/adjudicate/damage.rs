@@ -43,10 +43,10 @@ impl Adjudicator<'_> {
             damage: Some(damage.clone()),
             ..failed(
                 vec![r],
-                format!(
-                    "refused: record of {} is damaged: {}",
-                    damage.id, damage.error
-                ),
+                Fate::Damaged {
+                    id: damage.id.clone(),
+                    error: damage.error.clone(),
+                },
             )
         })
     }
@@ -57,7 +57,7 @@ impl Adjudicator<'_> {
         Damage {
             id: id.to_string(),
             error: error.to_string(),
-            file: self.store.game_path(id).unwrap_or_default(),
+            file: self.desk.game_path(id).unwrap_or_default(),
             record: true,
         }
     }
@@ -121,9 +121,9 @@ impl Adjudicator<'_> {
     /// with the name found beside it if it is there whole (a
     /// record cut short inside an address names someone else's domain).
     pub(super) fn players_of_damaged(&self, id: &str) -> Vec<String> {
-        let registered = self.store.secrets_file(id).unwrap_or_default();
+        let registered = self.desk.secrets_file(id).unwrap_or_default();
         let mut found: Vec<String> = Vec::new();
-        if let Ok(Some(text)) = self.store.read_game(id) {
+        if let Ok(Some(text)) = self.desk.read_game(id) {
             match Record::parse(&format!("{id}.toml"), &text) {
                 Ok(rec) => found.extend(rec.players_by_name().map(|(_, p)| p.clone())),
                 Err(_) => found.extend(
@@ -134,12 +134,10 @@ impl Adjudicator<'_> {
             }
         }
         if found.is_empty() {
-            match self.store.challenge(id) {
+            match self.desk.challenge(id) {
                 Ok(Some(ch)) => found.extend([ch.challenger, ch.opponent]),
                 _ => {
-                    if let Ok(p) = self.store.challenge_path(id)
-                        && let Ok(text) = std::fs::read_to_string(p)
-                    {
+                    if let Ok(Some(text)) = self.desk.challenge_text(id) {
                         found.extend(
                             mailboxes_in(&text)
                                 .into_iter()

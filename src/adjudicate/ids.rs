@@ -8,8 +8,8 @@ impl Adjudicator<'_> {
     /// and never one in use: a challenge must not replace a game).
     pub(super) fn fresh_id(&self, rules: Rules) -> Result<String> {
         for _ in 0..16 {
-            let id = store::new_game_id(rules.id_prefix())?;
-            if !self.store.id_taken(&id)? {
+            let id = self.draw.game_id(rules.id_prefix())?;
+            if !self.desk.id_taken(&id)? {
                 return Ok(id);
             }
         }

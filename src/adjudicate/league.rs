@@ -74,7 +74,7 @@ impl Adjudicator<'_> {
                         context! { command => "standings", open },
                     )?);
                 };
-                match self.store.tournament(&name)? {
+                match self.desk.tournament(&name)? {
                     Some(t) => {
                         let title =
                             self.words("title", context! { of => "standings", name => &name })?;
@@ -147,7 +147,7 @@ impl Adjudicator<'_> {
         let (Command::Join(name) | Command::Leave(name)) = c else {
             return Ok((Vec::new(), false));
         };
-        let t = self.store.tournament(name)?;
+        let t = self.desk.tournament(name)?;
         let seat = t.as_ref().and_then(|t| seat_of(t, &from));
         let (of, text) = match (c, &t, seat) {
             (Command::Join(_), Some(t), Some(seat)) => {
@@ -174,7 +174,7 @@ impl Adjudicator<'_> {
         let (Command::Join(name) | Command::Leave(name)) = c else {
             return Ok(Ok(()));
         };
-        let Some(t) = self.store.tournament(name)? else {
+        let Some(t) = self.desk.tournament(name)? else {
             return Ok(Err(self.no_tournament(from, name)?));
         };
         let seat = seat_of(&t, from);
@@ -201,7 +201,7 @@ impl Adjudicator<'_> {
     pub(super) fn ratings_text(&self, rules: Option<Rules>) -> Result<String> {
         let mut games = Vec::new();
         for r in rules.map_or_else(|| Rules::ALL.to_vec(), |r| vec![r]) {
-            let file = self.store.ratings(r.slug())?;
+            let file = self.desk.ratings(r.slug())?;
             let ranked = file.table.ranked();
             let more = ranked.len().saturating_sub(MAX_RATINGS_LISTED);
             let rows: Vec<minijinja::Value> = ranked
@@ -281,7 +281,7 @@ impl Adjudicator<'_> {
     /// `+tag`, any case) is one player.
     fn join(&self, who: &str, name: &str) -> Result<std::result::Result<String, String>> {
         let from = address_of(who);
-        let Some(mut t) = self.store.tournament(name)? else {
+        let Some(mut t) = self.desk.tournament(name)? else {
             return Ok(Err(self.no_tournament(&from, name)?));
         };
         if seat_of(&t, &from).is_some() {
@@ -302,7 +302,7 @@ impl Adjudicator<'_> {
             )?));
         }
         t.players.push(who.to_string());
-        self.store.write_tournament(&t)?;
+        self.desk.write_tournament(&t)?;
         Ok(Ok(self.words(
             "joined",
             context! { name, until, again => false, count => t.players.len() },
@@ -320,7 +320,7 @@ impl Adjudicator<'_> {
         name: &str,
         thread: Option<&Record>,
     ) -> Result<std::result::Result<String, String>> {
-        let Some(mut t) = self.store.tournament(name)? else {
+        let Some(mut t) = self.desk.tournament(name)? else {
             return Ok(Err(self.no_tournament(from, name)?));
         };
         let Some(seat) = seat_of(&t, from) else {
@@ -331,12 +331,12 @@ impl Adjudicator<'_> {
         }
         if t.played.is_empty() {
             t.players.remove(seat);
-            self.store.write_tournament(&t)?;
+            self.desk.write_tournament(&t)?;
             return Ok(Ok(self.words("left", context! { name, begun => false })?));
         }
         if !t.dropped.contains(&seat) {
             t.dropped.push(seat);
-            self.store.write_tournament(&t)?;
+            self.desk.write_tournament(&t)?;
         }
         let resigned = thread.is_some_and(|r| r.match_info.tournament.as_deref() == Some(name));
         Ok(Ok(self.words(
@@ -350,7 +350,7 @@ impl Adjudicator<'_> {
     /// Whether `from` is among the players of tournament `name`.
     fn entered(&self, from: &str, name: &str) -> Result<bool> {
         Ok(self
-            .store
+            .desk
             .tournament(name)?
             .is_some_and(|t| seat_of(&t, from).is_some()))
     }
@@ -358,7 +358,7 @@ impl Adjudicator<'_> {
     /// The answer to `join NAME` from `from`, who is among its players
     /// already: where the tournament stands for them.
     fn already_entered(&self, from: &str, name: &str) -> Result<String> {
-        let Some(t) = self.store.tournament(name)? else {
+        let Some(t) = self.desk.tournament(name)? else {
             return self.no_tournament(from, name);
         };
         let begun = !t.played.is_empty();
@@ -376,7 +376,7 @@ impl Adjudicator<'_> {
     /// Why a tournament called `name` cannot be used: there is none; with
     /// the name nearest to it and the tournaments one can join or follow.
     pub(super) fn no_tournament(&self, reader: &str, name: &str) -> Result<String> {
-        let names = self.store.tournament_names()?;
+        let names = self.desk.tournament_names()?;
         let suggestion = nearest(name, names.iter().map(String::as_str));
         let open = self.open_tournaments(reader)?;
         self.words("no_tournament", context! { name, suggestion, open })
@@ -386,9 +386,9 @@ impl Adjudicator<'_> {
     /// (sign-up open, until when) or follow (`standings`).
     fn open_tournaments(&self, reader: &str) -> Result<Vec<minijinja::Value>> {
         let mut open = Vec::new();
-        for name in self.store.tournament_names()? {
+        for name in self.desk.tournament_names()? {
             // A file that does not read is left out of the list.
-            let Ok(Some(t)) = self.store.tournament(&name) else {
+            let Ok(Some(t)) = self.desk.tournament(&name) else {
                 continue;
             };
             if t.over {

@@ -1,9 +1,15 @@
-//! The adjudicator: one parsed mail in, the game's new state on disk and
-//! the replies out (steps "Commands", "Who may move", "Records",
-//! "Replies"). It writes records itself; queueing and sending the replies
-//! is [`crate::poll`]'s job. It decides what to send as data
-//! ([`crate::reply::Letter`]: a kind, a template and its context); the
-//! compose step ([`crate::mail::templates::Templates::compose`]) words it.
+//! The adjudicator: one parsed mail in, the game's new state and the
+//! replies out (steps "Commands", "Who may move", "Records", "Replies"),
+//! all as data. It reads the data folder through a read-only port
+//! ([`Facts`]) and writes nothing: every change it decides is an
+//! [`Effect`] on its [`Desk`] (whose reads see them first), handed back
+//! in order ([`Adjudicator::decide`], [`Handled::effects`]) for the poll to
+//! apply in its batch; fresh keys and ids come from the [`Draw`] it is
+//! given, the time is the poll's. What to send is data too
+//! ([`crate::reply::Letter`]: a kind, a template and its context), worded
+//! by the compose step ([`crate::mail::templates::Templates::compose`]);
+//! the mail's fate is a [`Fate`]. Queueing and sending is
+//! [`crate::poll`]'s job.
 //!
 //! Handling is idempotent: a mail whose Message-ID already stands in the
 //! record (a crash after the record was written) changes nothing again but
@@ -34,7 +40,9 @@
 //!   `join`, `leave`), [`series`] (what follows a game's end: its rating,
 //!   its series' next game or end; `rematch`), [`ratings`] (rated in the
 //!   order games ended; rebuilt from the records), [`tournament`] (rounds
-//!   begun, results entered, standings mailed).
+//!   begun, results entered, standings mailed);
+//! - [`desk`]: the read port, the effects and the draws; [`fate`]: what
+//!   became of a mail.
 
 mod account;
 mod auth;
@@ -43,6 +51,8 @@ mod challenge;
 mod clocks;
 mod confirm;
 mod damage;
+mod desk;
+mod fate;
 mod ids;
 mod league;
 mod names;
@@ -59,6 +69,8 @@ pub use bot::{BotStep, MAX_BOT_GAMES, MAX_BOT_GAMES_IN_ALL, bot_key};
 pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
+pub use desk::{Desk, Draw, Effect, Facts};
+pub use fate::Fate;
 pub use league::tournament_state as league_state;
 pub use names::{known_name, nearest, public_name};
 pub use news::MAX_LISTED;
@@ -74,7 +86,7 @@ use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::reply::{Identity, Reply};
 use crate::reply::{Kind, Letter};
 use crate::rules::Rules;
-use crate::store::{self, Challenge, GameClock, Secrets, Store, StoreError};
+use crate::store::{self, Challenge, GameClock, Secrets, StoreError};
 use crate::timecontrol::TimeControl;
 use auth::Who;
 use challenge::Asked;
@@ -86,8 +98,11 @@ use refuse::{Refusal, no_command_reason};
 use table::Table;
 
 /// What became of a mail.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Handled {
+    /// The changes to the data folder the mail comes to, in order, for
+    /// the caller to apply (in the poll's batch).
+    pub effects: Vec<Effect>,
     /// The mails to send, composed from [`Handled::letters`] in their
     /// order; the poll may hold back or replace some of them (the reply
     /// limits, the digests).
@@ -96,8 +111,8 @@ pub struct Handled {
     /// template and context; [`Adjudicator::handle`] composes them into
     /// `replies` and leaves this empty.
     pub(crate) letters: Vec<Letter>,
-    /// One line for the log: the mail's fate.
-    pub fate: String,
+    /// The mail's fate; its `Display` is the log's line.
+    pub fate: Fate,
     /// The mail was refused or could not be used (for the exit status).
     pub failed: bool,
     /// The mail met a game pbem cannot use: the poll tells the admin and
@@ -124,7 +139,7 @@ pub struct Handled {
 #[derive(Debug, thiserror::Error)]
 pub enum AdjudicateError {
     #[error(transparent)]
-    Store(#[from] StoreError),
+    Data(#[from] StoreError),
     #[error(transparent)]
     Template(#[from] TemplateError),
     /// The game's record cannot be used (met by the clock sweep).
@@ -136,7 +151,7 @@ impl AdjudicateError {
     /// The data folder cannot be written at all (full, read-only): every
     /// other mail would fail the same way.
     pub fn is_unwritable(&self) -> bool {
-        matches!(self, AdjudicateError::Store(e) if e.is_unwritable())
+        matches!(self, AdjudicateError::Data(e) if e.is_unwritable())
     }
 }
 
@@ -144,7 +159,11 @@ type Result<T> = std::result::Result<T, AdjudicateError>;
 
 /// The adjudicator for one poll.
 pub struct Adjudicator<'a> {
-    pub store: &'a Store,
+    /// What it reads, and the changes it decides (taken by the caller
+    /// with [`Desk::take`] after each call, and applied).
+    pub desk: Desk<'a>,
+    /// Where fresh keys and game ids come from.
+    pub draw: &'a dyn Draw,
     pub identity: &'a Identity,
     pub templates: &'a Templates,
     /// The one clock (docs/src/contributing.md, "One clock"): the poll's time.
@@ -159,10 +178,30 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Only store and template failures: the mail then stays unprocessed.
     pub fn handle(&self, mail: &Inbound) -> Result<Handled> {
-        let mut handled = self.route(mail)?;
-        let letters = std::mem::take(&mut handled.letters);
-        handled.replies = self.compose(&letters)?;
+        // Composed on the desk: a mail's thread head reads the game as
+        // the mail left it.
+        let (mut handled, effects) = self.decide(|a| {
+            let mut handled = a.route(mail)?;
+            let letters = std::mem::take(&mut handled.letters);
+            handled.replies = a.compose(&letters)?;
+            Ok(handled)
+        })?;
+        handled.effects = effects;
         Ok(handled)
+    }
+
+    /// `step` (one of the adjudicator's calls) on a clean desk: what it
+    /// returns, and the changes it decided, in order, for the caller to
+    /// apply. What a call cut short (an error, a panic) left on the desk
+    /// stands for nothing: a step's changes are applied whole or not.
+    ///
+    /// # Errors
+    /// What `step` returns; its changes are then dropped.
+    pub fn decide<T>(&self, step: impl FnOnce(&Self) -> Result<T>) -> Result<(T, Vec<Effect>)> {
+        self.desk.take();
+        let r = step(self);
+        let effects = self.desk.take();
+        Ok((r?, effects))
     }
 
     /// The mails `letters` stand for, worded by the compose step.
@@ -174,6 +213,8 @@ impl Adjudicator<'_> {
     /// "reply to this mail" for what only a key can do, but say where to
     /// write instead.
     pub(super) fn compose(&self, letters: &[Letter]) -> Result<Vec<Reply>> {
+        // One look at each game for all its mails.
+        let mut heads = std::collections::HashMap::new();
         letters
             .iter()
             .filter(|l| self.identity.bot_level(&l.to).is_none())
@@ -183,10 +224,17 @@ impl Adjudicator<'_> {
                     pbem_address => &self.identity.address,
                     ..l.context.clone()
                 };
-                Ok(self.templates.compose(&Letter {
+                let mut reply = self.templates.compose(&Letter {
                     context,
                     ..l.clone()
-                })?)
+                })?;
+                if let Some(g) = &l.game {
+                    let head = heads
+                        .entry(g.clone())
+                        .or_insert_with(|| self.thread_head(g));
+                    reply.head = head.clone();
+                }
+                Ok(reply)
             })
             .collect()
     }
@@ -254,7 +302,7 @@ impl Adjudicator<'_> {
             let r = self.refuse_line(&from, known, table.as_ref(), e)?;
             return Ok(Handled {
                 fruitless: true,
-                ..failed(vec![r], format!("refused from {from}: {e}"))
+                ..failed(vec![r], refused(&from, e))
             });
         }
         if commands.is_empty() {
@@ -262,7 +310,7 @@ impl Adjudicator<'_> {
             let r = self.reject(&from, known, Refusal::new("", reason))?;
             return Ok(Handled {
                 fruitless: true,
-                ..failed(vec![r], format!("refused from {from}: no command"))
+                ..failed(vec![r], refused(&from, "no command"))
             });
         }
         // The lines that failed beside good commands are left out: the
@@ -299,10 +347,10 @@ impl Adjudicator<'_> {
             }
             (None, _) if target.is_some() && commands.iter().any(needs_game) => {
                 // An unknown id: say nothing that helps a stranger guess.
-                Ok(fate(format!(
-                    "dropped: mail from {from} names unknown game {}",
-                    target.map(|t| t.id).unwrap_or_default()
-                )))
+                Ok(fate(Fate::UnknownGame {
+                    from: from.to_string(),
+                    id: target.map(|t| t.id).unwrap_or_default(),
+                }))
             }
             (table, side) => {
                 // A player's `help`, `games` or `rules` in a game's
@@ -367,17 +415,17 @@ impl Adjudicator<'_> {
     /// does not: a robot's, one without a usable From, pbem's own.
     fn sender(&self, mail: &Inbound) -> std::result::Result<String, Box<Handled>> {
         if let Some(why) = &mail.automated {
-            return Err(Box::new(fate(format!("dropped, automated mail: {why}"))));
+            return Err(Box::new(fate(Fate::Automated(why.clone()))));
         }
         let Some(from) = mail.from.clone() else {
-            let dropped = failed(Vec::new(), "dropped: no usable From address".into());
+            let dropped = failed(Vec::new(), Fate::NoFrom);
             return Err(Box::new(dropped));
         };
         if from == self.identity.address.to_lowercase()
             || from.starts_with(&format!("{}+", self.identity.local_domain().0))
                 && from.ends_with(self.identity.domain())
         {
-            return Err(Box::new(fate("dropped: sent by pbem itself".into())));
+            return Err(Box::new(fate(Fate::OwnMail)));
         }
         Ok(from)
     }
@@ -430,7 +478,7 @@ impl Adjudicator<'_> {
         }
         Ok(Handled {
             letters: replies,
-            fate: summary(commands),
+            fate: Fate::Answered(commands.to_vec()),
             failed: failed_any,
             ..Handled::default()
         })
@@ -491,12 +539,21 @@ fn refusing<'a>(
         .or_else(|| errors.first().filter(|_| commands.is_empty()))
 }
 
+/// `commands` in words, one after the other.
 fn summary(commands: &[Command]) -> String {
     commands
         .iter()
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The fate of a mail from `from` refused whole, for `why`.
+fn refused(from: &str, why: impl std::fmt::Display) -> Fate {
+    Fate::Refused {
+        from: from.to_string(),
+        why: why.to_string(),
+    }
 }
 
 /// `h`, the handling of a mail in its sender's own game.
@@ -507,14 +564,14 @@ fn own_game(h: Handled) -> Handled {
     }
 }
 
-fn fate(s: String) -> Handled {
+fn fate(s: Fate) -> Handled {
     Handled {
         fate: s,
         ..Handled::default()
     }
 }
 
-fn failed(letters: Vec<Letter>, s: String) -> Handled {
+fn failed(letters: Vec<Letter>, s: Fate) -> Handled {
     Handled {
         letters,
         fate: s,

@@ -5,10 +5,10 @@
 //! ([`Adjudicator::time_for`]); and the nearest of a list of names
 //! ([`nearest`]), for a name mistyped.
 
+use super::desk::Facts;
 use super::{Adjudicator, Result};
 use crate::mail::inbound::Inbound;
 use crate::reply::{Identity, address_of, display_name, mailbox};
-use crate::store::Store;
 use chrono::{DateTime, Utc};
 
 /// The longest display name pbem keeps of a player's mail, in bytes (a
@@ -34,14 +34,14 @@ pub fn public_name(me: &Identity, mailbox: &str) -> String {
 /// their latest proven mail ([`Adjudicator::learn_name`]) once they gave
 /// one. Every place that names a person to people, with the data folder
 /// at hand, names them by this.
-pub fn known_name(store: &Store, me: &Identity, who: &str) -> String {
+pub fn known_name(facts: &dyn Facts, me: &Identity, who: &str) -> String {
     let address = address_of(who);
     let named = untrusted_name(who) != untrusted_name(&address);
     if named || me.bot_level(who).is_some() {
         return public_name(me, who);
     }
     // Advisory: a player file that does not read names no one.
-    match store.player(&address).ok().and_then(|p| p.name) {
+    match facts.player(&address).ok().and_then(|p| p.name) {
         Some(name) => public_name(me, &mailbox(Some(&name), &address)),
         None => public_name(me, who),
     }
@@ -51,13 +51,13 @@ impl Adjudicator<'_> {
     /// `at` as `reader` ("Name <address>" or an address) reads times: in
     /// the zone they set with `timezone`, else the server's.
     pub(super) fn time_for(&self, reader: &str, at: DateTime<Utc>) -> Result<String> {
-        let zone = self.store.player(&address_of(reader))?.zone;
+        let zone = self.desk.player(&address_of(reader))?.zone;
         Ok(crate::timecontrol::format_deadline(at, zone))
     }
 
     /// `who` as [`known_name`] names them.
     pub(super) fn name_of(&self, who: &str) -> String {
-        known_name(self.store, self.identity, who)
+        known_name(&self.desk, self.identity, who)
     }
 
     /// Keeps the display name of `mail`, from `from`, whose mail proved
@@ -75,10 +75,10 @@ impl Adjudicator<'_> {
             cut -= 1;
         }
         let name = &name[..cut];
-        let mut player = self.store.player(from)?;
+        let mut player = self.desk.player(from)?;
         if player.name.as_deref() != Some(name) {
             player.name = Some(name.to_string());
-            self.store.write_player(&player)?;
+            self.desk.write_player(&player)?;
         }
         Ok(())
     }

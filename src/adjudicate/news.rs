@@ -55,16 +55,16 @@ impl Adjudicator<'_> {
     /// Store and template failures; a damaged record.
     pub fn news_of(&self, id: &str) -> Result<Vec<Reply>> {
         let rec = self
-            .store
+            .desk
             .record(id)?
             .ok_or_else(|| StoreError::NoGame { id: id.into() })?;
-        let secrets = self.store.secrets(id, rec.rules)?;
+        let secrets = self.desk.secrets(id, rec.rules)?;
         crate::with_game!(rec.rules, G => {
             let replayed = record::replay::<G>(&rec).map_err(|source| StoreError::Record { source })?;
             let mover = replayed.positions.len().checked_sub(2).map(|i| replayed.positions[i].turn()).unwrap_or(Side::A);
             let clock = self.game_clock(id, &rec)?;
             if let Some(gc) = &clock {
-                self.store.write_clock(id, gc, &self.identity.clocks)?;
+                self.desk.write_clock(id, gc, &self.identity.clocks)?;
             }
             self.compose(&self.news::<G>(id, &rec, &replayed, mover, &secrets, clock.as_ref())?)
         })

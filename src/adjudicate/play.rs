@@ -187,7 +187,12 @@ impl Adjudicator<'_> {
                 letters.push(self.reject(from, Some(id), refusal)?);
                 return Ok(Some(failed(
                     letters,
-                    format!("refused {c} from {from} in {id}: {why}"),
+                    Fate::RefusedCommand {
+                        command: c.to_string(),
+                        from: from.to_string(),
+                        id: id.to_string(),
+                        why: why.to_string(),
+                    },
                 )));
             }
             if t.changed {
@@ -234,13 +239,13 @@ impl Adjudicator<'_> {
         if changed || already {
             rec.result = Some((replayed.result(), 0));
             if changed {
-                self.store.write_game(id, &record::write::to_string(&rec))?;
+                self.desk.write_game(id, &record::write::to_string(&rec))?;
             }
             // After the record: the clock catches up from the record's
             // times, also after a crash in between.
             if let Some(gc) = &mut clock {
                 self.sync_clock(gc, &rec)?;
-                self.store.write_clock(id, gc, &self.identity.clocks)?;
+                self.desk.write_clock(id, gc, &self.identity.clocks)?;
             }
             // The rating and the series' next step before the news, which
             // shows them.
@@ -251,7 +256,10 @@ impl Adjudicator<'_> {
         replies.extend(asked);
         Ok(Handled {
             letters: replies,
-            fate: format!("{id}: {}", fates.join("; ")),
+            fate: Fate::Played {
+                id: id.to_string(),
+                steps: fates,
+            },
             failed: false,
             progress: changed || already,
             ..Handled::default()

@@ -7,12 +7,13 @@
 //! another order) makes the ratings be rebuilt from the records, so the
 //! order, and with it every number, is always that one.
 
+use super::desk::Facts;
 use crate::game::Outcome as GameOutcome;
 use crate::record::{MatchInfo, Record};
 use crate::reply::{Identity, address_of, mailbox_key};
 use crate::rules::Rules;
+use crate::store::StoreError;
 use crate::store::league::{RatedGame, RatingsFile};
-use crate::store::{Store, StoreError};
 use chrono::{DateTime, SubsecRound, Utc};
 use pbem_league::Outcome;
 
@@ -90,12 +91,12 @@ impl Finished {
 
 /// Rates `f` (a rated game that ended) in `file`, unless it is rated
 /// already: what the game did to its players' ratings. Rebuilds `file`
-/// from the records of `store` when a game that ended after `f` is rated.
+/// from the records of `facts` when a game that ended after `f` is rated.
 ///
 /// # Errors
 /// Store failures while rebuilding.
 pub fn rate(
-    store: &Store,
+    facts: &dyn Facts,
     me: &Identity,
     file: &mut RatingsFile,
     f: &Finished,
@@ -110,7 +111,7 @@ pub fn rate(
     if in_order {
         apply(me, file, f);
     } else {
-        *file = rebuild_with(store, me, f.rules, Some(f))?;
+        *file = rebuild_with(facts, me, f.rules, Some(f))?;
     }
     file.game(&f.id)
         .cloned()
@@ -137,24 +138,24 @@ fn apply(me: &Identity, file: &mut RatingsFile, f: &Finished) {
 ///
 /// # Errors
 /// When the games folder cannot be read.
-pub fn rebuild(store: &Store, me: &Identity, rules: Rules) -> Result<RatingsFile, StoreError> {
-    rebuild_with(store, me, rules, None)
+pub fn rebuild(facts: &dyn Facts, me: &Identity, rules: Rules) -> Result<RatingsFile, StoreError> {
+    rebuild_with(facts, me, rules, None)
 }
 
 /// [`rebuild`], with `current` standing for its game's record (a game
 /// lost on time, whose record is written after its mails).
 fn rebuild_with(
-    store: &Store,
+    facts: &dyn Facts,
     me: &Identity,
     rules: Rules,
     current: Option<&Finished>,
 ) -> Result<RatingsFile, StoreError> {
     let mut finished: Vec<Finished> = current.into_iter().cloned().collect();
-    for id in store.game_ids()? {
+    for id in facts.game_ids()? {
         if current.is_some_and(|c| c.id == id) {
             continue;
         }
-        let Ok(Some(text)) = store.read_game(&id) else {
+        let Ok(Some(text)) = facts.read_game(&id) else {
             continue;
         };
         let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {

@@ -180,8 +180,10 @@ impl LeftOut {
         if self.count == 0 {
             return handled;
         }
-        let s = if self.count == 1 { "" } else { "s" };
-        handled.fate = format!("{} ({} line{s} left out)", handled.fate, self.count);
+        handled.fate = Fate::LeftOut {
+            fate: Box::new(std::mem::take(&mut handled.fate)),
+            lines: self.count,
+        };
         if let Some(l) = handled
             .letters
             .iter_mut()

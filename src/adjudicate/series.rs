@@ -49,10 +49,10 @@ impl Adjudicator<'_> {
         };
         if f.ratable(self.identity) {
             let slug = f.rules.slug();
-            let mut file = self.store.ratings(slug)?;
+            let mut file = self.desk.ratings(slug)?;
             if file.game(id).is_none() {
-                ratings::rate(self.store, self.identity, &mut file, &f)?;
-                self.store.write_ratings(slug, &file)?;
+                ratings::rate(&self.desk, self.identity, &mut file, &f)?;
+                self.desk.write_ratings(slug, &file)?;
             }
         }
         let mut letters = match &f.match_info.series {
@@ -105,7 +105,7 @@ impl Adjudicator<'_> {
     /// After `f`, a game of series `series_id`: the series' end, or its
     /// next game begun.
     fn series_after(&self, series_id: &str, f: &Finished) -> Result<Vec<Letter>> {
-        let Some(mut s) = self.store.series(series_id)? else {
+        let Some(mut s) = self.desk.series(series_id)? else {
             return Ok(Vec::new());
         };
         let Some(at) = s.games.iter().position(|g| *g == f.id) else {
@@ -137,7 +137,7 @@ impl Adjudicator<'_> {
             };
             self.start_game(&next_id, rules, Some(first), players, s.clock, info)?;
             s.games.push(next_id.clone());
-            self.store.write_series(series_id, &s)?;
+            self.desk.write_series(series_id, &s)?;
         }
         if s.games.get(at + 1) == Some(&next_id) {
             return self.started_letters(&next_id);
@@ -199,13 +199,13 @@ impl Adjudicator<'_> {
     /// ratings of its game), read once for both readers.
     pub(super) fn match_view(&self, rec: &Record) -> Result<MatchView> {
         let ratings = if rec.match_info.rated {
-            Some(self.store.ratings(rec.rules.slug())?)
+            Some(self.desk.ratings(rec.rules.slug())?)
         } else {
             None
         };
         let mut series = None;
         if let Some(series_id) = &rec.match_info.series
-            && let Some(s) = self.store.series(series_id)?
+            && let Some(s) = self.desk.series(series_id)?
         {
             let current = Finished::of(rec.id.as_deref().unwrap_or_default(), rec);
             let state = self.series_state(&s, current.as_ref())?;

@@ -89,10 +89,10 @@ impl Adjudicator<'_> {
     /// itself keeps the mail waiting for the next poll.
     pub(super) fn table(&self, id: &str) -> Result<Option<Table>> {
         match self.read_table(id) {
-            Err(AdjudicateError::Store(e)) if !e.is_passing() && !e.is_unwritable() => {
+            Err(AdjudicateError::Data(e)) if !e.is_passing() && !e.is_unwritable() => {
                 Ok(Some(Table::Damaged {
                     damage: self.damage(id, &e),
-                    secrets: self.store.secrets_file(id).ok(),
+                    secrets: self.desk.secrets_file(id).ok(),
                 }))
             }
             other => other,
@@ -101,8 +101,8 @@ impl Adjudicator<'_> {
 
     /// [`Adjudicator::table`], failing on any file that cannot be read.
     fn read_table(&self, id: &str) -> Result<Option<Table>> {
-        if let Some(ch) = self.store.challenge(id)? {
-            let secrets = self.store.secrets_file(id)?;
+        if let Some(ch) = self.desk.challenge(id)? {
+            let secrets = self.desk.secrets_file(id)?;
             // A challenge whose rules or sides do not read fails above,
             // and `table` makes it a damaged one.
             return Ok(Some(Table::Challenge {
@@ -111,11 +111,11 @@ impl Adjudicator<'_> {
                 challenge: ch,
             }));
         }
-        let text = match self.store.read_game(id) {
+        let text = match self.desk.read_game(id) {
             Ok(Some(text)) => text,
             // Last, so that a game's mail pays nothing for it.
             Ok(None) => {
-                return Ok(self.store.confirmation(id)?.map(|request| Table::Confirm {
+                return Ok(self.desk.confirmation(id)?.map(|request| Table::Confirm {
                     id: id.to_string(),
                     request,
                 }));
@@ -125,19 +125,19 @@ impl Adjudicator<'_> {
             Err(e @ StoreError::NotText { .. }) => {
                 return Ok(Some(Table::Damaged {
                     damage: self.damage(id, &e),
-                    secrets: self.store.secrets_file(id).ok(),
+                    secrets: self.desk.secrets_file(id).ok(),
                 }));
             }
             Err(e) => return Err(e.into()),
         };
         Ok(Some(match Record::parse(&format!("{id}.toml"), &text) {
             Ok(record) => Table::Game {
-                secrets: self.store.secrets(id, record.rules)?,
+                secrets: self.desk.secrets(id, record.rules)?,
                 record,
             },
             Err(e) => Table::Damaged {
                 damage: self.damage(id, &e),
-                secrets: self.store.secrets_file(id).ok(),
+                secrets: self.desk.secrets_file(id).ok(),
             },
         }))
     }

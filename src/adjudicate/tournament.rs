@@ -51,7 +51,7 @@ impl Adjudicator<'_> {
         } else if t.players.len() < 2 {
             if !t.over {
                 t.over = true;
-                self.store.write_tournament(t)?;
+                self.desk.write_tournament(t)?;
             }
             let text = self.words(
                 "tournament_cancelled",
@@ -89,7 +89,7 @@ impl Adjudicator<'_> {
             Next::Wait => return Ok(Vec::new()),
             Next::Over => {
                 t.over = true;
-                self.store.write_tournament(t)?;
+                self.desk.write_tournament(t)?;
                 return self.standings_letters(t);
             }
             Next::Start(round) => round,
@@ -116,7 +116,7 @@ impl Adjudicator<'_> {
         }
         t.played.push(file);
         // After the games it names: the batch puts it on disk after them.
-        self.store.write_tournament(t)?;
+        self.desk.write_tournament(t)?;
         // A round of forfeits only ends as it begins: the next one at once.
         if no_game_to_play(&t.played[number - 1]) {
             t.played[number - 1].closed_by = Some(format!("round-{number}"));
@@ -167,7 +167,7 @@ impl Adjudicator<'_> {
             let Some(id) = g.game.as_deref() else {
                 continue;
             };
-            if g.outcome.is_none() && self.store.read_game(id)?.is_none() {
+            if g.outcome.is_none() && self.desk.read_game(id)?.is_none() {
                 self.make_game(t, r + 1, id, g)?;
             }
             out.extend(self.started_letters(id)?);
@@ -186,7 +186,7 @@ impl Adjudicator<'_> {
         f: &Finished,
         rec: &Record,
     ) -> Result<Vec<Letter>> {
-        let Some(mut t) = self.store.tournament(name)? else {
+        let Some(mut t) = self.desk.tournament(name)? else {
             return Ok(Vec::new());
         };
         let Some((r, b)) = t.played.iter().enumerate().find_map(|(r, round)| {
@@ -215,7 +215,7 @@ impl Adjudicator<'_> {
             changed = true;
         }
         if changed {
-            self.store.write_tournament(&t)?;
+            self.desk.write_tournament(&t)?;
         }
         if t.played[r].closed_by.as_deref() != Some(f.id.as_str()) {
             // The game's two players read the standings in the mail of
@@ -245,7 +245,7 @@ impl Adjudicator<'_> {
         outcome: pbem_league::Outcome,
         reader: &str,
     ) -> Result<Option<String>> {
-        let Some(mut t) = self.store.tournament(name)? else {
+        let Some(mut t) = self.desk.tournament(name)? else {
             return Ok(None);
         };
         let Some(round) = t

@@ -8,8 +8,9 @@
 
 use super::out;
 use super::server::ConfigArg;
-use crate::adjudicate::Adjudicator;
+use crate::adjudicate::{Adjudicator, Desk};
 use crate::game::{self, Game, PerSide, Side, View};
+use crate::poll::OsRandom;
 use crate::record::{self, Entry, MoveLine, Record};
 use crate::reply::mailbox;
 use crate::rules::Rules;
@@ -112,21 +113,19 @@ impl New {
         // Everything in one batch, put on disk with the mails: a crash leaves the game with its mails, or neither.
         let batch = server.store.batch()?;
         let adj = Adjudicator {
-            store: &batch,
+            desk: Desk::new(&batch),
+            draw: &OsRandom,
             identity: &server.identity,
             templates: &server.templates,
             now,
             challenges: server.config.limits.challenges(),
         };
-        adj.start_game(
-            &id,
-            rules,
-            first,
-            players,
-            self.clock,
-            crate::record::MatchInfo::default(),
-        )?;
-        let replies = adj.started(&id)?;
+        let info = crate::record::MatchInfo::default();
+        let (replies, effects) = adj.decide(|a| {
+            a.start_game(&id, rules, first, players, self.clock, info)?;
+            a.started(&id)
+        })?;
+        batch.apply_effects(&effects)?;
         let made = Made::new(&id, &batch.read_game(&id)?.unwrap_or_default());
         let report = match server.commit_command(&batch, &format!("new:{id}"), &replies, &made, now)
         {
@@ -610,13 +609,15 @@ impl Move {
         let record = record::write::to_string(&rec);
         batch.write_game(&id, &record)?;
         let adj = Adjudicator {
-            store: &batch,
+            desk: Desk::new(&batch),
+            draw: &OsRandom,
             identity: &server.identity,
             templates: &server.templates,
             now,
             challenges: server.config.limits.challenges(),
         };
-        let replies = adj.news_of(&id)?;
+        let (replies, effects) = adj.decide(|a| a.news_of(&id))?;
+        batch.apply_effects(&effects)?;
         let key = format!("move:{id}:{}", rec.lines.len());
         let made = Made::new(&id, &record);
         let report = match server.commit_command(&batch, &key, &replies, &made, now) {

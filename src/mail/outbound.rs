@@ -242,6 +242,7 @@ mod tests {
             },
             game: Some("bz-test1".into()),
             reply_to: Some("pbem+bz-test1.k3y@example.net".into()),
+            head: None,
         }
     }
 

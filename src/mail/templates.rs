@@ -125,6 +125,7 @@ impl Templates {
             rendered: self.render(letter.template, letter.context.clone())?,
             game: letter.game.clone(),
             reply_to: letter.reply_to.clone(),
+            head: None,
         })
     }
 

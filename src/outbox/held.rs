@@ -42,6 +42,10 @@ pub struct Held {
     pub text: String,
     pub game: Option<String>,
     pub reply_to: Option<String>,
+    /// How its game's mails are headed: a lone held news goes out as
+    /// itself, in its game's thread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head: Option<crate::reply::ThreadHead>,
     pub urgent: bool,
     pub at: DateTime<Utc>,
 }
@@ -61,6 +65,7 @@ impl Held {
             },
             game: self.game,
             reply_to: self.reply_to,
+            head: self.head,
         }
     }
 }
@@ -90,6 +95,7 @@ impl Outbox<'_> {
             text: reply.rendered.text.clone(),
             game: reply.game.clone(),
             reply_to: reply.reply_to.clone(),
+            head: reply.head.clone(),
             urgent,
             at: now,
         };

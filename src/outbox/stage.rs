@@ -12,12 +12,10 @@
 //! with the batch.
 
 use super::{Hold, Outbox, pack};
-use crate::adjudicate::Adjudicator;
 use crate::mail::{inbound::Inbound, outbound};
 use crate::reply::{Reply, address_of, mailbox};
 use crate::store::{Correspondence, StoreError, stable_hash};
 use chrono::{DateTime, Utc};
-use std::collections::HashMap;
 
 /// The replies of a batch (or of a commit of one), in memory until its
 /// commit: then written as one pack, and the rare held news as files
@@ -100,15 +98,7 @@ impl Outbox<'_> {
     ) -> Result<(), StoreError> {
         let h = stable_hash(r.key.as_bytes());
         let sender = r.mail.and_then(|m| m.from.as_deref());
-        let adj = Adjudicator {
-            store: self.store,
-            identity: self.identity,
-            templates: self.templates,
-            now,
-            challenges: self.challenges,
-        };
         let today = now.format("%Y-%m-%d").to_string();
-        let mut heads = HashMap::new();
         for (n, reply) in r.replies.iter().enumerate() {
             let id = pack::Id { idx: r.idx, n };
             if let Hold::News { urgent } = r.hold
@@ -142,13 +132,8 @@ impl Outbox<'_> {
                 None => (answering.map(str::to_string), Vec::new()),
             };
             let mut reply = reply.clone();
-            // One look at the game for all its replies.
-            if let Some(g) = game
-                && !heads.contains_key(g)
-            {
-                heads.insert(g.to_string(), adj.thread_head(g));
-            }
-            let head = game.and_then(|g| heads.get(g)?.as_ref());
+            let head = reply.head.clone();
+            let head = head.as_ref().filter(|_| game.is_some());
             if let Some((head, player)) = head.and_then(|h| Some((h, h.player(&to)?))) {
                 reply.rendered.subject = game
                     .and_then(|g| corr.subject(g))

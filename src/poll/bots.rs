@@ -17,7 +17,7 @@
 //! every poll that has time for one move per player.
 
 use super::{BatchContext, Poller, Report, panic_message};
-use crate::adjudicate::{AdjudicateError, BotStep};
+use crate::adjudicate::{AdjudicateError, BotStep, Fate};
 use crate::outbox::Hold;
 use crate::record::Record;
 use crate::reply::mailbox_key;
@@ -158,9 +158,11 @@ impl Poller<'_> {
         &self,
         cx: &BatchContext<'_>,
         id: &str,
-    ) -> Result<Option<(String, usize, String, u128)>, AdjudicateError> {
+    ) -> Result<Option<(String, usize, Fate, u128)>, AdjudicateError> {
         let done = |key: &str| cx.processed.contains(key).unwrap_or(false);
-        match cx.adj.bot_step(id, &done)? {
+        let (step, effects) = cx.adj.decide(|a| a.bot_step(id, &done))?;
+        self.store.apply_effects(&effects)?;
+        match step {
             BotStep::Waiting => Ok(None),
             BotStep::Over => {
                 self.store.remove_bot_game(id)?;

@@ -90,8 +90,11 @@ impl Poller<'_> {
     ) -> Result<Option<Tick>, AdjudicateError> {
         let (id, adj) = (due.id, &cx.adj);
         let owed = if due.first {
-            match adj.clock_due(id) {
-                Ok(owed) => owed,
+            match adj.decide(|a| a.clock_due(id)) {
+                Ok((owed, effects)) => {
+                    self.store.apply_effects(&effects)?;
+                    owed
+                }
                 Err(AdjudicateError::Damaged(d)) => {
                     self.damage_met(cx, &d, report)?;
                     return Ok(None);
@@ -104,7 +107,7 @@ impl Poller<'_> {
         let Some(tick) = owed else {
             // Through the batch view: the marker goes once the clock that
             // replaced it is durable.
-            adj.store
+            self.store
                 .recheck_due(id, due.marker, &self.identity.clocks)?;
             return Ok(None);
         };

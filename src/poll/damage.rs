@@ -41,7 +41,8 @@ impl Poller<'_> {
         if cx.processed.contains(&key)? {
             return Ok(());
         }
-        let replies = cx.adj.damage_notice(damage)?;
+        let (replies, effects) = cx.adj.decide(|a| a.damage_notice(damage))?;
+        self.store.apply_effects(&effects)?;
         // Not held for a digest: the game is stopped until someone acts.
         self.commit_as(&key, &replies, None, None, cx.now, Hold::Never)?;
         cx.processed.insert(&key);

@@ -130,6 +130,7 @@ impl Poller<'_> {
             rendered,
             game: None,
             reply_to: None,
+            head: None,
         })
     }
 }

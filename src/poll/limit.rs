@@ -610,6 +610,7 @@ fn in_place_of(reply: &Reply, rendered: crate::reply::Rendered) -> Reply {
         rendered,
         game: None,
         reply_to: None,
+        head: None,
     }
 }
 

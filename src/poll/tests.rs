@@ -119,7 +119,7 @@ fn a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
             let v: Vec<u8> = Vec::new();
             let i = m.body.len();
             return Ok(Handled {
-                fate: v[i].to_string(),
+                fate: crate::adjudicate::Fate::Unreadable(v[i].to_string()),
                 ..Handled::default()
             });
         }

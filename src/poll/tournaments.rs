@@ -60,14 +60,15 @@ impl Poller<'_> {
         cx: &BatchContext<'_>,
         name: &str,
     ) -> Result<Option<usize>, AdjudicateError> {
-        let Some(mut t) = cx.adj.store.tournament(name)? else {
+        let Some(mut t) = self.store.tournament(name)? else {
             return Ok(None);
         };
         let key = format!("tournament:{name}:begin");
         if t.begins > cx.now || cx.processed.contains(&key)? {
             return Ok(None);
         }
-        let replies = cx.adj.tournament_begin(&mut t)?;
+        let (replies, effects) = cx.adj.decide(|a| a.tournament_begin(&mut t))?;
+        self.store.apply_effects(&effects)?;
         // The round's games (their keys, which the mails carry) on disk
         // before the key: a crash in between leaves the round begun and
         // its mails unsent, which the next poll sends again.

@@ -26,6 +26,7 @@ mod games_listing;
 mod layout;
 mod manpages;
 mod match_threads;
+mod purity;
 mod readme;
 mod readme_svg;
 mod records;

@@ -2,10 +2,11 @@
 //! them: every move recorded once, every reply delivered once
 //! (crash injection, outages, two processes at once).
 
-use pbem::adjudicate::Adjudicator;
+use pbem::adjudicate::{Adjudicator, Desk};
 use pbem::demo::example_moves;
 use pbem::game::{PerSide, Side};
 use pbem::mail::templates::Templates;
+use pbem::poll::OsRandom;
 use pbem::record::Record;
 use pbem::reply::Identity;
 use pbem::rules::Rules;
@@ -63,7 +64,8 @@ pub fn build(
 ) -> Workload {
     let templates = Templates::new(None);
     let adj = Adjudicator {
-        store,
+        desk: Desk::new(store),
+        draw: &OsRandom,
         identity,
         templates: &templates,
         now: pbem::clock::now(),
@@ -76,15 +78,19 @@ pub fn build(
         let rules = RULES[g % RULES.len()];
         let id = format!("load-{g}");
         let players = players(g);
-        adj.start_game(
-            &id,
-            rules,
-            Some(rules.fixed_first().unwrap_or(Side::A)),
-            PerSide::new(players[0].clone(), players[1].clone()),
-            None,
-            Default::default(),
-        )
-        .unwrap();
+        let ((), effects) = adj
+            .decide(|a| {
+                a.start_game(
+                    &id,
+                    rules,
+                    Some(rules.fixed_first().unwrap_or(Side::A)),
+                    PerSide::new(players[0].clone(), players[1].clone()),
+                    None,
+                    Default::default(),
+                )
+            })
+            .unwrap();
+        store.apply_effects(&effects).unwrap();
         let secrets = store.secrets(&id, rules).unwrap();
         let mut moves = example_moves(rules);
         let whole = plies.is_none_or(|p| p >= moves.len());

@@ -130,6 +130,7 @@ fn mail(s: &Sample, name: &str) -> Vec<u8> {
         rendered,
         game: Some("g-1".into()),
         reply_to: None,
+        head: None,
     };
     let identity = Identity::at("pbem@example.net");
     let now = chrono::DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z")

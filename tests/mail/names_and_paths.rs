@@ -356,6 +356,7 @@ fn no_value_injects_a_header() {
                     rendered: rendered.clone(),
                     game: Some("bz-test1".into()),
                     reply_to: Some(identity.reply_to("bz-test1", "k3y")),
+                    head: None,
                 };
                 let raw = outbound::build(
                     &identity,

@@ -15,11 +15,12 @@ use crate::common;
 
 use chrono::{DateTime, Duration, Utc};
 use common::files;
-use pbem::adjudicate::Adjudicator;
+use pbem::adjudicate::{Adjudicator, Desk};
 use pbem::config::{Config, INIT};
 use pbem::demo::example_moves;
 use pbem::game::{PerSide, Side};
 use pbem::mailbox::Maildir;
+use pbem::poll::OsRandom;
 use pbem::record::Record;
 use pbem::rules::Rules;
 use pbem::setup::Server;
@@ -145,7 +146,8 @@ impl Site {
     fn start(&self, ids: &[&str], rules: &[Rules], clock: Option<(&str, &str)>) -> Vec<Game> {
         let server = Server::new(Config::load(&self.config).unwrap()).unwrap();
         let adj = Adjudicator {
-            store: &server.store,
+            desk: Desk::new(&server.store),
+            draw: &OsRandom,
             identity: &server.identity,
             templates: &server.templates,
             now: at(0),
@@ -159,8 +161,12 @@ impl Site {
                     .filter(|(g, _)| g == id)
                     .map(|(_, c)| c.parse().unwrap());
                 let map = PerSide::new(players[0].clone(), players[1].clone());
-                adj.start_game(id, rules, Some(Side::A), map, control, Default::default())
+                let ((), effects) = adj
+                    .decide(|a| {
+                        a.start_game(id, rules, Some(Side::A), map, control, Default::default())
+                    })
                     .unwrap();
+                server.store.apply_effects(&effects).unwrap();
                 let secrets = server.store.secrets(id, rules).unwrap();
                 let key = |s: Side| secrets.tokens[s].clone().unwrap();
                 Game {

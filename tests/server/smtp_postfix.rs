@@ -47,6 +47,7 @@ fn reply_mail(s: &Stack, to: &str, tag: &str) -> Vec<u8> {
         },
         game: Some("bz-1".into()),
         reply_to: Some(id.reply_to("bz-1", "key")),
+        head: None,
     };
     outbound::build(
         &id,

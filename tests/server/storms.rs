@@ -12,11 +12,12 @@
 use crate::common;
 
 use chrono::{DateTime, Duration, Utc};
-use pbem::adjudicate::Adjudicator;
+use pbem::adjudicate::{Adjudicator, Desk};
 use pbem::config::{Config, INIT};
 use pbem::demo::Received;
 use pbem::game::{PerSide, Side};
 use pbem::mailbox::Maildir;
+use pbem::poll::OsRandom;
 use pbem::poll::{Limits, Poller, Report};
 use pbem::record::{Entry, Record};
 use pbem::rules::Rules;
@@ -79,7 +80,8 @@ impl World {
     fn game(&self, id: &str, players: [&str; 2]) -> [String; 2] {
         let s = &self.server;
         let adj = Adjudicator {
-            store: &s.store,
+            desk: Desk::new(&s.store),
+            draw: &OsRandom,
             identity: &s.identity,
             templates: &s.templates,
             now: self.now,
@@ -87,8 +89,10 @@ impl World {
         };
         let rules = Rules::BoomAndZoom;
         let map = PerSide::new(players[0].to_string(), players[1].to_string());
-        adj.start_game(id, rules, Some(Side::A), map, None, Default::default())
+        let ((), effects) = adj
+            .decide(|a| a.start_game(id, rules, Some(Side::A), map, None, Default::default()))
             .unwrap();
+        s.store.apply_effects(&effects).unwrap();
         let secrets = s.store.secrets(id, rules).unwrap();
         [Side::A, Side::B].map(|side| secrets.tokens[side].clone().unwrap())
     }

@@ -1,0 +1,162 @@
+//! What became of a mail, as data: the poll logs it (`fate=` of a `mail`
+//! line), tests and tools tell fates apart by their variant. Its words
+//! are the log's: [`Fate`]'s `Display`.
+
+use crate::mail::command::Command;
+use std::fmt;
+
+/// What became of one mail (or of the bot's move, played as one).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fate {
+    /// Commands answered outside a game (or in a game's thread, outside
+    /// its play): `help`, `games`, `challenge`, ...
+    Answered(Vec<Command>),
+    /// Commands of a game carried out in order: `id`, and what each did
+    /// (`white played 13-21`).
+    Played {
+        id: String,
+        steps: Vec<String>,
+    },
+    /// A mail carried out without some of its lines, which failed.
+    LeftOut {
+        fate: Box<Fate>,
+        lines: usize,
+    },
+    /// A mail a robot sent (an autoresponder, a bounce): why it is one.
+    Automated(String),
+    /// No From address pbem could answer.
+    NoFrom,
+    /// pbem's own mail come back.
+    OwnMail,
+    /// A mail that does not parse as one: why.
+    Unreadable(String),
+    /// A mail about a game from an address that plays no side in it.
+    NotAPlayer {
+        from: String,
+        id: String,
+    },
+    /// A command of a game sent about an id that names none.
+    UnknownGame {
+        from: String,
+        id: String,
+    },
+    /// A mail refused whole, and why (a line that is no command, none at
+    /// all, a challenge out of bounds).
+    Refused {
+        from: String,
+        why: String,
+    },
+    /// A command of a game refused (an illegal move): the mail is
+    /// carried out not at all.
+    RefusedCommand {
+        command: String,
+        from: String,
+        id: String,
+        why: String,
+    },
+    /// A mail for a game from one of its players' addresses without their
+    /// key (`key`: what key it carried, in words); `told`: who was told.
+    RefusedKey {
+        from: String,
+        id: String,
+        key: String,
+        told: String,
+    },
+    /// A mail for a game from a stranger carrying a player's key: nothing
+    /// done, and the key's owner told.
+    RefusedStranger {
+        from: String,
+        id: String,
+        key: String,
+        owner: String,
+    },
+    /// A mail about a game whose record cannot be used.
+    Damaged {
+        id: String,
+        error: String,
+    },
+    ChallengeAccepted {
+        id: String,
+    },
+    ChallengeDeclined {
+        id: String,
+        by: String,
+    },
+    ChallengeWithdrawn {
+        id: String,
+        by: String,
+    },
+    BotChallengeConfirmed {
+        id: String,
+    },
+    RequestConfirmed {
+        id: String,
+        by: String,
+        command: String,
+    },
+    RequestDropped {
+        id: String,
+        by: String,
+    },
+}
+
+impl Default for Fate {
+    fn default() -> Fate {
+        Fate::Answered(Vec::new())
+    }
+}
+
+impl fmt::Display for Fate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fate::Answered(commands) => write!(f, "{}", super::summary(commands)),
+            Fate::Played { id, steps } => write!(f, "{id}: {}", steps.join("; ")),
+            Fate::LeftOut { fate, lines } => {
+                let s = if *lines == 1 { "" } else { "s" };
+                write!(f, "{fate} ({lines} line{s} left out)")
+            }
+            Fate::Automated(why) => write!(f, "dropped, automated mail: {why}"),
+            Fate::NoFrom => write!(f, "dropped: no usable From address"),
+            Fate::OwnMail => write!(f, "dropped: sent by pbem itself"),
+            Fate::Unreadable(why) => write!(f, "dropped: {why}"),
+            Fate::NotAPlayer { from, id } => write!(f, "dropped: {from} is not a player of {id}"),
+            Fate::UnknownGame { from, id } => {
+                write!(f, "dropped: mail from {from} names unknown game {id}")
+            }
+            Fate::Refused { from, why } => write!(f, "refused from {from}: {why}"),
+            Fate::RefusedCommand {
+                command,
+                from,
+                id,
+                why,
+            } => write!(f, "refused {command} from {from} in {id}: {why}"),
+            Fate::RefusedKey {
+                from,
+                id,
+                key,
+                told,
+            } => write!(f, "refused: mail for {id} from {from} {key}; {told}"),
+            Fate::RefusedStranger {
+                from,
+                id,
+                key,
+                owner,
+            } => write!(
+                f,
+                "refused: mail for {id} from {from} {key}; {from} is not a player of {id}, so \
+                 nothing was done; {owner} was told"
+            ),
+            Fate::Damaged { id, error } => write!(f, "refused: record of {id} is damaged: {error}"),
+            Fate::ChallengeAccepted { id } => write!(f, "challenge {id} accepted: game begins"),
+            Fate::ChallengeDeclined { id, by } => write!(f, "challenge {id} declined by {by}"),
+            Fate::ChallengeWithdrawn { id, by } => write!(f, "challenge {id} withdrawn by {by}"),
+            Fate::BotChallengeConfirmed { id } => {
+                write!(f, "bot challenge {id} confirmed: game begins")
+            }
+            Fate::RequestConfirmed { id, by, command } => {
+                write!(f, "request {id} confirmed by {by}: {command}")
+            }
+            Fate::RequestDropped { id, by } => write!(f, "request {id} dropped by {by}"),
+        }
+    }
+}
