@@ -9,6 +9,7 @@
 //! that runs was asked for, and fails when the stack is not there.
 
 use super::play::Mailroom;
+use super::wait::wait_until;
 use pbem::config::Config;
 use pbem::demo::{Player, Received};
 use pbem::mail::inbound::{self, Inbound};
@@ -63,6 +64,8 @@ pub fn stack() -> &'static Stack {
             "the mail tests need the loopback mail stack, and PBEM_MAILSTACK_* is not set: {HOW}"
         );
         let stack = Stack::from_vars(&vars);
+        // A stack that is restarting (a test stopped part of it) answers
+        // again within seconds: waited for, not failed on.
         for port in [
             stack.smtp_port,
             stack.submission_port,
@@ -70,12 +73,12 @@ pub fn stack() -> &'static Stack {
             stack.imap_port,
             stack.imaps_port,
         ] {
-            if let Err(e) = TcpStream::connect((stack.host.as_str(), port)) {
-                panic!(
-                    "the mail stack does not answer on {}:{port} ({e}): {HOW}",
-                    stack.host
-                );
-            }
+            let what = format!("the mail stack answering on {}:{port} ({HOW})", stack.host);
+            wait_until(PATIENCE, &what, || {
+                TcpStream::connect((stack.host.as_str(), port))
+                    .map(drop)
+                    .map_err(|e| e.to_string())
+            });
         }
         stack
     })

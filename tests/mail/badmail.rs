@@ -15,7 +15,7 @@
 //!   address the mail named or to a player;
 //! - nothing was written outside the data folder and the mail folders
 //!   (the cases aim at a folder beside them, and pbem runs from another);
-//! - it took at most [`MAX_SECONDS`] (release build) and at most
+//! - it took at most [`MAX_SECONDS`] of CPU (release build) and at most
 //!   [`MAX_RSS_MB`] of memory (the child's peak RSS).
 //!
 //! How each case was handled is kept in `tests/badmail/EXPECTED.tsv`
@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 
 /// The pinned clock of every poll.
 const NOW: &str = "2026-11-20T10:00:00Z";
-/// The bound on one mail's poll in a release build (a debug build gets
-/// five times as long).
+/// The bound on the CPU time of one mail's poll in a release build (a
+/// debug build gets five times as much).
 const MAX_SECONDS: f64 = 2.0;
 /// The bound on the poll's peak memory (the largest mail pbem reads whole
 /// is 25 MB, `pbem::mailbox::MAX_MAIL`; a 20 MB text peaks near 115 MB).

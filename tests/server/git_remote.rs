@@ -263,9 +263,14 @@ fn the_daemon_answers_beside_a_remote_that_never_answers_and_pushes_once_it_does
     drop(hole);
     let served = tempfile::tempdir().unwrap();
     git(served.path(), &["init", "-q", "--bare", "x.git"]);
+    // git-daemon itself, not `git daemon`: the `git` wrapper runs it as a
+    // child, which killing the wrapper would leave serving.
+    let exec_path = Command::new("git").arg("--exec-path").output().unwrap();
+    let exec_path = String::from_utf8_lossy(&exec_path.stdout)
+        .trim()
+        .to_string();
     let _git_daemon = Started(
-        Command::new("git")
-            .arg("daemon")
+        Command::new(Path::new(&exec_path).join("git-daemon"))
             .args(["--reuseaddr", "--listen=127.0.0.1", "--export-all"])
             .arg("--enable=receive-pack")
             .arg(format!("--port={port}"))

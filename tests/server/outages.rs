@@ -481,9 +481,11 @@ fn the_imap_server_goes_away_mid_fetch_and_nothing_is_lost() {
         "{}",
         text(&marking)
     );
+    let plies: Vec<usize> = load.games.iter().map(played).collect();
     assert!(
-        load.games.iter().all(|g| played(g) == 4),
-        "plies 1-4 played"
+        plies.iter().all(|&p| p == 4),
+        "plies 1-4 played: {plies:?}; the poll said: {}",
+        text(&marking)
     );
     let again = pbem(&site.config, &["poll"]);
     assert_eq!(again.status.code(), Some(0), "{}", text(&again));

@@ -85,13 +85,16 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Runs `pbem poll` as a child, measured: exit code (or `None` when a
-/// signal ended it), seconds, peak RSS in MB. A poll that runs past a
-/// minute is killed.
+/// signal ended it), seconds of CPU, peak RSS in MB. A poll that runs
+/// past a minute is killed.
 ///
 /// The peak RSS is the child's `VmHWM` in `/proc`, read every
 /// millisecond while it runs: `wait4`'s `ru_maxrss` would not do, as
 /// Linux counts in it the memory of the test process that spawned the
-/// child (the address space `exec` replaced).
+/// child (the address space `exec` replaced). Its CPU time (user and
+/// system, all its threads, from `/proc/PID/stat`) is read alike, to the
+/// last reading before it is reaped: the wall clock would also count
+/// what other processes took of the cores.
 fn measured(cmd: &mut Command) -> (Option<i32>, f64, u64) {
     let start = Instant::now();
     let mut child = cmd.spawn().expect("pbem runs");
@@ -99,8 +102,13 @@ fn measured(cmd: &mut Command) -> (Option<i32>, f64, u64) {
     let (done, watch) = std::sync::mpsc::channel::<()>();
     let watcher = std::thread::spawn(move || {
         let status = format!("/proc/{}/status", pid.as_raw_nonzero());
+        let stat = format!("/proc/{}/stat", pid.as_raw_nonzero());
         let mut peak_kb = 0u64;
+        let mut cpu_ticks = 0u64;
         loop {
+            if let Some(ticks) = fs::read_to_string(&stat).ok().and_then(|s| cpu_of(&s)) {
+                cpu_ticks = cpu_ticks.max(ticks);
+            }
             if let Some(kb) = fs::read_to_string(&status).ok().and_then(|s| {
                 s.lines()
                     .find_map(|l| l.strip_prefix("VmHWM:"))
@@ -117,14 +125,23 @@ fn measured(cmd: &mut Command) -> (Option<i32>, f64, u64) {
                 let _ = kill_process(pid, Signal::KILL);
             }
         }
-        peak_kb
+        (peak_kb, cpu_ticks)
     });
     let waited = child.wait().expect("waiting for pbem");
-    let seconds = start.elapsed().as_secs_f64();
     let _ = done.send(());
-    let peak_kb = watcher.join().unwrap();
+    let (peak_kb, cpu_ticks) = watcher.join().unwrap();
+    let seconds = cpu_ticks as f64 / rustix::param::clock_ticks_per_second() as f64;
     let code = waited.code();
     (code, seconds, peak_kb / 1024)
+}
+
+/// User plus system time, in clock ticks, of a process's `/proc/PID/stat`
+/// (its 14th and 15th fields; the name before them, in parentheses, may
+/// hold spaces).
+fn cpu_of(stat: &str) -> Option<u64> {
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    Some(ticks(11)? + ticks(12)?)
 }
 
 /// The class of a fate, for EXPECTED.tsv.
@@ -277,7 +294,7 @@ pub(super) fn run(name: &str, raw: &[u8]) -> Outcome {
         MAX_SECONDS
     };
     if seconds > limit {
-        problems.push(format!("took {seconds:.2} s (at most {limit} s)"));
+        problems.push(format!("took {seconds:.2} s of CPU (at most {limit} s)"));
     }
     if rss_mb > MAX_RSS_MB {
         problems.push(format!("used {rss_mb} MB (at most {MAX_RSS_MB} MB)"));
