@@ -285,8 +285,8 @@ fn watch_maildir(
             continue;
         }
         match &watch {
-            // Until a mail arrives (at once, not at the next look: issue
-            // 6), a signal, or a look at `stop` and the sweep.
+            // Until a mail arrives (answered at once, not at the next
+            // look), a signal, or a look at `stop` and the sweep.
             Some(w) => {
                 let sweep = last_poll.map_or(Duration::ZERO, |t| SWEEP.saturating_sub(t.elapsed()));
                 wait_readable(w, sweep.min(Duration::from_millis(250)));

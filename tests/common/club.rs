@@ -172,8 +172,7 @@ impl Club {
     }
 
     /// The text of the newest mail of player `who` whose subject or text
-    /// holds `what` (a game's mails share its thread's subject, issue
-    /// 12), its lines joined with single spaces (the text is wrapped).
+    /// holds `what` (a game's mails share its thread's subject), its lines joined with single spaces (the text is wrapped).
     pub fn last_about(&self, who: usize, what: &str) -> String {
         let flat = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         self.players[who]

@@ -1,5 +1,4 @@
-//! The bot's evaluation of a Mad Rooks or Mad Bishops position (issue
-//! 18): the game is won by killing every enemy checker
+//! The bot's evaluation of a Mad Rooks or Mad Bishops position: the game is won by killing every enemy checker
 //! (engine/src/games/mad_rooks/mad-rooks.md), so the count of checkers is all;
 //! the search sees the kills.
 
