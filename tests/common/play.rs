@@ -141,16 +141,7 @@ pub fn check_record(store: &Store, id: &str, rules: Rules, moves: &[String]) {
     );
     let checked = pbem::cli::validate_record(&rec).unwrap();
     assert!(checked.result.is_over());
-    let example = Record::parse(
-        "example",
-        &std::fs::read_to_string(format!(
-            "{}/games/{}.toml",
-            env!("CARGO_MANIFEST_DIR"),
-            rules.slug()
-        ))
-        .unwrap(),
-    )
-    .unwrap();
+    let example = Record::parse("example", rules.info().example).unwrap();
     assert_eq!(Some(checked.result), example.result.map(|(v, _)| v));
     assert_eq!(
         record::write::to_string(&rec),
