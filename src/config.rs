@@ -107,19 +107,15 @@ impl Inbox {
     ///
     /// # Errors
     /// Neither or both set, or bad IMAP settings: a message naming the key.
-    pub fn kind(&self) -> Result<InboxKind<'_>, String> {
+    pub fn kind(&self) -> Result<InboxKind<'_>, SettingError> {
         match (&self.maildir, &self.imap) {
             (Some(m), None) => Ok(InboxKind::Maildir(m)),
             (None, Some(i)) => {
                 i.validate("inbox.imap")?;
                 Ok(InboxKind::Imap(i))
             }
-            (Some(_), Some(_)) => Err(
-                "[inbox] sets both `maildir` and `imap`: pbem reads one mailbox; keep one".into(),
-            ),
-            (None, None) => Err("[inbox] needs `maildir = \"FOLDER\"` or \
-                 `imap = { host = ..., user = ..., password_file = ... }`"
-                .into()),
+            (Some(_), Some(_)) => Err(SettingError::BothInboxes),
+            (None, None) => Err(SettingError::NoInbox),
         }
     }
 }
@@ -132,11 +128,68 @@ fn default_name() -> String {
 /// one hint that fits (said by the error alone, so no caller adds a
 /// second one).
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {message} ({})", .fault.hint())]
+#[error("{path}: {problem} ({})", .fault.hint())]
 pub struct ConfigError {
     pub path: String,
-    pub message: String,
+    pub problem: SettingError,
     pub fault: ConfigFault,
+}
+
+/// What is wrong with the settings, without the file (which
+/// [`ConfigError`] adds): each variant names the key and quotes the value.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingError {
+    /// The file cannot be read.
+    #[error("{0}")]
+    Io(#[source] std::io::Error),
+    /// Not TOML, or not pbem's settings: the reader's message (with the
+    /// send transport's hint).
+    #[error("line {line}: {message}")]
+    Toml { line: usize, message: String },
+    #[error("{0}")]
+    Unplaced(String),
+    #[error("address = \"{0}\" is not a mail address")]
+    Address(String),
+    #[error("admin = \"{0}\" is not a mail address (write \"Name <address>\" or a bare address)")]
+    Admin(String),
+    #[error("timezone = \"{zone}\": {error}")]
+    Zone {
+        zone: String,
+        error: crate::timecontrol::ZoneError,
+    },
+    #[error("[inbox] sets both `maildir` and `imap`: pbem reads one mailbox; keep one")]
+    BothInboxes,
+    #[error(
+        "[inbox] needs `maildir = \"FOLDER\"` or \
+         `imap = {{ host = ..., user = ..., password_file = ... }}`"
+    )]
+    NoInbox,
+    #[error(transparent)]
+    Imap(#[from] crate::mailbox::imap::ImapSettingError),
+    #[error(transparent)]
+    Git(#[from] crate::history::GitSettingError),
+    #[error(transparent)]
+    Override(#[from] OverrideError),
+}
+
+/// A `--set KEY=VALUE` that does not fit the settings; each quotes it.
+#[derive(Debug, thiserror::Error)]
+pub enum OverrideError {
+    #[error("--set {0}: write KEY=VALUE, like --set send.port=2587")]
+    Form(String),
+    #[error("--set {0}: the key is empty; write KEY=VALUE, like --set send.port=2587")]
+    EmptyKey(String),
+    #[error("--set {set}: `{section}` is not a section")]
+    NotASection { set: String, section: String },
+    /// The settings read well without this one.
+    #[error("--set {set}: {message}")]
+    Rejected { set: String, message: String },
+    /// No one override is to blame (each may need the others).
+    #[error("after --set: {0}")]
+    Together(String),
+    /// The settings read cannot be written back as a table to set in.
+    #[error("{0}")]
+    Encode(String),
 }
 
 /// What is wrong with the settings, which decides what to do about it.
@@ -182,13 +235,16 @@ impl Config {
     ///
     /// # Errors
     /// A setting that names no zone: a message naming the key.
-    pub fn zone(&self) -> Result<Option<chrono_tz::Tz>, String> {
+    pub fn zone(&self) -> Result<Option<chrono_tz::Tz>, SettingError> {
         let Some(zone) = &self.timezone else {
             return Ok(None);
         };
         crate::timecontrol::parse_zone(zone)
             .map(Some)
-            .map_err(|e| format!("timezone = \"{zone}\": {e}"))
+            .map_err(|error| SettingError::Zone {
+                zone: zone.clone(),
+                error,
+            })
     }
 
     /// Reads `path`, resolving relative paths against its folder.
@@ -208,9 +264,9 @@ impl Config {
     /// As [`Config::load`]; an override that does not fit names itself.
     pub fn load_with(path: &Path, overrides: &[String]) -> Result<Config, ConfigError> {
         let fail = |fault: ConfigFault| {
-            move |message: String| ConfigError {
+            move |problem: SettingError| ConfigError {
                 path: path.display().to_string(),
-                message,
+                problem,
                 fault,
             }
         };
@@ -220,7 +276,7 @@ impl Config {
                 ConfigFault::Missing
             } else {
                 ConfigFault::Unreadable
-            })(e.to_string())
+            })(SettingError::Io(e))
         })?;
         let mut c: Config = toml::from_str(&text).map_err(|e| {
             let line = e
@@ -228,25 +284,21 @@ impl Config {
                 .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
             let message = with_send_hint(e.message(), toml::from_str(&text).ok().as_ref());
             err(match line {
-                Some(l) => format!("line {l}: {message}"),
-                None => message,
+                Some(line) => SettingError::Toml { line, message },
+                None => SettingError::Unplaced(message),
             })
         })?;
         if !overrides.is_empty() {
-            c = apply_overrides(&c, overrides).map_err(fail(ConfigFault::Override))?;
+            c = apply_overrides(&c, overrides)
+                .map_err(|e| fail(ConfigFault::Override)(e.into()))?;
         }
         if c.address.parse::<lettre::Address>().is_err() {
-            return Err(err(format!(
-                "address = \"{}\" is not a mail address",
-                c.address
-            )));
+            return Err(err(SettingError::Address(c.address.clone())));
         }
         if let Some(a) = &c.admin
             && a.parse::<lettre::message::Mailbox>().is_err()
         {
-            return Err(err(format!(
-                "admin = \"{a}\" is not a mail address (write \"Name <address>\" or a bare address)"
-            )));
+            return Err(err(SettingError::Admin(a.clone())));
         }
         c.zone().map_err(err)?;
         let base = path.parent().unwrap_or(Path::new("."));
@@ -283,7 +335,7 @@ impl Config {
             SendConfig::Sendmail { .. } => {}
         }
         if let Some(g) = &mut c.git {
-            g.resolve(base).map_err(err)?;
+            g.resolve(base).map_err(|e| err(e.into()))?;
         }
         Ok(c)
     }
@@ -293,9 +345,9 @@ impl Config {
 /// setting (`--set bogus.key=1`) is an error naming the override, as the
 /// key would be in the file (item 13: `pbem check` ignored
 /// `--set`, so a typo there went unnoticed).
-fn apply_overrides(c: &Config, overrides: &[String]) -> Result<Config, String> {
-    let table = toml::Table::try_from(c).map_err(|e| e.to_string())?;
-    let with = |skip: Option<usize>| -> Result<toml::Table, String> {
+fn apply_overrides(c: &Config, overrides: &[String]) -> Result<Config, OverrideError> {
+    let table = toml::Table::try_from(c).map_err(|e| OverrideError::Encode(e.to_string()))?;
+    let with = |skip: Option<usize>| -> Result<toml::Table, OverrideError> {
         let mut table = table.clone();
         for (i, o) in overrides.iter().enumerate() {
             if Some(i) != skip {
@@ -312,8 +364,11 @@ fn apply_overrides(c: &Config, overrides: &[String]) -> Result<Config, String> {
         // The override without which the settings read well is the one
         // to name (each may need the others: a new transport's keys).
         match (0..overrides.len()).find(|&i| with(Some(i)).is_ok_and(|t| read(t).is_ok())) {
-            Some(i) => format!("--set {}: {message}", overrides[i]),
-            None => format!("after --set: {message}"),
+            Some(i) => OverrideError::Rejected {
+                set: overrides[i].clone(),
+                message,
+            },
+            None => OverrideError::Together(message),
         }
     })
 }
@@ -336,11 +391,9 @@ fn with_send_hint(message: &str, table: Option<&toml::Table>) -> String {
 }
 
 /// Sets one `key.path=value` override `o` in `table`.
-fn set(table: &mut toml::Table, o: &str) -> Result<(), String> {
+fn set(table: &mut toml::Table, o: &str) -> Result<(), OverrideError> {
     let Some((key, value)) = o.split_once('=') else {
-        return Err(format!(
-            "--set {o}: write KEY=VALUE, like --set send.port=2587"
-        ));
+        return Err(OverrideError::Form(o.to_string()));
     };
     let key = key.trim();
     // A TOML value (2587, true, "x y", [..]), or else the text itself.
@@ -349,9 +402,10 @@ fn set(table: &mut toml::Table, o: &str) -> Result<(), String> {
         .and_then(|mut t| t.remove("v"))
         .unwrap_or_else(|| toml::Value::String(value.to_string()));
     let mut parts: Vec<&str> = key.split('.').collect();
-    let last = parts.pop().filter(|l| !l.is_empty()).ok_or_else(|| {
-        format!("--set {o}: the key is empty; write KEY=VALUE, like --set send.port=2587")
-    })?;
+    let last = parts
+        .pop()
+        .filter(|l| !l.is_empty())
+        .ok_or_else(|| OverrideError::EmptyKey(o.to_string()))?;
     let mut at = table;
     for p in parts {
         at = match at
@@ -359,7 +413,12 @@ fn set(table: &mut toml::Table, o: &str) -> Result<(), String> {
             .or_insert_with(|| toml::Value::Table(toml::Table::new()))
         {
             toml::Value::Table(t) => t,
-            _ => return Err(format!("--set {o}: `{p}` is not a section")),
+            _ => {
+                return Err(OverrideError::NotASection {
+                    set: o.to_string(),
+                    section: p.to_string(),
+                });
+            }
         };
     }
     at.insert(last.to_string(), value);
@@ -523,7 +582,7 @@ mod tests {
         let with = |zone: &str| INIT.replace("# timezone = \"Europe/Berlin\"", zone);
         std::fs::write(&p, with("timezone = \"europe/berlin\"")).unwrap();
         let c = Config::load(&p).unwrap();
-        assert_eq!(c.zone(), Ok(Some(chrono_tz::Tz::Europe__Berlin)));
+        assert_eq!(c.zone().ok(), Some(Some(chrono_tz::Tz::Europe__Berlin)));
         std::fs::write(&p, with("timezone = \"Berlin\"")).unwrap();
         let e = Config::load(&p).unwrap_err().to_string();
         assert!(
@@ -531,7 +590,7 @@ mod tests {
             "{e}"
         );
         std::fs::write(&p, INIT).unwrap();
-        assert_eq!(Config::load(&p).unwrap().zone(), Ok(None));
+        assert_eq!(Config::load(&p).unwrap().zone().ok(), Some(None));
     }
 
     #[test]

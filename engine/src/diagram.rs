@@ -229,38 +229,97 @@ pub fn last_move_legend(view: &crate::game::View) -> String {
     }
 }
 
+/// Why a picture of a board (a game's `from_diagram`) is not a position:
+/// each variant names what was wrong and quotes the cell or count.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DiagramError {
+    #[error("expected {expected} cells, found {found}")]
+    CellCount { expected: usize, found: usize },
+    #[error("bad cell {cell:?} at square {square}")]
+    Cell { cell: String, square: usize },
+    #[error("bad {size} in {cell:?} at square {square}: {size}s run 1-{max}")]
+    Size {
+        size: &'static str,
+        cell: String,
+        square: usize,
+        max: u8,
+    },
+    #[error("expected one {side} boss, found {found}")]
+    Bosses { side: &'static str, found: usize },
+    #[error("expected {expected} rows ({what}), found {found}")]
+    RowCount {
+        expected: usize,
+        what: &'static str,
+        found: usize,
+    },
+    #[error("{row}: expected {expected} {what}, found {found}")]
+    RowLength {
+        row: String,
+        expected: usize,
+        what: &'static str,
+        found: usize,
+    },
+    #[error("bad {what} cell {cell:?} (use {marks})")]
+    Mark {
+        what: &'static str,
+        cell: String,
+        marks: &'static str,
+    },
+    #[error("a supply of {supply} stones: at most {max}")]
+    Supply { supply: u8, max: u8 },
+    #[error("quiet move count {quiet} is over {max}")]
+    Quiet { quiet: u8, max: u8 },
+    #[error("both sides have moved off {0} or more")]
+    BothOff(u8),
+    #[error("{side} to move already stands on {square} in its goal row: the game would be over")]
+    Over { side: &'static str, square: String },
+}
+
 /// The cells of a picture of a board, as the games' `from_diagram` and
 /// the tests write positions: one token per square, separated by white
 /// space, square 1 first (`.` for empty, the game's own marks for pieces).
 ///
 /// # Errors
 /// Not exactly `squares` cells.
-pub fn picture_cells(rows: &str, squares: usize) -> Result<Vec<&str>, String> {
+pub fn picture_cells(rows: &str, squares: usize) -> Result<Vec<&str>, DiagramError> {
     let cells: Vec<&str> = rows.split_whitespace().collect();
     if cells.len() != squares {
-        return Err(format!("expected {squares} cells, found {}", cells.len()));
+        return Err(DiagramError::CellCount {
+            expected: squares,
+            found: cells.len(),
+        });
     }
     Ok(cells)
 }
 
 /// A cell of a picture of stacked pieces (Boom & Zoom's towers, Dragons
-/// Teeth's teeth): `.` empty (0), `B1`..`B3` black ones of that size
-/// (positive), `R1`..`R3` red ones (negative). `size` names the size in
-/// the error: "bad height in B4".
+/// Teeth's teeth, Mad Checkers' stacks): `.` empty (0), `B1`..`B{max}`
+/// black ones of that size (positive), `R1`.. red ones (negative). `size`
+/// names the size in the error: `bad height in "B4" at square 9`.
 ///
 /// # Errors
-/// Any other cell, or a size outside 1-3.
-pub fn sized_cell(c: &str, size: &str) -> Result<i8, String> {
+/// Any other cell, or a size outside 1-`max`.
+pub fn sized_cell(c: &str, size: &'static str, max: u8, index: usize) -> Result<i8, DiagramError> {
+    let bad = || DiagramError::Cell {
+        cell: c.to_string(),
+        square: index + 1,
+    };
     match c {
         "." => Ok(0),
         c if c.len() == 2 && (c.starts_with('B') || c.starts_with('R')) => {
-            let n: i8 = c[1..].parse().map_err(|_| format!("bad cell {c}"))?;
-            if !(1..=3).contains(&n) {
-                return Err(format!("bad {size} in {c}"));
+            let n: u8 = c[1..].parse().map_err(|_| bad())?;
+            if !(1..=max).contains(&n) {
+                return Err(DiagramError::Size {
+                    size,
+                    cell: c.to_string(),
+                    square: index + 1,
+                    max,
+                });
             }
+            let n = n as i8;
             Ok(if c.starts_with('B') { n } else { -n })
         }
-        c => Err(format!("bad cell {c}")),
+        _ => Err(bad()),
     }
 }
 
@@ -281,6 +340,26 @@ mod tests {
             assert!(d.contains(one), "numbers line up right: {d}");
             assert!(d.contains(&g.squares().to_string()));
         }
+    }
+
+    #[test]
+    fn picture_errors_quote_the_cell_and_name_the_square() {
+        assert_eq!(sized_cell("R2", "height", 3, 0), Ok(-2));
+        let e = sized_cell("B4", "height", 3, 8).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad height in \"B4\" at square 9: heights run 1-3"
+        );
+        let e = sized_cell("x", "strength", 3, 0).unwrap_err();
+        assert_eq!(e.to_string(), "bad cell \"x\" at square 1");
+        let e = picture_cells(". .", 64).unwrap_err();
+        assert_eq!(
+            e,
+            DiagramError::CellCount {
+                expected: 64,
+                found: 2
+            }
+        );
     }
 
     #[test]

@@ -10,6 +10,24 @@ use crate::notation::{self, Notation};
 use crate::rules::{Cite, Rules};
 use std::fmt;
 
+/// Why a text is not an [`Origin`]: each says what to write instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OriginError {
+    /// A point where one was due, but not exactly one.
+    #[error("give one point, like {example}")]
+    NotOnePoint { example: &'static str },
+    /// Not notation at all; explained with the game's own examples.
+    #[error("{}", error.explain(*examples))]
+    Notation {
+        error: notation::ParseError,
+        examples: Option<&'static [&'static str]>,
+    },
+    #[error("there is no square {number}: squares are 1-{squares}")]
+    NoSquare { number: u32, squares: u8 },
+    #[error("give a square number, like 22")]
+    NotANumber,
+}
+
 /// Where a listed move starts: a square, or for stones the first stone's
 /// point (`pbem moves --from`, the `moves SQUARE` mail command).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +41,7 @@ impl Origin {
     ///
     /// # Errors
     /// A message saying what to write instead.
-    pub fn parse(text: &str, geometry: Geometry) -> Result<Origin, String> {
+    pub fn parse(text: &str, geometry: Geometry) -> Result<Origin, OriginError> {
         Origin::read(text, geometry, None)
     }
 
@@ -32,11 +50,15 @@ impl Origin {
     ///
     /// # Errors
     /// A message saying what to write instead.
-    pub fn parse_for(text: &str, rules: Rules) -> Result<Origin, String> {
+    pub fn parse_for(text: &str, rules: Rules) -> Result<Origin, OriginError> {
         Origin::read(text, rules.geometry(), Some(rules.examples()))
     }
 
-    fn read(text: &str, geometry: Geometry, examples: Option<&[&str]>) -> Result<Origin, String> {
+    fn read(
+        text: &str,
+        geometry: Geometry,
+        examples: Option<&'static [&'static str]>,
+    ) -> Result<Origin, OriginError> {
         // Characters as every reader takes them: `１２` is 12.
         let text: String = text.chars().filter_map(crate::glyph::fold).collect();
         let text = text.as_str();
@@ -48,19 +70,19 @@ impl Origin {
                 .unwrap_or("27/36");
             return match notation::parse(text, geometry) {
                 Ok(Notation::Stones(p)) if p.len() == 1 => Ok(Origin::Point(p[0])),
-                Ok(_) => Err(format!("give one point, like {point}")),
-                Err(e) => Err(e.explain(examples)),
+                Ok(_) => Err(OriginError::NotOnePoint { example: point }),
+                Err(error) => Err(OriginError::Notation { error, examples }),
             };
         }
         match text.trim().parse::<u32>() {
             Ok(n) if geometry.contains_number(n) => {
                 Ok(Origin::Square(crate::geom::Sq((n - 1) as u8)))
             }
-            Ok(n) => Err(format!(
-                "there is no square {n}: squares are 1-{}",
-                geometry.squares()
-            )),
-            Err(_) => Err("give a square number, like 22".into()),
+            Ok(number) => Err(OriginError::NoSquare {
+                number,
+                squares: geometry.squares(),
+            }),
+            Err(_) => Err(OriginError::NotANumber),
         }
     }
 
@@ -205,7 +227,12 @@ mod tests {
         assert!(!twelve.starts(&notation::parse("2-10", g).unwrap(), g));
         let point = Origin::parse("28/35", g).unwrap();
         assert!(point.starts(&notation::parse("27/36,28/37", g).unwrap(), g));
-        assert!(Origin::parse("65", g).unwrap_err().contains("no square 65"));
+        assert!(
+            Origin::parse("65", g)
+                .unwrap_err()
+                .to_string()
+                .contains("no square 65")
+        );
     }
     /// The forms of move a message quotes, outside the player's own text
     /// (`22-off`, not the words "off the board"), named as in [`forms_of`].
@@ -309,7 +336,7 @@ mod tests {
                 }
             }
             if let Err(e) = Origin::parse_for(input, rules) {
-                messages.push(e);
+                messages.push(e.to_string());
             }
             for m in &messages {
                 for (form, token) in quoted_forms(m, input.trim()) {

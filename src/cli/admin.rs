@@ -633,12 +633,12 @@ impl Move {
 /// data folder's `games/`. A record anywhere else is refused rather than
 /// taken for the data folder's game of the same name: the admin would
 /// think they had changed the file they named.
-fn game_id(arg: &str, store: &store::Store) -> Result<String, String> {
+fn game_id(arg: &str, store: &store::Store) -> anyhow::Result<String> {
     if !arg.contains('/') && !arg.ends_with(".toml") {
         return if store::valid_id(arg) {
             Ok(arg.to_string())
         } else {
-            Err(format!(
+            Err(anyhow::anyhow!(
                 "`{arg}` is not a game id (lower-case letters, digits and dashes)"
             ))
         };
@@ -659,7 +659,7 @@ fn game_id(arg: &str, store: &store::Store) -> Result<String, String> {
         {
             Ok(id.to_string())
         }
-        _ => Err(format!(
+        _ => Err(anyhow::anyhow!(
             "{arg} is not a record in the data folder ({}); name the game by its id",
             games.display()
         )),

@@ -149,7 +149,7 @@ fn probe(dir: &Path) -> std::io::Result<()> {
 }
 
 fn inbox(config: &Config) -> Result<String, String> {
-    match config.inbox.kind()? {
+    match config.inbox.kind().map_err(|e| e.to_string())? {
         InboxKind::Maildir(m) => {
             for sub in ["new", "cur", "tmp"] {
                 let d = m.join(sub);

@@ -129,23 +129,17 @@ impl Tournament {
 /// Player `p` ("Name <address>" or an address) as `pbem tournament
 /// COMMAND` enters them beside `players`: their mailbox, the name given
 /// kept; or why not (no address, one pbem cannot write to, one entered).
-fn entrant(command: &str, players: &[String], p: &str) -> Result<String, String> {
+fn entrant(command: &str, players: &[String], p: &str) -> anyhow::Result<String> {
     let addr = address_of(p);
     if addr.parse::<lettre::Address>().is_err() {
-        return Err(format!(
-            "pbem tournament {command}: {p}: not a mail address"
-        ));
+        anyhow::bail!("pbem tournament {command}: {p}: not a mail address");
     }
     if let Some(why) = unmailable(&addr) {
-        return Err(format!(
-            "pbem tournament {command}: {p}: pbem cannot write to it: {why}"
-        ));
+        anyhow::bail!("pbem tournament {command}: {p}: pbem cannot write to it: {why}");
     }
     let key = mailbox_key(&addr);
     if players.iter().any(|q| mailbox_key(&address_of(q)) == key) {
-        return Err(format!(
-            "pbem tournament {command}: {addr} is entered already"
-        ));
+        anyhow::bail!("pbem tournament {command}: {addr} is entered already");
     }
     let display = p
         .split('<')
@@ -202,7 +196,7 @@ impl Add {
 }
 
 /// `7d`, `12h`, `30m`, `90s` from `now`, or an RFC 3339 time.
-fn when(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
+fn when(text: &str, now: DateTime<Utc>) -> anyhow::Result<DateTime<Utc>> {
     if let Ok(t) = DateTime::parse_from_rfc3339(text) {
         return Ok(t.to_utc());
     }
@@ -218,7 +212,7 @@ fn when(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
         Ok(n) if seconds > 0 && (0..=3650 * 24 * 3600).contains(&(n * seconds)) => {
             Ok(now + chrono::Duration::seconds(n * seconds))
         }
-        _ => Err(format!(
+        _ => Err(anyhow::anyhow!(
             "`{text}` is no time: write one like 2026-12-01T18:00:00Z, or a while from now like 7d or 12h"
         )),
     }
@@ -226,12 +220,12 @@ fn when(text: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, String> {
 
 impl New {
     /// The tournament asked for, or a usage error's message.
-    fn tournament(&self, now: DateTime<Utc>) -> Result<TournamentFile, String> {
+    fn tournament(&self, now: DateTime<Utc>) -> anyhow::Result<TournamentFile> {
         let name = &self.name;
         if !store::valid_id(name) || name.len() > MAX_TOURNAMENT_NAME {
-            return Err(format!(
+            anyhow::bail!(
                 "pbem tournament new: `{name}`: a name is 2 to {MAX_TOURNAMENT_NAME} lower-case letters, digits and dashes"
-            ));
+            );
         }
         let mut players: Vec<String> = Vec::new();
         for p in &self.players {
@@ -239,21 +233,24 @@ impl New {
         }
         let signup = match &self.signup_until {
             Some(w) => Some(
-                when(w, now).map_err(|e| format!("pbem tournament new: --signup-until: {e}"))?,
+                when(w, now)
+                    .map_err(|e| anyhow::anyhow!("pbem tournament new: --signup-until: {e}"))?,
             ),
             None => None,
         };
         if signup.is_none() && players.len() < 2 {
-            return Err("pbem tournament new: enter at least 2 players (--player ADDRESS), or open sign-up with --signup-until".into());
+            anyhow::bail!(
+                "pbem tournament new: enter at least 2 players (--player ADDRESS), or open sign-up with --signup-until"
+            );
         }
         if self.rounds.is_some() && self.format != Format::Swiss {
-            return Err(format!(
+            anyhow::bail!(
                 "pbem tournament new: --rounds is for a Swiss; a {} has its own",
                 self.format
-            ));
+            );
         }
         if self.rounds == Some(0) {
-            return Err("pbem tournament new: --rounds 0: a Swiss needs at least one round".into());
+            anyhow::bail!("pbem tournament new: --rounds 0: a Swiss needs at least one round");
         }
         Ok(TournamentFile {
             name: name.clone(),

@@ -59,54 +59,66 @@ impl Default for GitConfig {
     }
 }
 
+/// A `[git]` setting that cannot be used: each names its key, quotes the
+/// value and says what to write instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GitSettingError {
+    #[error(
+        "[git] branch = \"{0}\" is not a branch name git takes (letters, digits, \
+         `-`, `_`, `.` and `/`, like \"main\" or \"pbem/history\")"
+    )]
+    Branch(String),
+    #[error(
+        "[git] remote = \"{0}\" is not a repository: write a URL \
+         (\"ssh://host/pbem.git\") or a path (\"/srv/pbem-history.git\")"
+    )]
+    Remote(String),
+    #[error(
+        "[git] push_seconds = {0} is not a push's time: a number of seconds from 1 \
+         to {MAX_PUSH_SECONDS}, like 60"
+    )]
+    PushSeconds(u64),
+    #[error(
+        "[git] author_name = \"{0}\" cannot be a commit's author: a name \
+         without `<`, `>` or line breaks, like \"pbem\""
+    )]
+    AuthorName(String),
+    #[error("[git] author_email = \"{0}\" is not a mail address, like \"pbem@example.org\"")]
+    AuthorEmail(String),
+}
+
 impl GitConfig {
     /// Checks the settings and takes a relative `remote` path from `base`
     /// (the settings file's folder).
     ///
     /// # Errors
-    /// A message naming the key: a branch git would refuse, a remote that
+    /// A [`GitSettingError`] naming the key: a branch git would refuse, a remote that
     /// is empty or would read as an option, a push's time out of bounds,
     /// an author git cannot write.
-    pub fn resolve(&mut self, base: &Path) -> Result<(), String> {
+    pub fn resolve(&mut self, base: &Path) -> Result<(), GitSettingError> {
         if !valid_branch(&self.branch) {
-            return Err(format!(
-                "[git] branch = \"{}\" is not a branch name git takes (letters, digits, \
-                 `-`, `_`, `.` and `/`, like \"main\" or \"pbem/history\")",
-                self.branch
-            ));
+            return Err(GitSettingError::Branch(self.branch.clone()));
         }
         if let Some(remote) = &mut self.remote {
             if remote.trim().is_empty() || remote.starts_with('-') || has_control(remote) {
-                return Err(format!(
-                    "[git] remote = \"{remote}\" is not a repository: write a URL \
-                     (\"ssh://host/pbem.git\") or a path (\"/srv/pbem-history.git\")"
-                ));
+                return Err(GitSettingError::Remote(remote.clone()));
             }
             if !is_url(remote) && Path::new(remote.as_str()).is_relative() {
                 *remote = base.join(remote.as_str()).display().to_string();
             }
         }
         if !(1..=MAX_PUSH_SECONDS).contains(&self.push_seconds) {
-            return Err(format!(
-                "[git] push_seconds = {} is not a push's time: a number of seconds from 1 \
-                 to {MAX_PUSH_SECONDS}, like 60",
-                self.push_seconds
-            ));
+            return Err(GitSettingError::PushSeconds(self.push_seconds));
         }
         if let Some(name) = &self.author_name
             && (name.trim().is_empty() || name.contains(['<', '>']) || has_control(name))
         {
-            return Err(format!(
-                "[git] author_name = \"{name}\" cannot be a commit's author: a name \
-                 without `<`, `>` or line breaks, like \"pbem\""
-            ));
+            return Err(GitSettingError::AuthorName(name.clone()));
         }
         if let Some(email) = &self.author_email
             && email.parse::<lettre::Address>().is_err()
         {
-            return Err(format!(
-                "[git] author_email = \"{email}\" is not a mail address, like \"pbem@example.org\""
-            ));
+            return Err(GitSettingError::AuthorEmail(email.clone()));
         }
         Ok(())
     }
@@ -143,7 +155,7 @@ fn valid_branch(b: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn resolved(c: GitConfig) -> Result<GitConfig, String> {
+    fn resolved(c: GitConfig) -> Result<GitConfig, GitSettingError> {
         let mut c = c;
         c.resolve(Path::new("/etc/pbem")).map(|()| c)
     }
@@ -167,6 +179,8 @@ mod tests {
         }
         for bad in ["", "  ", "--upload-pack=x", "a\nb"] {
             let e = with(bad).unwrap_err();
+            assert_eq!(e, GitSettingError::Remote(bad.into()));
+            let e = e.to_string();
             assert!(e.contains("[git] remote") && e.contains("a URL"), "{e}");
         }
     }
@@ -187,19 +201,27 @@ mod tests {
                 branch: bad.into(),
                 ..GitConfig::default()
             };
-            let e = resolved(c).unwrap_err();
+            let e = resolved(c).unwrap_err().to_string();
             assert!(e.contains(&format!("branch = \"{bad}\"")), "{e}");
         }
         let c = GitConfig {
             author_name: Some("Eve <x>".into()),
             ..GitConfig::default()
         };
-        assert!(resolved(c).unwrap_err().contains("author_name"));
+        assert!(matches!(
+            resolved(c).unwrap_err(),
+            GitSettingError::AuthorName(_)
+        ));
         let c = GitConfig {
             author_email: Some("nobody".into()),
             ..GitConfig::default()
         };
-        assert!(resolved(c).unwrap_err().contains("not a mail address"));
+        assert!(
+            resolved(c)
+                .unwrap_err()
+                .to_string()
+                .contains("not a mail address")
+        );
         for (secs, ok) in [
             (0, false),
             (1, true),
@@ -213,7 +235,10 @@ mod tests {
             };
             match resolved(c) {
                 Ok(c) => assert!(ok && c.push_seconds == secs, "{secs}"),
-                Err(e) => assert!(!ok && e.contains(&format!("push_seconds = {secs}")), "{e}"),
+                Err(e) => assert!(
+                    !ok && e.to_string().contains(&format!("push_seconds = {secs}")),
+                    "{e}"
+                ),
             }
         }
     }

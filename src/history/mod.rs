@@ -35,7 +35,7 @@ pub mod git;
 pub mod message;
 
 use chrono::{DateTime, Utc};
-pub use config::GitConfig;
+pub use config::{GitConfig, GitSettingError};
 use git::Git;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

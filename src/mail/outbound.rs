@@ -131,7 +131,7 @@ pub fn build(
     // The last word on header injection: whatever a sender put in their
     // name, subject or Message-ID, the mail has pbem's headers and no
     // others, and goes to the one address it is for.
-    check_headers(&raw, &to_address).map_err(err)?;
+    check_headers(&raw, &to_address).map_err(|e| err(e.to_string()))?;
     Ok(raw)
 }
 
@@ -152,18 +152,44 @@ pub const HEADERS: &[&str] = &[
     "Content-Transfer-Encoding",
 ];
 
+/// What is wrong with the header block of a mail pbem wrote: each names
+/// the line or header at fault (never expected: pbem writes the headers).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderError {
+    #[error("no end of the headers")]
+    NoEnd,
+    #[error("a header line without CRLF")]
+    NoCrlf,
+    #[error("a stray CR or NUL in the headers")]
+    Stray,
+    #[error("a continuation line before any header")]
+    EarlyContinuation,
+    #[error("a header line that is no header: {0:?}")]
+    NoHeader(String),
+    #[error("a header pbem does not write: {0:?}")]
+    Unknown(String),
+    #[error("{0} twice")]
+    Twice(&'static str),
+    #[error("no {0} header")]
+    Missing(&'static str),
+    #[error("the mail does not parse")]
+    Unparsed,
+    #[error("To is {found:?}, not {to:?}")]
+    To { found: Vec<String>, to: String },
+}
+
 /// Checks a mail pbem wrote ("Names and paths": nothing can
 /// inject a header): the header block is CRLF lines, each one of
 /// [`HEADERS`] (at most once) or the folded continuation of one, and the
 /// mail goes to `to` alone.
 ///
 /// # Errors
-/// What is wrong, in words.
-pub fn check_headers(raw: &[u8], to: &str) -> Result<(), String> {
+/// A [`HeaderError`] saying what is wrong.
+pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
     let end = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
-        .ok_or("no end of the headers")?;
+        .ok_or(HeaderError::NoEnd)?;
     let block = &raw[..end + 2];
     let mut seen: Vec<&str> = Vec::new();
     for line in block.split(|b| *b == b'\n') {
@@ -171,14 +197,14 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), String> {
             continue; // after the last CRLF
         }
         let Some(line) = line.strip_suffix(b"\r") else {
-            return Err("a header line without CRLF".into());
+            return Err(HeaderError::NoCrlf);
         };
         if line.contains(&b'\r') || line.contains(&0) {
-            return Err("a stray CR or NUL in the headers".into());
+            return Err(HeaderError::Stray);
         }
         if line.starts_with(b" ") || line.starts_with(b"\t") {
             if seen.is_empty() {
-                return Err("a continuation line before any header".into());
+                return Err(HeaderError::EarlyContinuation);
             }
             continue;
         }
@@ -186,28 +212,23 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), String> {
             .iter()
             .position(|b| *b == b':')
             .and_then(|i| std::str::from_utf8(&line[..i]).ok())
-            .ok_or_else(|| {
-                format!(
-                    "a header line that is no header: {:?}",
-                    String::from_utf8_lossy(line)
-                )
-            })?;
+            .ok_or_else(|| HeaderError::NoHeader(String::from_utf8_lossy(line).into_owned()))?;
         let Some(known) = HEADERS.iter().find(|h| h.eq_ignore_ascii_case(name)) else {
-            return Err(format!("a header pbem does not write: {name:?}"));
+            return Err(HeaderError::Unknown(name.to_string()));
         };
         if seen.contains(known) {
-            return Err(format!("{known} twice"));
+            return Err(HeaderError::Twice(known));
         }
         seen.push(known);
     }
     for needed in ["From", "To", "Subject", "Date", "Message-ID"] {
         if !seen.contains(&needed) {
-            return Err(format!("no {needed} header"));
+            return Err(HeaderError::Missing(needed));
         }
     }
     let msg = mail_parser::MessageParser::default()
         .parse(raw)
-        .ok_or("the mail does not parse")?;
+        .ok_or(HeaderError::Unparsed)?;
     let tos: Vec<String> = msg
         .to()
         .map(|a| {
@@ -217,7 +238,10 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), String> {
         })
         .unwrap_or_default();
     if tos != [to.to_lowercase()] {
-        return Err(format!("To is {tos:?}, not {to:?}"));
+        return Err(HeaderError::To {
+            found: tos,
+            to: to.to_string(),
+        });
     }
     Ok(())
 }
@@ -329,9 +353,14 @@ mod tests {
             "Subject: x\r\nBcc: evil@example.com\r\n",
             1,
         );
-        assert!(check_headers(evil.as_bytes(), "bob@example.org").is_err());
+        let e = check_headers(evil.as_bytes(), "bob@example.org").unwrap_err();
+        assert_eq!(e, HeaderError::Unknown("Bcc".into()));
+        assert_eq!(e.to_string(), "a header pbem does not write: \"Bcc\"");
         let bare = text.replacen("Subject: x\r\n", "Subject: x\nX: y\r\n", 1);
         assert!(check_headers(bare.as_bytes(), "bob@example.org").is_err());
-        assert!(check_headers(text.as_bytes(), "alice@example.org").is_err());
+        assert!(matches!(
+            check_headers(text.as_bytes(), "alice@example.org"),
+            Err(HeaderError::To { .. })
+        ));
     }
 }

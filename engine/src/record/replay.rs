@@ -96,7 +96,7 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
         }
         match &ml.entry {
             Entry::Move(text) => {
-                check_move_line(ml, ply, pos.turn(), name).map_err(|m| err(ml.line, m))?;
+                check_move_line(ml, ply, pos.turn(), name, &err)?;
                 let m =
                     crate::play::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))?;
                 out.moves.push(pos.notation(m));
@@ -147,21 +147,28 @@ fn check_move_line(
     ply: u32,
     turn: Side,
     name: impl Fn(Side) -> &'static str,
-) -> Result<(), String> {
+    err: &impl Fn(usize, String) -> RecordError,
+) -> Result<(), RecordError> {
     if let Some(s) = ml.side
         && s != turn
     {
-        return Err(format!(
-            "the line says {} but it is {}'s move {ply}",
-            name(s),
-            name(turn)
+        return Err(err(
+            ml.line,
+            format!(
+                "the line says {} but it is {}'s move {ply}",
+                name(s),
+                name(turn)
+            ),
         ));
     }
     if let Some(n) = ml.number
         && n != ply
     {
-        return Err(format!(
-            "move number {n}. should be {ply}. (moves are numbered 1, 2, 3, ... for both sides)"
+        return Err(err(
+            ml.line,
+            format!(
+                "move number {n}. should be {ply}. (moves are numbered 1, 2, 3, ... for both sides)"
+            ),
         ));
     }
     Ok(())

@@ -12,6 +12,11 @@ pub mod swiss;
 
 use std::fmt;
 
+/// A `--format` that names no [`Format`]: quotes the text, lists the formats.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is no tournament format: write {names}", names = Format::names())]
+pub struct UnknownFormat(pub String);
+
 /// How a tournament is paired.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -33,21 +38,21 @@ impl Format {
         }
     }
 
+    /// The formats' names, as the error lists them.
+    fn names() -> String {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        names.join(", ")
+    }
+
     /// The format named `text` (case-insensitive).
     ///
     /// # Errors
-    /// A message quoting the text and listing the formats.
-    pub fn parse(text: &str) -> Result<Format, String> {
+    /// [`UnknownFormat`], quoting the text and listing the formats.
+    pub fn parse(text: &str) -> Result<Format, UnknownFormat> {
         Format::ALL
             .into_iter()
             .find(|f| f.name().eq_ignore_ascii_case(text.trim()))
-            .ok_or_else(|| {
-                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-                format!(
-                    "`{text}` is no tournament format: write {}",
-                    names.join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownFormat(text.to_string()))
     }
 
     /// How many rounds `players` play: fixed for the round robins, the

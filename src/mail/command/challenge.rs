@@ -2,13 +2,12 @@
 //! [unrated]`, or `challenge GAME bot [level N]` against pbem's bot: the
 //! words in any order, the game's name in one or more.
 
-use super::{Command, Opponent, Order, shorten_word};
+use super::{ChallengeError, Command, Opponent, Order, shorten_word};
 use crate::rules::Rules;
 use crate::timecontrol::TimeControl;
 use pbem_engine::bot::Level;
 
-pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
-    const USAGE: &str = "write it like: challenge boom-and-zoom bob@example.org [first|second|random] [3d or 3d+1d/10d, weekends-free] [series 3] [unrated], or challenge boom-and-zoom bot [level 1, 2 or 3] to play pbem's bot";
+pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, ChallengeError> {
     let mut order = Order::Random;
     let mut opponent = None;
     let mut bot = false;
@@ -39,9 +38,7 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
             }
             _ if a.contains('@') => {
                 if opponent.is_some() {
-                    return Err(format!(
-                        "two addresses; challenge one player at a time ({USAGE})"
-                    ));
+                    return Err(ChallengeError::TwoAddresses);
                 }
                 opponent = Some(a.trim_matches(['<', '>', ',', ';']).to_string());
             }
@@ -49,32 +46,20 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
         }
     }
     let opponent = match (opponent, bot) {
-        (Some(_), true) => {
-            return Err(format!(
-                "an address and the bot: challenge one at a time ({USAGE})"
-            ));
-        }
+        (Some(_), true) => return Err(ChallengeError::AddressAndBot),
         (Some(a), false) if level.is_none() => Opponent::Player(a),
-        (Some(_), false) => return Err(format!("a level is for the bot ({USAGE})")),
+        (Some(_), false) => return Err(ChallengeError::LevelForPlayer),
         (None, true) => Opponent::Bot(level.unwrap_or(Level::new(2).unwrap_or(Level::MAX))),
-        (None, false) => return Err(format!("whom do you challenge? {USAGE}")),
+        (None, false) => return Err(ChallengeError::NoOpponent),
     };
     if game.is_empty() {
-        return Err(format!("which game? {USAGE}"));
+        return Err(ChallengeError::NoGame);
     }
-    let rules: Rules = game
-        .join(" ")
-        .parse()
-        .map_err(|e: crate::rules::UnknownRules| e.to_string())?;
+    let rules: Rules = game.join(" ").parse()?;
     let clock = if clock.is_empty() {
         None
     } else {
-        Some(
-            clock
-                .join(" ")
-                .parse::<TimeControl>()
-                .map_err(|e| e.to_string())?,
-        )
+        Some(clock.join(" ").parse::<TimeControl>()?)
     };
     Ok(Command::Challenge {
         rules,
@@ -87,26 +72,19 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<Command, String> {
 }
 
 /// The N of `level N` (the bot's strength).
-fn bot_level(word: Option<&str>) -> Result<Level, String> {
-    let how = "write level and 1 (quickest), 2 or 3 (strongest), like level 2";
+fn bot_level(word: Option<&str>) -> Result<Level, ChallengeError> {
     match word.map(|w| (w, w.parse::<u8>().ok().and_then(Level::new))) {
         Some((_, Some(level))) => Ok(level),
-        Some((w, None)) => Err(format!("`level {}`: {how}", shorten_word(w))),
-        None => Err(how.to_string()),
+        Some((w, None)) => Err(ChallengeError::Level(Some(shorten_word(w)))),
+        None => Err(ChallengeError::Level(None)),
     }
 }
 
 /// The N of `series N`: a number of games in [`pbem_league::series::LENGTHS`].
-fn series_length(word: Option<&str>) -> Result<u32, String> {
-    let lengths = pbem_league::series::LENGTHS;
-    let how = format!(
-        "write series and a number of games from {} to {}, like series 3 (best of 3)",
-        lengths.start(),
-        lengths.end()
-    );
+fn series_length(word: Option<&str>) -> Result<u32, ChallengeError> {
     match word.map(|w| (w, w.parse::<u32>())) {
-        Some((_, Ok(n))) if lengths.contains(&n) => Ok(n),
-        Some((w, _)) => Err(format!("`series {}`: {how}", shorten_word(w))),
-        None => Err(how),
+        Some((_, Ok(n))) if pbem_league::series::LENGTHS.contains(&n) => Ok(n),
+        Some((w, _)) => Err(ChallengeError::Series(Some(shorten_word(w)))),
+        None => Err(ChallengeError::Series(None)),
     }
 }

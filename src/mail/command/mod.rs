@@ -282,9 +282,9 @@ fn first_two(moves: &[String]) -> String {
 /// Refuses a move text that holds several moves: a mail plays one move
 /// (the second would be the opponent's turn), and pbem must not guess
 /// which one was meant.
-fn one_move(text: &str) -> Result<(), String> {
+fn one_move(text: &str) -> Result<(), MoveLineError> {
     match moves_in(text) {
-        Some(moves) if moves.len() > 1 => Err(several(&moves)),
+        Some(moves) if moves.len() > 1 => Err(MoveLineError::Several(moves)),
         _ => Ok(()),
     }
 }
@@ -307,14 +307,6 @@ fn quoted(line: &str) -> String {
         Some(moves) if moves.len() > 1 => first_two(&moves),
         _ => line.to_string(),
     }
-}
-
-/// The refusal of a line holding `moves` (more than one).
-fn several(moves: &[String]) -> String {
-    format!(
-        "one move per mail: this line holds several moves ({}); send only the move you play now",
-        first_two(moves)
-    )
 }
 
 /// The form of the square after `moves`: 1 to 3 digits. Whether that
@@ -390,7 +382,7 @@ pub(crate) static LABEL: LazyLock<Regex> = LazyLock::new(|| {
 const COMMAND_WORDS: usize = 4;
 
 /// One line: `Ok(None)` for chatter.
-pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
+pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let Some(head) = lower.first() else {
@@ -420,16 +412,16 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             return Ok(None);
         }
         "move" | "play" => plain_move(&words)?,
-        "challenge" => return parse_challenge(&words[1..]).map(Some),
+        "challenge" => return Ok(Some(parse_challenge(&words[1..])?)),
         "accept" | "accepted" => match lower.get(1).map(String::as_str) {
             None | Some("challenge") => Command::Accept,
             Some("draw") => Command::AcceptDraw,
-            Some(_) => return Err("write `accept` (a challenge) or `accept draw`".into()),
+            Some(_) => return Err(LineError::Accept),
         },
         "decline" | "declined" | "refuse" => match lower.get(1).map(String::as_str) {
             None | Some("challenge") => Command::Decline,
             Some("draw") => Command::DeclineDraw,
-            Some(_) => return Err("write `decline` (a challenge) or `decline draw`".into()),
+            Some(_) => return Err(LineError::Decline),
         },
         "resign" | "resigns" | "resigned" if words.len() == 1 => Command::Resign,
         "draw" | "draw?" if words.len() == 1 => Command::OfferDraw,
@@ -452,7 +444,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
             Command::Ratings(if r.is_empty() {
                 None
             } else {
-                Some(r.parse::<Rules>().map_err(|e| e.to_string())?)
+                Some(r.parse::<Rules>()?)
             })
         }
         "rules" => {
@@ -461,21 +453,17 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, String> {
                 game: if r.is_empty() {
                     None
                 } else {
-                    Some(r.parse::<Rules>().map_err(|e| e.to_string())?)
+                    Some(r.parse::<Rules>()?)
                 },
             }
         }
         "help" | "help?" | "?" if words.len() == 1 => Command::Help,
         "timezone" | "tz" | "zone" => timezone(&words)?,
         "vacation" | "holiday" | "away" => vacation(&words, &lower)?,
-        "digest" => Command::Digest(
-            rest(&words, 1)
-                .parse::<DigestMode>()
-                .map_err(|e| e.to_string())?,
-        ),
+        "digest" => Command::Digest(rest(&words, 1).parse::<DigestMode>()?),
         "token" | "secret" => match words.get(1) {
             Some(t) if words.len() == 2 => Command::Token(t.to_string()),
-            _ => return Err("write the token alone after the word: token abc123".into()),
+            _ => return Err(LineError::Token),
         },
         _ => return bare_moves(line),
     };
@@ -488,23 +476,16 @@ fn rest(words: &[&str], n: usize) -> String {
 }
 
 /// `#12 e5` or `#12 move e5`: a move with its number.
-fn numbered_move(words: &[&str]) -> Result<Command, String> {
-    let n: u32 = words[0][1..].parse().map_err(|_| {
-        format!(
-            "`{}` is not a move number: write it like #12 {}",
-            words[0],
-            example()
-        )
-    })?;
+fn numbered_move(words: &[&str]) -> Result<Command, MoveLineError> {
+    let n: u32 = words[0][1..]
+        .parse()
+        .map_err(|_| MoveLineError::Number(words[0].to_string()))?;
     let mut r = rest(words, 1);
     if let Some(stripped) = strip_word(&r, "move") {
         r = stripped;
     }
     if r.is_empty() {
-        return Err(format!(
-            "#{n} needs a move after it, like #{n} {}",
-            example()
-        ));
+        return Err(MoveLineError::Numbered(n));
     }
     one_move(&r)?;
     Ok(Command::Move {
@@ -514,14 +495,10 @@ fn numbered_move(words: &[&str]) -> Result<Command, String> {
 }
 
 /// `move e5`, `play e5`.
-fn plain_move(words: &[&str]) -> Result<Command, String> {
+fn plain_move(words: &[&str]) -> Result<Command, MoveLineError> {
     let r = rest(words, 1);
     if r.is_empty() {
-        return Err(format!(
-            "`{}` needs a move, like move {}",
-            words[0],
-            example()
-        ));
+        return Err(MoveLineError::Missing(words[0].to_string()));
     }
     one_move(&r)?;
     Ok(Command::Move {
@@ -533,17 +510,20 @@ fn plain_move(words: &[&str]) -> Result<Command, String> {
 /// `moves`, `moves 22`: a square or nothing. `legal moves: 50-51` (a
 /// line of pbem's reply, quoted back) is not `moves` from a square called
 /// `moves:`.
-fn moves_from(head: &str, words: &[&str]) -> Result<Command, String> {
+fn moves_from(head: &str, words: &[&str]) -> Result<Command, LineError> {
     match &words[1..] {
         [] => Ok(Command::Moves { from: None }),
         [square] if square_word(square) => Ok(Command::Moves {
             from: Some(square.to_string()),
         }),
         more => {
-            let how = format!("`{head}` takes a square number, like {head} 22, or nothing");
+            let head = head.to_string();
             Err(match more.iter().find(|w| !square_word(w)) {
-                Some(word) => format!("`{}` is not a square number: {how}", shorten_word(word)),
-                None => format!("one square at a time: {how}"),
+                Some(word) => LineError::Square {
+                    head,
+                    word: shorten_word(word),
+                },
+                None => LineError::Squares { head },
             })
         }
     }
@@ -552,22 +532,21 @@ fn moves_from(head: &str, words: &[&str]) -> Result<Command, String> {
 /// `join NAME`, `leave NAME`, `standings [NAME]`: a tournament's name is
 /// one word of lower-case letters, digits and dashes. A longer line
 /// (`leave it to me`) is chatter, `Ok(None)`.
-fn tournament_command(head: &str, words: &[&str]) -> Result<Option<Command>, String> {
+fn tournament_command(head: &str, words: &[&str]) -> Result<Option<Command>, LineError> {
     let name = match words {
         [_] if head == "standings" => return Ok(Some(Command::Standings(None))),
         [_] => {
-            return Err(format!(
-                "`{head}` needs the tournament's name, like {head} spring-cup (the name is in the tournament's mails)"
-            ));
+            let head = head.to_string();
+            return Err(LineError::NoTournament { head });
         }
         [_, name] => name.to_lowercase(),
         _ => return Ok(None),
     };
     if !crate::store::valid_id(&name) {
-        return Err(format!(
-            "`{}` is not a tournament's name: names are one word of letters, digits and dashes, like {head} spring-cup",
-            shorten_word(&name)
-        ));
+        return Err(LineError::Tournament {
+            head: head.to_string(),
+            name: shorten_word(&name),
+        });
     }
     Ok(Some(match head {
         "join" => Command::Join(name),
@@ -577,49 +556,44 @@ fn tournament_command(head: &str, words: &[&str]) -> Result<Option<Command>, Str
 }
 
 /// `timezone Europe/Berlin`, `timezone utc`.
-fn timezone(words: &[&str]) -> Result<Command, String> {
+fn timezone(words: &[&str]) -> Result<Command, LineError> {
     match words.get(1) {
         Some(z) if words.len() == 2 => {
             if ["utc", "gmt", "none", "off"].contains(&z.to_lowercase().as_str()) {
                 Ok(Command::Timezone(None))
             } else {
-                Ok(Command::Timezone(Some(
-                    parse_zone(z).map_err(|e| e.to_string())?,
-                )))
+                let zone = parse_zone(z).map_err(|e| LineError::Timezone { zone: Some(e) })?;
+                Ok(Command::Timezone(Some(zone)))
             }
         }
-        _ => Err(
-            "write a time zone name after the word, like timezone Europe/Berlin (or timezone utc)"
-                .into(),
-        ),
+        _ => Err(LineError::Timezone { zone: None }),
     }
 }
 
 /// `vacation 7`, `vacation 7 days`, `vacation off`.
-fn vacation(words: &[&str], lower: &[String]) -> Result<Command, String> {
+fn vacation(words: &[&str], lower: &[String]) -> Result<Command, LineError> {
     match lower.get(1).map(String::as_str) {
         Some("off" | "over" | "end" | "back") if words.len() == 2 => Ok(Command::Vacation(None)),
         Some(d) if words.len() <= 3 && (words.len() == 2 || lower[2].starts_with("day")) => {
             match d.trim_end_matches('d').parse::<u32>() {
                 Ok(n) if n > 0 => Ok(Command::Vacation(Some(n))),
-                _ => Err(format!(
-                    "`{}` is not a number of days: write vacation 7 (days), or vacation off",
-                    words[1]
-                )),
+                _ => Err(LineError::Vacation {
+                    days: Some(words[1].to_string()),
+                }),
             }
         }
-        _ => Err("write vacation 7 (days), or vacation off".into()),
+        _ => Err(LineError::Vacation { days: None }),
     }
 }
 
 /// A line that starts with no command word: a move alone on its line, or
 /// chatter (`Ok(None)`; a time or a date is chatter too).
-fn bare_moves(line: &str) -> Result<Option<Command>, String> {
+fn bare_moves(line: &str) -> Result<Option<Command>, LineError> {
     if CLOCK_OR_DATE.is_match(line) {
         return Ok(None);
     }
     match moves_in(line) {
-        Some(moves) if moves.len() > 1 => Err(several(&moves)),
+        Some(moves) if moves.len() > 1 => Err(MoveLineError::Several(moves).into()),
         Some(_) => Ok(Some(Command::Move {
             number: None,
             text: line.to_string(),
@@ -648,9 +622,11 @@ fn strip_word(s: &str, word: &str) -> Option<String> {
 }
 
 mod challenge;
+mod error;
 pub mod foreign;
 mod read;
 use challenge::parse_challenge;
+pub use error::{ChallengeError, LineError, MoveLineError};
 pub use read::{CommandError, Commands, ErrorKind, parse, reads_as_command};
 
 #[cfg(test)]

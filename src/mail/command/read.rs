@@ -138,7 +138,7 @@ pub fn parse(body: &str) -> Commands {
                 out.commands.push(c);
                 continue;
             }
-            Err(message) => CommandError::new(kind_of(line), quoted(line), message),
+            Err(e) => CommandError::new(kind_of(line), quoted(line), e.to_string()),
         };
         if error.kind == ErrorKind::Move {
             // As written: a line of two moves is one attempt.

@@ -313,46 +313,36 @@ fn drop_blocks(html: &str, open: &str, close: &str, with: &str) -> String {
     out
 }
 
+/// The longest entity read: HTML5's longest name,
+/// `&CounterClockwiseContourIntegral;`, is 31 letters.
+const MAX_ENTITY: usize = 32;
+
+/// `s` with its character references (`&amp;`, `&rarr;`, `&#8212;`,
+/// `&#x2014;`) decoded by mail-parser's table of all HTML5 names. A `&`
+/// that starts none (`& Zé`, `&€;`, an unknown name) is kept as written.
+/// `&nbsp;` is a plain space: a layout space, never part of a command.
 fn decode_entities(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         let tail = &rest[amp..];
-        // Bytes, not a str slice: the 10th byte may fall inside a
-        // character (`&` then non-ASCII text panicked fuzzing).
-        let end = tail.as_bytes()[..tail.len().min(10)]
-            .iter()
-            .position(|b| *b == b';');
-        let decoded = end.and_then(|e| {
-            let ent = &tail[1..e];
-            let c = match ent {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" | "#39" => Some('\''),
-                "nbsp" => Some(' '),
-                "ndash" => Some('–'),
-                "mdash" => Some('—'),
-                _ => ent
-                    .strip_prefix("#x")
-                    .and_then(|h| u32::from_str_radix(h, 16).ok())
-                    .or_else(|| ent.strip_prefix('#').and_then(|d| d.parse().ok()))
-                    .and_then(char::from_u32),
-            };
-            c.map(|c| (c, e + 1))
-        });
-        match decoded {
-            Some((c, len)) => {
-                out.push(c);
-                rest = &tail[len..];
-            }
-            None => {
-                out.push('&');
-                rest = &tail[1..];
-            }
+        // ASCII only, so the slice below ends on a character boundary.
+        let name = tail[1..]
+            .bytes()
+            .take(MAX_ENTITY)
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'#')
+            .count();
+        if name == 0 || tail.as_bytes().get(1 + name) != Some(&b';') {
+            out.push('&');
+            rest = &tail[1..];
+            continue;
         }
+        let token = &tail[..name + 2];
+        let mut decoded = String::new();
+        mail_parser::decoders::html::add_html_token(&mut decoded, token.as_bytes(), false);
+        out.push_str(if decoded == "\u{a0}" { " " } else { &decoded });
+        rest = &tail[token.len()..];
     }
     out.push_str(rest);
     out

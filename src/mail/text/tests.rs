@@ -60,6 +60,24 @@ fn an_ampersand_before_non_ascii_text_is_kept() {
 }
 
 #[test]
+fn every_html5_entity_is_decoded() {
+    assert_eq!(
+        decode_entities("22&ndash;15 &rarr; &eacute;t&eacute;&hellip; &#8212;&#x2014;"),
+        "22–15 → été… ——"
+    );
+    assert_eq!(decode_entities("a&nbsp;b"), "a b");
+    assert_eq!(decode_entities("&CounterClockwiseContourIntegral;"), "∳");
+    assert_eq!(
+        decode_entities("&unknownname; &amp &;"),
+        "&unknownname; &amp &;"
+    );
+    assert_eq!(
+        html_to_text("<p>22&ndash;15&nbsp;&hellip;</p>").trim(),
+        "22–15 …"
+    );
+}
+
+#[test]
 fn many_tags_take_linear_time() {
     let html = format!(
         "{}<p>22-15</p>{}",

@@ -83,6 +83,41 @@ pub fn is_loopback(host: &str) -> bool {
             .is_ok_and(|ip| ip.is_loopback())
 }
 
+/// An `[inbox] imap` setting that cannot be used: each names the key
+/// (`key`, where the settings are: `inbox.imap`) and what to write instead.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ImapSettingError {
+    #[error("{key}.host is empty: write the IMAP server's name")]
+    EmptyHost { key: String },
+    #[error(
+        "{key}.security = \"plain\" sends the password in clear: only for a server \
+         on this machine (host = \"{host}\"); use \"starttls\" or \"tls\""
+    )]
+    PlainRemote { key: String, host: String },
+    #[error("{key}: set `password_file` or `password`, not both")]
+    BothPasswords { key: String },
+    #[error("{key} needs `password_file = \"FILE\"` (or `password`) for user \"{user}\"")]
+    NoPassword { key: String, user: String },
+    #[error("{key}.user is empty")]
+    EmptyUser { key: String },
+    #[error(
+        "{key}.{name} = {folder:?}: a folder name must be non-empty, without quotes, \
+         backslashes or control characters"
+    )]
+    Folder {
+        key: String,
+        name: &'static str,
+        folder: String,
+    },
+    #[error(
+        "{key}.processed_folder is the folder pbem reads (\"{folder}\"): choose another, \
+         or leave it out to only mark mail as seen"
+    )]
+    ProcessedIsRead { key: String, folder: String },
+    #[error("{key}.poll_seconds must be at least 1")]
+    NoPoll { key: String },
+}
+
 impl ImapConfig {
     pub fn port(&self) -> u16 {
         self.port.unwrap_or(match self.security {
@@ -95,34 +130,26 @@ impl ImapConfig {
     /// (`inbox.imap`), for the messages.
     ///
     /// # Errors
-    /// A message naming the key and saying what to write instead.
-    pub fn validate(&self, key: &str) -> Result<(), String> {
+    /// An [`ImapSettingError`] naming the key and saying what to write instead.
+    pub fn validate(&self, key: &str) -> Result<(), ImapSettingError> {
+        let key = key.to_string();
         if self.host.trim().is_empty() {
-            return Err(format!("{key}.host is empty: write the IMAP server's name"));
+            return Err(ImapSettingError::EmptyHost { key });
         }
         if self.security == Security::Plain && !is_loopback(&self.host) {
-            return Err(format!(
-                "{key}.security = \"plain\" sends the password in clear: only for a server \
-                 on this machine (host = \"{}\"); use \"starttls\" or \"tls\"",
-                self.host
-            ));
+            let host = self.host.clone();
+            return Err(ImapSettingError::PlainRemote { key, host });
         }
         match (&self.password, &self.password_file) {
-            (Some(_), Some(_)) => {
-                return Err(format!(
-                    "{key}: set `password_file` or `password`, not both"
-                ));
-            }
+            (Some(_), Some(_)) => return Err(ImapSettingError::BothPasswords { key }),
             (None, None) => {
-                return Err(format!(
-                    "{key} needs `password_file = \"FILE\"` (or `password`) for user \"{}\"",
-                    self.user
-                ));
+                let user = self.user.clone();
+                return Err(ImapSettingError::NoPassword { key, user });
             }
             _ => {}
         }
         if self.user.is_empty() {
-            return Err(format!("{key}.user is empty"));
+            return Err(ImapSettingError::EmptyUser { key });
         }
         for (name, folder) in [
             ("folder", Some(&self.folder)),
@@ -131,21 +158,16 @@ impl ImapConfig {
             if let Some(f) = folder
                 && (f.is_empty() || f.chars().any(|c| c.is_control() || c == '"' || c == '\\'))
             {
-                return Err(format!(
-                    "{key}.{name} = {f:?}: a folder name must be non-empty, without quotes, \
-                     backslashes or control characters"
-                ));
+                let folder = f.clone();
+                return Err(ImapSettingError::Folder { key, name, folder });
             }
         }
         if self.processed_folder.as_deref() == Some(self.folder.as_str()) {
-            return Err(format!(
-                "{key}.processed_folder is the folder pbem reads (\"{}\"): choose another, \
-                 or leave it out to only mark mail as seen",
-                self.folder
-            ));
+            let folder = self.folder.clone();
+            return Err(ImapSettingError::ProcessedIsRead { key, folder });
         }
         if self.poll_seconds == 0 {
-            return Err(format!("{key}.poll_seconds must be at least 1"));
+            return Err(ImapSettingError::NoPoll { key });
         }
         Ok(())
     }

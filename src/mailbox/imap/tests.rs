@@ -31,20 +31,21 @@ fn defaults_and_validation() {
     plain.security = Security::Plain;
     assert!(plain.validate("inbox.imap").is_ok(), "plain on loopback");
     plain.host = "imap.example.org".into();
-    let e = plain.validate("inbox.imap").unwrap_err();
+    let e = plain.validate("inbox.imap").unwrap_err().to_string();
     assert!(
         e.contains("inbox.imap.security") && e.contains("starttls"),
         "{e}"
     );
     let mut none = c.clone();
     none.password_file = None;
-    let e = none.validate("inbox.imap").unwrap_err();
+    let e = none.validate("inbox.imap").unwrap_err().to_string();
     assert!(e.contains("password_file"), "{e}");
     let mut same = c.clone();
     same.processed_folder = Some("INBOX".into());
     assert!(
         same.validate("inbox.imap")
             .unwrap_err()
+            .to_string()
             .contains("processed_folder")
     );
     let mut tls = c;

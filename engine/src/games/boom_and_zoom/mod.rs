@@ -70,7 +70,11 @@ impl BoomAndZoom {
     }
     /// A position from a diagram: 8 rows of 8 cells, `.` empty, `B1`..`B3`
     /// black towers, `R1`..`R3` red ones (for tests).
-    pub fn from_diagram(rows: &str, turn: Side, off: [u8; 2]) -> Result<Self, String> {
+    pub fn from_diagram(
+        rows: &str,
+        turn: Side,
+        off: [u8; 2],
+    ) -> Result<Self, crate::diagram::DiagramError> {
         let cells = crate::diagram::picture_cells(rows, 64)?;
         let mut pos = BoomAndZoom {
             board: [0; 64],
@@ -79,7 +83,7 @@ impl BoomAndZoom {
             towers: [0; 2],
         };
         for (i, c) in cells.iter().enumerate() {
-            let v = crate::diagram::sized_cell(c, "height")?;
+            let v = crate::diagram::sized_cell(c, "height", 3, i)?;
             pos.board[i] = v;
             if v > 0 {
                 pos.towers[0] += 1;

@@ -89,12 +89,16 @@ impl DragonsTeeth {
     /// `R1`..`R3` red ones; `off` is the strength each side has moved off.
     ///
     /// # Errors
-    /// A message naming the bad cell, a wrong number of cells, or a score
+    /// A [`DiagramError`](crate::diagram::DiagramError) naming the bad cell, a wrong number of cells, or a score
     /// that would already have ended the game for both sides.
-    pub fn from_diagram(rows: &str, turn: Side, off: [u8; 2]) -> Result<Self, String> {
+    pub fn from_diagram(
+        rows: &str,
+        turn: Side,
+        off: [u8; 2],
+    ) -> Result<Self, crate::diagram::DiagramError> {
         let cells = crate::diagram::picture_cells(rows, 64)?;
         if off.iter().all(|&o| o >= WINNING_SCORE) {
-            return Err(format!("both sides have moved off {WINNING_SCORE} or more"));
+            return Err(crate::diagram::DiagramError::BothOff(WINNING_SCORE));
         }
         let mut pos = DragonsTeeth {
             board: [0; 64],
@@ -102,7 +106,7 @@ impl DragonsTeeth {
             off,
         };
         for (i, c) in cells.iter().enumerate() {
-            pos.board[i] = crate::diagram::sized_cell(c, "strength")?;
+            pos.board[i] = crate::diagram::sized_cell(c, "strength", 3, i)?;
         }
         Ok(pos)
     }

@@ -118,8 +118,8 @@ impl Embed {
     /// the last one.
     ///
     /// # Errors
-    /// A message naming the bad cell, a wrong number of cells or bosses.
-    pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, String> {
+    /// A [`DiagramError`](crate::diagram::DiagramError) naming the bad cell, a wrong number of cells or bosses.
+    pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, crate::diagram::DiagramError> {
         let cells = crate::diagram::picture_cells(rows, 64)?;
         let mut board = [0i8; 64];
         let mut bosses: [Vec<Sq>; 2] = [Vec::new(), Vec::new()];
@@ -136,12 +136,20 @@ impl Embed {
                     bosses[1].push(Sq(i as u8));
                     -BOSS
                 }
-                c => return Err(format!("bad cell {c}")),
+                c => {
+                    return Err(crate::diagram::DiagramError::Cell {
+                        cell: c.to_string(),
+                        square: i + 1,
+                    });
+                }
             };
         }
-        let boss = |v: &Vec<Sq>, name: &str| match v.as_slice() {
+        let boss = |v: &Vec<Sq>, side: &'static str| match v.as_slice() {
             [s] => Ok(*s),
-            _ => Err(format!("expected one {name} boss, found {}", v.len())),
+            _ => Err(crate::diagram::DiagramError::Bosses {
+                side,
+                found: v.len(),
+            }),
         };
         Ok(Embed {
             board,

@@ -121,21 +121,29 @@ impl Guerrilla {
     /// (the start); fewer means COIN has captured every stone (COIN won).
     ///
     /// # Errors
-    /// A description of the first malformed row or cell.
-    pub fn from_diagram(rows: &str, turn: Side, supply: u8) -> Result<Self, String> {
+    /// A [`DiagramError`](crate::diagram::DiagramError) naming the first malformed row or cell.
+    pub fn from_diagram(
+        rows: &str,
+        turn: Side,
+        supply: u8,
+    ) -> Result<Self, crate::diagram::DiagramError> {
         let lines: Vec<Vec<&str>> = rows
             .lines()
             .map(|l| l.split_whitespace().collect::<Vec<_>>())
             .filter(|cells| !cells.is_empty())
             .collect();
         if lines.len() != 15 {
-            return Err(format!(
-                "expected 15 rows (8 of squares, 7 of points between), found {}",
-                lines.len()
-            ));
+            return Err(crate::diagram::DiagramError::RowCount {
+                expected: 15,
+                what: "8 of squares, 7 of points between",
+                found: lines.len(),
+            });
         }
         if supply > SUPPLY {
-            return Err(format!("a supply of {supply} stones: at most {SUPPLY}"));
+            return Err(crate::diagram::DiagramError::Supply {
+                supply,
+                max: SUPPLY,
+            });
         }
         let mut pos = Guerrilla {
             stones: 0,
@@ -147,32 +155,46 @@ impl Guerrilla {
             let row = (i / 2) as u8;
             if i % 2 == 0 {
                 if cells.len() != 8 {
-                    return Err(format!(
-                        "square row {}: expected 8 cells, found {}",
-                        row + 1,
-                        cells.len()
-                    ));
+                    return Err(crate::diagram::DiagramError::RowLength {
+                        row: format!("square row {}", row + 1),
+                        expected: 8,
+                        what: "cells",
+                        found: cells.len(),
+                    });
                 }
                 for (c, cell) in cells.iter().enumerate() {
                     match *cell {
                         "." => {}
                         "C" => pos.coin |= 1 << G.at(row, c as u8).0,
-                        other => return Err(format!("bad square cell {other:?} (use . or C)")),
+                        other => {
+                            return Err(crate::diagram::DiagramError::Mark {
+                                what: "square",
+                                cell: other.to_string(),
+                                marks: ". or C",
+                            });
+                        }
                     }
                 }
             } else {
                 if cells.len() != 7 {
-                    return Err(format!(
-                        "point row below square row {}: expected 7 points, found {}",
-                        row + 1,
-                        cells.len()
-                    ));
+                    return Err(crate::diagram::DiagramError::RowLength {
+                        row: format!("point row below square row {}", row + 1),
+                        expected: 7,
+                        what: "points",
+                        found: cells.len(),
+                    });
                 }
                 for (c, cell) in cells.iter().enumerate() {
                     match *cell {
                         "+" => {}
                         "O" => pos.stones |= 1 << (row as usize * 7 + c),
-                        other => return Err(format!("bad point cell {other:?} (use + or O)")),
+                        other => {
+                            return Err(crate::diagram::DiagramError::Mark {
+                                what: "point",
+                                cell: other.to_string(),
+                                marks: "+ or O",
+                            });
+                        }
                     }
                 }
             }

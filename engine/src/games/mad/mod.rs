@@ -118,7 +118,7 @@ impl Mad {
     /// A bad cell, a wrong number of cells, or a position the rules cannot
     /// reach: the side to move already stands on its goal row (it would
     /// have won with its previous move).
-    pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, String> {
+    pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, crate::diagram::DiagramError> {
         let cells = crate::diagram::picture_cells(rows, 64)?;
         let mut pos = Mad {
             board: [0; 64],
@@ -126,17 +126,7 @@ impl Mad {
             checkers: [0; 2],
         };
         for (i, c) in cells.iter().enumerate() {
-            let v: i8 = match *c {
-                "." => 0,
-                c if c.len() == 2 && (c.starts_with('B') || c.starts_with('R')) => {
-                    let h: i8 = c[1..].parse().map_err(|_| format!("bad cell {c}"))?;
-                    if !(1..=STACK_LIMIT as i8).contains(&h) {
-                        return Err(format!("bad height in {c}"));
-                    }
-                    if c.starts_with('B') { h } else { -h }
-                }
-                c => return Err(format!("bad cell {c}")),
-            };
+            let v = crate::diagram::sized_cell(c, "height", STACK_LIMIT, i)?;
             pos.board[i] = v;
             if v > 0 {
                 pos.checkers[0] += v as u8;
@@ -145,10 +135,10 @@ impl Mad {
             }
         }
         if let Some(s) = pos.on_goal_row(turn) {
-            return Err(format!(
-                "{} to move already stands on {s} in its goal row: the game would be over",
-                Self::INFO.side_name(turn)
-            ));
+            return Err(crate::diagram::DiagramError::Over {
+                side: Self::INFO.side_name(turn),
+                square: s.to_string(),
+            });
         }
         Ok(pos)
     }

@@ -183,8 +183,8 @@ impl<V: Variant> MadPosition<V> {
     /// one.
     ///
     /// # Errors
-    /// A message naming the bad cell or the wrong number of cells.
-    pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, String> {
+    /// A [`DiagramError`](crate::diagram::DiagramError) naming the bad cell or the wrong number of cells.
+    pub fn from_diagram(rows: &str, turn: Side) -> Result<Self, crate::diagram::DiagramError> {
         let cells = crate::diagram::picture_cells(rows, V::GEOMETRY.squares() as usize)?;
         let mut checkers = [V::Bits::ZERO; 2];
         for (i, c) in cells.iter().enumerate() {
@@ -192,7 +192,12 @@ impl<V: Variant> MadPosition<V> {
                 "." => {}
                 "R" => checkers[Side::A.index()] |= V::Bits::bit(i),
                 "B" => checkers[Side::B.index()] |= V::Bits::bit(i),
-                c => return Err(format!("bad cell {c:?} at square {}", i + 1)),
+                c => {
+                    return Err(crate::diagram::DiagramError::Cell {
+                        cell: c.to_string(),
+                        square: i + 1,
+                    });
+                }
             }
         }
         Ok(MadPosition {

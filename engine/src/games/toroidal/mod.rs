@@ -323,11 +323,18 @@ impl Toroidal {
     /// is the number of moves played without a jump (0 to 40).
     ///
     /// # Errors
-    /// A message naming the bad cell or count.
-    pub fn from_diagram(rows: &str, turn: Side, quiet: u8) -> Result<Self, String> {
+    /// A [`DiagramError`](crate::diagram::DiagramError) naming the bad cell or count.
+    pub fn from_diagram(
+        rows: &str,
+        turn: Side,
+        quiet: u8,
+    ) -> Result<Self, crate::diagram::DiagramError> {
         let cells = crate::diagram::picture_cells(rows, 64)?;
         if quiet > QUIET_LIMIT {
-            return Err(format!("quiet move count {quiet} is over {QUIET_LIMIT}"));
+            return Err(crate::diagram::DiagramError::Quiet {
+                quiet,
+                max: QUIET_LIMIT,
+            });
         }
         let mut board = [0i8; 64];
         for (i, c) in cells.iter().enumerate() {
@@ -337,7 +344,12 @@ impl Toroidal {
                 "B" => KING,
                 "w" => -MAN,
                 "W" => -KING,
-                c => return Err(format!("bad cell {c} at square {}", i + 1)),
+                c => {
+                    return Err(crate::diagram::DiagramError::Cell {
+                        cell: c.to_string(),
+                        square: i + 1,
+                    });
+                }
             };
         }
         Ok(Toroidal {

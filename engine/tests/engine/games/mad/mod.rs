@@ -746,7 +746,11 @@ fn from_diagram_refuses_a_position_after_the_end() {
         B,
     )
     .unwrap_err();
-    assert!(e.contains("would be over"), "{e}");
+    assert!(
+        matches!(e, pbem_engine::diagram::DiagramError::Over { .. }),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("would be over"), "{e}");
 }
 
 // ------------------------------------------------------------- notation
