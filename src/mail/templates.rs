@@ -66,6 +66,20 @@ pub const DEFAULTS: &[(&str, &str)] = &[
 
 use crate::reply::Rendered;
 
+/// The file of the words pbem puts into other templates, one block each.
+const WORDS: &str = "_words.txt";
+
+/// Whether a value a template prints must exist. In use a missing value
+/// renders as nothing, so a mail still goes out; under test (the unit
+/// tests, and `PBEM_STRICT_TEMPLATES=1`, which the repository's cargo
+/// settings give every `cargo test` and `cargo run`) it is an error, so a
+/// misspelt key fails a test instead of leaving a gap in a mail. A
+/// template may still ask whether a value is there (`{% if x %}`,
+/// `x is defined`).
+fn strict() -> bool {
+    cfg!(test) || std::env::var_os("PBEM_STRICT_TEMPLATES").is_some_and(|v| v == "1")
+}
+
 /// The template set.
 pub struct Templates {
     env: Environment<'static>,
@@ -84,8 +98,17 @@ impl Templates {
     /// Only the known template names are read from `dir`, so no name can
     /// reach outside it.
     pub fn new(dir: Option<PathBuf>) -> Templates {
+        Templates::with_strictness(dir, strict())
+    }
+
+    /// [`Templates::new`], strict or not as asked ([`strict`]).
+    pub fn with_strictness(dir: Option<PathBuf>, strict: bool) -> Templates {
         let mut env = Environment::new();
-        env.set_undefined_behavior(minijinja::UndefinedBehavior::Lenient);
+        env.set_undefined_behavior(if strict {
+            minijinja::UndefinedBehavior::SemiStrict
+        } else {
+            minijinja::UndefinedBehavior::Lenient
+        });
         env.add_filter("wrap", wrap);
         let mut sources: Vec<(&'static str, String)> =
             DEFAULTS.iter().map(|(n, s)| (*n, s.to_string())).collect();
@@ -96,7 +119,14 @@ impl Templates {
                 }
             }
         }
-        for (name, text) in sources {
+        for (name, mut text) in sources {
+            if name == WORDS {
+                // Its blocks are rendered one at a time, each with its own
+                // values ([`Templates::words`]); the file as a whole is
+                // never shown, and rendering it would evaluate every block
+                // with the values of one.
+                text = format!("{{% if false %}}{text}{{% endif %}}");
+            }
             // The subject line is its own template, rendered apart from the
             // body: no value can carry a line break into the header. A bad
             // custom template shows up when it is rendered.
@@ -143,7 +173,7 @@ impl Templates {
         };
         let t = self
             .env
-            .get_template("_words.txt")
+            .get_template(WORDS)
             .map_err(|e| err(e.to_string()))?;
         let mut rendered = t.render_captured(ctx).map_err(|e| err(e.to_string()))?;
         rendered
@@ -491,9 +521,31 @@ mod tests {
     use super::*;
     use minijinja::context;
 
+    /// Under test a misspelt key is an error, not a gap in the mail; in
+    /// use it renders as nothing.
+    #[test]
+    fn a_misspelt_key_fails_under_test_and_renders_as_nothing_in_use() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("help.txt"),
+            "Subject: [pbem] help\n\nHello {{ pbem_adress }}.\n",
+        )
+        .unwrap();
+        let ctx = || context! { pbem_address => "pbem@example.org" };
+        let strict = Templates::new(Some(dir.path().to_path_buf()));
+        let e = strict.render("help", ctx()).unwrap_err();
+        assert!(e.to_string().contains("help"), "{e}");
+        let lenient = Templates::with_strictness(Some(dir.path().to_path_buf()), false);
+        assert_eq!(
+            lenient.render("help", ctx()).unwrap().text.trim(),
+            "Hello ."
+        );
+    }
+
     #[test]
     fn every_default_renders() {
-        let t = Templates::new(None);
+        // Each template with a few values only: its subject is the point.
+        let t = Templates::with_strictness(None, false);
         for (name, _) in DEFAULTS {
             let Some(n) = name.strip_suffix(".txt") else {
                 continue;

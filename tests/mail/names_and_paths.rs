@@ -244,7 +244,7 @@ fn a_recipient_folder_is_one_plain_path_component() {
 #[test]
 fn template_names_reach_only_the_templates() {
     let _shared = crate::common::lock::shared();
-    let t = Templates::new(None);
+    let t = Templates::with_strictness(None, false);
     for name in [
         "../../../../etc/passwd",
         "/etc/passwd",
@@ -296,7 +296,7 @@ fn template_names_reach_only_the_templates() {
 #[test]
 fn no_value_injects_a_header() {
     let _shared = crate::common::lock::shared();
-    let t = Templates::new(None);
+    let t = Templates::with_strictness(None, false);
     let identity = Identity::at("pbem@example.net");
     let evil = [
         "x\r\nBcc: evil@example.com",

@@ -195,7 +195,7 @@ fn mails_of(t: &Templates, s: &Sample) -> Vec<Mail> {
 }
 
 fn all_mails() -> Vec<(Sample, Vec<Mail>)> {
-    let t = Templates::new(None);
+    let t = Templates::with_strictness(None, false);
     Rules::ALL
         .iter()
         .map(|r| {
