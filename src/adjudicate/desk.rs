@@ -31,9 +31,7 @@ pub trait Facts {
         let Some(text) = self.read_game(id)? else {
             return Ok(None);
         };
-        crate::record::Record::parse(&format!("{id}.toml"), &text)
-            .map(Some)
-            .map_err(|source| StoreError::Record { source })
+        crate::store::parse_record(id, &text).map(Some)
     }
     /// The ids of all games, sorted.
     fn game_ids(&self) -> Result<Vec<String>>;

@@ -92,6 +92,15 @@ pub struct Lock {
     _file: File,
 }
 
+/// Game `id`'s record parsed from `text`, the text of its file (syntax
+/// only, not replayed): what every read of a record by its id does.
+///
+/// # Errors
+/// [`StoreError::Record`] naming `id.toml` and the line.
+pub fn parse_record(id: &str, text: &str) -> Result<Record, StoreError> {
+    Record::parse(&format!("{id}.toml"), text).map_err(|source| StoreError::Record { source })
+}
+
 impl Store {
     /// Opens (creating if needed) the data folder at `root`.
     ///
@@ -187,9 +196,7 @@ impl Store {
         let Some(text) = self.read_game(id)? else {
             return Ok(None);
         };
-        Record::parse(&format!("{id}.toml"), &text)
-            .map(Some)
-            .map_err(|source| StoreError::Record { source })
+        parse_record(id, &text).map(Some)
     }
 
     /// # Errors

@@ -35,6 +35,16 @@ fn err(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// A folder with the settings `pbem init` writes, and the settings
+/// file's path.
+fn initialised() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("pbem.toml").to_str().unwrap().to_string();
+    let o = pbem(&["init", "--config", &config], None);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    (dir, config)
+}
+
 fn temp(name: &str, contents: &str) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
@@ -480,11 +490,8 @@ fn logs_one_line_per_mail_with_levels_from_the_environment() {
 
 #[test]
 fn check_passes_on_the_init_file_and_names_what_fails() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pbem.toml");
-    let config = config.to_str().unwrap();
-    let o = pbem(&["init", "--config", config], None);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let (dir, config) = initialised();
+    let config = config.as_str();
     let o = pbem(&["check", "--config", config], None);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(0), "{out}{}", err(&o));
@@ -555,11 +562,8 @@ fn fake_smtp() -> u16 {
 /// an unknown key an error that names it, as for every other command.
 #[test]
 fn check_tests_the_settings_with_every_set() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pbem.toml");
-    let config = config.to_str().unwrap();
-    let o = pbem(&["init", "--config", config], None);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let (_dir, config) = initialised();
+    let config = config.as_str();
     for bad in ["bogus.key=1", "send.smtp.port=1", "inbox.maildri=x"] {
         let o = pbem(&["check", "--config", config, "--set", bad], None);
         let out = text(&o);

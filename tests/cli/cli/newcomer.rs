@@ -22,13 +22,8 @@ fn an_error_says_its_cause_once_with_one_hint() {
         once(&out, "pbem init");
         assert!(out.contains("/no/such/pbem.toml"), "{out}");
     }
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pbem.toml");
-    let config = config.to_str().unwrap();
-    assert_eq!(
-        pbem(&["init", "--config", config], None).status.code(),
-        Some(0)
-    );
+    let (dir, config) = initialised();
+    let config = config.as_str();
     // A data folder under a file cannot be made.
     std::fs::write(dir.path().join("plain-file"), "").unwrap();
     let set = "data=plain-file/data";
@@ -95,13 +90,8 @@ fn every_option_is_described() {
 /// missing one is a usage error that says what to write.
 #[test]
 fn new_names_players_with_player() {
-    let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("pbem.toml");
-    let config = config.to_str().unwrap();
-    assert_eq!(
-        pbem(&["init", "--config", config], None).status.code(),
-        Some(0)
-    );
+    let (dir, config) = initialised();
+    let config = config.as_str();
     let new = |args: &[&str]| {
         let mut a = vec!["new"];
         a.extend_from_slice(args);
