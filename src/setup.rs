@@ -142,22 +142,19 @@ impl Server {
         &self,
         letter: &dead::Letter,
         now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<Option<Vec<u8>>, String> {
+    ) -> Result<Option<outbound::Built>, dead::NoticeError> {
         let Some(admin) = &self.identity.admin else {
             return Ok(None);
         };
         let n = &letter.note;
-        let rendered = self
-            .templates
-            .render(
-                "dead_letter",
-                minijinja::context! {
-                    to => &n.to, subject => &n.subject, error => &n.error,
-                    at => crate::timecontrol::format_deadline(n.at, None),
-                    mail => letter.mail.display().to_string(),
-                },
-            )
-            .map_err(|e| e.to_string())?;
+        let rendered = self.templates.render(
+            "dead_letter",
+            minijinja::context! {
+                to => &n.to, subject => &n.subject, error => &n.error,
+                at => crate::timecontrol::format_deadline(n.at, None),
+                mail => letter.mail.display().to_string(),
+            },
+        )?;
         let reply = crate::reply::Reply {
             kind: crate::reply::Kind::Notice,
             to: admin.clone(),
@@ -171,9 +168,14 @@ impl Server {
             crate::store::stable_hash(letter.name.as_bytes()),
             self.identity.domain()
         );
-        outbound::build(&self.identity, &reply, &message_id, None, &[], now)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        Ok(Some(outbound::build(
+            &self.identity,
+            &reply,
+            &message_id,
+            None,
+            &[],
+            now,
+        )?))
     }
 
     /// The configured mailbox, opened (a Maildir's folders are made; an

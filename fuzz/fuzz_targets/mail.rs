@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
             reply_to: Some(identity.reply_to("bz-test1", "k3y")),
             head: None,
         };
-        let Ok(raw) = outbound::build(
+        let Ok(outbound::Built { raw, envelope }) = outbound::build(
             &identity,
             &reply,
             "<pbem.bz-test1.1@example.net>",
@@ -76,6 +76,9 @@ fuzz_target!(|data: &[u8]| {
         ) else {
             continue;
         };
+        // The envelope goes to the one address the headers name.
+        assert_eq!(envelope.to().len(), 1);
+        assert!(envelope.to()[0].to_string().eq_ignore_ascii_case(from));
         if let Err(e) = outbound::check_headers(&raw, from) {
             panic!("{e}\n{}", String::from_utf8_lossy(&raw));
         }

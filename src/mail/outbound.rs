@@ -57,6 +57,15 @@ pub fn text_html(text: &str) -> String {
     super::html::document(super::html::TEXT_STYLE, &super::html::blocks(text))
 }
 
+/// A mail pbem built, with the envelope it goes out under: the same
+/// From and To as its headers, made from the same parsed addresses, so
+/// that nothing downstream has to read the mail again to send it.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub raw: Vec<u8>,
+    pub envelope: lettre::address::Envelope,
+}
+
 /// The mail for `reply`, with `message_id` and the time `now`, threaded
 /// In-Reply-To `in_reply_to` with `references` (oldest first).
 ///
@@ -69,7 +78,7 @@ pub fn build(
     in_reply_to: Option<&str>,
     references: &[String],
     now: DateTime<Utc>,
-) -> Result<Vec<u8>, BuildError> {
+) -> Result<Built, BuildError> {
     let err = |m: String| BuildError {
         to: reply.to.clone(),
         message: m,
@@ -79,6 +88,8 @@ pub fn build(
         .map_err(|e| err(format!("pbem's own address: {e}")))?;
     let to: Mailbox = reply.to.parse().map_err(|e| err(format!("{e}")))?;
     let to_address = to.email.to_string();
+    let envelope = lettre::address::Envelope::new(Some(from.email.clone()), vec![to.email.clone()])
+        .map_err(|e| err(e.to_string()))?;
     let mut b = Message::builder()
         .from(from)
         .to(to)
@@ -132,7 +143,7 @@ pub fn build(
     // name, subject or Message-ID, the mail has pbem's headers and no
     // others, and goes to the one address it is for.
     check_headers(&raw, &to_address).map_err(|e| err(e.to_string()))?;
-    Ok(raw)
+    Ok(Built { raw, envelope })
 }
 
 /// The headers of the mails pbem writes, each at most once.
@@ -285,6 +296,7 @@ mod tests {
             refs,
             now(),
         )
+        .map(|b| b.raw)
     }
 
     #[test]

@@ -26,8 +26,10 @@
 //! notice too, it is marked told; a notice that could not go now waits
 //! for the next flush.
 
+use crate::mail::outbound::{BuildError, Built};
+use crate::mail::templates::TemplateError;
 use crate::store::files::write_atomic_via;
-use crate::transport::{SendError, SendErrorKind, Transport, envelope_of};
+use crate::transport::{SendError, SendErrorKind, Transport};
 use chrono::{DateTime, SecondsFormat, Utc};
 use std::collections::HashSet;
 use std::fs;
@@ -288,9 +290,20 @@ pub struct Told {
     pub errors: Vec<String>,
 }
 
-/// Makes the notice of a dead letter: the raw mail to the admin, `None`
-/// when there is no admin to mail, or why it cannot be made.
-pub type MakeNotice<'a> = dyn Fn(&Letter) -> Result<Option<Vec<u8>>, String> + 'a;
+/// Why the notice of a dead letter could not be made (it is tried
+/// again at the next flush).
+#[derive(Debug, thiserror::Error)]
+pub enum NoticeError {
+    #[error(transparent)]
+    Template(#[from] TemplateError),
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+/// Makes the notice of a dead letter: the mail to the admin with its
+/// envelope, `None` when there is no admin to mail, or why it cannot be
+/// made.
+pub type MakeNotice<'a> = dyn Fn(&Letter) -> Result<Option<Built>, NoticeError> + 'a;
 
 /// Tells the admin of each dead letter of `dir` not told yet: `notice`
 /// makes the notice mail (`None`: nobody to mail, the log line is the
@@ -340,9 +353,10 @@ pub fn tell(
                 told.logged += 1;
                 how.to_string()
             }
-            Ok(Some(raw)) => match envelope_of(&raw).and_then(|env| transport.send(&env, &raw)) {
+            Ok(Some(Built { raw, envelope })) => match transport.send(&envelope, &raw) {
                 Ok(()) => {
-                    let how = format!("mailed to {}", envelope_to(&raw));
+                    let to = envelope.to().iter().map(ToString::to_string);
+                    let how = format!("mailed to {}", to.collect::<Vec<_>>().join(", "));
                     log::info!("{}", fields(&how));
                     told.sent += 1;
                     how
@@ -376,14 +390,6 @@ pub fn tell(
     }
     transport.finish();
     told
-}
-
-/// The envelope recipient of a mail pbem built (for the log).
-fn envelope_to(raw: &[u8]) -> String {
-    envelope_of(raw)
-        .ok()
-        .and_then(|e| e.to().first().map(ToString::to_string))
-        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -465,11 +471,10 @@ mod tests {
         }
     }
 
-    fn notice(l: &Letter) -> Result<Option<Vec<u8>>, String> {
-        Ok(Some(mail(
-            "Admin <admin@example.net>",
-            &format!("dead: {}", l.note.to),
-        )))
+    fn notice(l: &Letter) -> Result<Option<Built>, NoticeError> {
+        let raw = mail("Admin <admin@example.net>", &format!("dead: {}", l.note.to));
+        let envelope = crate::transport::envelope_of(&raw).unwrap();
+        Ok(Some(Built { raw, envelope }))
     }
 
     #[test]
@@ -549,14 +554,14 @@ mod tests {
         assert!(d.join("e.told").exists());
         // A notice that cannot be made waits, and says why.
         buried(d, &["f"]);
-        let told = tell(
-            d,
-            &t,
-            at(),
-            &|_| Err("template dead_letter.txt: bad".into()),
-        );
+        let told = tell(d, &t, at(), &|_| {
+            Err(NoticeError::Build(BuildError {
+                to: "admin".into(),
+                message: "bad".into(),
+            }))
+        });
         assert_eq!(told.waiting, 1);
-        assert!(told.errors[0].contains("template dead_letter.txt: bad"));
+        assert!(told.errors[0].contains("cannot write a mail to `admin`: bad"));
         assert!(!d.join("f.told").exists());
     }
 }

@@ -118,7 +118,12 @@ impl ReadyPack {
             self.note_sent(reply, sent);
             return Ok(Gone::Buried);
         }
-        let error = match envelope_of(raw).and_then(|env| transport.send(&env, raw)) {
+        // The envelope staged with it; a version-1 pack's from its headers.
+        let envelope = match &reply.envelope {
+            Some(env) => Ok(env.clone()),
+            None => envelope_of(raw),
+        };
+        let error = match envelope.and_then(|env| transport.send(&env, raw)) {
             Ok(()) => {
                 self.note_sent(reply, sent);
                 return Ok(Gone::Sent);

@@ -151,7 +151,7 @@ impl Outbox<'_> {
                 &refs,
                 now,
             ) {
-                Ok(raw) => {
+                Ok(outbound::Built { raw, envelope }) => {
                     let rendered = &reply.rendered;
                     corr.sent(
                         game,
@@ -162,7 +162,11 @@ impl Outbox<'_> {
                         &today,
                     );
                     self.store.write_correspondence(&corr)?;
-                    out.pack.push(pack::Entry { id, raw });
+                    out.pack.push(pack::Entry {
+                        id,
+                        envelope: Some(envelope),
+                        raw,
+                    });
                 }
                 // A recipient that is not an address: log it, send the rest.
                 Err(e) => log::warn!(

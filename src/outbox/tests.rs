@@ -64,6 +64,7 @@ fn after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
             );
             out.pack.push(pack::Entry {
                 id: pack::Id { idx, n },
+                envelope: None,
                 raw: raw.into_bytes(),
             });
         }

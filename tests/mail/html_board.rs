@@ -136,7 +136,9 @@ fn mail(s: &Sample, name: &str) -> Vec<u8> {
     let now = chrono::DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z")
         .unwrap()
         .to_utc();
-    pbem::mail::outbound::build(&identity, &reply, "<g-1.1@example.net>", None, &[], now).unwrap()
+    pbem::mail::outbound::build(&identity, &reply, "<g-1.1@example.net>", None, &[], now)
+        .unwrap()
+        .raw
 }
 
 fn html_part(raw: &[u8]) -> String {

@@ -368,7 +368,8 @@ fn no_value_injects_a_header() {
                         .unwrap()
                         .to_utc(),
                 )
-                .unwrap_or_else(|e| panic!("{name} with {value:?}: {e}"));
+                .unwrap_or_else(|e| panic!("{name} with {value:?}: {e}"))
+                .raw;
                 outbound::check_headers(&raw, "bob@example.org")
                     .unwrap_or_else(|e| panic!("{name} with {value:?}: {e}"));
             }

@@ -179,7 +179,8 @@ fn mails_of(t: &Templates, s: &Sample) -> Vec<Mail> {
                 &[],
                 now,
             )
-            .unwrap();
+            .unwrap()
+            .raw;
             let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
             let html = msg.body_html(0).unwrap().replace("\r\n", "\n");
             let plain = msg.body_text(0).unwrap().replace("\r\n", "\n");

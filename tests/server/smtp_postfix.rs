@@ -24,8 +24,10 @@ use std::time::Duration;
 /// `ready/`, as pbem does: a pack of one.
 fn queue_one(batch: &std::path::Path, mail: Vec<u8>) {
     std::fs::create_dir_all(batch).unwrap();
+    // Its envelope as the outbox stages it: the one the mail was built with.
     let entry = pack::Entry {
         id: pack::Id { idx: 0, n: 0 },
+        envelope: Some(transport::envelope_of(&mail).unwrap()),
         raw: mail,
     };
     std::fs::write(batch.join(pack::FILE), pack::encode(&[entry])).unwrap();
@@ -58,6 +60,7 @@ fn reply_mail(s: &Stack, to: &str, tag: &str) -> Vec<u8> {
         Utc.with_ymd_and_hms(2026, 11, 21, 10, 0, 0).unwrap(),
     )
     .unwrap()
+    .raw
 }
 
 fn send(config: &SendConfig, raw: &[u8]) -> Result<(), transport::SendError> {

@@ -129,10 +129,10 @@ fn open_stream(config: &ImapConfig) -> Result<(Stream, TcpStream), ImapError> {
         .and_then(|()| tcp.set_write_timeout(Some(IO_TIMEOUT)))
         .map_err(|e| failed(e.to_string()))?;
     let socket = tcp.try_clone().map_err(|e| failed(e.to_string()))?;
-    let tls_failed = |message: String| ImapError::Tls {
+    let tls_failed = |e: TlsFailure| ImapError::Tls {
         host: host.to_string(),
         port,
-        message,
+        message: e.to_string(),
     };
     let stream = match config.security {
         Security::Plain => Stream::Plain(tcp),
@@ -216,33 +216,58 @@ pub(super) fn is_timeout(e: &io::Error) -> bool {
     )
 }
 
+/// Why TLS with the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub(super) enum TlsFailure {
+    #[error("inbox.imap.ca_file {path}: {source}")]
+    CaFile {
+        path: String,
+        source: rustls::pki_types::pem::Error,
+    },
+    #[error("inbox.imap.ca_file {path}: {source}")]
+    Certificate { path: String, source: rustls::Error },
+    #[error("inbox.imap.ca_file {path}: no PEM certificate in it")]
+    NoCertificate { path: String },
+    #[error("host \"{host}\": {source}")]
+    Host {
+        host: String,
+        source: rustls::pki_types::InvalidDnsNameError,
+    },
+    #[error(transparent)]
+    Rustls(#[from] rustls::Error),
+    /// The handshake's error; rustls's own reason when it gave one.
+    #[error("{}", .0.get_ref().map_or_else(|| .0.to_string(), ToString::to_string))]
+    Handshake(#[source] io::Error),
+}
+
 /// The TLS client settings: the public roots, plus `ca_file`.
-pub(super) fn tls_config(config: &ImapConfig) -> Result<Arc<rustls::ClientConfig>, String> {
+pub(super) fn tls_config(config: &ImapConfig) -> Result<Arc<rustls::ClientConfig>, TlsFailure> {
     let mut roots = rustls::RootCertStore::empty();
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     if let Some(ca) = &config.ca_file {
-        let shown = ca.display();
+        let path = ca.display().to_string();
         let mut n = 0;
-        for cert in CertificateDer::pem_file_iter(ca)
-            .map_err(|e| format!("inbox.imap.ca_file {shown}: {e}"))?
-        {
-            let cert = cert.map_err(|e| format!("inbox.imap.ca_file {shown}: {e}"))?;
+        let pem = |source| TlsFailure::CaFile {
+            path: path.clone(),
+            source,
+        };
+        for cert in CertificateDer::pem_file_iter(ca).map_err(pem)? {
             roots
-                .add(cert)
-                .map_err(|e| format!("inbox.imap.ca_file {shown}: {e}"))?;
+                .add(cert.map_err(pem)?)
+                .map_err(|source| TlsFailure::Certificate {
+                    path: path.clone(),
+                    source,
+                })?;
             n += 1;
         }
         if n == 0 {
-            return Err(format!(
-                "inbox.imap.ca_file {shown}: no PEM certificate in it"
-            ));
+            return Err(TlsFailure::NoCertificate { path });
         }
     }
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     Ok(Arc::new(
         rustls::ClientConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(|e| e.to_string())?
+            .with_safe_default_protocol_versions()?
             .with_root_certificates(roots)
             .with_no_client_auth(),
     ))
@@ -253,22 +278,15 @@ pub(super) fn tls_config(config: &ImapConfig) -> Result<Arc<rustls::ClientConfig
 pub(super) fn handshake(
     config: &ImapConfig,
     mut tcp: TcpStream,
-) -> Result<rustls::StreamOwned<rustls::ClientConnection, TcpStream>, String> {
-    let name = ServerName::try_from(
-        config
-            .host
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .to_string(),
-    )
-    .map_err(|e| format!("host \"{}\": {e}", config.host))?;
-    let mut conn =
-        rustls::ClientConnection::new(tls_config(config)?, name).map_err(|e| e.to_string())?;
+) -> Result<rustls::StreamOwned<rustls::ClientConnection, TcpStream>, TlsFailure> {
+    let host = config.host.trim_start_matches('[').trim_end_matches(']');
+    let name = ServerName::try_from(host.to_string()).map_err(|source| TlsFailure::Host {
+        host: config.host.clone(),
+        source,
+    })?;
+    let mut conn = rustls::ClientConnection::new(tls_config(config)?, name)?;
     while conn.is_handshaking() {
-        conn.complete_io(&mut tcp).map_err(|e| match e.get_ref() {
-            Some(inner) => inner.to_string(),
-            None => e.to_string(),
-        })?;
+        conn.complete_io(&mut tcp).map_err(TlsFailure::Handshake)?;
     }
     Ok(rustls::StreamOwned::new(conn, tcp))
 }

@@ -118,9 +118,13 @@ fn packed(ready: &Path, name: &str, replies: &[(usize, usize, &str, &str)]) -> P
     fs::create_dir_all(&dir).unwrap();
     let entries: Vec<pack::Entry> = replies
         .iter()
-        .map(|&(idx, n, to, tag)| pack::Entry {
-            id: pack::Id { idx, n },
-            raw: reply(to, tag),
+        .map(|&(idx, n, to, tag)| {
+            let raw = reply(to, tag);
+            pack::Entry {
+                id: pack::Id { idx, n },
+                envelope: envelope_of(&raw).ok(),
+                raw,
+            }
         })
         .collect();
     fs::write(dir.join(pack::FILE), pack::encode(&entries)).unwrap();
@@ -202,7 +206,8 @@ fn a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
     let f = flush(r, &sink);
     assert_eq!((f.sent, f.failed, f.waiting), (2, 1, 0), "{f:?}");
     assert_eq!(sink.taken(), ["1", "3"]);
-    let offset = pack::decode(&bytes).0[0].raw.len() + "pbem-pack 1\n0000.000 00\n\n".len();
+    let line = "0000.000 00 pbem@example.net a@example.org\n";
+    let offset = pack::decode(&bytes).0[0].raw.len() + "pbem-pack 2\n\n".len() + line.len();
     assert!(
         f.errors[0].contains(&format!(
             "b1/replies: damaged pack at byte {offset}: truncated: entry 0001.000 says"
@@ -296,10 +301,12 @@ fn a_reply_buried_before_a_crash_is_neither_sent_nor_buried_again() {
     let entries = [
         pack::Entry {
             id: pack::Id { idx: 0, n: 0 },
+            envelope: None,
             raw: reply(b, "3"),
         },
         pack::Entry {
             id: pack::Id { idx: 1, n: 0 },
+            envelope: None,
             raw: b"From: pbem@example.net\r\n\r\nx".to_vec(),
         },
     ];
@@ -344,4 +351,49 @@ fn a_refusal_that_is_not_the_mails_keeps_it_queued() {
     assert_eq!((f.sent, f.failed, f.waiting, f.dead), (0, 1, 1, 0), "{f:?}");
     assert_eq!(queued(r), 2);
     assert!(!tmp.path().join("outbox/dead").exists());
+}
+
+/// A transport that keeps the envelopes it is given.
+#[derive(Default)]
+struct Envelopes(std::cell::RefCell<Vec<Envelope>>);
+
+impl Transport for Envelopes {
+    fn send(&self, env: &Envelope, _: &[u8]) -> Result<(), SendError> {
+        self.0.borrow_mut().push(env.clone());
+        Ok(())
+    }
+}
+
+#[test]
+fn a_reply_goes_out_under_the_envelope_it_was_staged_with_and_an_old_pack_under_its_headers() {
+    let (_tmp, dir) = outbox();
+    let staged = Envelope::new(
+        Some("bounces@example.net".parse().unwrap()),
+        vec!["carol@example.org".parse().unwrap()],
+    )
+    .unwrap();
+    let entries = [
+        // The headers say bob; the envelope it was built with, carol.
+        pack::Entry {
+            id: pack::Id { idx: 0, n: 0 },
+            envelope: Some(staged.clone()),
+            raw: reply("bob@example.org", "1"),
+        },
+        // A version-1 pack's entry: the headers give the envelope.
+        pack::Entry {
+            id: pack::Id { idx: 1, n: 0 },
+            envelope: None,
+            raw: reply("dave@example.org", "2"),
+        },
+    ];
+    let b = dir.join("b1");
+    fs::create_dir_all(&b).unwrap();
+    fs::write(b.join(pack::FILE), pack::encode(&entries)).unwrap();
+    let got = Envelopes::default();
+    let f = flush(&dir, &got);
+    assert_eq!((f.sent, f.failed), (2, 0), "{f:?}");
+    let got = got.0.into_inner();
+    assert_eq!(got[0], staged);
+    assert_eq!(got[1].to()[0].to_string(), "dave@example.org");
+    assert_eq!(got[1].from().unwrap().to_string(), "pbem@example.net");
 }
