@@ -16,7 +16,10 @@
 //!   and replay, and one move mail in that game;
 //! - **scale**: data folders of 1,000, 10,000 and 100,000 running games
 //!   with clocks: the time of `pbem games`, the cost of one move mail (a
-//!   poll of one mail, in process), and the daemon's peak RSS (VmHWM).
+//!   poll of one mail, in process), and the daemon's peak RSS (VmHWM);
+//! - **process**: one move mail as a whole process (`pbem deliver`, as an
+//!   MTA pipe runs it, and `pbem poll` finding one mail) at 1,000 and
+//!   100,000 games, beside `/bin/true` and `pbem --version`.
 //!
 //! The engine's figures (perft, `pbem validate` and `pbem moves` as whole
 //! processes) are in `engine/benches/engine.rs`; docs/src/performance.md runs both:
@@ -27,9 +30,12 @@
 //! `PBEM_BENCH_SCALE` (comma-separated game counts), `PBEM_BENCH_DIR` (a
 //! folder on the disk to measure; default: a temporary folder under
 //! `target/`), `PBEM_BENCH_LIMIT_MS` (how long each limit run lasts),
-//! `PBEM_BENCH_SAMPLES` (mails timed one by one). `PBEM_BENCH_QUICK=1`
+//! `PBEM_BENCH_SAMPLES` (mails timed one by one), `PBEM_BENCH_PROCESS`
+//! (comma-separated game counts), `PBEM_BENCH_RUNS` (processes timed per
+//! kind of run). `PBEM_BENCH_QUICK=1`
 //! runs small sizes to check the bench works;
-//! `PBEM_BENCH_ONLY=throughput,latency,replay,scale` runs some sections.
+//! `PBEM_BENCH_ONLY=throughput,latency,replay,scale,process` runs some
+//! sections.
 
 use pbem::adjudicate::{Adjudicator, Desk};
 use pbem::config::{Config, INIT};
@@ -53,10 +59,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod daemon;
+mod process;
 mod replay;
 mod scale;
 
 use daemon::*;
+use process::*;
 use replay::*;
 use scale::*;
 
@@ -79,6 +87,9 @@ struct Sizes {
     /// Move mails timed one by one at each scale and record length.
     samples: usize,
     limit_time: Duration,
+    /// The data folder sizes of the process section, and its runs.
+    process: Vec<usize>,
+    runs: usize,
 }
 
 impl Sizes {
@@ -90,17 +101,23 @@ impl Sizes {
             (10_000, 1_000, 1_000, 20, "1000,10000,100000", 15)
         };
         let scale = std::env::var("PBEM_BENCH_SCALE").unwrap_or_else(|_| scale.into());
+        let process = if quick { "1000" } else { "1000,100000" };
+        let process = std::env::var("PBEM_BENCH_PROCESS").unwrap_or_else(|_| process.into());
+        let counts = |list: &str| -> Vec<usize> {
+            list.split(',')
+                .filter_map(|s| s.trim().replace('_', "").parse().ok())
+                .filter(|&n: &usize| n > 0)
+                .collect()
+        };
         Sizes {
             quick,
             mails: env_usize("PBEM_BENCH_MAILS", mails),
             games: env_usize("PBEM_BENCH_GAMES", games).max(1),
             latency_mails: env_usize("PBEM_BENCH_LATENCY_MAILS", latency),
             rate: env_usize("PBEM_BENCH_RATE", rate).max(1) as f64,
-            scale: scale
-                .split(',')
-                .filter_map(|s| s.trim().replace('_', "").parse().ok())
-                .filter(|&n: &usize| n > 0)
-                .collect(),
+            scale: counts(&scale),
+            process: counts(&process),
+            runs: env_usize("PBEM_BENCH_RUNS", if quick { 10 } else { 40 }).max(1),
             samples: env_usize("PBEM_BENCH_SAMPLES", samples).max(1),
             limit_time: Duration::from_millis(env_usize(
                 "PBEM_BENCH_LIMIT_MS",
@@ -695,6 +712,10 @@ fn main() {
 
     if wanted("scale") && !sizes.scale.is_empty() {
         report_scale(dir, &sizes);
+    }
+
+    if wanted("process") && !sizes.process.is_empty() {
+        report_process(dir, &sizes);
     }
 
     println!(

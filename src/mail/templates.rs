@@ -80,6 +80,37 @@ fn strict() -> bool {
     cfg!(test) || std::env::var_os("PBEM_STRICT_TEMPLATES").is_some_and(|v| v == "1")
 }
 
+/// The source of template `name`: a file of [`DEFAULTS`] (the admin's
+/// copy in `dir` when there is one), or its first line's subject as
+/// `subject:<file>`. `None` for any other name, so no name can reach
+/// outside `dir`.
+fn source(dir: Option<&std::path::Path>, name: &str) -> Option<String> {
+    let (file, subject) = match name.strip_prefix("subject:") {
+        Some(file) => (file, true),
+        None => (name, false),
+    };
+    let default = DEFAULTS.iter().find(|(n, _)| *n == file)?.1;
+    let custom = dir.and_then(|d| std::fs::read_to_string(d.join(file)).ok());
+    let text = custom.as_deref().unwrap_or(default);
+    if file == WORDS {
+        // Its blocks are rendered one at a time, each with its own
+        // values ([`Templates::words`]); the file as a whole is never
+        // shown, and rendering it would evaluate every block with the
+        // values of one.
+        return (!subject).then(|| format!("{{% if false %}}{text}{{% endif %}}"));
+    }
+    // The subject line is its own template, rendered apart from the
+    // body: no value can carry a line break into the header. A bad
+    // custom template shows up when it is rendered.
+    let (first, body) = text.split_once('\n').unwrap_or((text, ""));
+    match (first.strip_prefix("Subject:"), subject) {
+        (Some(line), true) => Some(line.trim().to_string()),
+        (Some(_), false) => Some(body.strip_prefix('\n').unwrap_or(body).to_string()),
+        (None, true) => None,
+        (None, false) => Some(text.to_string()),
+    }
+}
+
 /// The template set.
 pub struct Templates {
     env: Environment<'static>,
@@ -102,6 +133,10 @@ impl Templates {
     }
 
     /// [`Templates::new`], strict or not as asked ([`strict`]).
+    ///
+    /// Nothing is read or parsed here: a template is loaded the first
+    /// time it is rendered ([`source`]), so a process that sends one
+    /// kind of mail parses one template, not the whole set.
     pub fn with_strictness(dir: Option<PathBuf>, strict: bool) -> Templates {
         let mut env = Environment::new();
         env.set_undefined_behavior(if strict {
@@ -110,36 +145,7 @@ impl Templates {
             minijinja::UndefinedBehavior::Lenient
         });
         env.add_filter("wrap", wrap);
-        let mut sources: Vec<(&'static str, String)> =
-            DEFAULTS.iter().map(|(n, s)| (*n, s.to_string())).collect();
-        if let Some(dir) = dir {
-            for (name, text) in &mut sources {
-                if let Ok(custom) = std::fs::read_to_string(dir.join(*name)) {
-                    *text = custom;
-                }
-            }
-        }
-        for (name, mut text) in sources {
-            if name == WORDS {
-                // Its blocks are rendered one at a time, each with its own
-                // values ([`Templates::words`]); the file as a whole is
-                // never shown, and rendering it would evaluate every block
-                // with the values of one.
-                text = format!("{{% if false %}}{text}{{% endif %}}");
-            }
-            // The subject line is its own template, rendered apart from the
-            // body: no value can carry a line break into the header. A bad
-            // custom template shows up when it is rendered.
-            let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
-            if let Some(subject) = first.strip_prefix("Subject:") {
-                let _ =
-                    env.add_template_owned(format!("subject:{name}"), subject.trim().to_string());
-                let body = body.strip_prefix('\n').unwrap_or(body).to_string();
-                let _ = env.add_template_owned(name, body);
-            } else {
-                let _ = env.add_template_owned(name, text);
-            }
-        }
+        env.set_loader(move |name| Ok(source(dir.as_deref(), name)));
         Templates { env }
     }
 

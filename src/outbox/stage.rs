@@ -98,7 +98,6 @@ impl Outbox<'_> {
     ) -> Result<(), StoreError> {
         let h = stable_hash(r.key.as_bytes());
         let sender = r.mail.and_then(|m| m.from.as_deref());
-        let today = now.format("%Y-%m-%d").to_string();
         for (n, reply) in r.replies.iter().enumerate() {
             let id = pack::Id { idx: r.idx, n };
             if let Hold::News { urgent } = r.hold
@@ -107,74 +106,100 @@ impl Outbox<'_> {
                 out.held.push((id, self.held_json(reply, urgent, now)?));
                 continue;
             }
-            let game = reply.game.as_deref();
             let message_id = format!(
                 "<pbem.{}.{h:016x}.{n}@{}>",
-                game.unwrap_or("x"),
+                reply.game.as_deref().unwrap_or("x"),
                 self.identity.domain()
             );
-            // Threaded per player: In-Reply-To the player's own
-            // mail this answers, else the last mail pbem sent them in the
-            // game; References only what they have seen.
-            let to = address_of(&reply.to);
-            // Advisory: a file that does not read starts afresh (and is
-            // written anew), rather than holding up the reply.
-            let mut corr = self.store.correspondence(&to).unwrap_or_else(|e| {
-                log::warn!("{}", crate::logging::line("sent-file", &[("error", &e)]));
-                Correspondence::new(&to)
-            });
-            let answering = r
-                .mail
-                .filter(|m| m.from.as_deref() == Some(to.as_str()))
-                .and_then(|m| m.message_id.as_deref());
-            let (in_reply_to, refs) = match game {
-                Some(g) => corr.headers(g, answering),
-                None => (answering.map(str::to_string), Vec::new()),
-            };
-            let mut reply = reply.clone();
-            let head = reply.head.clone();
-            let head = head.as_ref().filter(|_| game.is_some());
-            if let Some((head, player)) = head.and_then(|h| Some((h, h.player(&to)?))) {
-                reply.rendered.subject = game
-                    .and_then(|g| corr.subject(g))
-                    .unwrap_or(&head.subject)
-                    .to_string();
-                reply.to = player.to_string();
-            } else if let Some(m) = r.mail.filter(|_| answering.is_some()) {
-                reply.to = mailbox(m.from_name.as_deref(), &to);
-            }
-            match outbound::build(
-                self.identity,
-                &reply,
-                &message_id,
-                in_reply_to.as_deref(),
-                &refs,
-                now,
-            ) {
-                Ok(outbound::Built { raw, envelope }) => {
-                    let rendered = &reply.rendered;
-                    corr.sent(
-                        game,
-                        &rendered.subject,
-                        &message_id,
-                        answering,
-                        &rendered.text,
-                        &today,
-                    );
-                    self.store.write_correspondence(&corr)?;
-                    out.pack.push(pack::Entry {
-                        id,
-                        envelope: Some(envelope),
-                        raw,
-                    });
-                }
-                // A recipient that is not an address: log it, send the rest.
-                Err(e) => log::warn!(
-                    "{}",
-                    crate::logging::line("reply-dropped", &[("key", &r.key), ("error", &e)])
-                ),
+            if let Some(entry) = self.thread_and_build(reply, r, id, &message_id, now)? {
+                out.pack.push(entry);
             }
         }
         Ok(())
     }
+
+    /// One reply, threaded for its recipient and built: `None` when its
+    /// recipient is not an address (logged; the others go). What pbem
+    /// sent them is noted for the next reply's threading.
+    fn thread_and_build(
+        &self,
+        reply: &Reply,
+        r: &Replies<'_>,
+        id: pack::Id,
+        message_id: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<pack::Entry>, StoreError> {
+        let game = reply.game.as_deref();
+        // Threaded per player: In-Reply-To the player's own mail this
+        // answers, else the last mail pbem sent them in the game;
+        // References only what they have seen.
+        let to = address_of(&reply.to);
+        // Advisory: a file that does not read starts afresh (and is
+        // written anew), rather than holding up the reply.
+        let mut corr = self.store.correspondence(&to).unwrap_or_else(|e| {
+            log::warn!("{}", crate::logging::line("sent-file", &[("error", &e)]));
+            Correspondence::new(&to)
+        });
+        let answering = r
+            .mail
+            .filter(|m| m.from.as_deref() == Some(to.as_str()))
+            .and_then(|m| m.message_id.as_deref());
+        let (in_reply_to, refs) = match game {
+            Some(g) => corr.headers(g, answering),
+            None => (answering.map(str::to_string), Vec::new()),
+        };
+        let reply = addressed(reply, &corr, r.mail.filter(|_| answering.is_some()), &to);
+        let built = outbound::build(
+            self.identity,
+            &reply,
+            message_id,
+            in_reply_to.as_deref(),
+            &refs,
+            now,
+        );
+        let outbound::Built { raw, envelope } = match built {
+            Ok(b) => b,
+            // A recipient that is not an address: log it, send the rest.
+            Err(e) => {
+                log::warn!(
+                    "{}",
+                    crate::logging::line("reply-dropped", &[("key", &r.key), ("error", &e)])
+                );
+                return Ok(None);
+            }
+        };
+        let rendered = &reply.rendered;
+        let today = now.format("%Y-%m-%d").to_string();
+        corr.sent(
+            game,
+            &rendered.subject,
+            message_id,
+            answering,
+            &rendered.text,
+            &today,
+        );
+        self.store.write_correspondence(&corr)?;
+        Ok(Some(pack::Entry {
+            id,
+            envelope: Some(envelope),
+            raw,
+        }))
+    }
+}
+
+/// `reply` as it goes to `to`: in a game, under the thread's subject and
+/// the name the player has there; else, answering `mail`, under the name
+/// its sender gave.
+fn addressed(reply: &Reply, corr: &Correspondence, mail: Option<&Inbound>, to: &str) -> Reply {
+    let mut reply = reply.clone();
+    let game = reply.game.clone();
+    let head = reply.head.as_ref().filter(|_| game.is_some());
+    if let Some((head, player)) = head.and_then(|h| Some((h, h.player(to)?))) {
+        let subject = game.as_deref().and_then(|g| corr.subject(g));
+        reply.rendered.subject = subject.unwrap_or(&head.subject).to_string();
+        reply.to = player.to_string();
+    } else if let Some(m) = mail {
+        reply.to = mailbox(m.from_name.as_deref(), to);
+    }
+    reply
 }

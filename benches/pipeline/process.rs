@@ -1,0 +1,151 @@
+//! The process section of the pipeline bench (benches/pipeline/main.rs):
+//! one mail as a whole process, the way an MTA pipe runs pbem (one
+//! process per mail) and the way cron runs a poll that finds one mail,
+//! beside `/bin/true` and `pbem --version` (what starting any process,
+//! and starting pbem, costs) in a data folder of many running games.
+//!
+//! Wall time per run, and CPU time (user + system) per run from the
+//! children's times this process is charged when it reaps them: the
+//! kernel counts them in clock ticks, so the CPU figure is the mean over
+//! all runs, not per run.
+
+use super::*;
+
+/// What one kind of run cost: wall times in ms, sorted, and the mean CPU
+/// ms per run.
+pub(super) struct Runs {
+    pub(super) what: String,
+    pub(super) wall_ms: Vec<f64>,
+    pub(super) cpu_ms: f64,
+}
+
+/// User + system CPU seconds of the children reaped so far.
+fn children_cpu() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let field = |n: usize| {
+        after
+            .split_whitespace()
+            .nth(n)
+            .and_then(|t| t.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // `after` starts at field 3: cutime and cstime are fields 16 and 17.
+    (field(13) + field(14)) / rustix::param::clock_ticks_per_second() as f64
+}
+
+/// Runs `runs` processes made by `command(i)`, each given `stdin(i)` on
+/// its standard input, and checks each exits well.
+fn time_runs(
+    what: &str,
+    runs: usize,
+    mut command: impl FnMut(usize) -> Command,
+    mut stdin: impl FnMut(usize) -> Option<String>,
+) -> Runs {
+    let mut wall_ms = Vec::new();
+    let cpu0 = children_cpu();
+    for i in 0..runs {
+        let mut c = command(i);
+        let input = stdin(i);
+        c.stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+        let t = Instant::now();
+        let mut child = c.spawn().unwrap();
+        if let Some(input) = input {
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(input.as_bytes())
+                .unwrap();
+        }
+        let out = child.wait_with_output().unwrap();
+        wall_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert!(
+            out.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Runs {
+        what: what.to_string(),
+        wall_ms: sorted(wall_ms),
+        cpu_ms: (children_cpu() - cpu0) * 1000.0 / runs as f64,
+    }
+}
+
+/// The runs at one size: `/bin/true`, `pbem --version`, `pbem deliver`
+/// of one move mail, and `pbem poll` finding one move mail in the
+/// Maildir, each `runs` times, in a data folder of `n` running games.
+pub(super) fn process(dir: &Path, n: usize, runs: usize) -> Vec<Runs> {
+    let (path, config, mut games) = scale_folder(dir, n);
+    let inbox = config.inbox.maildir.clone().unwrap();
+    // The first poll builds the deadline index: not what is measured.
+    let first = Command::new(PBEM)
+        .args(["poll", "--config"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{first:?}");
+    let picks: Vec<usize> = (0..2 * runs).map(|i| (i * 7919) % n).collect();
+    let mut mails: Vec<String> = picks
+        .iter()
+        .map(|&g| games[g].next_mail().expect("a line long enough").1)
+        .collect();
+    let polled = mails.split_off(runs);
+    let pbem = |args: &[&str]| {
+        let mut c = Command::new(PBEM);
+        c.args(args);
+        c
+    };
+    let config_arg = path.to_str().unwrap();
+    vec![
+        time_runs("/bin/true", runs, |_| Command::new("/bin/true"), |_| None),
+        time_runs("pbem --version", runs, |_| pbem(&["--version"]), |_| None),
+        time_runs(
+            "pbem deliver (1 move)",
+            runs,
+            |_| pbem(&["deliver", "--config", config_arg]),
+            |i| Some(mails[i].clone()),
+        ),
+        time_runs(
+            "pbem poll (1 move)",
+            runs,
+            |i| {
+                drop_mail(&inbox, &format!("p{i:04}"), &polled[i]);
+                pbem(&["poll", "--config", config_arg])
+            },
+            |_| None,
+        ),
+    ]
+}
+
+/// Process: one mail as a whole process, per size.
+pub(super) fn report_process(dir: &Path, sizes: &Sizes) {
+    println!(
+        "\nprocess: one mail per process, in a data folder of running games (wall per run; CPU = user + system, mean of {} runs)\n{:>8}  {:<24} {:>9} {:>9} {:>9}",
+        sizes.runs, "games", "run", "wall p50", "wall p90", "CPU ms"
+    );
+    for &n in &sizes.process {
+        let pdir = dir.join(format!("process-{n}"));
+        for r in process(&pdir, n, sizes.runs) {
+            println!(
+                "{:>8}  {:<24} {:>9.1} {:>9.1} {:>9.1}",
+                n,
+                r.what,
+                quantile(&r.wall_ms, 0.5),
+                quantile(&r.wall_ms, 0.9),
+                r.cpu_ms
+            );
+        }
+        let _ = fs::remove_dir_all(&pdir);
+    }
+    println!(
+        "(deliver: the mail on standard input, as an MTA pipe gives it; poll: one mail in the Maildir; both durable, replies delivered into Maildirs)"
+    );
+}
