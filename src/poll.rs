@@ -48,7 +48,7 @@
 //! data folder cannot be written at all (disk full, read-only) does the
 //! poll stop early: the mails wait in the mailbox for the next one.
 
-use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled};
+use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled, TickFate};
 use crate::mail::{inbound, templates::Templates};
 use crate::mailbox::{InboxMail, Source};
 use crate::outbox::{Hold, Outbox, Outgoing, Replies, flush};
@@ -101,6 +101,9 @@ pub struct Report {
     pub send_errors: Vec<String>,
     /// One line per mail: its fate.
     pub log: Vec<String>,
+    /// What the game clocks did, in order (each also a `clock` line of
+    /// `log`).
+    pub ticks: Vec<TickFate>,
     /// Bot games whose turn waits for the next poll: this one spent its
     /// think time (`[bot] poll_ms`).
     pub bots_waiting: usize,
