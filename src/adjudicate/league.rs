@@ -488,65 +488,6 @@ pub fn tournament_state(t: &TournamentFile) -> Tournament {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::mail::templates::Templates;
-    use crate::store::{Store, StoreError};
-
-    /// Draws nothing: the refusals make no key and no game.
-    struct NoDraw;
-
-    impl Draw for NoDraw {
-        fn token(&self) -> std::result::Result<String, StoreError> {
-            Err(StoreError::BadKey { key: String::new() })
-        }
-        fn game_id(&self, prefix: &str) -> std::result::Result<String, StoreError> {
-            Err(StoreError::BadId { id: prefix.into() })
-        }
-    }
-
-    #[test]
-    fn each_refusal_of_join_and_leave_has_its_words() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let identity = Identity::at("pbem@example.org");
-        let templates = Templates::new(None);
-        let adj = Adjudicator {
-            desk: Desk::new(&store),
-            draw: &NoDraw,
-            identity: &identity,
-            templates: &templates,
-            now: "2026-11-25T10:00:00Z".parse().unwrap(),
-            challenges: Default::default(),
-        };
-        let words = |why: Unenrolled| {
-            adj.unenrolled_words("ann@example.org", "cup", &why)
-                .unwrap()
-        };
-        let begins = Some("2026-11-20T09:00:00Z".parse().unwrap());
-        assert_eq!(
-            words(Unenrolled::SignupClosed { begins }),
-            "sign-up for cup is closed (it closed on Fri 20 Nov 2026, 09:00 UTC)"
-        );
-        assert_eq!(
-            words(Unenrolled::SignupClosed { begins: None }),
-            "sign-up for cup is closed"
-        );
-        assert_eq!(
-            words(Unenrolled::Full),
-            format!("cup is full: it takes at most {MAX_SIGNUPS} players by mail")
-        );
-        assert_eq!(
-            words(Unenrolled::NotIn),
-            "you are not among the players of cup"
-        );
-        assert_eq!(words(Unenrolled::Over), "cup is over");
-        assert!(
-            words(Unenrolled::NoTournament).contains("there is no tournament called cup"),
-            "{}",
-            words(Unenrolled::NoTournament)
-        );
-    }
-
     #[test]
     fn a_swiss_has_enough_rounds_for_one_winner() {
         let rounds: Vec<usize> = [2, 3, 4, 5, 8, 9, 16, 17].map(super::swiss_rounds).to_vec();
