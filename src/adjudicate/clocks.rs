@@ -155,7 +155,7 @@ impl Adjudicator<'_> {
         let turn = gc.state.turn_start.format("%Y%m%dT%H%M%SZ");
         let side = notice.side();
         let secrets = self.desk.secrets(id, rules)?;
-        let (kind, replies, record, fate) = match notice {
+        let (kind, replies, record) = match notice {
             Notice::Timeout { deadline, .. } => {
                 rec.lines.push(MoveLine {
                     line: 0,
@@ -177,37 +177,17 @@ impl Adjudicator<'_> {
                 let settled = self.settle(id, &rec)?;
                 let mut letters = self.news::<G>(id, &rec, &after, side, &secrets, None)?;
                 letters.extend(settled);
-                (
-                    "timeout".to_string(),
-                    self.compose(&letters)?,
-                    Some(text),
-                    TickFate::LostOnTime {
-                        id: id.to_string(),
-                        rules,
-                        side,
-                    },
-                )
+                ("timeout".to_string(), self.compose(&letters)?, Some(text))
             }
             Notice::Reminder { point, .. } => (
                 format!("reminder-{}", point.permille()),
                 self.compose(&[self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?])?,
                 None,
-                TickFate::Reminded {
-                    id: id.to_string(),
-                    rules,
-                    side,
-                    point,
-                },
             ),
             Notice::Final { .. } => (
                 "final".to_string(),
                 self.compose(&[self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?])?,
                 None,
-                TickFate::FinalNotice {
-                    id: id.to_string(),
-                    rules,
-                    side,
-                },
             ),
         };
         gc.state.mark_sent(&notice);
@@ -218,7 +198,7 @@ impl Adjudicator<'_> {
             replies,
             record,
             clock: gc,
-            fate,
+            fate: TickFate::of(id, rules, &notice),
         }))
     }
 

@@ -6,7 +6,7 @@
 use crate::game::Side;
 use crate::mail::command::Command;
 use crate::rules::Rules;
-use crate::timecontrol::ReminderPoint;
+use crate::timecontrol::{Notice, ReminderPoint};
 use std::fmt;
 
 /// What became of one mail (or of the bot's move, played as one).
@@ -191,6 +191,23 @@ pub enum TickFate {
     },
 }
 
+impl TickFate {
+    /// The fate of a clock in game `id` that owes `notice`.
+    pub fn of(id: &str, rules: Rules, notice: &Notice) -> TickFate {
+        let (id, side) = (id.to_string(), notice.side());
+        match *notice {
+            Notice::Reminder { point, .. } => TickFate::Reminded {
+                id,
+                rules,
+                side,
+                point,
+            },
+            Notice::Final { .. } => TickFate::FinalNotice { id, rules, side },
+            Notice::Timeout { .. } => TickFate::LostOnTime { id, rules, side },
+        }
+    }
+}
+
 impl fmt::Display for TickFate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -239,6 +256,24 @@ mod tests {
         .iter()
         .map(ToString::to_string)
         .collect();
+        let deadline = "2026-11-07T09:00:00Z".parse().unwrap();
+        assert_eq!(
+            TickFate::of("bz-test1", rules, &Notice::Timeout { side, deadline }).to_string(),
+            words[2]
+        );
+        assert_eq!(
+            TickFate::of(
+                "bz-test1",
+                rules,
+                &Notice::Reminder {
+                    side,
+                    point,
+                    deadline
+                }
+            )
+            .to_string(),
+            words[0]
+        );
         assert_eq!(
             words,
             [
