@@ -13,9 +13,8 @@ use crate::config::InboxKind;
 use crate::history::{History, Pushed, git::Limit};
 use crate::mailbox::imap::{Imap, Wake, nap_unless};
 use crate::mailbox::{Maildir, Source};
-use crate::poll::Report;
+use crate::poll::{PollError, Report};
 use crate::setup::Server;
-use crate::store::StoreError;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
@@ -77,7 +76,7 @@ struct Polls<'a> {
 }
 
 impl Polls<'_> {
-    fn poll(&self, source: &mut dyn Source) -> Result<Report, StoreError> {
+    fn poll(&self, source: &mut dyn Source) -> Result<Report, PollError> {
         let report = self.server.poll_unpushed(source, true);
         match (&self.pusher, &self.server.history) {
             (Some(p), _) => p.ring(),

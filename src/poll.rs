@@ -48,7 +48,7 @@
 //! data folder cannot be written at all (disk full, read-only) does the
 //! poll stop early: the mails wait in the mailbox for the next one.
 
-use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled};
+use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled, TickFate};
 use crate::mail::{inbound, templates::Templates};
 use crate::mailbox::{InboxMail, Source};
 use crate::outbox::{Hold, Outbox, Outgoing, Replies, flush};
@@ -69,6 +69,7 @@ mod bots;
 mod clocks;
 mod damage;
 mod digest;
+mod error;
 mod facts;
 pub mod history;
 mod key;
@@ -76,6 +77,7 @@ pub mod limit;
 pub use facts::OsRandom;
 mod tournaments;
 
+pub use error::PollError;
 pub use key::mail_key;
 pub use limit::{Limits, Tally};
 
@@ -99,6 +101,9 @@ pub struct Report {
     pub send_errors: Vec<String>,
     /// One line per mail: its fate.
     pub log: Vec<String>,
+    /// What the game clocks did, in order (each also a `clock` line of
+    /// `log`).
+    pub ticks: Vec<TickFate>,
     /// Bot games whose turn waits for the next poll: this one spent its
     /// think time (`[bot] poll_ms`).
     pub bots_waiting: usize,
@@ -195,13 +200,14 @@ impl Poller<'_> {
     /// Keeps going past a bad mail (docs/src/contributing.md, "Batches keep going").
     ///
     /// # Errors
-    /// Only when the lock or the store cannot be used at all.
+    /// Only when the lock, the store or the mailbox cannot be used at all
+    /// ([`PollError::is_busy`]: another pbem holds the lock).
     pub fn poll(
         &self,
         source: &mut dyn Source,
         now: DateTime<Utc>,
         wait_for_lock: bool,
-    ) -> Result<Report, StoreError> {
+    ) -> Result<Report, PollError> {
         self.poll_with(source, now, wait_for_lock, &|adj, mail| adj.handle(mail))
     }
 
@@ -213,13 +219,13 @@ impl Poller<'_> {
         now: DateTime<Utc>,
         wait_for_lock: bool,
         handle: &Handler,
-    ) -> Result<Report, StoreError> {
+    ) -> Result<Report, PollError> {
         let _lock = self.store.lock(wait_for_lock)?;
         self.recover(now)?;
         let processed = self.store.processed()?;
         let pending = source
             .pending()
-            .map_err(|e| StoreError::Invalid(format!("cannot read the mailbox: {e}")))?;
+            .map_err(|source| PollError::Mailbox { source })?;
         // Opened before anything of the batch is written: its sync reports
         // any write-back error since. Everything of the poll reads and
         // writes through it, so that each step sees what the ones before
@@ -267,7 +273,7 @@ impl Poller<'_> {
         cx: &BatchContext<'_>,
         source: &mut dyn Source,
         pending: Vec<InboxMail>,
-    ) -> Result<Report, StoreError> {
+    ) -> Result<Report, PollError> {
         let mut report = Report::default();
         // Clocks first: a deadline that passed before this poll is a loss
         // on time, whatever mail comes in it.
@@ -448,7 +454,7 @@ impl Poller<'_> {
         read: &ReadMail,
         batch: &mut OpenBatch,
         report: &mut Report,
-    ) -> Result<(Handled, Vec<String>), AdjudicateError> {
+    ) -> Result<(Handled, Vec<String>), PollError> {
         let mut handled = match &read.parsed {
             Err(e) => Handled {
                 fate: Fate::Unreadable(e.to_string()),

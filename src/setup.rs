@@ -12,7 +12,7 @@ use crate::mail::templates::Templates;
 use crate::mailbox::imap::Imap;
 use crate::mailbox::{Maildir, Source};
 use crate::outbox::{self, dead};
-use crate::poll::{Poller, Report};
+use crate::poll::{PollError, Poller, Report};
 use crate::reply::Identity;
 use crate::store::{Store, StoreError};
 use crate::transport;
@@ -199,7 +199,7 @@ impl Server {
     ///
     /// # Errors
     /// As [`Poller::poll`].
-    pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
+    pub fn poll(&self, source: &mut dyn Source, wait: bool) -> Result<Report, PollError> {
         let report = self.poll_unpushed(source, wait)?;
         if let Some(history) = &self.history {
             crate::poll::history::push_once(history);
@@ -214,7 +214,7 @@ impl Server {
     ///
     /// # Errors
     /// As [`Poller::poll`].
-    pub fn poll_unpushed(&self, source: &mut dyn Source, wait: bool) -> Result<Report, StoreError> {
+    pub fn poll_unpushed(&self, source: &mut dyn Source, wait: bool) -> Result<Report, PollError> {
         let mut report = self.poller().poll(source, crate::clock::now(), wait)?;
         // When another pbem has the lock now, that one tells.
         if let Ok(_lock) = self.store.lock(false) {

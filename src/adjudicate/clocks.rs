@@ -11,7 +11,7 @@
 //! or the loss on time, each exactly once (the poll commits the mails under
 //! a key naming the turn and the notice, like a mail's Message-ID).
 
-use super::{AdjudicateError, Adjudicator, Facts, Result, example_move};
+use super::{AdjudicateError, Adjudicator, Facts, Result, TickFate, example_move};
 use crate::game::{Game, Side};
 use crate::record::{self, Entry, Event, MoveLine, Record};
 use crate::reply::{Kind, Letter};
@@ -33,8 +33,8 @@ pub struct Tick {
     pub record: Option<String>,
     /// The clock to store after that.
     pub clock: GameClock,
-    /// For the log.
-    pub fate: String,
+    /// What the clock did, for the log.
+    pub fate: TickFate,
     /// A final notice or a loss on time: it goes out at once, even to a
     /// player who asked for a daily digest.
     pub urgent: bool,
@@ -154,9 +154,8 @@ impl Adjudicator<'_> {
         };
         let turn = gc.state.turn_start.format("%Y%m%dT%H%M%SZ");
         let side = notice.side();
-        let name = rules.side_name(side);
         let secrets = self.desk.secrets(id, rules)?;
-        let (kind, replies, record, fate) = match notice {
+        let (kind, replies, record) = match notice {
             Notice::Timeout { deadline, .. } => {
                 rec.lines.push(MoveLine {
                     line: 0,
@@ -178,24 +177,17 @@ impl Adjudicator<'_> {
                 let settled = self.settle(id, &rec)?;
                 let mut letters = self.news::<G>(id, &rec, &after, side, &secrets, None)?;
                 letters.extend(settled);
-                (
-                    "timeout".to_string(),
-                    self.compose(&letters)?,
-                    Some(text),
-                    format!("{id}: {name} lost on time"),
-                )
+                ("timeout".to_string(), self.compose(&letters)?, Some(text))
             }
             Notice::Reminder { point, .. } => (
                 format!("reminder-{}", point.permille()),
                 self.compose(&[self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?])?,
                 None,
-                format!("{id}: {name} reminded ({point} of the time used)"),
             ),
             Notice::Final { .. } => (
                 "final".to_string(),
                 self.compose(&[self.reminder::<G>(id, &rec, &gc, &secrets, &notice)?])?,
                 None,
-                format!("{id}: {name} sent the final notice"),
             ),
         };
         gc.state.mark_sent(&notice);
@@ -206,7 +198,7 @@ impl Adjudicator<'_> {
             replies,
             record,
             clock: gc,
-            fate,
+            fate: TickFate::of(id, rules, &notice),
         }))
     }
 

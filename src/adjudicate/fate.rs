@@ -1,8 +1,12 @@
-//! What became of a mail, as data: the poll logs it (`fate=` of a `mail`
-//! line), tests and tools tell fates apart by their variant. Its words
-//! are the log's: [`Fate`]'s `Display`.
+//! What became of a mail, and what a game's clock did, as data: the
+//! poll logs them (`fate=` of a `mail` or a `clock` line), tests and
+//! tools tell fates apart by their variant. Their words are the log's:
+//! [`Fate`]'s and [`TickFate`]'s `Display`.
 
+use crate::game::Side;
 use crate::mail::command::Command;
+use crate::rules::Rules;
+use crate::timecontrol::{Notice, ReminderPoint};
 use std::fmt;
 
 /// What became of one mail (or of the bot's move, played as one).
@@ -158,5 +162,125 @@ impl fmt::Display for Fate {
             }
             Fate::RequestDropped { id, by } => write!(f, "request {id} dropped by {by}"),
         }
+    }
+}
+
+/// What a game's clock did at a poll (a [`super::Tick`]'s fate): each
+/// about `side` of game `id`, a game of `rules` (which names the side).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TickFate {
+    /// The side to move reminded that `point` of its turn's time is
+    /// used.
+    Reminded {
+        id: String,
+        rules: Rules,
+        side: Side,
+        point: ReminderPoint,
+    },
+    /// The side to move sent the final notice before its deadline.
+    FinalNotice {
+        id: String,
+        rules: Rules,
+        side: Side,
+    },
+    /// The side to move lost the game on time.
+    LostOnTime {
+        id: String,
+        rules: Rules,
+        side: Side,
+    },
+}
+
+impl TickFate {
+    /// The fate of a clock in game `id` that owes `notice`.
+    pub fn of(id: &str, rules: Rules, notice: &Notice) -> TickFate {
+        let (id, side) = (id.to_string(), notice.side());
+        match *notice {
+            Notice::Reminder { point, .. } => TickFate::Reminded {
+                id,
+                rules,
+                side,
+                point,
+            },
+            Notice::Final { .. } => TickFate::FinalNotice { id, rules, side },
+            Notice::Timeout { .. } => TickFate::LostOnTime { id, rules, side },
+        }
+    }
+}
+
+impl fmt::Display for TickFate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TickFate::Reminded {
+                id,
+                rules,
+                side,
+                point,
+            } => {
+                let name = rules.side_name(*side);
+                write!(f, "{id}: {name} reminded ({point} of the time used)")
+            }
+            TickFate::FinalNotice { id, rules, side } => {
+                write!(f, "{id}: {} sent the final notice", rules.side_name(*side))
+            }
+            TickFate::LostOnTime { id, rules, side } => {
+                write!(f, "{id}: {} lost on time", rules.side_name(*side))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clocks_fate_reads_in_the_log_as_it_always_did() {
+        let (id, rules) = ("bz-test1".to_string(), Rules::BoomAndZoom);
+        let point: ReminderPoint = "87.5%".parse().unwrap();
+        let side = rules.side_named("black").unwrap();
+        let words: Vec<String> = [
+            TickFate::Reminded {
+                id: id.clone(),
+                rules,
+                side,
+                point,
+            },
+            TickFate::FinalNotice {
+                id: id.clone(),
+                rules,
+                side,
+            },
+            TickFate::LostOnTime { id, rules, side },
+        ]
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+        let deadline = "2026-11-07T09:00:00Z".parse().unwrap();
+        assert_eq!(
+            TickFate::of("bz-test1", rules, &Notice::Timeout { side, deadline }).to_string(),
+            words[2]
+        );
+        assert_eq!(
+            TickFate::of(
+                "bz-test1",
+                rules,
+                &Notice::Reminder {
+                    side,
+                    point,
+                    deadline
+                }
+            )
+            .to_string(),
+            words[0]
+        );
+        assert_eq!(
+            words,
+            [
+                "bz-test1: black reminded (87.5% of the time used)",
+                "bz-test1: black sent the final notice",
+                "bz-test1: black lost on time",
+            ]
+        );
     }
 }

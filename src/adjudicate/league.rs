@@ -25,6 +25,33 @@ pub const MAX_SIGNUPS: usize = 64;
 /// ask: what a stranger can make pbem send is bounded).
 pub const MAX_RATINGS_LISTED: usize = 50;
 
+/// Why a `join NAME` or `leave NAME` is refused; its words are
+/// [`Adjudicator::unenrolled_words`], which every refusal of these
+/// commands is given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Unenrolled {
+    /// No tournament is called so.
+    NoTournament,
+    /// Its sign-up by mail is closed, or there is none; `begins`: when it
+    /// begins, when it had one.
+    SignupClosed { begins: Option<DateTime<Utc>> },
+    /// It has [`MAX_SIGNUPS`] players.
+    Full,
+    /// `leave` from someone not among its players.
+    NotIn,
+    /// `leave` after it ended.
+    Over,
+}
+
+impl Unenrolled {
+    /// `join` when `t` takes no sign-ups.
+    fn closed(t: &TournamentFile) -> Unenrolled {
+        Unenrolled::SignupClosed {
+            begins: t.signup.then_some(t.begins),
+        }
+    }
+}
+
 impl Adjudicator<'_> {
     /// `ratings`, `standings`, `join`, `leave`; `game`, the game the mail
     /// answers (for `ratings` and `standings` without a name). The
@@ -87,11 +114,11 @@ impl Adjudicator<'_> {
                 let title = self.words("title", context! { of => "join", name })?;
                 answer(title, self.already_entered(from, name)?)
             }
-            Command::Join(_) | Command::Leave(_) if !self.proven(mail, game) => {
+            Command::Join(name) | Command::Leave(name) if !self.proven(mail, game) => {
                 // What would be refused anyway is refused now, without a
                 // request to confirm.
-                if let Err(reason) = self.enrolment(from, c)? {
-                    return refuse(reason);
+                if let Some(why) = self.enrolment(from, c)? {
+                    return refuse(self.unenrolled_words(from, name, &why)?);
                 }
                 match Action::of(c) {
                     Some(action) => self.ask_confirmation(from, mail, action),
@@ -132,7 +159,8 @@ impl Adjudicator<'_> {
                 let title = self.words("title", context! { of, name })?;
                 Ok((vec![self.info(&from, &title, &text, None)?], false))
             }
-            Err(reason) => {
+            Err(why) => {
+                let reason = self.unenrolled_words(&from, name, &why)?;
                 let r = self.reject(&from, None, Refusal::new(c.to_string(), reason))?;
                 Ok((vec![r], true))
             }
@@ -170,31 +198,49 @@ impl Adjudicator<'_> {
     /// What `join NAME` or `leave NAME` (`c`) from `from` would be
     /// refused for before anything is done: the tournament missing, its
     /// sign-up closed or full, the sender not in it or in it already.
-    fn enrolment(&self, from: &str, c: &Command) -> Result<std::result::Result<(), String>> {
+    fn enrolment(&self, from: &str, c: &Command) -> Result<Option<Unenrolled>> {
         let (Command::Join(name) | Command::Leave(name)) = c else {
-            return Ok(Ok(()));
+            return Ok(None);
         };
         let Some(t) = self.desk.tournament(name)? else {
-            return Ok(Err(self.no_tournament(from, name)?));
+            return Ok(Some(Unenrolled::NoTournament));
         };
         let seat = seat_of(&t, from);
         Ok(match c {
-            Command::Join(_) if !(t.signup && t.played.is_empty() && t.begins > self.now) => {
-                let until = match t.signup {
-                    true => Some(self.time_for(from, t.begins)?),
-                    false => None,
-                };
-                Err(self.words("signup_closed", context! { name, until })?)
-            }
+            Command::Join(_) if !self.signup_open(&t) => Some(Unenrolled::closed(&t)),
             Command::Join(_) if seat.is_none() && t.players.len() >= MAX_SIGNUPS => {
-                Err(self.words("tournament_full", context! { name, max => MAX_SIGNUPS })?)
+                Some(Unenrolled::Full)
             }
-            Command::Leave(_) if seat.is_none() => {
-                Err(self.words("not_in_tournament", context! { name })?)
-            }
-            Command::Leave(_) if t.over => Err(self.words("tournament_over", context! { name })?),
-            _ => Ok(()),
+            Command::Leave(_) if seat.is_none() => Some(Unenrolled::NotIn),
+            Command::Leave(_) if t.over => Some(Unenrolled::Over),
+            _ => None,
         })
+    }
+
+    /// Whether `t` takes sign-ups now: by mail, before its first round,
+    /// before it begins.
+    fn signup_open(&self, t: &TournamentFile) -> bool {
+        t.signup && t.played.is_empty() && t.begins > self.now
+    }
+
+    /// The words of a `join NAME` or `leave NAME` refused for `why`, as
+    /// `reader` gets them (times in their zone).
+    fn unenrolled_words(&self, reader: &str, name: &str, why: &Unenrolled) -> Result<String> {
+        match why {
+            Unenrolled::NoTournament => self.no_tournament(reader, name),
+            Unenrolled::SignupClosed { begins } => {
+                let until = match begins {
+                    Some(b) => Some(self.time_for(reader, *b)?),
+                    None => None,
+                };
+                self.words("signup_closed", context! { name, until })
+            }
+            Unenrolled::Full => {
+                self.words("tournament_full", context! { name, max => MAX_SIGNUPS })
+            }
+            Unenrolled::NotIn => self.words("not_in_tournament", context! { name }),
+            Unenrolled::Over => self.words("tournament_over", context! { name }),
+        }
     }
 
     /// The ratings of `rules` (every rated game's when none), best first.
@@ -279,27 +325,20 @@ impl Adjudicator<'_> {
     /// `join NAME` from `who` ("Name <address>"), who proved the
     /// address: the words of the answer, or why not. One mailbox (any
     /// `+tag`, any case) is one player.
-    fn join(&self, who: &str, name: &str) -> Result<std::result::Result<String, String>> {
+    fn join(&self, who: &str, name: &str) -> Result<std::result::Result<String, Unenrolled>> {
         let from = address_of(who);
         let Some(mut t) = self.desk.tournament(name)? else {
-            return Ok(Err(self.no_tournament(&from, name)?));
+            return Ok(Err(Unenrolled::NoTournament));
         };
         if seat_of(&t, &from).is_some() {
             return Ok(Ok(self.already_entered(&from, name)?));
         }
-        if !(t.signup && t.played.is_empty() && t.begins > self.now) {
-            let until = match t.signup {
-                true => Some(self.time_for(&from, t.begins)?),
-                false => None,
-            };
-            return Ok(Err(self.words("signup_closed", context! { name, until })?));
+        if !self.signup_open(&t) {
+            return Ok(Err(Unenrolled::closed(&t)));
         }
         let until = self.time_for(&from, t.begins)?;
         if t.players.len() >= MAX_SIGNUPS {
-            return Ok(Err(self.words(
-                "tournament_full",
-                context! { name, max => MAX_SIGNUPS },
-            )?));
+            return Ok(Err(Unenrolled::Full));
         }
         t.players.push(who.to_string());
         self.desk.write_tournament(&t)?;
@@ -319,15 +358,15 @@ impl Adjudicator<'_> {
         from: &str,
         name: &str,
         thread: Option<&Record>,
-    ) -> Result<std::result::Result<String, String>> {
+    ) -> Result<std::result::Result<String, Unenrolled>> {
         let Some(mut t) = self.desk.tournament(name)? else {
-            return Ok(Err(self.no_tournament(from, name)?));
+            return Ok(Err(Unenrolled::NoTournament));
         };
         let Some(seat) = seat_of(&t, from) else {
-            return Ok(Err(self.words("not_in_tournament", context! { name })?));
+            return Ok(Err(Unenrolled::NotIn));
         };
         if t.over {
-            return Ok(Err(self.words("tournament_over", context! { name })?));
+            return Ok(Err(Unenrolled::Over));
         }
         if t.played.is_empty() {
             t.players.remove(seat);
@@ -394,7 +433,7 @@ impl Adjudicator<'_> {
             if t.over {
                 continue;
             }
-            let signup = t.signup && t.played.is_empty() && t.begins > self.now;
+            let signup = self.signup_open(&t);
             let until = self.time_for(reader, t.begins)?;
             let game = t.rules.name();
             open.push(context! { name, game, signup, until, round => t.played.len() });

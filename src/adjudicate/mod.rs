@@ -70,7 +70,7 @@ pub use challenge::ChallengeLimits;
 pub use clocks::Tick;
 pub use damage::Damage;
 pub use desk::{Desk, Draw, Effect, Facts};
-pub use fate::Fate;
+pub use fate::{Fate, TickFate};
 pub use league::tournament_state as league_state;
 pub use names::{known_name, nearest, public_name};
 pub use news::MAX_LISTED;

@@ -6,17 +6,20 @@
 //! command or a poll cut short left: a kill or Ctrl-C at any point leaves
 //! the game or move with its mails, or neither.
 
+mod play;
+
 use super::out;
 use super::server::ConfigArg;
 use crate::adjudicate::{Adjudicator, Desk};
-use crate::game::{self, Game, PerSide, Side, View};
+use crate::game::{self, PerSide, Side};
 use crate::poll::OsRandom;
-use crate::record::{self, Entry, MoveLine, Record};
+use crate::record::{self, Record};
 use crate::reply::mailbox;
 use crate::rules::Rules;
 use crate::setup::Server;
 use crate::store::{self, Made};
 use clap::Args;
+use play::{Played, play_admin};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -62,6 +65,49 @@ pub struct New {
     clock: Option<crate::timecontrol::TimeControl>,
     #[command(flatten)]
     config: ConfigArg,
+}
+
+/// Options of `pbem new` that start no game (it exits 2); `typed`, an
+/// option as typed (`--player red=...`, `--red ...`).
+#[derive(Debug, thiserror::Error)]
+enum NewUsage {
+    /// A `--player` without `=`.
+    #[error(
+        "pbem new: --player {given}: write SIDE=EMAIL, like --player {}=alice@example.org",
+        .rules.side_name(Side::A)
+    )]
+    NoEquals { given: String, rules: Rules },
+    /// A side the game has not.
+    #[error(
+        "pbem new: {} has no side {side:?}; its sides are {} and {}",
+        .rules.name(), .rules.side_name(Side::A), .rules.side_name(Side::B)
+    )]
+    NoSide { side: String, rules: Rules },
+    /// A side given two players.
+    #[error("pbem new: {} is named twice; give each side one player", .rules.side_name(*.side))]
+    Twice { side: Side, rules: Rules },
+    #[error("pbem new: {typed}: not a mail address")]
+    NotAnAddress { typed: String },
+    /// An address pbem would not send to, and why.
+    #[error("pbem new: {typed}: pbem cannot write to it: {why}")]
+    Unmailable { typed: String, why: String },
+    /// A side (its name) with no player.
+    #[error("pbem new: who plays {0}? add --player {0}=EMAIL")]
+    NoPlayer(&'static str),
+    /// No `--first` in a game whose players choose.
+    #[error(
+        "pbem new: in {} the players choose who moves first: add --first {} or --first {}",
+        .0.name(), .0.side_name(Side::A), .0.side_name(Side::B)
+    )]
+    ChooseFirst(Rules),
+    /// `--first` naming the other side of a game whose rules say `side`.
+    #[error(
+        "pbem new: in {} {} moves first ({})",
+        .rules.name(), .rules.side_name(*.side), .rules.cite(crate::rules::SETUP)
+    )]
+    FixedFirst { side: Side, rules: Rules },
+    #[error("pbem new: --first {given}: not a side of {}", .rules.name())]
+    NotASide { given: String, rules: Rules },
 }
 
 impl New {
@@ -146,18 +192,18 @@ impl New {
     /// or the older `--black EMAIL`): each side's mailbox.
     ///
     /// # Errors
-    /// A usage error's message: a side named twice or not at all, an
-    /// address pbem cannot write to.
-    fn players(&self, rules: Rules) -> Result<PerSide<String>, String> {
+    /// A usage error: a side named twice or not at all, an address pbem
+    /// cannot write to.
+    fn players(&self, rules: Rules) -> Result<PerSide<String>, NewUsage> {
         // Each player as named: the side, the address, and the option as
         // typed, which errors quote.
         let mut given: Vec<(String, &str, String)> = Vec::new();
         for p in &self.player {
             let Some((side, email)) = p.split_once('=') else {
-                return Err(format!(
-                    "pbem new: --player {p}: write SIDE=EMAIL, like --player {}=alice@example.org",
-                    rules.side_name(Side::A)
-                ));
+                return Err(NewUsage::NoEquals {
+                    given: p.clone(),
+                    rules,
+                });
             };
             given.push((side.to_string(), email, format!("--player {p}")));
         }
@@ -182,25 +228,17 @@ impl New {
         for (side, email, typed) in given {
             let email = email.trim();
             let Some(named) = rules.side_named(&side) else {
-                return Err(format!(
-                    "pbem new: {} has no side {side:?}; its sides are {} and {}",
-                    rules.name(),
-                    rules.side_name(Side::A),
-                    rules.side_name(Side::B)
-                ));
+                return Err(NewUsage::NoSide { side, rules });
             };
             if players[named].is_some() {
-                return Err(format!(
-                    "pbem new: {} is named twice; give each side one player",
-                    rules.side_name(named)
-                ));
+                return Err(NewUsage::Twice { side: named, rules });
             }
             let addr = crate::reply::address_of(email);
             if addr.parse::<lettre::Address>().is_err() {
-                return Err(format!("pbem new: {typed}: not a mail address"));
+                return Err(NewUsage::NotAnAddress { typed });
             }
             if let Some(why) = crate::reply::unmailable(&addr) {
-                return Err(format!("pbem new: {typed}: pbem cannot write to it: {why}"));
+                return Err(NewUsage::Unmailable { typed, why });
             }
             let name = email
                 .split('<')
@@ -211,10 +249,11 @@ impl New {
         }
         match players.0 {
             [Some(a), Some(b)] => Ok(PerSide::new(a, b)),
-            [a, _] => {
-                let s = rules.side_name(if a.is_none() { Side::A } else { Side::B });
-                Err(format!("pbem new: who plays {s}? add --player {s}=EMAIL"))
-            }
+            [a, _] => Err(NewUsage::NoPlayer(rules.side_name(if a.is_none() {
+                Side::A
+            } else {
+                Side::B
+            }))),
         }
     }
 
@@ -222,33 +261,22 @@ impl New {
     /// names where the players choose.
     ///
     /// # Errors
-    /// A usage error's message.
-    fn first(&self, rules: Rules) -> Result<Option<Side>, String> {
+    /// A usage error.
+    fn first(&self, rules: Rules) -> Result<Option<Side>, NewUsage> {
         Ok(match (&self.first, rules.fixed_first()) {
-            (None, None) => {
-                return Err(format!(
-                    "pbem new: in {} the players choose who moves first: add --first {} or --first {}",
-                    rules.name(),
-                    rules.side_name(Side::A),
-                    rules.side_name(Side::B)
-                ));
-            }
+            (None, None) => return Err(NewUsage::ChooseFirst(rules)),
             (None, fixed) => fixed,
             (Some(f), fixed) => match rules.side_named(f) {
                 Some(s) if fixed.is_none_or(|x| x == s) => Some(s),
                 Some(_) => {
-                    return Err(format!(
-                        "pbem new: in {} {} moves first ({})",
-                        rules.name(),
-                        rules.side_name(fixed.unwrap_or(Side::A)),
-                        rules.cite(crate::rules::SETUP)
-                    ));
+                    let side = fixed.unwrap_or(Side::A);
+                    return Err(NewUsage::FixedFirst { side, rules });
                 }
                 None => {
-                    return Err(format!(
-                        "pbem new: --first {f}: not a side of {}",
-                        rules.name()
-                    ));
+                    return Err(NewUsage::NotASide {
+                        given: f.clone(),
+                        rules,
+                    });
                 }
             },
         })
@@ -664,111 +692,4 @@ fn game_id(arg: &str, store: &store::Store) -> anyhow::Result<String> {
             games.display()
         )),
     }
-}
-
-/// What `pbem move` did.
-#[derive(Debug)]
-enum Played {
-    /// The move is in the record now: the board after it.
-    Now(String),
-    /// The move was in the record already as the move asked for (an
-    /// earlier run got it in): what the admin is told.
-    Already(String),
-    /// Refused: the move is the admin's last move already (an earlier run
-    /// got it in, most likely): why.
-    Again(String),
-}
-
-/// Plays `text` for the side to move in `rec` (as move `ply`, when
-/// given), or finds it played already.
-fn play_admin<G: Game>(
-    rec: &mut Record,
-    text: &str,
-    ply: Option<u32>,
-    now: chrono::DateTime<chrono::Utc>,
-) -> Result<Played, String> {
-    let replayed = record::replay::<G>(rec).map_err(|e| e.to_string())?;
-    let moves = replayed.moves.len() as u32;
-    let next = moves + 1;
-    // Whether `text` is move `n` of the record (1 ..= moves): read in the
-    // position before it.
-    let is_move = |n: u32| -> bool {
-        let i = n as usize - 1;
-        let before = &replayed.positions[i];
-        crate::play::parse_move(before, text).is_ok_and(|m| {
-            game::canonical(before, m) == replayed.moves[i].canonical(G::RULES.geometry())
-        })
-    };
-    let shown = |n: u32| replayed.moves[n as usize - 1].canonical(G::RULES.geometry());
-    match ply {
-        Some(n) if n == 0 || n > next => {
-            return Err(format!(
-                "--ply {n}: the game is at move {next} (moves are numbered 1, 2, 3, ... for both sides)"
-            ));
-        }
-        Some(n) if n < next => {
-            return if is_move(n) {
-                Ok(Played::Already(format!("move {n} is {} already", shown(n))))
-            } else {
-                Err(format!(
-                    "--ply {n}: move {n} is {} already, not {}",
-                    shown(n),
-                    text.trim()
-                ))
-            };
-        }
-        Some(_) => {}
-        None => {
-            // The admin's own last move again: a `pbem move` run twice,
-            // the first cut short after its move got in.
-            if let Some(last) = rec.lines.last()
-                && matches!(last.entry, Entry::Move(_))
-                && last.message_id.is_none()
-                && is_move(moves)
-            {
-                let at = last
-                    .time
-                    .map(|t| {
-                        format!(
-                            " at {}",
-                            crate::timecontrol::format_deadline(t.to_utc(), None)
-                        )
-                    })
-                    .unwrap_or_default();
-                return Ok(Played::Again(format!(
-                    "{} is the game's last move already (move {moves}, played by the admin{at}; its \
-                     mails are sent or in the outbox); nothing done. To play it again as move {next}, \
-                     add --ply {next}",
-                    shown(moves)
-                )));
-            }
-        }
-    }
-    if let Some(end) = &replayed.end {
-        return Err(format!("the game is over ({})", end.reason));
-    }
-    let pos = replayed.position();
-    let m = crate::play::parse_move(pos, text).map_err(|e| e.to_string())?;
-    rec.lines.push(MoveLine {
-        line: 0,
-        number: Some(next),
-        side: Some(pos.turn()),
-        entry: Entry::Move(game::canonical(pos, m)),
-        time: Some(now.fixed_offset()),
-        message_id: None,
-    });
-    // Replayed without the old `result` ("*"), which a move that ends the
-    // game makes wrong; the new one is set from the replay.
-    let after = record::replay::<G>(&Record {
-        result: None,
-        ..rec.clone()
-    })
-    .map_err(|e| e.to_string())?;
-    rec.result = Some((after.result(), 0));
-    Ok(Played::Now(after.position().diagram(&View {
-        last: after.moves.last().cloned(),
-        seat: None,
-        ply: after.moves.len(),
-        ..View::default()
-    })))
 }

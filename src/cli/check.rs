@@ -9,6 +9,7 @@ use crate::mailbox::imap::Imap;
 use crate::store::Store;
 use crate::transport;
 use clap::Args;
+use std::fmt;
 use std::path::Path;
 
 /// Test the settings a poll would run with (the file, and every --set):
@@ -35,10 +36,47 @@ pub struct Check {
     config: ConfigArg,
 }
 
-/// One check's outcome.
+/// One check's outcome: what works, or what failed.
 struct Line {
     what: &'static str,
-    result: Result<String, String>,
+    result: Result<String, Failure>,
+}
+
+/// A check that failed: the problem, naming the file, folder or server,
+/// and what to do about it where the problem's own words do not say.
+#[derive(Debug)]
+struct Failure {
+    problem: String,
+    hint: Option<String>,
+}
+
+impl Failure {
+    /// A failure whose words say what to do already (an error of the
+    /// settings, the store, the mailbox or the transport carries its
+    /// hint).
+    fn said(problem: impl fmt::Display) -> Failure {
+        Failure {
+            problem: problem.to_string(),
+            hint: None,
+        }
+    }
+
+    /// A failure, and what to do about it.
+    fn hinted(problem: impl fmt::Display, hint: impl Into<String>) -> Failure {
+        Failure {
+            problem: problem.to_string(),
+            hint: Some(hint.into()),
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.hint {
+            None => write!(f, "{}", self.problem),
+            Some(hint) => write!(f, "{} ({hint})", self.problem),
+        }
+    }
 }
 
 impl Check {
@@ -51,7 +89,7 @@ impl Check {
                 print(&[Line {
                     what: "config",
                     // The error carries its one hint.
-                    result: Err(e.to_string()),
+                    result: Err(Failure::said(e)),
                 }])?;
                 return Ok(1);
             }
@@ -88,7 +126,7 @@ impl Check {
             },
             Line {
                 what: "send",
-                result: transport::check(&config.send).map_err(|e| e.message),
+                result: transport::check(&config.send).map_err(Failure::said),
             },
         ];
         // The optional parts, each checked only when pbem.toml has it.
@@ -126,18 +164,18 @@ fn print(lines: &[Line]) -> anyhow::Result<()> {
 }
 
 /// The data folder: opened (made when missing) and written to.
-fn writable(dir: &Path, key: &str) -> Result<String, String> {
+fn writable(dir: &Path, key: &str) -> Result<String, Failure> {
     let hint =
-        format!("(check `{key}` in pbem.toml, and that the user pbem runs as may write there)");
+        format!("check `{key}` in pbem.toml, and that the user pbem runs as may write there");
     // The store's error names the path, and may say what to do itself.
     Store::open(dir).map_err(|e| {
         if e.has_hint() {
-            e.to_string()
+            Failure::said(e)
         } else {
-            format!("{e} {hint}")
+            Failure::hinted(e, hint.as_str())
         }
     })?;
-    probe(dir).map_err(|e| format!("{}: {e} {hint}", dir.display()))?;
+    probe(dir).map_err(|e| Failure::hinted(format!("{}: {e}", dir.display()), hint.as_str()))?;
     Ok(format!("{} is writable", dir.display()))
 }
 
@@ -148,25 +186,26 @@ fn probe(dir: &Path) -> std::io::Result<()> {
     std::fs::remove_file(&p)
 }
 
-fn inbox(config: &Config) -> Result<String, String> {
-    match config.inbox.kind().map_err(|e| e.to_string())? {
+fn inbox(config: &Config) -> Result<String, Failure> {
+    match config.inbox.kind().map_err(Failure::said)? {
         InboxKind::Maildir(m) => {
             for sub in ["new", "cur", "tmp"] {
                 let d = m.join(sub);
                 if !d.is_dir() {
-                    return Err(format!(
-                        "Maildir {}: no {sub}/ folder (`pbem init` makes one, or \
-                         mkdir -p {}/{{new,cur,tmp}}; check inbox.maildir)",
-                        m.display(),
-                        m.display()
+                    return Err(Failure::hinted(
+                        format!("Maildir {}: no {sub}/ folder", m.display()),
+                        format!(
+                            "`pbem init` makes one, or mkdir -p {}/{{new,cur,tmp}}; check \
+                             inbox.maildir",
+                            m.display()
+                        ),
                     ));
                 }
             }
             probe(&m.join("tmp")).map_err(|e| {
-                format!(
-                    "Maildir {}: {e} (pbem moves mail from new/ to cur/, so its \
-                     user must be able to write there)",
-                    m.display()
+                Failure::hinted(
+                    format!("Maildir {}: {e}", m.display()),
+                    "pbem moves mail from new/ to cur/, so its user must be able to write there",
                 )
             })?;
             Ok(format!("Maildir {} is there and writable", m.display()))
@@ -175,7 +214,7 @@ fn inbox(config: &Config) -> Result<String, String> {
             let mut imap = Imap::new(i.clone());
             let state = imap
                 .select()
-                .map_err(|e| format!("{}: {e}", i.describe()))?;
+                .map_err(|e| Failure::said(format!("{}: {e}", i.describe())))?;
             imap.logout();
             Ok(format!(
                 "{}: login and SELECT work ({} mail{}, {} unseen); {}{}",
@@ -200,7 +239,7 @@ fn inbox(config: &Config) -> Result<String, String> {
 /// `[git]`: git runs, and the games folder is a repository git reads (or
 /// one pbem can make at its first commit). The remote is only named:
 /// reaching it would be a network connection, and a push changes it.
-fn git(config: &GitConfig, games: &Path) -> Result<String, String> {
+fn git(config: &GitConfig, games: &Path) -> Result<String, Failure> {
     if !config.enabled {
         return Ok("[git] enabled = false: no history of the records is kept".into());
     }
@@ -209,22 +248,21 @@ fn git(config: &GitConfig, games: &Path) -> Result<String, String> {
     };
     let version = repo
         .text(&["--version"])
-        .map_err(|e| format!("{}: {e}", games.display()))?;
+        .map_err(|e| Failure::said(format!("{}: {e}", games.display())))?;
     let history = if games.join(".git").exists() {
         repo.text(&["rev-parse", "--git-dir"]).map_err(|e| {
-            format!(
-                "{} is no repository git can read: {e} (move its .git away, and pbem \
-                 makes a new one at its next commit)",
-                games.display()
+            Failure::hinted(
+                format!("{} is no repository git can read: {e}", games.display()),
+                "move its .git away, and pbem makes a new one at its next commit",
             )
         })?;
         format!("{}, a repository git reads", games.display())
     } else {
         probe(games).map_err(|e| {
-            format!(
-                "{}: {e} (pbem makes the repository there at its first commit: the user \
-                 pbem runs as must be able to write there)",
-                games.display()
+            Failure::hinted(
+                format!("{}: {e}", games.display()),
+                "pbem makes the repository there at its first commit: the user pbem runs as \
+                 must be able to write there",
             )
         })?;
         format!(
@@ -245,14 +283,17 @@ fn git(config: &GitConfig, games: &Path) -> Result<String, String> {
 
 /// `[site]`: the web archive's folder is writable, or, while missing, the
 /// nearest folder above it that is there (the daemon makes the rest).
-fn site(dir: &Path) -> Result<String, String> {
-    let hint = "(check [site] dir in pbem.toml, and that the user pbem runs as may write there)";
+fn site(dir: &Path) -> Result<String, Failure> {
+    let hint = "check [site] dir in pbem.toml, and that the user pbem runs as may write there";
     if dir.is_dir() {
-        probe(dir).map_err(|e| format!("{}: {e} {hint}", dir.display()))?;
+        probe(dir).map_err(|e| Failure::hinted(format!("{}: {e}", dir.display()), hint))?;
         return Ok(format!("{} is writable", dir.display()));
     }
     if dir.exists() {
-        return Err(format!("{} is not a folder {hint}", dir.display()));
+        return Err(Failure::hinted(
+            format!("{} is not a folder", dir.display()),
+            hint,
+        ));
     }
     // A relative folder's last ancestor is "": the current folder.
     fn here(a: &Path) -> &Path {
@@ -263,15 +304,52 @@ fn site(dir: &Path) -> Result<String, String> {
         }
     }
     let Some(above) = dir.ancestors().skip(1).map(here).find(|a| a.is_dir()) else {
-        return Err(format!(
-            "{}: no folder above it is there {hint}",
-            dir.display()
+        return Err(Failure::hinted(
+            format!("{}: no folder above it is there", dir.display()),
+            hint,
         ));
     };
-    probe(above).map_err(|e| format!("{}: {e} {hint}", above.display()))?;
+    probe(above).map_err(|e| Failure::hinted(format!("{}: {e}", above.display()), hint))?;
     Ok(format!(
         "{} is not there yet; it is made in {}, which is writable",
         dir.display(),
         above.display()
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_says_its_problem_then_what_to_do() {
+        assert_eq!(
+            Failure::hinted("/srv/site is not a folder", "check [site] dir").to_string(),
+            "/srv/site is not a folder (check [site] dir)"
+        );
+        assert_eq!(
+            Failure::said("no such host; check send.host").to_string(),
+            "no such host; check send.host"
+        );
+    }
+
+    #[test]
+    fn a_site_folder_that_is_a_file_fails_with_the_settings_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("site");
+        std::fs::write(&file, "x").unwrap();
+        let failure = site(&file).unwrap_err();
+        assert_eq!(
+            failure.problem,
+            format!("{} is not a folder", file.display())
+        );
+        assert!(
+            failure
+                .hint
+                .as_deref()
+                .is_some_and(|h| h.starts_with("check [site] dir in pbem.toml")),
+            "{failure}"
+        );
+        assert!(site(dir.path()).is_ok());
+    }
 }

@@ -7,7 +7,6 @@ use crate::daemon::log_report;
 use crate::mailbox::{Maildir, Stdin};
 use crate::poll::Report;
 use crate::store::Store;
-use crate::store::StoreError;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -140,7 +139,7 @@ impl Poll {
                 log_report(&r, self.quiet);
                 Ok(if r.failed() { 1 } else { 0 })
             }
-            Err(e @ StoreError::Busy(_)) => {
+            Err(e) if e.is_busy() => {
                 log::warn!(
                     "{}",
                     crate::logging::line("busy", &[("exit", &BUSY), ("error", &e)])

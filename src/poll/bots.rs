@@ -16,8 +16,8 @@
 //! first; however many games others keep due, a player gets a turn in
 //! every poll that has time for one move per player.
 
-use super::{BatchContext, Poller, Report, panic_message};
-use crate::adjudicate::{AdjudicateError, BotStep, Fate};
+use super::{BatchContext, PollError, Poller, Report, panic_message};
+use crate::adjudicate::{BotStep, Fate};
 use crate::outbox::Hold;
 use crate::record::Record;
 use crate::reply::mailbox_key;
@@ -158,7 +158,7 @@ impl Poller<'_> {
         &self,
         cx: &BatchContext<'_>,
         id: &str,
-    ) -> Result<Option<(String, usize, Fate, u128)>, AdjudicateError> {
+    ) -> Result<Option<(String, usize, Fate, u128)>, PollError> {
         let done = |key: &str| cx.processed.contains(key).unwrap_or(false);
         let (step, effects) = cx.adj.decide(|a| a.bot_step(id, &done))?;
         self.store.apply_effects(&effects)?;
@@ -200,7 +200,7 @@ impl Poller<'_> {
         id: &str,
         key: &str,
         replies: Vec<crate::reply::Reply>,
-    ) -> Result<Vec<crate::reply::Reply>, AdjudicateError> {
+    ) -> Result<Vec<crate::reply::Reply>, PollError> {
         let Some(game) = self.store.bot_game(id)? else {
             return Ok(replies);
         };

@@ -54,14 +54,17 @@ impl Poller<'_> {
             let step = panic::catch_unwind(AssertUnwindSafe(|| self.tick_clock(cx, &due, report)));
             match step {
                 Ok(Ok(None)) => {}
-                Ok(Ok(Some(tick))) => report.log.push(crate::logging::line(
-                    "clock",
-                    &[
-                        ("key", &tick.key),
-                        ("replies", &tick.replies.len()),
-                        ("fate", &tick.fate),
-                    ],
-                )),
+                Ok(Ok(Some(tick))) => {
+                    report.log.push(crate::logging::line(
+                        "clock",
+                        &[
+                            ("key", &tick.key),
+                            ("replies", &tick.replies.len()),
+                            ("fate", &tick.fate),
+                        ],
+                    ));
+                    report.ticks.push(tick.fate);
+                }
                 Ok(Err(e)) => {
                     report.errors.push(format!("clock of {id}: {e}"));
                     if e.is_unwritable() {

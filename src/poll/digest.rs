@@ -12,57 +12,37 @@
 //! Crash safety: a digest is committed under a key naming its items
 //! before they are removed, so a crash in between sends it once.
 
-use super::{Poller, Report};
+use super::{PollError, Poller, Report};
 use crate::outbox::held::{self, Held};
 use crate::outbox::{Hold, sync_dir};
 use crate::reply::{Reply, address_of};
 use crate::store::{Processed, StoreError, io_err as io, stable_hash};
-use crate::timecontrol::{self, DigestMode, DigestPrefs, HeldNews};
+use crate::timecontrol::{self, DigestBatch, DigestMode, DigestPrefs, HeldNews};
 use chrono::{DateTime, Utc};
 use minijinja::context;
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+/// A held news item: its file in the digest folder, and what it holds.
+type Item = (PathBuf, Held);
 
 impl Poller<'_> {
     /// Sends the digests that are due at `now` (and, for players who
     /// turned digests off since, what they still had waiting).
+    ///
+    /// # Errors
+    /// The digest folder that cannot be read; a digest that cannot be
+    /// rendered or committed (its items wait for the next poll).
     pub(super) fn send_digests(
         &self,
         processed: &Processed,
         now: DateTime<Utc>,
         report: &mut Report,
-    ) -> Result<(), StoreError> {
+    ) -> Result<(), PollError> {
         let dir = self.store.outbox_digest();
-        let mut files: Vec<PathBuf> = fs::read_dir(&dir)
-            .map_err(io(&dir))?
-            .filter_map(|e| e.ok())
-            .map(|e| e.path())
-            .filter(|p| p.to_string_lossy().ends_with(held::SUFFIX))
-            .collect();
-        if files.is_empty() {
+        let queue = held_news(&dir, report)?;
+        if queue.is_empty() {
             return Ok(());
-        }
-        files.sort();
-        let mut queue = Vec::new();
-        for f in files {
-            let held: Held = match fs::read_to_string(&f)
-                .map_err(|e| e.to_string())
-                .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
-            {
-                Ok(h) => h,
-                Err(e) => {
-                    report
-                        .errors
-                        .push(format!("{}: {e}; left in place", f.display()));
-                    continue;
-                }
-            };
-            queue.push(HeldNews {
-                recipient: address_of(&held.to),
-                at: held.at,
-                urgent: held.urgent,
-                item: (f, held),
-            });
         }
         let released = timecontrol::release(queue, now, |r| match self.store.player(r) {
             Ok(p) => DigestPrefs {
@@ -75,42 +55,57 @@ impl Poller<'_> {
             },
         });
         for batch in released.send {
-            let names: Vec<String> = batch
-                .items
-                .iter()
-                .map(|(p, _)| {
-                    p.file_name()
-                        .unwrap_or_default()
-                        .to_string_lossy()
-                        .to_string()
-                })
-                .collect();
-            let key = format!("digest:{:016x}", stable_hash(names.join(" ").as_bytes()));
-            let count = batch.items.len();
-            if !processed.contains(&key)? {
-                let mut items: Vec<Held> = batch.items.iter().map(|(_, h)| h.clone()).collect();
-                let reply = if items.len() == 1 {
-                    items.remove(0).into_reply()
-                } else {
-                    self.digest_of(&items)?
-                };
-                self.commit_as(&key, &[reply], None, None, now, Hold::Never)?;
-                processed.insert(&key);
-            }
-            for (p, _) in &batch.items {
-                let _ = fs::remove_file(p);
-            }
-            report.log.push(crate::logging::line(
-                "digest",
-                &[("key", &key), ("to", &batch.recipient), ("items", &count)],
-            ));
+            self.send_digest(&batch, processed, now, report)?;
         }
         sync_dir(&dir);
         Ok(())
     }
 
+    /// One recipient's items released together: committed as one mail
+    /// (an item alone as itself) under a key naming them, unless that key
+    /// is committed already (a crash after the commit), then their files
+    /// removed.
+    fn send_digest(
+        &self,
+        batch: &DigestBatch<Item>,
+        processed: &Processed,
+        now: DateTime<Utc>,
+        report: &mut Report,
+    ) -> Result<(), PollError> {
+        let names: Vec<String> = batch
+            .items
+            .iter()
+            .map(|(p, _)| {
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string()
+            })
+            .collect();
+        let key = format!("digest:{:016x}", stable_hash(names.join(" ").as_bytes()));
+        let count = batch.items.len();
+        if !processed.contains(&key)? {
+            let mut items: Vec<Held> = batch.items.iter().map(|(_, h)| h.clone()).collect();
+            let reply = if items.len() == 1 {
+                items.remove(0).into_reply()
+            } else {
+                self.digest_of(&items)?
+            };
+            self.commit_as(&key, &[reply], None, None, now, Hold::Never)?;
+            processed.insert(&key);
+        }
+        for (p, _) in &batch.items {
+            let _ = fs::remove_file(p);
+        }
+        report.log.push(crate::logging::line(
+            "digest",
+            &[("key", &key), ("to", &batch.recipient), ("items", &count)],
+        ));
+        Ok(())
+    }
+
     /// One mail gathering `items` (news for one player).
-    fn digest_of(&self, items: &[Held]) -> Result<Reply, StoreError> {
+    fn digest_of(&self, items: &[Held]) -> Result<Reply, PollError> {
         let shown: Vec<_> = items
             .iter()
             .map(|h| {
@@ -122,8 +117,7 @@ impl Poller<'_> {
             .collect();
         let rendered = self
             .templates
-            .render("digest", context! { items => shown, count => items.len() })
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+            .render("digest", context! { items => shown, count => items.len() })?;
         Ok(Reply {
             kind: crate::reply::Kind::News,
             to: items[0].to.clone(),
@@ -133,4 +127,41 @@ impl Poller<'_> {
             head: None,
         })
     }
+}
+
+/// The news items held in the digest folder `dir`, oldest first (by file
+/// name); a file that does not read is reported and left in place.
+///
+/// # Errors
+/// The folder that cannot be read.
+fn held_news(dir: &Path, report: &mut Report) -> Result<Vec<HeldNews<Item>>, StoreError> {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(io(dir))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(held::SUFFIX))
+        .collect();
+    files.sort();
+    let mut queue = Vec::with_capacity(files.len());
+    for f in files {
+        let held: Held = match fs::read_to_string(&f)
+            .map_err(|e| e.to_string())
+            .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+        {
+            Ok(h) => h,
+            Err(e) => {
+                report
+                    .errors
+                    .push(format!("{}: {e}; left in place", f.display()));
+                continue;
+            }
+        };
+        queue.push(HeldNews {
+            recipient: address_of(&held.to),
+            at: held.at,
+            urgent: held.urgent,
+            item: (f, held),
+        });
+    }
+    Ok(queue)
 }

@@ -49,7 +49,7 @@
 //! it went with; if that mail never committed, the next held answer
 //! carries the notice instead, so a crash cannot swallow it.
 
-use super::Poller;
+use super::{PollError, Poller};
 use crate::adjudicate::{ChallengeLimits, Handled};
 use crate::mail::inbound::Inbound;
 use crate::reply::{Reply, address_of, mailbox_key};
@@ -59,6 +59,7 @@ use chrono::{DateTime, Duration, Utc};
 use minijinja::context;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 
 /// The reply limits (`[limits]` in pbem.toml); 0 turns a limit off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -443,6 +444,25 @@ pub(super) struct Limited {
     pub held: Vec<(String, usize, DateTime<Utc>, bool)>,
 }
 
+/// The reply limits at work on one mail's replies: what they are
+/// weighed by, the tallies read so far (each with whether it changed),
+/// and what was held.
+struct Pass<'a> {
+    key: &'a str,
+    sender: &'a str,
+    /// The mail moved a game: news to others is never held, and its
+    /// answers are not counted.
+    progress: bool,
+    bucket: Bucket,
+    committed: &'a dyn Fn(&str) -> bool,
+    now: DateTime<Utc>,
+    /// What the sender's fruitless mails in a row allow.
+    fruitless: Fruitless,
+    /// Per mailbox ([`mailbox_key`]).
+    tallies: BTreeMap<String, (Tally, bool)>,
+    limited: Limited,
+}
+
 impl Poller<'_> {
     /// Applies the reply limits to the replies of the mail `key` from
     /// `sender`: held replies are taken out, a notice put in the place of
@@ -461,96 +481,136 @@ impl Poller<'_> {
         handled: &mut Handled,
         committed: &dyn Fn(&str) -> bool,
         now: DateTime<Utc>,
-    ) -> Result<Limited, StoreError> {
-        let mut limited = Limited::default();
+    ) -> Result<Limited, PollError> {
         let Some(sender) = mail.and_then(|m| m.from.as_deref()) else {
-            return Ok(limited);
+            return Ok(Limited::default());
         };
-        let mut tallies: BTreeMap<String, (Tally, bool)> = BTreeMap::new();
-        // The count of fruitless mails in a row (a loop too
-        // slow for the hourly and daily limits ends here).
-        let own = mailbox_key(sender);
-        let mut tally = (self.store.read_limits_file(&own)?)
-            .filter(|t: &Tally| t.address == own)
-            .unwrap_or_else(|| Tally::new(&own));
-        let before = tally.clone();
-        let acted = !handled.fruitless && (handled.progress || !handled.replies.is_empty());
-        let mut fruitless =
-            tally.fruitless_mail(&self.limits, acted, handled.fruitless, key, committed);
-        let changed = tally != before;
-        tallies.insert(own, (tally, changed));
-        // A player's mail in their own game, with their key, that holds
-        // a command: counted apart, with the higher limits.
-        let bucket = if handled.own_game && !handled.fruitless {
-            Bucket::Keyed
-        } else {
-            Bucket::Any
-        };
+        let mut pass = self.pass(key, sender, handled, committed, now)?;
         let mut kept = Vec::with_capacity(handled.replies.len());
         for reply in std::mem::take(&mut handled.replies) {
-            let to = address_of(&reply.to);
-            if to == sender && !handled.progress {
-                match fruitless {
-                    Fruitless::Answer => {}
-                    Fruitless::Notice { count } => {
-                        kept.push(self.fruitless_notice(&reply, sender, count)?);
-                        note(&mut limited, &to, now, true);
-                        fruitless = Fruitless::Silent;
-                        continue;
-                    }
-                    Fruitless::Silent => {
-                        note(&mut limited, &to, now, false);
-                        continue;
-                    }
-                }
-            }
-            if to != sender && handled.progress {
-                // News for the other player: never held.
-                kept.push(reply);
-                continue;
-            }
-            // Counted per mailbox: `victim+1@` and `victim+2@` are one
-            // person's (plus-addresses got past the limits).
-            let counted = mailbox_key(&to);
-            if !tallies.contains_key(&counted) {
-                let tally = (self.store.read_limits_file(&counted)?)
-                    .filter(|t: &Tally| t.address == counted)
-                    .unwrap_or_else(|| Tally::new(&counted));
-                tallies.insert(counted.clone(), (tally, false));
-            }
-            let Some((tally, changed)) = tallies.get_mut(&counted) else {
-                continue;
-            };
-            let before = tally.clone();
-            let verdict = if to == sender {
-                let counted = !handled.progress;
-                tally.answer(now, (&self.limits, bucket), counted, key, committed)
-            } else {
-                tally.unsolicited(now, &self.limits)
-            };
-            *changed |= *tally != before;
-            match verdict {
-                Verdict::Send => kept.push(reply),
-                Verdict::Notice {
-                    until,
-                    count,
-                    window,
-                } => {
-                    let pause = (until, count, window, bucket);
-                    kept.push(self.notice(&reply, sender, pause)?);
-                    note(&mut limited, &to, until, true);
-                }
-                Verdict::Hold { until } => note(&mut limited, &to, until, false),
-            }
+            kept.extend(self.limit_reply(&mut pass, reply)?);
         }
         handled.replies = kept;
-        for (tally, changed) in tallies.values() {
+        for (tally, changed) in pass.tallies.values() {
             if *changed {
                 let kept = (!tally.is_empty()).then_some(tally);
                 self.store.write_limits_file(&tally.address, kept)?;
             }
         }
-        Ok(limited)
+        Ok(pass.limited)
+    }
+
+    /// The limits' pass over the replies to `sender`'s mail `key`, begun
+    /// with the count of fruitless mails in a row (a loop too slow for
+    /// the hourly and daily limits ends there).
+    fn pass<'a>(
+        &self,
+        key: &'a str,
+        sender: &'a str,
+        handled: &Handled,
+        committed: &'a dyn Fn(&str) -> bool,
+        now: DateTime<Utc>,
+    ) -> Result<Pass<'a>, StoreError> {
+        let own = mailbox_key(sender);
+        let mut tally = self.tally(&own)?;
+        let before = tally.clone();
+        let acted = !handled.fruitless && (handled.progress || !handled.replies.is_empty());
+        let fruitless =
+            tally.fruitless_mail(&self.limits, acted, handled.fruitless, key, committed);
+        let changed = tally != before;
+        Ok(Pass {
+            key,
+            sender,
+            progress: handled.progress,
+            // A player's mail in their own game, with their key, that
+            // holds a command: counted apart, with the higher limits.
+            bucket: if handled.own_game && !handled.fruitless {
+                Bucket::Keyed
+            } else {
+                Bucket::Any
+            },
+            committed,
+            now,
+            fruitless,
+            tallies: BTreeMap::from([(own, (tally, changed))]),
+            limited: Limited::default(),
+        })
+    }
+
+    /// One reply through the limits: kept, replaced by a notice, or held
+    /// (none).
+    fn limit_reply(&self, pass: &mut Pass<'_>, reply: Reply) -> Result<Option<Reply>, PollError> {
+        let to = address_of(&reply.to);
+        if to == pass.sender && !pass.progress {
+            match pass.fruitless {
+                Fruitless::Answer => {}
+                Fruitless::Notice { count } => {
+                    let notice = self.fruitless_notice(&reply, pass.sender, count)?;
+                    note(&mut pass.limited, &to, pass.now, true);
+                    pass.fruitless = Fruitless::Silent;
+                    return Ok(Some(notice));
+                }
+                Fruitless::Silent => {
+                    note(&mut pass.limited, &to, pass.now, false);
+                    return Ok(None);
+                }
+            }
+        }
+        if to != pass.sender && pass.progress {
+            // News for the other player: never held.
+            return Ok(Some(reply));
+        }
+        match self.verdict(pass, &to)? {
+            Verdict::Send => Ok(Some(reply)),
+            Verdict::Notice {
+                until,
+                count,
+                window,
+            } => {
+                let pause = (until, count, window, pass.bucket);
+                let notice = self.notice(&reply, pass.sender, pause)?;
+                note(&mut pass.limited, &to, until, true);
+                Ok(Some(notice))
+            }
+            Verdict::Hold { until } => {
+                note(&mut pass.limited, &to, until, false);
+                Ok(None)
+            }
+        }
+    }
+
+    /// What the tally of `to`'s mailbox says of one more reply to it
+    /// (counted per mailbox: `victim+1@` and `victim+2@` are one
+    /// person's, so plus-addresses do not get past the limits): an answer
+    /// to the sender, or mail they did not ask for.
+    fn verdict(&self, pass: &mut Pass<'_>, to: &str) -> Result<Verdict, StoreError> {
+        let (tally, changed) = match pass.tallies.entry(mailbox_key(to)) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let tally = self.tally(e.key())?;
+                e.insert((tally, false))
+            }
+        };
+        let before = tally.clone();
+        let verdict = if to == pass.sender {
+            let counted = !pass.progress;
+            let limits = (&self.limits, pass.bucket);
+            tally.answer(pass.now, limits, counted, pass.key, pass.committed)
+        } else {
+            tally.unsolicited(pass.now, &self.limits)
+        };
+        *changed |= *tally != before;
+        Ok(verdict)
+    }
+
+    /// The tally of `mailbox` as stored (a new one when there is none, or
+    /// the file holds another address's: a hash shared).
+    fn tally(&self, mailbox: &str) -> Result<Tally, StoreError> {
+        Ok(self
+            .store
+            .read_limits_file(mailbox)?
+            .filter(|t: &Tally| t.address == mailbox)
+            .unwrap_or_else(|| Tally::new(mailbox)))
     }
 
     /// The notice that mails like `sender`'s last `count` are no longer
@@ -560,14 +620,11 @@ impl Poller<'_> {
         reply: &Reply,
         sender: &str,
         count: u32,
-    ) -> Result<Reply, StoreError> {
-        let rendered = self
-            .templates
-            .render(
-                "unanswered",
-                context! { address => sender, count, pbem_address => &self.identity.address },
-            )
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+    ) -> Result<Reply, PollError> {
+        let rendered = self.templates.render(
+            "unanswered",
+            context! { address => sender, count, pbem_address => &self.identity.address },
+        )?;
         Ok(in_place_of(reply, rendered))
     }
 
@@ -578,7 +635,7 @@ impl Poller<'_> {
         reply: &Reply,
         sender: &str,
         (until, count, window, bucket): (DateTime<Utc>, usize, Window, Bucket),
-    ) -> Result<Reply, StoreError> {
+    ) -> Result<Reply, PollError> {
         let zone = self.store.player(sender)?.zone;
         let limit = self
             .limits
@@ -586,17 +643,14 @@ impl Poller<'_> {
             .into_iter()
             .find(|(w, _)| *w == window)
             .map_or(0, |(_, n)| n);
-        let rendered = self
-            .templates
-            .render(
-                "paused",
-                context! {
-                    address => sender, count, limit, window => window.words(),
-                    in_game => bucket == Bucket::Keyed,
-                    until => format_deadline(until, zone),
-                },
-            )
-            .map_err(|e| StoreError::Invalid(e.to_string()))?;
+        let rendered = self.templates.render(
+            "paused",
+            context! {
+                address => sender, count, limit, window => window.words(),
+                in_game => bucket == Bucket::Keyed,
+                until => format_deadline(until, zone),
+            },
+        )?;
         Ok(in_place_of(reply, rendered))
     }
 }

@@ -1,5 +1,6 @@
 //! The poll's tests: a batch with the same mail twice, a mail pbem
-//! panics on.
+//! panics on, a mailbox that cannot be read, a notice whose template
+//! fails.
 
 use super::*;
 use crate::mailbox::Maildir;
@@ -163,4 +164,82 @@ fn a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
         (1, 1, 1)
     );
     assert!(!dir.path().join("inbox/new/2.b").exists());
+}
+
+/// A mailbox that cannot list its mails.
+struct Unreachable;
+
+impl Source for Unreachable {
+    fn pending(&mut self) -> std::io::Result<Vec<InboxMail>> {
+        Err(std::io::Error::new(
+            std::io::ErrorKind::ConnectionReset,
+            "the server closed the connection",
+        ))
+    }
+    fn done(&mut self, _: &InboxMail) -> std::io::Result<()> {
+        unreachable!("no mail was listed")
+    }
+}
+
+#[test]
+fn a_mailbox_that_cannot_be_read_fails_the_poll_with_its_cause() {
+    let fx = Fixture::new();
+    let now = "2026-11-21T10:00:00Z".parse().unwrap();
+    let e = fx.poller().poll(&mut Unreachable, now, false).unwrap_err();
+    let PollError::Mailbox { source } = &e else {
+        panic!("not a mailbox error: {e:?}");
+    };
+    assert_eq!(source.kind(), std::io::ErrorKind::ConnectionReset);
+    assert!(
+        e.to_string()
+            .starts_with("cannot read the mailbox: the server closed the connection;"),
+        "{e}"
+    );
+    assert!(!e.is_busy() && !e.is_unwritable());
+}
+
+/// A notice of the reply limits whose template (the admin's) does not
+/// render: the mail that tripped the limit is left in its mailbox, the
+/// error naming the template and the cure; the mail before it is
+/// answered.
+#[test]
+fn a_broken_notice_template_leaves_the_mail_and_names_the_template() {
+    let fx = Fixture::new();
+    let own = fx.dir.path().join("templates");
+    fs::create_dir(&own).unwrap();
+    fs::write(
+        own.join("paused.txt"),
+        "Subject: paused\n\n{{ nothing | no_such_filter }}\n",
+    )
+    .unwrap();
+    let templates = Templates::new(Some(own));
+    let poller = Poller {
+        templates: &templates,
+        limits: Limits {
+            replies_per_hour: 1,
+            ..Limits::default()
+        },
+        ..fx.poller()
+    };
+    let mut inbox = Maildir::open(fx.dir.path().join("inbox")).unwrap();
+    for n in 1..=2 {
+        let raw = format!(
+            "From: carol@example.org\r\nTo: pbem@localhost\r\nSubject: help\r\n\
+             Message-ID: <help.{n}@example.org>\r\n\r\nhelp\r\n"
+        );
+        inbox.deliver(&format!("{n}.x"), raw.as_bytes()).unwrap();
+    }
+    let now = "2026-11-21T10:00:00Z".parse().unwrap();
+    let r = poller.poll(&mut inbox, now, false).unwrap();
+    assert_eq!((r.handled, r.errors.len()), (1, 1), "{r:?}");
+    let e = &r.errors[0];
+    assert!(
+        e.starts_with("new/2.x (")
+            && e.contains("template paused.txt: ")
+            && e.contains("mend it in the `templates` folder")
+            && e.ends_with("; left in the mailbox"),
+        "{e}"
+    );
+    assert!(fx.dir.path().join("inbox/new/2.x").exists(), "left in new/");
+    assert_eq!(fx.sink.0.lock().unwrap().len(), 1, "the first is answered");
 }

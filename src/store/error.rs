@@ -77,10 +77,6 @@ pub enum StoreError {
     /// A rated game the ratings file has no line for after rating it.
     #[error("{id}: the game did not rate; rebuild the ratings with `pbem ratings --rebuild`")]
     Unrated { id: String },
-    /// A failure of another layer met where only the store's errors are
-    /// passed on (reading the mailbox, rendering a notice).
-    #[error("{0}")]
-    Invalid(String),
     /// Every fresh id drawn was taken.
     #[error("no free {what} id after {tries} random tries; look for a full `{what}` folder")]
     NoFreeId { what: &'static str, tries: u32 },

@@ -6,8 +6,10 @@
 //! they owe, once, and records the loss on time.
 
 use chrono::{DateTime, Duration, Utc};
+use pbem::adjudicate::TickFate;
 use pbem::config::{Config, INIT};
 use pbem::demo::{Player, Received};
+use pbem::game::Side;
 use pbem::mailbox::Maildir;
 use pbem::poll::{Poller, Report};
 use pbem::record::Record;
@@ -20,6 +22,8 @@ struct World {
     alice: Player,
     bob: Player,
     now: DateTime<Utc>,
+    /// What the game clocks did, poll after poll.
+    ticks: Vec<TickFate>,
 }
 
 fn at(s: &str) -> DateTime<Utc> {
@@ -42,6 +46,7 @@ impl World {
             _dir: dir,
             // A Wednesday.
             now: at("2026-11-04T09:00:00Z"),
+            ticks: Vec::new(),
         }
     }
 
@@ -60,6 +65,7 @@ impl World {
         .poll(&mut md, self.now, true)
         .unwrap();
         assert!(!r.failed(), "{r:?}");
+        self.ticks.extend(r.ticks.iter().cloned());
         r
     }
 
@@ -154,12 +160,14 @@ fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
     // of the turn, less than 12 hours), the deadline Sat 09:00. Polls 26
     // hours apart (Thu 11:00, Fri 13:00, Sat 15:00) pass several points at
     // once: only the latest is sent.
-    for (step, reminders_owed, last_calls_owed) in [
-        (Duration::minutes(7), 2, 1),
-        (Duration::hours(1), 2, 1),
-        (Duration::hours(10), 2, 1),
-        (Duration::hours(26), 1, 0),
+    let both: &[&str] = &["50%", "80%"];
+    for (step, points_owed, last_calls_owed) in [
+        (Duration::minutes(7), both, 1),
+        (Duration::hours(1), both, 1),
+        (Duration::hours(10), both, 1),
+        (Duration::hours(26), &["50%"][..], 0),
     ] {
+        let reminders_owed = points_owed.len();
         let mut w = World::new();
         let id = w.start("3d");
         let (a, b) = w.run(w.now + Duration::days(30), step);
@@ -183,6 +191,40 @@ fn reminders_once_each_then_loss_on_time_whatever_the_poll_rhythm() {
         assert!(
             b[0].contains("the game is over, and you won (black ran out of time)"),
             "{b:?}"
+        );
+        // The clocks' own account: the reminders, the final notice and
+        // the loss, each once, all about black (Side::A, who moves first).
+        let points: Vec<String> = w
+            .ticks
+            .iter()
+            .filter_map(|t| match t {
+                TickFate::Reminded { point, .. } => Some(point.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(points, points_owed, "every {step}: {:?}", w.ticks);
+        let finals = w
+            .ticks
+            .iter()
+            .filter(|t| matches!(t, TickFate::FinalNotice { .. }))
+            .count();
+        assert_eq!(finals, last_calls_owed, "every {step}: {:?}", w.ticks);
+        assert!(
+            matches!(
+                w.ticks.last(),
+                Some(TickFate::LostOnTime { id: lost, side: Side::A, .. }) if *lost == id
+            ),
+            "every {step}: {:?}",
+            w.ticks
+        );
+        assert!(
+            w.ticks.iter().all(|t| match t {
+                TickFate::Reminded { id: i, side, .. }
+                | TickFate::FinalNotice { id: i, side, .. }
+                | TickFate::LostOnTime { id: i, side, .. } => *i == id && *side == Side::A,
+            }),
+            "{:?}",
+            w.ticks
         );
         let rec = w.record(&id);
         assert_eq!(rec.verdict().word(rec.rules), "red");

@@ -138,6 +138,14 @@ fn a_round_robin_of_five_to_the_end() {
     }
     let t = club.tournament("rr5");
     assert!(t.over, "over after the fifth round");
+    // Nothing is left to leave.
+    club.send(3, "leave rr5\n");
+    club.poll();
+    let refused = club.last_about(3, "rr5 is over");
+    assert!(
+        refused.contains("Your command `leave rr5` was not accepted"),
+        "{refused}"
+    );
     // Points 2½, 2½, 2, 1½, 1½; Sonneborn-Berger 4¾, 4¼, 4, 3¼, 2¾.
     assert_eq!(
         standings(&mut club, "rr5"),
@@ -305,6 +313,14 @@ fn sign_up_by_mail_then_play() {
     assert!(
         club.last_about(4, "sign-up for su is closed")
             .contains("closed")
+    );
+    // Nor can one leave what one never joined.
+    club.send(4, "leave su\n");
+    club.poll();
+    let refused = club.last_about(4, "you are not among the players of su");
+    assert!(
+        refused.contains("Your command `leave su` was not accepted"),
+        "{refused}"
     );
     // The game of round 1 is mailed to both its players.
     let id = t.played[0].games[0].game.clone().unwrap();
