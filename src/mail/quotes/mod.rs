@@ -18,7 +18,7 @@
 //! HTML shapes in [`html`].
 
 use regex::{Regex, RegexSet};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 mod html;
 mod table;
@@ -196,28 +196,10 @@ const MAX_LABEL: usize = 30;
 /// How many non-blank lines below a `From:` line may hold the next label.
 const HEADER_REACH: usize = 4;
 
-/// The table compiled, once.
-struct Compiled {
-    separators: (RegexSet, Vec<&'static Row>),
-    signatures: (RegexSet, Vec<&'static Row>),
-    /// Per header row: its `From` labels and its field labels.
-    headers: Vec<(Regex, Regex, &'static Row)>,
-    /// Every row's field labels in one regex: clients mix languages.
-    fields: Regex,
-    attributions: Vec<(Regex, &'static Row)>,
-    address: Regex,
-    date: Regex,
-    /// [`GENERIC`]'s separator.
-    separator: Regex,
-    /// The `From` labels of every header row, a whole label.
-    from_label: Regex,
-    /// The word "forwarded" in the languages of the separators.
-    forward: Regex,
-    /// A calendar date: a year, or day and month in figures.
-    day: Regex,
-    /// A time of day.
-    time: Regex,
-}
+// The table compiled, each part on its first use: a regex over the
+// Unicode classes costs milliseconds to compile, and a process that
+// reads one mail compiles only what its lines ask for (a mail without a
+// line ending in a colon never compiles the attributions).
 
 /// `^*From*:` for the given label alternation: bold (`*From:*`,
 /// `**Von:**`) and French spacing (`De :`) allowed, ASCII or fullwidth colon.
@@ -225,65 +207,92 @@ fn label_regex(labels: &str) -> String {
     format!(r"(?i)^[*_]*\s*(?:{labels})\s*[*_]*\s*[:：]")
 }
 
-fn set_of(kind: Kind, wrap: fn(&str) -> String) -> (RegexSet, Vec<&'static Row>) {
+fn set_of(kind: Kind) -> (RegexSet, Vec<&'static Row>) {
     let rows: Vec<&Row> = TABLE.iter().filter(|r| r.kind == kind).collect();
-    let set = RegexSet::new(rows.iter().map(|r| wrap(r.pattern))).expect("quote table patterns");
+    let set = RegexSet::new(rows.iter().map(|r| ci(r.pattern))).expect("quote table patterns");
     (set, rows)
 }
 
-static COMPILED: LazyLock<Compiled> = LazyLock::new(|| {
-    let ci = |p: &str| format!("(?i){p}");
-    let fields = TABLE
+fn ci(pattern: &str) -> String {
+    format!("(?i){pattern}")
+}
+
+fn header_rows() -> impl Iterator<Item = &'static Row> {
+    TABLE.iter().filter(|r| r.kind == Kind::Header)
+}
+
+static SEPARATORS: LazyLock<(RegexSet, Vec<&'static Row>)> =
+    LazyLock::new(|| set_of(Kind::Separator));
+
+static SIGNATURES: LazyLock<(RegexSet, Vec<&'static Row>)> =
+    LazyLock::new(|| set_of(Kind::Signature));
+
+/// Per header row: its `From` labels and its field labels.
+static HEADERS: LazyLock<Vec<(Regex, Regex, &'static Row)>> = LazyLock::new(|| {
+    header_rows()
+        .map(|r| {
+            let from = Regex::new(&label_regex(r.pattern)).expect("header labels");
+            let fields = Regex::new(&label_regex(r.fields)).expect("header labels");
+            (from, fields, r)
+        })
+        .collect()
+});
+
+/// Every row's field labels in one regex: clients mix languages.
+static FIELDS: LazyLock<Regex> = LazyLock::new(|| {
+    let fields = header_rows().map(|r| r.fields).collect::<Vec<_>>();
+    Regex::new(&label_regex(&fields.join("|"))).expect("header labels")
+});
+
+/// The attribution rows in order, each compiled when first tried.
+static ATTRIBUTIONS: LazyLock<Vec<(OnceLock<Regex>, &'static Row)>> = LazyLock::new(|| {
+    TABLE
         .iter()
-        .filter(|r| r.kind == Kind::Header)
-        .map(|r| r.fields)
-        .collect::<Vec<_>>()
-        .join("|");
-    Compiled {
-        separators: set_of(Kind::Separator, ci),
-        signatures: set_of(Kind::Signature, ci),
-        headers: TABLE
-            .iter()
-            .filter(|r| r.kind == Kind::Header)
-            .map(|r| {
-                let from = Regex::new(&label_regex(r.pattern)).expect("header labels");
-                let fields = Regex::new(&label_regex(r.fields)).expect("header labels");
-                (from, fields, r)
-            })
-            .collect(),
-        fields: Regex::new(&label_regex(&fields)).expect("header labels"),
-        attributions: TABLE
-            .iter()
-            .filter(|r| r.kind == Kind::Attribution)
-            .map(|r| (Regex::new(&ci(r.pattern)).expect("attribution pattern"), r))
-            .collect(),
-        address: Regex::new(r"<[^<>\s@]+@[^<>\s@]+>|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-            .expect("address"),
-        // A year or a time of day: `22-15` and `#3 12-16` are neither.
-        date: Regex::new(r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[:.]\d\d\b|\d{1,2}時")
-            .expect("date"),
-        separator: Regex::new(r"^-{3,}\s*\p{L}[\p{L}\p{M}' ]{2,40}-{3,}$").expect("separator"),
-        from_label: Regex::new(&format!(
-            "(?i)^(?:{})$",
-            TABLE
-                .iter()
-                .filter(|r| r.kind == Kind::Header)
-                .map(|r| r.pattern)
-                .collect::<Vec<_>>()
-                .join("|")
-        ))
-        .expect("from labels"),
-        forward: Regex::new(
-            r"(?i)forward|weitergeleitet|transféré|réexpédié|reenviado|inoltrat|encaminhad|doorgestuurd|vidarebefordra|videresendt|välitetty|przekazan|przesłan|пересла|пересыла|переадрес|переслан|přeposlan|iletilen|yönlendiril|転送|转发|轉寄",
-        )
-        .expect("forward"),
-        day: Regex::new(
-            r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{1,2}月\d{1,2}日",
-        )
-        .expect("day"),
-        time: Regex::new(r"\b\d{1,2}:\d\d\b|\b\d{1,2}h\d\d\b|\d{1,2}時|\b(?:klo|kl\.?)\s*\d{1,2}[.:]\d\d\b")
-            .expect("time"),
-    }
+        .filter(|r| r.kind == Kind::Attribution)
+        .map(|r| (OnceLock::new(), r))
+        .collect()
+});
+
+static ADDRESS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"<[^<>\s@]+@[^<>\s@]+>|[\w.+-]+@[\w-]+(?:\.[\w-]+)+").expect("address")
+});
+
+/// A year or a time of day: `22-15` and `#3 12-16` are neither.
+static DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[:.]\d\d\b|\d{1,2}時").expect("date")
+});
+
+/// [`GENERIC`]'s separator; only tried on a line with three dashes at
+/// each end ([`separator`]).
+static SEPARATOR: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^-{3,}\s*\p{L}[\p{L}\p{M}' ]{2,40}-{3,}$").expect("separator"));
+
+/// The `From` labels of every header row, a whole label.
+static FROM_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    let labels = header_rows().map(|r| r.pattern).collect::<Vec<_>>();
+    Regex::new(&format!("(?i)^(?:{})$", labels.join("|"))).expect("from labels")
+});
+
+/// The word "forwarded" in the languages of the separators.
+static FORWARD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)forward|weitergeleitet|transféré|réexpédié|reenviado|inoltrat|encaminhad|doorgestuurd|vidarebefordra|videresendt|välitetty|przekazan|przesłan|пересла|пересыла|переадрес|переслан|přeposlan|iletilen|yönlendiril|転送|转发|轉寄",
+    )
+    .expect("forward")
+});
+
+/// A calendar date: a year, or day and month in figures.
+static DAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:19|20)\d\d\b|(?:19|20)\d\d年|\b\d{1,2}[./-]\d{1,2}[./-]\d{2,4}\b|\d{1,2}月\d{1,2}日",
+    )
+    .expect("day")
+});
+
+/// A time of day.
+static TIME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b\d{1,2}:\d\d\b|\b\d{1,2}h\d\d\b|\d{1,2}時|\b(?:klo|kl\.?)\s*\d{1,2}[.:]\d\d\b")
+        .expect("time")
 });
 
 /// The line cleaned for matching: trimmed, and bold stars around a whole
@@ -304,29 +313,30 @@ fn first_match(set: &(RegexSet, Vec<&'static Row>), line: &str) -> Option<&'stat
 /// mail. A line of a few words of letters between runs of dashes in a
 /// language no row knows (`-----Eredeti üzenet-----`) is one by its form.
 pub fn separator(line: &str) -> Option<&'static Row> {
-    first_match(&COMPILED.separators, line).or_else(|| {
+    first_match(&SEPARATORS, line).or_else(|| {
         let l = clean(line);
-        (l.len() <= MAX_LINE && COMPILED.separator.is_match(l)).then_some(&GENERIC[2])
+        let dashed = l.len() <= MAX_LINE && l.starts_with("---") && l.ends_with("---");
+        (dashed && SEPARATOR.is_match(l)).then_some(&GENERIC[2])
     })
 }
 
 /// Whether a header label names the writer of the mail (`From`, `Von`,
 /// `Från`, `差出人`...): the labels of the table's header rows.
 pub fn is_from_label(label: &str) -> bool {
-    COMPILED.from_label.is_match(label.trim())
+    FROM_LABEL.is_match(label.trim())
 }
 
 /// Whether a separator line starts a forwarded mail (another's, from
 /// here to the end) rather than the old mail a reply answers.
 pub fn forwards(line: &str) -> bool {
-    COMPILED.forward.is_match(clean(line))
+    FORWARD.is_match(clean(line))
 }
 
 /// The signature row `line` is, if any: nothing after it is a command.
 /// `-- ` (with its space) is the standard signature separator; its trim
 /// is `--`.
 pub fn signature(line: &str) -> Option<&'static Row> {
-    first_match(&COMPILED.signatures, line)
+    first_match(&SIGNATURES, line)
 }
 
 /// The header row whose block starts at line `i`: a `From:` label whose
@@ -341,7 +351,6 @@ pub fn header_block(lines: &[&str], i: usize) -> Option<&'static Row> {
 }
 
 fn known_header(lines: &[&str], i: usize) -> Option<&'static Row> {
-    let c = &*COMPILED;
     let line = lines.get(i)?.trim();
     if line.len() > MAX_LINE || !line.contains([':', '：']) {
         return None;
@@ -357,14 +366,14 @@ fn known_header(lines: &[&str], i: usize) -> Option<&'static Row> {
         .map(|l| l.trim())
         .filter(|l| !l.is_empty())
         .take(HEADER_REACH)
-        .filter(|l| l.len() <= MAX_LINE && c.fields.is_match(l))
+        .filter(|l| l.len() <= MAX_LINE && FIELDS.is_match(l))
         .collect();
     if below.is_empty() {
         return None;
     }
     let score = |fields: &Regex| below.iter().filter(|l| fields.is_match(l)).count();
     let mut best: Option<(&'static Row, usize)> = None;
-    for (from, fields, row) in &c.headers {
+    for (from, fields, row) in HEADERS.iter() {
         if from.is_match(line) {
             let s = score(fields);
             if best.is_none_or(|(_, b)| s > b) {
@@ -402,7 +411,6 @@ pub fn label_value(line: &str) -> Option<(&str, &str)> {
 /// (`Från: pbem <pbem@example.net>` / `Skickat: den 20 november 2026` /
 /// `Till: Bob` / `Ämne: SV: drag 3`).
 pub fn generic_header(lines: &[&str], i: usize) -> bool {
-    let c = &*COMPILED;
     let run: Vec<&str> = lines[i.min(lines.len())..]
         .iter()
         .take(GENERIC_HEADER_LINES)
@@ -412,7 +420,7 @@ pub fn generic_header(lines: &[&str], i: usize) -> bool {
         && run.iter().filter(|v| !v.is_empty()).count() >= 2
         && run
             .iter()
-            .any(|v| c.address.is_match(v) || c.day.is_match(v) || c.time.is_match(v))
+            .any(|v| ADDRESS.is_match(v) || DAY.is_match(v) || TIME.is_match(v))
 }
 
 /// The attribution starting at line `i` of `lines` (all of the same quote
@@ -427,7 +435,6 @@ pub fn attribution(lines: &[&str], i: usize) -> Option<(&'static Row, usize)> {
     if first.is_empty() || first.len() > MAX_ATTRIBUTION {
         return None;
     }
-    let c = &*COMPILED;
     let mut joined = String::new();
     for n in 1..=ATTRIBUTION_LINES {
         let line = lines.get(i + n - 1)?.trim();
@@ -444,24 +451,24 @@ pub fn attribution(lines: &[&str], i: usize) -> Option<(&'static Row, usize)> {
         if !(line.ends_with(':') || line.ends_with('：')) {
             continue;
         }
-        let row = c.attributions.iter().find_map(|(re, row)| {
+        let row = ATTRIBUTIONS.iter().find_map(|(re, row)| {
             let evident = match row.evidence {
                 Evidence::None => true,
-                Evidence::AddressOrDate => c.address.is_match(first) || c.date.is_match(first),
+                Evidence::AddressOrDate => ADDRESS.is_match(first) || DATE.is_match(first),
                 Evidence::AddressAndDate => {
-                    (c.address.is_match(first) || c.date.is_match(first))
-                        && c.address.is_match(&joined)
-                        && c.date.is_match(&joined)
+                    (ADDRESS.is_match(first) || DATE.is_match(first))
+                        && ADDRESS.is_match(&joined)
+                        && DATE.is_match(&joined)
                 }
             };
-            (evident && re.is_match(&joined)).then_some(*row)
+            let re = || re.get_or_init(|| Regex::new(&ci(row.pattern)).expect("attribution"));
+            (evident && re().is_match(&joined)).then_some(*row)
         });
         // A wording no row knows, by its shape: an address, or a day and
         // a time, and some of it on the first line.
         let generic = || {
-            (c.address.is_match(first) || c.date.is_match(first) || c.day.is_match(first))
-                && (c.address.is_match(&joined)
-                    || (c.day.is_match(&joined) && c.time.is_match(&joined)))
+            (ADDRESS.is_match(first) || DATE.is_match(first) || DAY.is_match(first))
+                && (ADDRESS.is_match(&joined) || (DAY.is_match(&joined) && TIME.is_match(&joined)))
         };
         // The first line ending with a colon closes the attribution,
         // matched or not.
