@@ -3,6 +3,7 @@
 //! that names no game (which game?), and a player's settings for all
 //! their games: `timezone`, `vacation`, `digest`.
 
+use super::damage::damaged_record;
 use super::*;
 use crate::record::Verdict;
 use crate::reply::address_of;
@@ -128,19 +129,21 @@ impl Adjudicator<'_> {
         self.words("which_game", context! { running })
     }
 
+    /// Game `id`'s record, `None` when there is none or it is damaged:
+    /// the lists of a player's games leave a damaged one out.
+    fn sound_record(&self, id: &str) -> Result<Option<Record>> {
+        match self.desk.record(id) {
+            Err(e) if damaged_record(&e) => Ok(None),
+            read => Ok(read?),
+        }
+    }
+
     /// The answer to `games`: the sender's games and challenges, each
     /// with its state, and the address to play a running game at.
     pub(super) fn games_of(&self, who: &str) -> Result<String> {
         let mut rows = Vec::new();
         for id in self.desk.game_ids()? {
-            // A record that is not text is damaged: left out like one
-            // that does not parse.
-            let text = match self.desk.read_game(&id) {
-                Ok(Some(text)) => text,
-                Ok(None) | Err(StoreError::NotText { .. }) => continue,
-                Err(e) => return Err(e.into()),
-            };
-            let Ok(rec) = Record::parse(&id, &text) else {
+            let Some(rec) = self.sound_record(&id)? else {
                 continue;
             };
             if let Some(side) = rec.side_of_player(|m| address_of(m) == who) {
@@ -219,14 +222,7 @@ impl Adjudicator<'_> {
         let mut paused = false;
         let mut given_back = 0;
         for id in self.desk.clock_ids()? {
-            // A record that is not text is damaged: left out like one
-            // that does not parse.
-            let text = match self.desk.read_game(&id) {
-                Ok(Some(text)) => text,
-                Ok(None) | Err(StoreError::NotText { .. }) => continue,
-                Err(e) => return Err(e.into()),
-            };
-            let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+            let Some(rec) = self.sound_record(&id)? else {
                 continue;
             };
             if rec.verdict().is_over() {
