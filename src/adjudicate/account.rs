@@ -3,6 +3,7 @@
 //! that names no game (which game?), and a player's settings for all
 //! their games: `timezone`, `vacation`, `digest`.
 
+use super::damage::damaged_record;
 use super::*;
 use crate::record::Verdict;
 use crate::reply::address_of;
@@ -128,19 +129,21 @@ impl Adjudicator<'_> {
         self.words("which_game", context! { running })
     }
 
+    /// Game `id`'s record, `None` when there is none or it is damaged:
+    /// the lists of a player's games leave a damaged one out.
+    fn sound_record(&self, id: &str) -> Result<Option<Record>> {
+        match self.desk.record(id) {
+            Err(e) if damaged_record(&e) => Ok(None),
+            read => Ok(read?),
+        }
+    }
+
     /// The answer to `games`: the sender's games and challenges, each
     /// with its state, and the address to play a running game at.
     pub(super) fn games_of(&self, who: &str) -> Result<String> {
         let mut rows = Vec::new();
         for id in self.desk.game_ids()? {
-            // A record that is not text is damaged: left out like one
-            // that does not parse.
-            let text = match self.desk.read_game(&id) {
-                Ok(Some(text)) => text,
-                Ok(None) | Err(StoreError::NotText { .. }) => continue,
-                Err(e) => return Err(e.into()),
-            };
-            let Ok(rec) = Record::parse(&id, &text) else {
+            let Some(rec) = self.sound_record(&id)? else {
                 continue;
             };
             if let Some(side) = rec.side_of_player(|m| address_of(m) == who) {
@@ -198,7 +201,7 @@ impl Adjudicator<'_> {
     /// `vacation DAYS` (or `vacation off`, `None`) for every running game
     /// with a clock that `who` plays; what became of each, for the reply.
     pub(super) fn vacation(&self, who: &str, days: Option<u32>) -> Result<String> {
-        use crate::timecontrol::{Allowance, format_deadline};
+        use crate::timecontrol::Allowance;
         use chrono::Datelike;
         let mut player = self.desk.player(who)?;
         let year = self
@@ -215,18 +218,29 @@ impl Adjudicator<'_> {
                 context! { days => d, left => per_year - used, year, per_year },
             );
         }
-        let mut lines = Vec::new();
-        let mut paused = false;
-        let mut given_back = 0;
-        for id in self.desk.clock_ids()? {
-            // A record that is not text is damaged: left out like one
-            // that does not parse.
-            let text = match self.desk.read_game(&id) {
-                Ok(Some(text)) => text,
-                Ok(None) | Err(StoreError::NotText { .. }) => continue,
-                Err(e) => return Err(e.into()),
+        let tally = self.vacation_in_games(who, days)?;
+        let lines = &tally.lines;
+        if lines.is_empty() {
+            return self.words("vacation_done", context! { lines });
+        }
+        let now_used = tally.days_used(used, days);
+        if now_used != used {
+            player.vacation = Allowance {
+                year,
+                used_days: now_used,
             };
-            let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+            self.desk.write_player(&player)?;
+        }
+        let left = per_year.saturating_sub(now_used);
+        self.words("vacation_done", context! { lines, left, year, per_year })
+    }
+
+    /// Starts (or ends, `days` being `None`) the vacation of `who` in each
+    /// running game with a clock they play, writing each clock.
+    fn vacation_in_games(&self, who: &str, days: Option<u32>) -> Result<VacationTally> {
+        let mut tally = VacationTally::default();
+        for id in self.desk.clock_ids()? {
+            let Some(rec) = self.sound_record(&id)? else {
                 continue;
             };
             if rec.verdict().is_over() {
@@ -238,46 +252,45 @@ impl Adjudicator<'_> {
             let Some(mut gc) = self.game_clock(&id, &rec)? else {
                 continue;
             };
-            let zone = gc.state.side(side).zone;
-            let line = match days {
-                Some(d) => match gc
-                    .state
-                    .start_vacation(side, d, self.now, &self.identity.clocks)
-                {
-                    Ok(v) => {
-                        paused = true;
-                        context! { id => id.clone(), until => format_deadline(v.end, zone) }
-                    }
-                    Err(e) => context! { id => id.clone(), error => e.to_string() },
-                },
-                None => match gc.state.end_vacation(side, self.now) {
-                    Ok(back) => {
-                        given_back = given_back.max(back);
-                        context! { id => id.clone(), again => true }
-                    }
-                    Err(e) => context! { id => id.clone(), error => e.to_string() },
-                },
-            };
+            let line = self.vacation_in_game(&id, side, &mut gc, days, &mut tally);
             self.desk.write_clock(&id, &gc, &self.identity.clocks)?;
-            lines.push(line);
+            tally.lines.push(line);
         }
-        if lines.is_empty() {
-            return self.words("vacation_done", context! { lines });
+        Ok(tally)
+    }
+
+    /// Pauses `side`'s clock `gc` of game `id` for `days` (or resumes
+    /// it), counting what that did in `tally`; the game's line of the
+    /// answer.
+    fn vacation_in_game(
+        &self,
+        id: &str,
+        side: Side,
+        gc: &mut GameClock,
+        days: Option<u32>,
+        tally: &mut VacationTally,
+    ) -> minijinja::Value {
+        let zone = gc.state.side(side).zone;
+        match days {
+            Some(d) => match gc
+                .state
+                .start_vacation(side, d, self.now, &self.identity.clocks)
+            {
+                Ok(v) => {
+                    tally.paused = true;
+                    let until = crate::timecontrol::format_deadline(v.end, zone);
+                    context! { id, until }
+                }
+                Err(e) => context! { id, error => e.to_string() },
+            },
+            None => match gc.state.end_vacation(side, self.now) {
+                Ok(back) => {
+                    tally.given_back = tally.given_back.max(back);
+                    context! { id, again => true }
+                }
+                Err(e) => context! { id, error => e.to_string() },
+            },
         }
-        let now_used = match days {
-            Some(d) if paused => used + d,
-            None => used.saturating_sub(given_back),
-            _ => used,
-        };
-        if now_used != used {
-            player.vacation = Allowance {
-                year,
-                used_days: now_used,
-            };
-            self.desk.write_player(&player)?;
-        }
-        let left = per_year.saturating_sub(now_used);
-        self.words("vacation_done", context! { lines, left, year, per_year })
     }
 
     /// An answer to the sender of a game's mail, with their key: `text`
@@ -345,5 +358,29 @@ impl Adjudicator<'_> {
         let reply = self.note(t, of, &text)?;
         t.replies.push(reply);
         Ok(())
+    }
+}
+
+/// What `vacation` did across a player's games: each game's line of the
+/// answer, whether any clock paused, and the most days a game gave back.
+#[derive(Default)]
+struct VacationTally {
+    lines: Vec<minijinja::Value>,
+    paused: bool,
+    given_back: u32,
+}
+
+impl VacationTally {
+    /// The player's vacation days used this year after `days` (`None`:
+    /// back from vacation), having used `used` before: days asked count
+    /// only when a clock paused for them; the days a return gave back are
+    /// the most any one game gave (a vacation is one stretch of time in
+    /// all its games).
+    fn days_used(&self, used: u32, days: Option<u32>) -> u32 {
+        match days {
+            Some(d) if self.paused => used + d,
+            None => used.saturating_sub(self.given_back),
+            _ => used,
+        }
     }
 }

@@ -232,119 +232,131 @@ impl Adjudicator<'_> {
     /// # Errors
     /// Store and template failures.
     pub fn bot_step(&self, id: &str, done: &dyn Fn(&str) -> bool) -> Result<BotStep> {
-        let Some(mut game) = self.desk.bot_game(id)? else {
+        let Some(mut seat) = self.bot_seat(id)? else {
             return Ok(BotStep::Over);
         };
-        let Some(level) = Level::new(game.level) else {
-            return Ok(BotStep::Over);
-        };
-        let Some(Table::Game { record, secrets }) = self.table(id)? else {
-            return Ok(BotStep::Over);
-        };
-        let Some(side) = record
-            .players
-            .side_where(|p| self.identity.bot_level(p).is_some())
-        else {
-            return Ok(BotStep::Over);
-        };
-        let address = self.identity.bot_address(level);
-        let plies = record
+        let plies = seat
+            .record
             .lines
             .iter()
             .filter(|l| matches!(l.entry, Entry::Move(_)))
             .count();
-        // Its last move again, its mails lost to a crash: the bot's side's
-        // line, under the id the bot gave it (before the game kept a nonce,
-        // the id had none).
-        if let Some(last) = record.lines.last()
-            && let Entry::Move(text) = &last.entry
-            && last.side == Some(side)
+        if let Some((ply, text)) = self.lost_bot_move(id, &seat, plies, done) {
+            return self.bot_moves(id, seat, ply, text, None);
+        }
+        if seat.game.nonce.is_empty() {
+            seat.game.nonce = self.draw.token()?;
+            self.desk.write_bot_game(id, &seat.game)?;
+        }
+        match self.bot_due(id, &seat, plies) {
+            BotDue::Player => Ok(BotStep::Waiting),
+            BotDue::Over => Ok(BotStep::Over),
+            BotDue::Bot(text, think) => self.bot_moves(id, seat, plies, text, Some(think)),
+        }
+    }
+
+    /// The bot's place in bot game `id`; `None` when the game is over or
+    /// gone, or is no bot game (any more).
+    fn bot_seat(&self, id: &str) -> Result<Option<BotSeat>> {
+        let Some(game) = self.desk.bot_game(id)? else {
+            return Ok(None);
+        };
+        let Some(level) = Level::new(game.level) else {
+            return Ok(None);
+        };
+        let Some(Table::Game { record, secrets }) = self.table(id)? else {
+            return Ok(None);
+        };
+        let side = record
+            .players
+            .side_where(|p| self.identity.bot_level(p).is_some());
+        Ok(side.map(|side| BotSeat {
+            game,
+            level,
+            side,
+            record,
+            secrets,
+        }))
+    }
+
+    /// The bot's last move again, its mails lost to a crash: the bot's
+    /// side's line, under the id the bot gave it (before the game kept a
+    /// nonce, the id had none), whose key `done` does not hold; its ply
+    /// and text.
+    fn lost_bot_move(
+        &self,
+        id: &str,
+        seat: &BotSeat,
+        plies: usize,
+        done: &dyn Fn(&str) -> bool,
+    ) -> Option<(usize, String)> {
+        let last = seat.record.lines.last()?;
+        if let Entry::Move(text) = &last.entry
+            && last.side == Some(seat.side)
             && let Some(ply) = plies.checked_sub(1)
             && [
-                self.bot_mid(id, ply, &game.nonce),
+                self.bot_mid(id, ply, &seat.game.nonce),
                 self.bot_mid(id, ply, ""),
             ]
             .iter()
             .any(|mid| last.message_id.as_deref() == Some(&record::message_id_form(mid)))
             && !done(&bot_key(id, ply))
         {
-            let text = text.clone();
-            let table = Table::Game { record, secrets };
-            return self.bot_moves(id, side, &address, ply, text, &game.nonce, table, None);
+            return Some((ply, text.clone()));
         }
-        if game.nonce.is_empty() {
-            game.nonce = self.draw.token()?;
-            self.desk.write_bot_game(id, &game)?;
-        }
-        // One replay: whose turn it is, and the bot's move when it is its.
-        enum Due {
-            Player,
-            Over,
-            Bot(String, std::time::Duration),
-        }
+        None
+    }
+
+    /// One replay of game `id`, `plies` moves in: whose turn it is, and
+    /// the bot's move when it is its.
+    fn bot_due(&self, id: &str, seat: &BotSeat, plies: usize) -> BotDue {
         let seed = self.identity.bot.seed(id, plies);
-        let limits = self.identity.bot.limits(level);
-        let due = crate::with_game!(record.rules, G => {
-            match record::replay::<G>(&record) {
+        let limits = self.identity.bot.limits(seat.level);
+        crate::with_game!(seat.record.rules, G => {
+            match record::replay::<G>(&seat.record) {
                 // Damaged: the players' mail finds it and tells them.
-                Err(_) => Due::Player,
-                Ok(r) if r.end.is_some() => Due::Over,
-                Ok(r) if r.position().turn() != side => Due::Player,
+                Err(_) => BotDue::Player,
+                Ok(r) if r.end.is_some() => BotDue::Over,
+                Ok(r) if r.position().turn() != seat.side => BotDue::Player,
                 Ok(r) => {
                     let pos = r.position();
                     match pbem_engine::bot::choose(pos, &limits, seed) {
-                        Some(c) => Due::Bot(game::canonical(pos, c.mv), c.think),
-                        None => Due::Over,
+                        Some(c) => BotDue::Bot(game::canonical(pos, c.mv), c.think),
+                        None => BotDue::Over,
                     }
                 }
             }
-        });
-        match due {
-            Due::Player => Ok(BotStep::Waiting),
-            Due::Over => Ok(BotStep::Over),
-            Due::Bot(text, think) => {
-                let table = Table::Game { record, secrets };
-                self.bot_moves(
-                    id,
-                    side,
-                    &address,
-                    plies,
-                    text,
-                    &game.nonce,
-                    table,
-                    Some(think),
-                )
-            }
-        }
+        })
     }
 
-    /// The bot's move `text`, its `ply`th, played in game `id`.
-    #[allow(clippy::too_many_arguments)]
+    /// The bot's move `text`, its `ply`th, played in its game `id`.
     fn bot_moves(
         &self,
         id: &str,
-        side: Side,
-        address: &str,
+        seat: BotSeat,
         ply: usize,
         text: String,
-        nonce: &str,
-        table: Table,
         think: Option<std::time::Duration>,
     ) -> Result<BotStep> {
+        let address = self.identity.bot_address(seat.level);
         let mail = Inbound {
-            from: Some(address.to_string()),
-            message_id: Some(self.bot_mid(id, ply, nonce)),
+            from: Some(address.clone()),
+            message_id: Some(self.bot_mid(id, ply, &seat.game.nonce)),
             text: text.clone(),
             body: text.clone(),
             ..Inbound::default()
         };
         let commands = [Command::Move { number: None, text }];
         let m = GameMail {
-            from: address,
+            from: &address,
             mail: &mail,
             id,
-            side,
+            side: seat.side,
             commands: &commands,
+        };
+        let table = Table::Game {
+            record: seat.record,
+            secrets: seat.secrets,
         };
         let handled = self.in_game(&m, table)?;
         Ok(BotStep::Moved {
@@ -365,6 +377,27 @@ impl Adjudicator<'_> {
             format!("<bot.{id}.{ply}.{nonce}@{domain}>")
         }
     }
+}
+
+/// The bot's place in one of its games, as its turn reads it.
+struct BotSeat {
+    /// The bot game's file: the level asked for and the nonce of the
+    /// bot's Message-IDs.
+    game: BotGame,
+    level: Level,
+    /// The side the bot plays.
+    side: Side,
+    record: Record,
+    secrets: Secrets,
+}
+
+/// What the replay of a bot game says is due.
+enum BotDue {
+    /// The player is to move (or the record is damaged).
+    Player,
+    Over,
+    /// The bot's move, and how long it thought.
+    Bot(String, std::time::Duration),
 }
 
 /// The key the bot's `ply`th move in game `id` is committed under.

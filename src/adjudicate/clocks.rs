@@ -11,6 +11,7 @@
 //! or the loss on time, each exactly once (the poll commits the mails under
 //! a key naming the turn and the notice, like a mail's Message-ID).
 
+use super::damage::damaged_record;
 use super::{AdjudicateError, Adjudicator, Facts, Result, TickFate, example_move};
 use crate::game::{Game, Side};
 use crate::record::{self, Entry, Event, MoveLine, Record};
@@ -127,16 +128,14 @@ impl Adjudicator<'_> {
         if stored.state.due(self.now, &self.identity.clocks).is_none() {
             return Ok(None);
         }
-        let text = match self.desk.read_game(id) {
-            Ok(Some(text)) => text,
+        let rec = match self.desk.record(id) {
+            Ok(Some(rec)) => rec,
             Ok(None) => return Ok(None),
-            Err(e @ StoreError::NotText { .. }) => {
+            Err(e) if damaged_record(&e) => {
                 return Err(AdjudicateError::Damaged(self.damage(id, &e)));
             }
             Err(e) => return Err(e.into()),
         };
-        let rec = Record::parse(&format!("{id}.toml"), &text)
-            .map_err(|e| AdjudicateError::Damaged(self.damage(id, &e)))?;
         crate::with_game!(rec.rules, G => self.tick::<G>(id, rec, stored))
     }
 

@@ -34,6 +34,13 @@ impl Damage {
     }
 }
 
+/// Whether a failed read of a game's record says the record is damaged
+/// (bytes that are not UTF-8, or text that does not parse) rather than
+/// that the data folder could not be read.
+pub(super) fn damaged_record(e: &StoreError) -> bool {
+    matches!(e, StoreError::NotText { .. } | StoreError::Record { .. })
+}
+
 impl Adjudicator<'_> {
     /// The refusal of a mail for a damaged game; the poll tells the admin
     /// and the players.
@@ -124,7 +131,7 @@ impl Adjudicator<'_> {
         let registered = self.desk.secrets_file(id).unwrap_or_default();
         let mut found: Vec<String> = Vec::new();
         if let Ok(Some(text)) = self.desk.read_game(id) {
-            match Record::parse(&format!("{id}.toml"), &text) {
+            match store::parse_record(id, &text) {
                 Ok(rec) => found.extend(rec.players_by_name().map(|(_, p)| p.clone())),
                 Err(_) => found.extend(
                     mailboxes_in(&text)

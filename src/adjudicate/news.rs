@@ -80,12 +80,7 @@ impl Adjudicator<'_> {
         secrets: &Secrets,
         clock: Option<&GameClock>,
     ) -> Result<Vec<Letter>> {
-        let rules = G::RULES;
-        let pos = replayed.position();
-        let control = clock.map(|c| c.state.control.to_string());
-        let ply = replayed.moves.len();
-        let last_line = rec.lines.last();
-        let what = match last_line.map(|l| &l.entry) {
+        let what = match rec.lines.last().map(|l| &l.entry) {
             Some(Entry::Move(m)) => m.clone(),
             Some(Entry::Event(e)) => e.as_str().to_string(),
             None => String::new(),
@@ -95,69 +90,124 @@ impl Adjudicator<'_> {
             Some(_) => Some(self.match_view(rec)?),
             None => None,
         };
-        let tournament = self.tournament_line(rec, replayed.end.as_ref().map(|e| &e.outcome));
-        let mut out = Vec::new();
-        for side in Side::BOTH {
-            let to = rec.players[side].clone().unwrap_or_default();
-            let board = crate::mail::board::board(pos, &replayed.view(ply, Some(side)));
-            let reply_to = secrets.tokens[side]
-                .as_ref()
-                .map(|t| self.identity.reply_to(id, t));
-            let (template, context) = match (&replayed.end, last_line.map(|l| &l.entry)) {
-                (Some(end), _) => {
-                    let o = super::over::OverFor {
-                        id,
-                        rec,
-                        end,
-                        reader: Some(side),
-                        to: &to,
-                        shown: shown.as_ref(),
-                        tournament: tournament.clone(),
-                    };
-                    ("over", self.over_context(&o, board)?)
-                }
-                (None, Some(Entry::Event(ev))) => {
-                    let name = rules.side_name(mover);
-                    let mut chars = name.chars();
-                    let who: String = chars
-                        .next()
-                        .map(|c| c.to_uppercase().chain(chars).collect())
-                        .unwrap_or_default();
-                    let played = played_with(rec);
-                    let words = context! {
-                        event => ev.as_str(), yours => side == mover, who, name, played, ply, what => &what,
-                    };
-                    let text = self.words("draw_text", words.clone())?;
-                    let what = self.words("draw_what", words)?;
-                    (
-                        "draw",
-                        context! {
-                            id, game => rules.name(), what, text, board, offer_to_you => *ev == Event::DrawOffered && side != mover,
-                            next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
-                            deadline => Self::deadline_for(clock, side), clock => control.clone(), tournament => tournament.clone(),
-                        },
-                    )
-                }
-                _ => (
-                    "moved",
-                    context! {
-                        id, game => rules.name(), mover => rules.side_name(mover), move => what.clone(), ply, over => false,
-                        your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
-                        example => example_move::<G>(pos), deadline => Self::deadline_for(clock, side), clock => control.clone(),
-                        tournament => tournament.clone(),
-                    },
-                ),
-            };
-            out.push(Letter {
-                kind: Kind::News,
-                template,
-                context,
-                to,
-                game: Some(id.to_string()),
-                reply_to,
-            });
+        let news = News {
+            id,
+            rec,
+            replayed,
+            mover,
+            clock,
+            what,
+            shown,
+            tournament: self.tournament_line(rec, replayed.end.as_ref().map(|e| &e.outcome)),
+        };
+        Side::BOTH
+            .into_iter()
+            .map(|side| self.news_to(&news, side, secrets))
+            .collect()
+    }
+
+    /// The news to the player of `side`: the game's end, a draw offered
+    /// or declined, or a move.
+    fn news_to<G: Game>(&self, n: &News<'_, G>, side: Side, secrets: &Secrets) -> Result<Letter> {
+        let to = n.rec.players[side].clone().unwrap_or_default();
+        let ply = n.replayed.moves.len();
+        let board =
+            crate::mail::board::board(n.replayed.position(), &n.replayed.view(ply, Some(side)));
+        let reply_to = secrets.tokens[side]
+            .as_ref()
+            .map(|t| self.identity.reply_to(n.id, t));
+        let (template, context) = match (&n.replayed.end, n.rec.lines.last().map(|l| &l.entry)) {
+            (Some(end), _) => {
+                let o = super::over::OverFor {
+                    id: n.id,
+                    rec: n.rec,
+                    end,
+                    reader: Some(side),
+                    to: &to,
+                    shown: n.shown.as_ref(),
+                    tournament: n.tournament.clone(),
+                };
+                ("over", self.over_context(&o, board)?)
+            }
+            (None, Some(Entry::Event(ev))) => ("draw", self.draw_news(n, side, *ev, board)?),
+            _ => ("moved", Self::move_news(n, side, board)),
+        };
+        Ok(Letter {
+            kind: Kind::News,
+            template,
+            context,
+            to,
+            game: Some(n.id.to_string()),
+            reply_to,
+        })
+    }
+
+    /// The context of the news of a draw offered, declined or agreed
+    /// (`ev`), to the player of `side`.
+    fn draw_news<G: Game>(
+        &self,
+        n: &News<'_, G>,
+        side: Side,
+        ev: Event,
+        board: minijinja::Value,
+    ) -> Result<minijinja::Value> {
+        let rules = G::RULES;
+        let (pos, ply) = (n.replayed.position(), n.replayed.moves.len());
+        let name = rules.side_name(n.mover);
+        let mut chars = name.chars();
+        let who: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        let played = played_with(n.rec);
+        let words = context! {
+            event => ev.as_str(), yours => side == n.mover, who, name, played, ply, what => &n.what,
+        };
+        let text = self.words("draw_text", words.clone())?;
+        let what = self.words("draw_what", words)?;
+        Ok(context! {
+            id => n.id, game => rules.name(), what, text, board, offer_to_you => ev == Event::DrawOffered && side != n.mover,
+            next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
+            deadline => Self::deadline_for(n.clock, side), clock => n.control(), tournament => n.tournament.clone(),
+        })
+    }
+
+    /// The context of the news of a move, to the player of `side`.
+    fn move_news<G: Game>(
+        n: &News<'_, G>,
+        side: Side,
+        board: minijinja::Value,
+    ) -> minijinja::Value {
+        let rules = G::RULES;
+        let (pos, ply) = (n.replayed.position(), n.replayed.moves.len());
+        context! {
+            id => n.id, game => rules.name(), mover => rules.side_name(n.mover), move => n.what.clone(), ply, over => false,
+            your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
+            example => example_move::<G>(pos), deadline => Self::deadline_for(n.clock, side), clock => n.control(),
+            tournament => n.tournament.clone(),
         }
-        Ok(out)
+    }
+}
+
+/// What the news of a game's last line tells both its players alike.
+struct News<'a, G: Game> {
+    id: &'a str,
+    rec: &'a Record,
+    replayed: &'a record::Replayed<G>,
+    /// The side whose line it is.
+    mover: Side,
+    clock: Option<&'a GameClock>,
+    /// The line's move, or its event's word.
+    what: String,
+    /// The match as the game's end shows it.
+    shown: Option<super::series::MatchView>,
+    tournament: Option<minijinja::Value>,
+}
+
+impl<G: Game> News<'_, G> {
+    /// The game's time control as its mails name it.
+    fn control(&self) -> Option<String> {
+        self.clock.map(|c| c.state.control.to_string())
     }
 }
 

@@ -272,50 +272,15 @@ impl Adjudicator<'_> {
         t: &mut Turn<'_, G>,
         c: &Command,
     ) -> Result<std::result::Result<(), Refused>> {
-        let me = G::RULES.side_name(t.side);
-        if let Some(end) = &t.replayed.end
-            && c.changes_game()
-            && !t.already
-        {
-            let winner = match end.outcome {
-                game::Outcome::Win(s) => Some(G::RULES.side_name(s)),
-                game::Outcome::Draw => None,
-            };
-            let won = end.outcome == game::Outcome::Win(t.side);
-            let reason = self.words(
-                "game_over",
-                context! { winner, won, reason => end.reason.clone() },
-            )?;
-            return Ok(Err(t.refused(c, reason, "game over")));
+        if let Some(refused) = self.game_over_refusal(t, c)? {
+            return Ok(Err(refused));
         }
+        if let Some(Some(ev)) = line_of(c) {
+            return self.event_command(t, c, ev);
+        }
+        let me = G::RULES.side_name(t.side);
         match c {
             Command::Move { number, text } => return self.move_command(t, c, *number, text),
-            Command::Resign | Command::OfferDraw => {
-                if !t.already {
-                    let ev = if *c == Command::Resign {
-                        Event::Resign
-                    } else {
-                        Event::DrawOffered
-                    };
-                    t.push(None, Entry::Event(ev), self.now);
-                }
-                t.fates.push(format!("{me} {}", done_phrase(c)));
-            }
-            Command::AcceptDraw | Command::DeclineDraw => {
-                if !t.already {
-                    if t.replayed.draw_offer != Some(t.side.other()) {
-                        let reason = self.words("no_draw_offer", context! {})?;
-                        return Ok(Err(t.refused(c, reason, "no offer")));
-                    }
-                    let ev = if *c == Command::AcceptDraw {
-                        Event::DrawAgreed
-                    } else {
-                        Event::DrawDeclined
-                    };
-                    t.push(None, Entry::Event(ev), self.now);
-                }
-                t.fates.push(format!("{me} {}", done_phrase(c)));
-            }
             Command::Board | Command::Moves { .. } => {
                 t.asked.push(c.clone());
                 t.fates.push(format!("{me} asked for {c}"));
@@ -333,36 +298,89 @@ impl Adjudicator<'_> {
             Command::Timezone(_) | Command::Vacation(_) | Command::Digest(_) => {
                 self.setting(t, c)?;
             }
-            Command::Rematch => {
-                if t.replayed.end.is_none() {
-                    let reason = self.words("rematch_in_play", context! {})?;
-                    return Ok(Err(t.refused(c, reason, "rematch in play")));
-                }
-                let (letters, refused) = self.rematch(t)?;
-                t.replies.extend(letters);
-                t.fates.push(format!(
-                    "{me} {}",
-                    if refused {
-                        "was refused a rematch"
-                    } else {
-                        "offered a rematch"
-                    }
-                ));
-            }
-            other => {
-                // `help`, `games`, `rules` asked in a game: answered in the
-                // game's thread, with the player's key to reply with.
-                let (replies, _) = self.gameless(t.from, t.mail, other, t.index, Some(t.id))?;
-                for r in replies {
-                    t.replies.push(Letter {
-                        game: Some(t.id.to_string()),
-                        reply_to: t.reply_to(self, t.side),
-                        ..r
-                    });
-                }
-            }
+            Command::Rematch => return self.rematch_command(t, c),
+            other => self.asked_in_game(t, other)?,
         }
         Ok(Ok(()))
+    }
+
+    /// The refusal of a command that would change a game that is over
+    /// (unless the mail was handled before, when it changed it).
+    fn game_over_refusal<G: Game>(&self, t: &Turn<'_, G>, c: &Command) -> Result<Option<Refused>> {
+        let Some(end) = &t.replayed.end else {
+            return Ok(None);
+        };
+        if !c.changes_game() || t.already {
+            return Ok(None);
+        }
+        let winner = match end.outcome {
+            game::Outcome::Win(s) => Some(G::RULES.side_name(s)),
+            game::Outcome::Draw => None,
+        };
+        let won = end.outcome == game::Outcome::Win(t.side);
+        let reason = self.words(
+            "game_over",
+            context! { winner, won, reason => end.reason.clone() },
+        )?;
+        Ok(Some(t.refused(c, reason, "game over")))
+    }
+
+    /// A command that writes event `ev` (a resignation, a draw offered,
+    /// agreed or declined), or why not: a draw is agreed or declined
+    /// only when the other side offered one.
+    fn event_command<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        c: &Command,
+        ev: Event,
+    ) -> Result<std::result::Result<(), Refused>> {
+        if !t.already {
+            let answers_offer = matches!(ev, Event::DrawAgreed | Event::DrawDeclined);
+            if answers_offer && t.replayed.draw_offer != Some(t.side.other()) {
+                let reason = self.words("no_draw_offer", context! {})?;
+                return Ok(Err(t.refused(c, reason, "no offer")));
+            }
+            t.push(None, Entry::Event(ev), self.now);
+        }
+        let me = G::RULES.side_name(t.side);
+        t.fates.push(format!("{me} {}", done_phrase(c)));
+        Ok(Ok(()))
+    }
+
+    /// `rematch`, offered once the game is over, or why not.
+    fn rematch_command<G: Game>(
+        &self,
+        t: &mut Turn<'_, G>,
+        c: &Command,
+    ) -> Result<std::result::Result<(), Refused>> {
+        if t.replayed.end.is_none() {
+            let reason = self.words("rematch_in_play", context! {})?;
+            return Ok(Err(t.refused(c, reason, "rematch in play")));
+        }
+        let (letters, refused) = self.rematch(t)?;
+        t.replies.extend(letters);
+        let me = G::RULES.side_name(t.side);
+        let did = if refused {
+            "was refused a rematch"
+        } else {
+            "offered a rematch"
+        };
+        t.fates.push(format!("{me} {did}"));
+        Ok(Ok(()))
+    }
+
+    /// `help`, `games`, `rules` asked in a game: answered in the game's
+    /// thread, with the player's key to reply with.
+    fn asked_in_game<G: Game>(&self, t: &mut Turn<'_, G>, c: &Command) -> Result<()> {
+        let (replies, _) = self.gameless(t.from, t.mail, c, t.index, Some(t.id))?;
+        for r in replies {
+            t.replies.push(Letter {
+                game: Some(t.id.to_string()),
+                reply_to: t.reply_to(self, t.side),
+                ..r
+            });
+        }
+        Ok(())
     }
 
     /// A move (`number`, if the mail numbered it, and `text`), or why not.

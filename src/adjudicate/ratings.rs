@@ -155,10 +155,9 @@ fn rebuild_with(
         if current.is_some_and(|c| c.id == id) {
             continue;
         }
-        let Ok(Some(text)) = facts.read_game(&id) else {
-            continue;
-        };
-        let Ok(rec) = Record::parse(&format!("{id}.toml"), &text) else {
+        // A game that cannot be read counts for nothing: the ratings are
+        // rebuilt from the games that read.
+        let Ok(Some(rec)) = facts.record(&id) else {
             continue;
         };
         if rec.rules != rules || !rec.match_info.rated {

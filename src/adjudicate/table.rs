@@ -2,6 +2,7 @@
 //! Message-ID of pbem's in its thread), what stands on disk for it
 //! ([`Table`]), and how its thread is headed.
 
+use super::damage::damaged_record;
 use super::names::public_name;
 use super::*;
 use crate::reply::{ThreadHead, address_of};
@@ -111,35 +112,24 @@ impl Adjudicator<'_> {
                 challenge: ch,
             }));
         }
-        let text = match self.desk.read_game(id) {
-            Ok(Some(text)) => text,
-            // Last, so that a game's mail pays nothing for it.
-            Ok(None) => {
-                return Ok(self.desk.confirmation(id)?.map(|request| Table::Confirm {
-                    id: id.to_string(),
-                    request,
-                }));
-            }
-            // Bytes that are not UTF-8: a damaged record like
-            // any other, not a store failure that keeps the mail waiting.
-            Err(e @ StoreError::NotText { .. }) => {
-                return Ok(Some(Table::Damaged {
-                    damage: self.damage(id, &e),
-                    secrets: self.desk.secrets_file(id).ok(),
-                }));
-            }
-            Err(e) => return Err(e.into()),
-        };
-        Ok(Some(match Record::parse(&format!("{id}.toml"), &text) {
-            Ok(record) => Table::Game {
+        match self.desk.record(id) {
+            Ok(Some(record)) => Ok(Some(Table::Game {
                 secrets: self.desk.secrets(id, record.rules)?,
                 record,
-            },
-            Err(e) => Table::Damaged {
+            })),
+            // Last, so that a game's mail pays nothing for it.
+            Ok(None) => Ok(self.desk.confirmation(id)?.map(|request| Table::Confirm {
+                id: id.to_string(),
+                request,
+            })),
+            // Bytes that are not UTF-8 or a record that does not parse: a
+            // damaged game, not a store failure that keeps the mail waiting.
+            Err(e) if damaged_record(&e) => Ok(Some(Table::Damaged {
                 damage: self.damage(id, &e),
                 secrets: self.desk.secrets_file(id).ok(),
-            },
-        }))
+            })),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Finds the game a mail is about: the plus-address, the subject tag

@@ -46,84 +46,17 @@ impl Demo {
             );
             return Ok(1);
         }
-        std::fs::create_dir_all(&self.dir)?;
-        std::fs::write(&config_path, INIT)?;
-        let config = Config::load(&config_path)?;
-        let sent = match &config.send {
-            crate::transport::SendConfig::Maildir { folder } => folder.clone(),
-            _ => unreachable!("the embedded default sends to Maildirs"),
-        };
-        let inbox = Maildir::open(
-            config
-                .inbox
-                .maildir
-                .as_deref()
-                .ok_or_else(|| anyhow::anyhow!("the embedded default reads a Maildir"))?,
-        )?;
-        let server = Server::new(config)?;
-        let mut alice = Player::new("Alice", "alice@example.org", &sent);
-        let mut bob = Player::new("Bob", "bob@example.org", &sent);
-        let poll = |server: &Server| -> anyhow::Result<()> {
-            let mut md = inbox.clone();
-            let r = server.poll(&mut md, true)?;
-            anyhow::ensure!(
-                !r.failed(),
-                "the poll failed: {:?} {:?}",
-                r.errors,
-                r.send_errors
-            );
-            Ok(())
-        };
-        let show = |who: &str, mails: &[crate::demo::Received], full: bool| -> anyhow::Result<()> {
-            for m in mails {
-                // What happened is each mail's first sentences (the subject
-                // is the game's, the same in every mail of it); whole ones,
-                // as the mail's text is wrapped mid-sentence.
-                out!("  pbem -> {who}: {}", m.summary(SUMMARY_WIDTH));
-                if full {
-                    for l in m.text.lines() {
-                        out!("      | {l}");
-                    }
-                }
-            }
-            Ok(())
-        };
+        let mut game = DemoGame::set_up(&self.dir, &config_path, self.full)?;
         out!(
             "Setting up {} (the embedded default: Maildir in, Maildirs out).\n",
             self.dir.display()
         );
-        let body = format!("challenge {} bob@example.org first", self.game.slug());
-        out!("  Alice -> pbem: {body}");
-        alice.send(&inbox, "pbem@localhost", "a game?", &body, None)?;
-        poll(&server)?;
-        show("Alice", &alice.check(), self.full)?;
-        let got = bob.check();
-        show("Bob", &got, self.full)?;
-        let subject = got.first().map(|m| m.subject.clone()).unwrap_or_default();
-        let id: String = subject
-            .strip_prefix("[pbem ")
-            .unwrap_or("")
-            .chars()
-            .take_while(|c| *c != ']')
-            .collect();
-        anyhow::ensure!(!id.is_empty(), "no challenge reached Bob");
+        let id = game.challenge(self.game)?;
         out!("  Bob -> pbem: accept");
-        bob.reply(&inbox, &id, "accept")?;
-        poll(&server)?;
-        show("Alice", &alice.check(), self.full)?;
-        show("Bob", &bob.check(), self.full)?;
-        let tag = format!("[pbem {id}]");
-        let moves = example_moves(self.game);
-        for (i, m) in moves.iter().enumerate() {
-            let body = format!("#{} {m}", i + 1);
-            let p = if i % 2 == 0 { &mut alice } else { &mut bob };
-            out!("  {} -> pbem: {body}", p.name);
-            p.reply(&inbox, &tag, &body)?;
-            poll(&server)?;
-            show("Alice", &alice.check(), self.full)?;
-            show("Bob", &bob.check(), self.full)?;
-        }
-        if let Some(last) = alice.received.last() {
+        game.bob.reply(&game.inbox, &id, "accept")?;
+        game.poll_and_show()?;
+        game.play(&format!("[pbem {id}]"), &example_moves(self.game))?;
+        if let Some(last) = game.alice.received.last() {
             out!("\nThe last mail, as Alice got it:\n");
             out!("Subject: {}\n\n{}", last.subject, last.text);
         }
@@ -153,6 +86,121 @@ impl Demo {
         );
         Ok(())
     }
+}
+
+/// The demo's game under way: pbem's server, its inbox, and Alice and
+/// Bob, who read what it sent them.
+struct DemoGame {
+    server: Server,
+    inbox: Maildir,
+    alice: Player,
+    bob: Player,
+    /// Every mail is shown in full, not only its first sentences.
+    full: bool,
+}
+
+impl DemoGame {
+    /// Writes the embedded default to `config_path` in the folder `dir`
+    /// and opens its server, its inbox and the players' mailboxes.
+    fn set_up(dir: &Path, config_path: &Path, full: bool) -> anyhow::Result<DemoGame> {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(config_path, INIT)?;
+        let config = Config::load(config_path)?;
+        let sent = match &config.send {
+            crate::transport::SendConfig::Maildir { folder } => folder.clone(),
+            _ => unreachable!("the embedded default sends to Maildirs"),
+        };
+        let inbox = Maildir::open(
+            config
+                .inbox
+                .maildir
+                .as_deref()
+                .ok_or_else(|| anyhow::anyhow!("the embedded default reads a Maildir"))?,
+        )?;
+        Ok(DemoGame {
+            server: Server::new(config)?,
+            inbox,
+            alice: Player::new("Alice", "alice@example.org", &sent),
+            bob: Player::new("Bob", "bob@example.org", &sent),
+            full,
+        })
+    }
+
+    /// Alice challenges Bob to a game of `rules`; the game's id, read
+    /// from the subject of the challenge that reached Bob.
+    fn challenge(&mut self, rules: Rules) -> anyhow::Result<String> {
+        let body = format!("challenge {} bob@example.org first", rules.slug());
+        out!("  Alice -> pbem: {body}");
+        self.alice
+            .send(&self.inbox, "pbem@localhost", "a game?", &body, None)?;
+        self.poll()?;
+        show("Alice", &self.alice.check(), self.full)?;
+        let got = self.bob.check();
+        show("Bob", &got, self.full)?;
+        let subject = got.first().map(|m| m.subject.clone()).unwrap_or_default();
+        let id: String = subject
+            .strip_prefix("[pbem ")
+            .unwrap_or("")
+            .chars()
+            .take_while(|c| *c != ']')
+            .collect();
+        anyhow::ensure!(!id.is_empty(), "no challenge reached Bob");
+        Ok(id)
+    }
+
+    /// Alice and Bob play `moves` in turn, numbered, each a reply in the
+    /// game's thread (`tag`) answered by a poll.
+    fn play(&mut self, tag: &str, moves: &[String]) -> anyhow::Result<()> {
+        for (i, m) in moves.iter().enumerate() {
+            let body = format!("#{} {m}", i + 1);
+            let p = if i % 2 == 0 {
+                &mut self.alice
+            } else {
+                &mut self.bob
+            };
+            out!("  {} -> pbem: {body}", p.name);
+            p.reply(&self.inbox, tag, &body)?;
+            self.poll_and_show()?;
+        }
+        Ok(())
+    }
+
+    /// A poll, then the mails it sent Alice and Bob.
+    fn poll_and_show(&mut self) -> anyhow::Result<()> {
+        self.poll()?;
+        show("Alice", &self.alice.check(), self.full)?;
+        show("Bob", &self.bob.check(), self.full)
+    }
+
+    /// One poll of the inbox, which must not fail.
+    fn poll(&self) -> anyhow::Result<()> {
+        let mut md = self.inbox.clone();
+        let r = self.server.poll(&mut md, true)?;
+        anyhow::ensure!(
+            !r.failed(),
+            "the poll failed: {:?} {:?}",
+            r.errors,
+            r.send_errors
+        );
+        Ok(())
+    }
+}
+
+/// The mails `who` received: each one's summary, or all its lines when
+/// `full`.
+fn show(who: &str, mails: &[crate::demo::Received], full: bool) -> anyhow::Result<()> {
+    for m in mails {
+        // What happened is each mail's first sentences (the subject
+        // is the game's, the same in every mail of it); whole ones,
+        // as the mail's text is wrapped mid-sentence.
+        out!("  pbem -> {who}: {}", m.summary(SUMMARY_WIDTH));
+        if full {
+            for l in m.text.lines() {
+                out!("      | {l}");
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How to run this program from the current folder: `pbem` where that

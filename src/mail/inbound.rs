@@ -72,56 +72,9 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
     if msg.headers().is_empty() {
         return Err(Unreadable("no mail headers found".into()));
     }
-    // Two From headers: which is the sender is anyone's guess, and a
-    // forger's first choice: no usable From, the mail dropped.
-    let one_from = msg.header_values("From").count() <= 1;
-    let first = msg.from().and_then(|a| a.first()).filter(|_| one_from);
-    // An address pbem can write back to: one lettre reads (a
-    // sender `../../x@example.org` was answered with a reply that could
-    // not be built, and so was never sent).
-    let from = first
-        .and_then(|a| a.address())
-        .map(|a| a.trim().to_lowercase())
-        .filter(|a| a.contains('@') && !a.chars().any(|c| c.is_whitespace() || c.is_control()))
-        .filter(|a| a.parse::<lettre::message::Mailbox>().is_ok());
-    let from_name = first
-        .and_then(|a| a.name())
-        .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>())
-        .filter(|n| !n.trim().is_empty());
-    let mut recipients: Vec<String> = Vec::new();
-    for a in msg.to().into_iter().chain(msg.cc()) {
-        recipients.extend(
-            a.iter()
-                .filter_map(|x| x.address())
-                .map(|s| s.to_lowercase()),
-        );
-    }
-    for h in ["Delivered-To", "X-Original-To", "Envelope-To"] {
-        for v in msg.header_values(h) {
-            if let Some(t) = v.as_text() {
-                recipients.push(t.trim().trim_matches(['<', '>']).to_lowercase());
-            }
-        }
-    }
-    let mut thread = ids(msg.in_reply_to());
-    for r in ids(msg.references()).into_iter().rev() {
-        if !thread.contains(&r) {
-            thread.push(r);
-        }
-    }
-    // A blank text part beside HTML (some phone clients send one) does
-    // not hide the HTML.
-    let body = match msg.body_text(0).filter(|t| {
-        msg.text_body_count() > 0
-            && !is_html_only(&msg)
-            && (!t.trim().is_empty() || msg.html_body_count() == 0)
-    }) {
-        Some(t) => text::normalize(&t),
-        None => match msg.body_html(0) {
-            Some(h) => text::normalize(&text::html_to_text(&h)),
-            None => String::new(),
-        },
-    };
+    let (from, from_name) = sender(&msg);
+    let recipients = recipients(&msg);
+    let body = whole_text(&msg);
     let sender: Vec<&str> = from.iter().chain(&from_name).map(String::as_str).collect();
     let body_read = text::strip_reply(&body, &sender, &|_| false);
     // A copy of pbem's mail at the left edge is a bounce, unless the mail
@@ -145,12 +98,83 @@ pub fn parse(raw: &[u8]) -> Result<Inbound, Unreadable> {
         recipients,
         subject: msg.subject().unwrap_or("").trim().to_string(),
         message_id: msg.message_id().map(bracket),
-        thread,
+        thread: thread(&msg),
         body: body_read,
         text: body,
         automated,
         authentication_results,
     })
+}
+
+/// The sender's address pbem can answer and their display name.
+fn sender(msg: &mail_parser::Message) -> (Option<String>, Option<String>) {
+    // Two From headers: which is the sender is anyone's guess, and a
+    // forger's first choice: no usable From, the mail dropped.
+    let one_from = msg.header_values("From").count() <= 1;
+    let first = msg.from().and_then(|a| a.first()).filter(|_| one_from);
+    // An address pbem can write back to: one lettre reads (a
+    // sender `../../x@example.org` was answered with a reply that could
+    // not be built, and so was never sent).
+    let from = first
+        .and_then(|a| a.address())
+        .map(|a| a.trim().to_lowercase())
+        .filter(|a| a.contains('@') && !a.chars().any(|c| c.is_whitespace() || c.is_control()))
+        .filter(|a| a.parse::<lettre::message::Mailbox>().is_ok());
+    let from_name = first
+        .and_then(|a| a.name())
+        .map(|n| n.chars().filter(|c| !c.is_control()).collect::<String>())
+        .filter(|n| !n.trim().is_empty());
+    (from, from_name)
+}
+
+/// Every recipient address, lower case: To and Cc, then the delivery
+/// headers that name the address the mail came to.
+fn recipients(msg: &mail_parser::Message) -> Vec<String> {
+    let mut recipients: Vec<String> = Vec::new();
+    for a in msg.to().into_iter().chain(msg.cc()) {
+        recipients.extend(
+            a.iter()
+                .filter_map(|x| x.address())
+                .map(|s| s.to_lowercase()),
+        );
+    }
+    for h in ["Delivered-To", "X-Original-To", "Envelope-To"] {
+        for v in msg.header_values(h) {
+            if let Some(t) = v.as_text() {
+                recipients.push(t.trim().trim_matches(['<', '>']).to_lowercase());
+            }
+        }
+    }
+    recipients
+}
+
+/// In-Reply-To, then References from the nearest, each once.
+fn thread(msg: &mail_parser::Message) -> Vec<String> {
+    let mut thread = ids(msg.in_reply_to());
+    for r in ids(msg.references()).into_iter().rev() {
+        if !thread.contains(&r) {
+            thread.push(r);
+        }
+    }
+    thread
+}
+
+/// The mail's text, normalised: its text part, else its HTML part turned
+/// into text.
+fn whole_text(msg: &mail_parser::Message) -> String {
+    // A blank text part beside HTML (some phone clients send one) does
+    // not hide the HTML.
+    match msg.body_text(0).filter(|t| {
+        msg.text_body_count() > 0
+            && !is_html_only(msg)
+            && (!t.trim().is_empty() || msg.html_body_count() == 0)
+    }) {
+        Some(t) => text::normalize(&t),
+        None => match msg.body_html(0) {
+            Some(h) => text::normalize(&text::html_to_text(&h)),
+            None => String::new(),
+        },
+    }
 }
 
 impl Inbound {

@@ -244,61 +244,101 @@ fn game_lists(
     rated: &[Value],
     reuse: &mut Reuse<'_>,
 ) -> Result<Vec<Page>, SiteError> {
-    // Newest first.
-    let mut all: Vec<&Summary> = games.values().collect();
-    all.sort_by(|a, b| b.when.cmp(&a.when).then(a.id.cmp(&b.id)));
-    let mut by_game: BTreeMap<&str, Vec<&Summary>> = BTreeMap::new();
-    let mut by_player: BTreeMap<&str, (&str, Vec<&Summary>)> = BTreeMap::new();
-    for s in &all {
-        by_game.entry(&s.slug).or_default().push(s);
-        for p in &s.players {
-            by_player
-                .entry(&p.page)
-                .or_insert_with(|| (&p.name, Vec::new()))
-                .1
-                .push(s);
+    let grouped = Grouped::of(games);
+    let mut out = index_pages(env, &grouped, tournaments, rated, reuse)?;
+    for (slug, list) in &grouped.by_game {
+        let l = Listed {
+            env,
+            root: "../",
+            stem: format!("by-game/{slug}"),
+            first: None,
+            title: game_name(slug),
+            slug: Some(*slug),
+        };
+        out.extend(l.pages(list, reuse)?);
+    }
+    for (page, (name, list)) in &grouped.by_player {
+        let l = Listed {
+            env,
+            root: "../",
+            stem: format!("players/{page}"),
+            first: None,
+            title: name.to_string(),
+            slug: None,
+        };
+        out.extend(l.pages(list, reuse)?);
+    }
+    Ok(out)
+}
+
+/// The site's games, newest first, and the same grouped by game (its
+/// slug) and by player (their page's name, to their name and games).
+struct Grouped<'a> {
+    all: Vec<&'a Summary>,
+    by_game: BTreeMap<&'a str, Vec<&'a Summary>>,
+    by_player: BTreeMap<&'a str, (&'a str, Vec<&'a Summary>)>,
+}
+
+impl<'a> Grouped<'a> {
+    fn of(games: &'a BTreeMap<String, Summary>) -> Grouped<'a> {
+        let mut all: Vec<&Summary> = games.values().collect();
+        all.sort_by(|a, b| b.when.cmp(&a.when).then(a.id.cmp(&b.id)));
+        let mut by_game: BTreeMap<&str, Vec<&Summary>> = BTreeMap::new();
+        let mut by_player: BTreeMap<&str, (&str, Vec<&Summary>)> = BTreeMap::new();
+        for s in &all {
+            by_game.entry(&s.slug).or_default().push(s);
+            for p in &s.players {
+                by_player
+                    .entry(&p.page)
+                    .or_insert_with(|| (&p.name, Vec::new()))
+                    .1
+                    .push(s);
+            }
+        }
+        Grouped {
+            all,
+            by_game,
+            by_player,
         }
     }
-    let name_of = |slug: &str| {
-        slug.parse::<Rules>()
-            .map_or(slug.to_string(), |r| r.name().into())
-    };
-    let kinds: Vec<Value> = by_game
+}
+
+/// A game's name, from its slug (the slug itself when no game has it).
+fn game_name(slug: &str) -> String {
+    slug.parse::<Rules>()
+        .map_or(slug.to_string(), |r| r.name().into())
+}
+
+/// The index, with the pages of the games in play and finished that it
+/// shows the first of.
+fn index_pages(
+    env: &Environment<'_>,
+    grouped: &Grouped<'_>,
+    tournaments: &[String],
+    rated: &[Value],
+    reuse: &mut Reuse<'_>,
+) -> Result<Vec<Page>, SiteError> {
+    let kinds: Vec<Value> = grouped
+        .by_game
         .iter()
-        .map(|(slug, list)| context! { slug => *slug, name => name_of(slug), count => list.len() })
-        .collect();
-    let in_play: Vec<&Summary> = all.iter().copied().filter(|s| !s.over).collect();
-    let finished: Vec<&Summary> = all.iter().copied().filter(|s| s.over).collect();
-    let listed = |root, stem: String, first, title: String, slug| Listed {
-        env,
-        root,
-        stem,
-        first,
-        title,
-        slug,
-    };
-    let mut out = Vec::new();
-    // The index shows the first page of each; every game is on its
-    // game's list too.
-    let mut part = |name: &str, title: &str, list: &[&Summary]| -> Result<Value, SiteError> {
-        let l = listed(
-            "",
-            name.into(),
-            Some(format!("index.html#{name}")),
-            title.into(),
-            None,
-        );
-        let pages = pager::count(list.len(), ROWS_PER_PAGE);
-        out.extend(l.pages(list, reuse)?);
-        let first = &list[..list.len().min(INDEX_ROWS)];
-        Ok(
-            context! { games => Serde(first), count => list.len(), pager => Serde(l.pager(1, pages)) },
+        .map(
+            |(slug, list)| context! { slug => *slug, name => game_name(slug), count => list.len() },
         )
-    };
+        .collect();
+    let (in_play, finished): (Vec<&Summary>, Vec<&Summary>) =
+        grouped.all.iter().partition(|s| !s.over);
+    let mut out = Vec::new();
+    let in_play = index_part(env, "in-play", "Games in play", &in_play, reuse, &mut out)?;
+    let finished = index_part(
+        env,
+        "finished",
+        "Games finished",
+        &finished,
+        reuse,
+        &mut out,
+    )?;
     let index = context! {
-        root => "", kinds,
-        in_play => part("in-play", "Games in play", &in_play)?,
-        finished => part("finished", "Games finished", &finished)?,
+        root => "", kinds, in_play, finished,
         rules => Rules::ALL.iter().map(|r| context! { slug => r.slug(), name => r.name() })
             .collect::<Vec<_>>(),
         tournaments => tournaments.to_vec(), rated => rated.to_vec(),
@@ -307,27 +347,32 @@ fn game_lists(
         PathBuf::from("index.html"),
         render(env, "index.html", index)?,
     ));
-    for (slug, list) in &by_game {
-        let l = listed(
-            "../",
-            format!("by-game/{slug}"),
-            None,
-            name_of(slug),
-            Some(*slug),
-        );
-        out.extend(l.pages(list, reuse)?);
-    }
-    for (page, (name, list)) in &by_player {
-        let l = listed(
-            "../",
-            format!("players/{page}"),
-            None,
-            name.to_string(),
-            None,
-        );
-        out.extend(l.pages(list, reuse)?);
-    }
     Ok(out)
+}
+
+/// One part of the index (`name`, its anchor): the first page of `list`
+/// for the index to show, its other pages added to `out`. Every game is
+/// on its game's list too.
+fn index_part(
+    env: &Environment<'_>,
+    name: &str,
+    title: &str,
+    list: &[&Summary],
+    reuse: &mut Reuse<'_>,
+    out: &mut Vec<Page>,
+) -> Result<Value, SiteError> {
+    let l = Listed {
+        env,
+        root: "",
+        stem: name.into(),
+        first: Some(format!("index.html#{name}")),
+        title: title.into(),
+        slug: None,
+    };
+    let pages = pager::count(list.len(), ROWS_PER_PAGE);
+    out.extend(l.pages(list, reuse)?);
+    let first = &list[..list.len().min(INDEX_ROWS)];
+    Ok(context! { games => Serde(first), count => list.len(), pager => Serde(l.pager(1, pages)) })
 }
 
 /// Each game's ratings pages (for the games with ratings), and the list

@@ -139,6 +139,84 @@ fn sides(rules: Rules) -> String {
     )
 }
 
+/// The `rules` key: required, and one of the games pbem knows.
+fn read_rules(
+    err: &impl Fn(usize, String) -> RecordError,
+    src: &str,
+    rules: Option<Spanned<String>>,
+) -> Result<Rules, RecordError> {
+    let rules = rules.ok_or_else(|| {
+        err(
+            1,
+            format!(
+                "`rules` is missing: say which game this is, e.g. rules = \"boom-and-zoom\" (one of {})",
+                Rules::ALL.map(|r| r.slug()).join(", ")
+            ),
+        )
+    })?;
+    let line = line_of(src, rules.span().start);
+    rules
+        .get_ref()
+        .parse()
+        .map_err(|e: crate::rules::UnknownRules| err(line, e.to_string()))
+}
+
+/// The `format` key, if given: the one this pbem reads.
+fn read_format(
+    err: &impl Fn(usize, String) -> RecordError,
+    src: &str,
+    format: Option<&Spanned<i64>>,
+) -> Result<(), RecordError> {
+    match format {
+        Some(f) if *f.get_ref() != 1 => Err(err(
+            line_of(src, f.span().start),
+            format!(
+                "format {} is not known to this pbem (it reads format 1)",
+                f.get_ref()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The `result` key, with its line.
+fn read_result(
+    err: &impl Fn(usize, String) -> RecordError,
+    src: &str,
+    rules: Rules,
+    result: &Spanned<String>,
+) -> Result<(Verdict, usize), RecordError> {
+    let line = line_of(src, result.span().start);
+    let verdict = Verdict::parse(rules, result.get_ref()).ok_or_else(|| {
+        err(
+            line,
+            format!(
+                "result = \"{}\" is not a result: write \"*\" (in play), \"draw\", {}",
+                result.get_ref(),
+                sides(rules)
+            ),
+        )
+    })?;
+    Ok((verdict, line))
+}
+
+/// The `created` key: a date and time with its offset.
+fn read_created(
+    err: &impl Fn(usize, String) -> RecordError,
+    src: &str,
+    created: &Spanned<toml::value::Datetime>,
+) -> Result<DateTime<FixedOffset>, RecordError> {
+    DateTime::parse_from_rfc3339(&created.get_ref().to_string()).map_err(|_| {
+        err(
+            line_of(src, created.span().start),
+            format!(
+                "created = {} needs a date, a time and an offset, like 2026-11-20T10:00:00Z",
+                created.get_ref()
+            ),
+        )
+    })
+}
+
 /// The `first` key: required where the players choose, and the rules'
 /// side where they fix it.
 fn read_first(
@@ -292,63 +370,19 @@ impl Record {
             let line = e.span().map(|s| line_of(src, s.start)).unwrap_or(1);
             err(line, format!("not a valid record: {}", e.message().trim()))
         })?;
-        let rules_value = raw.rules.ok_or_else(|| {
-            err(
-                1,
-                format!(
-                    "`rules` is missing: say which game this is, e.g. rules = \"boom-and-zoom\" (one of {})",
-                    Rules::ALL.map(|r| r.slug()).join(", ")
-                ),
-            )
-        })?;
-        let rules_line = line_of(src, rules_value.span().start);
-        let rules: Rules = rules_value
-            .get_ref()
-            .parse()
-            .map_err(|e: crate::rules::UnknownRules| err(rules_line, e.to_string()))?;
-        if let Some(f) = &raw.format
-            && *f.get_ref() != 1
-        {
-            return Err(err(
-                line_of(src, f.span().start),
-                format!(
-                    "format {} is not known to this pbem (it reads format 1)",
-                    f.get_ref()
-                ),
-            ));
-        }
+        let rules = read_rules(&err, src, raw.rules)?;
+        read_format(&err, src, raw.format.as_ref())?;
         let first = read_first(&err, src, rules, raw.first.as_ref())?;
-        let result = match &raw.result {
-            None => None,
-            Some(r) => {
-                let line = line_of(src, r.span().start);
-                let verdict = Verdict::parse(rules, r.get_ref()).ok_or_else(|| {
-                    err(
-                        line,
-                        format!(
-                            "result = \"{}\" is not a result: write \"*\" (in play), \"draw\", {}",
-                            r.get_ref(),
-                            sides(rules)
-                        ),
-                    )
-                })?;
-                Some((verdict, line))
-            }
-        };
-        let created = match &raw.created {
-            None => None,
-            Some(c) => Some(
-                DateTime::parse_from_rfc3339(&c.get_ref().to_string()).map_err(|_| {
-                    err(
-                        line_of(src, c.span().start),
-                        format!(
-                            "created = {} needs a date, a time and an offset, like 2026-11-20T10:00:00Z",
-                            c.get_ref()
-                        ),
-                    )
-                })?,
-            ),
-        };
+        let result = raw
+            .result
+            .as_ref()
+            .map(|r| read_result(&err, src, rules, r))
+            .transpose()?;
+        let created = raw
+            .created
+            .as_ref()
+            .map(|c| read_created(&err, src, c))
+            .transpose()?;
         let players = read_players(&err, src, rules, raw.players.unwrap_or_default())?;
         let match_info = match raw.match_info.map(RawMatch::read) {
             None => MatchInfo::default(),

@@ -2,7 +2,8 @@
 //! order, moves last so that appending a move appends a line. Putting the
 //! text on disk atomically is the server's (`pbem::record::write`).
 
-use super::{Entry, Event, Record};
+use super::{Entry, Event, MoveLine, Record};
+use crate::rules::Rules;
 use std::fmt::Write as _;
 
 /// A TOML basic string, quoted and escaped.
@@ -66,8 +67,17 @@ pub fn moves_only(record: &Record) -> String {
 /// The full form of `record`. Move lines are written as given (the caller
 /// stores canonical moves); numbers are the ply numbers.
 pub fn to_string(record: &Record) -> String {
-    let rules = record.rules;
-    let mut s = String::new();
+    let mut s = heading(record);
+    write_keys(&mut s, record);
+    s.push_str(&record.match_info.to_toml());
+    write_moves(&mut s, record);
+    s
+}
+
+/// The comment line a record opens with: its game, its id, and how to
+/// check the file.
+fn heading(record: &Record) -> String {
+    let name = record.rules.name();
     // The id goes into a comment line: not one that holds a line break,
     // which would end the comment and break the file (fuzzing).
     let id = record
@@ -75,20 +85,17 @@ pub fn to_string(record: &Record) -> String {
         .as_deref()
         .filter(|id| !id.chars().any(char::is_control))
         .unwrap_or("");
-    let file = if id.is_empty() {
-        "this file".to_string()
-    } else {
-        format!("{id}.toml")
-    };
     if id.is_empty() {
-        let _ = writeln!(s, "# {}. Check it with: pbem validate {file}", rules.name());
+        format!("# {name}. Check it with: pbem validate this file\n")
     } else {
-        let _ = writeln!(
-            s,
-            "# {} — game {id}. Check it with: pbem validate {file}",
-            rules.name()
-        );
+        format!("# {name} — game {id}. Check it with: pbem validate {id}.toml\n")
     }
+}
+
+/// The keys before the match and the moves: the format, the game, its id
+/// and creation, who moves first, the result and the `[players]`.
+fn write_keys(s: &mut String, record: &Record) {
+    let rules = record.rules;
     let _ = writeln!(s, "format = 1");
     let _ = writeln!(s, "rules = {}", quoted(rules.slug()));
     if let Some(id) = &record.id {
@@ -115,7 +122,12 @@ pub fn to_string(record: &Record) -> String {
             let _ = writeln!(s, "{} = {}", rules.side_name(side), quoted(p));
         }
     }
-    s.push_str(&record.match_info.to_toml());
+}
+
+/// The `[play]` table: the move list, one line a move or event, in
+/// columns.
+fn write_moves(s: &mut String, record: &Record) {
+    let rules = record.rules;
     let _ = writeln!(s, "\n[play]\nmoves = \"\"\"");
     let width = rules
         .info()
@@ -126,32 +138,42 @@ pub fn to_string(record: &Record) -> String {
         .unwrap_or(5);
     let mut ply = 0;
     for l in &record.lines {
-        let (num, text) = match &l.entry {
-            Entry::Move(m) => {
+        let num = match &l.entry {
+            Entry::Move(_) => {
                 ply += 1;
-                (format!("{ply}."), m.clone())
+                format!("{ply}.")
             }
-            Entry::Event(e) => (String::new(), e.as_str().to_string()),
+            Entry::Event(_) => String::new(),
         };
-        let mut line = format!("{num:<4} ");
-        if let Some(side) = l.side {
-            let _ = write!(line, "{:<width$}  ", rules.side_name(side));
-        }
-        let _ = write!(line, "{text:<MOVE_COLUMN$}");
-        if let Some(t) = &l.time {
-            let _ = write!(
-                line,
-                "  {}",
-                t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-            );
-        }
-        if let Some(id) = &l.message_id {
-            let _ = write!(line, "  {id}");
-        }
+        let line = move_line(rules, width, &num, l);
         let _ = writeln!(s, "{}", escape_multiline(line.trim_end()));
     }
     s.push_str("\"\"\"\n");
-    s
+}
+
+/// One line of the move list: its number `num` (a move's), its side in a
+/// column `width` wide, the move or event, its time and Message-ID.
+fn move_line(rules: Rules, width: usize, num: &str, l: &MoveLine) -> String {
+    let text = match &l.entry {
+        Entry::Move(m) => m.as_str(),
+        Entry::Event(e) => e.as_str(),
+    };
+    let mut line = format!("{num:<4} ");
+    if let Some(side) = l.side {
+        let _ = write!(line, "{:<width$}  ", rules.side_name(side));
+    }
+    let _ = write!(line, "{text:<MOVE_COLUMN$}");
+    if let Some(t) = &l.time {
+        let _ = write!(
+            line,
+            "  {}",
+            t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+        );
+    }
+    if let Some(id) = &l.message_id {
+        let _ = write!(line, "  {id}");
+    }
+    line
 }
 
 #[cfg(test)]

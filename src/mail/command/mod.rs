@@ -388,21 +388,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
     let Some(head) = lower.first() else {
         return Ok(None);
     };
-    // `rules = "mad"`, `moves = """`: a setting or a record's line (a game
-    // record quoted back from a game-over mail), never a command; nor a
-    // caption (`Legal moves: 50-26, 50-29`, `Your move: ...`).
-    if words.get(1) == Some(&"=") || LABEL.is_match(line) {
-        return Ok(None);
-    }
-    if head != "challenge"
-        && words.len() > COMMAND_WORDS
-        && moves_on(line).is_none()
-        && MARK_SPACES
-            .replace_all(line, "$1")
-            .split_whitespace()
-            .nth(COMMAND_WORDS)
-            .is_some()
-    {
+    if is_chatter(line, &words, head) {
         return Ok(None);
     }
     let cmd = match head.as_str() {
@@ -413,16 +399,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
         }
         "move" | "play" => plain_move(&words)?,
         "challenge" => return Ok(Some(parse_challenge(&words[1..])?)),
-        "accept" | "accepted" => match lower.get(1).map(String::as_str) {
-            None | Some("challenge") => Command::Accept,
-            Some("draw") => Command::AcceptDraw,
-            Some(_) => return Err(LineError::Accept),
-        },
-        "decline" | "declined" | "refuse" => match lower.get(1).map(String::as_str) {
-            None | Some("challenge") => Command::Decline,
-            Some("draw") => Command::DeclineDraw,
-            Some(_) => return Err(LineError::Decline),
-        },
+        "accept" | "accepted" | "decline" | "declined" | "refuse" => answer(head, &lower)?,
         "resign" | "resigns" | "resigned" if words.len() == 1 => Command::Resign,
         "draw" | "draw?" if words.len() == 1 => Command::OfferDraw,
         "offer" if lower.get(1).map(String::as_str) == Some("draw") && words.len() == 2 => {
@@ -439,24 +416,10 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
             Some(c) => c,
             None => return Ok(None),
         },
-        "ratings" | "rating" => {
-            let r = rest(&words, 1);
-            Command::Ratings(if r.is_empty() {
-                None
-            } else {
-                Some(r.parse::<Rules>()?)
-            })
-        }
-        "rules" => {
-            let r = rest(&words, 1);
-            Command::Rules {
-                game: if r.is_empty() {
-                    None
-                } else {
-                    Some(r.parse::<Rules>()?)
-                },
-            }
-        }
+        "ratings" | "rating" => Command::Ratings(game_named(&words)?),
+        "rules" => Command::Rules {
+            game: game_named(&words)?,
+        },
         "help" | "help?" | "?" if words.len() == 1 => Command::Help,
         "timezone" | "tz" | "zone" => timezone(&words)?,
         "vacation" | "holiday" | "away" => vacation(&words, &lower)?,
@@ -468,6 +431,50 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
         _ => return bare_moves(line),
     };
     Ok(Some(cmd))
+}
+
+/// Whether `line` (its `words`, the first lowercased `head`) is chatter
+/// before any command is looked for in it.
+fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
+    // `rules = "mad"`, `moves = """`: a setting or a record's line (a game
+    // record quoted back from a game-over mail), never a command; nor a
+    // caption (`Legal moves: 50-26, 50-29`, `Your move: ...`).
+    if words.get(1) == Some(&"=") || LABEL.is_match(line) {
+        return true;
+    }
+    head != "challenge"
+        && words.len() > COMMAND_WORDS
+        && moves_on(line).is_none()
+        && MARK_SPACES
+            .replace_all(line, "$1")
+            .split_whitespace()
+            .nth(COMMAND_WORDS)
+            .is_some()
+}
+
+/// `accept` or `decline` (`head`), of a challenge (`accept`, `accept
+/// challenge`) or of a draw (`accept draw`); `lower` is the line's words,
+/// lowercased.
+fn answer(head: &str, lower: &[String]) -> Result<Command, LineError> {
+    let accept = matches!(head, "accept" | "accepted");
+    match (lower.get(1).map(String::as_str), accept) {
+        (None | Some("challenge"), true) => Ok(Command::Accept),
+        (None | Some("challenge"), false) => Ok(Command::Decline),
+        (Some("draw"), true) => Ok(Command::AcceptDraw),
+        (Some("draw"), false) => Ok(Command::DeclineDraw),
+        (Some(_), true) => Err(LineError::Accept),
+        (Some(_), false) => Err(LineError::Decline),
+    }
+}
+
+/// The game a command's words name after the command (`ratings draughts`,
+/// `rules dragons teeth`); `None` when they name none.
+fn game_named(words: &[&str]) -> Result<Option<Rules>, LineError> {
+    let r = rest(words, 1);
+    if r.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(r.parse::<Rules>()?))
 }
 
 /// The words of a line from the `n`th on, joined by single spaces.
