@@ -346,7 +346,7 @@ fn read_moves(
         }
         for (i, text) in m.get_ref().lines().enumerate() {
             let line = if multi { first_line + i } else { first_line };
-            if let Some(ml) = parse_line(rules, text, line).map_err(|msg| err(line, msg))? {
+            if let Some(ml) = parse_line(rules, text, line).map_err(|e| err(line, e.to_string()))? {
                 lines.push(ml);
             }
         }
@@ -447,7 +447,9 @@ impl Record {
         };
         let mut lines = Vec::new();
         for (i, text) in src.lines().enumerate() {
-            if let Some(ml) = parse_line(rules, text, i + 1).map_err(|m| err(i + 1, m))? {
+            if let Some(ml) =
+                parse_line(rules, text, i + 1).map_err(|e| err(i + 1, e.to_string()))?
+            {
                 lines.push(ml);
             }
         }
@@ -523,9 +525,37 @@ fn strip_comment(text: &str) -> &str {
     text
 }
 
+/// What is wrong with one line of a move list, quoting it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum MoveLineError {
+    #[error("move number `{0}` is too large")]
+    NumberTooLarge(String),
+    #[error("`{0}` is not a message id: write it like <id@host>")]
+    BadMessageId(String),
+    #[error("two message ids on one line")]
+    TwoMessageIds,
+    #[error("`{0}` is not a valid time: write it like 2026-11-20T10:02:11Z")]
+    BadTime(String),
+    #[error("two times on one line")]
+    TwoTimes,
+    #[error("move {0}. has no move")]
+    NumberWithoutMove(u32),
+    #[error("`{0}` has no move")]
+    SideWithoutMove(String),
+    #[error("the line has no move")]
+    NoMove,
+}
+
 /// Reads one line of a move list: `[12.] [side] move [time] [<message-id>]`.
 /// `Ok(None)` for a blank or comment-only line.
-pub fn parse_line(rules: Rules, text: &str, line: usize) -> Result<Option<MoveLine>, String> {
+///
+/// # Errors
+/// [`MoveLineError`] for a line that is none of these.
+pub fn parse_line(
+    rules: Rules,
+    text: &str,
+    line: usize,
+) -> Result<Option<MoveLine>, MoveLineError> {
     let text = strip_comment(text);
     let mut tokens: Vec<&str> = text.split_whitespace().collect();
     if tokens.is_empty() {
@@ -538,7 +568,7 @@ pub fn parse_line(rules: Rules, text: &str, line: usize) -> Result<Option<MoveLi
     {
         number = Some(
             n.parse::<u32>()
-                .map_err(|_| format!("move number `{}` is too large", tokens[0]))?,
+                .map_err(|_| MoveLineError::NumberTooLarge(tokens[0].to_string()))?,
         );
         tokens.remove(0);
     }
@@ -554,20 +584,17 @@ pub fn parse_line(rules: Rules, text: &str, line: usize) -> Result<Option<MoveLi
     while let Some(last) = tokens.last() {
         if last.starts_with('<') {
             if !last.ends_with('>') || last.len() < 3 {
-                return Err(format!(
-                    "`{last}` is not a message id: write it like <id@host>"
-                ));
+                return Err(MoveLineError::BadMessageId(last.to_string()));
             }
             if message_id.is_some() {
-                return Err("two message ids on one line".into());
+                return Err(MoveLineError::TwoMessageIds);
             }
             message_id = Some(last.to_string());
         } else if looks_like_time(last) {
-            let t = DateTime::parse_from_rfc3339(last).map_err(|_| {
-                format!("`{last}` is not a valid time: write it like 2026-11-20T10:02:11Z")
-            })?;
+            let t = DateTime::parse_from_rfc3339(last)
+                .map_err(|_| MoveLineError::BadTime(last.to_string()))?;
             if time.is_some() {
-                return Err("two times on one line".into());
+                return Err(MoveLineError::TwoTimes);
             }
             time = Some(t);
         } else {
@@ -577,9 +604,9 @@ pub fn parse_line(rules: Rules, text: &str, line: usize) -> Result<Option<MoveLi
     }
     if tokens.is_empty() {
         return Err(match (number, side) {
-            (Some(n), _) => format!("move {n}. has no move"),
-            (None, Some(s)) => format!("`{}` has no move", rules.side_name(s)),
-            (None, None) => "the line has no move".to_string(),
+            (Some(n), _) => MoveLineError::NumberWithoutMove(n),
+            (None, Some(s)) => MoveLineError::SideWithoutMove(rules.side_name(s).to_string()),
+            (None, None) => MoveLineError::NoMove,
         });
     }
     let joined = tokens.join(" ");
