@@ -371,7 +371,13 @@ fn shorten(line: &str) -> String {
 /// command nor an attempt at one. A colon inside a word is none of a
 /// label's (M.A.D.'s `12-20:2`, `digest daily 08:00`), nor is one after
 /// a first word that is no word (`#12: 22-15`, `12-20: 2`).
-pub(crate) static LABEL: LazyLock<Regex> = LazyLock::new(|| {
+/// Whether `line` starts with a label ([`LABEL`]); the regex, costly to
+/// compile for its Unicode classes, is only built for a line with a colon.
+pub(crate) fn labelled(line: &str) -> bool {
+    line.contains([':', '：']) && LABEL.is_match(line)
+}
+
+static LABEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)").expect("valid regex")
 });
 
@@ -439,7 +445,7 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
     // `rules = "mad"`, `moves = """`: a setting or a record's line (a game
     // record quoted back from a game-over mail), never a command; nor a
     // caption (`Legal moves: 50-26, 50-29`, `Your move: ...`).
-    if words.get(1) == Some(&"=") || LABEL.is_match(line) {
+    if words.get(1) == Some(&"=") || labelled(line) {
         return true;
     }
     head != "challenge"

@@ -215,7 +215,7 @@ fn near_miss_shaped(line: &str, after: usize) -> bool {
         && line.split_whitespace().count() <= 5
         && move_like <= 1
         && !numbered
-        && !LABEL.is_match(line)
+        && !labelled(line)
         && after < WRAPPED
 }
 

@@ -207,10 +207,58 @@ fn label_regex(labels: &str) -> String {
     format!(r"(?i)^[*_]*\s*(?:{labels})\s*[*_]*\s*[:：]")
 }
 
-fn set_of(kind: Kind) -> (RegexSet, Vec<&'static Row>) {
+/// A set of rows: every row's pattern with its counted repetitions left
+/// open (`{1,60}` as `{1,}`), which matches every line the row does and
+/// compiles in a fraction of the time (each counted copy of a Unicode
+/// class is a copy in the automaton); a line it matches is then tried on
+/// the row's own pattern, compiled the first time ([`first_match`]).
+struct Rows {
+    loose: RegexSet,
+    rows: Vec<(OnceLock<Regex>, &'static Row)>,
+}
+
+fn set_of(kind: Kind) -> Rows {
     let rows: Vec<&Row> = TABLE.iter().filter(|r| r.kind == kind).collect();
-    let set = RegexSet::new(rows.iter().map(|r| ci(r.pattern))).expect("quote table patterns");
-    (set, rows)
+    let loose =
+        RegexSet::new(rows.iter().map(|r| ci(&loosened(r.pattern)))).expect("quote table patterns");
+    Rows {
+        loose,
+        rows: rows.into_iter().map(|r| (OnceLock::new(), r)).collect(),
+    }
+}
+
+/// `pattern` with each `{m,n}` as `{m,}`: a pattern that matches all
+/// that `pattern` does, and more. Braces escaped or inside a class are
+/// left as they are.
+fn loosened(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let (mut escaped, mut class) = (false, false);
+    let mut chars = pattern.char_indices();
+    while let Some((at, c)) = chars.next() {
+        out.push(c);
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' => class = true,
+            ']' => class = false,
+            '{' if !class => {
+                let rest = &pattern[at + 1..];
+                let Some((m, n)) = rest.find('}').and_then(|end| rest[..end].split_once(','))
+                else {
+                    continue;
+                };
+                let counted = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+                if counted(m) && counted(n) {
+                    out.push_str(m);
+                    out.push(',');
+                    // Skip to the closing brace, which the loop writes.
+                    chars.nth(m.len() + n.len());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 fn ci(pattern: &str) -> String {
@@ -221,11 +269,9 @@ fn header_rows() -> impl Iterator<Item = &'static Row> {
     TABLE.iter().filter(|r| r.kind == Kind::Header)
 }
 
-static SEPARATORS: LazyLock<(RegexSet, Vec<&'static Row>)> =
-    LazyLock::new(|| set_of(Kind::Separator));
+static SEPARATORS: LazyLock<Rows> = LazyLock::new(|| set_of(Kind::Separator));
 
-static SIGNATURES: LazyLock<(RegexSet, Vec<&'static Row>)> =
-    LazyLock::new(|| set_of(Kind::Signature));
+static SIGNATURES: LazyLock<Rows> = LazyLock::new(|| set_of(Kind::Signature));
 
 /// Per header row: its `From` labels and its field labels.
 static HEADERS: LazyLock<Vec<(Regex, Regex, &'static Row)>> = LazyLock::new(|| {
@@ -301,12 +347,17 @@ fn clean(line: &str) -> &str {
     line.trim().trim_matches('*').trim()
 }
 
-fn first_match(set: &(RegexSet, Vec<&'static Row>), line: &str) -> Option<&'static Row> {
+/// The first row of `set` whose own pattern matches `line`.
+fn first_match(set: &Rows, line: &str) -> Option<&'static Row> {
     let line = clean(line);
     if line.is_empty() || line.len() > MAX_LINE {
         return None;
     }
-    set.0.matches(line).iter().next().map(|i| set.1[i])
+    set.loose.matches(line).iter().find_map(|i| {
+        let (exact, row) = &set.rows[i];
+        let exact = exact.get_or_init(|| Regex::new(&ci(row.pattern)).expect("quote table"));
+        exact.is_match(line).then_some(*row)
+    })
 }
 
 /// The separator row `line` is, if any: everything from it down is old

@@ -17,11 +17,12 @@ fn every_pattern_compiles_and_every_example_is_its_rows() {
     ] {
         assert!(!re.as_str().is_empty());
     }
-    for (_, row) in ATTRIBUTIONS.iter() {
+    let rows = SEPARATORS.rows.iter().chain(&SIGNATURES.rows);
+    for (_, row) in ATTRIBUTIONS.iter().chain(rows) {
         Regex::new(&ci(row.pattern)).unwrap_or_else(|e| panic!("{}: {e}", row.name));
     }
     assert_eq!(
-        SEPARATORS.1.len() + SIGNATURES.1.len() + HEADERS.len() + ATTRIBUTIONS.len(),
+        SEPARATORS.rows.len() + SIGNATURES.rows.len() + HEADERS.len() + ATTRIBUTIONS.len(),
         TABLE.len()
     );
     for row in TABLE {
@@ -94,5 +95,32 @@ fn shapes_no_row_names_are_found_by_their_form() {
         let lines: Vec<&str> = text.lines().collect();
         assert!(header_block(&lines, 0).is_none(), "{text}");
         assert!(attribution(&lines, 0).is_none(), "{text}");
+    }
+}
+
+#[test]
+fn a_loosened_pattern_leaves_its_counted_repetitions_open_and_nothing_else() {
+    for (pattern, loose) in [
+        ("^sent from [^:;!?<>]{1,60}$", "^sent from [^:;!?<>]{1,}$"),
+        ("a{2,40}b{3}c{0,1}", "a{2,}b{3}c{0,}"),
+        (r"x\{1,2}", r"x\{1,2}"),
+        ("{", "{"),
+        ("a{1,", "a{1,"),
+        ("a{,5}", "a{,5}"),
+        ("日{1,40}から", "日{1,}から"),
+        ("[{1,2}]{1,2}", "[{1,2}]{1,}"),
+        (r"[\]{1,2}]x{1,2}", r"[\]{1,2}]x{1,}"),
+    ] {
+        assert_eq!(loosened(pattern), loose, "{pattern}");
+    }
+    // What a row matches, its loosened pattern matches too.
+    for row in TABLE
+        .iter()
+        .filter(|r| matches!(r.kind, Kind::Separator | Kind::Signature))
+    {
+        let loose = Regex::new(&ci(&loosened(row.pattern))).unwrap();
+        for ex in row.examples {
+            assert!(loose.is_match(clean(ex)), "{}: {ex}", row.name);
+        }
     }
 }
