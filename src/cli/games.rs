@@ -78,12 +78,19 @@ const LONG_WORK: usize = 2000;
 /// a second, for long work only.
 struct Progress {
     what: &'static str,
+    /// Why they are read: every one (--rebuild), or those the index
+    /// vouches for no longer.
+    all: bool,
     last: Option<Instant>,
 }
 
 impl Progress {
-    fn new(what: &'static str) -> Progress {
-        Progress { what, last: None }
+    fn new(what: &'static str, all: bool) -> Progress {
+        Progress {
+            what,
+            all,
+            last: None,
+        }
     }
 
     fn tell(&mut self, done: usize, total: usize) {
@@ -93,7 +100,12 @@ impl Progress {
         let what = self.what;
         match self.last {
             None => {
-                eprintln!("pbem games: reading {total} {what} the index holds no summary of");
+                let why = if self.all {
+                    "to write the index anew"
+                } else {
+                    "the index holds no summary of (a new or damaged index?)"
+                };
+                eprintln!("pbem games: reading {total} {what} {why}");
                 self.last = Some(Instant::now());
             }
             Some(_) if done == total => eprintln!("pbem games: read {total} {what}"),
@@ -178,13 +190,13 @@ impl List {
     /// Every game's summary, from the index (every record read again
     /// with --rebuild, and the clocks too, under the lock).
     fn summaries(&self, store: &Store) -> anyhow::Result<store::index::Listing<GameSummary>> {
-        let mut progress = Progress::new("records");
+        let mut progress = Progress::new("records", self.rebuild);
         let mut tell = |done, total| progress.tell(done, total);
         if !self.rebuild {
             return Ok(store.summaries(Refresh::Stale, &mut tell)?);
         }
         let _lock = store.lock(true)?;
-        let mut clocks = Progress::new("clocks");
+        let mut clocks = Progress::new("clocks", true);
         store.summaries::<ClockSummary>(Refresh::All, &mut |d, t| clocks.tell(d, t))?;
         Ok(store.summaries(Refresh::All, &mut tell)?)
     }
