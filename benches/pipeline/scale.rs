@@ -205,15 +205,18 @@ pub(super) fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
     // The records' index, as pbem writes it with each record.
     let (rebuild_s, _) = timed_pbem(&["games", "--rebuild"], &path);
     let (list_s, listed) = timed_pbem(&["games"], &path);
-    let summaries_ms = {
-        let store = Store::open(&config.data).unwrap();
-        let t = Instant::now();
-        let l = store
-            .summaries::<GameSummary>(Refresh::Stale, &mut |_, _| {})
-            .unwrap();
-        assert_eq!((l.items.len(), l.read), (n, 0), "every game from the index");
-        t.elapsed().as_secs_f64() * 1000.0
-    };
+    // The best of three: the machine is shared.
+    let summaries_ms = (0..3)
+        .map(|_| {
+            let store = Store::open(&config.data).unwrap();
+            let t = Instant::now();
+            let l = store
+                .summaries::<GameSummary>(Refresh::Stale, &mut |_, _| {})
+                .unwrap();
+            assert_eq!((l.items.len(), l.read), (n, 0), "every game from the index");
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .fold(f64::INFINITY, f64::min);
 
     let picks: Vec<usize> = (0..samples).map(|i| i * n / samples).collect();
     let move_ms = sorted(one_move_polls(&config, &mut games, &picks));
