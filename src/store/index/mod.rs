@@ -115,13 +115,12 @@ fn quote(text: &str) -> String {
 /// wrong with it.
 #[derive(Debug)]
 pub struct Index<T> {
-    /// The summary of each id its last line gives (none for a file
-    /// gone), with the stamp of its file, sorted by id.
+    /// The summary of each id as its last line gives it, with the stamp
+    /// of its file, sorted by id (a file whose last line says it is gone
+    /// left out).
     pub entries: Vec<(String, (Stamp, T))>,
     /// Whether the index was found and is this pbem's: it may be added to.
     pub current: bool,
-    /// The length of its lines at its last rewrite.
-    base: u64,
     /// What was wrong with it: the file is not an index, or lines of it
     /// are no summaries (a torn last line, an append cut short by a
     /// crash, is left aside without a word).
@@ -133,7 +132,6 @@ impl<T> Index<T> {
         Index {
             entries: Vec::new(),
             current: false,
-            base: 0,
             problems: Vec::new(),
         }
     }
@@ -205,14 +203,13 @@ pub fn parse<T: Summary>(
         .strip_suffix(b"\n")
         .and_then(|l| std::str::from_utf8(l).ok())
         .and_then(|l| read_header(l, T::FOLDER));
-    let Some((current, base)) = head else {
+    let Some((current, _)) = head else {
         return Ok(Err(IndexError::NotIndex {
             path: path.to_string(),
             folder: T::FOLDER,
             found: quote(&String::from_utf8_lossy(&buf)),
         }));
     };
-    index.base = base;
     index.current = current;
     // Each line as it comes: an id and its summary, or that it is gone.
     let mut lines: Vec<(String, Option<(Stamp, T)>)> = Vec::new();
@@ -360,10 +357,10 @@ impl Store {
     /// Every `<id>.toml` file of the folder `T` summarizes, sorted by
     /// id, with its summary: from the index where it holds the file's
     /// stamp, else read from the file (`progress` is told how many of how
-    /// many such reads are done). What was read is added to the index (a
-    /// [`Refresh::Stale`] reader does that only when it gets the lock at
-    /// once, and then or when it cannot write says nothing: the listing is
-    /// right all the same).
+    /// many such reads are done). What was read is added to the index:
+    /// by a [`Refresh::Stale`] reader only when it gets the data folder's
+    /// lock at once; when it does not, or cannot write the index, the
+    /// listing is right all the same and nothing is said.
     ///
     /// # Errors
     /// When the folder or a file cannot be read; with [`Refresh::All`],
