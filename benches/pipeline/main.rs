@@ -15,8 +15,9 @@
 //! - **replay**: the cost of a record of 10, 100 and 1,000 moves: parse
 //!   and replay, and one move mail in that game;
 //! - **scale**: data folders of 1,000, 10,000 and 100,000 running games
-//!   with clocks: the time of `pbem games`, the cost of one move mail (a
-//!   poll of one mail, in process), and the daemon's peak RSS (VmHWM);
+//!   with clocks: the first poll, the time of `pbem games` (with its index
+//!   and rebuilding it), the cost of one move mail (a poll of one mail, in
+//!   process), and the daemon's peak RSS (VmHWM);
 //! - **process**: one move mail as a whole process (`pbem deliver`, as an
 //!   MTA pipe runs it, and `pbem poll` finding one mail) at 1,000 and
 //!   100,000 games, beside `/bin/true` and `pbem --version`.
@@ -618,43 +619,6 @@ fn report_replay(dir: &Path, sizes: &Sizes) {
             quantile(&r.move_ms, 0.9)
         );
     }
-}
-
-/// Scale: running games on disk, one folder per size.
-fn report_scale(dir: &Path, sizes: &Sizes) {
-    println!(
-        "\nscale: running games on disk ({SCALE_PLIES} moves each, all with a 30d clock)\n{:>8} {:>9} {:>13} {:>12} {:>18} {:>16} {:>18} {:>10}",
-        "games",
-        "build s",
-        "first poll s",
-        "`games` s",
-        "1 move/poll ms",
-        "daemon start s",
-        "daemon move ms",
-        "VmHWM MB"
-    );
-    for &n in &sizes.scale {
-        let sdir = dir.join(format!("scale-{n}"));
-        let s = scale(&sdir, n, sizes.samples);
-        assert_eq!(s.listed, s.games, "`pbem games` lists every game");
-        println!(
-            "{:>8} {:>9.1} {:>13.2} {:>12.2} {:>9.1} (p90 {:>5.1}) {:>16.2} {:>9.1} (max {:>5.1}) {:>10.1}",
-            s.games,
-            s.build_s,
-            s.first_poll_s,
-            s.list_s,
-            quantile(&s.move_ms, 0.5),
-            quantile(&s.move_ms, 0.9),
-            s.daemon_first_s,
-            quantile(&s.daemon_move_ms, 0.5),
-            s.daemon_move_ms.last().copied().unwrap_or(f64::NAN),
-            s.rss_mb
-        );
-        let _ = fs::remove_dir_all(&sdir);
-    }
-    println!(
-        "(first poll: no mail, builds the deadline index from every clock once; 1 move/poll: one move mail alone in a poll,\n in process, durable; daemon start: to the answer of a first mail; daemon move: as latency above, one mail at a time)"
-    );
 }
 
 fn main() {

@@ -1,16 +1,25 @@
 //! The scale section of the pipeline bench (benches/pipeline/main.rs):
-//! data folders of many running games with clocks, the time of `pbem
-//! games`, one move mail's poll, and the daemon's start and peak RSS.
+//! data folders of many running games with clocks, the first poll, the
+//! time of `pbem games` (and of rebuilding its index), one move mail's
+//! poll, and the daemon's start and peak RSS.
 
 use super::*;
+use pbem::store::index::{GameSummary, Refresh};
 
 pub(super) const SCALE_PLIES: usize = 10;
 
 pub(super) struct Scale {
     pub(super) games: usize,
     pub(super) build_s: f64,
+    /// The first poll of a folder without indexes: it reads every clock.
+    pub(super) cold_poll_s: f64,
+    /// The first poll with the clocks' index, the deadline index to build.
     pub(super) first_poll_s: f64,
+    /// `pbem games --rebuild`: every record read and replayed.
+    pub(super) rebuild_s: f64,
+    /// `pbem games` from its index: the process, and the store's call.
     pub(super) list_s: f64,
+    pub(super) summaries_ms: f64,
     pub(super) listed: usize,
     pub(super) move_ms: Vec<f64>,
     pub(super) daemon_first_s: f64,
@@ -144,43 +153,70 @@ pub(super) fn one_move_polls(config: &Config, games: &mut [Played], picks: &[usi
     out
 }
 
+/// The time of `pbem ARGS --config PATH`, a process, and its output's
+/// lines.
+fn timed_pbem(args: &[&str], path: &Path) -> (f64, usize) {
+    let t = Instant::now();
+    let out = Command::new(PBEM)
+        .args(args)
+        .arg("--config")
+        .arg(path)
+        .stderr(Stdio::null())
+        .output()
+        .unwrap();
+    let s = t.elapsed().as_secs_f64();
+    assert!(out.status.success(), "pbem {args:?}");
+    (s, out.stdout.iter().filter(|&&b| b == b'\n').count())
+}
+
+/// The time of a poll with no mail, in process.
+fn empty_poll(config: &Config) -> f64 {
+    let store = Store::open(&config.data).unwrap();
+    let identity = identity(config);
+    let templates = Templates::new(None);
+    let mut inbox = Maildir::open(config.inbox.maildir.clone().unwrap()).unwrap();
+    let taken = Taken::default();
+    let poller = Poller {
+        store: &store,
+        identity: &identity,
+        templates: &templates,
+        transport: &taken,
+        limits: Default::default(),
+        history: None,
+    };
+    let t = Instant::now();
+    let r = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    t.elapsed().as_secs_f64()
+}
+
 pub(super) fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
     let t = Instant::now();
     let (path, config, mut games) = scale_folder(dir, n);
     let build_s = t.elapsed().as_secs_f64();
 
-    let t = Instant::now();
-    let out = Command::new(PBEM)
-        .args(["games", "--config"])
-        .arg(&path)
-        .stderr(Stdio::null())
-        .output()
-        .unwrap();
-    let list_s = t.elapsed().as_secs_f64();
-    assert!(out.status.success());
-    let listed = out.stdout.iter().filter(|&&b| b == b'\n').count();
-
-    // The first poll of a data folder (an upgrade: it builds the deadline
-    // index from every clock), with no mail.
-    let first_poll_s = {
-        let store = Store::open(&config.data).unwrap();
-        let identity = identity(&config);
-        let templates = Templates::new(None);
-        let mut inbox = Maildir::open(config.inbox.maildir.clone().unwrap()).unwrap();
-        let taken = Taken::default();
-        let poller = Poller {
-            store: &store,
-            identity: &identity,
-            templates: &templates,
-            transport: &taken,
-            limits: Default::default(),
-            history: None,
-        };
-        let t = Instant::now();
-        let r = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
-        assert!(r.errors.is_empty(), "{:?}", r.errors);
-        t.elapsed().as_secs_f64()
-    };
+    // The first poll of a folder an older pbem wrote: no index of the
+    // clocks, whose every file it reads (and indexes), nor a deadline index.
+    let cold_poll_s = empty_poll(&config);
+    // The deadline index built again, as after a change of `[clock]` or
+    // an hour without a poll: from the clocks' index.
+    fs::remove_file(config.data.join("due/policy")).unwrap();
+    let first_poll_s = empty_poll(&config);
+    // The records' index, as pbem writes it with each record.
+    let (rebuild_s, _) = timed_pbem(&["games", "--rebuild"], &path);
+    let (list_s, listed) = timed_pbem(&["games"], &path);
+    // The best of three: the machine is shared.
+    let summaries_ms = (0..3)
+        .map(|_| {
+            let store = Store::open(&config.data).unwrap();
+            let t = Instant::now();
+            let l = store
+                .summaries::<GameSummary>(Refresh::Stale, &mut |_, _| {})
+                .unwrap();
+            assert_eq!((l.items.len(), l.read), (n, 0), "every game from the index");
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .fold(f64::INFINITY, f64::min);
 
     let picks: Vec<usize> = (0..samples).map(|i| i * n / samples).collect();
     let move_ms = sorted(one_move_polls(&config, &mut games, &picks));
@@ -209,8 +245,11 @@ pub(super) fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
     Scale {
         games: n,
         build_s,
+        cold_poll_s,
         first_poll_s,
+        rebuild_s,
         list_s,
+        summaries_ms,
         listed,
         move_ms,
         daemon_first_s,
@@ -219,4 +258,50 @@ pub(super) fn scale(dir: &Path, n: usize, samples: usize) -> Scale {
     }
 }
 
-// ---------------------------------------------------------------------------
+/// Scale: running games on disk, one folder per size.
+pub(super) fn report_scale(dir: &Path, sizes: &Sizes) {
+    println!(
+        "\nscale: running games on disk ({SCALE_PLIES} moves each, all with a 30d clock)\n{:>8} {:>8} {:>13} {:>8} {:>10} {:>13} {:>12} {:>18} {:>8} {:>18} {:>8}",
+        "games",
+        "build s",
+        "cold poll s",
+        "poll s",
+        "rebuild s",
+        "`games` s",
+        "index ms",
+        "1 move/poll ms",
+        "daemon s",
+        "daemon move ms",
+        "VmHWM MB"
+    );
+    for &n in &sizes.scale {
+        let sdir = dir.join(format!("scale-{n}"));
+        let s = scale(&sdir, n, sizes.samples);
+        assert_eq!(s.listed, s.games, "`pbem games` lists every game");
+        println!(
+            "{:>8} {:>8.1} {:>13.2} {:>8.2} {:>10.2} {:>13.2} {:>12.0} {:>9.1} (p90 {:>5.1}) {:>8.2} {:>9.1} (max {:>5.1}) {:>8.1}",
+            s.games,
+            s.build_s,
+            s.cold_poll_s,
+            s.first_poll_s,
+            s.rebuild_s,
+            s.list_s,
+            s.summaries_ms,
+            quantile(&s.move_ms, 0.5),
+            quantile(&s.move_ms, 0.9),
+            s.daemon_first_s,
+            quantile(&s.daemon_move_ms, 0.5),
+            s.daemon_move_ms.last().copied().unwrap_or(f64::NAN),
+            s.rss_mb
+        );
+        let _ = fs::remove_dir_all(&sdir);
+    }
+    println!(
+        "(cold poll: the first poll of a folder without indexes, no mail: reads every clock, makes the deadline index's\n \
+         markers of the next hour; poll: the same with the clocks' index (the deadline index built again, as after a\n \
+         change of [clock]); rebuild: `pbem games --rebuild`, a process, every record read and replayed; `games`: `pbem\n \
+         games`, a process, from its index; index: the store's call under it (Store::summaries); 1 move/poll: one move\n \
+         mail alone in a poll, in process, durable; daemon: its start, to the answer of a first mail; daemon move: as\n \
+         latency above, one mail at a time)"
+    );
+}

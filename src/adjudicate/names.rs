@@ -36,7 +36,8 @@ pub fn public_name(me: &Identity, mailbox: &str) -> String {
 /// at hand, names them by this.
 pub fn known_name(facts: &dyn Facts, me: &Identity, who: &str) -> String {
     let address = address_of(who);
-    let named = untrusted_name(who) != untrusted_name(&address);
+    // A bare address in lower case names no one but its own.
+    let named = who != address && untrusted_name(who) != untrusted_name(&address);
     if named || me.bot_level(who).is_some() {
         return public_name(me, who);
     }
@@ -121,7 +122,14 @@ fn untrusted_name(mailbox: &str) -> String {
         "%40", "&#64;", "&#x40;", "&commat;", "＠", "﹫", "[at]", "(at)", "{at}",
     ]
     .iter()
-    .fold(at, |s, form| s.replace(form, "@"));
+    // Each `replace` makes a new string: only for a form that is there.
+    .fold(at, |s, form| {
+        if s.contains(form) {
+            s.replace(form, "@")
+        } else {
+            s
+        }
+    });
     let shaped = at.match_indices('@').any(|(i, _)| {
         at[..i].chars().any(char::is_alphanumeric) && at[i + 1..].chars().any(char::is_alphanumeric)
     });

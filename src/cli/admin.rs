@@ -1,4 +1,5 @@
-//! The admin's commands: start a game, list games, play a move.
+//! The admin's commands: start a game, play a move (`pbem games`, the
+//! list, is in `games.rs`).
 //!
 //! `pbem new` and `pbem move` write through a [`store::Store::batch`] view
 //! and put it on disk together with their mails
@@ -11,16 +12,15 @@ mod play;
 use super::out;
 use super::server::ConfigArg;
 use crate::adjudicate::{Adjudicator, Desk};
-use crate::game::{self, PerSide, Side};
+use crate::game::{PerSide, Side};
 use crate::poll::OsRandom;
-use crate::record::{self, Record};
+use crate::record;
 use crate::reply::mailbox;
 use crate::rules::Rules;
 use crate::setup::Server;
 use crate::store::{self, Made};
 use clap::Args;
 use play::{Played, play_admin};
-use std::collections::BTreeMap;
 use std::path::Path;
 
 /// Start a game between two players and mail them both the board.
@@ -370,181 +370,6 @@ fn started_already(
         && rec.first == first
         && rec.players == players.clone().map(|_, p| Some(p))
         && stored_clock == clock)
-}
-
-/// A record's players keyed by their sides' names, as `pbem games` lists
-/// them (in the names' order).
-fn named_players(rec: &Record) -> BTreeMap<&'static str, &String> {
-    rec.players_by_name()
-        .map(|(side, p)| (rec.rules.side_name(side), p))
-        .collect()
-}
-
-/// List the games in the data folder: id, game, players, state; then the
-/// challenges not yet answered. Exits 1 when a record is damaged.
-///
-/// Examples:
-///   pbem games
-///   pbem games --json
-#[derive(Args, Debug)]
-#[command(verbatim_doc_comment)]
-pub struct Games {
-    #[command(flatten)]
-    config: ConfigArg,
-    /// One JSON object per line for each game and challenge (`kind`).
-    #[arg(long)]
-    json: bool,
-}
-
-impl Games {
-    pub fn execute(self) -> anyhow::Result<i32> {
-        let config = self.config.load()?;
-        let store = store::Store::open(&config.data)?;
-        let me = config.identity();
-        // People by their names, as pbem names them in its mails.
-        let named = |m: &str| crate::adjudicate::known_name(&store, &me, m);
-        let mut rows = Rows::default();
-        let mut bad = 0;
-        for id in store.game_ids()? {
-            let checked = match store.record(&id) {
-                Ok(None) => continue,
-                Ok(Some(r)) => super::validate_record(&r)
-                    .map(|c| (r, c))
-                    .map_err(|e| e.to_string()),
-                Err(e @ (store::StoreError::NotText { .. } | store::StoreError::Record { .. })) => {
-                    Err(e.to_string())
-                }
-                Err(e) => return Err(e.into()),
-            };
-            match checked {
-                Ok((rec, c)) => self.game(&mut rows, &id, &rec, &c, &named)?,
-                Err(e) => {
-                    bad += 1;
-                    self.damaged(&mut rows, &id, "game", &e)?;
-                }
-            }
-        }
-        for id in store.challenge_ids()? {
-            match store.challenge(&id) {
-                Ok(Some(c)) => self.challenge(&mut rows, &id, &c, &named)?,
-                Ok(None) => {}
-                Err(e) => {
-                    bad += 1;
-                    self.damaged(&mut rows, &id, "challenge", &e.to_string())?;
-                }
-            }
-        }
-        rows.print()?;
-        Ok(if bad == 0 { 0 } else { 1 })
-    }
-
-    fn damaged(&self, rows: &mut Rows, id: &str, kind: &str, e: &str) -> anyhow::Result<()> {
-        if self.json {
-            out!(
-                "{}",
-                serde_json::json!({"id": id, "kind": kind, "state": "damaged", "error": e})
-            );
-        } else {
-            rows.push(id, "DAMAGED", format!("[{e}]"));
-        }
-        Ok(())
-    }
-
-    fn game(
-        &self,
-        rows: &mut Rows,
-        id: &str,
-        rec: &Record,
-        c: &super::Checked,
-        name: &dyn Fn(&str) -> String,
-    ) -> anyhow::Result<()> {
-        if self.json {
-            out!(
-                "{}",
-                serde_json::json!({
-                    "id": id, "kind": "game", "rules": rec.rules.slug(), "game": rec.rules.name(),
-                    "players": named_players(rec), "first": rec.rules.side_name(rec.first_side()),
-                    "state": if c.result.is_over() { "over" } else { "in play" },
-                    "result": c.word, "moves": c.moves,
-                })
-            );
-            return Ok(());
-        }
-        let players = named_players(rec)
-            .iter()
-            .map(|(s, p)| format!("{s}: {}", name(p)))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let moves = format!("{} move{}", c.moves, if c.moves == 1 { "" } else { "s" });
-        // The result in words: the winner by their side's name.
-        let state = match c.result.outcome() {
-            None => format!("in play, {moves}"),
-            Some(game::Outcome::Draw) => format!("drawn ({moves})"),
-            Some(game::Outcome::Win(side)) => {
-                format!("{} won ({moves})", rec.rules.side_name(side))
-            }
-        };
-        rows.push(id, rec.rules.name(), format!("{players}  [{state}]"));
-        Ok(())
-    }
-
-    fn challenge(
-        &self,
-        rows: &mut Rows,
-        id: &str,
-        c: &store::Challenge,
-        name: &dyn Fn(&str) -> String,
-    ) -> anyhow::Result<()> {
-        let game = c.rules.name();
-        if self.json {
-            out!(
-                "{}",
-                serde_json::json!({
-                    "id": id, "kind": "challenge", "rules": c.rules.slug(), "game": game,
-                    "challenger": c.challenger, "challenger_side": c.rules.side_name(c.challenger_side),
-                    "opponent": c.opponent, "first": c.rules.side_name(c.first), "state": "not answered",
-                })
-            );
-        } else {
-            rows.push(
-                id,
-                game,
-                format!(
-                    "challenge from {} to {}, not answered",
-                    name(&c.challenger),
-                    name(&c.opponent)
-                ),
-            );
-        }
-        Ok(())
-    }
-}
-
-/// `pbem games`'s lines, held until all are read: the id and game columns
-/// are as wide as their longest entry (an id has no fixed length), so
-/// every line's columns start at the same place.
-#[derive(Default)]
-struct Rows(Vec<(String, String, String)>);
-
-impl Rows {
-    fn push(&mut self, id: &str, game: &str, rest: String) {
-        self.0.push((id.into(), game.into(), rest));
-    }
-
-    fn print(&self) -> anyhow::Result<()> {
-        let width = |f: fn(&(String, String, String)) -> &String| {
-            self.0
-                .iter()
-                .map(|r| f(r).chars().count())
-                .max()
-                .unwrap_or(0)
-        };
-        let (id_w, game_w) = (width(|r| &r.0), width(|r| &r.1));
-        for (id, game, rest) in &self.0 {
-            out!("{id:<id_w$}  {game:<game_w$}  {rest}");
-        }
-        Ok(())
-    }
 }
 
 /// Play a move in a game as the admin (for the side to move), write the

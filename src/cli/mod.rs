@@ -48,7 +48,7 @@ pub enum Command {
     Rules(rules::RulesCmd),
     Demo(demo::Demo),
     New(admin::New),
-    Games(admin::Games),
+    Games(games::List),
     Move(admin::Move),
     Init(server::Init),
     Poll(server::Poll),

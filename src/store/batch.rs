@@ -83,6 +83,7 @@ impl Store {
                 stale: Mutex::new(Vec::new()),
                 pending: Mutex::new(PendingWrites::default()),
             })),
+            players: None,
         })
     }
 
@@ -169,6 +170,16 @@ impl Store {
                 remove_if_there(p)?;
             }
         }
+        // 5. The summaries of the records and clocks now in place, each
+        // with the stamp of its new file: durable with them at the sync
+        // below; one a crash loses leaves its file to be read again.
+        let changed: Vec<(&Path, Option<&str>)> = pending
+            .order
+            .iter()
+            .filter(|p| !pending.in_place.contains(*p))
+            .map(|p| (p.as_path(), pending.files.get(p).and_then(Option::as_deref)))
+            .collect();
+        self.index_changes(&changed)?;
         syncfs()
     }
 
@@ -203,7 +214,10 @@ impl Store {
                 lock(&b.pending).set(p, Some(text.to_string()));
                 Ok(())
             }
-            None => write_atomic_via(p, text, &self.root.join("tmp"), true).map_err(io_err(p)),
+            None => {
+                write_atomic_via(p, text, &self.root.join("tmp"), true).map_err(io_err(p))?;
+                self.index_changes(&[(p, Some(text))])
+            }
         }
     }
 
@@ -255,7 +269,8 @@ impl Store {
             lock(&b.pending).set(p, None);
             return Ok(());
         }
-        remove_if_there(p)
+        remove_if_there(p)?;
+        self.index_changes(&[(p, None)])
     }
 
     /// The text of `p`, `None` when there is no such file; on a batch

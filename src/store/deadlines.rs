@@ -4,10 +4,24 @@
 
 use super::batch::lock;
 use super::files::{remove_if_there, sync_file_system, sync_folder, write_atomic_via};
+use super::index::{ClockSummary, Refresh};
 use super::{GameClock, Store, StoreError, io_err, read_opt, valid_id};
 use crate::timecontrol::ClockPolicy;
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
+
+/// How far ahead of the poll that builds the deadline index it makes
+/// markers (see [`Store::due_clocks`]).
+pub const HORIZON: chrono::TimeDelta = chrono::TimeDelta::hours(1);
+
+/// The time the first line of `DATA/due/policy` says the markers were
+/// made until: `until = "<RFC 3339>"`.
+fn built_until(line: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    let t = line.strip_prefix("until = ")?.trim().trim_matches('"');
+    chrono::DateTime::parse_from_rfc3339(t)
+        .ok()
+        .map(|t| t.to_utc())
+}
 
 impl Store {
     /// The clock of game `id`, if it has one.
@@ -56,10 +70,16 @@ impl Store {
     ///
     /// The index, `DATA/due/<YYYYMMDD>/<HHMMSS>.<id>`, holds one empty
     /// file per running clock, named by its [`ClockState::next_due`]
-    /// (rounded down to the second) under `policy`. `DATA/due/policy`
-    /// names the policy it was built for; when it is missing (an older
-    /// data folder, a crash while building) or differs (pbem.toml's
-    /// `[clock]` changed), the index is built again from every clock.
+    /// (rounded down to the second) under `policy`, for every clock due
+    /// before the time `DATA/due/policy` says it was built until: a
+    /// clock's write makes its marker, and a build makes those of the
+    /// clocks due before an hour from now ([`HORIZON`]), so that it makes
+    /// few whatever the number of games. Once `now` reaches that time, the
+    /// markers of the next hour are made (from the clocks' index,
+    /// `DATA/index/clocks.idx`: one file read, not every clock). When
+    /// `DATA/due/policy` is missing (an older data folder, a crash while
+    /// building) or names another policy (pbem.toml's `[clock]` changed),
+    /// the markers are all made again.
     ///
     /// [`ClockState::next_due`]: crate::timecontrol::ClockState::next_due
     ///
@@ -75,12 +95,17 @@ impl Store {
             path: due.join("policy").display().to_string(),
             source,
         })?;
-        if read_opt(&due.join("policy"))?.as_deref() != Some(stamp.as_str()) {
-            if self.clock_ids()?.is_empty() {
+        let built = read_opt(&due.join("policy"))?;
+        let (until, same) = match built.as_deref().and_then(|t| t.split_once('\n')) {
+            Some((first, rest)) => (built_until(first), rest == stamp),
+            None => (None, false),
+        };
+        if !same || until.is_none_or(|u| now >= u) {
+            if !self.any_clock()? {
                 // No clock, nothing to index (nor a file to write).
                 return Ok(Vec::new());
             }
-            self.build_due(policy, &stamp)?;
+            self.build_due(policy, &stamp, now + HORIZON, same)?;
         }
         let (today, time) = (
             now.format("%Y%m%d").to_string(),
@@ -145,23 +170,39 @@ impl Store {
         Ok(())
     }
 
-    /// Builds the deadline index from every clock (see [`Store::due_clocks`]).
-    fn build_due(&self, policy: &ClockPolicy, stamp: &str) -> Result<(), StoreError> {
+    /// Makes the markers of the deadline index (see [`Store::due_clocks`])
+    /// of every clock due before `until`, after removing every marker
+    /// unless `extend`; then notes `until` and the policy.
+    fn build_due(
+        &self,
+        policy: &ClockPolicy,
+        stamp: &str,
+        until: chrono::DateTime<chrono::Utc>,
+        extend: bool,
+    ) -> Result<(), StoreError> {
         let due = self.root.join("due");
         let stamp_file = due.join("policy");
-        remove_if_there(&stamp_file)?;
-        let root = File::open(&self.root).map_err(io_err(&self.root))?;
-        for e in fs::read_dir(&due).map_err(io_err(&due))?.flatten() {
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                fs::remove_dir_all(e.path()).map_err(io_err(&e.path()))?;
+        if !extend {
+            remove_if_there(&stamp_file)?;
+            for e in fs::read_dir(&due).map_err(io_err(&due))?.flatten() {
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    fs::remove_dir_all(e.path()).map_err(io_err(&e.path()))?;
+                }
             }
         }
-        for id in self.clock_ids()? {
+        let root = File::open(&self.root).map_err(io_err(&self.root))?;
+        // The poll holds the lock; what the index lacks is read from the
+        // clocks' files and added to it.
+        let clocks = self.summaries::<ClockSummary>(Refresh::StaleLocked, &mut |_, _| {})?;
+        for (id, c) in clocks.items {
             // A damaged clock is left to the poll, which reports it.
-            let Ok(Some(c)) = self.clock(&id) else {
+            let ClockSummary::Clock(c) = c else {
                 continue;
             };
-            if let Some(m) = self.due_marker(&id, &c, policy) {
+            if c.state.next_due(policy).is_some_and(|at| at < until)
+                && let Some(m) = self.due_marker(&id, &c, policy)
+                && !m.exists()
+            {
                 let dir = m.parent().unwrap_or(&due);
                 fs::create_dir_all(dir).map_err(io_err(dir))?;
                 File::create(&m).map_err(io_err(&m))?;
@@ -171,7 +212,8 @@ impl Store {
         // stamp at once, also from a batch view (the index is not the
         // batch's: it only names clocks to look at).
         sync_file_system(&root).map_err(io_err(&self.root))?;
-        write_atomic_via(&stamp_file, stamp, &self.root.join("tmp"), true)
+        let text = format!("until = \"{}\"\n{stamp}", until.to_rfc3339());
+        write_atomic_via(&stamp_file, text, &self.root.join("tmp"), true)
             .map_err(io_err(&stamp_file))
     }
 
@@ -218,6 +260,28 @@ impl Store {
                 let _ = fs::remove_file(m);
             }
         }
+    }
+
+    /// Whether a game has a clock: the first of the folder's files read,
+    /// not all of them.
+    fn any_clock(&self) -> Result<bool, StoreError> {
+        let dir = self.root.join("clocks");
+        let on_disk = fs::read_dir(&dir)
+            .map_err(io_err(&dir))?
+            .flatten()
+            .any(|e| {
+                e.file_name()
+                    .to_str()
+                    .and_then(|n| n.strip_suffix(".toml"))
+                    .is_some_and(valid_id)
+            });
+        Ok(on_disk
+            || self.batch.as_ref().is_some_and(|b| {
+                lock(&b.pending)
+                    .files
+                    .iter()
+                    .any(|(p, text)| text.is_some() && p.parent() == Some(dir.as_path()))
+            }))
     }
 
     /// The ids of games with a clock.

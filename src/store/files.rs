@@ -5,8 +5,8 @@
 //! atomic").
 
 use super::{StoreError, io_err};
-use std::fs::{self, File};
-use std::io::{self, Write};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
@@ -123,15 +123,58 @@ pub(crate) fn sync_folder(p: &Path) -> Result<(), StoreError> {
 /// Any I/O error but "not found"; a file that is not UTF-8.
 pub(crate) fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
     match fs::read(p) {
-        Ok(bytes) => String::from_utf8(bytes).map(Some).map_err(|e| {
-            let at = e.utf8_error().valid_up_to();
-            StoreError::NotText {
-                path: p.display().to_string(),
-                line: 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count(),
-                at,
-            }
-        }),
+        Ok(bytes) => text_of(p, bytes).map(Some),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_err(p)(e)),
     }
+}
+
+/// `bytes`, read from `p`, as text.
+///
+/// # Errors
+/// [`StoreError::NotText`] naming the line and byte of the first that is
+/// no character.
+pub(crate) fn text_of(p: &Path, bytes: Vec<u8>) -> Result<String, StoreError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        StoreError::NotText {
+            path: p.display().to_string(),
+            line: 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count(),
+            at,
+        }
+    })
+}
+
+/// Appends `lines` to the log `p` on a line of their own (a line cut short
+/// by an earlier crash must not swallow the first new one), synced when
+/// `sync`; on a failure the file is cut back to its old length (a full
+/// disk may take half a line). Returns whether the file is new.
+pub(crate) fn append_whole(p: &Path, lines: &str, sync: bool) -> Result<bool, StoreError> {
+    let mut f = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(p)
+        .map_err(io_err(p))?;
+    let len = f.metadata().map_err(io_err(p))?.len();
+    let mut text = String::with_capacity(lines.len() + 1);
+    if len > 0 {
+        let mut last = [0u8; 1];
+        f.seek(SeekFrom::Start(len - 1))
+            .and_then(|_| f.read_exact(&mut last))
+            .map_err(io_err(p))?;
+        if last[0] != b'\n' {
+            text.push('\n');
+        }
+    }
+    text.push_str(lines);
+    super::crashpoint::reach();
+    let written = f
+        .write_all(text.as_bytes())
+        .and_then(|()| if sync { f.sync_all() } else { Ok(()) });
+    if let Err(e) = written {
+        let _ = f.set_len(len).and_then(|()| f.sync_all());
+        return Err(io_err(p)(e));
+    }
+    Ok(len == 0)
 }

@@ -12,12 +12,11 @@
 //! closing ` .` and is no key, and the next append starts on a line of its
 //! own.
 
-use super::files::{read_opt, sync_file_system, sync_folder};
+use super::files::{append_whole, read_opt, sync_file_system, sync_folder};
 use super::{Store, StoreError, io_err, stable_hash};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fs::{self, File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
 /// The keys processed so far, read from disk as they are asked about.
@@ -180,38 +179,4 @@ impl Store {
         };
         sync_file_system(&root).map_err(io_err(&self.root))
     }
-}
-
-/// Appends `lines` to the log `p` on a line of their own (a line cut short
-/// by an earlier crash must not swallow the first key), synced when
-/// `sync`; on a failure the file is cut back to its old length (a full
-/// disk may take half a line). Returns whether the file is new.
-fn append_whole(p: &Path, lines: &str, sync: bool) -> Result<bool, StoreError> {
-    let mut f = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .open(p)
-        .map_err(io_err(p))?;
-    let len = f.metadata().map_err(io_err(p))?.len();
-    let mut text = String::with_capacity(lines.len() + 1);
-    if len > 0 {
-        let mut last = [0u8; 1];
-        f.seek(SeekFrom::Start(len - 1))
-            .and_then(|_| f.read_exact(&mut last))
-            .map_err(io_err(p))?;
-        if last[0] != b'\n' {
-            text.push('\n');
-        }
-    }
-    text.push_str(lines);
-    super::crashpoint::reach();
-    let written = f
-        .write_all(text.as_bytes())
-        .and_then(|()| if sync { f.sync_all() } else { Ok(()) });
-    if let Err(e) = written {
-        let _ = f.set_len(len).and_then(|()| f.sync_all());
-        return Err(io_err(p)(e));
-    }
-    Ok(len == 0)
 }

@@ -21,6 +21,7 @@ mod bot;
 mod clocks;
 mod crash;
 mod crash_bot;
+mod crash_index;
 mod crash_league;
 mod crash_proof;
 mod crash_rounds;

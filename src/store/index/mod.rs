@@ -1,0 +1,608 @@
+//! The indexes: one file per folder of the data folder that holds a
+//! summary of each of its files, so that what needs every game reads one
+//! file instead of one per game (docs/src/formats/index.md).
+//!
+//! ```text
+//! DATA/index/games.idx    each record's summary: what `pbem games` lists
+//! DATA/index/clocks.idx   each clock's state, for the deadline index
+//! ```
+//!
+//! An index grows by appends: every write or removal of a record or a
+//! clock (at a batch's sync, or a plain store's write) appends the new
+//! file's summary once the file is in place, a line of its own with its
+//! checksum; the last line of an id is the one that counts. When the file
+//! has grown to twice its size at its last rewrite, it is rewritten with
+//! one line per file.
+//!
+//! A summary holds only while its file is the one it was made from: each
+//! line carries the [`Stamp`] of that file (inode, length, modification
+//! time), and a reader takes it only when the file on disk has that
+//! stamp. Anything else (a crash between a file's rename and the append,
+//! a file edited by hand, a line or a whole index lost or damaged, the
+//! index of another version of pbem) leaves summaries that are not
+//! taken: their files are read again and the index mended. So the index
+//! needs no sync of its own and never says what the files do not.
+
+use super::files::{append_whole, text_of, write_atomic_via};
+use super::{Store, StoreError, io_err, stable_hash, valid_id};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{self, BufRead, BufReader, Read};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+
+mod kinds;
+#[cfg(test)]
+mod tests;
+
+pub use kinds::{ClockSummary, GameFacts, GameSummary};
+
+/// The first word of an index.
+const MAGIC: &str = "pbem-index";
+/// The format of the lines: a reader takes no other.
+const FORMAT: &str = "1";
+/// The pbem whose summaries an index holds: another version's may
+/// read a record otherwise, so its index is not taken.
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// How much an index may grow past twice its lines at its last rewrite
+/// before it is rewritten: small ones are not rewritten at every append.
+const SLACK: u64 = 256 * 1024;
+
+/// One version of a file on disk: its inode, length and modification
+/// time (seconds, nanoseconds). pbem replaces a file by renaming a new
+/// one over it (another inode); an edit in place changes its time, and
+/// mostly its length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Stamp(u64, u64, i64, i64);
+
+impl Stamp {
+    pub(crate) fn of(m: &fs::Metadata) -> Stamp {
+        Stamp(m.ino(), m.size(), m.mtime(), m.mtime_nsec())
+    }
+}
+
+/// What an index holds of each file of one folder.
+pub trait Summary: Serialize + DeserializeOwned + Clone {
+    /// The folder of the data folder whose `<id>.toml` files it
+    /// summarizes, and the name of its index.
+    const FOLDER: &'static str;
+    /// The summary of `text`, which pbem has just written as file `id`
+    /// (a record it replayed to make it: read, not replayed again).
+    fn of_written(id: &str, text: &str) -> Self;
+    /// The summary of file `id` as found on disk (its text, or why it is
+    /// none), checked in full.
+    fn of_found(id: &str, text: Result<String, StoreError>) -> Self;
+}
+
+/// Why an index, or a line of one, is not taken. The files it would
+/// have summarized are read instead, and the index is written anew.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum IndexError {
+    #[error(
+        "{path}: not a pbem index: it begins {found:?}, where \"{MAGIC} {FORMAT} {folder} ...\" \
+         belongs; pbem reads every file of {folder}/ instead and writes the index again"
+    )]
+    NotIndex {
+        path: String,
+        folder: &'static str,
+        found: String,
+    },
+    #[error(
+        "{path}: line {line}: {why}: {found:?}; pbem reads the files of {folder}/ the index \
+         does not vouch for and writes the index again"
+    )]
+    BadLine {
+        path: String,
+        folder: &'static str,
+        line: usize,
+        why: &'static str,
+        found: String,
+    },
+}
+
+/// The start of `text` as an error quotes it.
+fn quote(text: &str) -> String {
+    let mut end = text.len().min(60);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+/// An index as read: the summary of each file it names, and what was
+/// wrong with it.
+#[derive(Debug)]
+pub struct Index<T> {
+    /// The summary of each id as its last line gives it, with the stamp
+    /// of its file, sorted by id (a file whose last line says it is gone
+    /// left out).
+    pub entries: Vec<(String, (Stamp, T))>,
+    /// Whether the index was found and is this pbem's: it may be added to.
+    pub current: bool,
+    /// What was wrong with it: the file is not an index, or lines of it
+    /// are no summaries (a torn last line, an append cut short by a
+    /// crash, is left aside without a word).
+    pub problems: Vec<IndexError>,
+}
+
+impl<T> Index<T> {
+    fn empty() -> Index<T> {
+        Index {
+            entries: Vec::new(),
+            current: false,
+            problems: Vec::new(),
+        }
+    }
+}
+
+/// A line of an index: file `id` has stamp `at` and summary `is`; no
+/// stamp, it is gone.
+#[derive(Serialize, Deserialize)]
+struct Line<T> {
+    id: String,
+    // A missing `Option` reads as `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    at: Option<Stamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    is: Option<T>,
+}
+
+/// The first line of an index of `folder` whose lines were `base` bytes
+/// long when it was written.
+fn header(folder: &str, base: u64) -> String {
+    format!("{MAGIC} {FORMAT} {folder} {VERSION} {base}\n")
+}
+
+/// The header's word of whether the index is this pbem's, and its base;
+/// `None` when `line` is no header of an index of `folder`.
+fn read_header(line: &str, folder: &str) -> Option<(bool, u64)> {
+    let words: Vec<&str> = line.split(' ').collect();
+    match words[..] {
+        [MAGIC, FORMAT, f, version, base] if f == folder => {
+            Some((version == VERSION, base.parse().ok()?))
+        }
+        _ => None,
+    }
+}
+
+/// One line of an index: `id`'s summary and the stamp of its file, or
+/// (`None`) that it is gone. The JSON after its FNV-1a hash.
+fn line<T: Serialize>(id: &str, summary: Option<&(Stamp, T)>) -> Result<String, StoreError> {
+    let json = serde_json::to_string(&Line {
+        id: id.to_string(),
+        at: summary.map(|s| s.0),
+        is: summary.map(|s| &s.1),
+    })
+    .map_err(|source| StoreError::Json {
+        what: format!("the summary of {id}"),
+        source,
+    })?;
+    Ok(format!("{:016x} {json}\n", stable_hash(json.as_bytes())))
+}
+
+/// Reads an index of `T::FOLDER` (`path` names it in errors) a line at a
+/// time: what is kept is the summaries, not the text.
+///
+/// # Errors
+/// The outer error when `r` cannot be read; the inner
+/// [`IndexError::NotIndex`] when its first line is no header of such an
+/// index. Lines that are no summaries are left aside, each named in
+/// [`Index::problems`].
+pub fn parse<T: Summary>(
+    path: &str,
+    mut r: impl BufRead,
+) -> io::Result<Result<Index<T>, IndexError>> {
+    let mut index = Index::empty();
+    let mut buf = Vec::new();
+    if r.read_until(b'\n', &mut buf)? == 0 {
+        return Ok(Ok(index));
+    }
+    let head = buf
+        .strip_suffix(b"\n")
+        .and_then(|l| std::str::from_utf8(l).ok())
+        .and_then(|l| read_header(l, T::FOLDER));
+    let Some((current, _)) = head else {
+        return Ok(Err(IndexError::NotIndex {
+            path: path.to_string(),
+            folder: T::FOLDER,
+            found: quote(&String::from_utf8_lossy(&buf)),
+        }));
+    };
+    index.current = current;
+    // Each line as it comes: an id and its summary, or that it is gone.
+    let mut lines: Vec<(String, Option<(Stamp, T)>)> = Vec::new();
+    for n in 0.. {
+        if !current {
+            break;
+        }
+        buf.clear();
+        r.read_until(b'\n', &mut buf)?;
+        // A last line without its line break is an append cut short or
+        // under way: left aside without a word.
+        let Some(line) = buf.strip_suffix(b"\n") else {
+            break;
+        };
+        let Ok(text) = std::str::from_utf8(line) else {
+            let text = String::from_utf8_lossy(line);
+            index
+                .problems
+                .push(bad_line::<T>(path, n, &text, "not UTF-8 text"));
+            continue;
+        };
+        match read_line::<T>(text) {
+            Ok(Line { id, at: None, .. }) => lines.push((id, None)),
+            Ok(Line {
+                id,
+                at: Some(at),
+                is: Some(is),
+            }) => lines.push((id, Some((at, is)))),
+            Ok(Line { is: None, .. }) => {
+                let why = "a stamp without a summary";
+                index.problems.push(bad_line::<T>(path, n, text, why));
+            }
+            Err(why) => index.problems.push(bad_line::<T>(path, n, text, why)),
+        }
+    }
+    index.entries = last_of_each(lines);
+    Ok(Ok(index))
+}
+
+/// The last of `lines` for each id, sorted by id, those of files gone
+/// left out.
+fn last_of_each<T>(mut lines: Vec<(String, Option<T>)>) -> Vec<(String, T)> {
+    // Stable: the lines of an id stay in the order they were written.
+    lines.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut out = Vec::with_capacity(lines.len());
+    let mut lines = lines.into_iter().peekable();
+    while let Some((id, e)) = lines.next() {
+        if lines.peek().is_some_and(|(next, _)| *next == id) {
+            continue;
+        }
+        if let Some(e) = e {
+            out.push((id, e));
+        }
+    }
+    out
+}
+
+fn bad_line<T: Summary>(path: &str, n: usize, text: &str, why: &'static str) -> IndexError {
+    IndexError::BadLine {
+        path: path.to_string(),
+        folder: T::FOLDER,
+        line: n + 2,
+        why,
+        found: quote(text),
+    }
+}
+
+/// One line of an index read, or what is wrong with it.
+fn read_line<T: Summary>(text: &str) -> Result<Line<T>, &'static str> {
+    let (hash, json) = text.split_once(' ').ok_or("no checksum")?;
+    let hash = (hash.len() == 16)
+        .then(|| u64::from_str_radix(hash, 16).ok())
+        .flatten()
+        .ok_or("no checksum")?;
+    if hash != stable_hash(json.as_bytes()) {
+        return Err("its checksum does not match");
+    }
+    let line: Line<T> = serde_json::from_str(json).map_err(|_| "not a summary")?;
+    if !valid_id(&line.id) {
+        return Err("no file id");
+    }
+    Ok(line)
+}
+
+/// The `<id>.toml` files of `dir` with their stamps, sorted by id.
+fn stamps_in(dir: &Path) -> Result<Vec<(String, Stamp)>, StoreError> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
+        let name = e.file_name();
+        let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".toml")) else {
+            continue;
+        };
+        if !valid_id(id) {
+            continue;
+        }
+        // Relative to the open folder (fstatat): no walk of the path.
+        match e.metadata() {
+            Ok(m) if m.is_file() => out.push((id.to_string(), Stamp::of(&m))),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(err) => return Err(io_err(&e.path())(err)),
+        }
+    }
+    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// The id a file of an indexed folder has, `None` for any other.
+fn id_of(p: &Path) -> Option<String> {
+    let id = p.file_name()?.to_str()?.strip_suffix(".toml")?;
+    valid_id(id).then(|| id.to_string())
+}
+
+/// How [`Store::summaries`] treats the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refresh {
+    /// Take the summaries whose files are unchanged, read the rest, and
+    /// add what was read to the index when the data folder's lock is
+    /// free (a reader's: `pbem games`).
+    Stale,
+    /// [`Refresh::Stale`], for a caller that holds the lock (a poll).
+    StaleLocked,
+    /// Read every file and write the index anew (`pbem games
+    /// --rebuild`; the caller holds the lock).
+    All,
+}
+
+/// What [`Store::summaries`] found.
+#[derive(Debug)]
+pub struct Listing<T> {
+    /// Every file of the folder, by id, with its summary.
+    pub items: Vec<(String, T)>,
+    /// What was wrong with the index.
+    pub problems: Vec<IndexError>,
+    /// How many files were read because the index had no summary of them
+    /// that holds.
+    pub read: usize,
+}
+
+impl Store {
+    fn index_path(&self, folder: &str) -> PathBuf {
+        self.root.join("index").join(format!("{folder}.idx"))
+    }
+
+    /// Every `<id>.toml` file of the folder `T` summarizes, sorted by
+    /// id, with its summary: from the index where it holds the file's
+    /// stamp, else read from the file (`progress` is told how many of how
+    /// many such reads are done). What was read is added to the index:
+    /// by a [`Refresh::Stale`] reader only when it gets the data folder's
+    /// lock at once; when it does not, or cannot write the index, the
+    /// listing is right all the same and nothing is said.
+    ///
+    /// # Errors
+    /// When the folder or a file cannot be read; with [`Refresh::All`],
+    /// when the index cannot be written.
+    pub fn summaries<T: Summary>(
+        &self,
+        refresh: Refresh,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Listing<T>, StoreError> {
+        let mut index = match refresh {
+            Refresh::All => Index::empty(),
+            _ => self.load_index::<T>()?,
+        };
+        let dir = self.root.join(T::FOLDER);
+        let files = stamps_in(&dir)?;
+        // Both sorted by id: each file meets its summary in one pass.
+        let mut found: Vec<(String, Option<(Stamp, T)>)> = Vec::with_capacity(files.len());
+        let mut stale = Vec::new();
+        let mut known = std::mem::take(&mut index.entries).into_iter().peekable();
+        for (id, at) in files {
+            while known.next_if(|(k, _)| *k < id).is_some() {}
+            match known.next_if(|(k, _)| *k == id) {
+                Some((_, e)) if e.0 == at => found.push((id, Some(e))),
+                _ => {
+                    stale.push(found.len());
+                    found.push((id, None));
+                }
+            }
+        }
+        drop(known);
+        let mut fresh = Vec::new();
+        for (n, &i) in stale.iter().enumerate() {
+            progress(n, stale.len());
+            // None: gone since the folder was listed.
+            found[i].1 = read_summary::<T>(&dir, &found[i].0)?;
+            if let Some(e) = &found[i].1 {
+                fresh.push((found[i].0.clone(), e.clone()));
+            }
+        }
+        progress(stale.len(), stale.len());
+        let found: Vec<(String, (Stamp, T))> = found
+            .into_iter()
+            .filter_map(|(id, e)| Some((id, e?)))
+            .collect();
+        let read = fresh.len();
+        let rewrite = refresh == Refresh::All
+            || !index.current
+            || !index.problems.is_empty()
+            || 2 * fresh.len() > found.len();
+        if rewrite || !fresh.is_empty() {
+            let saved = self.save_index(refresh, rewrite.then_some(&found[..]), &fresh);
+            if refresh == Refresh::All {
+                saved?;
+            }
+        }
+        Ok(Listing {
+            items: found.into_iter().map(|(id, e)| (id, e.1)).collect(),
+            problems: index.problems,
+            read,
+        })
+    }
+
+    /// The index of `T::FOLDER` as on disk; an empty one when there is
+    /// none or it is not an index (the error then in its problems).
+    fn load_index<T: Summary>(&self) -> Result<Index<T>, StoreError> {
+        let path = self.index_path(T::FOLDER);
+        let file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Index::empty()),
+            Err(e) => return Err(io_err(&path)(e)),
+        };
+        let read = parse(&path.display().to_string(), BufReader::new(file));
+        Ok(read.map_err(io_err(&path))?.unwrap_or_else(|e| Index {
+            problems: vec![e],
+            ..Index::empty()
+        }))
+    }
+
+    /// Writes what [`Store::summaries`] read: the whole index anew when
+    /// `whole` is given, else `fresh` appended; under the lock (taken
+    /// here, at once, for a [`Refresh::Stale`] reader, or nothing is
+    /// written).
+    fn save_index<T: Summary>(
+        &self,
+        refresh: Refresh,
+        whole: Option<&[(String, (Stamp, T))]>,
+        fresh: &[(String, (Stamp, T))],
+    ) -> Result<(), StoreError> {
+        let _lock = match refresh {
+            Refresh::Stale => match self.lock(false) {
+                Ok(l) => Some(l),
+                Err(_) => return Ok(()),
+            },
+            _ => None,
+        };
+        let path = self.index_path(T::FOLDER);
+        match whole {
+            Some(entries) => {
+                self.rewrite_index(&path, T::FOLDER, entries.iter().map(|(id, e)| (id, e)))
+            }
+            None => {
+                let mut lines = String::new();
+                for (id, s) in fresh {
+                    lines.push_str(&line(id, Some(s))?);
+                }
+                self.add_lines::<T>(&path, &lines, fresh.iter().map(|(id, s)| (id, Some(s))))
+            }
+        }
+    }
+
+    /// Writes the index at `path` anew: one line per entry.
+    fn rewrite_index<'a, T: Serialize + 'a>(
+        &self,
+        path: &Path,
+        folder: &str,
+        entries: impl Iterator<Item = (&'a String, &'a (Stamp, T))>,
+    ) -> Result<(), StoreError> {
+        let mut lines = String::new();
+        for (id, e) in entries {
+            lines.push_str(&line(id, Some(e))?);
+        }
+        let text = header(folder, lines.len() as u64) + &lines;
+        let dir = path.parent().unwrap_or(&self.root);
+        fs::create_dir_all(dir).map_err(io_err(dir))?;
+        // Not synced: the files it summarizes are, and a summary lost
+        // with it is read again.
+        write_atomic_via(path, text, &self.root.join("tmp"), false).map_err(io_err(path))
+    }
+
+    /// Appends `lines`, the summaries of `updates`, to the index at
+    /// `path`; rewrites it instead when it has grown to twice its size at
+    /// its last rewrite, and begins it anew when it is missing, damaged
+    /// at its start, or another pbem's.
+    fn add_lines<'a, T: Summary + 'a>(
+        &self,
+        path: &Path,
+        lines: &str,
+        updates: impl Iterator<Item = (&'a String, Option<&'a (Stamp, T)>)>,
+    ) -> Result<(), StoreError> {
+        let head = read_head(path, T::FOLDER)?;
+        if let Some((len, base)) = head
+            && len + lines.len() as u64 <= 2 * base + SLACK
+        {
+            append_whole(path, lines, false)?;
+            return Ok(());
+        }
+        let mut entries: BTreeMap<String, (Stamp, T)> = match head {
+            Some(_) => self.load_index::<T>()?.entries.into_iter().collect(),
+            None => BTreeMap::new(),
+        };
+        for (id, s) in updates {
+            match s {
+                Some(s) => entries.insert(id.clone(), s.clone()),
+                None => entries.remove(id),
+            };
+        }
+        self.rewrite_index(path, T::FOLDER, entries.iter())
+    }
+
+    /// Notes in the indexes what `changes` did to records and clocks (a
+    /// file written with this text, or removed: `None`), once each file
+    /// is in place: its summary, with the stamp it has now.
+    ///
+    /// # Errors
+    /// When a file cannot be looked at or an index written.
+    pub(super) fn index_changes(
+        &self,
+        changes: &[(&Path, Option<&str>)],
+    ) -> Result<(), StoreError> {
+        self.index_changes_of::<GameSummary>(changes)?;
+        self.index_changes_of::<ClockSummary>(changes)
+    }
+
+    fn index_changes_of<T: Summary>(
+        &self,
+        changes: &[(&Path, Option<&str>)],
+    ) -> Result<(), StoreError> {
+        let dir = self.root.join(T::FOLDER);
+        let mut updates: Vec<(String, Option<(Stamp, T)>)> = Vec::new();
+        for &(p, text) in changes {
+            let Some(id) = id_of(p).filter(|_| p.parent() == Some(dir.as_path())) else {
+                continue;
+            };
+            let summary = match (fs::symlink_metadata(p), text) {
+                (Ok(m), Some(text)) => Some((Stamp::of(&m), T::of_written(&id, text))),
+                (Err(e), _) if e.kind() == io::ErrorKind::NotFound => None,
+                (Err(e), _) => return Err(io_err(p)(e)),
+                // Removed, and yet there: a summary of it would not be
+                // of what pbem wrote. The next reader reads it.
+                (Ok(_), None) => continue,
+            };
+            updates.push((id, summary));
+        }
+        if updates.is_empty() {
+            return Ok(());
+        }
+        let mut lines = String::new();
+        for (id, s) in &updates {
+            lines.push_str(&line(id, s.as_ref())?);
+        }
+        let path = self.index_path(T::FOLDER);
+        self.add_lines::<T>(
+            &path,
+            &lines,
+            updates.iter().map(|(id, s)| (id, s.as_ref())),
+        )
+    }
+}
+
+/// The length of the index at `path` and its base, when it is an index
+/// of `folder` of this pbem.
+fn read_head(path: &Path, folder: &str) -> Result<Option<(u64, u64)>, StoreError> {
+    let mut f = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(path)(e)),
+    };
+    let len = f.metadata().map_err(io_err(path))?.len();
+    let mut start = [0u8; 128];
+    let n = f.read(&mut start).map_err(io_err(path))?;
+    let first = start[..n].split(|&b| b == b'\n').next().unwrap_or_default();
+    let head = std::str::from_utf8(first)
+        .ok()
+        .and_then(|l| read_header(l, folder));
+    Ok(match head {
+        Some((true, base)) if n > first.len() => Some((len, base)),
+        _ => None,
+    })
+}
+
+/// File `id` of `dir`, opened, stamped and summarized in full; `None`
+/// when it is gone.
+fn read_summary<T: Summary>(dir: &Path, id: &str) -> Result<Option<(Stamp, T)>, StoreError> {
+    let p = dir.join(format!("{id}.toml"));
+    let mut f = match File::open(&p) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(&p)(e)),
+    };
+    // The stamp of the file read, not of whatever has its name by now.
+    let stamp = Stamp::of(&f.metadata().map_err(io_err(&p))?);
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).map_err(io_err(&p))?;
+    Ok(Some((stamp, T::of_found(id, text_of(&p, bytes)))))
+}

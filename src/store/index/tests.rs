@@ -1,0 +1,268 @@
+//! Tests of the indexes: they read back what was written, never take a
+//! summary of a file that changed, and meet garbage with a clear error,
+//! never a panic.
+
+use super::*;
+use crate::game::Side;
+use crate::record::Verdict;
+use crate::rules::Rules;
+use crate::store::GameClock;
+use crate::timecontrol::ClockState;
+
+/// A Boom & Zoom record, its result and move lines as given.
+fn record(id: &str, result: &str, lines: &str) -> String {
+    format!(
+        "rules = \"boom-and-zoom\"\nid = \"{id}\"\nfirst = \"red\"\nresult = \"{result}\"\n\n\
+         [players]\nblack = \"Ann <ann@example.org>\"\nred = \"bob@example.org\"\n\n\
+         [play]\nmoves = \"\"\"\n{lines}\"\"\"\n"
+    )
+}
+
+const ONE_MOVE: &str = "1. red 58-50 2026-11-19T10:00:00Z\n";
+const RESIGNED: &str = "1. red 58-50 2026-11-19T10:00:00Z\nblack resign 2026-11-19T11:00:00Z\n";
+
+fn clock() -> GameClock {
+    GameClock {
+        lines: 1,
+        state: ClockState::new(
+            "3d".parse().unwrap(),
+            Side::A,
+            "2026-11-19T10:00:00Z".parse().unwrap(),
+        ),
+    }
+}
+
+fn listing<T: Summary>(s: &Store) -> Listing<T> {
+    s.summaries::<T>(Refresh::Stale, &mut |_, _| {}).unwrap()
+}
+
+fn games(s: &Store) -> Vec<(String, GameSummary)> {
+    listing::<GameSummary>(s).items
+}
+
+fn index_text(s: &Store, folder: &str) -> String {
+    fs::read_to_string(s.index_path(folder)).unwrap()
+}
+
+/// An index of games that holds one of each kind of summary.
+fn sample() -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    s.write_game("bz-play", &record("bz-play", "*", ONE_MOVE))
+        .unwrap();
+    s.write_game("bz-over", &record("bz-over", "red", RESIGNED))
+        .unwrap();
+    s.write_game("bz-bad", "rules = \"nothing\"\n").unwrap();
+    s.write_clock("bz-play", &clock(), &Default::default())
+        .unwrap();
+    (dir, s)
+}
+
+#[test]
+fn an_index_reads_back_every_summary_as_written() {
+    let (_dir, s) = sample();
+    let got = games(&s);
+    let ids: Vec<&str> = got.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, ["bz-bad", "bz-over", "bz-play"]);
+    let GameSummary::Game(over) = &got[1].1 else {
+        panic!("{got:?}")
+    };
+    assert_eq!(
+        (over.rules, over.first, over.moves, over.result),
+        (Rules::BoomAndZoom, Side::B, 1, Verdict::Won(Side::B))
+    );
+    assert_eq!(over.named_players()["black"], "Ann <ann@example.org>");
+    assert!(matches!(&got[0].1, GameSummary::Damaged(e) if e.contains("bz-bad.toml")));
+    // Every line parses back to what was written: the index, read alone,
+    // holds the three summaries the listing gave.
+    let path = s.index_path("games").display().to_string();
+    let text = index_text(&s, "games");
+    let index = parse::<GameSummary>(&path, text.as_bytes())
+        .unwrap()
+        .unwrap();
+    assert!(index.problems.is_empty() && index.current);
+    for (id, summary) in &got {
+        let e = index.entries.iter().find(|e| e.0 == *id).unwrap();
+        assert_eq!(&e.1.1, summary, "{id}");
+    }
+    let clocks = listing::<ClockSummary>(&s);
+    assert_eq!(clocks.read, 0, "the clock's write put it in its index");
+    assert_eq!(
+        clocks.items,
+        [("bz-play".to_string(), ClockSummary::Clock(clock()))]
+    );
+}
+
+#[test]
+fn the_summaries_pbem_writes_are_taken_without_reading_the_records() {
+    let (_dir, s) = sample();
+    assert_eq!(listing::<GameSummary>(&s).read, 0);
+    // A batch's summaries too, once it is synced.
+    let b = s.batch().unwrap();
+    b.write_game("bz-new", &record("bz-new", "*", ONE_MOVE))
+        .unwrap();
+    b.remove_file(&s.game_path("bz-bad").unwrap()).unwrap();
+    b.sync().unwrap();
+    let l = listing::<GameSummary>(&s);
+    assert_eq!(l.read, 0);
+    let ids: Vec<&str> = l.items.iter().map(|(id, _)| id.as_str()).collect();
+    assert_eq!(ids, ["bz-new", "bz-over", "bz-play"]);
+}
+
+#[test]
+fn a_record_changed_behind_the_index_is_read_again_and_the_index_mended() {
+    let (dir, s) = sample();
+    let path = dir.path().join("games/bz-play.toml");
+    // Edited in place, by hand: the game is over now.
+    fs::write(&path, record("bz-play", "red", RESIGNED)).unwrap();
+    let l = listing::<GameSummary>(&s);
+    assert_eq!(l.read, 1);
+    let play = &l.items.iter().find(|(id, _)| id == "bz-play").unwrap().1;
+    assert!(matches!(play, GameSummary::Game(f) if f.result == Verdict::Won(Side::B)));
+    assert_eq!(listing::<GameSummary>(&s).read, 0, "mended");
+    // A record that no longer replays, and one no longer there.
+    fs::write(&path, record("bz-play", "black", ONE_MOVE)).unwrap();
+    fs::remove_file(dir.path().join("games/bz-over.toml")).unwrap();
+    let got = games(&s);
+    assert_eq!(got.len(), 2);
+    assert!(matches!(&got[1].1, GameSummary::Damaged(e) if e.contains("result")));
+}
+
+#[test]
+fn a_summary_lost_by_a_crash_leaves_its_record_to_be_read() {
+    let (_dir, s) = sample();
+    let before = index_text(&s, "games");
+    s.write_game("bz-play", &record("bz-play", "red", RESIGNED))
+        .unwrap();
+    // The record renamed into place, the append lost (or cut short).
+    let after = index_text(&s, "games");
+    let torn = &after[..before.len() + (after.len() - before.len()) / 2];
+    for text in [before.as_str(), torn] {
+        fs::write(s.index_path("games"), text).unwrap();
+        let l = listing::<GameSummary>(&s);
+        assert_eq!(l.read, 1);
+        assert!(l.problems.is_empty(), "a torn last line is no damage");
+        let play = &l.items.iter().find(|(id, _)| id == "bz-play").unwrap().1;
+        assert!(matches!(play, GameSummary::Game(f) if f.result.is_over()));
+    }
+}
+
+#[test]
+fn an_index_of_another_pbem_is_not_taken() {
+    let (_dir, s) = sample();
+    let text = index_text(&s, "games").replacen(VERSION, "0.0.0-other", 1);
+    fs::write(s.index_path("games"), text).unwrap();
+    let l = listing::<GameSummary>(&s);
+    assert_eq!((l.read, l.problems.len()), (3, 0));
+    assert!(index_text(&s, "games").contains(VERSION), "written anew");
+}
+
+/// `text` with a few bytes changed, cut, or put in, as `rng` draws.
+fn mangle(rng: &mut fastrand::Rng, text: &str) -> Vec<u8> {
+    let mut b = text.as_bytes().to_vec();
+    for _ in 0..rng.usize(1..4) {
+        if b.is_empty() {
+            break;
+        }
+        let at = rng.usize(..b.len());
+        match rng.u8(..4) {
+            0 => b[at] = rng.u8(..),
+            1 => b.truncate(at),
+            2 => b.insert(at, rng.u8(..)),
+            _ => drop(b.drain(at..(at + rng.usize(1..40)).min(b.len()))),
+        }
+    }
+    b
+}
+
+#[test]
+fn garbage_in_an_index_is_a_clear_error_and_never_a_panic_nor_a_wrong_summary() {
+    let (_dir, s) = sample();
+    let text = index_text(&s, "games");
+    let path = "DATA/index/games.idx";
+    let good = parse::<GameSummary>(path, text.as_bytes())
+        .unwrap()
+        .unwrap()
+        .entries;
+    let mut rng = fastrand::Rng::with_seed(30);
+    let mut errors = 0;
+    for _ in 0..3000 {
+        let bytes = mangle(&mut rng, &text);
+        let t = String::from_utf8_lossy(&bytes);
+        match parse::<GameSummary>(path, &bytes[..]).unwrap() {
+            // What is taken is what was written; what is not is named.
+            Ok(index) => {
+                for e in &index.entries {
+                    assert!(good.contains(e), "{t}");
+                }
+                for p in &index.problems {
+                    assert!(
+                        p.to_string().starts_with("DATA/index/games.idx: line "),
+                        "{p}"
+                    );
+                }
+            }
+            Err(e) => {
+                errors += 1;
+                let words = e.to_string();
+                assert!(words.contains("not a pbem index"), "{words}");
+                assert!(words.contains("writes the index again"), "{words}");
+            }
+        }
+    }
+    assert!(errors > 0, "some mangled headers");
+    for junk in [
+        "\u{0}\u{1}\u{2}",
+        "hello\nworld\n",
+        "pbem-index 1 games\n",
+        "{}\n",
+    ] {
+        let read = parse::<GameSummary>(path, junk.as_bytes()).unwrap();
+        assert!(read.is_err(), "{junk:?}");
+    }
+}
+
+#[test]
+fn a_damaged_index_is_rebuilt_from_the_records() {
+    let (_dir, s) = sample();
+    let want = games(&s);
+    let text = index_text(&s, "games");
+    let second = text.lines().nth(2).unwrap();
+    for junk in [
+        "garbage, not an index\n".to_string(),
+        text.replacen(second, &second.replace("bz-", "bz+"), 1),
+    ] {
+        fs::write(s.index_path("games"), &junk).unwrap();
+        let l = listing::<GameSummary>(&s);
+        assert_eq!(l.items, want);
+        assert_eq!(l.problems.len(), 1, "{:?}", l.problems);
+        let again = listing::<GameSummary>(&s);
+        assert_eq!((again.read, again.problems.len()), (0, 0), "rebuilt");
+    }
+}
+
+#[test]
+fn an_index_that_grew_is_rewritten_one_line_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let ids: Vec<String> = (0..600).map(|i| format!("bz-{i:04}")).collect();
+    let mut sizes = Vec::new();
+    for result in ["*", "red", "*", "red", "*"] {
+        let b = s.batch().unwrap();
+        for id in &ids {
+            let lines = if result == "*" { ONE_MOVE } else { RESIGNED };
+            b.write_game(id, &record(id, result, lines)).unwrap();
+        }
+        b.sync().unwrap();
+        sizes.push(index_text(&s, "games").len());
+    }
+    // Written anew once it passed twice its size and the slack.
+    let first = sizes[0] as u64;
+    assert!(
+        sizes.iter().all(|&n| n as u64 <= 2 * first + SLACK + first),
+        "{sizes:?}"
+    );
+    assert!(sizes.windows(2).any(|w| w[1] < w[0]), "{sizes:?}");
+    let l = listing::<GameSummary>(&s);
+    assert_eq!((l.read, l.items.len()), (0, 600));
+}
