@@ -406,24 +406,28 @@ struct Throughput {
     cpu: (f64, f64),
 }
 
-/// This process's user and system CPU time so far, in seconds.
-fn cpu_time() -> (f64, f64) {
-    // Fields 14 and 15 of /proc/self/stat, after the command's name in
-    // parentheses (which may hold spaces): user and system time in ticks.
+/// Two times of /proc/self/stat, fields `a` and `b` (numbered from 1 as
+/// proc(5) does), in seconds: the fields after the command's name in
+/// parentheses (which may hold spaces) are in clock ticks.
+fn stat_seconds(a: usize, b: usize) -> (f64, f64) {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
     let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    // `after` starts at field 3 (the state).
     let field = |n: usize| {
         after
             .split_whitespace()
-            .nth(n)
+            .nth(n - 3)
             .and_then(|t| t.parse::<f64>().ok())
+            .unwrap_or(0.0)
     };
     let tick = rustix::param::clock_ticks_per_second() as f64;
-    // `after` starts at field 3 (the state): utime is field 14.
-    (
-        field(11).unwrap_or(0.0) / tick,
-        field(12).unwrap_or(0.0) / tick,
-    )
+    (field(a) / tick, field(b) / tick)
+}
+
+/// This process's user and system CPU time so far, in seconds (utime
+/// and stime).
+fn cpu_time() -> (f64, f64) {
+    stat_seconds(14, 15)
 }
 
 fn throughput(config: &Config, games: &mut [Played], mails: usize) -> Throughput {

@@ -19,19 +19,11 @@ pub(super) struct Runs {
     pub(super) cpu_ms: f64,
 }
 
-/// User + system CPU seconds of the children reaped so far.
+/// User + system CPU seconds of the children reaped so far (cutime and
+/// cstime).
 fn children_cpu() -> f64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let field = |n: usize| {
-        after
-            .split_whitespace()
-            .nth(n)
-            .and_then(|t| t.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // `after` starts at field 3: cutime and cstime are fields 16 and 17.
-    (field(13) + field(14)) / rustix::param::clock_ticks_per_second() as f64
+    let (user, system) = stat_seconds(16, 17);
+    user + system
 }
 
 /// Runs `runs` processes made by `command(i)`, each given `stdin(i)` on
