@@ -430,10 +430,41 @@ fn cpu_time() -> (f64, f64) {
     stat_seconds(14, 15)
 }
 
+/// What an in-process poll of the bench needs: the data folder's store,
+/// pbem's identity, the built-in templates, and a transport that takes
+/// each reply in memory.
+struct InProcess {
+    store: Store,
+    identity: Identity,
+    templates: Templates,
+    taken: Taken,
+}
+
+impl InProcess {
+    fn new(config: &Config) -> InProcess {
+        InProcess {
+            store: Store::open(&config.data).unwrap(),
+            identity: identity(config),
+            templates: Templates::new(None),
+            taken: Taken::default(),
+        }
+    }
+
+    fn poller(&self) -> Poller<'_> {
+        Poller {
+            store: &self.store,
+            identity: &self.identity,
+            templates: &self.templates,
+            transport: &self.taken,
+            limits: Default::default(),
+            history: None,
+        }
+    }
+}
+
 fn throughput(config: &Config, games: &mut [Played], mails: usize) -> Throughput {
-    let store = Store::open(&config.data).unwrap();
-    let identity = identity(config);
-    let templates = Templates::new(None);
+    let run = InProcess::new(config);
+    let store = &run.store;
     let inbox_dir = config.inbox.maildir.clone().unwrap();
     let mut inbox = Maildir::open(&inbox_dir).unwrap();
     // Ply by ply, so that the games advance side by side (names sort
@@ -456,15 +487,7 @@ fn throughput(config: &Config, games: &mut [Played], mails: usize) -> Throughput
         }
     }
     sync_disk();
-    let taken = Taken::default();
-    let poller = Poller {
-        store: &store,
-        identity: &identity,
-        templates: &templates,
-        transport: &taken,
-        limits: Default::default(),
-        history: None,
-    };
+    let poller = run.poller();
     let (cpu, t) = (cpu_time(), Instant::now());
     let report = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
     let seconds = t.elapsed().as_secs_f64();
@@ -485,7 +508,7 @@ fn throughput(config: &Config, games: &mut [Played], mails: usize) -> Throughput
     }
     Throughput {
         mails: n,
-        replies: taken.0.load(Ordering::Relaxed),
+        replies: run.taken.0.load(Ordering::Relaxed),
         seconds,
         cpu,
     }

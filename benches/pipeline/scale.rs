@@ -124,20 +124,10 @@ pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played
 /// Times `samples` move mails, each alone in a poll (in process, durable),
 /// in games spread over `games`; returns the poll times in ms.
 pub(super) fn one_move_polls(config: &Config, games: &mut [Played], picks: &[usize]) -> Vec<f64> {
-    let store = Store::open(&config.data).unwrap();
-    let identity = identity(config);
-    let templates = Templates::new(None);
+    let run = InProcess::new(config);
+    let poller = run.poller();
     let inbox_dir = config.inbox.maildir.clone().unwrap();
     let mut inbox = Maildir::open(&inbox_dir).unwrap();
-    let taken = Taken::default();
-    let poller = Poller {
-        store: &store,
-        identity: &identity,
-        templates: &templates,
-        transport: &taken,
-        limits: Default::default(),
-        history: None,
-    };
     let mut out = Vec::new();
     for (i, &g) in picks.iter().enumerate() {
         let (_, raw) = games[g].next_mail().expect("a line long enough");
@@ -171,19 +161,9 @@ fn timed_pbem(args: &[&str], path: &Path) -> (f64, usize) {
 
 /// The time of a poll with no mail, in process.
 fn empty_poll(config: &Config) -> f64 {
-    let store = Store::open(&config.data).unwrap();
-    let identity = identity(config);
-    let templates = Templates::new(None);
+    let run = InProcess::new(config);
+    let poller = run.poller();
     let mut inbox = Maildir::open(config.inbox.maildir.clone().unwrap()).unwrap();
-    let taken = Taken::default();
-    let poller = Poller {
-        store: &store,
-        identity: &identity,
-        templates: &templates,
-        transport: &taken,
-        limits: Default::default(),
-        history: None,
-    };
     let t = Instant::now();
     let r = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
     assert!(r.errors.is_empty(), "{:?}", r.errors);
