@@ -338,9 +338,10 @@ impl MailClient {
             };
             assert!(
                 start.elapsed() < PATIENCE,
-                "{}: after {} s, {last}; see the logs of scripts/mailstack",
+                "{}: after {} s, {last}; Postfix's last lines about this test:\n{}",
                 self.who,
-                PATIENCE.as_secs()
+                PATIENCE.as_secs(),
+                postfix_lines_about(&self.who)
             );
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -513,4 +514,18 @@ pub fn parsed(stack: &Stack, user: &str, pick: &dyn Fn(&Inbound) -> bool) -> Vec
         .iter()
         .filter_map(|raw| inbound::parse(raw).ok())
         .collect()
+}
+
+/// The last lines of Postfix's log that name this test's nonce (the part of
+/// `who`, `user.NONCE@domain`, after the first dot): where each of its mails
+/// went, for a failure's message.
+fn postfix_lines_about(who: &str) -> String {
+    let local = who.split('@').next().unwrap_or(who);
+    let nonce = local.split_once('.').map_or(local, |(_, n)| n);
+    let log = stack().log_dir().join("postfix.log");
+    let text = std::fs::read(&log).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(nonce)).collect();
+    let tail = &lines[lines.len().saturating_sub(12)..];
+    format!("({})\n{}", log.display(), tail.join("\n"))
 }
