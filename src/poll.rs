@@ -59,9 +59,9 @@ use chrono::{DateTime, Utc};
 use std::collections::HashSet;
 use std::panic::{self, AssertUnwindSafe};
 
-/// Mails handled before their keys are committed together: three file
-/// system syncs and one append to each key file per batch instead of
-/// several syncs per mail. A crash makes the next poll handle again at
+/// Mails handled before their keys are committed together: three syncs
+/// of the batch's files and folders (all at once each) and one append to
+/// each key file per batch instead of several syncs per mail. A crash makes the next poll handle again at
 /// most this many mails (each found in its record, so nothing is applied twice).
 pub const BATCH: usize = 128;
 
@@ -226,10 +226,9 @@ impl Poller<'_> {
         let pending = source
             .pending()
             .map_err(|source| PollError::Mailbox { source })?;
-        // Opened before anything of the batch is written: its sync reports
-        // any write-back error since. Everything of the poll reads and
-        // writes through it, so that each step sees what the ones before
-        // it changed, on disk or not yet.
+        // Everything of the poll reads and writes through it, so that each
+        // step sees what the ones before it changed, on disk or not yet,
+        // and its syncs take what the poll wrote.
         let store = self.store.batch()?;
         let this = Poller {
             store: &store,

@@ -87,20 +87,27 @@ impl Outbox<'_> {
         made: Option<&Made>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let store = self.store.batch()?;
         let mut out = Outgoing::default();
         let staged = self.stage(&mut out, r, now)?;
         let folder = staged.then(|| self.staging_folder(r.key));
         let committed = folder
             .as_deref()
             .map_or(Ok(()), |f| {
-                self.write_staging(f, &out)
-                    .and_then(|()| made.map_or(Ok(()), |m| m.write(f)))
+                self.write_staging(f, &out).and_then(|()| {
+                    made.map_or(Ok(()), |m| {
+                        m.write(f)
+                            .and_then(|()| self.store.written(&f.join(Made::FILE), true))
+                    })
+                })
             })
-            // The command's own changes: synced (the staging folder with
-            // them) before their renames, the record last.
-            .and_then(|()| made.map_or(Ok(()), |_| self.store.sync()))
-            .and_then(|()| store.sync())
+            // The staging folder on disk before the key; with a command's
+            // own changes, synced with them before their renames, the
+            // record last. Without, the batch's other changes wait for
+            // its own sync.
+            .and_then(|()| match made {
+                Some(_) => self.store.sync(),
+                None => self.store.sync_noted(),
+            })
             .and_then(|()| self.store.mark_processed(r.key));
         if let Err(e) = committed {
             // Uncommitted, a staging folder is thrown away: a full disk
@@ -157,9 +164,9 @@ impl Outbox<'_> {
     /// The commit's writes, before the sync: a batch's staging folder
     /// `dir`, holding its pack ([`pack::FILE`]: every reply of the batch,
     /// one file however many), its held news (`<idx>.<n>.held.json`,
-    /// rare), and its `keys` ([`seal`]). Unsynced: the batch's
-    /// [`crate::store::Store::sync`] makes them durable before the keys
-    /// are committed. One file for all the replies, not one each: each
+    /// rare), and its `keys` ([`seal`]). Noted with the batch
+    /// ([`crate::store::Store::written`]), whose next sync makes them
+    /// durable before the keys are committed. One file for all the replies, not one each: each
     /// file made costs, and more so on a file system that has just
     /// removed many (ext4 without a journal skips recently freed inodes
     /// one by one).
@@ -168,15 +175,19 @@ impl Outbox<'_> {
             fs::remove_dir_all(dir).map_err(io(dir))?;
         }
         fs::create_dir_all(dir).map_err(io(dir))?;
+        self.store.changed_folder(&self.store.outbox_staging())?;
         if !out.pack.is_empty() {
             let p = dir.join(pack::FILE);
             fs::write(&p, pack::encode(&out.pack)).map_err(io(&p))?;
+            self.store.written(&p, true)?;
         }
         for (id, json) in &out.held {
             let p = dir.join(format!("{id}{}", held::SUFFIX));
             fs::write(&p, json).map_err(io(&p))?;
+            self.store.written(&p, true)?;
         }
-        seal(dir, &out.listed)
+        seal(dir, &out.listed)?;
+        self.store.written(&dir.join(KEYS), true)
     }
 
     /// Moves a committed staging folder into `ready/`, named so that

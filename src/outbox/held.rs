@@ -124,6 +124,9 @@ impl Outbox<'_> {
         }
         if moved {
             sync_dir(&queue);
+            // The folder they left too: a crash leaves each in one
+            // folder, not in both.
+            sync_dir(staging);
         }
         Ok(())
     }

@@ -1,14 +1,14 @@
 //! The poll's in-memory view of a batch of writes ([`Store::batch`]):
 //! writes and removals wait in memory, seen by the view's own reads,
-//! until [`Store::sync`] puts them on disk with two syncs of the file
-//! system.
+//! until [`Store::sync`] puts them on disk and syncs what the batch wrote
+//! and changed (its [`SyncSet`]), files and folders, nothing else.
 
-use super::files::{remove_if_there, sync_file_system, temp_file, write_atomic_via};
+use super::files::{SyncSet, folder_of, remove_if_there, temp_file, write_atomic_via};
 use super::{Store, StoreError, io_err, read_opt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::{HashMap, HashSet};
-use std::fs::{self, File};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -16,14 +16,15 @@ use std::sync::{Arc, Mutex};
 /// The state of a [`Store::batch`] view.
 #[derive(Debug)]
 pub struct BatchView {
-    /// The data folder, open since the batch began: [`Store::sync`]
-    /// flushes its file system.
-    pub(super) dir: File,
     /// Deadline markers replaced in the batch, removed once the new ones
     /// are durable (a stale marker costs a look; a missing one, a notice).
     pub(super) stale: Mutex<Vec<PathBuf>>,
     /// Files written or removed in the batch, not yet on disk.
     pub(super) pending: Mutex<PendingWrites>,
+    /// What the batch has written or changed on disk and not synced yet:
+    /// the outbox's staging folder, deadline markers, the keys' files,
+    /// the indexes, and the files and folders [`Store::sync`] wrote.
+    pub(super) unsynced: Mutex<SyncSet>,
 }
 
 /// The changes of a batch waiting for [`Store::sync`]: the last contents
@@ -73,53 +74,122 @@ impl Store {
     /// returns. Clones of the view share the batch.
     ///
     /// # Errors
-    /// When the data folder cannot be opened.
+    /// When the data folder's `tmp/`, where the batch's new files are
+    /// written first, is not there: before anything is done that its
+    /// sync would fail to put on disk.
     pub fn batch(&self) -> Result<Store, StoreError> {
-        let dir = File::open(&self.root).map_err(io_err(&self.root))?;
+        let tmp = self.root.join("tmp");
+        fs::metadata(&tmp).map_err(io_err(&tmp))?;
         Ok(Store {
             root: self.root.clone(),
             batch: Some(Arc::new(BatchView {
-                dir,
                 stale: Mutex::new(Vec::new()),
                 pending: Mutex::new(PendingWrites::default()),
+                unsynced: Mutex::new(SyncSet::default()),
             })),
             players: None,
         })
     }
 
     /// Makes everything done so far durable. On a [`Store::batch`] view:
-    /// the batch's new files are written to temporary files in `DATA/tmp/`,
-    /// the file system is synced (`syncfs(2)`, which also reports a write
-    /// error since the batch began: the outbox's files, the deadline
-    /// markers), the files are renamed into place in the order of their
-    /// first change, the removals done (after one more sync, when there
-    /// are any: what replaces a removed file is on disk first), and the
-    /// file system synced again. About two fsyncs however many files the
-    /// batch wrote. On a plain store, whose writes are durable when they
+    /// the batch's new files are written to temporary files in `DATA/tmp/`
+    /// and synced with everything else the batch noted ([`SyncSet`]: the
+    /// outbox's staging folder, deadline markers); the files are renamed
+    /// into place in the order of their first change; the removals are
+    /// done (after one more sync, when there are any: what replaces a
+    /// removed file is on disk first); and the folders the renames and
+    /// removals changed are synced with the indexes. Each sync takes the
+    /// batch's own files and folders, all at once, never the whole file
+    /// system. On a plain store, whose writes are durable when they
     /// return, nothing.
     ///
     /// # Errors
-    /// A file could not be written or the file system could not write
-    /// something back: nothing of the batch may be committed. The batch's
-    /// changes not yet on disk are then dropped (a crash would have lost
-    /// them too): the mails they came from are handled again.
+    /// A file could not be written or synced: nothing of the batch may be
+    /// committed. The batch's changes not yet on disk are then dropped (a
+    /// crash would have lost them too): the mails they came from are
+    /// handled again.
     pub fn sync(&self) -> Result<(), StoreError> {
         let Some(batch) = &self.batch else {
             return Ok(());
         };
         let pending = std::mem::take(&mut *lock(&batch.pending));
-        self.apply(&batch.dir, pending)?;
+        self.apply(pending)?;
         for p in std::mem::take(&mut *lock(&batch.stale)) {
             let _ = fs::remove_file(p);
         }
         Ok(())
     }
 
+    /// Makes durable what the batch noted ([`Store::written`],
+    /// [`Store::changed_folder`]) and nothing of its pending writes, which
+    /// wait for [`Store::sync`]: a batch of one's staging folder before
+    /// its key is committed.
+    ///
+    /// # Errors
+    /// A file or folder that could not be synced.
+    pub fn sync_noted(&self) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) => {
+                let mut set = std::mem::take(&mut *lock(&b.unsynced));
+                set.sync()
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// File `p` was written outside the batch's pending writes (made and
+    /// written whole, or appended to); `made`: it is new in its folder. On
+    /// a batch view it is synced at the next sync point ([`Store::sync`],
+    /// [`Store::sync_noted`], a commit of keys); on a plain store now.
+    ///
+    /// # Errors
+    /// On a plain store, when it cannot be synced.
+    pub fn written(&self, p: &Path, made: bool) -> Result<(), StoreError> {
+        self.note(|set| match made {
+            true => set.made(p),
+            false => set.file(p),
+        })
+    }
+
+    /// The entries of folder `p` changed (a file or folder made in it,
+    /// renamed in or out, removed): synced as [`Store::written`] says.
+    ///
+    /// # Errors
+    /// As [`Store::written`].
+    pub fn changed_folder(&self, p: &Path) -> Result<(), StoreError> {
+        self.note(|set| set.folder(p))
+    }
+
+    /// Adds to the batch's [`SyncSet`]; on a plain store, nothing: for
+    /// what a plain store leaves unsynced (the indexes: a summary lost is
+    /// read again from its file). A batch syncs it with its other files,
+    /// one more in a sync under way, so that a crash costs no reading
+    /// again.
+    pub(super) fn note_in_batch(&self, add: impl FnOnce(&mut SyncSet)) {
+        if let Some(b) = &self.batch {
+            add(&mut lock(&b.unsynced));
+        }
+    }
+
+    /// Adds to the batch's [`SyncSet`]; on a plain store, syncs at once.
+    pub(super) fn note(&self, add: impl FnOnce(&mut SyncSet)) -> Result<(), StoreError> {
+        match &self.batch {
+            Some(b) => {
+                add(&mut lock(&b.unsynced));
+                Ok(())
+            }
+            None => {
+                let mut set = SyncSet::default();
+                add(&mut set);
+                set.sync()
+            }
+        }
+    }
+
     /// Puts a batch's pending changes on disk (see [`Store::sync`]).
-    fn apply(&self, dir: &File, pending: PendingWrites) -> Result<(), StoreError> {
-        let syncfs = || sync_file_system(dir).map_err(io_err(&self.root));
+    fn apply(&self, pending: PendingWrites) -> Result<(), StoreError> {
         if pending.order.is_empty() {
-            return syncfs();
+            return self.sync_noted();
         }
         let tmp = self.root.join("tmp");
         // 1. Every new file whole, under a temporary name (removed again
@@ -134,7 +204,9 @@ impl Store {
             match pending.files.get(p) {
                 Some(Some(text)) => {
                     let temp = temp_file(&tmp, text.as_bytes()).map_err(io_err(p))?;
-                    temps.push((temp.into_temp_path(), p, text))
+                    let temp = temp.into_temp_path();
+                    self.note(|set| set.file(&temp))?; // synced at 2.
+                    temps.push((temp, p, text))
                 }
                 Some(None) => removals.push(p),
                 None => {}
@@ -142,32 +214,39 @@ impl Store {
         }
         // 2. On disk before any rename: a crash leaves the old file or the
         // new one, never an empty one.
-        syncfs()?;
-        // 3. Into place.
+        self.sync_noted()?;
+        // 3. Into place: each rename changes its folder and `tmp/`.
         for (temp, p, text) in temps {
             super::crashpoint::reach();
+            let into = folder_of(p);
             if let Err(e) = temp.persist(p) {
                 if e.error.kind() != io::ErrorKind::CrossesDevices {
                     return Err(io_err(p)(e.error));
                 }
                 // A folder of the data folder mounted apart: through a
                 // temporary file beside it, synced before its rename.
-                write_atomic_via(p, text, p.parent().unwrap_or(&self.root), false)
-                    .map_err(io_err(p))?;
+                write_atomic_via(p, text, into, false).map_err(io_err(p))?;
             }
+            self.note(|set| {
+                set.folder(into);
+                set.folder(&tmp);
+            })?;
         }
         // Advisory files, rewritten in place: no inode made and freed.
         for p in &pending.in_place {
             if let Some(Some(text)) = pending.files.get(p) {
                 super::crashpoint::reach();
+                let made = fs::symlink_metadata(p).is_err();
                 fs::write(p, text).map_err(io_err(p))?;
+                self.written(p, made)?;
             }
         }
         // 4. The removals, once what replaces them is durable.
         if !removals.is_empty() {
-            syncfs()?;
+            self.sync_noted()?;
             for p in removals {
                 remove_if_there(p)?;
+                self.changed_folder(folder_of(p))?;
             }
         }
         // 5. The summaries of the records and clocks now in place, each
@@ -180,7 +259,7 @@ impl Store {
             .map(|p| (p.as_path(), pending.files.get(p).and_then(Option::as_deref)))
             .collect();
         self.index_changes(&changed)?;
-        syncfs()
+        self.sync_noted()
     }
 
     /// Drops a batch's changes that are not on disk yet: its mails were
@@ -191,14 +270,18 @@ impl Store {
         }
     }
 
-    /// Ends a batch: syncs when changes or deadline markers wait (a poll
-    /// that ticked clocks but committed no mail).
+    /// Ends a batch: syncs when changes, deadline markers or anything
+    /// noted wait (a poll that ticked clocks but committed no mail).
     ///
     /// # Errors
     /// As [`Store::sync`].
     pub fn finish(&self) -> Result<(), StoreError> {
         match &self.batch {
-            Some(b) if !lock(&b.pending).order.is_empty() || !lock(&b.stale).is_empty() => {
+            Some(b)
+                if !lock(&b.pending).order.is_empty()
+                    || !lock(&b.stale).is_empty()
+                    || !lock(&b.unsynced).is_empty() =>
+            {
                 self.sync()
             }
             _ => Ok(()),

@@ -1,7 +1,7 @@
 //! Crash points, for the crash tests: every step that makes something
-//! durable (a sync of a file, a folder or the file system; a rename into
-//! place; a removal; an append to the log of processed mail) calls
-//! [`reach`] first. With `PBEM_CRASH_AT=N` in the environment, the process
+//! durable (a sync of a file or a folder, or of a batch's files and
+//! folders at once; a rename into place; a removal; an append to the log
+//! of processed mail) calls [`reach`] first. With `PBEM_CRASH_AT=N` in the environment, the process
 //! kills itself (SIGKILL, as `kill -9` would: no destructor, no flush) on
 //! reaching the N-th such step. A test that runs a command with N = 1, 2,
 //! 3 ... until it finishes without dying has killed it at every sync and

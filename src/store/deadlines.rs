@@ -3,7 +3,7 @@
 //! those only.
 
 use super::batch::lock;
-use super::files::{remove_if_there, sync_file_system, sync_folder, write_atomic_via};
+use super::files::{SyncSet, remove_if_there, write_atomic_via};
 use super::index::{ClockSummary, Refresh};
 use super::{GameClock, Store, StoreError, io_err, read_opt, valid_id};
 use crate::timecontrol::ClockPolicy;
@@ -190,7 +190,7 @@ impl Store {
                 }
             }
         }
-        let root = File::open(&self.root).map_err(io_err(&self.root))?;
+        let mut made = SyncSet::default();
         // The poll holds the lock; what the index lacks is read from the
         // clocks' files and added to it.
         let clocks = self.summaries::<ClockSummary>(Refresh::StaleLocked, &mut |_, _| {})?;
@@ -204,14 +204,18 @@ impl Store {
                 && !m.exists()
             {
                 let dir = m.parent().unwrap_or(&due);
+                if !dir.is_dir() {
+                    made.folder(&due);
+                }
                 fs::create_dir_all(dir).map_err(io_err(dir))?;
                 File::create(&m).map_err(io_err(&m))?;
+                made.made(&m);
             }
         }
         // Every marker on disk before the index says it is whole; the
         // stamp at once, also from a batch view (the index is not the
         // batch's: it only names clocks to look at).
-        sync_file_system(&root).map_err(io_err(&self.root))?;
+        made.sync()?;
         let text = format!("until = \"{}\"\n{stamp}", until.to_rfc3339());
         write_atomic_via(&stamp_file, text, &self.root.join("tmp"), true)
             .map_err(io_err(&stamp_file))
@@ -233,7 +237,8 @@ impl Store {
 
     /// Creates a marker (again: a crash may have lost it while the clock
     /// it names was kept). On a plain store it is durable when this
-    /// returns; in a batch, at [`Store::sync`].
+    /// returns; in a batch, at its next sync, before the clock that names
+    /// it is renamed into place.
     fn add_marker(&self, m: &Path) -> Result<(), StoreError> {
         if m.exists() {
             return Ok(());
@@ -242,13 +247,13 @@ impl Store {
         let new_dir = !dir.exists();
         fs::create_dir_all(dir).map_err(io_err(dir))?;
         File::create(m).map_err(io_err(m))?;
-        if self.batch.is_none() {
-            sync_folder(dir)?;
+        let due = self.root.join("due");
+        self.note(|set| {
+            set.made(m);
             if new_dir {
-                sync_folder(&self.root.join("due"))?;
+                set.folder(&due);
             }
-        }
-        Ok(())
+        })
     }
 
     /// Removes a marker replaced by another: now on a plain store (the new

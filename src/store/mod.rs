@@ -30,12 +30,15 @@
 //! A poll writes through a [`Store::batch`] view instead ("Fast
 //! at every size"): its writes and removals wait in memory (reads through
 //! the view see them) until [`Store::sync`], which writes every new file
-//! of the batch to a temporary file, syncs the file system once, renames
-//! them all into place in the order they were first changed, and syncs
-//! again: two syncs for a whole batch instead of one fsync per file, and a
-//! game written several times in a batch reaches the disk once. A crash
-//! still leaves each file old or new, never half-written; the batch's
-//! keys are committed only after the sync.
+//! of the batch to a temporary file, syncs them (with whatever else the
+//! batch wrote: its staging folder, deadline markers), renames them all
+//! into place in the order they were first changed, and syncs the folders
+//! the renames changed: two syncs for a whole batch, each of all its
+//! files at once ([`files::SyncSet`]), and a game written several times
+//! in a batch reaches the disk once. Only pbem's own files and folders
+//! are synced, never the file system (which would wait for every other
+//! program's writes). A crash still leaves each file old or new, never
+//! half-written; the batch's keys are committed only after the sync.
 //!
 //! The store sits under the adjudicator and the poll, at the bottom of
 //! the mail path: it knows files, not mails. Its parts: [`batch`] (the

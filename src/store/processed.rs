@@ -12,11 +12,11 @@
 //! closing ` .` and is no key, and the next append starts on a line of its
 //! own.
 
-use super::files::{append_whole, read_opt, sync_file_system, sync_folder};
+use super::files::{append_whole, read_opt};
 use super::{Store, StoreError, io_err, stable_hash};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fs::{self, File};
+use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The keys processed so far, read from disk as they are asked about.
@@ -122,7 +122,8 @@ impl Store {
     }
 
     /// Commits a batch of mails: appends their keys to their files and
-    /// syncs (on a [`Store::batch`] view one `syncfs` for them all). A
+    /// syncs them (on a [`Store::batch`] view all at once, with anything
+    /// else the batch noted since its last sync point). A
     /// crash in the middle may commit some of them (each line is whole or
     /// not a key); each must therefore be ready to be committed on its own
     /// (see [`crate::poll`]).
@@ -143,18 +144,21 @@ impl Store {
                 key: key.to_string(),
             });
         }
-        self.append_keys(keys, self.batch.is_none())
+        self.append_keys(keys)
     }
 
-    /// Appends `keys` to their files, then makes them durable: each file
-    /// (and the folder, for a new file) synced when `each`, else the file
-    /// system once.
-    fn append_keys(&self, keys: &[&str], each: bool) -> Result<(), StoreError> {
+    /// Appends `keys` to their files, then makes them durable: each file,
+    /// and the folder when a file is new ([`Store::written`]: on a plain
+    /// store one by one, on a batch view all at once).
+    fn append_keys(&self, keys: &[&str]) -> Result<(), StoreError> {
         if keys.is_empty() {
             return Ok(());
         }
         let dir = self.root.join("processed");
-        fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+        if !dir.is_dir() {
+            fs::create_dir_all(&dir).map_err(io_err(&dir))?;
+            self.changed_folder(&self.root)?;
+        }
         let mut by_shard: BTreeMap<u16, String> = BTreeMap::new();
         for key in keys {
             let lines = by_shard.entry(shard_of(key)).or_default();
@@ -162,21 +166,11 @@ impl Store {
             lines.push_str(key);
             lines.push_str(" .\n");
         }
-        let mut new_file = false;
         for (shard, lines) in by_shard {
             let p = shard_path(&dir, shard);
-            new_file |= append_whole(&p, &lines, each)?;
+            let made = append_whole(&p, &lines, false)?;
+            self.written(&p, made)?;
         }
-        if each {
-            if new_file {
-                sync_folder(&dir)?;
-            }
-            return Ok(());
-        }
-        let root = match &self.batch {
-            Some(b) => b.dir.try_clone().map_err(io_err(&self.root))?,
-            None => File::open(&self.root).map_err(io_err(&self.root))?,
-        };
-        sync_file_system(&root).map_err(io_err(&self.root))
+        self.sync_noted()
     }
 }

@@ -27,6 +27,7 @@ mod crash_proof;
 mod crash_rounds;
 mod daemon;
 mod deliver;
+mod durable;
 mod faults;
 mod git_history;
 mod git_remote;

@@ -485,9 +485,16 @@ impl Store {
         let text = header(folder, lines.len() as u64) + &lines;
         let dir = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(dir).map_err(io_err(dir))?;
-        // Not synced: the files it summarizes are, and a summary lost
-        // with it is read again.
-        write_atomic_via(path, text, &self.root.join("tmp"), false).map_err(io_err(path))
+        let tmp = self.root.join("tmp");
+        // Its data synced before its rename; the rename not synced by a
+        // plain store: the files it summarizes are, and a summary lost
+        // with it is read again. A batch syncs it with them.
+        write_atomic_via(path, text, &tmp, false).map_err(io_err(path))?;
+        self.note_in_batch(|set| {
+            set.folder(dir);
+            set.folder(&tmp);
+        });
+        Ok(())
     }
 
     /// Appends `lines`, the summaries of `updates`, to the index at
@@ -505,6 +512,7 @@ impl Store {
             && len + lines.len() as u64 <= 2 * base + SLACK
         {
             append_whole(path, lines, false)?;
+            self.note_in_batch(|set| set.file(path));
             return Ok(());
         }
         let mut entries: BTreeMap<String, (Stamp, T)> = match head {
