@@ -148,8 +148,8 @@ impl Store {
     }
 
     /// Appends `keys` to their files, then makes them durable: each file,
-    /// and the folder when a file is new ([`Store::written`]: on a plain
-    /// store one by one, on a batch view all at once).
+    /// and the folder when a file is new (on a plain store one by one, on
+    /// a batch view all at once, with what else the batch noted).
     fn append_keys(&self, keys: &[&str]) -> Result<(), StoreError> {
         if keys.is_empty() {
             return Ok(());
@@ -166,10 +166,20 @@ impl Store {
             lines.push_str(key);
             lines.push_str(" .\n");
         }
+        // A plain store syncs each file as it appends (and cuts it back
+        // when that fails); a batch, all of them at once below.
+        let plain = self.batch.is_none();
         for (shard, lines) in by_shard {
             let p = shard_path(&dir, shard);
-            let made = append_whole(&p, &lines, false)?;
-            self.written(&p, made)?;
+            let made = append_whole(&p, &lines, plain)?;
+            self.note(|set| {
+                if !plain {
+                    set.file(&p);
+                }
+                if made {
+                    set.folder(&dir);
+                }
+            })?;
         }
         self.sync_noted()
     }
