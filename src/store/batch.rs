@@ -80,6 +80,7 @@ impl Store {
     pub fn batch(&self) -> Result<Store, StoreError> {
         let tmp = self.root.join("tmp");
         fs::metadata(&tmp).map_err(io_err(&tmp))?;
+        super::syncers::warm_up();
         Ok(Store {
             root: self.root.clone(),
             batch: Some(Arc::new(BatchView {
@@ -93,15 +94,15 @@ impl Store {
 
     /// Makes everything done so far durable. On a [`Store::batch`] view:
     /// the batch's new files are written to temporary files in `DATA/tmp/`
-    /// and synced with everything else the batch noted ([`SyncSet`]: the
-    /// outbox's staging folder, deadline markers); the files are renamed
-    /// into place in the order of their first change; the removals are
-    /// done (after one more sync, when there are any: what replaces a
-    /// removed file is on disk first); and the folders the renames and
-    /// removals changed are synced with the indexes. Each sync takes the
-    /// batch's own files and folders, all at once, never the whole file
-    /// system. On a plain store, whose writes are durable when they
-    /// return, nothing.
+    /// (its advisory files rewritten in place) and synced with everything
+    /// else the batch noted ([`SyncSet`]: the outbox's staging folder,
+    /// deadline markers); the files are renamed into place in the order
+    /// of their first change; the removals are done (after one more sync,
+    /// when there are any: what replaces a removed file is on disk
+    /// first); and the folders the renames and removals changed are
+    /// synced with the indexes. Each sync takes the batch's own files and
+    /// folders, all at once, never the whole file system. On a plain
+    /// store, whose writes are durable when they return, nothing.
     ///
     /// # Errors
     /// A file could not be written or synced: nothing of the batch may be
@@ -212,6 +213,16 @@ impl Store {
                 None => {}
             }
         }
+        // Advisory files, rewritten in place (no inode made and freed;
+        // their reader knows a torn one), synced with the new files.
+        for p in &pending.in_place {
+            if let Some(Some(text)) = pending.files.get(p) {
+                super::crashpoint::reach();
+                let made = fs::symlink_metadata(p).is_err();
+                fs::write(p, text).map_err(io_err(p))?;
+                self.written(p, made)?;
+            }
+        }
         // 2. On disk before any rename: a crash leaves the old file or the
         // new one, never an empty one.
         self.sync_noted()?;
@@ -231,15 +242,6 @@ impl Store {
                 set.folder(into);
                 set.folder(&tmp);
             })?;
-        }
-        // Advisory files, rewritten in place: no inode made and freed.
-        for p in &pending.in_place {
-            if let Some(Some(text)) = pending.files.get(p) {
-                super::crashpoint::reach();
-                let made = fs::symlink_metadata(p).is_err();
-                fs::write(p, text).map_err(io_err(p))?;
-                self.written(p, made)?;
-            }
         }
         // 4. The removals, once what replaces them is durable.
         if !removals.is_empty() {

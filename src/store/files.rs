@@ -9,8 +9,6 @@ use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// folder, flushed and synced, renamed over the old one, then the folder
@@ -92,24 +90,17 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 /// a staging folder before its keys): files whose data must be on disk
 /// (made, rewritten or appended to) and folders whose entries changed (a
 /// file or folder made, renamed in or out, or removed). [`SyncSet::sync`]
-/// syncs the files' data first, then the folders, so that no name made
-/// durable points at data that is not. pbem's own files only: a sync of
-/// the whole file system (`syncfs(2)`) would also wait for whatever every
-/// other program has yet to write there (a backup, a mail queue, a build),
-/// which made a one-mail poll wait seconds behind a big copy.
+/// syncs a folder only once the files in it are synced, so that no name
+/// made durable points at data that is not. pbem's own files only: a
+/// sync of the whole file system (`syncfs(2)`) would also wait for
+/// whatever every other program has yet to write there (a backup, a mail
+/// queue, a build), which made a one-mail poll wait ten times as long
+/// beside a big copy.
 #[derive(Debug, Default)]
 pub struct SyncSet {
     files: BTreeSet<PathBuf>,
     folders: BTreeSet<PathBuf>,
 }
-
-/// How many syncs [`SyncSet::sync`] has under way at once. One at a time,
-/// each waits for the disk's cache flush (a few milliseconds on a virtual
-/// disk, 0.25 to 3 ms here); under way together, their flushes are merged
-/// by the block layer: 400 new files synced one by one took 0.2 to 1.4 s
-/// on the development machine's disk, 32 at a time 20 to 25 ms (one
-/// `syncfs` of them on a quiet disk, 7 to 18 ms).
-const SYNCS_AT_ONCE: usize = 32;
 
 /// Files held open at once by a sync: well under the usual limit of 1,024
 /// open files, however many a batch wrote.
@@ -139,15 +130,18 @@ impl SyncSet {
     }
 
     /// Makes everything in the set durable: every file's data
-    /// (`fdatasync`), then every folder (`fsync`), each pass with up to
-    /// [`SYNCS_AT_ONCE`] under way at once; the set is empty afterwards,
-    /// whether it worked or not (a failed sync has told what it could:
-    /// the kernel does not keep the lost pages dirty to try again). A
-    /// path that is gone by now is passed over: whatever removed it
-    /// changed its folder, which the remover notes. A write-back error of
-    /// a file since it was written is reported by its sync, also through
-    /// a file opened anew for it (Linux reports an error to the first
-    /// sync that has not seen it).
+    /// (`fdatasync`) and every folder (`fsync`) that holds none of those
+    /// files, then the folders that do, each round up to
+    /// [`super::syncers::SYNCS_AT_ONCE`] syncs under way at once (a
+    /// folder waits only for the files in it: each round costs at least
+    /// one flush of the disk's cache, which the syncs under way share).
+    /// The set is empty afterwards, whether it worked or not (a failed
+    /// sync has told what it could: the kernel does not keep the lost
+    /// pages dirty to try again). A path that is gone by now is passed
+    /// over: whatever removed it changed its folder, which the remover
+    /// notes. A write-back error of a file since it was written is
+    /// reported by its sync, also through a file opened anew for it
+    /// (Linux reports an error to the first sync that has not seen it).
     ///
     /// # Errors
     /// The first file or folder that could not be opened or synced: what
@@ -158,75 +152,39 @@ impl SyncSet {
             return Ok(());
         }
         super::crashpoint::reach();
-        for (set, whole) in [(files, false), (folders, true)] {
-            let set: Vec<PathBuf> = set.into_iter().collect();
-            for chunk in set.chunks(OPEN_AT_ONCE) {
-                sync_open(chunk, whole)?;
+        let holding: BTreeSet<&Path> = files.iter().map(|f| folder_of(f)).collect();
+        let (last, first): (Vec<PathBuf>, Vec<PathBuf>) = folders
+            .into_iter()
+            .partition(|d| holding.contains(d.as_path()));
+        let first: Vec<ToSync> = (files.into_iter().map(|p| (p, false)))
+            .chain(first.into_iter().map(|d| (d, true)))
+            .collect();
+        let last: Vec<ToSync> = last.into_iter().map(|d| (d, true)).collect();
+        for round in [first, last] {
+            for chunk in round.chunks(OPEN_AT_ONCE) {
+                sync_open(chunk)?;
             }
         }
         Ok(())
     }
 }
 
+/// A path to sync: a file's data, or a folder whole (`true`).
+type ToSync = (PathBuf, bool);
+
 /// Opens each of `paths` (passing over one that is gone), then syncs
-/// them all, up to [`SYNCS_AT_ONCE`] at once: files' data, or folders
-/// `whole`. Opened here, on the calling thread, so that the threads that
-/// wait for the disk only wait.
-fn sync_open(paths: &[PathBuf], whole: bool) -> Result<(), StoreError> {
+/// them all at once ([`super::syncers`]). Opened here, on the calling
+/// thread, so that the threads that wait for the disk only wait.
+fn sync_open(paths: &[ToSync]) -> Result<(), StoreError> {
     let mut open = Vec::with_capacity(paths.len());
-    for p in paths {
+    for (p, whole) in paths {
         match File::open(p) {
-            Ok(f) => open.push((p, f)),
+            Ok(f) => open.push((p.clone(), *whole, f)),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => return Err(io_err(p)(e)),
         }
     }
-    let sync_one = |(p, f): &(&PathBuf, File)| {
-        let synced = if whole { f.sync_all() } else { f.sync_data() };
-        synced.map_err(io_err(p))
-    };
-    at_once(&open, SYNCS_AT_ONCE, sync_one)
-}
-
-/// Runs `work` on every item, up to `width` at once: the calling thread
-/// and up to `width - 1` helpers take the next item in turn until none is
-/// left or one failed (a helper that cannot be started leaves its share to
-/// the others). The first error, if any.
-fn at_once<T: Sync>(
-    items: &[T],
-    width: usize,
-    work: impl Fn(&T) -> Result<(), StoreError> + Sync,
-) -> Result<(), StoreError> {
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<StoreError>> = Mutex::new(None);
-    let take_turns = || {
-        while let Some(item) = items.get(next.fetch_add(1, Ordering::Relaxed)) {
-            if let Err(e) = work(item) {
-                failed
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get_or_insert(e);
-                // The others stop at their next turn.
-                next.store(items.len(), Ordering::Relaxed);
-            }
-        }
-    };
-    std::thread::scope(|s| {
-        for _ in 1..width.min(items.len()) {
-            // Each helper only waits for the disk: a small stack.
-            let started = std::thread::Builder::new()
-                .stack_size(64 * 1024)
-                .spawn_scoped(s, take_turns);
-            if started.is_err() {
-                break;
-            }
-        }
-        take_turns();
-    });
-    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    super::syncers::sync_all(open)
 }
 
 /// Removes `p`; one that is not there is not an error.

@@ -43,7 +43,8 @@
 //! The store sits under the adjudicator and the poll, at the bottom of
 //! the mail path: it knows files, not mails. Its parts: [`batch`] (the
 //! poll's in-memory view of a batch of writes), [`deadlines`] (the
-//! deadline index of the clocks), [`files`] (atomic writes, syncs, reads),
+//! deadline index of the clocks), [`files`] (atomic writes, syncs, reads;
+//! [`syncers`], the threads that sync a batch's files at once),
 //! [`ids`] (ids, tokens, hashes), [`index`] (the summaries of the records
 //! and clocks), [`records`] (the types it stores),
 //! [`processed`] (the keys of processed mails) and [`correspondence`].
@@ -72,6 +73,7 @@ pub mod index;
 pub mod league;
 mod processed;
 pub mod records;
+mod syncers;
 #[cfg(test)]
 mod tests;
 

@@ -8,7 +8,7 @@
 //!   write;
 //! - a file is synced after it is written and before it is renamed into
 //!   place (a crash leaves the old file or the new one, never an empty
-//!   one);
+//!   one), and a folder a file was made in only after that file;
 //! - before a removal that is part of the data (a challenge, once its
 //!   game is made), every file written and every folder that gained an
 //!   entry is synced (what replaces the file is durable first);
@@ -123,6 +123,9 @@ struct Audit {
     /// Files written and not synced since, with the call that wrote them
     /// last.
     dirty: BTreeMap<PathBuf, usize>,
+    /// Files made and not synced since: their folder's sync must wait
+    /// for them.
+    new: HashSet<PathBuf>,
     folders: BTreeMap<PathBuf, Unsynced>,
     faults: Vec<String>,
     /// What the run did: files written, renames, removals, keys
@@ -145,6 +148,7 @@ impl Audit {
             named: data.to_path_buf(),
             exists,
             dirty: BTreeMap::new(),
+            new: HashSet::new(),
             folders: BTreeMap::new(),
             faults: Vec::new(),
             written: HashSet::new(),
@@ -233,6 +237,7 @@ impl Audit {
                 let made = *create && self.exists.insert(p.clone());
                 if made {
                     self.changed(p.parent().unwrap(), true);
+                    self.new.insert(p.clone());
                 }
                 if made || *truncate {
                     self.dirty.insert(p.clone(), i);
@@ -265,11 +270,31 @@ impl Audit {
                 let Some(p) = self.inside(path) else { return };
                 self.syncs += 1;
                 self.dirty.remove(&p);
-                self.folders.remove(&p);
+                self.new.remove(&p);
+                if self.folders.remove(&p).is_some() {
+                    self.entries_after_data(i, &p);
+                }
             }
             Call::Broad { line, .. } => self.faults.push(format!(
                 "call {i}: {line}: a sync of more than pbem's own files"
             )),
+        }
+    }
+
+    /// Folder `dir` synced at call `i`: a file made in it and not synced
+    /// yet would have a name on disk before its data.
+    fn entries_after_data(&mut self, i: usize, dir: &Path) {
+        let early: Vec<String> = self
+            .new
+            .iter()
+            .filter(|f| f.parent() == Some(dir))
+            .map(|f| f.display().to_string())
+            .collect();
+        for f in early {
+            self.faults.push(format!(
+                "call {i}: {} synced before the data of {f}, made in it",
+                dir.display()
+            ));
         }
     }
 
@@ -291,6 +316,9 @@ impl Audit {
                 true => to.clone(),
                 false => to.join(rest),
             };
+            if self.new.remove(&p) {
+                self.new.insert(new.clone());
+            }
             if let Some(w) = self.dirty.remove(&p) {
                 self.faults.push(format!(
                     "call {i}: {} renamed to {} before its data was synced (written at call {w})",
@@ -320,6 +348,7 @@ impl Audit {
         let Some(p) = self.inside(path) else { return };
         self.exists.retain(|e| !e.starts_with(&p));
         self.dirty.retain(|d, _| !d.starts_with(&p));
+        self.new.retain(|d| !d.starts_with(&p));
         self.folders.retain(|f, _| !f.starts_with(&p));
         if self.unsynced_by_design(&p) {
             return;
