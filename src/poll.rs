@@ -61,8 +61,9 @@ use std::panic::{self, AssertUnwindSafe};
 
 /// Mails handled before their keys are committed together: three syncs
 /// of the batch's files and folders (all at once each) and one append to
-/// each key file per batch instead of several syncs per mail. A crash makes the next poll handle again at
-/// most this many mails (each found in its record, so nothing is applied twice).
+/// each key file per batch instead of several syncs per mail. A crash
+/// makes the next poll handle again at most this many mails (each found
+/// in its record, so nothing is applied twice).
 pub const BATCH: usize = 128;
 
 mod bots;
