@@ -47,6 +47,11 @@ static LEAD: LazyLock<Regex> = LazyLock::new(|| {
 /// The move `line` holds when it is nothing but a move in another game's
 /// notation.
 pub fn read(line: &str) -> Option<ForeignMove> {
+    // Both forms hold a digit (`[1-9]`, `\d`): a line without one, most
+    // of prose, is none, without the regexes.
+    if !line.chars().any(char::is_numeric) {
+        return None;
+    }
     let rest = LEAD.captures(line.trim())?.get(1)?.as_str().trim();
     if let Some(c) = CHESS_PAIR.captures(rest) {
         let square = |f: usize, r: usize| {
