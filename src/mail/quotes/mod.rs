@@ -18,13 +18,15 @@
 //! HTML shapes in [`html`].
 
 use regex::{Regex, RegexSet};
-use std::collections::BTreeSet;
 use std::sync::{LazyLock, OnceLock};
 
+mod gate;
+mod gates;
 mod html;
 mod table;
 #[cfg(test)]
 mod tests;
+use gate::Gate;
 
 pub use html::{Cut, HTML, HtmlQuote};
 
@@ -214,10 +216,10 @@ fn label_regex(labels: &str) -> String {
 /// class is a copy in the automaton); a line it matches is then tried on
 /// the row's own pattern, compiled the first time ([`first_match`]).
 ///
-/// Before both, the gate: the beginnings every row's match starts with
-/// ([`ends`]), a few literals found in microseconds. A line that starts with none of them (most lines of a
-/// mail: a move, a sentence, a quoted line) matches no row, and the set
-/// is never compiled for it.
+/// Before both, the set's [`Gate`]: the literals every row's match
+/// begins or ends with. A line with none of them (most lines of a mail: a
+/// move, a sentence, a quoted line) matches no row, and the set is never
+/// compiled for it.
 struct Rows {
     gate: Option<Gate>,
     loose: OnceLock<RegexSet>,
@@ -225,59 +227,15 @@ struct Rows {
 }
 
 fn set_of(kind: Kind) -> Rows {
-    let rows: Vec<&Row> = TABLE.iter().filter(|r| r.kind == kind).collect();
-    let ends: Option<Vec<Ends>> = rows.iter().map(|r| ends(r.pattern)).collect();
-    let gate = ends.map(|ends| {
-        let mut gate = Gate::default();
-        for e in ends {
-            match e {
-                Ends::Start(l) => gate.starts.extend(l),
-                Ends::End(l) => gate.ends.extend(l),
-            }
-        }
-        gate
-    });
     Rows {
-        gate,
+        gate: Gate::of(kind),
         loose: OnceLock::new(),
-        rows: rows.into_iter().map(|r| (OnceLock::new(), r)).collect(),
+        rows: TABLE
+            .iter()
+            .filter(|r| r.kind == kind)
+            .map(|r| (OnceLock::new(), r))
+            .collect(),
     }
-}
-
-/// The literals that begin or end every match of a set's rows, as
-/// characters: a line matches a row only if it begins with one of
-/// `starts` or ends with one of `ends`, compared ignoring case
-/// ([`same_letter`]).
-#[derive(Default)]
-struct Gate {
-    starts: BTreeSet<Vec<char>>,
-    ends: BTreeSet<Vec<char>>,
-}
-
-impl Gate {
-    fn may_match(&self, line: &str) -> bool {
-        let begins = |lit: &Vec<char>| {
-            let mut chars = line.chars();
-            lit.iter()
-                .all(|l| chars.next().is_some_and(|c| same_letter(c, *l)))
-        };
-        let finishes = |lit: &Vec<char>| {
-            let mut chars = line.chars().rev();
-            lit.iter()
-                .rev()
-                .all(|l| chars.next().is_some_and(|c| same_letter(c, *l)))
-        };
-        self.starts.iter().any(begins) || self.ends.iter().any(finishes)
-    }
-}
-
-/// Whether `c` may match `l` in a pattern that ignores case: the same
-/// letter, or the same in lower or in upper case (`K` and the Kelvin sign,
-/// `ſ` and `s`, `ς` and `σ`). True of every pair a regex's `(?i)` matches
-/// (its simple case folding), and perhaps of a few more: a gate may let
-/// a line through that the row then refuses, never the other way round.
-fn same_letter(c: char, l: char) -> bool {
-    c == l || c.to_lowercase().eq(l.to_lowercase()) || c.to_uppercase().eq(l.to_uppercase())
 }
 
 impl Rows {
@@ -288,67 +246,6 @@ impl Rows {
         })
     }
 }
-
-/// Literals one end of every match of a row holds: its beginning, or
-/// else its end.
-enum Ends {
-    Start(Vec<Vec<char>>),
-    End(Vec<Vec<char>>),
-}
-
-/// What every match of `pattern` begins with (when anchored at the line's
-/// start), or else ends with (anchored at its end): a few literals, each
-/// cut to at most [`BEGINNING`] bytes, read as the pattern is written
-/// (the table's patterns are matched ignoring case, and so is the gate
-/// made of these). `None` when a match may begin and end with anything
-/// (`.*` at both ends, a wide class, no anchor): then no gate.
-fn ends(pattern: &str) -> Option<Ends> {
-    use regex_syntax::hir::Look;
-    let hir = regex_syntax::parse(pattern).ok()?;
-    let props = hir.properties();
-    let start = props.look_set_prefix().contains(Look::Start);
-    let end = props.look_set_suffix().contains(Look::End);
-    start
-        .then(|| literals(&hir, true).map(Ends::Start))
-        .flatten()
-        .or_else(|| end.then(|| literals(&hir, false).map(Ends::End)).flatten())
-}
-
-/// The literals every match of `hir` begins with (`prefix`) or ends
-/// with, each a whole string of characters; `None` when any may be empty
-/// or there are too many.
-fn literals(hir: &regex_syntax::hir::Hir, prefix: bool) -> Option<Vec<Vec<char>>> {
-    use regex_syntax::hir::literal::{ExtractKind, Extractor};
-    let mut extractor = Extractor::new();
-    let kind = if prefix {
-        ExtractKind::Prefix
-    } else {
-        ExtractKind::Suffix
-    };
-    extractor.kind(kind).limit_literal_len(BEGINNING);
-    let seq = extractor.extract(hir);
-    seq.literals()?
-        .iter()
-        .map(|l| {
-            // A cut may fall inside a character: keep the whole ones.
-            let bytes = l.as_bytes();
-            let whole = if prefix {
-                match std::str::from_utf8(bytes) {
-                    Ok(s) => s,
-                    Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).ok()?,
-                }
-            } else {
-                let skip = (0..bytes.len()).find(|&i| std::str::from_utf8(&bytes[i..]).is_ok())?;
-                std::str::from_utf8(&bytes[skip..]).ok()?
-            };
-            (!whole.is_empty()).then(|| whole.chars().collect())
-        })
-        .collect()
-}
-
-/// The longest beginning [`beginnings`] keeps, in bytes: enough to tell
-/// `sent from` from a sentence, short enough for few literals.
-const BEGINNING: usize = 8;
 
 /// `pattern` with each `{m,n}` as `{m,}`: a pattern that matches all
 /// that `pattern` does, and more. Braces escaped or inside a class are
