@@ -147,6 +147,9 @@ pub(super) fn start_daemon(
     replies: &mut Replies,
 ) -> (Daemon, f64) {
     let inbox = config.inbox.maildir.clone().unwrap();
+    // Made as a mail server would have it: the first mail lands before
+    // the daemon has opened it.
+    Maildir::open(&inbox).unwrap();
     let log = config_path.with_file_name("daemon.log");
     let t = Instant::now();
     let daemon = Daemon::start(config_path, &log);
