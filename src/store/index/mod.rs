@@ -434,8 +434,11 @@ impl Store {
             return Ok(());
         }
         let files = scan::Files::list(&self.root.join(T::FOLDER))?;
-        let more = Box::new(io::Cursor::new(lines.as_bytes().to_vec()));
-        self.write_index(path, T::FOLDER, &files, head.is_some(), more)
+        // The new lines first: they vouch for the files as they are now.
+        let mut body = scan::Body::new(&files, &self.root.join("tmp"));
+        let mut new = Reader::headless(lines.as_bytes());
+        scan::copy_vouched((&mut new, path), &files, &mut body)?;
+        self.write_index(path, T::FOLDER, &files, head.is_some(), body)
     }
 
     /// Notes in the indexes what `changes` did to records and clocks (a

@@ -17,7 +17,7 @@ use crate::store::{Store, StoreError, io_err, valid_id};
 use serde::de::IgnoredAny;
 use std::cell::Cell;
 use std::fs::{self, File};
-use std::io::{self, BufRead, BufReader, BufWriter, Cursor, Seek, Write};
+use std::io::{self, BufRead, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 
 /// The `<id>.toml` files of one folder of the data folder: their ids in
@@ -181,43 +181,76 @@ struct Taken {
     problems: Vec<super::IndexError>,
 }
 
-/// Lines to add to an index: in memory, or past [`SPILL`] bytes in a
-/// temporary file without a name (a first scan of 100,000 files reads
-/// them all).
-enum Fresh {
-    Memory(String),
-    Spilled(BufWriter<File>),
+/// Lines on their way to an index, with their length and the files
+/// they vouch for: in memory, or past [`SPILL`] bytes in a temporary
+/// file without a name (a first scan of 100,000 files reads them all; the
+/// index written anew holds them all).
+pub(super) struct Body {
+    text: String,
+    file: Option<BufWriter<File>>,
+    len: u64,
+    written: Bits,
+    /// The data folder's folder of temporary files, where the file is.
+    tmp: PathBuf,
 }
 
-/// How many bytes of new lines are kept in memory.
+/// How many bytes of lines are kept in memory.
 const SPILL: usize = 256 * 1024;
 
-impl Fresh {
-    fn push(&mut self, line: &str, tmp: &Path) -> Result<(), StoreError> {
-        match self {
-            Fresh::Memory(text) if text.len() + line.len() <= SPILL => text.push_str(line),
-            Fresh::Memory(text) => {
-                let mut file = BufWriter::new(tempfile::tempfile_in(tmp).map_err(io_err(tmp))?);
-                file.write_all(text.as_bytes())
-                    .and_then(|()| file.write_all(line.as_bytes()))
-                    .map_err(io_err(tmp))?;
-                *self = Fresh::Spilled(file);
-            }
-            Fresh::Spilled(file) => file.write_all(line.as_bytes()).map_err(io_err(tmp))?,
+impl Body {
+    /// No lines yet, of the `files` of a folder; a file, if one is
+    /// needed, in `tmp`.
+    pub(super) fn new(files: &Files, tmp: &Path) -> Body {
+        Body {
+            text: String::new(),
+            file: None,
+            len: 0,
+            written: Bits::new(files.len()),
+            tmp: tmp.to_path_buf(),
         }
-        Ok(())
     }
 
-    /// The lines, to be read from the first.
-    fn into_reader(self) -> io::Result<Box<dyn BufRead>> {
-        Ok(match self {
-            Fresh::Memory(text) => Box::new(Cursor::new(text.into_bytes())),
-            Fresh::Spilled(file) => {
-                let mut file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-                file.rewind()?;
-                Box::new(BufReader::new(file))
+    /// Adds `line` (without its line break), which vouches for the `i`th
+    /// file.
+    fn push(&mut self, line: &[u8], i: usize) -> Result<(), StoreError> {
+        self.written.set(i);
+        self.len += line.len() as u64 + 1;
+        let tmp = &self.tmp;
+        if self.file.is_none() && self.text.len() + line.len() >= SPILL {
+            let mut file = BufWriter::new(tempfile::tempfile_in(tmp).map_err(io_err(tmp))?);
+            file.write_all(self.text.as_bytes()).map_err(io_err(tmp))?;
+            self.text = String::new();
+            self.file = Some(file);
+        }
+        match &mut self.file {
+            Some(file) => file
+                .write_all(line)
+                .and_then(|()| file.write_all(b"\n"))
+                .map_err(io_err(tmp)),
+            // Lines pbem made or read whole: UTF-8.
+            None => {
+                self.text.push_str(&String::from_utf8_lossy(line));
+                self.text.push('\n');
+                Ok(())
             }
-        })
+        }
+    }
+
+    /// The lines, when they are in memory.
+    fn in_memory(&self) -> Option<&str> {
+        self.file.is_none().then_some(self.text.as_str())
+    }
+
+    /// Writes `head`, then the lines, to `out`.
+    fn write_to(&mut self, head: &str, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(head.as_bytes())?;
+        if let Some(file) = &mut self.file {
+            file.flush()?;
+            let file = file.get_mut();
+            file.rewind()?;
+            io::copy(file, out)?;
+        }
+        out.write_all(self.text.as_bytes())
     }
 }
 
@@ -246,8 +279,7 @@ impl Store {
             Refresh::All => Taken::default(),
             _ => self.take_from_index::<T>(&files, &mut taken, each)?,
         };
-        let tmp = self.root.join("tmp");
-        let mut fresh = Fresh::Memory(String::new());
+        let mut fresh = Body::new(&files, &self.root.join("tmp"));
         let stale = files.len() - taken.count();
         let (mut looked, mut read) = (0, 0);
         for i in (0..files.len()).filter(|&i| !taken.get(i)) {
@@ -258,7 +290,8 @@ impl Store {
             let Some(entry) = read_summary::<T>(&dir, id)? else {
                 continue;
             };
-            fresh.push(&line(id, Some(&entry))?, &tmp)?;
+            let text = line(id, Some(&entry))?;
+            fresh.push(text.trim_end_matches('\n').as_bytes(), i)?;
             read += 1;
             each(id, entry.1)?;
         }
@@ -268,7 +301,7 @@ impl Store {
             || !old.current
             || !old.problems.is_empty()
             || 2 * read > found
-            || matches!(fresh, Fresh::Spilled(_));
+            || fresh.in_memory().is_none();
         if rewrite || read > 0 {
             let saved = self.save_fresh::<T>(refresh, &files, rewrite, old.current, fresh);
             if refresh == Refresh::All {
@@ -341,7 +374,7 @@ impl Store {
         files: &Files,
         rewrite: bool,
         current: bool,
-        fresh: Fresh,
+        fresh: Body,
     ) -> Result<(), StoreError> {
         let _lock = match refresh {
             Refresh::Stale => match self.lock(false) {
@@ -351,53 +384,38 @@ impl Store {
             _ => None,
         };
         let path = self.index_path(T::FOLDER);
-        match fresh {
-            Fresh::Memory(lines) if !rewrite => self.add_lines::<T>(&path, &lines),
-            fresh => {
-                let tmp = self.root.join("tmp");
-                let lines = fresh.into_reader().map_err(io_err(&tmp))?;
+        match fresh.in_memory() {
+            Some(lines) if !rewrite => self.add_lines::<T>(&path, lines),
+            _ => {
                 let keep = current && refresh != Refresh::All;
-                self.write_index(&path, T::FOLDER, files, keep, lines)
+                self.write_index(&path, T::FOLDER, files, keep, fresh)
             }
         }
     }
 
     /// Writes the index of `folder` at `path` anew, one line per file of
-    /// `files` whose stamp a line vouches for: the old index's lines when
-    /// `keep` (it is this pbem's), then `more` (lines without a header).
-    /// A file no line vouches for is left out, to be read by the next
-    /// reader; so is a removed one.
+    /// `files` whose stamp a line vouches for: the lines of `body`, then
+    /// those of the old index when `keep` (it is this pbem's) for the
+    /// files `body` has none of. A file no line vouches for is left out,
+    /// to be read by the next reader; so is a removed one.
     ///
     /// # Errors
-    /// When the old index, `more` or a file cannot be read, or the index
-    /// written.
+    /// When the old index or a file cannot be read, or the index written.
     pub(super) fn write_index(
         &self,
         path: &Path,
         folder: &'static str,
         files: &Files,
         keep: bool,
-        mut more: Box<dyn BufRead>,
+        mut body: Body,
     ) -> Result<(), StoreError> {
-        let tmp = self.root.join("tmp");
-        // The lines first, in a file without a name: the header gives
-        // their length.
-        let mut body = BufWriter::new(tempfile::tempfile_in(&tmp).map_err(io_err(&tmp))?);
-        let mut written = Bits::new(files.len());
-        let mut len = 0;
         if keep && let Ok(Some((true, mut old))) = Reader::open(path, folder)? {
-            let to = (&mut body, tmp.as_path());
-            len += copy_vouched((&mut old, path), files, &mut written, to)?;
+            copy_vouched((&mut old, path), files, &mut body)?;
         }
-        let mut more = Reader::headless(&mut more);
-        let to = (&mut body, tmp.as_path());
-        len += copy_vouched((&mut more, &tmp), files, &mut written, to)?;
-        let mut body = body
-            .into_inner()
-            .map_err(|e| io_err(&tmp)(e.into_error()))?;
-        let head = header(folder, len);
+        let head = header(folder, body.len);
         let dir = path.parent().unwrap_or(&self.root);
         fs::create_dir_all(dir).map_err(io_err(dir))?;
+        let tmp = body.tmp.clone();
         // Not synced: the files it summarizes are, and a summary lost
         // with it is read again.
         match persist_via(path, &head, &mut body, &tmp) {
@@ -411,16 +429,16 @@ impl Store {
     }
 }
 
-/// Copies the lines of `r` (read from `from`) that vouch for a file of
-/// `files` not yet in `written` (their stamp is the file's) to `out` (in
-/// `to`); their length in bytes.
-fn copy_vouched<R: BufRead>(
+/// Adds the lines of `r` (read from `from`) that vouch for a file of
+/// `files` `body` has no line of (their stamp is the file's) to `body`.
+///
+/// # Errors
+/// When `r` or a file cannot be read, or `body` written.
+pub(super) fn copy_vouched<R: BufRead>(
     (r, from): (&mut Reader<R>, &Path),
     files: &Files,
-    written: &mut Bits,
-    (out, to): (&mut impl Write, &Path),
-) -> Result<u64, StoreError> {
-    let mut len = 0;
+    body: &mut Body,
+) -> Result<(), StoreError> {
     while let Some(l) = r.next::<IgnoredAny>().map_err(io_err(from))? {
         let Ok(Line {
             id,
@@ -430,32 +448,26 @@ fn copy_vouched<R: BufRead>(
         else {
             continue;
         };
-        let Some(i) = files.find(&id).filter(|&i| !written.get(i)) else {
+        let Some(i) = files.find(&id).filter(|&i| !body.written.get(i)) else {
             continue;
         };
         if files.stamp(i)? == Some(at) {
-            written.set(i);
-            out.write_all(r.raw())
-                .and_then(|()| out.write_all(b"\n"))
-                .map_err(io_err(to))?;
-            len += r.raw().len() as u64 + 1;
+            body.push(r.raw(), i)?;
         }
     }
-    Ok(len)
+    Ok(())
 }
 
-/// Renames a new file of `head` then `body` (from its start) over `path`,
-/// through a temporary file in `folder`.
-fn persist_via(path: &Path, head: &str, body: &mut File, folder: &Path) -> io::Result<()> {
+/// Renames a new file of `head` then `body` over `path`, through a
+/// temporary file in `folder`.
+fn persist_via(path: &Path, head: &str, body: &mut Body, folder: &Path) -> io::Result<()> {
     let mut file = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
         .suffix(TEMP_SUFFIX)
         .tempfile_in(folder)?;
-    body.rewind()?;
     {
         let mut out = BufWriter::new(file.as_file_mut());
-        out.write_all(head.as_bytes())?;
-        io::copy(body, &mut out)?;
+        body.write_to(head, &mut out)?;
         out.flush()?;
     }
     file.persist(path).map_err(|e| e.error)?;
