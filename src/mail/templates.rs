@@ -446,7 +446,9 @@ fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
 /// [`super::command::reads_as_command`], remembered: the mails of a poll
 /// share most of their lines (a template's prose, a board's frame), and a
 /// line reads the same however often it is asked. At most
-/// [`JUDGED_LINES`] are kept (then forgotten all at once).
+/// [`JUDGED_LINES`] are kept (then forgotten all at once). Only pbem's own
+/// lines: a stranger's (the quote reader's) are never kept, so a mail of
+/// long lines cannot fill it.
 fn reads_as_command(line: &str) -> bool {
     thread_local! {
         static JUDGED: std::cell::RefCell<std::collections::HashMap<String, bool>> =

@@ -56,7 +56,7 @@ impl Twin {
 }
 
 /// `pattern`'s ASCII twin, as a pattern; `None` if it does not parse.
-pub fn ascii_twin(pattern: &str) -> Option<String> {
+fn ascii_twin(pattern: &str) -> Option<String> {
     let hir = regex_syntax::parse(pattern).ok()?;
     Some(ascii(&hir).to_string())
 }

@@ -40,9 +40,7 @@ static LEAD: Twin = Twin::new(r"(?i)^(?:#\d{1,4}\s+)?(?:(?:move|play)\s+)?(.*)$"
 /// The move `line` holds when it is nothing but a move in another game's
 /// notation.
 pub fn read(line: &str) -> Option<ForeignMove> {
-    // Both forms hold a digit (`[1-9]`, `\d`): a line without one, most
-    // of prose, is none, without the regexes.
-    if !line.chars().any(char::is_numeric) {
+    if !super::holds_digit(line) {
         return None;
     }
     let line = line.trim();

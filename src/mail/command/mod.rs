@@ -588,12 +588,17 @@ fn vacation(words: &[&str], lower: &[String]) -> Result<Command, LineError> {
     }
 }
 
+/// Whether `line` has a digit: every form of move, in pbem's notation or
+/// another game's, holds a `\d` (which `is_numeric` covers), so a line of
+/// words alone (most of prose) is none, without the move regexes.
+fn holds_digit(line: &str) -> bool {
+    line.chars().any(char::is_numeric)
+}
+
 /// A line that starts with no command word: a move alone on its line, or
 /// chatter (`Ok(None)`; a time or a date is chatter too).
 fn bare_moves(line: &str) -> Result<Option<Command>, LineError> {
-    // Every form below holds a digit (`\d`, which `is_numeric` covers): a
-    // line of words alone is chatter, without the regexes.
-    if !line.chars().any(char::is_numeric) || CLOCK_OR_DATE.is_match(line) {
+    if !holds_digit(line) || CLOCK_OR_DATE.is_match(line) {
         return Ok(None);
     }
     match moves_in(line) {
