@@ -25,3 +25,4 @@ pub mod outbound;
 pub mod quotes;
 pub mod templates;
 pub mod text;
+pub mod twin;

@@ -237,8 +237,10 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
             return Err(HeaderError::Missing(needed));
         }
     }
+    // The header block alone: the bodies (tens of KB of HTML) say nothing
+    // of the recipients.
     let msg = mail_parser::MessageParser::default()
-        .parse(raw)
+        .parse(&raw[..end + 4])
         .ok_or(HeaderError::Unparsed)?;
     let tos: Vec<String> = msg
         .to()

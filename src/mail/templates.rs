@@ -443,6 +443,34 @@ fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
         .replace('\n', &format!("\n{indent}"))
 }
 
+/// [`super::command::reads_as_command`], remembered: the mails of a poll
+/// share most of their lines (a template's prose, a board's frame), and a
+/// line reads the same however often it is asked. At most
+/// [`JUDGED_LINES`] are kept (then forgotten all at once). Only pbem's own
+/// lines: a stranger's (the quote reader's) are never kept, so a mail of
+/// long lines cannot fill it.
+fn reads_as_command(line: &str) -> bool {
+    thread_local! {
+        static JUDGED: std::cell::RefCell<std::collections::HashMap<String, bool>> =
+            std::cell::RefCell::default();
+    }
+    JUDGED.with_borrow_mut(|judged| {
+        if let Some(&reads) = judged.get(line) {
+            return reads;
+        }
+        let reads = super::command::reads_as_command(line);
+        if judged.len() >= JUDGED_LINES {
+            judged.clear();
+        }
+        judged.insert(line.to_string(), reads);
+        reads
+    })
+}
+
+/// How many lines [`reads_as_command`] remembers: a few hundred replies'
+/// worth, under a megabyte.
+const JUDGED_LINES: usize = 8192;
+
 /// pbem's own words are inert: no line of a mail it sends may read as a
 /// command, however the reply quotes it. The templates are written so;
 /// this pass makes sure of it whatever a template or a value holds (an
@@ -455,7 +483,7 @@ fn inert(text: &str) -> String {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut i = 0;
     while i < lines.len() {
-        if !super::command::reads_as_command(&lines[i]) {
+        if !reads_as_command(&lines[i]) {
             i += 1;
             continue;
         }
@@ -476,11 +504,11 @@ fn inert(text: &str) -> String {
             }
             lines[i] = pulled;
             lines[i - 1] = head.trim_end().to_string();
-            if !super::command::reads_as_command(&lines[i]) {
+            if !reads_as_command(&lines[i]) {
                 break;
             }
         }
-        if super::command::reads_as_command(&lines[i]) {
+        if reads_as_command(&lines[i]) {
             lines[i] = format!("- {}", lines[i].trim_start());
         }
         // A word wider than a line (a quoted 10,000-character move)

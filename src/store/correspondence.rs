@@ -174,8 +174,18 @@ pub fn line_key(line: &str) -> Option<u64> {
     // As the quote reader sees a line: without what could be a quote
     // prefix (`| B3 | 6 |`, a row of a board, is `B3 | 6 |` there).
     let line = line.trim_start_matches(['>', '|', '\t', ' ']);
-    let words: Vec<String> = line.split_whitespace().map(str::to_lowercase).collect();
-    let joined = words.join(" ");
+    let mut joined = String::with_capacity(line.len());
+    for word in line.split_whitespace() {
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        // A word's own lower case (a final `Σ` is `ς`), ASCII at once.
+        if word.is_ascii() {
+            joined.extend(word.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+        } else {
+            joined.push_str(&word.to_lowercase());
+        }
+    }
     let joined = joined.trim_end_matches(['.', '!', ',', ':', ';']);
     let alnum = joined.chars().filter(|c| c.is_alphanumeric()).count();
     if joined.chars().count() < 8 || alnum < 4 {

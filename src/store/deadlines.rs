@@ -192,15 +192,15 @@ impl Store {
         }
         let mut made = SyncSet::default();
         // The poll holds the lock; what the index lacks is read from the
-        // clocks' files and added to it.
-        let clocks = self.summaries::<ClockSummary>(Refresh::StaleLocked, &mut |_, _| {})?;
-        for (id, c) in clocks.items {
+        // clocks' files and added to it. One clock at a time: none is
+        // kept (100,000 of them held at once were the daemon's peak).
+        let mut mark = |id: &str, c: ClockSummary| -> Result<(), StoreError> {
             // A damaged clock is left to the poll, which reports it.
             let ClockSummary::Clock(c) = c else {
-                continue;
+                return Ok(());
             };
             if c.state.next_due(policy).is_some_and(|at| at < until)
-                && let Some(m) = self.due_marker(&id, &c, policy)
+                && let Some(m) = self.due_marker(id, &c, policy)
                 && !m.exists()
             {
                 let dir = m.parent().unwrap_or(&due);
@@ -211,7 +211,9 @@ impl Store {
                 File::create(&m).map_err(io_err(&m))?;
                 made.made(&m);
             }
-        }
+            Ok(())
+        };
+        self.scan_summaries::<ClockSummary>(Refresh::StaleLocked, &mut |_, _| {}, &mut mark)?;
         // Every marker on disk before the index says it is whole; the
         // stamp at once, also from a batch view (the index is not the
         // batch's: it only names clocks to look at).

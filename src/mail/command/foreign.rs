@@ -4,9 +4,8 @@
 //! squares are, and whether the move is legal, is for the adjudicator,
 //! which knows the game ([`ForeignMove::written`]).
 
+use crate::mail::twin::Twin;
 use pbem_engine::geom::Geometry;
-use regex::Regex;
-use std::sync::LazyLock;
 
 /// One square as the player wrote it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,27 +27,25 @@ pub struct ForeignMove {
 /// Chess squares joined as chess players join them: a dash (any), `x`,
 /// `to`, or a space. The whole line, so prose that mentions squares
 /// (`I like e4 better than d4`) is no move.
-static CHESS_PAIR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^([a-j])(10|[1-9])\s*(?:[-x×–—−‐‑‒―﹣:]|\s+to\s+|\s)\s*([a-j])(10|[1-9])$")
-        .expect("valid regex")
-});
+static CHESS_PAIR: Twin =
+    Twin::new(r"(?i)^([a-j])(10|[1-9])\s*(?:[-x×–—−‐‑‒―﹣:]|\s+to\s+|\s)\s*([a-j])(10|[1-9])$");
 
 /// Square numbers joined by a word or an arrow, forms no game's notation
 /// has (dashes are read as moves already).
-static NUMBER_PAIR: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(\d{1,3})\s*(?:\s+to\s+|->|-->|=>|→|⇒|>)\s*(\d{1,3})$").expect("valid regex")
-});
+static NUMBER_PAIR: Twin = Twin::new(r"(?i)^(\d{1,3})\s*(?:\s+to\s+|->|-->|=>|→|⇒|>)\s*(\d{1,3})$");
 
 /// A leading `move`, `play` or `#12`: the move after it is read alike.
-static LEAD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:#\d{1,4}\s+)?(?:(?:move|play)\s+)?(.*)$").expect("valid regex")
-});
+static LEAD: Twin = Twin::new(r"(?i)^(?:#\d{1,4}\s+)?(?:(?:move|play)\s+)?(.*)$");
 
 /// The move `line` holds when it is nothing but a move in another game's
 /// notation.
 pub fn read(line: &str) -> Option<ForeignMove> {
-    let rest = LEAD.captures(line.trim())?.get(1)?.as_str().trim();
-    if let Some(c) = CHESS_PAIR.captures(rest) {
+    if !super::holds_digit(line) {
+        return None;
+    }
+    let line = line.trim();
+    let rest = LEAD.on(line).captures(line)?.get(1)?.as_str().trim();
+    if let Some(c) = CHESS_PAIR.on(rest).captures(rest) {
         let square = |f: usize, r: usize| {
             let file = c[f].to_ascii_lowercase().as_bytes()[0] - b'a';
             let rank = c[r].parse().ok()?;
@@ -59,7 +56,7 @@ pub fn read(line: &str) -> Option<ForeignMove> {
             to: square(3, 4)?,
         });
     }
-    let c = NUMBER_PAIR.captures(rest)?;
+    let c = NUMBER_PAIR.on(rest).captures(rest)?;
     Some(ForeignMove {
         from: ForeignSquare::Number(c[1].parse().ok()?),
         to: ForeignSquare::Number(c[2].parse().ok()?),

@@ -4,12 +4,11 @@
 //! a line that looks like a move but is not one is an error to report
 //! ([`read`]: how a mail's errors are typed, and which refuse it whole).
 
+use crate::mail::twin::Twin;
 use crate::rules::Rules;
 use crate::timecontrol::{DigestMode, TimeControl, parse_zone};
 use chrono_tz::Tz;
-use regex::Regex;
 use std::fmt;
-use std::sync::LazyLock;
 
 /// Who moves first in a challenge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,15 +189,10 @@ impl fmt::Display for Command {
 /// A time of day or a date, `12:33`, `12:33:00`, `20/11/26`: no move's
 /// form, but move-like to [`MOVE_LIKE`] (M.A.D.'s `12-20:2`, Guerrilla's
 /// `27/36`); attribution lines are full of them.
-static CLOCK_OR_DATE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?|\d{1,2}/\d{1,2}/\d{2,4})$")
-        .expect("valid regex")
-});
+static CLOCK_OR_DATE: Twin =
+    Twin::new(r"^(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?|\d{1,2}/\d{1,2}/\d{2,4})$");
 
-static MOVE_LIKE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$")
-        .expect("valid regex")
-});
+static MOVE_LIKE: Twin = Twin::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$");
 
 /// The example move of hints given before any game is known (a mail is
 /// read before pbem looks up its game): `A-B`, the one form every game
@@ -210,20 +204,16 @@ fn example() -> &'static str {
 /// Move punctuation with the spaces around it, to glue `22 - 15`,
 /// `22 - off` and `27 / 36` into one word before a line is split into
 /// moves.
-static MARK_SPACES: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*").expect("valid regex"));
+static MARK_SPACES: Twin = Twin::new(r"(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*");
 
 /// One move along squares, in any form [`crate::notation::parse`] reads
 /// once spaces are glued: `22-15`, `22x36x50`, `22-off`, `12-20:2`,
 /// `L12-28`.
-static PATH_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(l?\d{1,3}([-x×–—−‐‑‒―﹣]\d{1,3})+(:\d{1,2})?|\d{1,3}[-–—−‐‑‒―﹣]off)$")
-        .expect("valid regex")
-});
+static PATH_WORD: Twin =
+    Twin::new(r"(?i)^(l?\d{1,3}([-x×–—−‐‑‒―﹣]\d{1,3})+(:\d{1,2})?|\d{1,3}[-–—−‐‑‒―﹣]off)$");
 
 /// One Guerrilla point, `27/36`: half of a placement.
-static POINT_WORD: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\d{1,3}/\d{1,3}$").expect("valid regex"));
+static POINT_WORD: Twin = Twin::new(r"^\d{1,3}/\d{1,3}$");
 
 /// The moves a line holds when it holds nothing but moves, as written
 /// (spaces glued): `22-15 23-16` and `50-51, 50-52` are two each. The
@@ -241,7 +231,7 @@ fn moves_in(line: &str) -> Option<Vec<String>> {
 /// [`moves_in`] for a line of any length: what a line too long to be a
 /// command was (one move, or a list of them).
 fn moves_on(line: &str) -> Option<Vec<String>> {
-    let glued = MARK_SPACES.replace_all(line, "$1");
+    let glued = MARK_SPACES.on(line).replace_all(line, "$1");
     let mut moves: Vec<String> = Vec::new();
     let mut half: Option<&str> = None;
     for word in glued.split(|c: char| c.is_whitespace() || ",;&+".contains(c)) {
@@ -377,9 +367,7 @@ pub(crate) fn labelled(line: &str) -> bool {
     line.contains([':', '：']) && LABEL.is_match(line)
 }
 
-static LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)").expect("valid regex")
-});
+static LABEL: Twin = Twin::new(r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)");
 
 /// The most words a command other than `challenge` takes, its move's
 /// marks glued (`#12 22 - 15` is two): a longer line is a sentence that
@@ -452,6 +440,7 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
         && words.len() > COMMAND_WORDS
         && moves_on(line).is_none()
         && MARK_SPACES
+            .on(line)
             .replace_all(line, "$1")
             .split_whitespace()
             .nth(COMMAND_WORDS)
@@ -599,10 +588,17 @@ fn vacation(words: &[&str], lower: &[String]) -> Result<Command, LineError> {
     }
 }
 
+/// Whether `line` has a digit: every form of move, in pbem's notation or
+/// another game's, holds a `\d` (which `is_numeric` covers), so a line of
+/// words alone (most of prose) is none, without the move regexes.
+fn holds_digit(line: &str) -> bool {
+    line.chars().any(char::is_numeric)
+}
+
 /// A line that starts with no command word: a move alone on its line, or
 /// chatter (`Ok(None)`; a time or a date is chatter too).
 fn bare_moves(line: &str) -> Result<Option<Command>, LineError> {
-    if CLOCK_OR_DATE.is_match(line) {
+    if !holds_digit(line) || CLOCK_OR_DATE.is_match(line) {
         return Ok(None);
     }
     match moves_in(line) {

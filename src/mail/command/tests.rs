@@ -384,7 +384,7 @@ fn a_mail_of_two_move_lines_is_refused_naming_both() {
 #[test]
 fn hints_before_any_game_name_only_the_form_every_game_has() {
     // `A-B` is in every game; `off`, `:2`, `L`, points are not.
-    let foreign = Regex::new(r"(?i)-off|:\d|\d/\d|\bl\d|\dx\d+x").unwrap();
+    let foreign = regex::Regex::new(r"(?i)-off|:\d|\d/\d|\bl\d|\dx\d+x").unwrap();
     for e in [
         parse_line("move").unwrap_err().to_string(),
         parse_line("#12").unwrap_err().to_string(),

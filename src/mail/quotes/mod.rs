@@ -20,10 +20,13 @@
 use regex::{Regex, RegexSet};
 use std::sync::{LazyLock, OnceLock};
 
+mod gate;
+mod gates;
 mod html;
 mod table;
 #[cfg(test)]
 mod tests;
+use gate::Gate;
 
 pub use html::{Cut, HTML, HtmlQuote};
 
@@ -212,18 +215,35 @@ fn label_regex(labels: &str) -> String {
 /// compiles in a fraction of the time (each counted copy of a Unicode
 /// class is a copy in the automaton); a line it matches is then tried on
 /// the row's own pattern, compiled the first time ([`first_match`]).
+///
+/// Before both, the set's [`Gate`]: the literals every row's match
+/// begins or ends with. A line with none of them (most lines of a mail: a
+/// move, a sentence, a quoted line) matches no row, and the set is never
+/// compiled for it.
 struct Rows {
-    loose: RegexSet,
+    gate: Option<Gate>,
+    loose: OnceLock<RegexSet>,
     rows: Vec<(OnceLock<Regex>, &'static Row)>,
 }
 
 fn set_of(kind: Kind) -> Rows {
-    let rows: Vec<&Row> = TABLE.iter().filter(|r| r.kind == kind).collect();
-    let loose =
-        RegexSet::new(rows.iter().map(|r| ci(&loosened(r.pattern)))).expect("quote table patterns");
     Rows {
-        loose,
-        rows: rows.into_iter().map(|r| (OnceLock::new(), r)).collect(),
+        gate: Gate::of(kind),
+        loose: OnceLock::new(),
+        rows: TABLE
+            .iter()
+            .filter(|r| r.kind == kind)
+            .map(|r| (OnceLock::new(), r))
+            .collect(),
+    }
+}
+
+impl Rows {
+    fn loose(&self) -> &RegexSet {
+        self.loose.get_or_init(|| {
+            RegexSet::new(self.rows.iter().map(|(_, r)| ci(&loosened(r.pattern))))
+                .expect("quote table patterns")
+        })
     }
 }
 
@@ -353,7 +373,10 @@ fn first_match(set: &Rows, line: &str) -> Option<&'static Row> {
     if line.is_empty() || line.len() > MAX_LINE {
         return None;
     }
-    set.loose.matches(line).iter().find_map(|i| {
+    if set.gate.as_ref().is_some_and(|g| !g.may_match(line)) {
+        return None;
+    }
+    set.loose().matches(line).iter().find_map(|i| {
         let (exact, row) = &set.rows[i];
         let exact = exact.get_or_init(|| Regex::new(&ci(row.pattern)).expect("quote table"));
         exact.is_match(line).then_some(*row)

@@ -124,3 +124,74 @@ fn a_loosened_pattern_leaves_its_counted_repetitions_open_and_nothing_else() {
         }
     }
 }
+
+/// The gates of the separator and signature sets let through every line
+/// a row of theirs matches, in any case and with stars or spaces around
+/// (what [`clean`] takes off), and keep out the lines a move mail is
+/// made of.
+#[test]
+fn the_gates_let_through_every_line_their_rows_match() {
+    for set in [&*SEPARATORS, &*SIGNATURES] {
+        let gate = set.gate.as_ref().expect("a gate for the set");
+        let mut tried = 0;
+        for row in TABLE {
+            for ex in row.examples {
+                for line in [
+                    ex.to_string(),
+                    ex.to_uppercase(),
+                    ex.to_lowercase(),
+                    format!("  **{ex}**  "),
+                ] {
+                    let clean = clean(&line);
+                    if set.loose().is_match(clean) {
+                        tried += 1;
+                        assert!(gate.may_match(clean), "{}: {line:?}", row.name);
+                    }
+                }
+            }
+        }
+        assert!(tried >= set.rows.len(), "{tried} lines tried");
+        for line in [
+            "22-15",
+            "> 22-15",
+            "move 12x19",
+            "Thanks for the game!",
+            "On Sat",
+        ] {
+            assert!(!gate.may_match(line), "{line:?}");
+        }
+    }
+}
+
+/// [`same_letter`] holds of every letter a regex that ignores case takes
+/// for a letter of a gate (its simple case folding, read from the
+/// regex's own class for the letter).
+#[test]
+fn same_letter_holds_of_every_case_variant_a_regex_accepts() {
+    use regex_syntax::hir::{Class, HirKind};
+    let gates = [&*SEPARATORS, &*SIGNATURES].map(|s| s.gate.as_ref().unwrap());
+    let letters: std::collections::BTreeSet<char> = gates
+        .iter()
+        .flat_map(|g| g.starts.iter().chain(g.ends))
+        .flat_map(|l| l.chars())
+        .collect();
+    assert!(letters.len() > 40, "{letters:?}");
+    for l in letters
+        .iter()
+        .copied()
+        .chain(['k', 's', 'σ', 'ß', 'θ', 'µ', 'ǅ'])
+    {
+        let hir = regex_syntax::parse(&format!("(?i){}", regex::escape(&l.to_string()))).unwrap();
+        let variants: Vec<char> = match hir.kind() {
+            HirKind::Class(Class::Unicode(c)) => c
+                .ranges()
+                .iter()
+                .flat_map(|r| r.start()..=r.end())
+                .collect(),
+            _ => vec![l],
+        };
+        for c in variants {
+            assert!(gate::same_letter(c, l), "{c:?} for {l:?}");
+        }
+    }
+}

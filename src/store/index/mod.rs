@@ -23,21 +23,22 @@
 //! taken: their files are read again and the index mended. So the index
 //! needs no sync of its own and never says what the files do not.
 
-use super::files::{append_whole, text_of, write_atomic_via};
+use super::files::{append_whole, text_of};
 use super::{Store, StoreError, io_err, stable_hash, valid_id};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 mod kinds;
+mod scan;
 #[cfg(test)]
 mod tests;
 
 pub use kinds::{ClockSummary, GameFacts, GameSummary};
+pub use scan::Scanned;
 
 /// The first word of an index.
 const MAGIC: &str = "pbem-index";
@@ -190,48 +191,18 @@ fn line<T: Serialize>(id: &str, summary: Option<&(Stamp, T)>) -> Result<String, 
 /// [`IndexError::NotIndex`] when its first line is no header of such an
 /// index. Lines that are no summaries are left aside, each named in
 /// [`Index::problems`].
-pub fn parse<T: Summary>(
-    path: &str,
-    mut r: impl BufRead,
-) -> io::Result<Result<Index<T>, IndexError>> {
+pub fn parse<T: Summary>(path: &str, r: impl BufRead) -> io::Result<Result<Index<T>, IndexError>> {
     let mut index = Index::empty();
-    let mut buf = Vec::new();
-    if r.read_until(b'\n', &mut buf)? == 0 {
-        return Ok(Ok(index));
-    }
-    let head = buf
-        .strip_suffix(b"\n")
-        .and_then(|l| std::str::from_utf8(l).ok())
-        .and_then(|l| read_header(l, T::FOLDER));
-    let Some((current, _)) = head else {
-        return Ok(Err(IndexError::NotIndex {
-            path: path.to_string(),
-            folder: T::FOLDER,
-            found: quote(&String::from_utf8_lossy(&buf)),
-        }));
+    let mut reader = match Reader::after_header(path, T::FOLDER, r)? {
+        Ok(Some((true, r))) => r,
+        Ok(Some((false, _)) | None) => return Ok(Ok(index)),
+        Err(e) => return Ok(Err(e)),
     };
-    index.current = current;
+    index.current = true;
     // Each line as it comes: an id and its summary, or that it is gone.
     let mut lines: Vec<(String, Option<(Stamp, T)>)> = Vec::new();
-    for n in 0.. {
-        if !current {
-            break;
-        }
-        buf.clear();
-        r.read_until(b'\n', &mut buf)?;
-        // A last line without its line break is an append cut short or
-        // under way: left aside without a word.
-        let Some(line) = buf.strip_suffix(b"\n") else {
-            break;
-        };
-        let Ok(text) = std::str::from_utf8(line) else {
-            let text = String::from_utf8_lossy(line);
-            index
-                .problems
-                .push(bad_line::<T>(path, n, &text, "not UTF-8 text"));
-            continue;
-        };
-        match read_line::<T>(text) {
+    while let Some(l) = reader.next::<T>()? {
+        match l {
             Ok(Line { id, at: None, .. }) => lines.push((id, None)),
             Ok(Line {
                 id,
@@ -240,13 +211,111 @@ pub fn parse<T: Summary>(
             }) => lines.push((id, Some((at, is)))),
             Ok(Line { is: None, .. }) => {
                 let why = "a stamp without a summary";
-                index.problems.push(bad_line::<T>(path, n, text, why));
+                index.problems.push(reader.bad_line(path, T::FOLDER, why));
             }
-            Err(why) => index.problems.push(bad_line::<T>(path, n, text, why)),
+            Err(why) => index.problems.push(reader.bad_line(path, T::FOLDER, why)),
         }
     }
     index.entries = last_of_each(lines);
     Ok(Ok(index))
+}
+
+/// An index read a line at a time, after its header.
+struct Reader<R> {
+    r: R,
+    /// The line read last, without its line break.
+    buf: Vec<u8>,
+    /// How many lines were read, the header's included.
+    lines: usize,
+}
+
+impl Reader<BufReader<File>> {
+    /// The index of `folder` at `path`, its header read: whether it is
+    /// this pbem's, and the reader of its lines; `None` when there is no
+    /// such file or it is empty.
+    ///
+    /// # Errors
+    /// The outer error when the file cannot be read; the inner
+    /// [`IndexError::NotIndex`] when it is not such an index.
+    fn open(
+        path: &Path,
+        folder: &'static str,
+    ) -> Result<Result<Option<(bool, Self)>, IndexError>, StoreError> {
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Ok(None)),
+            Err(e) => return Err(io_err(path)(e)),
+        };
+        let shown = path.display().to_string();
+        Reader::after_header(&shown, folder, BufReader::new(file)).map_err(io_err(path))
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    /// [`Reader::open`] on the text of `r`, named `path` in errors.
+    fn after_header(
+        path: &str,
+        folder: &'static str,
+        mut r: R,
+    ) -> io::Result<Result<Option<(bool, Self)>, IndexError>> {
+        let mut buf = Vec::new();
+        if r.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(Ok(None));
+        }
+        let head = buf
+            .strip_suffix(b"\n")
+            .and_then(|l| std::str::from_utf8(l).ok())
+            .and_then(|l| read_header(l, folder));
+        Ok(match head {
+            Some((current, _)) => Ok(Some((current, Reader { r, buf, lines: 1 }))),
+            None => Err(IndexError::NotIndex {
+                path: path.to_string(),
+                folder,
+                found: quote(&String::from_utf8_lossy(&buf)),
+            }),
+        })
+    }
+
+    /// The lines of `r`, which has no header (lines to add to an index).
+    fn headless(r: R) -> Self {
+        Reader {
+            r,
+            buf: Vec::new(),
+            lines: 1,
+        }
+    }
+
+    /// What the next line says, or why it is no summary; `None` at the
+    /// end. A last line without its line break is an append cut short or
+    /// under way: left aside without a word.
+    fn next<T: DeserializeOwned>(&mut self) -> io::Result<Option<Result<Line<T>, &'static str>>> {
+        self.buf.clear();
+        self.r.read_until(b'\n', &mut self.buf)?;
+        if self.buf.pop() != Some(b'\n') {
+            return Ok(None);
+        }
+        self.lines += 1;
+        Ok(Some(match std::str::from_utf8(&self.buf) {
+            Ok(text) => read_line::<T>(text),
+            Err(_) => Err("not UTF-8 text"),
+        }))
+    }
+
+    /// The line read last, without its line break.
+    fn raw(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The error of the line read last, which is no summary of `folder`.
+    fn bad_line(&self, path: &str, folder: &'static str, why: &'static str) -> IndexError {
+        IndexError::BadLine {
+            path: path.to_string(),
+            folder,
+            line: self.lines,
+            why,
+            found: quote(&String::from_utf8_lossy(&self.buf)),
+        }
+    }
 }
 
 /// The last of `lines` for each id, sorted by id, those of files gone
@@ -267,18 +336,8 @@ fn last_of_each<T>(mut lines: Vec<(String, Option<T>)>) -> Vec<(String, T)> {
     out
 }
 
-fn bad_line<T: Summary>(path: &str, n: usize, text: &str, why: &'static str) -> IndexError {
-    IndexError::BadLine {
-        path: path.to_string(),
-        folder: T::FOLDER,
-        line: n + 2,
-        why,
-        found: quote(text),
-    }
-}
-
 /// One line of an index read, or what is wrong with it.
-fn read_line<T: Summary>(text: &str) -> Result<Line<T>, &'static str> {
+fn read_line<T: DeserializeOwned>(text: &str) -> Result<Line<T>, &'static str> {
     let (hash, json) = text.split_once(' ').ok_or("no checksum")?;
     let hash = (hash.len() == 16)
         .then(|| u64::from_str_radix(hash, 16).ok())
@@ -292,29 +351,6 @@ fn read_line<T: Summary>(text: &str) -> Result<Line<T>, &'static str> {
         return Err("no file id");
     }
     Ok(line)
-}
-
-/// The `<id>.toml` files of `dir` with their stamps, sorted by id.
-fn stamps_in(dir: &Path) -> Result<Vec<(String, Stamp)>, StoreError> {
-    let mut out = Vec::new();
-    for e in fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
-        let name = e.file_name();
-        let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".toml")) else {
-            continue;
-        };
-        if !valid_id(id) {
-            continue;
-        }
-        // Relative to the open folder (fstatat): no walk of the path.
-        match e.metadata() {
-            Ok(m) if m.is_file() => out.push((id.to_string(), Stamp::of(&m))),
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(err) => return Err(io_err(&e.path())(err)),
-        }
-    }
-    out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
 }
 
 /// The id a file of an indexed folder has, `None` for any other.
@@ -360,7 +396,8 @@ impl Store {
     /// many such reads are done). What was read is added to the index:
     /// by a [`Refresh::Stale`] reader only when it gets the data folder's
     /// lock at once; when it does not, or cannot write the index, the
-    /// listing is right all the same and nothing is said.
+    /// listing is right all the same and nothing is said. A caller that
+    /// needs not hold them all: [`Store::scan_summaries`].
     ///
     /// # Errors
     /// When the folder or a file cannot be read; with [`Refresh::All`],
@@ -370,143 +407,25 @@ impl Store {
         refresh: Refresh,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Listing<T>, StoreError> {
-        let mut index = match refresh {
-            Refresh::All => Index::empty(),
-            _ => self.load_index::<T>()?,
-        };
-        let dir = self.root.join(T::FOLDER);
-        let files = stamps_in(&dir)?;
-        // Both sorted by id: each file meets its summary in one pass.
-        let mut found: Vec<(String, Option<(Stamp, T)>)> = Vec::with_capacity(files.len());
-        let mut stale = Vec::new();
-        let mut known = std::mem::take(&mut index.entries).into_iter().peekable();
-        for (id, at) in files {
-            while known.next_if(|(k, _)| *k < id).is_some() {}
-            match known.next_if(|(k, _)| *k == id) {
-                Some((_, e)) if e.0 == at => found.push((id, Some(e))),
-                _ => {
-                    stale.push(found.len());
-                    found.push((id, None));
-                }
-            }
-        }
-        drop(known);
-        let mut fresh = Vec::new();
-        for (n, &i) in stale.iter().enumerate() {
-            progress(n, stale.len());
-            // None: gone since the folder was listed.
-            found[i].1 = read_summary::<T>(&dir, &found[i].0)?;
-            if let Some(e) = &found[i].1 {
-                fresh.push((found[i].0.clone(), e.clone()));
-            }
-        }
-        progress(stale.len(), stale.len());
-        let found: Vec<(String, (Stamp, T))> = found
-            .into_iter()
-            .filter_map(|(id, e)| Some((id, e?)))
-            .collect();
-        let read = fresh.len();
-        let rewrite = refresh == Refresh::All
-            || !index.current
-            || !index.problems.is_empty()
-            || 2 * fresh.len() > found.len();
-        if rewrite || !fresh.is_empty() {
-            let saved = self.save_index(refresh, rewrite.then_some(&found[..]), &fresh);
-            if refresh == Refresh::All {
-                saved?;
-            }
-        }
+        let mut items = Vec::new();
+        let scanned = self.scan_summaries::<T>(refresh, progress, &mut |id, s| {
+            items.push((id.to_string(), s));
+            Ok(())
+        })?;
+        // Each file once: the ids are unique.
+        items.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         Ok(Listing {
-            items: found.into_iter().map(|(id, e)| (id, e.1)).collect(),
-            problems: index.problems,
-            read,
+            items,
+            problems: scanned.problems,
+            read: scanned.read,
         })
     }
 
-    /// The index of `T::FOLDER` as on disk; an empty one when there is
-    /// none or it is not an index (the error then in its problems).
-    fn load_index<T: Summary>(&self) -> Result<Index<T>, StoreError> {
-        let path = self.index_path(T::FOLDER);
-        let file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Index::empty()),
-            Err(e) => return Err(io_err(&path)(e)),
-        };
-        let read = parse(&path.display().to_string(), BufReader::new(file));
-        Ok(read.map_err(io_err(&path))?.unwrap_or_else(|e| Index {
-            problems: vec![e],
-            ..Index::empty()
-        }))
-    }
-
-    /// Writes what [`Store::summaries`] read: the whole index anew when
-    /// `whole` is given, else `fresh` appended; under the lock (taken
-    /// here, at once, for a [`Refresh::Stale`] reader, or nothing is
-    /// written).
-    fn save_index<T: Summary>(
-        &self,
-        refresh: Refresh,
-        whole: Option<&[(String, (Stamp, T))]>,
-        fresh: &[(String, (Stamp, T))],
-    ) -> Result<(), StoreError> {
-        let _lock = match refresh {
-            Refresh::Stale => match self.lock(false) {
-                Ok(l) => Some(l),
-                Err(_) => return Ok(()),
-            },
-            _ => None,
-        };
-        let path = self.index_path(T::FOLDER);
-        match whole {
-            Some(entries) => {
-                self.rewrite_index(&path, T::FOLDER, entries.iter().map(|(id, e)| (id, e)))
-            }
-            None => {
-                let mut lines = String::new();
-                for (id, s) in fresh {
-                    lines.push_str(&line(id, Some(s))?);
-                }
-                self.add_lines::<T>(&path, &lines, fresh.iter().map(|(id, s)| (id, Some(s))))
-            }
-        }
-    }
-
-    /// Writes the index at `path` anew: one line per entry.
-    fn rewrite_index<'a, T: Serialize + 'a>(
-        &self,
-        path: &Path,
-        folder: &str,
-        entries: impl Iterator<Item = (&'a String, &'a (Stamp, T))>,
-    ) -> Result<(), StoreError> {
-        let mut lines = String::new();
-        for (id, e) in entries {
-            lines.push_str(&line(id, Some(e))?);
-        }
-        let text = header(folder, lines.len() as u64) + &lines;
-        let dir = path.parent().unwrap_or(&self.root);
-        fs::create_dir_all(dir).map_err(io_err(dir))?;
-        let tmp = self.root.join("tmp");
-        // Its data synced before its rename; the rename not synced by a
-        // plain store: the files it summarizes are, and a summary lost
-        // with it is read again. A batch syncs it with them.
-        write_atomic_via(path, text, &tmp, false).map_err(io_err(path))?;
-        self.note_in_batch(|set| {
-            set.folder(dir);
-            set.folder(&tmp);
-        });
-        Ok(())
-    }
-
-    /// Appends `lines`, the summaries of `updates`, to the index at
-    /// `path`; rewrites it instead when it has grown to twice its size at
-    /// its last rewrite, and begins it anew when it is missing, damaged
-    /// at its start, or another pbem's.
-    fn add_lines<'a, T: Summary + 'a>(
-        &self,
-        path: &Path,
-        lines: &str,
-        updates: impl Iterator<Item = (&'a String, Option<&'a (Stamp, T)>)>,
-    ) -> Result<(), StoreError> {
+    /// Appends `lines` to the index at `path`; writes it anew instead
+    /// (one line per file, from its lines and `lines`) when it has grown
+    /// to twice its size at its last rewrite, or when it is missing,
+    /// damaged at its start, or another pbem's.
+    fn add_lines<T: Summary>(&self, path: &Path, lines: &str) -> Result<(), StoreError> {
         let head = read_head(path, T::FOLDER)?;
         if let Some((len, base)) = head
             && len + lines.len() as u64 <= 2 * base + SLACK
@@ -515,17 +434,12 @@ impl Store {
             self.note_in_batch(|set| set.file(path));
             return Ok(());
         }
-        let mut entries: BTreeMap<String, (Stamp, T)> = match head {
-            Some(_) => self.load_index::<T>()?.entries.into_iter().collect(),
-            None => BTreeMap::new(),
-        };
-        for (id, s) in updates {
-            match s {
-                Some(s) => entries.insert(id.clone(), s.clone()),
-                None => entries.remove(id),
-            };
-        }
-        self.rewrite_index(path, T::FOLDER, entries.iter())
+        let files = scan::Files::list(&self.root.join(T::FOLDER))?;
+        // The new lines first: they vouch for the files as they are now.
+        let mut body = scan::Body::new(&files, &self.root.join("tmp"));
+        let mut new = Reader::headless(lines.as_bytes());
+        scan::copy_vouched((&mut new, path), &files, &mut body)?;
+        self.write_index(path, T::FOLDER, &files, head.is_some(), body)
     }
 
     /// Notes in the indexes what `changes` did to records and clocks (a
@@ -569,12 +483,7 @@ impl Store {
         for (id, s) in &updates {
             lines.push_str(&line(id, s.as_ref())?);
         }
-        let path = self.index_path(T::FOLDER);
-        self.add_lines::<T>(
-            &path,
-            &lines,
-            updates.iter().map(|(id, s)| (id, s.as_ref())),
-        )
+        self.add_lines::<T>(&self.index_path(T::FOLDER), &lines)
     }
 }
 

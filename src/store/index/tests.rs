@@ -266,3 +266,68 @@ fn an_index_that_grew_is_rewritten_one_line_a_file() {
     let l = listing::<GameSummary>(&s);
     assert_eq!((l.read, l.items.len()), (0, 600));
 }
+
+/// `n` clocks written by hand (no index knows them), each its own.
+fn clocks_by_hand(s: &Store, n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let id = format!("bz-{i:05}");
+            let mut c = clock();
+            c.lines = i;
+            fs::write(
+                s.root().join("clocks").join(format!("{id}.toml")),
+                toml::to_string(&c).unwrap(),
+            )
+            .unwrap();
+            id
+        })
+        .collect()
+}
+
+#[test]
+fn a_scan_hands_on_every_file_once_and_keeps_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    // More new lines than are kept in memory: they go through a file.
+    let ids = clocks_by_hand(&s, 3000);
+    for round in 0..2 {
+        let mut seen = Vec::new();
+        let scanned = s
+            .scan_summaries::<ClockSummary>(Refresh::Stale, &mut |_, _| {}, &mut |id, c| {
+                let ClockSummary::Clock(c) = c else {
+                    panic!("{id}: {c:?}")
+                };
+                seen.push((id.to_string(), c.lines));
+                Ok(())
+            })
+            .unwrap();
+        seen.sort();
+        let want: Vec<(String, usize)> = ids.iter().cloned().zip(0..).collect();
+        assert_eq!(seen, want, "round {round}");
+        // The first scan read every clock and wrote the index; the
+        // second takes them all from it.
+        let read = if round == 0 { ids.len() } else { 0 };
+        assert_eq!((scanned.read, scanned.problems.len()), (read, 0));
+    }
+    // What `each` fails with stops the scan.
+    let err = s.scan_summaries::<ClockSummary>(Refresh::Stale, &mut |_, _| {}, &mut |id, _| {
+        Err(StoreError::BadId { id: id.to_string() })
+    });
+    assert!(matches!(err, Err(StoreError::BadId { .. })));
+}
+
+#[test]
+fn a_line_whose_file_changed_since_is_not_taken_however_late() {
+    let (dir, s) = sample();
+    let play = dir.path().join("games/bz-play.toml");
+    // The index vouches for bz-play; its line copied to the end, then the
+    // file edited by hand: neither line holds.
+    let text = index_text(&s, "games");
+    let line = text.lines().find(|l| l.contains("bz-play")).unwrap();
+    fs::write(s.index_path("games"), format!("{text}{line}\n")).unwrap();
+    fs::write(&play, record("bz-play", "red", RESIGNED)).unwrap();
+    let l = listing::<GameSummary>(&s);
+    assert_eq!(l.read, 1);
+    let got = &l.items.iter().find(|(id, _)| id == "bz-play").unwrap().1;
+    assert!(matches!(got, GameSummary::Game(f) if f.result.is_over()));
+}
