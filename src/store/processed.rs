@@ -2,40 +2,77 @@
 //! the cost of a poll does not grow with the history of the server.
 //!
 //! ```text
-//! DATA/processed/<xyz>.log   the keys whose hash starts with xyz, one per line
+//! DATA/processed/recent-<x>.log   the keys committed lately whose hash starts with x
+//! DATA/processed/<xyz>.log        the older keys whose hash starts with xyz
 //! ```
 //!
-//! A key is in one of 4,096 files, named by the first three hex digits of
-//! its [`stable_hash`]: a poll reads only the files of the keys it meets
-//! (one small file for a single mail, however many mails the server has
-//! seen). Each line is `<key> .`: a line cut short by a crash lacks the
+//! A key is committed by an append to one of 16 journals (`recent-<x>.log`,
+//! by the first hex digit of its [`stable_hash`]), and later moved to one
+//! of 4,096 shards (`<xyz>.log`, by the first three): a poll reads only
+//! the journal and the shard of each key it meets (two small files for a
+//! single mail, however many mails the server has seen), and a batch of
+//! 128 keys is committed by syncing at most 16 journals, not a shard per
+//! key (about 127). A journal grown past [`FOLD_AT`] is folded: its keys
+//! appended to their shards, the shards synced (all at once, about 256
+//! for some 1,600 keys), then the journal emptied. A fold a crash cuts
+//! short leaves keys in a journal and a shard both, which is harmless
+//! (the next fold appends them again).
+//!
+//! Each line is `<key> .`: a line cut short by a crash lacks the
 //! closing ` .` and is no key, and the next append starts on a line of its
 //! own.
 
-use super::files::{append_whole, read_opt};
+use super::files::{SyncSet, append_whole, read_opt};
 use super::{Store, StoreError, io_err, stable_hash};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fs;
+use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
+
+/// The length past which a journal is folded into its shards: about
+/// 1,600 keys, which touch nearly all of its 256 shards (so a fold syncs
+/// about one shard per six keys), and little to read for a poll of one
+/// mail.
+const FOLD_AT: u64 = 64 * 1024;
 
 /// The keys processed so far, read from disk as they are asked about.
 #[derive(Debug)]
 pub struct Processed {
     dir: PathBuf,
-    /// The files read so far, by number.
+    /// The shards read so far, by number.
     shards: RefCell<HashMap<u16, HashSet<String>>>,
+    /// The journals read so far, by number.
+    journals: RefCell<HashMap<u8, HashSet<String>>>,
     /// Keys committed by this process since.
     added: RefCell<HashSet<String>>,
 }
 
-/// The number of the file that holds `key`.
+/// The number of the shard that holds `key` once its journal is folded.
 fn shard_of(key: &str) -> u16 {
     (stable_hash(key.as_bytes()) >> 52) as u16
 }
 
 fn shard_path(dir: &Path, shard: u16) -> PathBuf {
     dir.join(format!("{shard:03x}.log"))
+}
+
+/// The number of the journal `key` is committed to: the first hex digit
+/// of its hash, so that a journal folds into the 256 shards under it.
+fn journal_of(key: &str) -> u8 {
+    (stable_hash(key.as_bytes()) >> 60) as u8
+}
+
+/// The file of journal `journal` in `dir`.
+fn journal_path(dir: &Path, journal: u8) -> PathBuf {
+    dir.join(format!("recent-{journal:x}.log"))
+}
+
+/// The keys of the file `p` (none when there is no such file).
+fn read_keys(p: &Path) -> Result<HashSet<String>, StoreError> {
+    Ok(read_opt(p)?
+        .as_deref()
+        .map(|t| keys_in(t).map(str::to_string).collect())
+        .unwrap_or_default())
 }
 
 /// The committed keys in the text of a log.
@@ -48,26 +85,29 @@ fn keys_in(text: &str) -> impl Iterator<Item = &str> {
 }
 
 impl Processed {
-    /// Whether `key` was committed.
+    /// Whether `key` was committed: in its shard, or still in its
+    /// journal.
     ///
     /// # Errors
-    /// When its file cannot be read: the mail must not be handled then.
+    /// When its files cannot be read: the mail must not be handled then.
     pub fn contains(&self, key: &str) -> Result<bool, StoreError> {
         if self.added.borrow().contains(key) {
             return Ok(true);
         }
         let shard = shard_of(key);
-        if let Some(keys) = self.shards.borrow().get(&shard) {
-            return Ok(keys.contains(key));
+        if !self.shards.borrow().contains_key(&shard) {
+            let keys = read_keys(&shard_path(&self.dir, shard))?;
+            self.shards.borrow_mut().insert(shard, keys);
         }
-        let p = shard_path(&self.dir, shard);
-        let keys: HashSet<String> = read_opt(&p)?
-            .as_deref()
-            .map(|t| keys_in(t).map(str::to_string).collect())
-            .unwrap_or_default();
-        let found = keys.contains(key);
-        self.shards.borrow_mut().insert(shard, keys);
-        Ok(found)
+        if self.shards.borrow()[&shard].contains(key) {
+            return Ok(true);
+        }
+        let journal = journal_of(key);
+        if !self.journals.borrow().contains_key(&journal) {
+            let keys = read_keys(&journal_path(&self.dir, journal))?;
+            self.journals.borrow_mut().insert(journal, keys);
+        }
+        Ok(self.journals.borrow()[&journal].contains(key))
     }
 
     /// Notes a key this process has just committed.
@@ -108,6 +148,7 @@ impl Store {
         Ok(Processed {
             dir,
             shards: RefCell::new(HashMap::new()),
+            journals: RefCell::new(HashMap::new()),
             added: RefCell::new(HashSet::new()),
         })
     }
@@ -147,9 +188,10 @@ impl Store {
         self.append_keys(keys)
     }
 
-    /// Appends `keys` to their files, then makes them durable: each file,
-    /// and the folder when a file is new (on a plain store one by one, on
-    /// a batch view all at once, with what else the batch noted).
+    /// Appends `keys` to their journals, then makes them durable: each
+    /// journal, and the folder when a journal is new (on a plain store
+    /// one by one, on a batch view all at once, with what else the batch
+    /// noted); then folds a journal grown past [`FOLD_AT`].
     fn append_keys(&self, keys: &[&str]) -> Result<(), StoreError> {
         if keys.is_empty() {
             return Ok(());
@@ -159,9 +201,9 @@ impl Store {
             fs::create_dir_all(&dir).map_err(io_err(&dir))?;
             self.changed_folder(&self.root)?;
         }
-        let mut by_shard: BTreeMap<u16, String> = BTreeMap::new();
+        let mut by_journal: BTreeMap<u8, String> = BTreeMap::new();
         for key in keys {
-            let lines = by_shard.entry(shard_of(key)).or_default();
+            let lines = by_journal.entry(journal_of(key)).or_default();
             // " ." ends every committed key: a torn line never has it.
             lines.push_str(key);
             lines.push_str(" .\n");
@@ -169,8 +211,9 @@ impl Store {
         // A plain store syncs each file as it appends (and cuts it back
         // when that fails); a batch, all of them at once below.
         let plain = self.batch.is_none();
-        for (shard, lines) in by_shard {
-            let p = shard_path(&dir, shard);
+        let mut full = Vec::new();
+        for (journal, lines) in by_journal {
+            let p = journal_path(&dir, journal);
             let made = append_whole(&p, &lines, plain)?;
             self.note(|set| {
                 if !plain {
@@ -180,7 +223,125 @@ impl Store {
                     set.folder(&dir);
                 }
             })?;
+            if fs::metadata(&p).is_ok_and(|m| m.len() > FOLD_AT) {
+                full.push(p);
+            }
         }
-        self.sync_noted()
+        self.sync_noted()?;
+        for p in full {
+            fold(&dir, &p)?;
+        }
+        Ok(())
+    }
+}
+
+/// Moves the keys of the journal `p` of `dir` to their shards: appended
+/// to them, the shards synced all at once, then the journal emptied and
+/// synced. Committed keys stay found throughout: in the journal until it
+/// is emptied, which comes after the shards are durable.
+///
+/// # Errors
+/// Any I/O error: the journal then keeps its keys (some may be in their
+/// shards too).
+fn fold(dir: &Path, p: &Path) -> Result<(), StoreError> {
+    let Some(text) = read_opt(p)? else {
+        return Ok(());
+    };
+    let mut by_shard: BTreeMap<u16, String> = BTreeMap::new();
+    for key in keys_in(&text) {
+        let lines = by_shard.entry(shard_of(key)).or_default();
+        lines.push_str(key);
+        lines.push_str(" .\n");
+    }
+    let mut shards = SyncSet::default();
+    for (shard, lines) in by_shard {
+        let s = shard_path(dir, shard);
+        match append_whole(&s, &lines, false)? {
+            true => shards.made(&s),
+            false => shards.file(&s),
+        }
+    }
+    shards.sync()?;
+    super::crashpoint::reach();
+    OpenOptions::new()
+        .write(true)
+        .open(p)
+        .and_then(|f| f.set_len(0).and_then(|()| f.sync_data()))
+        .map_err(io_err(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FOLD_AT, journal_of, journal_path, shard_of, shard_path};
+    use crate::store::Store;
+    use std::fs;
+
+    /// Keys that all go to journal 0, enough to grow it past [`FOLD_AT`].
+    fn keys_of_journal_zero() -> Vec<String> {
+        let mut keys = Vec::new();
+        let mut len = 0;
+        for i in 0u64.. {
+            let key = format!("mail:{i:032x}");
+            if journal_of(&key) == 0 {
+                len += key.len() as u64 + 3;
+                keys.push(key);
+                if len > FOLD_AT {
+                    return keys;
+                }
+            }
+        }
+        unreachable!()
+    }
+
+    #[test]
+    fn a_key_is_committed_to_its_journal_and_found_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let batch = s.batch().unwrap();
+        batch.mark_processed_all(&["mail:a", "mail:b"]).unwrap();
+        let processed = dir.path().join("processed");
+        let journal = fs::read_to_string(journal_path(&processed, journal_of("mail:a"))).unwrap();
+        assert!(journal.contains("mail:a .\n"), "{journal}");
+        assert!(!shard_path(&processed, shard_of("mail:a")).exists());
+        let p = s.processed().unwrap();
+        assert!(p.contains("mail:a").unwrap() && p.contains("mail:b").unwrap());
+        assert!(!p.contains("mail:c").unwrap());
+    }
+
+    #[test]
+    fn a_full_journal_is_folded_into_its_shards_and_every_key_stays_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Store::open(dir.path()).unwrap();
+        let keys = keys_of_journal_zero();
+        let (last, first) = keys.split_last().unwrap();
+        let first: Vec<&str> = first.iter().map(String::as_str).collect();
+        s.batch().unwrap().mark_processed_all(&first).unwrap();
+        let processed = dir.path().join("processed");
+        let journal = journal_path(&processed, 0);
+        assert!(
+            fs::metadata(&journal).unwrap().len() <= FOLD_AT,
+            "not full yet"
+        );
+        // Read before the fold: what it read stays right after.
+        let before = s.processed().unwrap();
+        assert!(before.contains(first[0]).unwrap());
+        s.mark_processed(last).unwrap();
+        assert_eq!(
+            fs::metadata(&journal).unwrap().len(),
+            0,
+            "the journal emptied"
+        );
+        let after = s.processed().unwrap();
+        for key in &keys {
+            let shard = fs::read_to_string(shard_path(&processed, shard_of(key))).unwrap();
+            assert!(shard.contains(&format!("{key} .\n")), "{key} in its shard");
+            assert!(after.contains(key).unwrap() && before.contains(key).unwrap());
+        }
+        assert_eq!(after.all().unwrap().len(), keys.len());
+        // A fold cut short after the shards: the keys in both, once each.
+        fs::write(&journal, format!("{last} .\n")).unwrap();
+        let again = s.processed().unwrap();
+        assert!(again.contains(last).unwrap());
+        assert_eq!(again.all().unwrap().len(), keys.len());
     }
 }

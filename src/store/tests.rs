@@ -31,10 +31,10 @@ fn processed_keys_ignore_a_torn_last_line() {
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();
     s.mark_processed("<a@x>").unwrap();
-    // A crash tore the last line of the file "<b@x>" goes to.
+    // A crash tore the last line of the journal "<b@x>" is committed to.
     let file = dir.path().join(format!(
-        "processed/{:03x}.log",
-        stable_hash("<b@x>".as_bytes()) >> 52
+        "processed/recent-{:x}.log",
+        stable_hash("<b@x>".as_bytes()) >> 60
     ));
     fs::OpenOptions::new()
         .create(true)

@@ -17,11 +17,14 @@ impl Site {
         self.data().join(format!("outbox/staging/{h:016x}"))
     }
 
-    /// Makes the file of `DATA/processed/` that commits `key` a folder,
-    /// which cannot be appended to; [`Site::unblock`] puts it back.
+    /// Makes the file of `DATA/processed/` that commits `key` (its
+    /// journal) a folder, which cannot be appended to; [`Site::unblock`]
+    /// puts it back.
     fn block_key(&self, key: &str) -> PathBuf {
-        let shard = pbem::store::stable_hash(key.as_bytes()) >> 52;
-        let file = self.data().join(format!("processed/{shard:03x}.log"));
+        let journal = pbem::store::stable_hash(key.as_bytes()) >> 60;
+        let file = self
+            .data()
+            .join(format!("processed/recent-{journal:x}.log"));
         if file.exists() {
             fs::rename(&file, file.with_extension("saved")).unwrap();
         }
