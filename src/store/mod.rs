@@ -16,7 +16,8 @@
 //! DATA/ratings/<game>.toml
 //! DATA/ratelimit/<hash>.toml  replies lately sent to an address (crate::poll::limit)
 //! DATA/sent/<hash>.0, .1      what pbem lately sent an address: two slots written in turn (store::correspondence)
-//! DATA/processed/<xyz>.log   keys of processed mails, one per line (store::processed)
+//! DATA/processed/recent-<x>.log  keys of processed mails, one per line, as committed (store::processed)
+//! DATA/processed/<xyz>.log   the same keys, once their journal is folded
 //! DATA/outbox/staging/<name>/ a batch's replies (one pack) and keys, not yet committed
 //! DATA/outbox/ready/<name>/   committed batches waiting for the transport (crate::transport)
 //! DATA/outbox/digest/         news held for players' digests

@@ -21,7 +21,10 @@
 //! a file edited by hand, a line or a whole index lost or damaged, the
 //! index of another version of pbem) leaves summaries that are not
 //! taken: their files are read again and the index mended. So the index
-//! needs no sync of its own and never says what the files do not.
+//! needs no sync for what it says to hold, and never says what the files
+//! do not; a batch syncs it with the files it summarizes all the same (a
+//! crash then costs no reading again), and an index written anew is
+//! synced before its rename, as every file renamed into place.
 
 use super::files::{append_whole, text_of};
 use super::{Store, StoreError, io_err, stable_hash, valid_id};
