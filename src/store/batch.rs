@@ -3,7 +3,8 @@
 //! until [`Store::sync`] puts them on disk with two syncs of the file
 //! system.
 
-use super::files::{remove_if_there, sync_file_system, temp_file, write_atomic_via};
+use super::files::{remove_if_there, sync_file_system, write_atomic_via, write_over};
+use super::spares::Ring;
 use super::{Store, StoreError, io_err, read_opt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -121,9 +122,10 @@ impl Store {
         if pending.order.is_empty() {
             return syncfs();
         }
-        let tmp = self.root.join("tmp");
-        // 1. Every new file whole, under a temporary name (removed again
-        // if anything fails before its rename).
+        let mut ring = Ring::new(&self.root.join("tmp"));
+        // 1. Every new file whole, under a temporary name: a slot of the
+        // ring of spare files ([`super::spares`]), or a temporary file
+        // removed again if anything fails before its rename.
         let mut temps = Vec::new();
         let mut removals = Vec::new();
         for p in pending
@@ -133,8 +135,8 @@ impl Store {
         {
             match pending.files.get(p) {
                 Some(Some(text)) => {
-                    let temp = temp_file(&tmp, text.as_bytes()).map_err(io_err(p))?;
-                    temps.push((temp.into_temp_path(), p, text))
+                    let temp = ring.take(text.as_bytes()).map_err(io_err(p))?;
+                    temps.push((temp, p, text))
                 }
                 Some(None) => removals.push(p),
                 None => {}
@@ -146,9 +148,9 @@ impl Store {
         // 3. Into place.
         for (temp, p, text) in temps {
             super::crashpoint::reach();
-            if let Err(e) = temp.persist(p) {
-                if e.error.kind() != io::ErrorKind::CrossesDevices {
-                    return Err(io_err(p)(e.error));
+            if let Err(e) = temp.place(p) {
+                if e.kind() != io::ErrorKind::CrossesDevices {
+                    return Err(io_err(p)(e));
                 }
                 // A folder of the data folder mounted apart: through a
                 // temporary file beside it, synced before its rename.
@@ -160,7 +162,7 @@ impl Store {
         for p in &pending.in_place {
             if let Some(Some(text)) = pending.files.get(p) {
                 super::crashpoint::reach();
-                fs::write(p, text).map_err(io_err(p))?;
+                write_over(p, text.as_bytes()).map_err(io_err(p))?;
             }
         }
         // 4. The removals, once what replaces them is durable.
@@ -251,7 +253,7 @@ impl Store {
                 pending.in_place.insert(p.to_path_buf());
                 Ok(())
             }
-            None => fs::write(p, text).map_err(io_err(p)),
+            None => write_over(p, text.as_bytes()).map_err(io_err(p)),
         }
     }
 

@@ -69,6 +69,7 @@ pub mod index;
 pub mod league;
 mod processed;
 pub mod records;
+mod spares;
 #[cfg(test)]
 mod tests;
 
