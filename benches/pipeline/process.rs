@@ -118,7 +118,12 @@ pub(super) fn process(dir: &Path, n: usize, runs: usize) -> Vec<Runs> {
 }
 
 /// Process: one mail as a whole process, per size.
-pub(super) fn report_process(dir: &Path, sizes: &Sizes) {
+/// The targets of one move mail as a process (`pbem deliver`, `pbem
+/// poll`): wall time (p50) and CPU time, in ms.
+const TARGET_WALL_MS: f64 = 10.0;
+const TARGET_CPU_MS: f64 = 5.0;
+
+pub(super) fn report_process(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>) {
     println!(
         "\nprocess: one mail per process, in a data folder of running games (wall per run; CPU = user + system, mean of {} runs)\n{:>8}  {:<24} {:>9} {:>9} {:>9}",
         sizes.runs, "games", "run", "wall p50", "wall p90", "CPU ms"
@@ -134,10 +139,19 @@ pub(super) fn report_process(dir: &Path, sizes: &Sizes) {
                 quantile(&r.wall_ms, 0.9),
                 r.cpu_ms
             );
+            let wall = quantile(&r.wall_ms, 0.5);
+            if r.what.starts_with("pbem deliver") || r.what.starts_with("pbem poll") {
+                if wall > TARGET_WALL_MS || r.cpu_ms > TARGET_CPU_MS {
+                    misses.push(format!(
+                        "{} at {n} games: {wall:.1} ms wall, {:.1} ms CPU > {TARGET_WALL_MS} / {TARGET_CPU_MS} ms",
+                        r.what, r.cpu_ms
+                    ));
+                }
+            }
         }
         let _ = fs::remove_dir_all(&pdir);
     }
     println!(
-        "(deliver: the mail on standard input, as an MTA pipe gives it; poll: one mail in the Maildir; both durable, replies delivered into Maildirs)"
+        "(deliver: the mail on standard input, as an MTA pipe gives it; poll: one mail in the Maildir; both durable, replies delivered into Maildirs; targets: at most {TARGET_WALL_MS} ms wall and {TARGET_CPU_MS} ms CPU)"
     );
 }

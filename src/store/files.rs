@@ -175,9 +175,13 @@ fn read_settled(p: &Path) -> io::Result<Vec<u8>> {
                 before.len(),
             )
         });
-        // A file rewritten again and again: its last reading.
-        if same || tries == 8 {
+        if same {
             return Ok(bytes);
+        }
+        if tries == 100 {
+            return Err(io::Error::other(
+                "the file changed while it was read, 100 times in a row",
+            ));
         }
     }
 }

@@ -276,6 +276,42 @@ mod tests {
     }
 
     #[test]
+    fn a_reader_never_sees_a_file_written_over_while_it_reads() {
+        // A writer swaps two contents in and out through a small ring of
+        // slots (each swapped-out file written again soon); every read
+        // is one of the two whole.
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("g.toml");
+        let (a, b) = ("a".repeat(30_000), "b".repeat(20_000));
+        fs::write(&dest, &a).unwrap();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                for i in 0..2000 {
+                    let text = if i % 2 == 0 { &b } else { &a };
+                    let mut ring = Ring::starting_at(dir.path(), i % 2);
+                    ring.write(text.as_bytes())
+                        .unwrap()
+                        .unwrap()
+                        .place(&dest)
+                        .unwrap();
+                }
+                done.store(true, Ordering::Relaxed);
+            });
+            let mut reads = 0;
+            while !done.load(Ordering::Relaxed) || reads < 100 {
+                let text = crate::store::files::read_opt(&dest).unwrap().unwrap();
+                assert!(
+                    text == a || text == b,
+                    "a torn read of {} bytes",
+                    text.len()
+                );
+                reads += 1;
+            }
+        });
+    }
+
+    #[test]
     fn one_sync_point_takes_each_slot_at_most_once() {
         let dir = tempfile::tempdir().unwrap();
         let mut ring = Ring::starting_at(dir.path(), SLOTS - 5);
