@@ -157,8 +157,22 @@ fn read_settled(p: &Path) -> io::Result<Vec<u8>> {
     loop {
         let mut f = File::open(p)?;
         let before = f.metadata()?;
-        let mut bytes = Vec::with_capacity(before.len() as usize + 1);
-        f.read_to_end(&mut bytes)?;
+        // Read to the end by hand: `read_to_end` of a `File` asks for its
+        // size and position again.
+        let mut bytes = vec![0; before.len() as usize + 1];
+        let mut n = 0;
+        loop {
+            match f.read(&mut bytes[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+            if n == bytes.len() {
+                bytes.resize(2 * n, 0);
+            }
+        }
+        bytes.truncate(n);
         tries += 1;
         let same = fs::metadata(p).is_ok_and(|now| {
             (
