@@ -596,7 +596,12 @@ fn report_throughput(
     limits: &mut Vec<f64>,
     misses: &mut Vec<String>,
 ) {
-    let sent = tp_config.data.join("bench-sent");
+    // The data folder's own transport, the embedded default: a Maildir
+    // per player under the folder pbem.toml names.
+    let sent = match &tp_config.send {
+        pbem::transport::SendConfig::Maildir { folder } => folder.clone(),
+        _ => tp_config.data.join("bench-sent"),
+    };
     let runs = [("in memory", None), ("into Maildirs", Some(sent.as_path()))];
     // `PBEM_BENCH_REPLIES=memory` or `maildir`: one of the two runs.
     let only = std::env::var("PBEM_BENCH_REPLIES").unwrap_or_default();
@@ -641,7 +646,6 @@ fn report_throughput(
             ));
         }
     }
-    let _ = fs::remove_dir_all(&sent);
 }
 
 /// Latency: `pbem daemon` fed move mails at a steady rate; a miss at a

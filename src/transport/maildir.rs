@@ -134,17 +134,19 @@ impl Transport for MaildirSink {
         let io =
             |e: std::io::Error| SendError::transient(format!("{}: {e}", self.folder.display()));
         let holding = self.held().is_some();
+        let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
+        let mut lines = None;
         for to in envelope.to() {
             let dir = self.folder.join(folder_name(to.as_ref()));
             let md = Maildir::open(&dir).map_err(io)?;
-            let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
             if delivered(md.root(), &name) || self.is_held(md.root(), &name) {
                 continue;
             }
+            let lines = lines.get_or_insert_with(|| lf_lines(raw));
             if holding {
-                self.write_held(&md, &name, &lf_lines(raw)).map_err(io)?;
+                self.write_held(&md, &name, lines).map_err(io)?;
             } else {
-                md.deliver(&name, &lf_lines(raw)).map_err(io)?;
+                md.deliver(&name, lines).map_err(io)?;
             }
         }
         Ok(())
@@ -197,15 +199,16 @@ fn delivered(root: &Path, name: &str) -> bool {
 /// SMTP and sendmail get the CRLF mail as built.
 pub fn lf_lines(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'\r' && raw.get(i + 1) == Some(&b'\n') {
-            i += 1;
-            continue;
+    let mut rest = raw;
+    // A line at a time: copied whole, its CR dropped before a LF.
+    while let Some(i) = rest.iter().position(|&b| b == b'\r') {
+        out.extend_from_slice(&rest[..i]);
+        if rest.get(i + 1) != Some(&b'\n') {
+            out.push(b'\r');
         }
-        out.push(raw[i]);
-        i += 1;
+        rest = &rest[i + 1..];
     }
+    out.extend_from_slice(rest);
     out
 }
 
