@@ -128,6 +128,60 @@ pub fn ascii(board: &Board) -> String {
     )
 }
 
+/// The words a game puts around its ASCII board ([`crate::game::Game::diagram_words`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Words {
+    /// Above the board: the caption ([`status_line`]) and the game's
+    /// counts (scores, stones in supply), ending with the line break
+    /// before the board.
+    pub above: String,
+    /// Below the board: the legend of its ASCII marks and the game's notes.
+    pub below: String,
+}
+
+/// A game's diagram in its parts, each made once: the board as data, its
+/// ASCII drawing and the words around it. A mail shows the drawing in
+/// its plain text and, in its HTML part, a table drawn from the same
+/// data under the same caption ([`Diagram::above`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    /// The board as data ([`crate::game::Game::board`]).
+    pub board: Board,
+    /// [`ascii`] of the board.
+    pub ascii: String,
+    /// The words above and below the drawing.
+    pub words: Words,
+}
+
+impl Diagram {
+    /// The diagram of `pos` as `view` says: the board built once, drawn
+    /// once.
+    pub fn of<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> Diagram {
+        let board = pos.board(view);
+        let ascii = ascii(&board);
+        Diagram {
+            board,
+            ascii,
+            words: pos.diagram_words(view),
+        }
+    }
+
+    /// The words above the drawing: the caption and the game's counts.
+    pub fn above(&self) -> &str {
+        &self.words.above
+    }
+
+    /// The whole diagram as a plain-text mail shows it ([`crate::game::Game::diagram`]).
+    pub fn text(&self) -> String {
+        let (above, below) = (&self.words.above, &self.words.below);
+        let mut out = String::with_capacity(above.len() + self.ascii.len() + below.len());
+        out.push_str(above);
+        out.push_str(&self.ascii);
+        out.push_str(below);
+        out
+    }
+}
+
 /// The board of the games whose pieces are a side and a number (Boom &
 /// Zoom's towers, Dragons Teeth's teeth, M.A.D.'s stacks; `what` names
 /// one): `B3` for black, `R2` for red; squares in `marked` marked; turned

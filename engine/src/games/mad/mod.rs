@@ -307,8 +307,8 @@ impl Game for Mad {
         explain::normalize(self, n)
     }
 
-    fn diagram(&self, view: &View) -> String {
-        diagram::diagram(self, view)
+    fn diagram_words(&self, view: &View) -> crate::diagram::Words {
+        diagram::words(self, view)
     }
 
     fn board(&self, view: &View) -> crate::board::Board {

@@ -286,8 +286,8 @@ impl<V: Variant> Game for MadPosition<V> {
         explain::explain(self, n)
     }
 
-    fn diagram(&self, view: &View) -> String {
-        diagram::diagram(self, view)
+    fn diagram_words(&self, view: &View) -> crate::diagram::Words {
+        diagram::words(self, view)
     }
 
     fn board(&self, view: &View) -> crate::board::Board {

@@ -471,8 +471,8 @@ impl Game for Toroidal {
         explain::explain(self, n)
     }
 
-    fn diagram(&self, view: &View) -> String {
-        diagram::diagram(self, view)
+    fn diagram_words(&self, view: &View) -> crate::diagram::Words {
+        diagram::words(self, view)
     }
 
     fn board(&self, view: &View) -> crate::board::Board {
