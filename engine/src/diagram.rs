@@ -157,12 +157,15 @@ impl Diagram {
     /// The diagram of `pos` as `view` says: the board built once, drawn
     /// once.
     pub fn of<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> Diagram {
-        let board = pos.board(view);
-        let ascii = ascii(&board);
+        Diagram::new(pos.board(view), pos.diagram_words(view))
+    }
+
+    /// The diagram of `board` between `words`: the board drawn.
+    pub fn new(board: Board, words: Words) -> Diagram {
         Diagram {
+            ascii: ascii(&board),
             board,
-            ascii,
-            words: pos.diagram_words(view),
+            words,
         }
     }
 

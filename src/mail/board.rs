@@ -13,7 +13,7 @@
 //! ([`pbem_engine::diagram::Diagram`]): the board is built and drawn once,
 //! and the caption above the drawing is known without looking for it.
 
-use crate::game::{Game, View};
+use crate::game::{Game, PerSide, Side, View};
 use minijinja::Value;
 use minijinja::value::Object;
 use pbem_engine::board::{html_legend, html_style, html_table};
@@ -58,6 +58,21 @@ pub fn board<G: Game>(pos: &G, view: &View) -> Value {
     Value::from_object(of(&Diagram::of(pos, view)))
 }
 
+/// The board of `pos` from each side's seat (`view` of each side): one
+/// value for both when the two diagrams are the same (the games whose
+/// board is never turned), so that it is drawn once.
+pub fn seated<G: Game>(pos: &G, view: impl Fn(Side) -> View) -> PerSide<Value> {
+    let a = Diagram::of(pos, &view(Side::A));
+    let b_view = view(Side::B);
+    let (b_board, b_words) = (pos.board(&b_view), pos.diagram_words(&b_view));
+    let a_value = Value::from_object(of(&a));
+    if b_board == a.board && b_words == a.words {
+        return PerSide::new(a_value.clone(), a_value);
+    }
+    let b_value = Value::from_object(of(&Diagram::new(b_board, b_words)));
+    PerSide::new(a_value, b_value)
+}
+
 /// The value for the game's diagram `d`.
 pub fn of(d: &Diagram) -> BoardValue {
     // The table's own legend replaces the legend of the ASCII marks, so
@@ -96,6 +111,28 @@ mod tests {
         assert!(!marked.contains("|  1 |") && !marked.contains("+----"));
         assert!(marked.starts_with("Boom & Zoom: move 1"), "{marked}");
         assert!(b.table.starts_with("<table"));
+    }
+
+    /// Each seat gets the board as drawn for it alone; a board that is
+    /// never turned is drawn once for both seats.
+    #[test]
+    fn both_seats_share_a_board_that_is_never_turned() {
+        use pbem_engine::games::mad_rooks::MadRooks;
+        let seat = |side| View {
+            seat: Some(side),
+            ..View::default()
+        };
+        let turned = seated(&BoomAndZoom::start(Side::A), seat);
+        let never = seated(&MadRooks::start(Side::A), seat);
+        for side in Side::BOTH {
+            let alone = board(&BoomAndZoom::start(Side::A), &seat(side));
+            assert_eq!(turned[side].to_string(), alone.to_string());
+            let alone = board(&MadRooks::start(Side::A), &seat(side));
+            assert_eq!(never[side].to_string(), alone.to_string());
+        }
+        assert_ne!(turned[Side::A].to_string(), turned[Side::B].to_string());
+        let (a, b) = (value_of(&never[Side::A]), value_of(&never[Side::B]));
+        assert!(std::ptr::eq(a.unwrap(), b.unwrap()));
     }
 
     /// The table's words, quoted in a player's reply and read back as
