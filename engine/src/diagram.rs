@@ -9,7 +9,7 @@
 //! full (Mad Rooks and Mad Bishops at the start) shows no number at all
 //! otherwise. The last move's squares are bracketed: `[B3]`.
 
-use crate::board::{Board, Shade, Square};
+use crate::board::{Board, Shade, Square, Words};
 use crate::geom::{Geometry, Sq};
 
 /// What one square shows.
@@ -126,17 +126,6 @@ pub fn ascii(board: &Board) -> String {
         },
         |r, c| board.crossing(r, c).map_or('+', |p| p.mark.ascii()),
     )
-}
-
-/// The words a game puts around its ASCII board ([`crate::game::Game::diagram_words`]).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Words {
-    /// Above the board: the caption ([`status_line`]) and the game's
-    /// counts (scores, stones in supply), ending with the line break
-    /// before the board.
-    pub above: String,
-    /// Below the board: the legend of its ASCII marks and the game's notes.
-    pub below: String,
 }
 
 /// A game's diagram in its parts, each made once: the board as data, its

@@ -1,7 +1,7 @@
 //! The Boom & Zoom board for a plain-text email.
 
 use super::{BoomAndZoom, G};
-use crate::diagram::Words;
+use crate::board::Words;
 use crate::game::{Game, Side, View};
 
 /// The legend's note on the rules.

@@ -1,7 +1,8 @@
 //! The Dragons Teeth board for a plain-text email.
 
 use super::{DragonsTeeth, G, WINNING_SCORE};
-use crate::diagram::{Words, last_move_legend, status_line, wrap};
+use crate::board::Words;
+use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
 /// The legend's note on the rules.

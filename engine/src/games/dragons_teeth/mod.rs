@@ -202,7 +202,11 @@ impl Game for DragonsTeeth {
         explain::explain(self, n)
     }
 
-    fn diagram_words(&self, view: &View) -> crate::diagram::Words {
+    fn diagram(&self, view: &View) -> String {
+        crate::diagram::Diagram::of(self, view).text()
+    }
+
+    fn diagram_words(&self, view: &View) -> crate::board::Words {
         diagram::words(self, view)
     }
 

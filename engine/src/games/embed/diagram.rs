@@ -1,8 +1,9 @@
 //! The Embed board for a plain-text email.
 
 use super::{Embed, G, Piece};
+use crate::board::Words;
 use crate::board::{self, Board, Colour, Kind, Shade, Square};
-use crate::diagram::{Words, last_move_legend, status_line, wrap};
+use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
 /// The legend's note on the rules.

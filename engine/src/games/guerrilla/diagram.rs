@@ -5,8 +5,9 @@
 //! names read the same for both players.
 
 use super::{G, Guerrilla};
+use crate::board::Words;
 use crate::board::{Board, Colour, Crossing, Kind, Piece, Shade, Square, Stone};
-use crate::diagram::{Words, status_line, wrap};
+use crate::diagram::{status_line, wrap};
 use crate::game::Side;
 use crate::game::View;
 use crate::geom::Point;

@@ -1,7 +1,7 @@
 //! The M.A.D. board for a plain-text email.
 
 use super::{G, Mad};
-use crate::diagram::Words;
+use crate::board::Words;
 use crate::game::{Game, Side, View};
 use crate::geom::{ALL, Sq};
 use crate::notation::Notation;

@@ -307,7 +307,11 @@ impl Game for Mad {
         explain::normalize(self, n)
     }
 
-    fn diagram_words(&self, view: &View) -> crate::diagram::Words {
+    fn diagram(&self, view: &View) -> String {
+        crate::diagram::Diagram::of(self, view).text()
+    }
+
+    fn diagram_words(&self, view: &View) -> crate::board::Words {
         diagram::words(self, view)
     }
 

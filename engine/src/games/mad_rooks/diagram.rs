@@ -5,8 +5,9 @@
 //! square 1 at the top left, whoever's seat it is drawn for.
 
 use super::{MadPosition, Variant};
+use crate::board::Words;
 use crate::board::{Board, Colour, Kind, Piece, Shade, Square};
-use crate::diagram::{Words, last_move_legend, status_line, wrap};
+use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Side, View};
 
 /// The board as data: red and blue checkers, never turned.

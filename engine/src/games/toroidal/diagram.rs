@@ -3,8 +3,9 @@
 //! draw, and a reminder that the board wraps.
 
 use super::{G, QUIET_LIMIT, Toroidal};
+use crate::board::Words;
 use crate::board::{Board, Colour, HEAVEN_FILL as HEAVEN, Kind, Piece, Shade, Square};
-use crate::diagram::{Words, status_line, wrap};
+use crate::diagram::{status_line, wrap};
 use crate::game::{Side, View};
 
 /// The board as data: men and kings (crowned, `K`), heaven shaded.
