@@ -107,6 +107,27 @@ pub trait Transport {
     /// The flush is over: let go of what is held between mails (an SMTP
     /// connection). The next send starts afresh.
     fn finish(&self) {}
+
+    /// Asks the transport to hold the deliveries of the sends that follow
+    /// until [`Transport::settle`]; true when it does. A Maildir writes
+    /// each mail at once and makes them durable all together at the
+    /// settle: one round of syncs for a batch of replies instead of two
+    /// waits for the disk per mail. The flush notes a held mail sent only
+    /// once it is settled.
+    fn hold(&self) -> bool {
+        false
+    }
+
+    /// Finishes the deliveries held since [`Transport::hold`], and holds
+    /// no more.
+    ///
+    /// # Errors
+    /// A delivery could not be finished: none of the held mails may be
+    /// taken as sent (a Maildir finds those it did deliver when they are
+    /// sent again, and does not deliver them twice).
+    fn settle(&self) -> Result<(), SendError> {
+        Ok(())
+    }
 }
 
 /// The envelope of a queued mail: From and To from its headers.

@@ -43,6 +43,18 @@ pub struct Board {
     pub notes: Vec<String>,
 }
 
+/// The words a game puts around its ASCII board ([`crate::game::Game::diagram_words`]),
+/// as [`crate::diagram::Diagram`] puts them together.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Words {
+    /// Above the board: the caption ([`crate::diagram::status_line`]) and the game's
+    /// counts (scores, stones in supply), ending with the line break
+    /// before the board.
+    pub above: String,
+    /// Below the board: the legend of its ASCII marks and the game's notes.
+    pub below: String,
+}
+
 /// One square.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Square {

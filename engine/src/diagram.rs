@@ -9,7 +9,7 @@
 //! full (Mad Rooks and Mad Bishops at the start) shows no number at all
 //! otherwise. The last move's squares are bracketed: `[B3]`.
 
-use crate::board::{Board, Shade, Square};
+use crate::board::{Board, Shade, Square, Words};
 use crate::geom::{Geometry, Sq};
 
 /// What one square shows.
@@ -126,6 +126,52 @@ pub fn ascii(board: &Board) -> String {
         },
         |r, c| board.crossing(r, c).map_or('+', |p| p.mark.ascii()),
     )
+}
+
+/// A game's diagram in its parts, each made once: the board as data, its
+/// ASCII drawing and the words around it. A mail shows the drawing in
+/// its plain text and, in its HTML part, a table drawn from the same
+/// data under the same caption ([`Diagram::above`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagram {
+    /// The board as data ([`crate::game::Game::board`]).
+    pub board: Board,
+    /// [`ascii`] of the board.
+    pub ascii: String,
+    /// The words above and below the drawing.
+    pub words: Words,
+}
+
+impl Diagram {
+    /// The diagram of `pos` as `view` says: the board built once, drawn
+    /// once.
+    pub fn of<G: crate::game::Game>(pos: &G, view: &crate::game::View) -> Diagram {
+        Diagram::new(pos.board(view), pos.diagram_words(view))
+    }
+
+    /// The diagram of `board` between `words`: the board drawn.
+    pub fn new(board: Board, words: Words) -> Diagram {
+        Diagram {
+            ascii: ascii(&board),
+            board,
+            words,
+        }
+    }
+
+    /// The words above the drawing: the caption and the game's counts.
+    pub fn above(&self) -> &str {
+        &self.words.above
+    }
+
+    /// The whole diagram as a plain-text mail shows it ([`crate::game::Game::diagram`]).
+    pub fn text(&self) -> String {
+        let (above, below) = (&self.words.above, &self.words.below);
+        let mut out = String::with_capacity(above.len() + self.ascii.len() + below.len());
+        out.push_str(above);
+        out.push_str(&self.ascii);
+        out.push_str(below);
+        out
+    }
 }
 
 /// The board of the games whose pieces are a side and a number (Boom &

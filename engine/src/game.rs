@@ -142,8 +142,17 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// The ASCII board for a plain-text email: at most 72 columns, empty
     /// squares show their numbers, a legend, the side to move, the score,
-    /// the last move marked.
+    /// the last move marked. The drawing of [`Game::board`] between
+    /// [`Game::diagram_words`]; `crate::diagram::Diagram` keeps the
+    /// parts apart for a caller that needs them too.
+    /// Every game's is `crate::diagram::Diagram::of(self, view).text()`
+    /// (the diagram module draws on this trait, so it cannot be the
+    /// default here).
     fn diagram(&self, view: &View) -> String;
+
+    /// The words of [`Game::diagram`] around its ASCII board: the caption,
+    /// the counts, the legend.
+    fn diagram_words(&self, view: &View) -> crate::board::Words;
 
     /// The board of [`Game::diagram`] as data: what each square
     /// and crossing shows, for the ASCII board, the mail's HTML table and

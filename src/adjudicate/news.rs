@@ -90,6 +90,8 @@ impl Adjudicator<'_> {
             Some(_) => Some(self.match_view(rec)?),
             None => None,
         };
+        let ply = replayed.moves.len();
+        let pos = replayed.position();
         let news = News {
             id,
             rec,
@@ -98,6 +100,8 @@ impl Adjudicator<'_> {
             clock,
             what,
             shown,
+            boards: crate::mail::board::seated(pos, |side| replayed.view(ply, Some(side))),
+            example: example_move(pos),
             tournament: self.tournament_line(rec, replayed.end.as_ref().map(|e| &e.outcome)),
         };
         Side::BOTH
@@ -110,9 +114,7 @@ impl Adjudicator<'_> {
     /// or declined, or a move.
     fn news_to<G: Game>(&self, n: &News<'_, G>, side: Side, secrets: &Secrets) -> Result<Letter> {
         let to = n.rec.players[side].clone().unwrap_or_default();
-        let ply = n.replayed.moves.len();
-        let board =
-            crate::mail::board::board(n.replayed.position(), &n.replayed.view(ply, Some(side)));
+        let board = n.boards[side].clone();
         let reply_to = secrets.tokens[side]
             .as_ref()
             .map(|t| self.identity.reply_to(n.id, t));
@@ -167,7 +169,7 @@ impl Adjudicator<'_> {
         let what = self.words("draw_what", words)?;
         Ok(context! {
             id => n.id, game => rules.name(), what, text, board, offer_to_you => ev == Event::DrawOffered && side != n.mover,
-            next => (pos.turn() == side).then_some(ply + 1), example => example_move::<G>(pos),
+            next => (pos.turn() == side).then_some(ply + 1), example => &n.example,
             deadline => Self::deadline_for(n.clock, side), clock => n.control(), tournament => n.tournament.clone(),
         })
     }
@@ -183,7 +185,7 @@ impl Adjudicator<'_> {
         context! {
             id => n.id, game => rules.name(), mover => rules.side_name(n.mover), move => n.what.clone(), ply, over => false,
             your_turn => pos.turn() == side, turn => rules.side_name(pos.turn()), next => ply + 1, board,
-            example => example_move::<G>(pos), deadline => Self::deadline_for(n.clock, side), clock => n.control(),
+            example => &n.example, deadline => Self::deadline_for(n.clock, side), clock => n.control(),
             tournament => n.tournament.clone(),
         }
     }
@@ -202,6 +204,10 @@ struct News<'a, G: Game> {
     /// The match as the game's end shows it.
     shown: Option<super::series::MatchView>,
     tournament: Option<minijinja::Value>,
+    /// The board from each player's seat.
+    boards: PerSide<minijinja::Value>,
+    /// A legal move in the position, to show the notation.
+    example: String,
 }
 
 impl<G: Game> News<'_, G> {

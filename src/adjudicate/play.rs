@@ -156,9 +156,10 @@ impl Adjudicator<'_> {
         commands: &[Command],
     ) -> Result<Option<Handled>> {
         let (from, id) = (t.from, t.id);
-        // The board as it stands, for refusals: a refused mail changes
+        // The position as it stands, for refusals: a refused mail changes
         // nothing, even if commands before the refused one were fine.
-        let board = t.board();
+        // Drawn only for a refusal, most mails have none.
+        let before = (t.pos().clone(), t.replayed.view(t.ply(), Some(t.side)));
         for (i, c) in commands.iter().enumerate() {
             t.index = i;
             if let Err(Refused { mut refusal, why }) = self.command(t, c)? {
@@ -173,7 +174,12 @@ impl Adjudicator<'_> {
                         context! { before => summary(&before), reason => refusal.reason },
                     )?;
                 }
-                refusal.board = refusal.board.map(|_| board.clone());
+                // Until a command changes the game, the refusal's board
+                // (drawn as it stands) is the one from before the mail.
+                if t.changed {
+                    let (pos, view) = &before;
+                    refusal.board = refusal.board.map(|_| crate::mail::board::board(pos, view));
+                }
                 let others: Vec<Command> = commands
                     .iter()
                     .enumerate()

@@ -186,20 +186,14 @@ impl Adjudicator<'_> {
     /// "Name <address>" as the game knows it, so that every mail's `To`
     /// has one form. `None` when the game's players cannot be read.
     pub fn thread_head(&self, id: &str) -> Option<ThreadHead> {
+        // Only the challenge or the record: the head needs no keys, and
+        // what does not read has no head.
         let (rules, players, names): (Rules, Vec<String>, Vec<String>) =
-            match self.table(id).ok()?? {
-                Table::Game { record, .. } => {
-                    let players: Vec<String> =
-                        record.players.given().map(|(_, m)| m.clone()).collect();
-                    let names = players.iter().map(|m| self.name_of(m)).collect();
-                    (record.rules, players, names)
-                }
+            match self.desk.challenge(id).ok()? {
                 // Until the opponent accepts, the challenger is a stranger to
                 // them: no name of their choosing in the subject, only the
                 // local part of their address.
-                Table::Challenge {
-                    rules, challenge, ..
-                } => {
+                Some(challenge) => {
                     let mut p = vec![
                         address_of(&challenge.challenger),
                         challenge.opponent.clone(),
@@ -208,9 +202,15 @@ impl Adjudicator<'_> {
                         p.reverse();
                     }
                     let names = p.iter().map(|m| public_name(self.identity, m)).collect();
-                    (rules, p, names)
+                    (challenge.rules, p, names)
                 }
-                Table::Confirm { .. } | Table::Damaged { .. } => return None,
+                None => {
+                    let record = self.desk.record(id).ok()??;
+                    let players: Vec<String> =
+                        record.players.given().map(|(_, m)| m.clone()).collect();
+                    let names = players.iter().map(|m| self.name_of(m)).collect();
+                    (record.rules, players, names)
+                }
             };
         // Each named as pbem names people (a name, or the local part of an
         // address before one is known; never the address). Each player's

@@ -9,12 +9,15 @@
 //!
 //! The value carries the board as data, decided by the game
 //! ([`pbem_engine::game::Game::board`]); no code reads the board back from
-//! the words.
+//! the words. The game's diagram comes in its parts
+//! ([`pbem_engine::diagram::Diagram`]): the board is built and drawn once,
+//! and the caption above the drawing is known without looking for it.
 
-use crate::game::{Game, View};
+use crate::game::{Game, PerSide, Side, View};
 use minijinja::Value;
 use minijinja::value::Object;
-use pbem_engine::board::{Board, html_legend, html_style, html_table};
+use pbem_engine::board::{html_legend, html_style, html_table};
+use pbem_engine::diagram::Diagram;
 use std::fmt;
 use std::sync::Arc;
 
@@ -28,9 +31,8 @@ pub struct BoardValue {
     /// The game's ASCII diagram: caption, board, legend.
     pub text: String,
     /// The diagram's caption with [`MARK`] on a line of its own after
-    /// it, in place of the ASCII board and its legend, when the board is
-    /// found in the diagram.
-    pub marked: Option<String>,
+    /// it, in place of the ASCII board and its legend.
+    pub marked: String,
     /// The board's HTML table.
     pub table: String,
     /// The table's legend, HTML.
@@ -53,26 +55,34 @@ impl Object for BoardValue {
 
 /// The board of `pos` seen as `view` says, for a letter's context.
 pub fn board<G: Game>(pos: &G, view: &View) -> Value {
-    let text = pos.diagram(view);
-    let board = pos.board(view);
-    Value::from_object(of(text, &board))
+    Value::from_object(of(&Diagram::of(pos, view)))
 }
 
-/// The value for the diagram `text` that shows `board`.
-pub fn of(text: String, board: &Board) -> BoardValue {
-    let ascii = crate::diagram::ascii(board);
-    // The game's diagram is caption, then this very drawing (the same
-    // function drew it from the same data), then the legend of its ASCII
-    // marks, which the table's own legend replaces.
-    let marked = text
-        .split_once(&ascii)
-        .map(|(head, _)| format!("{head}{MARK}\n"));
+/// The board of `pos` from each side's seat (`view` of each side): one
+/// value for both when the two diagrams are the same (the games whose
+/// board is never turned), so that it is drawn once.
+pub fn seated<G: Game>(pos: &G, view: impl Fn(Side) -> View) -> PerSide<Value> {
+    let a = Diagram::of(pos, &view(Side::A));
+    let b_view = view(Side::B);
+    let (b_board, b_words) = (pos.board(&b_view), pos.diagram_words(&b_view));
+    let a_value = Value::from_object(of(&a));
+    if b_board == a.board && b_words == a.words {
+        return PerSide::new(a_value.clone(), a_value);
+    }
+    let b_value = Value::from_object(of(&Diagram::new(b_board, b_words)));
+    PerSide::new(a_value, b_value)
+}
+
+/// The value for the game's diagram `d`.
+pub fn of(d: &Diagram) -> BoardValue {
+    // The table's own legend replaces the legend of the ASCII marks, so
+    // only the words above the drawing stay.
     BoardValue {
-        table: html_table(board),
-        legend: html_legend(board),
-        style: html_style(board),
-        marked,
-        text,
+        text: d.text(),
+        marked: format!("{}{MARK}\n", d.above()),
+        table: html_table(&d.board),
+        legend: html_legend(&d.board),
+        style: html_style(&d.board),
     }
 }
 
@@ -96,19 +106,41 @@ mod tests {
         assert_eq!(v.to_string(), pos.diagram(&view));
         assert!(v.is_true());
         let b = value_of(&v).unwrap();
-        let marked = b.marked.as_deref().unwrap();
+        let marked = &b.marked;
         assert!(marked.lines().any(|l| l == MARK), "{marked}");
         assert!(!marked.contains("|  1 |") && !marked.contains("+----"));
         assert!(marked.starts_with("Boom & Zoom: move 1"), "{marked}");
         assert!(b.table.starts_with("<table"));
     }
 
+    /// Each seat gets the board as drawn for it alone; a board that is
+    /// never turned is drawn once for both seats.
+    #[test]
+    fn both_seats_share_a_board_that_is_never_turned() {
+        use pbem_engine::games::mad_rooks::MadRooks;
+        let seat = |side| View {
+            seat: Some(side),
+            ..View::default()
+        };
+        let turned = seated(&BoomAndZoom::start(Side::A), seat);
+        let never = seated(&MadRooks::start(Side::A), seat);
+        for side in Side::BOTH {
+            let alone = board(&BoomAndZoom::start(Side::A), &seat(side));
+            assert_eq!(turned[side].to_string(), alone.to_string());
+            let alone = board(&MadRooks::start(Side::A), &seat(side));
+            assert_eq!(never[side].to_string(), alone.to_string());
+        }
+        assert_ne!(turned[Side::A].to_string(), turned[Side::B].to_string());
+        let (a, b) = (value_of(&never[Side::A]), value_of(&never[Side::B]));
+        assert!(std::ptr::eq(a.unwrap(), b.unwrap()));
+    }
+
     /// The table's words, quoted in a player's reply and read back as
     /// text, are no command (pbem's own lines are inert).
     #[test]
     fn the_table_reads_as_no_command() {
-        for_each_board(|table| {
-            let text = super::super::text::html_to_text(table);
+        for_each_board(|b| {
+            let text = super::super::text::html_to_text(&b.table);
             for line in text.lines() {
                 assert!(
                     !crate::mail::command::reads_as_command(line),
@@ -118,7 +150,27 @@ mod tests {
         });
     }
 
-    fn for_each_board(check: impl Fn(&str)) {
+    /// The HTML part's caption is the plain diagram's text above its
+    /// ASCII board, in every game: the mark stands where the drawing
+    /// starts (its line of column numbers), and nothing of the drawing
+    /// is left above it.
+    #[test]
+    fn the_mark_stands_where_the_ascii_board_starts() {
+        for_each_board(|b| {
+            let above = b.marked.strip_suffix(&format!("{MARK}\n")).unwrap();
+            let rest = b.text.strip_prefix(above).unwrap();
+            let header = rest.lines().next().unwrap();
+            let columns = header.split_whitespace();
+            assert!(
+                columns.map(str::parse::<u8>).all(|c| c.is_ok()),
+                "{}",
+                b.text
+            );
+            assert!(!above.contains("+--"), "{above}");
+        });
+    }
+
+    fn for_each_board(check: impl Fn(&BoardValue)) {
         for rules in pbem_engine::rules::Rules::ALL {
             crate::with_game!(rules, G => {
                 let (pos, moves) = pbem_engine::game::random_game::<G>(Side::A, 7, 12);
@@ -131,7 +183,7 @@ mod tests {
                 });
                 let view = View { last, seat: Some(Side::A), ply: moves.len(), ended: None };
                 let v = board(&pos, &view);
-                check(&value_of(&v).unwrap().table);
+                check(value_of(&v).unwrap());
             });
         }
     }

@@ -10,8 +10,9 @@ use super::inbound::LOOP_HEADER;
 use crate::reply::{Identity, Reply};
 use chrono::{DateTime, Utc};
 use lettre::Message;
+use lettre::message::header::ContentTransferEncoding;
 use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 
 #[derive(Clone, Debug)]
 struct AutoSubmitted;
@@ -129,12 +130,12 @@ pub fn build(
                 .singlepart(
                     SinglePart::builder()
                         .header(ContentType::TEXT_PLAIN)
-                        .body(text.clone()),
+                        .body(body(text.clone())),
                 )
                 .singlepart(
                     SinglePart::builder()
                         .header(ContentType::TEXT_HTML)
-                        .body(html),
+                        .body(body(html)),
                 ),
         )
         .map_err(|e| err(e.to_string()))?;
@@ -144,6 +145,33 @@ pub fn build(
     // others, and goes to the one address it is for.
     check_headers(&raw, &to_address).map_err(|e| err(e.to_string()))?;
     Ok(Built { raw, envelope })
+}
+
+/// `text` as a part's body, its lines ending in CRLF. lettre ends the
+/// lines of a text itself by inserting a `\r` before each `\n`, which
+/// moves the rest of the text once per line; a text that is 7bit with
+/// its line ends (short lines of ASCII, as most of pbem's are) is given
+/// with them already, in one pass. Any other is left to lettre whole, so
+/// that it chooses the encoding from the text as written.
+fn body(text: String) -> Body {
+    match Body::new_with_encoding(crlf(&text), ContentTransferEncoding::SevenBit) {
+        Ok(body) => body,
+        Err(_) => Body::new(text),
+    }
+}
+
+/// `text` with a `\r` before every `\n` that has none.
+fn crlf(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32 + 2);
+    let mut after_cr = false;
+    for c in text.chars() {
+        if c == '\n' && !after_cr {
+            out.push('\r');
+        }
+        after_cr = c == '\r';
+        out.push(c);
+    }
+    out
 }
 
 /// The headers of the mails pbem writes, each at most once.
@@ -266,6 +294,30 @@ mod tests {
 
     fn identity() -> Identity {
         Identity::at("pbem@example.net")
+    }
+
+    /// A body given with its line ends is the one lettre makes of the
+    /// text as written: the same bytes, the same encoding, for short
+    /// lines and lines at the 7bit limit, a leading or a CRLF line end,
+    /// and text that is not ASCII.
+    #[test]
+    fn a_body_is_the_one_lettre_makes_of_the_text() {
+        let texts = [
+            String::new(),
+            "one line".into(),
+            "two\nlines\n".into(),
+            "\nleading\r\nmixed\n\n".into(),
+            format!("{}\nshort\n", "x".repeat(74)),
+            format!("short\n{}\n", "x".repeat(73)),
+            format!("{}\n", "x".repeat(75)),
+            "caf\u{e9}\nboard\n".into(),
+        ];
+        for text in texts {
+            let ours = body(text.clone());
+            let theirs = Body::new(text.clone());
+            assert_eq!(ours.encoding(), theirs.encoding(), "{text:?}");
+            assert_eq!(ours.into_vec(), theirs.into_vec(), "{text:?}");
+        }
     }
 
     fn reply(to: &str, subject: &str) -> Reply {

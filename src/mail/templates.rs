@@ -306,10 +306,7 @@ fn board_html(
     let Some(board) = super::board::value_of(&v) else {
         return Ok(None);
     };
-    let Some(marked) = &board.marked else {
-        return Ok(None);
-    };
-    let text = body.render(minijinja::context! { board => marked.clone(), ..ctx.clone() })?;
+    let text = body.render(minijinja::context! { board => board.marked.clone(), ..ctx.clone() })?;
     let text = inert(&fit(&tidy(&noted(&text, note))));
     let lines: Vec<&str> = text.lines().collect();
     let Some(at) = lines.iter().position(|l| *l == super::board::MARK) else {

@@ -94,11 +94,11 @@ impl ReadyPack {
         Some(ready)
     }
 
-    /// Sends one reply; once sent, notes it (appended to the folder's
-    /// `sent`, opened with the first). No fsync: a crash between a send
-    /// and its note sends that reply again (each reply keeps its
-    /// Message-ID, so a client can tell), which no order of the two steps
-    /// avoids.
+    /// Sends one reply; the caller notes it sent ([`ReadyPack::note_sent`])
+    /// once the transport has it (at once, or once settled). No fsync of
+    /// the note: a crash between a send and its note sends that reply
+    /// again (each reply keeps its Message-ID, so a client can tell),
+    /// which no order of the two steps avoids.
     ///
     /// A reply the server refuses for good is put in the dead letters of
     /// `dead_dir` before it is noted; one found there already
@@ -124,10 +124,7 @@ impl ReadyPack {
             None => envelope_of(raw),
         };
         let error = match envelope.and_then(|env| transport.send(&env, raw)) {
-            Ok(()) => {
-                self.note_sent(reply, sent);
-                return Ok(Gone::Sent);
-            }
+            Ok(()) => return Ok(Gone::Sent),
             Err(e) => e,
         };
         if !error.is_permanent() {
@@ -203,6 +200,31 @@ impl ReadyPack {
             let _ = fs::remove_file(self.dir.join(name));
         }
         let _ = fs::remove_dir(&self.dir); // only when empty
+    }
+}
+
+/// The end of a batch whose replies the transport held: settled, they
+/// are noted sent; not, each counts as a failure and the batch stays.
+fn settle(
+    batch: &ReadyPack,
+    transport: &dyn Transport,
+    held: Vec<&pack::Entry>,
+    sent: &mut Option<fs::File>,
+    out: &mut Flushed,
+    down: &mut bool,
+) {
+    match transport.settle() {
+        Ok(()) => {
+            for reply in held {
+                batch.note_sent(reply, sent);
+                out.sent += 1;
+            }
+        }
+        Err(e) => {
+            out.failed += held.len().max(1);
+            out.errors.push(format!("{}: {e}", batch.dir.display()));
+            *down |= e.is_down();
+        }
     }
 }
 
@@ -283,10 +305,19 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         }
         let failed_before = out.failed;
         let mut sent = None;
+        // A transport that holds its deliveries ([`Transport::hold`]):
+        // its mails are noted sent once settled, after the batch.
+        let holding = transport.hold();
+        let mut held = Vec::new();
         let mut replies = batch.replies.iter();
         while let Some(reply) = replies.next() {
             let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
+                Ok(Gone::Sent) if holding => {
+                    held.push(reply);
+                    continue;
+                }
                 Ok(Gone::Sent) => {
+                    batch.note_sent(reply, &mut sent);
                     out.sent += 1;
                     continue;
                 }
@@ -304,6 +335,9 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
                 out.waiting += replies.len();
                 break;
             }
+        }
+        if holding {
+            settle(&batch, transport, held, &mut sent, &mut out, &mut down);
         }
         drop(sent);
         if out.failed == failed_before && batch.damage.is_none() {

@@ -93,9 +93,7 @@ fn a_mail_pbem_panics_on_is_left_and_the_poll_goes_on() {
     let identity = identity("pbem@example.net");
     let templates = Templates::new(None);
     let sent = dir.path().join("sent");
-    let transport = MaildirSink {
-        folder: sent.clone(),
-    };
+    let transport = MaildirSink::new(sent.clone());
     let mut inbox = Maildir::open(dir.path().join("inbox")).unwrap();
     let mut keys = std::collections::HashMap::new();
     for (name, who) in [("1.a", "ann"), ("2.b", "bob"), ("3.c", "cid")] {

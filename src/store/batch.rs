@@ -3,7 +3,8 @@
 //! until [`Store::sync`] puts them on disk and syncs what the batch wrote
 //! and changed (its [`SyncSet`]), files and folders, nothing else.
 
-use super::files::{SyncSet, folder_of, remove_if_there, temp_file, write_atomic_via};
+use super::files::{SyncSet, folder_of, remove_if_there, write_atomic_via, write_over};
+use super::spares::Ring;
 use super::{Store, StoreError, io_err, read_opt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -193,8 +194,10 @@ impl Store {
             return self.sync_noted();
         }
         let tmp = self.root.join("tmp");
-        // 1. Every new file whole, under a temporary name (removed again
-        // if anything fails before its rename).
+        let mut ring = Ring::new(&tmp);
+        // 1. Every new file whole, under a temporary name: a slot of the
+        // ring of spare files ([`super::spares`]), or a temporary file
+        // removed again if anything fails before its rename.
         let mut temps = Vec::new();
         let mut removals = Vec::new();
         for p in pending
@@ -204,9 +207,8 @@ impl Store {
         {
             match pending.files.get(p) {
                 Some(Some(text)) => {
-                    let temp = temp_file(&tmp, text.as_bytes()).map_err(io_err(p))?;
-                    let temp = temp.into_temp_path();
-                    self.note(|set| set.file(&temp))?; // synced at 2.
+                    let temp = ring.take(text.as_bytes()).map_err(io_err(p))?;
+                    self.note(|set| set.file(temp.path()))?; // synced at 2.
                     temps.push((temp, p, text))
                 }
                 Some(None) => removals.push(p),
@@ -219,7 +221,7 @@ impl Store {
             if let Some(Some(text)) = pending.files.get(p) {
                 super::crashpoint::reach();
                 let made = fs::symlink_metadata(p).is_err();
-                fs::write(p, text).map_err(io_err(p))?;
+                write_over(p, text.as_bytes()).map_err(io_err(p))?;
                 self.written(p, made)?;
             }
         }
@@ -230,9 +232,9 @@ impl Store {
         for (temp, p, text) in temps {
             super::crashpoint::reach();
             let into = folder_of(p);
-            if let Err(e) = temp.persist(p) {
-                if e.error.kind() != io::ErrorKind::CrossesDevices {
-                    return Err(io_err(p)(e.error));
+            if let Err(e) = temp.place(p) {
+                if e.kind() != io::ErrorKind::CrossesDevices {
+                    return Err(io_err(p)(e));
                 }
                 // A folder of the data folder mounted apart: through a
                 // temporary file beside it, synced before its rename.
@@ -336,7 +338,7 @@ impl Store {
                 pending.in_place.insert(p.to_path_buf());
                 Ok(())
             }
-            None => fs::write(p, text).map_err(io_err(p)),
+            None => write_over(p, text.as_bytes()).map_err(io_err(p)),
         }
     }
 

@@ -248,7 +248,7 @@ impl Store {
         let dir = m.parent().unwrap_or(&self.root);
         let new_dir = !dir.exists();
         fs::create_dir_all(dir).map_err(io_err(dir))?;
-        File::create(m).map_err(io_err(m))?;
+        self.make_marker(m)?;
         let due = self.root.join("due");
         self.note(|set| {
             set.made(m);
@@ -256,6 +256,33 @@ impl Store {
                 set.folder(&due);
             }
         })
+    }
+
+    /// Makes the empty file `m`: a link to one empty file of the data
+    /// folder (`DATA/tmp/.marker`), so that markers made and removed for
+    /// every move of a game with a clock make and free no inode (each
+    /// costs on ext4 without a journal: see [`super::spares`]); a file of
+    /// its own when there is no such link to make (too many links, a
+    /// folder mounted apart).
+    fn make_marker(&self, m: &Path) -> Result<(), StoreError> {
+        let shared = self.root.join("tmp").join(".marker");
+        let linked = fs::hard_link(&shared, m).or_else(|e| {
+            if e.kind() != std::io::ErrorKind::NotFound {
+                return Err(e);
+            }
+            File::create(&shared)?;
+            fs::hard_link(&shared, m)
+        });
+        // The shared file, made now or before: its entry in `tmp/` and
+        // its count of links, synced with the marker.
+        if linked.is_ok() {
+            self.note(|set| set.made(&shared))?;
+        }
+        match linked {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+            Err(_) => File::create(m).map(drop).map_err(io_err(m)),
+            Ok(()) => Ok(()),
+        }
     }
 
     /// Removes a marker replaced by another: now on a plain store (the new

@@ -187,6 +187,23 @@ fn sync_open(paths: &[ToSync]) -> Result<(), StoreError> {
     super::syncers::sync_all(open)
 }
 
+/// Writes `contents` over the file `p` (made when missing) and cuts it to
+/// their length: for the files rewritten in place, whose reader knows a
+/// torn one. Not truncated first: ext4 flushes a file cut to nothing when
+/// it is closed, which cost a write-back per rewrite.
+///
+/// # Errors
+/// Any I/O error.
+pub(crate) fn write_over(p: &Path, contents: &[u8]) -> io::Result<()> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(p)?;
+    f.write_all(contents)?;
+    f.set_len(contents.len() as u64)
+}
+
 /// Removes `p`; one that is not there is not an error.
 pub(crate) fn remove_if_there(p: &Path) -> Result<(), StoreError> {
     super::crashpoint::reach();
@@ -208,10 +225,64 @@ pub(crate) fn sync_folder(p: &Path) -> Result<(), StoreError> {
 /// # Errors
 /// Any I/O error but "not found"; a file that is not UTF-8.
 pub(crate) fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
-    match fs::read(p) {
+    match read_settled(p) {
         Ok(bytes) => text_of(p, bytes).map(Some),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_err(p)(e)),
+    }
+}
+
+/// The bytes of `p`, read again when the file was swapped out of its
+/// name (or back into it) while it was read: a batch writes over the
+/// files it swaps out ([`super::spares`]), so a reader that opened one
+/// just before may see it change under it. The change time of the file
+/// read, taken before, and that of the file under the name, after, tell.
+fn read_settled(p: &Path) -> io::Result<Vec<u8>> {
+    use std::os::unix::fs::MetadataExt;
+    let mut tries = 0;
+    loop {
+        let mut f = File::open(p)?;
+        let before = f.metadata()?;
+        // Read to the end by hand: `read_to_end` of a `File` asks for its
+        // size and position again.
+        let mut bytes = vec![0; before.len() as usize + 1];
+        let mut n = 0;
+        loop {
+            match f.read(&mut bytes[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+            if n == bytes.len() {
+                bytes.resize(2 * n, 0);
+            }
+        }
+        bytes.truncate(n);
+        tries += 1;
+        let same = fs::metadata(p).is_ok_and(|now| {
+            (
+                now.dev(),
+                now.ino(),
+                now.ctime(),
+                now.ctime_nsec(),
+                now.len(),
+            ) == (
+                before.dev(),
+                before.ino(),
+                before.ctime(),
+                before.ctime_nsec(),
+                before.len(),
+            )
+        });
+        if same {
+            return Ok(bytes);
+        }
+        if tries == 100 {
+            return Err(io::Error::other(
+                "the file changed while it was read, 100 times in a row",
+            ));
+        }
     }
 }
 

@@ -74,6 +74,7 @@ pub mod index;
 pub mod league;
 mod processed;
 pub mod records;
+mod spares;
 mod syncers;
 #[cfg(test)]
 mod tests;

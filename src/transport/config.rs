@@ -117,9 +117,7 @@ fn default_sendmail() -> PathBuf {
 /// or CA file), as [`SendErrorKind::Down`](super::SendErrorKind::Down).
 pub fn from_config(config: &SendConfig) -> Result<Box<dyn Transport>, SendError> {
     Ok(match config {
-        SendConfig::Maildir { folder } => Box::new(MaildirSink {
-            folder: folder.clone(),
-        }),
+        SendConfig::Maildir { folder } => Box::new(MaildirSink::new(folder.clone())),
         SendConfig::Sendmail { command } => Box::new(sendmail::Sendmail {
             command: command.clone(),
         }),

@@ -10,27 +10,166 @@
 use super::{SendError, Transport};
 use crate::mailbox::Maildir;
 use lettre::address::Envelope;
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 /// One Maildir per recipient under a folder: the embedded default, where
 /// "sent" mail can be read with any mail client or `cat`.
 pub struct MaildirSink {
     pub folder: PathBuf,
+    /// The deliveries held since [`Transport::hold`] (`None`: not
+    /// holding): written under `tmp/`, not yet synced nor in `new/`.
+    held: Mutex<Option<Vec<Held>>>,
+}
+
+/// A mail written under a Maildir's `tmp/`, waiting for the settle.
+struct Held {
+    file: File,
+    tmp: PathBuf,
+    new: PathBuf,
+}
+
+/// The most deliveries held at once (each holds its file open): more are
+/// settled on the way, which only makes them durable sooner.
+const MAX_HELD: usize = 256;
+
+/// How many syncs of a settle run side by side: the disk merges their
+/// cache flushes.
+const SYNCS_AT_ONCE: usize = 16;
+
+impl MaildirSink {
+    pub fn new(folder: impl Into<PathBuf>) -> MaildirSink {
+        MaildirSink {
+            folder: folder.into(),
+            held: Mutex::new(None),
+        }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<Vec<Held>>> {
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes `raw` as `name` under the Maildir `md`'s `tmp/`, held.
+    fn write_held(&self, md: &Maildir, name: &str, raw: &[u8]) -> std::io::Result<()> {
+        let tmp = md.root().join("tmp").join(name);
+        let mut file = File::create(&tmp)?;
+        file.write_all(raw)?;
+        let new = md.root().join("new").join(name);
+        let full = {
+            let mut held = self.held();
+            let list = held.get_or_insert_with(Vec::new);
+            list.push(Held { file, tmp, new });
+            list.len() >= MAX_HELD
+        };
+        if full {
+            self.settle_held(true)
+                .map_err(|e| std::io::Error::other(e.message))?;
+        }
+        Ok(())
+    }
+
+    /// Settles what is held: every file synced, renamed into `new/`, and
+    /// every `new/` folder synced; holding on after when `keep_holding`.
+    fn settle_held(&self, keep_holding: bool) -> Result<(), SendError> {
+        let held = {
+            let mut held = self.held();
+            let list = held.take().unwrap_or_default();
+            if keep_holding {
+                *held = Some(Vec::new());
+            }
+            list
+        };
+        if held.is_empty() {
+            return Ok(());
+        }
+        let io = |p: &Path| {
+            let p = p.display().to_string();
+            move |e: std::io::Error| SendError::transient(format!("{p}: {e}"))
+        };
+        sync_all_of(held.iter().map(|h| (&h.file, h.tmp.as_path())))?;
+        let mut folders = HashSet::new();
+        for h in &held {
+            std::fs::rename(&h.tmp, &h.new).map_err(io(&h.new))?;
+            if let Some(dir) = h.new.parent() {
+                folders.insert(dir.to_path_buf());
+            }
+        }
+        let opened: Vec<(File, PathBuf)> = folders
+            .into_iter()
+            .filter_map(|d| File::open(&d).ok().map(|f| (f, d)))
+            .collect();
+        sync_all_of(opened.iter().map(|(f, d)| (f, d.as_path())))
+    }
+}
+
+/// Syncs `files` (each with its path, for the error), up to
+/// [`SYNCS_AT_ONCE`] at a time.
+fn sync_all_of<'a>(files: impl Iterator<Item = (&'a File, &'a Path)>) -> Result<(), SendError> {
+    let files: Vec<(&File, &Path)> = files.collect();
+    let per = files.len().div_ceil(SYNCS_AT_ONCE).max(1);
+    std::thread::scope(|s| {
+        let runs: Vec<_> = files
+            .chunks(per)
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk.iter().try_for_each(|(f, p)| {
+                        f.sync_all()
+                            .map_err(|e| SendError::transient(format!("{}: {e}", p.display())))
+                    })
+                })
+            })
+            .collect();
+        runs.into_iter().try_for_each(|r| {
+            r.join()
+                .unwrap_or_else(|_| Err(SendError::transient("a sync of a delivery failed")))
+        })
+    })
 }
 
 impl Transport for MaildirSink {
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
         let io =
             |e: std::io::Error| SendError::transient(format!("{}: {e}", self.folder.display()));
+        let holding = self.held().is_some();
+        let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
+        let mut lines = None;
         for to in envelope.to() {
             let dir = self.folder.join(folder_name(to.as_ref()));
             let md = Maildir::open(&dir).map_err(io)?;
-            let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
-            if !delivered(md.root(), &name) {
-                md.deliver(&name, &lf_lines(raw)).map_err(io)?;
+            if delivered(md.root(), &name) || self.is_held(md.root(), &name) {
+                continue;
+            }
+            let lines = lines.get_or_insert_with(|| lf_lines(raw));
+            if holding {
+                self.write_held(&md, &name, lines).map_err(io)?;
+            } else {
+                md.deliver(&name, lines).map_err(io)?;
             }
         }
         Ok(())
+    }
+
+    fn hold(&self) -> bool {
+        self.held().get_or_insert_with(Vec::new);
+        true
+    }
+
+    fn settle(&self) -> Result<(), SendError> {
+        self.settle_held(false)
+    }
+}
+
+impl MaildirSink {
+    /// Whether the mail `name` of the Maildir at `root` is held already
+    /// (the same mail twice in one batch).
+    fn is_held(&self, root: &Path, name: &str) -> bool {
+        let new = root.join("new").join(name);
+        self.held()
+            .as_ref()
+            .is_some_and(|list| list.iter().any(|h| h.new == new))
     }
 }
 
@@ -60,15 +199,16 @@ fn delivered(root: &Path, name: &str) -> bool {
 /// SMTP and sendmail get the CRLF mail as built.
 pub fn lf_lines(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'\r' && raw.get(i + 1) == Some(&b'\n') {
-            i += 1;
-            continue;
+    let mut rest = raw;
+    // A line at a time: copied whole, its CR dropped before a LF.
+    while let Some(i) = rest.iter().position(|&b| b == b'\r') {
+        out.extend_from_slice(&rest[..i]);
+        if rest.get(i + 1) != Some(&b'\n') {
+            out.push(b'\r');
         }
-        out.push(raw[i]);
-        i += 1;
+        rest = &rest[i + 1..];
     }
+    out.extend_from_slice(rest);
     out
 }
 
@@ -107,9 +247,7 @@ mod tests {
     #[test]
     fn maildir_delivery_writes_lf_line_ends() {
         let dir = tempfile::tempdir().unwrap();
-        let sink = MaildirSink {
-            folder: dir.path().to_path_buf(),
-        };
+        let sink = MaildirSink::new(dir.path());
         let raw = reply("bob@example.org", "1");
         assert!(raw.windows(2).any(|w| w == b"\r\n"));
         sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
@@ -137,12 +275,49 @@ mod tests {
     }
 
     #[test]
+    fn held_deliveries_reach_new_only_when_settled_and_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = MaildirSink::new(dir.path());
+        let (one, two) = (reply("bob@example.org", "1"), reply("bob@example.org", "2"));
+        assert!(sink.hold());
+        for raw in [&one, &two, &one] {
+            sink.send(&envelope_of(raw).unwrap(), raw).unwrap();
+        }
+        let count = |sub: &str| {
+            fs::read_dir(dir.path().join("bob@example.org").join(sub))
+                .unwrap()
+                .count()
+        };
+        assert_eq!(
+            (count("new"), count("tmp")),
+            (0, 2),
+            "held under tmp/, the same mail once"
+        );
+        sink.settle().unwrap();
+        assert_eq!((count("new"), count("tmp")), (2, 0));
+        // Not holding any more: a send delivers at once.
+        let three = reply("bob@example.org", "3");
+        sink.send(&envelope_of(&three).unwrap(), &three).unwrap();
+        assert_eq!(count("new"), 3);
+        // A settle that cannot finish is an error; the mail sent again
+        // is delivered once.
+        let four = reply("bob@example.org", "4");
+        assert!(sink.hold());
+        sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
+        let new = dir.path().join("bob@example.org/new");
+        fs::rename(&new, dir.path().join("moved")).unwrap();
+        assert!(sink.settle().is_err());
+        fs::rename(dir.path().join("moved"), &new).unwrap();
+        sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
+        sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
+        assert_eq!(count("new"), 4);
+    }
+
+    #[test]
     fn a_recipient_folder_never_leaves_the_sent_folder() {
         let outside = tempfile::tempdir().unwrap();
         let sent = tempfile::tempdir().unwrap();
-        let sink = MaildirSink {
-            folder: sent.path().to_path_buf(),
-        };
+        let sink = MaildirSink::new(sent.path());
         // Valid addresses, all: `/` is an atext character (RFC 5322 3.2.3).
         let abs = format!("{}/x@example.org", outside.path().display());
         for a in [abs.as_str(), "a/b@example.org", "Bob@Example.org"] {

@@ -46,9 +46,7 @@ fn a_flush_stops_at_a_transport_that_is_down_and_keeps_everything() {
     assert_eq!(kept, 6, "every pack and its keys still queued");
     assert_eq!(queued(&dir), 6, "every mail still queued");
     let sink_dir = tempfile::tempdir().unwrap();
-    let sink = MaildirSink {
-        folder: sink_dir.path().to_path_buf(),
-    };
+    let sink = MaildirSink::new(sink_dir.path());
     let f = flush(&dir, &sink);
     assert_eq!((f.sent, f.failed, f.waiting), (6, 0, 0), "{f:?}");
     assert_eq!(fs::read_dir(&dir).unwrap().count(), 0, "outbox empty");

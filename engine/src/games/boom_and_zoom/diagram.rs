@@ -1,6 +1,7 @@
 //! The Boom & Zoom board for a plain-text email.
 
 use super::{BoomAndZoom, G};
+use crate::board::Words;
 use crate::game::{Game, Side, View};
 
 /// The legend's note on the rules.
@@ -14,25 +15,24 @@ pub(super) fn board(pos: &BoomAndZoom, view: &View) -> crate::board::Board {
     board
 }
 
-pub(super) fn diagram(pos: &BoomAndZoom, view: &View) -> String {
+/// The caption and the score above the board, the legend below.
+pub(super) fn words(pos: &BoomAndZoom, view: &View) -> Words {
     let rules = BoomAndZoom::INFO;
-    let board = crate::diagram::ascii(&board(pos, view));
-    let mut out = crate::diagram::status_line(pos, view);
-    out.push_str(&format!(
+    let mut above = crate::diagram::status_line(pos, view);
+    above.push_str(&format!(
         "Checkers zoomed off: {} {}, {} {}\n\n",
         rules.side_name(Side::A),
         pos.score(Side::A),
         rules.side_name(Side::B),
         pos.score(Side::B)
     ));
-    out.push_str(&board);
-    out.push_str(&crate::diagram::wrap(
+    let below = crate::diagram::wrap(
         &format!(
             "\nB3 = black tower of 3 checkers, R2 = red tower of 2. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             crate::diagram::last_move_legend(view)
         ),
         72,
-    ));
-    out
+    );
+    Words { above, below }
 }

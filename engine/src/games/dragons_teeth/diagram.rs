@@ -1,6 +1,7 @@
 //! The Dragons Teeth board for a plain-text email.
 
 use super::{DragonsTeeth, G, WINNING_SCORE};
+use crate::board::Words;
 use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
 
@@ -15,25 +16,24 @@ pub(super) fn board(pos: &DragonsTeeth, view: &View) -> crate::board::Board {
     board
 }
 
-pub(super) fn diagram(pos: &DragonsTeeth, view: &View) -> String {
+/// The caption and the score above the board, the legend below.
+pub(super) fn words(pos: &DragonsTeeth, view: &View) -> Words {
     let rules = DragonsTeeth::INFO;
-    let board = crate::diagram::ascii(&board(pos, view));
-    let mut out = status_line(pos, view);
-    out.push_str(&format!(
+    let mut above = status_line(pos, view);
+    above.push_str(&format!(
         "Strength moved off: {} {}, {} {} ({WINNING_SCORE} wins).\n\n",
         rules.side_name(Side::A),
         pos.score(Side::A),
         rules.side_name(Side::B),
         pos.score(Side::B)
     ));
-    out.push_str(&board);
-    out.push_str(&wrap(
+    let below = wrap(
         &format!(
             "\nB3, B2, B1 = black large, medium, small tooth (strength 3, 2, 1); R3, R2, R1 = red ones. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             last_move_legend(view)
         ),
         72,
-    ));
-    out
+    );
+    Words { above, below }
 }

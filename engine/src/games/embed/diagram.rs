@@ -1,6 +1,7 @@
 //! The Embed board for a plain-text email.
 
 use super::{Embed, G, Piece};
+use crate::board::Words;
 use crate::board::{self, Board, Colour, Kind, Shade, Square};
 use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Game, Side, View};
@@ -45,10 +46,11 @@ pub(super) fn board(pos: &Embed, view: &View) -> Board {
     board
 }
 
-pub(super) fn diagram(pos: &Embed, view: &View) -> String {
+/// The caption and where the bosses stand above the board, the legend
+/// below.
+pub(super) fn words(pos: &Embed, view: &View) -> Words {
     let rules = Embed::INFO;
-    let board = crate::diagram::ascii(&board(pos, view));
-    let mut out = status_line(pos, view);
+    let mut above = status_line(pos, view);
     let boss_line = |side: Side| {
         let (held, around) = pos.embedding(side);
         let name = rules.side_name(side);
@@ -61,19 +63,18 @@ pub(super) fn diagram(pos: &Embed, view: &View) -> String {
             rules.side_name(side.other())
         )
     };
-    out.push_str(&wrap(
+    above.push_str(&wrap(
         &format!("{}\n{}", boss_line(Side::A), boss_line(Side::B)),
         72,
     ));
-    out.push('\n');
-    out.push_str(&board);
-    out.push_str(&wrap(
+    above.push('\n');
+    let below = wrap(
         &format!(
             "\nB, R = black and red drones; *B*, *R* = black's and red's boss. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             last_move_legend(view)
         ),
         72,
-    ));
-    out
+    );
+    Words { above, below }
 }

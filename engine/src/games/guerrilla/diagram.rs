@@ -5,6 +5,7 @@
 //! names read the same for both players.
 
 use super::{G, Guerrilla};
+use crate::board::Words;
 use crate::board::{Board, Colour, Crossing, Kind, Piece, Shade, Square, Stone};
 use crate::diagram::{status_line, wrap};
 use crate::game::Side;
@@ -86,31 +87,32 @@ pub(super) fn board(pos: &Guerrilla, view: &View) -> Board {
 /// The legend's note on the notation.
 const NOTE: &str = "A point is named by the squares at its upper-left and lower-right: the point below-right of square 27 is 27/36. Guerrilla: 27/36,28/37 (first stone, then second). COIN: 27-36, captures 27x36x45.";
 
-pub(super) fn diagram(pos: &Guerrilla, view: &View) -> String {
+/// The caption and the counts above the board, the legend below: what
+/// the last move's marks mean, when it made some.
+pub(super) fn words(pos: &Guerrilla, view: &View) -> Words {
     let (placed, captured, marked) = touched(pos, view);
-    let board = crate::diagram::ascii(&board(pos, view));
     let on_board = pos.stones.count_ones();
-    let mut out = status_line(pos, view);
-    out.push_str(&format!(
+    let mut above = status_line(pos, view);
+    above.push_str(&format!(
         "Guerrilla: {} stone{} in supply, {on_board} on the board. COIN: {} piece{} left.\n\n",
         pos.supply,
         if pos.supply == 1 { "" } else { "s" },
         pos.coin.count_ones(),
         if pos.coin.count_ones() == 1 { "" } else { "s" }
     ));
-    out.push_str(&board);
-    out.push_str("\nO = guerrilla stone on a grid point, + = empty point, C = COIN piece.\n");
-    out.push_str(&wrap(crate::diagram::NUMBERS, 72));
+    let mut below =
+        String::from("\nO = guerrilla stone on a grid point, + = empty point, C = COIN piece.\n");
+    below.push_str(&wrap(crate::diagram::NUMBERS, 72));
     if placed != 0 {
-        out.push_str("@ marks the stones just placed.\n");
+        below.push_str("@ marks the stones just placed.\n");
     }
     if !marked.is_empty() {
-        out.push_str(if captured != 0 {
+        below.push_str(if captured != 0 {
             "[ ] marks the last move, x the stones it captured.\n"
         } else {
             "[ ] marks the last move.\n"
         });
     }
-    out.push_str(&wrap(NOTE, 72));
-    out
+    below.push_str(&wrap(NOTE, 72));
+    Words { above, below }
 }

@@ -333,7 +333,11 @@ impl Game for Guerrilla {
     }
 
     fn diagram(&self, view: &View) -> String {
-        diagram::diagram(self, view)
+        crate::diagram::Diagram::of(self, view).text()
+    }
+
+    fn diagram_words(&self, view: &View) -> crate::board::Words {
+        diagram::words(self, view)
     }
 
     fn board(&self, view: &View) -> crate::board::Board {

@@ -1,6 +1,7 @@
 //! The M.A.D. board for a plain-text email.
 
 use super::{G, Mad};
+use crate::board::Words;
 use crate::game::{Game, Side, View};
 use crate::geom::{ALL, Sq};
 use crate::notation::Notation;
@@ -30,25 +31,24 @@ pub(super) fn board(pos: &Mad, view: &View) -> crate::board::Board {
     board
 }
 
-pub(super) fn diagram(pos: &Mad, view: &View) -> String {
+/// The caption and the counts above the board, the legend below.
+pub(super) fn words(pos: &Mad, view: &View) -> Words {
     let rules = Mad::INFO;
-    let board = crate::diagram::ascii(&board(pos, view));
-    let mut out = crate::diagram::status_line(pos, view);
-    out.push_str(&format!(
+    let mut above = crate::diagram::status_line(pos, view);
+    above.push_str(&format!(
         "Checkers on the board: {} {}, {} {}\n\n",
         rules.side_name(Side::A),
         pos.checkers(Side::A),
         rules.side_name(Side::B),
         pos.checkers(Side::B)
     ));
-    out.push_str(&board);
-    out.push_str(&crate::diagram::wrap(
+    let below = crate::diagram::wrap(
         &format!(
             "\nB3 = black stack of 3 checkers, R1 = a single red checker. {}{} {NOTE}",
             crate::diagram::NUMBERS,
             crate::diagram::last_move_legend(view)
         ),
         72,
-    ));
-    out
+    );
+    Words { above, below }
 }

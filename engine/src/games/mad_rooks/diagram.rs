@@ -5,6 +5,7 @@
 //! square 1 at the top left, whoever's seat it is drawn for.
 
 use super::{MadPosition, Variant};
+use crate::board::Words;
 use crate::board::{Board, Colour, Kind, Piece, Shade, Square};
 use crate::diagram::{last_move_legend, status_line, wrap};
 use crate::game::{Side, View};
@@ -32,28 +33,27 @@ pub(super) fn board<V: Variant>(pos: &MadPosition<V>, view: &View) -> Board {
     })
 }
 
-pub(super) fn diagram<V: Variant>(pos: &MadPosition<V>, view: &View) -> String {
+/// The caption and the counts above the board, the legend below.
+pub(super) fn words<V: Variant>(pos: &MadPosition<V>, view: &View) -> Words {
     let rules = V::INFO;
-    let board = crate::diagram::ascii(&board(pos, view));
-    let mut out = status_line(pos, view);
-    out.push_str(&format!(
+    let mut above = status_line(pos, view);
+    above.push_str(&format!(
         "Checkers on the board: {} {}, {} {}\n\n",
         rules.side_name(Side::A),
         pos.count(Side::A),
         rules.side_name(Side::B),
         pos.count(Side::B)
     ));
-    out.push_str(&board);
-    out.push_str(&wrap(
+    let mut below = wrap(
         &format!(
             "\nR = red checker, B = blue checker. {}",
             crate::diagram::NUMBERS
         ),
         72,
-    ));
+    );
     let last = last_move_legend(view);
     if !last.is_empty() {
-        out.push_str(&wrap(last.trim(), 72));
+        below.push_str(&wrap(last.trim(), 72));
     }
-    out
+    Words { above, below }
 }

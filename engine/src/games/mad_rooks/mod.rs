@@ -287,7 +287,11 @@ impl<V: Variant> Game for MadPosition<V> {
     }
 
     fn diagram(&self, view: &View) -> String {
-        diagram::diagram(self, view)
+        crate::diagram::Diagram::of(self, view).text()
+    }
+
+    fn diagram_words(&self, view: &View) -> crate::board::Words {
+        diagram::words(self, view)
     }
 
     fn board(&self, view: &View) -> crate::board::Board {

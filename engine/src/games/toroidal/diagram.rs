@@ -3,6 +3,7 @@
 //! draw, and a reminder that the board wraps.
 
 use super::{G, QUIET_LIMIT, Toroidal};
+use crate::board::Words;
 use crate::board::{Board, Colour, HEAVEN_FILL as HEAVEN, Kind, Piece, Shade, Square};
 use crate::diagram::{status_line, wrap};
 use crate::game::{Side, View};
@@ -52,9 +53,9 @@ fn note(flip: bool) -> String {
     )
 }
 
-pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
+/// The caption and the counts above the board, the legend below.
+pub(super) fn words(pos: &Toroidal, view: &View) -> Words {
     let flip = view.seat == Some(Side::A);
-    let board = crate::diagram::ascii(&board(pos, view));
     let count = |side: Side| {
         let all = pos.squares_of(side).len();
         let heaven = pos.in_heaven(side) as usize;
@@ -62,15 +63,14 @@ pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
     };
     let (bh, bl) = count(Side::A);
     let (wh, wl) = count(Side::B);
-    let mut out = status_line(pos, view);
-    out.push_str(&format!(
+    let mut above = status_line(pos, view);
+    above.push_str(&format!(
         "In heaven: black {bh}, white {wh}. In hell: black {bl}, white {wl}.\n"
     ));
-    out.push_str(&format!(
+    above.push_str(&format!(
         "Count of moves without a jump: {} of {QUIET_LIMIT} (drawn at {QUIET_LIMIT}).\n\n",
         pos.quiet_moves()
     ));
-    out.push_str(&board);
     let mut legend = format!(
         "\n{HEAVEN}{HEAVEN} = heaven (dark squares), blank = hell. b = black man, BB = black king, w = white man, WW = white king. {numbers}\n",
         numbers = crate::diagram::NUMBERS
@@ -83,6 +83,8 @@ pub(super) fn diagram(pos: &Toroidal, view: &View) -> String {
         ));
     }
     legend.push_str(&note(flip));
-    out.push_str(&wrap(&legend, 72));
-    out
+    Words {
+        above,
+        below: wrap(&legend, 72),
+    }
 }
