@@ -329,13 +329,13 @@ fn deliver_failing_after_the_record_is_written_retries_without_doubling() {
     let id = "<move1@example.org>";
     let raw = bobs_move(&site, "bz-del1", id);
     let key = common::mail_key(&raw);
-    // The key cannot be committed (its file is a link into a folder that
-    // does not exist: it reads as empty, but cannot be written, as a full
-    // disk would stop the append): the record and the replies are written
-    // and synced, the mail is not committed.
+    // The key cannot be committed (its journal is a link into a folder
+    // that does not exist: it reads as empty, but cannot be written, as a
+    // full disk would stop the append): the record and the replies are
+    // written and synced, the mail is not committed.
     let blocked = site.path("data/processed").join(format!(
-        "{:03x}.log",
-        pbem::store::stable_hash(key.as_bytes()) >> 52
+        "recent-{:x}.log",
+        pbem::store::stable_hash(key.as_bytes()) >> 60
     ));
     fs::create_dir_all(blocked.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink(site.path("no-such-folder/keys"), &blocked).unwrap();
