@@ -232,7 +232,11 @@ pub(super) fn report_process(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>
                 ));
             }
         }
-        let _ = fs::remove_dir_all(&pdir);
+        if std::env::var_os(super::scale::KEEP).is_some() {
+            println!("{n:>8}  (kept for profiling: {})", pdir.display());
+        } else {
+            let _ = fs::remove_dir_all(&pdir);
+        }
     }
     println!(
         "(deliver: the mail on standard input, as an MTA pipe gives it; poll: one mail in the Maildir; both durable, replies delivered into Maildirs; beside a writer: another thread fills the same file system meanwhile, 1 GB at a time synced at each GB, what it wrote in all in brackets; targets: at most {TARGET_WALL_MS} ms wall and {TARGET_CPU_MS} ms CPU)"

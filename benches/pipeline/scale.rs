@@ -154,7 +154,7 @@ pub(super) fn scale_folder(dir: &Path, n: usize) -> (PathBuf, Config, Vec<Played
 }
 
 /// The environment variable that keeps the scale folders between runs.
-const KEEP: &str = "PBEM_BENCH_KEEP";
+pub(super) const KEEP: &str = "PBEM_BENCH_KEEP";
 
 /// The file a kept scale folder has once it is whole, with the number of
 /// runs that used it.
