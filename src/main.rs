@@ -1,10 +1,8 @@
 //! The `pbem` binary: parse the arguments, run, map the outcome to an exit
 //! code (0 good, 1 a bad input, 2 a usage error).
 
-use clap::Parser;
-
 fn main() {
-    let cli = pbem::cli::Cli::parse();
+    let cli = pbem::cli::Cli::from_args();
     pbem::logging::init();
     let code = match cli.execute() {
         Ok(code) => code,

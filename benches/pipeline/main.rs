@@ -37,7 +37,8 @@
 //! (comma-separated game counts), `PBEM_BENCH_RUNS` (processes timed per
 //! kind of run), `PBEM_BENCH_KEEP=1` (keep the scale section's folders
 //! and take them again next time, see benches/pipeline/scale.rs; keep the
-//! process section's folders, to profile one mail in them).
+//! process section's folder, as `pbem-process-<games>`, made anew each run,
+//! to profile one mail in it).
 //! `PBEM_BENCH_QUICK=1`
 //! runs small sizes to check the bench works;
 //! `PBEM_BENCH_ONLY=throughput,latency,replay,scale,process` runs some

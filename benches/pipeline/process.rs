@@ -81,7 +81,7 @@ fn time_runs(
 /// The runs at one size: `/bin/true`, `pbem --version`, `pbem deliver`
 /// of one move mail, and `pbem poll` finding one move mail in the
 /// Maildir, each `runs` times, in a data folder of `n` running games.
-pub(super) fn process(dir: &Path, n: usize, runs: usize) -> Vec<Runs> {
+pub(super) fn process(dir: &Path, n: usize, runs: usize, keep: bool) -> Vec<Runs> {
     let (path, config, mut games) = scale_folder(dir, n);
     let inbox = config.inbox.maildir.clone().unwrap();
     // The first poll builds the deadline index: not what is measured.
@@ -96,6 +96,18 @@ pub(super) fn process(dir: &Path, n: usize, runs: usize) -> Vec<Runs> {
         .iter()
         .map(|&g| games[g].next_mail().expect("a line long enough").1)
         .collect();
+    if keep {
+        // Move mails of other games, not played: to time or profile one
+        // mail by hand (`pbem deliver --config pbem.toml < unplayed/N.eml`).
+        let unplayed = dir.join("unplayed");
+        fs::create_dir_all(&unplayed).unwrap();
+        for i in 3 * runs..(3 * runs + 400).min(n) {
+            let (_, raw) = games[(i * 7919) % n]
+                .next_mail()
+                .expect("a line long enough");
+            fs::write(unplayed.join(format!("{i}.eml")), raw).unwrap();
+        }
+    }
     let loaded = mails.split_off(2 * runs);
     let polled = mails.split_off(runs);
     let pbem = |args: &[&str]| {
@@ -202,9 +214,15 @@ pub(super) fn report_process(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>
         "\nprocess: one mail per process, in a data folder of running games (wall per run; CPU = user + system, mean of {} runs)\n{:>8}  {:<44} {:>9} {:>9} {:>9}",
         sizes.runs, "games", "run", "wall p50", "wall p90", "CPU ms"
     );
+    // With KEEP, beside the run's temporary folder (which goes), made anew.
+    let keep = std::env::var(super::scale::KEEP).is_ok_and(|v| !v.is_empty() && v != "0");
     for &n in &sizes.process {
-        let pdir = dir.join(format!("process-{n}"));
-        let runs = process(&pdir, n, sizes.runs);
+        let pdir = match dir.parent().filter(|_| keep) {
+            Some(base) => base.join(format!("pbem-process-{n}")),
+            None => dir.join(format!("process-{n}")),
+        };
+        let _ = fs::remove_dir_all(&pdir);
+        let runs = process(&pdir, n, sizes.runs, keep);
         for r in &runs {
             println!(
                 "{:>8}  {:<44} {:>9.1} {:>9.1} {:>9.1}",
@@ -232,7 +250,7 @@ pub(super) fn report_process(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>
                 ));
             }
         }
-        if std::env::var_os(super::scale::KEEP).is_some() {
+        if keep {
             println!("{n:>8}  (kept for profiling: {})", pdir.display());
         } else {
             let _ = fs::remove_dir_all(&pdir);

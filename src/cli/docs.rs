@@ -1,8 +1,8 @@
 //! Shell completions and manual pages, generated from the same clap
 //! definitions as `--help`.
 
-use super::{Cli, out};
-use clap::{Args, CommandFactory};
+use super::out;
+use clap::Args;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -22,7 +22,7 @@ pub struct Completions {
 
 impl Completions {
     pub fn execute(self) -> anyhow::Result<i32> {
-        let mut cmd = Cli::command();
+        let mut cmd = super::whole();
         let mut out = Vec::new();
         clap_complete::generate(self.shell, &mut cmd, "pbem", &mut out);
         std::io::stdout().lock().write_all(&out)?;
@@ -48,7 +48,7 @@ pub struct Manpage {
 
 impl Manpage {
     pub fn execute(self) -> anyhow::Result<i32> {
-        let cmd = Cli::command();
+        let cmd = super::whole();
         let Some(dir) = self.dir else {
             let mut out = Vec::new();
             clap_mangen::Man::new(cmd).render(&mut out)?;
@@ -120,7 +120,7 @@ pub struct Help {
 
 impl Help {
     pub fn execute(self) -> anyhow::Result<i32> {
-        let mut cmd = Cli::command();
+        let mut cmd = super::whole();
         cmd.build();
         let help = match &self.command {
             None => cmd.render_long_help(),

@@ -23,6 +23,15 @@ use crate::rules::Rules;
 use clap::{Args, Parser, Subcommand};
 use std::io::Read;
 
+/// The whole command tree, every subcommand built (for help, completions,
+/// the manual page).
+pub(crate) fn whole() -> clap::Command {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    cmd.build();
+    cmd
+}
+
 /// pbem: a play-by-email adjudicator for eight board games.
 ///
 /// pbem checks moves written in the rulebooks' square numbers (1-64, row
@@ -41,6 +50,9 @@ pub struct Cli {
 }
 
 #[derive(Subcommand, Debug)]
+// Each subcommand's arguments are built only when it is the one run (see
+// `Cli::from_args`).
+#[command(defer = true)]
 pub enum Command {
     Validate(validate::Validate),
     Moves(moves::Moves),
@@ -66,6 +78,18 @@ pub enum Command {
 }
 
 impl Cli {
+    /// This process's arguments. Only the subcommand run is built: the
+    /// whole tree took a tenth of a one-mail `pbem deliver`. Help,
+    /// `--version` and every usage error are printed from the whole tree
+    /// ([`whole`]), whose list of subcommands says what each does.
+    pub fn from_args() -> Cli {
+        use clap::FromArgMatches;
+        Cli::try_parse().unwrap_or_else(|_| {
+            let matches = whole().get_matches();
+            Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+        })
+    }
+
     /// Runs the command; returns the process exit code.
     ///
     /// # Errors

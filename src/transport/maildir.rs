@@ -9,6 +9,7 @@
 
 use super::{SendError, Transport};
 use crate::mailbox::Maildir;
+use crate::store::Open;
 use lettre::address::Envelope;
 use std::collections::HashSet;
 use std::fs::File;
@@ -35,10 +36,6 @@ struct Held {
 /// The most deliveries held at once (each holds its file open): more are
 /// settled on the way, which only makes them durable sooner.
 const MAX_HELD: usize = 256;
-
-/// How many syncs of a settle run side by side: the disk merges their
-/// cache flushes.
-const SYNCS_AT_ONCE: usize = 16;
 
 impl MaildirSink {
     pub fn new(folder: impl Into<PathBuf>) -> MaildirSink {
@@ -85,48 +82,33 @@ impl MaildirSink {
         if held.is_empty() {
             return Ok(());
         }
-        let io = |p: &Path| {
-            let p = p.display().to_string();
-            move |e: std::io::Error| SendError::transient(format!("{p}: {e}"))
-        };
-        sync_all_of(held.iter().map(|h| (&h.file, h.tmp.as_path())))?;
+        let (files, moves): (Vec<Open>, Vec<(PathBuf, PathBuf)>) = held
+            .into_iter()
+            .map(|h| ((h.tmp.clone(), true, h.file), (h.tmp, h.new)))
+            .unzip();
+        sync(files)?;
         let mut folders = HashSet::new();
-        for h in &held {
-            std::fs::rename(&h.tmp, &h.new).map_err(io(&h.new))?;
-            if let Some(dir) = h.new.parent() {
+        for (tmp, new) in moves {
+            std::fs::rename(&tmp, &new)
+                .map_err(|e| SendError::transient(format!("{}: {e}", new.display())))?;
+            if let Some(dir) = new.parent() {
                 folders.insert(dir.to_path_buf());
             }
         }
-        let opened: Vec<(File, PathBuf)> = folders
-            .into_iter()
-            .filter_map(|d| File::open(&d).ok().map(|f| (f, d)))
-            .collect();
-        sync_all_of(opened.iter().map(|(f, d)| (f, d.as_path())))
+        sync(
+            folders
+                .into_iter()
+                .filter_map(|d| File::open(&d).ok().map(|f| (d, true, f)))
+                .collect(),
+        )
     }
 }
 
-/// Syncs `files` (each with its path, for the error), up to
-/// [`SYNCS_AT_ONCE`] at a time.
-fn sync_all_of<'a>(files: impl Iterator<Item = (&'a File, &'a Path)>) -> Result<(), SendError> {
-    let files: Vec<(&File, &Path)> = files.collect();
-    let per = files.len().div_ceil(SYNCS_AT_ONCE).max(1);
-    std::thread::scope(|s| {
-        let runs: Vec<_> = files
-            .chunks(per)
-            .map(|chunk| {
-                s.spawn(move || {
-                    chunk.iter().try_for_each(|(f, p)| {
-                        f.sync_all()
-                            .map_err(|e| SendError::transient(format!("{}: {e}", p.display())))
-                    })
-                })
-            })
-            .collect();
-        runs.into_iter().try_for_each(|r| {
-            r.join()
-                .unwrap_or_else(|_| Err(SendError::transient("a sync of a delivery failed")))
-        })
-    })
+/// Syncs `files` side by side (the disk merges their cache flushes), on
+/// the threads that sync the data folder's files: a one-mail process
+/// starts no more of them for its deliveries.
+fn sync(files: Vec<Open>) -> Result<(), SendError> {
+    crate::store::sync_all(files).map_err(|e| SendError::transient(e.to_string()))
 }
 
 impl Transport for MaildirSink {
