@@ -18,14 +18,19 @@ use std::sync::OnceLock;
 /// text, itself for the rest; each when first needed.
 pub struct Twin {
     pattern: &'static str,
+    /// [`ascii_twin`] of `pattern`.
+    twin: &'static str,
     unicode: OnceLock<Regex>,
     ascii: OnceLock<Regex>,
 }
 
 impl Twin {
-    pub const fn new(pattern: &'static str) -> Twin {
+    /// `pattern`, and `twin`: [`ascii_twin`] of it (the message of a
+    /// debug build's check shows it when it differs).
+    pub const fn new(pattern: &'static str, twin: &'static str) -> Twin {
         Twin {
             pattern,
+            twin,
             unicode: OnceLock::new(),
             ascii: OnceLock::new(),
         }
@@ -35,9 +40,13 @@ impl Twin {
     pub fn on(&self, text: &str) -> &Regex {
         if text.is_ascii() {
             self.ascii.get_or_init(|| {
-                ascii_twin(self.pattern)
-                    .and_then(|p| Regex::new(&p).ok())
-                    .unwrap_or_else(|| self.unicode().clone())
+                debug_assert_eq!(
+                    ascii_twin(self.pattern).as_deref(),
+                    Some(self.twin),
+                    "the ASCII twin written for {:?} is not the one derived",
+                    self.pattern
+                );
+                Regex::new(self.twin).unwrap_or_else(|_| self.unicode().clone())
             })
         } else {
             self.unicode()
@@ -58,7 +67,16 @@ impl Twin {
 /// `pattern`'s ASCII twin, as a pattern; `None` if it does not parse.
 fn ascii_twin(pattern: &str) -> Option<String> {
     let hir = regex_syntax::parse(pattern).ok()?;
-    Some(ascii(&hir).to_string())
+    // Printable: the twins are written out in the source.
+    let printed = ascii(&hir).to_string();
+    Some(printed.chars().fold(String::new(), |mut out, c| {
+        if c.is_ascii_control() {
+            out.push_str(&format!("\\x{{{:02X}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+        out
+    }))
 }
 
 /// `h` cut to what can match ASCII text.
@@ -162,7 +180,7 @@ mod tests {
             lines.push(s);
         }
         for p in patterns {
-            let twin = Twin::new(p);
+            let twin = Twin::new(p, ascii_twin(p).unwrap().leak());
             let unicode = twin.unicode();
             for line in &lines {
                 let ascii = twin.on(line);

@@ -27,15 +27,23 @@ pub struct ForeignMove {
 /// Chess squares joined as chess players join them: a dash (any), `x`,
 /// `to`, or a space. The whole line, so prose that mentions squares
 /// (`I like e4 better than d4`) is no move.
-static CHESS_PAIR: Twin =
-    Twin::new(r"(?i)^([a-j])(10|[1-9])\s*(?:[-x×–—−‐‑‒―﹣:]|\s+to\s+|\s)\s*([a-j])(10|[1-9])$");
+static CHESS_PAIR: Twin = Twin::new(
+    r"(?i)^([a-j])(10|[1-9])\s*(?:[-x×–—−‐‑‒―﹣:]|\s+to\s+|\s)\s*([a-j])(10|[1-9])$",
+    r#"(?:\A([A-Ja-j])((?:(?:10)|[1-9]))[\x{09}-\x{0D} ]*(?:[\-:Xx]|(?:[\x{09}-\x{0D} ]+[Tt][Oo][\x{09}-\x{0D} ]+)|[\x{09}-\x{0D} ])[\x{09}-\x{0D} ]*([A-Ja-j])((?:(?:10)|[1-9]))\z)"#,
+);
 
 /// Square numbers joined by a word or an arrow, forms no game's notation
 /// has (dashes are read as moves already).
-static NUMBER_PAIR: Twin = Twin::new(r"(?i)^(\d{1,3})\s*(?:\s+to\s+|->|-->|=>|→|⇒|>)\s*(\d{1,3})$");
+static NUMBER_PAIR: Twin = Twin::new(
+    r"(?i)^(\d{1,3})\s*(?:\s+to\s+|->|-->|=>|→|⇒|>)\s*(\d{1,3})$",
+    r#"(?:\A([0-9]{1,3})[\x{09}-\x{0D} ]*(?:(?:[\x{09}-\x{0D} ]+[Tt][Oo][\x{09}-\x{0D} ]+)|(?:\->)|(?:\-\->)|(?:=>)|[a&&b]|[a&&b]|>)[\x{09}-\x{0D} ]*([0-9]{1,3})\z)"#,
+);
 
 /// A leading `move`, `play` or `#12`: the move after it is read alike.
-static LEAD: Twin = Twin::new(r"(?i)^(?:#\d{1,4}\s+)?(?:(?:move|play)\s+)?(.*)$");
+static LEAD: Twin = Twin::new(
+    r"(?i)^(?:#\d{1,4}\s+)?(?:(?:move|play)\s+)?(.*)$",
+    r#"(?:\A(?:\#[0-9]{1,4}[\x{09}-\x{0D} ]+)?(?:(?:(?:[Mm][Oo][Vv][Ee])|(?:[Pp][Ll][Aa][Yy]))[\x{09}-\x{0D} ]+)?([\x{00}-\x{09}\x{0B}-\x{7F}]*)\z)"#,
+);
 
 /// The move `line` holds when it is nothing but a move in another game's
 /// notation.

@@ -189,10 +189,15 @@ impl fmt::Display for Command {
 /// A time of day or a date, `12:33`, `12:33:00`, `20/11/26`: no move's
 /// form, but move-like to [`MOVE_LIKE`] (M.A.D.'s `12-20:2`, Guerrilla's
 /// `27/36`); attribution lines are full of them.
-static CLOCK_OR_DATE: Twin =
-    Twin::new(r"^(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?|\d{1,2}/\d{1,2}/\d{2,4})$");
+static CLOCK_OR_DATE: Twin = Twin::new(
+    r"^(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?|\d{1,2}/\d{1,2}/\d{2,4})$",
+    r#"(?:\A((?:(?:((?:(?:[01]?[0-9])|(?:2[0-3]))):[0-5][0-9]((?::[0-5][0-9]))?)|(?:[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4})))\z)"#,
+);
 
-static MOVE_LIKE: Twin = Twin::new(r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$");
+static MOVE_LIKE: Twin = Twin::new(
+    r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$",
+    r#"(?:\A[Ll]?[0-9]{1,3}[\x{09}-\x{0D} ]*((?:((?:[\&\+-\-/:;Xx]|(?:[Oo][Ff][Ff])))[\x{09}-\x{0D} ]*[0-9]{0,3}[\x{09}-\x{0D} ]*))+\z)"#,
+);
 
 /// The example move of hints given before any game is known (a mail is
 /// read before pbem looks up its game): `A-B`, the one form every game
@@ -204,16 +209,21 @@ fn example() -> &'static str {
 /// Move punctuation with the spaces around it, to glue `22 - 15`,
 /// `22 - off` and `27 / 36` into one word before a line is split into
 /// moves.
-static MARK_SPACES: Twin = Twin::new(r"(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*");
+static MARK_SPACES: Twin = Twin::new(
+    r"(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*",
+    r#"(?:[\x{09}-\x{0D} ]*([\-/:Xx])[\x{09}-\x{0D} ]*)"#,
+);
 
 /// One move along squares, in any form [`crate::notation::parse`] reads
 /// once spaces are glued: `22-15`, `22x36x50`, `22-off`, `12-20:2`,
 /// `L12-28`.
-static PATH_WORD: Twin =
-    Twin::new(r"(?i)^(l?\d{1,3}([-x×–—−‐‑‒―﹣]\d{1,3})+(:\d{1,2})?|\d{1,3}[-–—−‐‑‒―﹣]off)$");
+static PATH_WORD: Twin = Twin::new(
+    r"(?i)^(l?\d{1,3}([-x×–—−‐‑‒―﹣]\d{1,3})+(:\d{1,2})?|\d{1,3}[-–—−‐‑‒―﹣]off)$",
+    r#"(?:\A((?:(?:[Ll]?[0-9]{1,3}((?:[\-Xx][0-9]{1,3}))+((?::[0-9]{1,2}))?)|(?:[0-9]{1,3}\-[Oo][Ff][Ff])))\z)"#,
+);
 
 /// One Guerrilla point, `27/36`: half of a placement.
-static POINT_WORD: Twin = Twin::new(r"^\d{1,3}/\d{1,3}$");
+static POINT_WORD: Twin = Twin::new(r"^\d{1,3}/\d{1,3}$", r#"(?:\A[0-9]{1,3}/[0-9]{1,3}\z)"#);
 
 /// The moves a line holds when it holds nothing but moves, as written
 /// (spaces glued): `22-15 23-16` and `50-51, 50-52` are two each. The
@@ -367,7 +377,10 @@ pub(crate) fn labelled(line: &str) -> bool {
     line.contains([':', '：']) && LABEL.is_match(line)
 }
 
-static LABEL: Twin = Twin::new(r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)");
+static LABEL: Twin = Twin::new(
+    r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)",
+    r#"(?:\A[A-Za-z][\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]*(?:[\x{09}-\x{0D} ]+[\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]+){0,3}[\x{09}-\x{0D} ]*(?:(?::(?:[\x{09}-\x{0D} ]|\z))|[a&&b]))"#,
+);
 
 /// The most words a command other than `challenge` takes, its move's
 /// marks glued (`#12 22 - 15` is two): a longer line is a sentence that
