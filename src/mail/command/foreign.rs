@@ -53,7 +53,9 @@ pub fn read(line: &str) -> Option<ForeignMove> {
     }
     let line = line.trim();
     let rest = LEAD.on(line).captures(line)?.get(1)?.as_str().trim();
-    if let Some(c) = CHESS_PAIR.on(rest).captures(rest) {
+    if may_be_chess(rest)
+        && let Some(c) = CHESS_PAIR.on(rest).captures(rest)
+    {
         let square = |f: usize, r: usize| {
             let file = c[f].to_ascii_lowercase().as_bytes()[0] - b'a';
             let rank = c[r].parse().ok()?;
@@ -64,11 +66,27 @@ pub fn read(line: &str) -> Option<ForeignMove> {
             to: square(3, 4)?,
         });
     }
+    if !may_be_numbers(rest) {
+        return None;
+    }
     let c = NUMBER_PAIR.on(rest).captures(rest)?;
     Some(ForeignMove {
         from: ForeignSquare::Number(c[1].parse().ok()?),
         to: ForeignSquare::Number(c[2].parse().ok()?),
     })
+}
+
+/// What every line [`CHESS_PAIR`] matches has: a first letter from `a` to
+/// `j` (no other letter folds to one of them). A line without it compiles
+/// no regex: most lines a reply holds, or pbem's own mail, have none.
+fn may_be_chess(rest: &str) -> bool {
+    rest.starts_with(|c: char| matches!(c.to_ascii_lowercase(), 'a'..='j'))
+}
+
+/// What every line [`NUMBER_PAIR`] matches has: a `>`, an arrow, or the
+/// `t` of `to` (no other letter folds to `t`).
+fn may_be_numbers(rest: &str) -> bool {
+    rest.contains(['>', '→', '⇒', 't', 'T'])
 }
 
 impl ForeignSquare {
@@ -118,6 +136,41 @@ mod tests {
             assert_eq!(f.written(eight).as_deref(), on_eight, "{line}");
             assert_eq!(f.written(ten).as_deref(), on_ten, "{line}");
         }
+    }
+
+    /// The quick checks turn away no line their regex would take: over
+    /// lines of the characters the patterns speak of, ASCII and not.
+    #[test]
+    fn the_quick_checks_keep_every_line_the_patterns_match() {
+        let pieces = [
+            "e2", "E4", "a8", "j10", "k1", "x", "-", " to ", "TO", " ", "\t", "h1", "50", "->",
+            "=>", ">", "→", "⇒", "–", "ǅ", "ſ", "ｅ", "١", "Ｋ", "0", "e",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut matched = [0, 0];
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let line: String = (0..(seed % 6))
+                .map(|i| pieces[(seed >> (i * 9 % 55)) as usize % pieces.len()])
+                .collect();
+            if CHESS_PAIR.on(&line).is_match(&line) {
+                matched[0] += 1;
+                assert!(may_be_chess(&line), "{line:?}");
+            }
+            if NUMBER_PAIR.on(&line).is_match(&line) {
+                matched[1] += 1;
+                assert!(may_be_numbers(&line), "{line:?}");
+            }
+        }
+        for case in ["e2-e4", "E2 to E4", "a8xh1", "j10 a1"] {
+            assert!(may_be_chess(case) && CHESS_PAIR.on(case).is_match(case));
+        }
+        for case in ["50 to 42", "50->42", "90 → 100", "1 ⇒ 2", "3 TO 4"] {
+            assert!(may_be_numbers(case) && NUMBER_PAIR.on(case).is_match(case));
+        }
+        assert!(matched.iter().all(|&n| n > 0), "{matched:?}");
     }
 
     #[test]
