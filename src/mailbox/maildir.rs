@@ -20,11 +20,33 @@ impl Maildir {
     /// # Errors
     /// When the folders cannot be created.
     pub fn open(root: impl Into<PathBuf>) -> io::Result<Maildir> {
-        let root = root.into();
-        for sub in ["new", "cur", "tmp"] {
-            fs::create_dir_all(root.join(sub))?;
+        let (maildir, unsynced) = Maildir::make(root)?;
+        for dir in unsynced {
+            fs::File::open(&dir)?.sync_all()?;
         }
-        Ok(Maildir { root })
+        Ok(maildir)
+    }
+
+    /// [`Maildir::open`], and the folders it made entries in (the
+    /// Maildir's own, its parents' where it made them), not yet synced:
+    /// until they are, a crash may lose a new Maildir and what was
+    /// delivered into it.
+    ///
+    /// # Errors
+    /// When the folders cannot be created, or a name is taken by a file.
+    pub fn make(root: impl Into<PathBuf>) -> io::Result<(Maildir, Vec<PathBuf>)> {
+        let root = root.into();
+        let mut made = Vec::new();
+        for sub in ["new", "cur", "tmp"] {
+            make_dir(&root.join(sub), &mut made)?;
+        }
+        let mut unsynced: Vec<PathBuf> = made
+            .iter()
+            .filter_map(|d| d.parent().map(Path::to_path_buf))
+            .collect();
+        unsynced.sort();
+        unsynced.dedup();
+        Ok((Maildir { root }, unsynced))
     }
 
     pub fn root(&self) -> &Path {
@@ -119,6 +141,32 @@ impl Source for Maildir {
     }
 }
 
+/// Makes the folder `dir` and those above it that are missing, each noted
+/// in `made` (the highest first).
+fn make_dir(dir: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
+    match fs::create_dir(dir) {
+        Ok(()) => {
+            made.push(dir.to_path_buf());
+            Ok(())
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+            if dir.is_dir() {
+                Ok(())
+            } else {
+                Err(e)
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match dir.parent() {
+            Some(parent) if parent != dir && !parent.as_os_str().is_empty() => {
+                make_dir(parent, made)?;
+                make_dir(dir, made)
+            }
+            _ => Err(e),
+        },
+        Err(e) => Err(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,5 +186,32 @@ mod tests {
         assert!(md.pending().unwrap().is_empty());
         assert!(dir.path().join("cur/1.a.host:2,S").exists());
         assert!(dir.path().join("cur/2.b.host:2,S").exists());
+    }
+
+    /// A Maildir made where folders were missing names each folder it
+    /// made an entry in, to be synced; one that is there names none.
+    #[test]
+    fn a_new_maildir_names_the_folders_to_sync() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("sent/bob@example.org");
+        let (md, unsynced) = Maildir::make(&root).unwrap();
+        assert_eq!(md.root(), root);
+        assert_eq!(
+            unsynced,
+            [
+                dir.path().to_path_buf(),
+                dir.path().join("sent"),
+                root.clone()
+            ]
+        );
+        for sub in ["new", "cur", "tmp"] {
+            assert!(root.join(sub).is_dir(), "{sub}");
+        }
+        assert!(Maildir::make(&root).unwrap().1.is_empty());
+        fs::remove_dir(root.join("cur")).unwrap();
+        assert_eq!(Maildir::make(&root).unwrap().1, vec![root.clone()]);
+        fs::remove_dir(root.join("tmp")).unwrap();
+        fs::write(root.join("tmp"), b"").unwrap();
+        assert!(Maildir::open(&root).is_err(), "a file where tmp/ goes");
     }
 }

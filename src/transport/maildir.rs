@@ -31,6 +31,9 @@ struct Held {
     file: File,
     tmp: PathBuf,
     new: PathBuf,
+    /// Folders made for it, to sync with the `new/` folders (a first mail
+    /// to an address makes its Maildir).
+    made: Vec<PathBuf>,
 }
 
 /// The most deliveries held at once (each holds its file open): more are
@@ -50,7 +53,13 @@ impl MaildirSink {
     }
 
     /// Writes `raw` as `name` under the Maildir `md`'s `tmp/`, held.
-    fn write_held(&self, md: &Maildir, name: &str, raw: &[u8]) -> std::io::Result<()> {
+    fn write_held(
+        &self,
+        md: &Maildir,
+        made: Vec<PathBuf>,
+        name: &str,
+        raw: &[u8],
+    ) -> std::io::Result<()> {
         let tmp = md.root().join("tmp").join(name);
         let mut file = File::create(&tmp)?;
         file.write_all(raw)?;
@@ -58,7 +67,12 @@ impl MaildirSink {
         let full = {
             let mut held = self.held();
             let list = held.get_or_insert_with(Vec::new);
-            list.push(Held { file, tmp, new });
+            list.push(Held {
+                file,
+                tmp,
+                new,
+                made,
+            });
             list.len() >= MAX_HELD
         };
         if full {
@@ -69,7 +83,8 @@ impl MaildirSink {
     }
 
     /// Settles what is held: every file synced, renamed into `new/`, and
-    /// every `new/` folder synced; holding on after when `keep_holding`.
+    /// every `new/` folder and every folder made for a first mail synced;
+    /// holding on after when `keep_holding`.
     fn settle_held(&self, keep_holding: bool) -> Result<(), SendError> {
         let held = {
             let mut held = self.held();
@@ -82,12 +97,12 @@ impl MaildirSink {
         if held.is_empty() {
             return Ok(());
         }
+        let mut folders: HashSet<PathBuf> = held.iter().flat_map(|h| h.made.clone()).collect();
         let (files, moves): (Vec<Open>, Vec<(PathBuf, PathBuf)>) = held
             .into_iter()
             .map(|h| ((h.tmp.clone(), true, h.file), (h.tmp, h.new)))
             .unzip();
         sync(files)?;
-        let mut folders = HashSet::new();
         for (tmp, new) in moves {
             std::fs::rename(&tmp, &new)
                 .map_err(|e| SendError::transient(format!("{}: {e}", new.display())))?;
@@ -120,13 +135,18 @@ impl Transport for MaildirSink {
         let mut lines = None;
         for to in envelope.to() {
             let dir = self.folder.join(folder_name(to.as_ref()));
-            let md = Maildir::open(&dir).map_err(io)?;
+            // Held: the folders a first mail makes are synced at the
+            // settle, with the others.
+            let (md, made) = match holding {
+                true => Maildir::make(&dir).map_err(io)?,
+                false => (Maildir::open(&dir).map_err(io)?, Vec::new()),
+            };
             if delivered(md.root(), &name) || self.is_held(md.root(), &name) {
                 continue;
             }
             let lines = lines.get_or_insert_with(|| lf_lines(raw));
             if holding {
-                self.write_held(&md, &name, lines).map_err(io)?;
+                self.write_held(&md, made, &name, lines).map_err(io)?;
             } else {
                 md.deliver(&name, lines).map_err(io)?;
             }
