@@ -40,13 +40,7 @@ impl Maildir {
         for sub in ["new", "cur", "tmp"] {
             make_dir(&root.join(sub), &mut made)?;
         }
-        let mut unsynced: Vec<PathBuf> = made
-            .iter()
-            .filter_map(|d| d.parent().map(Path::to_path_buf))
-            .collect();
-        unsynced.sort();
-        unsynced.dedup();
-        Ok((Maildir { root }, unsynced))
+        Ok((Maildir { root }, parents(&made)))
     }
 
     pub fn root(&self) -> &Path {
@@ -141,6 +135,22 @@ impl Source for Maildir {
     }
 }
 
+/// The folders that hold `made`, once each (`.` for a relative path's
+/// first folder).
+fn parents(made: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = made
+        .iter()
+        .filter_map(|d| d.parent())
+        .map(|p| match p.as_os_str().is_empty() {
+            true => PathBuf::from("."),
+            false => p.to_path_buf(),
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Makes the folder `dir` and those above it that are missing, each noted
 /// in `made` (the highest first).
 fn make_dir(dir: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
@@ -210,6 +220,9 @@ mod tests {
         assert!(Maildir::make(&root).unwrap().1.is_empty());
         fs::remove_dir(root.join("cur")).unwrap();
         assert_eq!(Maildir::make(&root).unwrap().1, vec![root.clone()]);
+        // A relative path whose first folder is made: its parent is `.`.
+        let made = ["top", "top/box", "top/box/new"].map(PathBuf::from);
+        assert_eq!(parents(&made), [".", "top", "top/box"].map(PathBuf::from));
         fs::remove_dir(root.join("tmp")).unwrap();
         fs::write(root.join("tmp"), b"").unwrap();
         assert!(Maildir::open(&root).is_err(), "a file where tmp/ goes");
