@@ -53,17 +53,26 @@ impl Maildir {
     /// # Errors
     /// Any I/O error.
     pub fn deliver(&self, name: &str, raw: &[u8]) -> io::Result<PathBuf> {
-        use std::io::Write;
-        let tmp = self.root.join("tmp").join(name);
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(raw)?;
+        let (f, tmp, dest) = self.write_tmp(name, raw)?;
         f.sync_all()?;
-        let dest = self.root.join("new").join(name);
         fs::rename(&tmp, &dest)?;
         if let Ok(d) = fs::File::open(self.root.join("new")) {
             let _ = d.sync_all();
         }
         Ok(dest)
+    }
+
+    /// `raw` written as `name` under `tmp/`, not synced: the open file,
+    /// its path, and where it goes in `new/`.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_tmp(&self, name: &str, raw: &[u8]) -> io::Result<(fs::File, PathBuf, PathBuf)> {
+        use std::io::Write;
+        let tmp = self.root.join("tmp").join(name);
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(raw)?;
+        Ok((f, tmp, self.root.join("new").join(name)))
     }
 
     fn seen(name: &str) -> bool {

@@ -260,21 +260,8 @@ fn read_settled(p: &Path) -> io::Result<Vec<u8>> {
         }
         bytes.truncate(n);
         tries += 1;
-        let same = fs::metadata(p).is_ok_and(|now| {
-            (
-                now.dev(),
-                now.ino(),
-                now.ctime(),
-                now.ctime_nsec(),
-                now.len(),
-            ) == (
-                before.dev(),
-                before.ino(),
-                before.ctime(),
-                before.ctime_nsec(),
-                before.len(),
-            )
-        });
+        let stamp = |m: &fs::Metadata| (m.dev(), m.ino(), m.ctime(), m.ctime_nsec(), m.len());
+        let same = fs::metadata(p).is_ok_and(|now| stamp(&now) == stamp(&before));
         if same {
             return Ok(bytes);
         }

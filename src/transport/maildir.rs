@@ -13,7 +13,6 @@ use crate::store::Open;
 use lettre::address::Envelope;
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -60,10 +59,7 @@ impl MaildirSink {
         name: &str,
         raw: &[u8],
     ) -> std::io::Result<()> {
-        let tmp = md.root().join("tmp").join(name);
-        let mut file = File::create(&tmp)?;
-        file.write_all(raw)?;
-        let new = md.root().join("new").join(name);
+        let (file, tmp, new) = md.write_tmp(name, raw)?;
         let full = {
             let mut held = self.held();
             let list = held.get_or_insert_with(Vec::new);
