@@ -124,8 +124,10 @@ impl Identity {
         let address = address_of(mailbox);
         let (local, domain) = self.local_domain();
         let tag = address
-            .strip_prefix(&format!("{local}+"))?
-            .strip_suffix(&format!("@{domain}"))?;
+            .strip_prefix(local)?
+            .strip_prefix('+')?
+            .strip_suffix(domain)?
+            .strip_suffix('@')?;
         crate::bot::level_of_tag(tag)
     }
 

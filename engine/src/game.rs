@@ -183,13 +183,18 @@ pub fn outcome<G: Game>(pos: &G) -> Option<End> {
         return Some(end);
     }
     if pos.count_moves() == 0 {
-        let side = pos.turn();
-        return Some(End::win(
-            side.other(),
-            format!("{} has no legal move", side_name::<G>(side)),
-        ));
+        return Some(no_legal_move(pos));
     }
     None
+}
+
+/// The end of a game whose side to move has no legal move: a loss for it.
+fn no_legal_move<G: Game>(pos: &G) -> End {
+    let side = pos.turn();
+    End::win(
+        side.other(),
+        format!("{} has no legal move", side_name::<G>(side)),
+    )
 }
 
 /// The legal moves with their canonical notation, in a stable order
@@ -283,12 +288,17 @@ pub fn join_list<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String 
 /// [`MoveError::Illegal`] with the game's explanation and the legal moves
 /// from the same square.
 pub fn resolve<G: Game>(pos: &G, n: &Notation) -> Result<G::Move, MoveError> {
-    if let Some(end) = outcome(pos) {
+    // As [`outcome`], with the moves generated once: the list that is
+    // matched below is also the one found empty.
+    if let Some(end) = pos.decided() {
         return Err(MoveError::GameOver(end));
     }
-    let n = pos.normalize(n.clone());
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return Err(MoveError::GameOver(no_legal_move(pos)));
+    }
+    let n = pos.normalize(n.clone());
     let mut loose = Vec::new();
     for &m in &moves {
         let written = pos.notation(m);

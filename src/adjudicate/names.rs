@@ -103,6 +103,14 @@ fn untrusted_name(mailbox: &str) -> String {
         '\u{FEFF}'..='\u{FEFF}',
     ];
     let clean = |text: &str| -> String {
+        // Printable ASCII, spaced by single spaces, is clean as it is.
+        let plain = text.bytes().all(|b| b.is_ascii_graphic() || b == b' ')
+            && !text.starts_with(' ')
+            && !text.ends_with(' ')
+            && !text.contains("  ");
+        if plain {
+            return text.to_string();
+        }
         let kept: String = text
             .chars()
             .filter_map(|c| match c {
@@ -117,19 +125,26 @@ fn untrusted_name(mailbox: &str) -> String {
     let name = clean(&display_name(mailbox));
     // An `@` in any spelling, with text before and after it: an address,
     // or enough of one to tell it.
-    let at = name.to_lowercase();
-    let at = [
+    const FORMS: [&str; 9] = [
         "%40", "&#64;", "&#x40;", "&commat;", "＠", "﹫", "[at]", "(at)", "{at}",
-    ]
-    .iter()
-    // Each `replace` makes a new string: only for a form that is there.
-    .fold(at, |s, form| {
-        if s.contains(form) {
-            s.replace(form, "@")
-        } else {
-            s
-        }
-    });
+    ];
+    let at = name.to_lowercase();
+    // Looked for only in a name holding a byte some form begins with:
+    // most names hold none, and each look builds a searcher.
+    let may_hold = at
+        .bytes()
+        .any(|b| FORMS.iter().any(|f| f.as_bytes().first() == Some(&b)));
+    let at = FORMS
+        .iter()
+        .filter(|_| may_hold)
+        // Each `replace` makes a new string: only for a form that is there.
+        .fold(at, |s, form| {
+            if s.contains(form) {
+                s.replace(form, "@")
+            } else {
+                s
+            }
+        });
     let shaped = at.match_indices('@').any(|(i, _)| {
         at[..i].chars().any(char::is_alphanumeric) && at[i + 1..].chars().any(char::is_alphanumeric)
     });
@@ -247,6 +262,13 @@ mod tests {
             ("dan&#64;example.org <dan@example.org>", "dan"),
             ("dan＠example.org <dan@example.org>", "dan"),
             ("dan [at] example.org <dan@example.org>", "dan"),
+            ("dan (AT) example.org <dan@example.org>", "dan"),
+            ("dan{at}example.org <dan@example.org>", "dan"),
+            ("dan﹫example.org <dan@example.org>", "dan"),
+            ("dan&#x40;example.org <dan@example.org>", "dan"),
+            ("dan&commat;example.org <dan@example.org>", "dan"),
+            ("\"Ann  Example \" <ann@example.org>", "Ann Example"),
+            ("\" Ann\u{A0}Example\" <ann@example.org>", "Ann Example"),
             ("dan\u{200B}@\u{200B}example.org <dan@example.org>", "dan"),
             ("eve%example.org@relay.test", "eve"),
             ("'frank@example.org'", "frank"),

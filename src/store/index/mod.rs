@@ -68,7 +68,7 @@ impl Stamp {
 }
 
 /// What an index holds of each file of one folder.
-pub trait Summary: Serialize + DeserializeOwned + Clone {
+pub trait Summary: Serialize + DeserializeOwned + Clone + Send {
     /// The folder of the data folder whose `<id>.toml` files it
     /// summarizes, and the name of its index.
     const FOLDER: &'static str;
@@ -513,7 +513,10 @@ fn read_head(path: &Path, folder: &str) -> Result<Option<(u64, u64)>, StoreError
 
 /// File `id` of `dir`, opened, stamped and summarized in full; `None`
 /// when it is gone.
-fn read_summary<T: Summary>(dir: &Path, id: &str) -> Result<Option<(Stamp, T)>, StoreError> {
+pub(super) fn read_summary<T: Summary>(
+    dir: &Path,
+    id: &str,
+) -> Result<Option<(Stamp, T)>, StoreError> {
     let p = dir.join(format!("{id}.toml"));
     let mut f = match File::open(&p) {
         Ok(f) => f,

@@ -4,8 +4,9 @@
 //! the same way ([`Store::write_index`]). At 100,000 games the daemon's
 //! hourly look for the clocks due in the next hour held every clock's
 //! summary, its id and stamp, and the index's lines (60 MB); a scan holds
-//! the files' names (about 14 bytes a file), two bits a file, and one
-//! line.
+//! the files' names (about 14 bytes a file), two bits a file, one line of
+//! the index, and the summaries of the files it reads, one round of them
+//! at a time ([`READ_ROUND`] per reading thread, one thread per core).
 //!
 //! A summary is taken when its line's stamp is the stamp of the file on
 //! disk: any such line, not only the last of its id, since a stamp names
@@ -116,6 +117,56 @@ impl Files {
             Err(e) => Err(io_err(&self.dir.join(&name))(e)),
         }
     }
+}
+
+/// How many files each reading thread reads in one round of
+/// [`Store::scan_summaries`]: the summaries of one round wait in memory
+/// to be handed on in order.
+const READ_ROUND: usize = 256;
+
+/// Fewer files than this are read on the calling thread: starting
+/// threads would cost more.
+const READ_ALONE: usize = 32;
+
+/// How many threads read files for an index: one per core, at most 8.
+/// Reading a record means parsing and replaying it, so that 100,000
+/// records written without pbem (copied in, or by an older version) are
+/// read in seconds.
+fn readers() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(8))
+}
+
+/// A file read for an index: its line, and its stamp and summary.
+pub(super) type Read<T> = (String, (Stamp, T));
+
+/// The summaries of the files `round` names (number, id), in its order,
+/// each as [`read_summary`] gives it and with its index line: read by
+/// up to `threads` threads, each taking a run of them.
+pub(super) fn read_round<T: Summary>(
+    dir: &Path,
+    round: &[(usize, &str)],
+    threads: usize,
+) -> Vec<Result<Option<Read<T>>, StoreError>> {
+    let read = |part: &[(usize, &str)]| -> Vec<_> {
+        let one = |id: &str| match read_summary::<T>(dir, id)? {
+            Some(entry) => Ok(Some((line(id, Some(&entry))?, entry))),
+            None => Ok(None),
+        };
+        part.iter().map(|(_, id)| one(id)).collect()
+    };
+    if threads < 2 || round.len() < READ_ALONE {
+        return read(round);
+    }
+    std::thread::scope(|s| {
+        let parts: Vec<_> = round
+            .chunks(round.len().div_ceil(threads))
+            .map(|part| s.spawn(move || read(part)))
+            .collect();
+        parts
+            .into_iter()
+            .flat_map(|p| p.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
 }
 
 /// The stamp of file `name` of the open folder `dir` (statx(2), relative
@@ -283,18 +334,28 @@ impl Store {
         let mut fresh = Body::new(&files, &self.root.join("tmp"));
         let stale = files.len() - taken.count();
         let (mut looked, mut read) = (0, 0);
-        for i in (0..files.len()).filter(|&i| !taken.get(i)) {
-            progress(looked, stale);
-            looked += 1;
-            let id = files.id(i);
-            // None: gone since the folder was listed.
-            let Some(entry) = read_summary::<T>(&dir, id)? else {
-                continue;
-            };
-            let text = line(id, Some(&entry))?;
-            fresh.push(text.trim_end_matches('\n').as_bytes(), i)?;
-            read += 1;
-            each(id, entry.1)?;
+        let mut pending = (0..files.len()).filter(|&i| !taken.get(i));
+        let threads = readers();
+        loop {
+            let round: Vec<(usize, &str)> = pending
+                .by_ref()
+                .take(threads * READ_ROUND)
+                .map(|i| (i, files.id(i)))
+                .collect();
+            if round.is_empty() {
+                break;
+            }
+            for ((i, id), entry) in round.iter().zip(read_round::<T>(&dir, &round, threads)) {
+                progress(looked, stale);
+                looked += 1;
+                // None: gone since the folder was listed.
+                let Some((text, entry)) = entry? else {
+                    continue;
+                };
+                fresh.push(text.trim_end_matches('\n').as_bytes(), *i)?;
+                read += 1;
+                each(id, entry.1)?;
+            }
         }
         progress(stale, stale);
         let found = taken.count() + read;

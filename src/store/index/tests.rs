@@ -331,3 +331,44 @@ fn a_line_whose_file_changed_since_is_not_taken_however_late() {
     let got = &l.items.iter().find(|(id, _)| id == "bz-play").unwrap().1;
     assert!(matches!(got, GameSummary::Game(f) if f.result.is_over()));
 }
+
+#[test]
+fn files_read_on_many_threads_come_back_in_the_order_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let games = s.root().join("games");
+    // Records found, not written by pbem: each read and replayed. Every
+    // seventh does not read; one asked for is not there at all.
+    let ids: Vec<String> = (0..200).map(|i| format!("bz-{i:03}")).collect();
+    for (i, id) in ids.iter().enumerate() {
+        let text = if i % 7 == 3 {
+            "rules = \"nothing\"\n".to_string()
+        } else {
+            record(id, "*", ONE_MOVE)
+        };
+        fs::write(games.join(format!("{id}.toml")), text).unwrap();
+    }
+    let mut asked: Vec<(usize, &str)> = ids.iter().map(String::as_str).enumerate().collect();
+    asked.insert(50, (999, "bz-gone"));
+    let seen = |threads| -> Vec<String> {
+        super::scan::read_round::<GameSummary>(&games, &asked, threads)
+            .into_iter()
+            .map(|r| match r.unwrap() {
+                Some((line, (_, summary))) => format!("{line} {summary:?}"),
+                None => "none".to_string(),
+            })
+            .collect()
+    };
+    let alone = seen(1);
+    assert_eq!(alone.len(), asked.len());
+    assert_eq!(alone[50], "none");
+    assert!(alone[3].contains("Damaged"), "{}", alone[3]);
+    assert!(
+        alone[1].contains("bz-001") && alone[1].contains("moves: 1"),
+        "{}",
+        alone[1]
+    );
+    for threads in [2, 3, 8] {
+        assert_eq!(seen(threads), alone, "{threads} threads");
+    }
+}
