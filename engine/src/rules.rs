@@ -169,6 +169,10 @@ impl FromStr for Rules {
     /// Accepts the slug, the display name, and spellings in between
     /// (`Boom & Zoom`, `boom_and_zoom`, `M.A.D.`), case-insensitive.
     fn from_str(s: &str) -> Result<Rules, UnknownRules> {
+        // The slug as a record writes it: no spelling to fold.
+        if let Some(r) = Rules::ALL.into_iter().find(|r| r.slug() == s) {
+            return Ok(r);
+        }
         let key = |t: &str| -> String {
             t.to_ascii_lowercase()
                 .replace('&', "and")
