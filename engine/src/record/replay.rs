@@ -77,28 +77,39 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
     };
     for ml in &record.lines {
         let ply = out.moves.len() as u32 + 1;
-        if out.end.is_none() {
-            out.end = game::outcome(&pos);
-        }
-        if let Some(end) = &out.end {
+        let after_end = |end: &End| {
             let what = match &ml.entry {
                 Entry::Move(m) => m.clone(),
                 Entry::Event(e) => e.as_str().to_string(),
             };
-            return Err(err(
+            err(
                 ml.line,
                 format!(
                     "{what} comes after the end of the game ({}: {})",
                     describe(end, name),
                     end.reason
                 ),
-            ));
+            )
+        };
+        // An event looks for the end of the game here. A move finds it
+        // where it is matched against the legal moves (generated once):
+        // only a move that does not go looks here, so that a line after
+        // the end is refused as that, whatever else is wrong with it.
+        if out.end.is_none() && matches!(ml.entry, Entry::Event(_)) {
+            out.end = game::outcome(&pos);
+        }
+        if let Some(end) = &out.end {
+            return Err(after_end(end));
         }
         match &ml.entry {
             Entry::Move(text) => {
-                check_move_line(ml, ply, pos.turn(), name, &err)?;
-                let m =
-                    crate::play::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))?;
+                let m = check_move_line(ml, ply, pos.turn(), name, &err).and_then(|()| {
+                    crate::play::parse_move(&pos, text).map_err(|e| err(ml.line, e.to_string()))
+                });
+                let m = match m {
+                    Ok(m) => m,
+                    Err(e) => return Err(game::outcome(&pos).map_or(e, |end| after_end(&end))),
+                };
                 out.moves.push(pos.notation(m));
                 pos.play_unchecked(m);
                 out.positions.push(pos.clone());

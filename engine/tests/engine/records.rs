@@ -241,3 +241,48 @@ fn events_line_up_with_the_moves_and_read_back() {
         assert_eq!(Bz::RULES.side_name(Side::A), "black");
     }
 }
+
+/// A game played to its end by the rules, then one more line: refused as
+/// a line after the end, whatever else is wrong with it.
+fn a_line_after_the_rules_end_is_refused_as_such<G: Game>() {
+    let first = game::first_sides::<G>()[0];
+    let (rec, end) = (0..200)
+        .find_map(|seed| {
+            let rec = random_record::<G>(seed, first, 400);
+            let end = record::replay::<G>(&rec).ok()?.end?;
+            Some((rec, end))
+        })
+        .expect("a random game that ends by the rules");
+    let last = rec.lines.last().expect("moves").clone();
+    let ply = rec.lines.len() as u32 + 1;
+    let mover = last.side.map(|s| s.other());
+    for (what, side, entry) in [
+        ("a move", mover, "1-2"),
+        ("garbage", mover, "no move"),
+        ("the wrong side", last.side, "1-2"),
+    ] {
+        let mut after = rec.clone();
+        after.lines.push(record::MoveLine {
+            line: last.line + 1,
+            number: Some(ply),
+            side,
+            entry: Entry::Move(entry.into()),
+            ..last.clone()
+        });
+        let e = record::replay::<G>(&after).unwrap_err();
+        assert_eq!(e.line, last.line + 1, "{what}: {e}");
+        assert!(
+            e.message.contains("comes after the end of the game")
+                && e.message.contains(&end.reason),
+            "{} {what}: {e}",
+            G::RULES.name()
+        );
+    }
+}
+
+#[test]
+fn a_line_after_the_rules_end_is_refused_as_such_in_every_game() {
+    for rules in Rules::ALL {
+        pbem_engine::with_game!(rules, G => a_line_after_the_rules_end_is_refused_as_such::<G>());
+    }
+}
