@@ -134,17 +134,18 @@ fn untrusted_name(mailbox: &str) -> String {
     let may_hold = at
         .bytes()
         .any(|b| FORMS.iter().any(|f| f.as_bytes().first() == Some(&b)));
-    let at = FORMS
-        .iter()
-        .filter(|_| may_hold)
-        // Each `replace` makes a new string: only for a form that is there.
-        .fold(at, |s, form| {
+    // Each `replace` makes a new string: only for a form that is there.
+    let at = if may_hold {
+        FORMS.iter().fold(at, |s, form| {
             if s.contains(form) {
                 s.replace(form, "@")
             } else {
                 s
             }
-        });
+        })
+    } else {
+        at
+    };
     let shaped = at.match_indices('@').any(|(i, _)| {
         at[..i].chars().any(char::is_alphanumeric) && at[i + 1..].chars().any(char::is_alphanumeric)
     });

@@ -104,6 +104,22 @@ impl Keys {
     }
 }
 
+/// Whether file `n` of `files` (read from `path` the first time it is
+/// asked) holds `key`.
+fn in_file<N: std::hash::Hash + Eq>(
+    files: &RefCell<HashMap<N, Keys>>,
+    n: N,
+    path: impl FnOnce() -> PathBuf,
+    key: &str,
+) -> Result<bool, StoreError> {
+    let mut files = files.borrow_mut();
+    let keys = match files.entry(n) {
+        Entry::Occupied(e) => e.into_mut(),
+        Entry::Vacant(e) => e.insert(Keys::read(&path())?),
+    };
+    Ok(keys.contains(key))
+}
+
 /// The committed keys in the text of a log.
 fn keys_in(text: &str) -> impl Iterator<Item = &str> {
     let complete = match text.rfind('\n') {
@@ -124,21 +140,16 @@ impl Processed {
             return Ok(true);
         }
         let shard = shard_of(key);
-        let mut shards = self.shards.borrow_mut();
-        let keys = match shards.entry(shard) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert(Keys::read(&shard_path(&self.dir, shard))?),
-        };
-        if keys.contains(key) {
+        if in_file(&self.shards, shard, || shard_path(&self.dir, shard), key)? {
             return Ok(true);
         }
         let journal = journal_of(key);
-        let mut journals = self.journals.borrow_mut();
-        let keys = match journals.entry(journal) {
-            Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert(Keys::read(&journal_path(&self.dir, journal))?),
-        };
-        Ok(keys.contains(key))
+        in_file(
+            &self.journals,
+            journal,
+            || journal_path(&self.dir, journal),
+            key,
+        )
     }
 
     /// Notes a key this process has just committed.

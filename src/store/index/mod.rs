@@ -513,10 +513,7 @@ fn read_head(path: &Path, folder: &str) -> Result<Option<(u64, u64)>, StoreError
 
 /// File `id` of `dir`, opened, stamped and summarized in full; `None`
 /// when it is gone.
-pub(super) fn read_summary<T: Summary>(
-    dir: &Path,
-    id: &str,
-) -> Result<Option<(Stamp, T)>, StoreError> {
+fn read_summary<T: Summary>(dir: &Path, id: &str) -> Result<Option<(Stamp, T)>, StoreError> {
     let p = dir.join(format!("{id}.toml"));
     let mut f = match File::open(&p) {
         Ok(f) => f,
