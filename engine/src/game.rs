@@ -5,7 +5,7 @@
 //! [`crate::rules`].
 
 use crate::descriptor::{Rules, RulesInfo};
-use crate::geom::Geometry;
+use crate::geom::{Geometry, Sq};
 pub use crate::notation::join_or;
 use crate::notation::{Notation, ParseError};
 pub use crate::side::{PerSide, Side};
@@ -126,6 +126,16 @@ pub trait Game: Clone + fmt::Debug + Send + Sync + 'static {
 
     /// The canonical notation of `mv`, in this position (before the move).
     fn notation(&self, mv: Self::Move) -> Notation;
+
+    /// The square [`Game::notation`] writes `mv` from (`Path::from`), told
+    /// without writing the notation; `None` when the move has no such
+    /// square (a guerrilla's stones) or the game does not say. A move
+    /// whose origin is not the written move's cannot match it, so
+    /// [`resolve`] writes out only the moves of the piece named. The
+    /// conformance suite checks it against the notation.
+    fn origin(&self, _mv: Self::Move) -> Option<Sq> {
+        None
+    }
 
     /// Why `n` matches no legal move here, in words for a player: the rule
     /// and the facts behind it ("22 holds no black tower (black towers: 1,
@@ -277,6 +287,10 @@ pub fn join_list<T: fmt::Display>(items: impl IntoIterator<Item = T>) -> String 
         .join(", ")
 }
 
+/// Room for the legal moves of most positions, made once: a list grown
+/// from empty is copied several times over for every move replayed.
+const MOVES_AT_ONCE: usize = 64;
+
 /// Finds the legal move that `n` names.
 ///
 /// An exact match wins; failing that, a move written with the wrong capture
@@ -293,14 +307,24 @@ pub fn resolve<G: Game>(pos: &G, n: &Notation) -> Result<G::Move, MoveError> {
     if let Some(end) = pos.decided() {
         return Err(MoveError::GameOver(end));
     }
-    let mut moves = Vec::new();
+    let mut moves = Vec::with_capacity(MOVES_AT_ONCE);
     pos.legal_moves(&mut moves);
     if moves.is_empty() {
         return Err(MoveError::GameOver(no_legal_move(pos)));
     }
     let n = pos.normalize(n.clone());
+    let from = match &n {
+        Notation::Path(p) => Some(p.from),
+        Notation::Stones(_) => None,
+    };
     let mut loose = Vec::new();
     for &m in &moves {
+        // Both matches below need the same origin.
+        if let (Some(from), Some(origin)) = (from, pos.origin(m))
+            && origin != from
+        {
+            continue;
+        }
         let written = pos.notation(m);
         if written == n {
             return Ok(m);

@@ -5,6 +5,7 @@
 //! - [`replay`]: plays the lines through the rules and checks `result`;
 //! - [`write`]: the full form, canonical and atomic.
 
+mod line;
 pub mod match_info;
 pub mod read;
 pub mod replay;

@@ -2,6 +2,7 @@
 //! Nothing here knows whether a move is legal (docs/src/contributing.md, "Layers").
 
 use super::RecordError;
+pub use super::line::{Entry, Event, MoveLine, MoveLineError, parse_line};
 use super::match_info::{MatchInfo, RawMatch};
 use super::verdict::Verdict;
 use crate::game::{PerSide, Side};
@@ -31,75 +32,6 @@ pub struct Record {
     /// The `[match]` table: its series or tournament, whether rated.
     pub match_info: MatchInfo,
     pub lines: Vec<MoveLine>,
-}
-
-/// One non-blank line of the move list.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MoveLine {
-    /// Line number in the file, from 1.
-    pub line: usize,
-    /// The optional `12.`.
-    pub number: Option<u32>,
-    /// The optional side name (which must be the side to move).
-    pub side: Option<Side>,
-    pub entry: Entry,
-    pub time: Option<DateTime<FixedOffset>>,
-    pub message_id: Option<String>,
-}
-
-/// What a line records.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Entry {
-    /// A move as written (resolved only by replay).
-    Move(String),
-    Event(Event),
-}
-
-/// Game events that are lines of the move list (docs/src/formats/record.md,
-/// "The full form").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Event {
-    Resign,
-    DrawOffered,
-    DrawAgreed,
-    DrawDeclined,
-    Timeout,
-}
-
-impl Event {
-    /// Every event, in no particular order.
-    pub const ALL: [Event; 5] = [
-        Event::Resign,
-        Event::DrawOffered,
-        Event::DrawAgreed,
-        Event::DrawDeclined,
-        Event::Timeout,
-    ];
-
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Event::Resign => "resign",
-            Event::DrawOffered => "draw offered",
-            Event::DrawAgreed => "draw agreed",
-            Event::DrawDeclined => "draw declined",
-            Event::Timeout => "timeout",
-        }
-    }
-    fn parse(text: &str) -> Option<Event> {
-        let words: Vec<String> = text
-            .split_whitespace()
-            .map(|w| w.to_ascii_lowercase())
-            .collect();
-        let words: Vec<&str> = words.iter().map(|s| s.as_str()).collect();
-        Some(match words.as_slice() {
-            ["resign"] | ["resigns"] | ["resigned"] => Event::Resign,
-            ["draw", "offered"] | ["offers", "draw"] => Event::DrawOffered,
-            ["draw", "agreed"] => Event::DrawAgreed,
-            ["draw", "declined"] => Event::DrawDeclined,
-            ["timeout"] | ["time", "out"] | ["lost", "on", "time"] => Event::Timeout,
-            _ => return None,
-        })
-    }
 }
 
 #[derive(Deserialize)]
@@ -509,129 +441,6 @@ impl Record {
             })
             .collect()
     }
-}
-
-/// Strips a `#` comment, but not a `#` inside a `<message-id>`.
-fn strip_comment(text: &str) -> &str {
-    let mut in_id = false;
-    for (i, c) in text.char_indices() {
-        match c {
-            '<' => in_id = true,
-            '>' => in_id = false,
-            '#' if !in_id => return &text[..i],
-            _ => {}
-        }
-    }
-    text
-}
-
-/// What is wrong with one line of a move list, quoting it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum MoveLineError {
-    #[error("move number `{0}` is too large")]
-    NumberTooLarge(String),
-    #[error("`{0}` is not a message id: write it like <id@host>")]
-    BadMessageId(String),
-    #[error("two message ids on one line")]
-    TwoMessageIds,
-    #[error("`{0}` is not a valid time: write it like 2026-11-20T10:02:11Z")]
-    BadTime(String),
-    #[error("two times on one line")]
-    TwoTimes,
-    #[error("move {0}. has no move")]
-    NumberWithoutMove(u32),
-    #[error("`{0}` has no move")]
-    SideWithoutMove(String),
-    #[error("the line has no move")]
-    NoMove,
-}
-
-/// Reads one line of a move list: `[12.] [side] move [time] [<message-id>]`.
-/// `Ok(None)` for a blank or comment-only line.
-///
-/// # Errors
-/// [`MoveLineError`] for a line that is none of these.
-pub fn parse_line(
-    rules: Rules,
-    text: &str,
-    line: usize,
-) -> Result<Option<MoveLine>, MoveLineError> {
-    let text = strip_comment(text);
-    let mut tokens: Vec<&str> = text.split_whitespace().collect();
-    if tokens.is_empty() {
-        return Ok(None);
-    }
-    let mut number = None;
-    if let Some(n) = tokens[0].strip_suffix('.')
-        && !n.is_empty()
-        && n.bytes().all(|b| b.is_ascii_digit())
-    {
-        number = Some(
-            n.parse::<u32>()
-                .map_err(|_| MoveLineError::NumberTooLarge(tokens[0].to_string()))?,
-        );
-        tokens.remove(0);
-    }
-    let mut side = None;
-    if let Some(t) = tokens.first()
-        && let Some(s) = rules.side_named(t)
-    {
-        side = Some(s);
-        tokens.remove(0);
-    }
-    let mut time = None;
-    let mut message_id = None;
-    while let Some(last) = tokens.last() {
-        if last.starts_with('<') {
-            if !last.ends_with('>') || last.len() < 3 {
-                return Err(MoveLineError::BadMessageId(last.to_string()));
-            }
-            if message_id.is_some() {
-                return Err(MoveLineError::TwoMessageIds);
-            }
-            message_id = Some(last.to_string());
-        } else if looks_like_time(last) {
-            let t = DateTime::parse_from_rfc3339(last)
-                .map_err(|_| MoveLineError::BadTime(last.to_string()))?;
-            if time.is_some() {
-                return Err(MoveLineError::TwoTimes);
-            }
-            time = Some(t);
-        } else {
-            break;
-        }
-        tokens.pop();
-    }
-    if tokens.is_empty() {
-        return Err(match (number, side) {
-            (Some(n), _) => MoveLineError::NumberWithoutMove(n),
-            (None, Some(s)) => MoveLineError::SideWithoutMove(rules.side_name(s).to_string()),
-            (None, None) => MoveLineError::NoMove,
-        });
-    }
-    let joined = tokens.join(" ");
-    let entry = match Event::parse(&joined) {
-        Some(e) => Entry::Event(e),
-        None => Entry::Move(joined),
-    };
-    Ok(Some(MoveLine {
-        line,
-        number,
-        side,
-        entry,
-        time,
-        message_id,
-    }))
-}
-
-/// `2026-11-20T10:02:11Z`: a date, `T`, a time. Digits-and-dashes only
-/// would also match nothing else a move list holds.
-fn looks_like_time(t: &str) -> bool {
-    let b = t.as_bytes();
-    b.len() >= 20
-        && b[..4].iter().all(|c| c.is_ascii_digit())
-        && b[4] == b'-'
-        && (b[10] == b'T' || b[10] == b't')
 }
 
 #[cfg(test)]

@@ -69,9 +69,12 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
     };
     let name = |s: Side| G::RULES.side_name(s);
     let mut pos = G::start(record.first_side());
+    // A position and a move for each line but the events.
+    let mut positions = Vec::with_capacity(record.lines.len() + 1);
+    positions.push(pos.clone());
     let mut out = Replayed {
-        positions: vec![pos.clone()],
-        moves: Vec::new(),
+        positions,
+        moves: Vec::with_capacity(record.lines.len()),
         end: None,
         draw_offer: None,
     };

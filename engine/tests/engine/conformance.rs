@@ -53,7 +53,15 @@ fn playout<G: Game>(first: Side, seed: u64) {
         let mut texts = HashSet::new();
         let legal: HashSet<G::Move> = listed.iter().map(|(m, _)| *m).collect();
         assert_eq!(legal.len(), listed.len(), "duplicate moves: {}", ctx());
-        for n in listed.iter().map(|(_, n)| n) {
+        for (m, n) in &listed {
+            // The origin a game tells is the square its notation starts on:
+            // resolving skips the moves of other squares by it.
+            if let Some(origin) = pos.origin(*m) {
+                let Notation::Path(p) = n else {
+                    panic!("{n:?} has an origin but no path: {}", ctx());
+                };
+                assert_eq!(origin, p.from, "origin of {n:?}: {}", ctx());
+            }
             let text = n.canonical(geometry);
             assert!(
                 texts.insert(text.clone()),

@@ -181,6 +181,12 @@ impl Game for BoomAndZoom {
         }
     }
 
+    fn origin(&self, mv: Move) -> Option<Sq> {
+        match mv {
+            Move::Zoom { from, .. } | Move::Off { from } | Move::Boom { from, .. } => Some(from),
+        }
+    }
+
     fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }

@@ -198,6 +198,14 @@ impl Game for DragonsTeeth {
         }
     }
 
+    fn origin(&self, mv: Move) -> Option<Sq> {
+        match mv {
+            Move::Step { from, .. } | Move::Eliminate { from, .. } | Move::Off { from } => {
+                Some(from)
+            }
+        }
+    }
+
     fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }

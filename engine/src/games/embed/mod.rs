@@ -258,6 +258,12 @@ impl Game for Embed {
         }
     }
 
+    fn origin(&self, mv: Move) -> Option<Sq> {
+        match mv {
+            Move::Step { from, .. } | Move::Capture { from, .. } => Some(from),
+        }
+    }
+
     fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }

@@ -328,6 +328,13 @@ impl Game for Guerrilla {
         }
     }
 
+    fn origin(&self, mv: Move) -> Option<Sq> {
+        match mv {
+            Move::Stones { .. } => None,
+            Move::Coin { from, .. } => Some(from),
+        }
+    }
+
     fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }

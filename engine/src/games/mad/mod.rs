@@ -299,6 +299,12 @@ impl Game for Mad {
         }
     }
 
+    fn origin(&self, mv: Move) -> Option<Sq> {
+        match mv {
+            Move::Simple { from, .. } | Move::Lunge { from, .. } => Some(from),
+        }
+    }
+
     fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }

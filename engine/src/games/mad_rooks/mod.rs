@@ -282,6 +282,12 @@ impl<V: Variant> Game for MadPosition<V> {
         }
     }
 
+    fn origin(&self, mv: Move) -> Option<Sq> {
+        match mv {
+            Move::Kill { from, .. } | Move::Engage { from, .. } => Some(from),
+        }
+    }
+
     fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }

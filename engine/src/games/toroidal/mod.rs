@@ -467,6 +467,13 @@ impl Game for Toroidal {
         }
     }
 
+    fn origin(&self, mv: Move) -> Option<Sq> {
+        match mv {
+            Move::Step { from, .. } => Some(from),
+            Move::Jump(chain) => Some(chain.from),
+        }
+    }
+
     fn explain(&self, n: &Notation) -> crate::game::Explanation {
         explain::explain(self, n)
     }
