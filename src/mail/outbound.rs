@@ -160,17 +160,21 @@ fn body(text: String) -> Body {
     }
 }
 
-/// `text` with a `\r` before every `\n` that has none.
+/// `text` with a `\r` before every `\n` that has none: copied a line at
+/// a time (`\r` and `\n` are never part of a longer character).
 fn crlf(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 32 + 2);
-    let mut after_cr = false;
-    for c in text.chars() {
-        if c == '\n' && !after_cr {
+    let mut rest = text;
+    while let Some(at) = rest.find('\n') {
+        let line = &rest[..at];
+        out.push_str(line);
+        if !line.ends_with('\r') {
             out.push('\r');
         }
-        after_cr = c == '\r';
-        out.push(c);
+        out.push('\n');
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -311,6 +315,8 @@ mod tests {
             format!("short\n{}\n", "x".repeat(73)),
             format!("{}\n", "x".repeat(75)),
             "caf\u{e9}\nboard\n".into(),
+            "lone\rcr\r\r\nthen\r".into(),
+            "\n\n\r\n".into(),
         ];
         for text in texts {
             let ours = body(text.clone());
