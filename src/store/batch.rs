@@ -3,7 +3,7 @@
 //! until [`Store::sync`] puts them on disk and syncs what the batch wrote
 //! and changed (its [`SyncSet`]), files and folders, nothing else.
 
-use super::files::{SyncSet, folder_of, remove_if_there, write_atomic_via, write_over};
+use super::files::{SyncSet, changes, folder_of, remove_if_there, write_atomic_via, write_over};
 use super::spares::Ring;
 use super::{Store, StoreError, io_err, read_opt};
 use serde::Serialize;
@@ -26,7 +26,26 @@ pub struct BatchView {
     /// the outbox's staging folder, deadline markers, the keys' files,
     /// the indexes, and the files and folders [`Store::sync`] wrote.
     pub(super) unsynced: Mutex<SyncSet>,
+    /// What the batch's reads found on disk ([`Store::read_opt`]).
+    pub(super) read: Mutex<ReadCache>,
 }
+
+/// The files a batch read from disk, and those it found missing: one
+/// mail asks for the same player's file, memory of sent lines and
+/// challenge several times over. Good while this process has changed no
+/// file of the data folder since it was filled ([`super::files::changes`]):
+/// the batch holds the data folder's lock, so no other pbem writes, and
+/// its own writes wait in its pending changes, which its reads ask
+/// first. Texts over [`CACHED_TEXT`] bytes are read again each time.
+#[derive(Debug, Default)]
+pub(super) struct ReadCache {
+    changes: u64,
+    files: HashMap<PathBuf, Option<String>>,
+}
+
+/// The longest text a batch keeps of what it read: a record, a player's
+/// settings; not a long memory of sent lines.
+const CACHED_TEXT: usize = 32 * 1024;
 
 /// The changes of a batch waiting for [`Store::sync`]: the last contents
 /// of each file (`None`: removed), in the order of each file's first
@@ -88,6 +107,7 @@ impl Store {
                 stale: Mutex::new(Vec::new()),
                 pending: Mutex::new(PendingWrites::default()),
                 unsynced: Mutex::new(SyncSet::default()),
+                read: Mutex::new(ReadCache::default()),
             })),
             players: None,
         })
@@ -363,12 +383,32 @@ impl Store {
     /// The text of `p`, `None` when there is no such file; on a batch
     /// view, as the batch left it.
     pub(super) fn read_opt(&self, p: &Path) -> Result<Option<String>, StoreError> {
-        if let Some(b) = &self.batch
-            && let Some(text) = lock(&b.pending).files.get(p)
-        {
+        let Some(b) = &self.batch else {
+            return read_opt(p);
+        };
+        if let Some(text) = lock(&b.pending).files.get(p) {
             return Ok(text.clone());
         }
-        read_opt(p)
+        // Taken before the read: a change during it empties the cache.
+        let now = changes();
+        {
+            let mut cache = lock(&b.read);
+            if cache.changes != now {
+                cache.files.clear();
+                cache.changes = now;
+            }
+            if let Some(text) = cache.files.get(p) {
+                return Ok(text.clone());
+            }
+        }
+        let text = read_opt(p)?;
+        if text.as_ref().is_none_or(|t| t.len() <= CACHED_TEXT) {
+            let mut cache = lock(&b.read);
+            if cache.changes == now {
+                cache.files.insert(p.to_path_buf(), text.clone());
+            }
+        }
+        Ok(text)
     }
 
     /// A TOML file read into `T`, or `None` when it does not exist.

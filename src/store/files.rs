@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// folder, flushed and synced, renamed over the old one, then the folder
@@ -43,8 +44,9 @@ pub fn write_atomic_via(
         super::crashpoint::reach();
         file.as_file().sync_all()?;
         super::crashpoint::reach();
-        file.persist(path).map_err(|e| e.error)?;
-        Ok(())
+        let placed = file.persist(path).map_err(|e| e.error);
+        changed();
+        placed.map(drop)
     };
     match write_in(tmp) {
         // `path` on another file system than `tmp` (a folder of the data
@@ -57,6 +59,22 @@ pub fn write_atomic_via(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// How many times this process has written, placed or removed a file of
+/// the data folder: a batch's cache of what it read is good while this
+/// stays as it was when the cache was filled (see
+/// [`crate::store::Store::batch`]).
+static CHANGES: AtomicU64 = AtomicU64::new(0);
+
+/// Counts a change to a file of the data folder (see [`changes`]).
+pub(crate) fn changed() {
+    CHANGES.fetch_add(1, Ordering::SeqCst);
+}
+
+/// The changes to the data folder's files this process has made so far.
+pub(crate) fn changes() -> u64 {
+    CHANGES.load(Ordering::SeqCst)
 }
 
 /// Temporary files are named `.pbem-*.tmp`: what
@@ -195,19 +213,26 @@ fn sync_open(paths: &[ToSync]) -> Result<(), StoreError> {
 /// # Errors
 /// Any I/O error.
 pub(crate) fn write_over(p: &Path, contents: &[u8]) -> io::Result<()> {
-    let mut f = OpenOptions::new()
+    let written = OpenOptions::new()
         .write(true)
         .create(true)
         .truncate(false)
-        .open(p)?;
-    f.write_all(contents)?;
-    f.set_len(contents.len() as u64)
+        .open(p)
+        .and_then(|mut f| {
+            f.write_all(contents)?;
+            f.set_len(contents.len() as u64)
+        });
+    // After the change, done or half done: a read since saw the old file.
+    changed();
+    written
 }
 
 /// Removes `p`; one that is not there is not an error.
 pub(crate) fn remove_if_there(p: &Path) -> Result<(), StoreError> {
     super::crashpoint::reach();
-    match fs::remove_file(p) {
+    let removed = fs::remove_file(p);
+    changed();
+    match removed {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(p)(e)),
         _ => Ok(()),
     }

@@ -167,10 +167,12 @@ impl Written {
     /// # Errors
     /// As the exchange or rename: `dest` is then as it was.
     pub(crate) fn place(self, dest: &Path) -> io::Result<()> {
-        match self {
+        let placed = match self {
             Written::Slot(s) => s.place(dest),
-            Written::Temp(t) => t.persist(dest).map_err(|e| e.error),
-        }
+            Written::Temp(t) => t.persist(dest).map(drop).map_err(|e| e.error),
+        };
+        super::files::changed();
+        placed
     }
 }
 

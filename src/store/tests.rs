@@ -436,3 +436,32 @@ fn a_file_of_the_single_file_form_is_read_then_replaced_by_a_slot() {
     fs::write(&legacy_d, b"{\"address\":\"dave@exa").unwrap();
     assert!(s.correspondence(d).unwrap().lines.is_empty());
 }
+
+/// A batch keeps what it read, and what it found missing, only until
+/// this process changes a file of the data folder: a change through
+/// another view, or by the batch's own sync, is seen by its next read.
+/// (That it reads a file once otherwise is seen in the benchmark's
+/// system calls: the tests of this process change files all the time.)
+#[test]
+fn a_batch_sees_every_change_this_process_makes_to_a_file_it_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let b = s.batch().unwrap();
+    let path = dir.path().join("games/g-1.toml");
+    assert_eq!(b.read_game("g-1").unwrap(), None);
+    s.write_game("g-1", "one").unwrap();
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("one"));
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("one"));
+    // The batch's own change first, then what its sync put on disk.
+    b.write_game("g-1", "two").unwrap();
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("two"));
+    b.sync().unwrap();
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("two"));
+    assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+    // A long text is never kept: read from the disk each time.
+    let long = "x".repeat(40 * 1024);
+    s.write_game("g-1", &long).unwrap();
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some(long.as_str()));
+    fs::write(&path, "short").unwrap();
+    assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("short"));
+}
