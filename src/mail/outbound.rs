@@ -149,10 +149,11 @@ pub fn build(
 
 /// `text` as a part's body, its lines ending in CRLF. lettre ends the
 /// lines of a text itself by inserting a `\r` before each `\n`, which
-/// moves the rest of the text once per line; a text that is 7bit with
-/// its line ends (short lines of ASCII, as most of pbem's are) is given
-/// with them already, in one pass. Any other is left to lettre whole, so
-/// that it chooses the encoding from the text as written.
+/// moves the rest of the text once per line, and looks at each character
+/// again when they all have one; a text that is 7bit with its line ends
+/// (short lines of ASCII, as most of pbem's are) is given with them
+/// already, as bytes, which lettre takes as they are. Any other is left to
+/// lettre whole, so that it chooses the encoding from the text as written.
 fn body(text: String) -> Body {
     match Body::new_with_encoding(crlf(&text), ContentTransferEncoding::SevenBit) {
         Ok(body) => body,
@@ -160,21 +161,22 @@ fn body(text: String) -> Body {
     }
 }
 
-/// `text` with a `\r` before every `\n` that has none: copied a line at
-/// a time (`\r` and `\n` are never part of a longer character).
-fn crlf(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 32 + 2);
-    let mut rest = text;
-    while let Some(at) = rest.find('\n') {
-        let line = &rest[..at];
-        out.push_str(line);
-        if !line.ends_with('\r') {
-            out.push('\r');
+/// `text` with a `\r` before every `\n` that has none, as bytes: copied a
+/// line at a time (`\r` and `\n` are never part of a longer character).
+fn crlf(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 32 + 2);
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' {
+            out.extend_from_slice(&bytes[start..i]);
+            if i == 0 || bytes[i - 1] != b'\r' {
+                out.push(b'\r');
+            }
+            start = i;
         }
-        out.push('\n');
-        rest = &rest[at + 1..];
     }
-    out.push_str(rest);
+    out.extend_from_slice(&bytes[start..]);
     out
 }
 
