@@ -446,7 +446,7 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
     // `rules = "mad"`, `moves = """`: a setting or a record's line (a game
     // record quoted back from a game-over mail), never a command; nor a
     // caption (`Legal moves: 50-26, 50-29`, `Your move: ...`).
-    if words.get(1) == Some(&"=") || labelled(line) {
+    if words.get(1) == Some(&"=") || (labelled(line) && !said_move(head, words)) {
         return true;
     }
     head != "challenge"
@@ -458,6 +458,17 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
             .split_whitespace()
             .nth(COMMAND_WORDS)
             .is_some()
+}
+
+/// `move 22-15:`, `play 12-20:`: a move after the word that says so,
+/// with a stray colon at its end, which is no caption however a label
+/// it looks: read as the move (and refused as written) like `22-15:`
+/// alone.
+fn said_move(head: &str, words: &[&str]) -> bool {
+    matches!(head, "move" | "play") && {
+        let rest = words[1..].join(" ");
+        MOVE_LIKE.is_match(&rest)
+    }
 }
 
 /// `accept` or `decline` (`head`), of a challenge (`accept`, `accept

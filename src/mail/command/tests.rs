@@ -505,6 +505,19 @@ fn a_caption_is_never_a_command_nor_an_error() {
     assert!(parse_line("#12: 22-15").is_err());
     // A chess move joined by a colon is still a move in another notation.
     assert!(reads_as_command("e2: e4"));
+    // A move with a stray colon is read as written, with `move` or `play`
+    // before it or not: no caption starts with the word that says move.
+    for line in ["22-1:", "move 22-1:", "play 22-1:", "MOVE 22-1 :"] {
+        let Command::Move { number: None, text } = one(line) else {
+            panic!("{line}");
+        };
+        assert_eq!(
+            text.split_whitespace().collect::<String>(),
+            "22-1:",
+            "{line}"
+        );
+    }
+    assert_eq!(parse_line("Move 22-15: a good one"), Ok(None));
 }
 
 #[test]
