@@ -4,7 +4,7 @@
 
 use super::batch::lock;
 use super::files::{SyncSet, remove_if_there, write_atomic_via};
-use super::index::{ClockSummary, Refresh};
+use super::index::ClockSummary;
 use super::{GameClock, Store, StoreError, io_err, read_opt, valid_id};
 use crate::timecontrol::ClockPolicy;
 use std::fs::{self, File};
@@ -193,7 +193,8 @@ impl Store {
         let mut made = SyncSet::default();
         // The poll holds the lock; what the index lacks is read from the
         // clocks' files and added to it. One clock at a time: none is
-        // kept (100,000 of them held at once were the daemon's peak).
+        // kept (100,000 of them held at once were the daemon's peak), and
+        // their names listed a part of the folder at a time.
         let mut mark = |id: &str, c: ClockSummary| -> Result<(), StoreError> {
             // A damaged clock is left to the poll, which reports it.
             let ClockSummary::Clock(c) = c else {
@@ -213,7 +214,7 @@ impl Store {
             }
             Ok(())
         };
-        self.scan_summaries::<ClockSummary>(Refresh::StaleLocked, &mut |_, _| {}, &mut mark)?;
+        self.scan_summaries_in_parts::<ClockSummary>(&mut mark)?;
         // Every marker on disk before the index says it is whole; the
         // stamp at once, also from a batch view (the index is not the
         // batch's: it only names clocks to look at).

@@ -28,6 +28,7 @@
 
 use super::files::{append_whole, text_of};
 use super::{Store, StoreError, io_err, stable_hash, valid_id};
+use hashpart::Part;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fs::{self, File};
@@ -35,7 +36,9 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+mod hashpart;
 mod kinds;
+mod parts;
 mod scan;
 #[cfg(test)]
 mod tests;
@@ -223,6 +226,9 @@ pub fn parse<T: Summary>(path: &str, r: impl BufRead) -> io::Result<Result<Index
     Ok(Ok(index))
 }
 
+/// A line of an index read, or why it is no summary.
+type LineRead<T> = Result<Line<T>, &'static str>;
+
 /// An index read a line at a time, after its header.
 struct Reader<R> {
     r: R,
@@ -292,16 +298,45 @@ impl<R: BufRead> Reader<R> {
     /// end. A last line without its line break is an append cut short or
     /// under way: left aside without a word.
     fn next<T: DeserializeOwned>(&mut self) -> io::Result<Option<Result<Line<T>, &'static str>>> {
+        Ok(self.advance()?.then(|| self.parsed()))
+    }
+
+    /// [`Reader::next`] for the files of `part` of a folder: a line of a
+    /// file of another part is passed over unparsed (`Some(None)`). A
+    /// line whose id cannot be seen without parsing it is parsed with the
+    /// first part, so that every line is parsed once over all the parts.
+    fn next_in<T: DeserializeOwned>(
+        &mut self,
+        part: Part,
+    ) -> io::Result<Option<Option<LineRead<T>>>> {
+        if !self.advance()? {
+            return Ok(None);
+        }
+        let ours = match hashpart::id_at_start(&self.buf) {
+            Some(id) => part.holds(id),
+            None => part.is_first(),
+        };
+        Ok(Some(ours.then(|| self.parsed())))
+    }
+
+    /// Reads the next line into the buffer, without its line break;
+    /// `false` at the end.
+    fn advance(&mut self) -> io::Result<bool> {
         self.buf.clear();
         self.r.read_until(b'\n', &mut self.buf)?;
         if self.buf.pop() != Some(b'\n') {
-            return Ok(None);
+            return Ok(false);
         }
         self.lines += 1;
-        Ok(Some(match std::str::from_utf8(&self.buf) {
+        Ok(true)
+    }
+
+    /// What the line read last says, or why it is no summary.
+    fn parsed<T: DeserializeOwned>(&self) -> Result<Line<T>, &'static str> {
+        match std::str::from_utf8(&self.buf) {
             Ok(text) => read_line::<T>(text),
             Err(_) => Err("not UTF-8 text"),
-        }))
+        }
     }
 
     /// The line read last, without its line break.
@@ -437,12 +472,8 @@ impl Store {
             self.note_in_batch(|set| set.file(path));
             return Ok(());
         }
-        let files = scan::Files::list(&self.root.join(T::FOLDER))?;
-        // The new lines first: they vouch for the files as they are now.
-        let mut body = scan::Body::new(&files, &self.root.join("tmp"));
-        let mut new = Reader::headless(lines.as_bytes());
-        scan::copy_vouched((&mut new, path), &files, &mut body)?;
-        self.write_index(path, T::FOLDER, &files, head.is_some(), body)
+        let mut new = scan::Body::of_text(lines, &self.root.join("tmp"));
+        self.rewrite_index::<T>(path, Some(&mut new), head.is_some(), parts::PART_FILES)
     }
 
     /// Notes in the indexes what `changes` did to records and clocks (a

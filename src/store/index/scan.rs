@@ -12,6 +12,7 @@
 //! disk: any such line, not only the last of its id, since a stamp names
 //! one version of one file and a summary is made from that version alone.
 
+use super::hashpart::Part;
 use super::{Line, Reader, Refresh, Stamp, Summary, header, line, read_summary};
 use crate::store::crashpoint;
 use crate::store::files::{TEMP_PREFIX, TEMP_SUFFIX};
@@ -36,21 +37,40 @@ pub(super) struct Files {
 }
 
 impl Files {
-    /// The files of `dir` as listed now.
+    /// The files of `dir` in `part`, as listed now.
     ///
     /// # Errors
     /// When the folder cannot be read.
-    pub(super) fn list(dir: &Path) -> Result<Files, StoreError> {
+    pub(super) fn list(dir: &Path, part: Part) -> Result<Files, StoreError> {
+        let (files, _) = Files::list_at_most(dir, part, usize::MAX)?;
+        Ok(files)
+    }
+
+    /// The files of `dir` in `part`, the first `most` of them, and how
+    /// many the part holds: all of them are counted, only `most` kept.
+    ///
+    /// # Errors
+    /// When the folder cannot be read.
+    pub(super) fn list_at_most(
+        dir: &Path,
+        part: Part,
+        most: usize,
+    ) -> Result<(Files, usize), StoreError> {
         let handle = File::open(dir).map_err(io_err(dir))?;
         let mut names = Vec::new();
         let mut starts = Vec::new();
+        let mut count = 0;
         for e in fs::read_dir(dir).map_err(io_err(dir))?.flatten() {
             let name = e.file_name();
             let Some(id) = name.to_str().and_then(|n| n.strip_suffix(".toml")) else {
                 continue;
             };
             // A valid id is at most 40 bytes long: its length fits a byte.
-            if !valid_id(id) || !e.file_type().is_ok_and(|t| t.is_file()) {
+            if !valid_id(id) || !part.holds(id) || !e.file_type().is_ok_and(|t| t.is_file()) {
+                continue;
+            }
+            count += 1;
+            if starts.len() >= most {
                 continue;
             }
             let (Ok(at), Ok(len)) = (u32::try_from(names.len()), u8::try_from(id.len())) else {
@@ -61,13 +81,14 @@ impl Files {
             names.extend_from_slice(id.as_bytes());
         }
         starts.sort_unstable_by(|&a, &b| key(&names, a).cmp(key(&names, b)));
-        Ok(Files {
+        let files = Files {
             dir: dir.to_path_buf(),
             handle,
             names,
             starts,
             last: Cell::new(usize::MAX),
-        })
+        };
+        Ok((files, count))
     }
 
     pub(super) fn len(&self) -> usize {
@@ -169,6 +190,51 @@ pub(super) fn read_round<T: Summary>(
     })
 }
 
+/// The second pass of a scan: the files of `files` not `taken` from the
+/// index read (on up to [`readers`] threads, a round at a time), each
+/// summary handed to `each` in the listing's order and its line added
+/// to `fresh` (`progress` is told how many of how many are done).
+/// Returns how many were read: a file gone since the listing is not.
+///
+/// # Errors
+/// When a file cannot be read, `fresh` written, or `each` fails.
+pub(super) fn read_untaken<T: Summary>(
+    dir: &Path,
+    files: &Files,
+    taken: &Bits,
+    fresh: &mut Body,
+    progress: &mut dyn FnMut(usize, usize),
+    each: &mut dyn FnMut(&str, T) -> Result<(), StoreError>,
+) -> Result<usize, StoreError> {
+    let stale = files.len() - taken.count();
+    let (mut looked, mut read) = (0, 0);
+    let mut pending = (0..files.len()).filter(|&i| !taken.get(i));
+    let threads = readers();
+    loop {
+        let round: Vec<(usize, &str)> = pending
+            .by_ref()
+            .take(threads * READ_ROUND)
+            .map(|i| (i, files.id(i)))
+            .collect();
+        if round.is_empty() {
+            break;
+        }
+        for ((i, id), entry) in round.iter().zip(read_round::<T>(dir, &round, threads)) {
+            progress(looked, stale);
+            looked += 1;
+            // None: gone since the folder was listed.
+            let Some((text, entry)) = entry? else {
+                continue;
+            };
+            fresh.push(text.trim_end_matches('\n').as_bytes(), *i)?;
+            read += 1;
+            each(id, entry.1)?;
+        }
+    }
+    progress(stale, stale);
+    Ok(read)
+}
+
 /// The stamp of file `name` of the open folder `dir` (statx(2), relative
 /// to the folder: no walk of its path); `None` for anything but a plain
 /// file.
@@ -227,10 +293,10 @@ pub struct Scanned {
 
 /// What the first pass learned of the index on disk.
 #[derive(Default)]
-struct Taken {
+pub(super) struct Taken {
     /// Whether it is this pbem's: its lines may be kept.
-    current: bool,
-    problems: Vec<super::IndexError>,
+    pub(super) current: bool,
+    pub(super) problems: Vec<super::IndexError>,
 }
 
 /// Lines on their way to an index, with their length and the files
@@ -250,15 +316,48 @@ pub(super) struct Body {
 const SPILL: usize = 256 * 1024;
 
 impl Body {
-    /// No lines yet, of the `files` of a folder; a file, if one is
+    /// No lines yet, for a listing of `n` files; a file, if one is
     /// needed, in `tmp`.
-    pub(super) fn new(files: &Files, tmp: &Path) -> Body {
+    pub(super) fn new(n: usize, tmp: &Path) -> Body {
         Body {
             text: String::new(),
             file: None,
             len: 0,
-            written: Bits::new(files.len()),
+            written: Bits::new(n),
             tmp: tmp.to_path_buf(),
+        }
+    }
+
+    /// `text`'s lines, for no listing yet (see [`Body::begin`]).
+    pub(super) fn of_text(text: &str, tmp: &Path) -> Body {
+        Body {
+            text: text.to_string(),
+            file: None,
+            len: text.len() as u64,
+            written: Bits::new(0),
+            tmp: tmp.to_path_buf(),
+        }
+    }
+
+    /// Lines to come for a listing of `n` other files (the next part of
+    /// a folder): none of them vouched for yet.
+    pub(super) fn begin(&mut self, n: usize) {
+        self.written = Bits::new(n);
+    }
+
+    /// The lines so far, to be read from their start.
+    ///
+    /// # Errors
+    /// When their file cannot be read.
+    pub(super) fn lines(&mut self) -> io::Result<Box<dyn BufRead + '_>> {
+        match &mut self.file {
+            Some(file) => {
+                file.flush()?;
+                let file = file.get_mut();
+                file.rewind()?;
+                Ok(Box::new(io::BufReader::new(file)))
+            }
+            None => Ok(Box::new(self.text.as_bytes())),
         }
     }
 
@@ -289,7 +388,7 @@ impl Body {
     }
 
     /// The lines, when they are in memory.
-    fn in_memory(&self) -> Option<&str> {
+    pub(super) fn in_memory(&self) -> Option<&str> {
         self.file.is_none().then_some(self.text.as_str())
     }
 
@@ -325,39 +424,14 @@ impl Store {
         each: &mut dyn FnMut(&str, T) -> Result<(), StoreError>,
     ) -> Result<Scanned, StoreError> {
         let dir = self.root.join(T::FOLDER);
-        let files = Files::list(&dir)?;
+        let files = Files::list(&dir, Part::WHOLE)?;
         let mut taken = Bits::new(files.len());
         let old = match refresh {
             Refresh::All => Taken::default(),
-            _ => self.take_from_index::<T>(&files, &mut taken, each)?,
+            _ => self.take_from_index::<T>(&files, Part::WHOLE, &mut taken, each)?,
         };
-        let mut fresh = Body::new(&files, &self.root.join("tmp"));
-        let stale = files.len() - taken.count();
-        let (mut looked, mut read) = (0, 0);
-        let mut pending = (0..files.len()).filter(|&i| !taken.get(i));
-        let threads = readers();
-        loop {
-            let round: Vec<(usize, &str)> = pending
-                .by_ref()
-                .take(threads * READ_ROUND)
-                .map(|i| (i, files.id(i)))
-                .collect();
-            if round.is_empty() {
-                break;
-            }
-            for ((i, id), entry) in round.iter().zip(read_round::<T>(&dir, &round, threads)) {
-                progress(looked, stale);
-                looked += 1;
-                // None: gone since the folder was listed.
-                let Some((text, entry)) = entry? else {
-                    continue;
-                };
-                fresh.push(text.trim_end_matches('\n').as_bytes(), *i)?;
-                read += 1;
-                each(id, entry.1)?;
-            }
-        }
-        progress(stale, stale);
+        let mut fresh = Body::new(files.len(), &self.root.join("tmp"));
+        let read = read_untaken(&dir, &files, &taken, &mut fresh, progress, each)?;
         let found = taken.count() + read;
         let rewrite = refresh == Refresh::All
             || !old.current
@@ -376,12 +450,13 @@ impl Store {
         })
     }
 
-    /// The first pass: the index of `T::FOLDER` read a line at a time,
-    /// each summary whose stamp is its file's handed to `each` and its
-    /// file marked in `taken`.
-    fn take_from_index<T: Summary>(
+    /// The first pass: the index of `T::FOLDER` read a line at a time
+    /// (those of `part`, which `files` lists), each summary whose stamp
+    /// is its file's handed to `each` and its file marked in `taken`.
+    pub(super) fn take_from_index<T: Summary>(
         &self,
         files: &Files,
+        part: Part,
         taken: &mut Bits,
         each: &mut dyn FnMut(&str, T) -> Result<(), StoreError>,
     ) -> Result<Taken, StoreError> {
@@ -398,13 +473,15 @@ impl Store {
             }
         };
         let mut problems = Vec::new();
-        while let Some(l) = reader.next::<T>().map_err(io_err(&path))? {
+        while let Some(l) = reader.next_in::<T>(part).map_err(io_err(&path))? {
             match l {
-                Ok(Line {
+                // A line of another part.
+                None => {}
+                Some(Ok(Line {
                     id,
                     at: Some(at),
                     is: Some(is),
-                }) => {
+                })) => {
                     if let Some(i) = files.find(&id)
                         && !taken.get(i)
                         && files.stamp(i)? == Some(at)
@@ -413,11 +490,11 @@ impl Store {
                         each(&id, is)?;
                     }
                 }
-                Ok(Line { at: None, .. }) => {}
-                Ok(Line { is: None, .. }) => {
+                Some(Ok(Line { at: None, .. })) => {}
+                Some(Ok(Line { is: None, .. })) => {
                     problems.push(reader.bad_line(&shown, T::FOLDER, "a stamp without a summary"));
                 }
-                Err(why) => problems.push(reader.bad_line(&shown, T::FOLDER, why)),
+                Some(Err(why)) => problems.push(reader.bad_line(&shown, T::FOLDER, why)),
             }
         }
         Ok(Taken {
@@ -472,8 +549,22 @@ impl Store {
         mut body: Body,
     ) -> Result<(), StoreError> {
         if keep && let Ok(Some((true, mut old))) = Reader::open(path, folder)? {
-            copy_vouched((&mut old, path), files, &mut body)?;
+            copy_vouched((&mut old, path), (files, Part::WHOLE), &mut body)?;
         }
+        self.persist_index(path, folder, body)
+    }
+
+    /// Writes `body`'s lines as the index of `folder` at `path`, after
+    /// their header: renamed over the old one once synced.
+    ///
+    /// # Errors
+    /// When the index cannot be written.
+    pub(super) fn persist_index(
+        &self,
+        path: &Path,
+        folder: &'static str,
+        mut body: Body,
+    ) -> Result<(), StoreError> {
         let head = header(folder, body.len);
         let dir = path.parent().unwrap_or(&self.root);
         if !dir.is_dir() {
@@ -501,21 +592,22 @@ impl Store {
 }
 
 /// Adds the lines of `r` (read from `from`) that vouch for a file of
-/// `files` `body` has no line of (their stamp is the file's) to `body`.
+/// `files`, which lists `part` of a folder, and `body` has no line of
+/// (their stamp is the file's) to `body`.
 ///
 /// # Errors
 /// When `r` or a file cannot be read, or `body` written.
 pub(super) fn copy_vouched<R: BufRead>(
     (r, from): (&mut Reader<R>, &Path),
-    files: &Files,
+    (files, part): (&Files, Part),
     body: &mut Body,
 ) -> Result<(), StoreError> {
-    while let Some(l) = r.next::<IgnoredAny>().map_err(io_err(from))? {
-        let Ok(Line {
+    while let Some(l) = r.next_in::<IgnoredAny>(part).map_err(io_err(from))? {
+        let Some(Ok(Line {
             id,
             at: Some(at),
             is: Some(_),
-        }) = l
+        })) = l
         else {
             continue;
         };

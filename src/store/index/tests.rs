@@ -291,17 +291,9 @@ fn a_scan_hands_on_every_file_once_and_keeps_none() {
     // More new lines than are kept in memory: they go through a file.
     let ids = clocks_by_hand(&s, 3000);
     for round in 0..2 {
-        let mut seen = Vec::new();
-        let scanned = s
-            .scan_summaries::<ClockSummary>(Refresh::Stale, &mut |_, _| {}, &mut |id, c| {
-                let ClockSummary::Clock(c) = c else {
-                    panic!("{id}: {c:?}")
-                };
-                seen.push((id.to_string(), c.lines));
-                Ok(())
-            })
-            .unwrap();
-        seen.sort();
+        let (seen, scanned) = clock_lines(|each| {
+            s.scan_summaries::<ClockSummary>(Refresh::Stale, &mut |_, _| {}, each)
+        });
         let want: Vec<(String, usize)> = ids.iter().cloned().zip(0..).collect();
         assert_eq!(seen, want, "round {round}");
         // The first scan read every clock and wrote the index; the
@@ -371,4 +363,141 @@ fn files_read_on_many_threads_come_back_in_the_order_asked() {
     for threads in [2, 3, 8] {
         assert_eq!(seen(threads), alone, "{threads} threads");
     }
+}
+
+/// What a scan of the clocks in parts of about `most` hands on, sorted:
+/// each id with its clock's lines.
+fn clocks_in_parts(s: &Store, most: usize) -> (Vec<(String, usize)>, Scanned) {
+    clock_lines(|each| s.scan_in_parts_of::<ClockSummary>(most, each))
+}
+
+/// Each clock `scan` hands on, by id, with its lines; and what it found.
+fn clock_lines(
+    scan: impl FnOnce(
+        &mut dyn FnMut(&str, ClockSummary) -> Result<(), StoreError>,
+    ) -> Result<Scanned, StoreError>,
+) -> (Vec<(String, usize)>, Scanned) {
+    let mut seen = Vec::new();
+    let scanned = scan(&mut |id, c| {
+        let ClockSummary::Clock(c) = c else {
+            panic!("{id}: {c:?}")
+        };
+        seen.push((id.to_string(), c.lines));
+        Ok(())
+    })
+    .unwrap();
+    seen.sort();
+    (seen, scanned)
+}
+
+/// The clock `id` written by hand with `lines`.
+fn clock_by_hand(s: &Store, id: &str, lines: usize) {
+    let mut c = clock();
+    c.lines = lines;
+    let p = s.root().join("clocks").join(format!("{id}.toml"));
+    fs::write(p, toml::to_string(&c).unwrap()).unwrap();
+}
+
+/// `line` (an index line) with its JSON's keys in another order, and its
+/// checksum made again: a line a reader takes, whose id cannot be seen
+/// without parsing it.
+fn reordered(line: &str) -> String {
+    let (_, json) = line.split_once(' ').unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(json).unwrap();
+    let id = value["id"].take();
+    value.as_object_mut().unwrap().remove("id");
+    let json = value.to_string();
+    let json = format!("{},\"id\":{id}}}", json.strip_suffix('}').unwrap());
+    format!("{:016x} {json}", stable_hash(json.as_bytes()))
+}
+
+#[test]
+fn a_scan_in_parts_hands_on_what_a_whole_scan_does_and_mends_the_index_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let ids = clocks_by_hand(&s, 300);
+    let mut want: Vec<(String, usize)> = ids.iter().cloned().zip(0..).collect();
+    // No index yet: the folder is read whole and its index written.
+    let (seen, scanned) = clocks_in_parts(&s, 7);
+    assert_eq!((seen == want, scanned.read), (true, 300));
+    // All in the index: nothing read, a part at a time.
+    let (seen, scanned) = clocks_in_parts(&s, 7);
+    assert_eq!(
+        (seen == want, scanned.read, scanned.problems.len()),
+        (true, 0, 0)
+    );
+
+    // Behind the index: a clock edited, one added, one removed.
+    clock_by_hand(&s, "bz-00005", 1000);
+    want[5].1 = 1000;
+    clock_by_hand(&s, "bz-new", 7);
+    want.push(("bz-new".to_string(), 7));
+    fs::remove_file(s.root().join("clocks/bz-00010.toml")).unwrap();
+    want.retain(|(id, _)| id != "bz-00010");
+    // In the index: a line's checksum broken, a line garbled at its
+    // start, and two lines written otherwise (their id seen only once
+    // parsed, so with the first part: 300 files in parts of 7 make 43),
+    // one of a file of the first part and one of another.
+    let first = |id: &String| stable_hash(id.as_bytes()).is_multiple_of(43);
+    let inside = ids.iter().find(|id| first(id)).unwrap();
+    let outside = ids[40..].iter().find(|id| !first(id)).unwrap();
+    let text = index_text(&s, "clocks");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for l in &mut lines[1..] {
+        let id = |n: &str| l.contains(&format!("\"{n}\""));
+        if id("bz-00020") {
+            *l = l.replacen('0', "1", 1);
+        } else if id("bz-00021") {
+            *l = format!("junk{l}");
+        } else if id(inside) || id(outside) {
+            *l = reordered(l);
+        }
+    }
+    fs::write(s.index_path("clocks"), lines.join("\n") + "\n").unwrap();
+    let (seen, scanned) = clocks_in_parts(&s, 7);
+    assert_eq!(seen, want);
+    // Read: the edited, the added, the two of the damaged lines, and the
+    // file of the line written otherwise outside the first part.
+    assert_eq!(scanned.read, 5);
+    assert_eq!(
+        scanned.problems.len(),
+        2,
+        "each bad line once: {:?}",
+        scanned.problems
+    );
+    // The index was written anew: nothing is read again, in parts or whole.
+    let (seen, scanned) = clocks_in_parts(&s, 7);
+    assert_eq!(
+        (seen == want, scanned.read, scanned.problems.len()),
+        (true, 0, 0)
+    );
+    let l = listing::<ClockSummary>(&s);
+    assert_eq!(
+        (l.read, l.problems.len(), l.items.len()),
+        (0, 0, want.len())
+    );
+    assert_eq!(index_text(&s, "clocks").lines().count(), want.len() + 1);
+}
+
+#[test]
+fn an_index_written_anew_in_parts_keeps_one_line_a_file_the_newest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let ids = clocks_by_hand(&s, 100);
+    clocks_in_parts(&s, 1000);
+    // Lines of files changed since, as a poll appends them: the new ones.
+    clock_by_hand(&s, &ids[3], 333);
+    let stamp = Stamp::of(&fs::metadata(s.root().join(format!("clocks/{}.toml", ids[3]))).unwrap());
+    let mut c = clock();
+    c.lines = 333;
+    let new = line(&ids[3], Some(&(stamp, ClockSummary::Clock(c)))).unwrap();
+    let path = s.index_path("clocks");
+    let mut body = scan::Body::of_text(&new, &s.root().join("tmp"));
+    s.rewrite_index::<ClockSummary>(&path, Some(&mut body), true, 9)
+        .unwrap();
+    let text = index_text(&s, "clocks");
+    assert_eq!(text.lines().count(), 101, "{text}");
+    let l = listing::<ClockSummary>(&s);
+    assert_eq!((l.read, l.problems.len(), l.items.len()), (0, 0, 100));
+    assert!(matches!(&l.items[3].1, ClockSummary::Clock(c) if c.lines == 333));
 }
