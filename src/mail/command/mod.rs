@@ -449,6 +449,12 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
     if words.get(1) == Some(&"=") || (labelled(line) && !said_move(head, words)) {
         return true;
     }
+    // After `move` or `play`, the move's own words are counted, as when
+    // it comes alone: `move X` is chatter exactly when `X` is.
+    let (line, words) = match head {
+        "move" | "play" => (after_first_word(line), &words[1..]),
+        _ => (line, words),
+    };
     head != "challenge"
         && words.len() > COMMAND_WORDS
         && moves_on(line).is_none()
@@ -458,6 +464,13 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
             .split_whitespace()
             .nth(COMMAND_WORDS)
             .is_some()
+}
+
+/// `line` after its first word (`split_whitespace`'s).
+fn after_first_word(line: &str) -> &str {
+    let line = line.trim_start();
+    let end = line.find(char::is_whitespace).unwrap_or(line.len());
+    &line[end..]
 }
 
 /// `move 22-15:`, `play 12-20:`: a move after the word that says so,

@@ -622,6 +622,36 @@ fn a_sentence_that_starts_like_a_command_is_chatter() {
     }
 }
 
+/// A bare move of as many words as a command may take reads the same after
+/// `move` or `play`: the word that says so is not one of the move's.
+#[test]
+fn a_move_reads_the_same_after_move_or_play() {
+    for bare in [
+        "22-15",
+        "22 - 15 - 8",
+        // Found by fuzzing: words split by vertical tabs.
+        "4\u{b};44\u{b}\u{b};44\u{b};-",
+    ] {
+        let Ok(Some(Command::Move { number: None, text })) = parse_line(bare) else {
+            panic!("{bare:?} alone is no move");
+        };
+        for head in ["move", "play", "Move"] {
+            let said = format!("{head} {bare}");
+            match parse_line(&said) {
+                Ok(Some(Command::Move {
+                    number: None,
+                    text: t,
+                })) => assert_eq!(
+                    t.split_whitespace().collect::<Vec<_>>(),
+                    text.split_whitespace().collect::<Vec<_>>(),
+                    "{said:?}"
+                ),
+                other => panic!("{said:?} reads {other:?}"),
+            }
+        }
+    }
+}
+
 /// In a mail of chatter, a caption, a list, a record's numbered line or
 /// the end of a wrapped paragraph is no near miss of a move.
 #[test]
