@@ -4,7 +4,8 @@
 //! the same way ([`Store::write_index`]). At 100,000 games the daemon's
 //! hourly look for the clocks due in the next hour held every clock's
 //! summary, its id and stamp, and the index's lines (60 MB); a scan holds
-//! the files' names (about 14 bytes a file), two bits a file, one line of
+//! the files' names (about 14 bytes a file; a poll's, those of one part of
+//! a big folder at a time: [`super::parts`]), two bits a file, one line of
 //! the index, and the summaries of the files it reads, one round of them
 //! at a time ([`READ_ROUND`] per reading thread, one thread per core).
 //!
@@ -295,7 +296,7 @@ pub struct Scanned {
 #[derive(Default)]
 pub(super) struct Taken {
     /// Whether it is this pbem's: its lines may be kept.
-    pub(super) current: bool,
+    current: bool,
     pub(super) problems: Vec<super::IndexError>,
 }
 
