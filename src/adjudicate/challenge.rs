@@ -375,7 +375,7 @@ impl Adjudicator<'_> {
         if let Some(control) = clock {
             self.start_clock(id, control, rec.first_side(), &rec)?;
         }
-        self.desk.write_game(id, &record::write::to_string(&rec))?;
+        self.desk.write_record(id, &rec)?;
         Ok(())
     }
 

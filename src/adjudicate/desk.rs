@@ -144,18 +144,29 @@ impl Effect {
 pub struct Desk<'a> {
     facts: &'a dyn Facts,
     effects: RefCell<Vec<Effect>>,
+    /// The rules and players of each record written from a [`Record`]
+    /// ([`Desk::write_record`]), with the text written: what the thread
+    /// of a game's mails is headed with, without parsing that text again.
+    ///
+    /// [`Record`]: crate::record::Record
+    heads: RefCell<Vec<(String, String, GameHead)>>,
 }
+
+/// A game's rules and its players' mailboxes, by side.
+pub type GameHead = (Rules, Vec<String>);
 
 impl<'a> Desk<'a> {
     pub fn new(facts: &'a dyn Facts) -> Desk<'a> {
         Desk {
             facts,
             effects: RefCell::new(Vec::new()),
+            heads: RefCell::new(Vec::new()),
         }
     }
 
     /// The effects decided so far, in order; the desk starts afresh.
     pub fn take(&self) -> Vec<Effect> {
+        self.heads.borrow_mut().clear();
         std::mem::take(&mut *self.effects.borrow_mut())
     }
 
@@ -192,6 +203,54 @@ impl<'a> Desk<'a> {
             id: id.into(),
             text: text.into(),
         })
+    }
+
+    /// Writes `rec` as game `id`'s record, and keeps its rules and players
+    /// for [`Desk::game_head`].
+    pub fn write_record(&self, id: &str, rec: &crate::record::Record) -> Result<()> {
+        let text = crate::record::write::to_string(rec);
+        let head = (
+            rec.rules,
+            rec.players.given().map(|(_, m)| m.clone()).collect(),
+        );
+        debug_assert_eq!(
+            crate::store::parse_record(id, &text)
+                .ok()
+                .map(|r| (r.rules, r.players.given().map(|(_, m)| m.clone()).collect())),
+            Some(head.clone()),
+            "a record's rules and players read back as written"
+        );
+        self.write_game(id, &text)?;
+        let mut heads = self.heads.borrow_mut();
+        heads.retain(|(i, _, _)| i != id);
+        heads.push((id.to_string(), text, head));
+        Ok(())
+    }
+
+    /// Game `id`'s rules and players, as its record reads now; `None` when
+    /// there is no such game. A record this desk wrote from a [`Record`]
+    /// (and not since) is not parsed again.
+    ///
+    /// [`Record`]: crate::record::Record
+    ///
+    /// # Errors
+    /// As [`Facts::record`].
+    pub fn game_head(&self, id: &str) -> Result<Option<GameHead>> {
+        let heads = self.heads.borrow();
+        if let Some((_, written, head)) = heads.iter().find(|(i, _, _)| i == id) {
+            let newest = self.newest(|e| match e {
+                Effect::Game { id: i, text } if i == id => Some(text == written),
+                _ => None,
+            });
+            if newest == Some(true) {
+                return Ok(Some(head.clone()));
+            }
+        }
+        drop(heads);
+        Ok(self.record(id)?.map(|r| {
+            let players = r.players.given().map(|(_, m)| m.clone()).collect();
+            (r.rules, players)
+        }))
     }
 
     pub fn write_secrets(&self, id: &str, rules: Rules, secrets: &Secrets) -> Result<()> {
@@ -469,5 +528,63 @@ impl Facts for Desk<'_> {
             Effect::Confirmation { id, confirmation } => Some((id, confirmation.is_some())),
             _ => None,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Store, parse_record};
+
+    /// A Boom & Zoom record of one move between `black` and `red`.
+    fn record(black: &str, red: &str) -> String {
+        format!(
+            "rules = \"boom-and-zoom\"\nid = \"bz-1\"\nfirst = \"red\"\n\n\
+             [players]\nblack = \"{black}\"\nred = \"{red}\"\n\n\
+             [play]\nmoves = \"\"\"\n1. red 58-50 2026-11-19T10:00:00Z\n\"\"\"\n"
+        )
+    }
+
+    #[test]
+    fn a_game_head_is_the_record_as_it_reads_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .write_game("bz-1", &record("Ann <ann@example.org>", "bob@example.org"))
+            .unwrap();
+        let desk = Desk::new(&store);
+        let head = |desk: &Desk| desk.game_head("bz-1").unwrap().unwrap();
+        let on_disk = head(&desk);
+        assert_eq!(
+            on_disk,
+            (
+                Rules::BoomAndZoom,
+                vec![
+                    "Ann <ann@example.org>".to_string(),
+                    "bob@example.org".to_string()
+                ]
+            )
+        );
+        // Written from a record: kept, and what the text reads.
+        let rec = parse_record("bz-1", &record("Cy <cy@example.org>", "bob@example.org")).unwrap();
+        desk.write_record("bz-1", &rec).unwrap();
+        let written = head(&desk);
+        assert_eq!(written.1[0], "Cy <cy@example.org>");
+        let text = desk.read_game("bz-1").unwrap().unwrap();
+        let read = parse_record("bz-1", &text).unwrap();
+        assert_eq!(
+            written.1,
+            read.players
+                .given()
+                .map(|(_, m)| m.clone())
+                .collect::<Vec<_>>()
+        );
+        // Written again as text: read from that text, not kept.
+        desk.write_game("bz-1", &record("Dee <dee@example.org>", "eve@example.org"))
+            .unwrap();
+        assert_eq!(head(&desk).1, ["Dee <dee@example.org>", "eve@example.org"]);
+        // The effects taken: the store's record again.
+        desk.take();
+        assert_eq!(head(&desk), on_disk);
     }
 }

@@ -245,7 +245,7 @@ impl Adjudicator<'_> {
         if changed || already {
             rec.result = Some((replayed.result(), 0));
             if changed {
-                self.desk.write_game(id, &record::write::to_string(&rec))?;
+                self.desk.write_record(id, &rec)?;
             }
             // After the record: the clock catches up from the record's
             // times, also after a crash in between.

@@ -205,11 +205,9 @@ impl Adjudicator<'_> {
                     (challenge.rules, p, names)
                 }
                 None => {
-                    let record = self.desk.record(id).ok()??;
-                    let players: Vec<String> =
-                        record.players.given().map(|(_, m)| m.clone()).collect();
+                    let (rules, players) = self.desk.game_head(id).ok()??;
                     let names = players.iter().map(|m| self.name_of(m)).collect();
-                    (record.rules, players, names)
+                    (rules, players, names)
                 }
             };
         // Each named as pbem names people (a name, or the local part of an
