@@ -140,7 +140,7 @@ mod tests {
     use crate::adjudicate::Desk;
     use crate::game::PerSide;
     use crate::rules::Rules;
-    use crate::store::Secrets;
+    use crate::store::{Secrets, parse_record};
 
     fn secrets(key: &str) -> Secrets {
         Secrets {
@@ -227,5 +227,64 @@ mod tests {
             Facts::key_owner(&desk, "new").unwrap().as_deref(),
             Some("bz-1")
         );
+    }
+
+    /// A Boom & Zoom record of one move between `black` and `red`.
+    fn record_of(black: &str, red: &str) -> String {
+        format!(
+            "rules = \"boom-and-zoom\"\nid = \"bz-1\"\nfirst = \"red\"\n\n\
+             [players]\nblack = \"{black}\"\nred = \"{red}\"\n\n\
+             [play]\nmoves = \"\"\"\n1. red 58-50 2026-11-19T10:00:00Z\n\"\"\"\n"
+        )
+    }
+
+    #[test]
+    fn a_game_head_is_the_record_as_it_reads_now() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .write_game(
+                "bz-1",
+                &record_of("Ann <ann@example.org>", "bob@example.org"),
+            )
+            .unwrap();
+        let desk = Desk::new(&store);
+        let head = |desk: &Desk| desk.game_head("bz-1").unwrap().unwrap();
+        let on_disk = head(&desk);
+        assert_eq!(
+            on_disk,
+            (
+                Rules::BoomAndZoom,
+                vec![
+                    "Ann <ann@example.org>".to_string(),
+                    "bob@example.org".to_string()
+                ]
+            )
+        );
+        // Written from a record: kept, and what the text reads.
+        let rec =
+            parse_record("bz-1", &record_of("Cy <cy@example.org>", "bob@example.org")).unwrap();
+        desk.write_record("bz-1", &rec).unwrap();
+        let written = head(&desk);
+        assert_eq!(written.1[0], "Cy <cy@example.org>");
+        let text = desk.read_game("bz-1").unwrap().unwrap();
+        let read = parse_record("bz-1", &text).unwrap();
+        assert_eq!(
+            written.1,
+            read.players
+                .given()
+                .map(|(_, m)| m.clone())
+                .collect::<Vec<_>>()
+        );
+        // Written again as text: read from that text, not kept.
+        desk.write_game(
+            "bz-1",
+            &record_of("Dee <dee@example.org>", "eve@example.org"),
+        )
+        .unwrap();
+        assert_eq!(head(&desk).1, ["Dee <dee@example.org>", "eve@example.org"]);
+        // The effects taken: the store's record again.
+        desk.take();
+        assert_eq!(head(&desk), on_disk);
     }
 }

@@ -1,11 +1,11 @@
 //! A folder listed a part at a time: what a running daemon does with
 //! every file of a folder (its hourly look at the clocks, an index written
-//! anew) holds the names of at most [`PART_FILES`] files at once, however
+//! anew) holds the names of about [`PART_FILES`] files at once, however
 //! many games there are. A folder of more is split by a hash of each id
 //! into parts of about that many; each part is listed, and the index read
 //! for its lines, one after the other. At 100,000 games a listing of the
 //! whole folder took 1.4 MB, a tenth of the daemon's memory; a part takes
-//! about 230 KB, and the index is read once per part (a line of another
+//! about 200 KB, and the index is read once per part (a line of another
 //! part is passed over by its id, unparsed).
 
 use super::hashpart::Part;
