@@ -145,15 +145,22 @@ pub struct Desk<'a> {
     facts: &'a dyn Facts,
     effects: RefCell<Vec<Effect>>,
     /// The rules and players of each record written from a [`Record`]
-    /// ([`Desk::write_record`]), with the text written: what the thread
-    /// of a game's mails is headed with, without parsing that text again.
+    /// ([`Desk::write_record`]), by the place of its effect among
+    /// `effects`: what the thread of a game's mails is headed with,
+    /// without parsing the text written again.
     ///
     /// [`Record`]: crate::record::Record
-    heads: RefCell<Vec<(String, String, GameHead)>>,
+    heads: RefCell<Vec<(usize, GameHead)>>,
 }
 
 /// A game's rules and its players' mailboxes, by side.
 pub type GameHead = (Rules, Vec<String>);
+
+/// `rec`'s [`GameHead`].
+fn head_of(rec: &crate::record::Record) -> GameHead {
+    let players = rec.players.given().map(|(_, m)| m.clone()).collect();
+    (rec.rules, players)
+}
 
 impl<'a> Desk<'a> {
     pub fn new(facts: &'a dyn Facts) -> Desk<'a> {
@@ -209,21 +216,17 @@ impl<'a> Desk<'a> {
     /// for [`Desk::game_head`].
     pub fn write_record(&self, id: &str, rec: &crate::record::Record) -> Result<()> {
         let text = crate::record::write::to_string(rec);
-        let head = (
-            rec.rules,
-            rec.players.given().map(|(_, m)| m.clone()).collect(),
-        );
+        let head = head_of(rec);
         debug_assert_eq!(
             crate::store::parse_record(id, &text)
                 .ok()
-                .map(|r| (r.rules, r.players.given().map(|(_, m)| m.clone()).collect())),
+                .map(|r| head_of(&r)),
             Some(head.clone()),
             "a record's rules and players read back as written"
         );
+        let at = self.effects.borrow().len();
         self.write_game(id, &text)?;
-        let mut heads = self.heads.borrow_mut();
-        heads.retain(|(i, _, _)| i != id);
-        heads.push((id.to_string(), text, head));
+        self.heads.borrow_mut().push((at, head));
         Ok(())
     }
 
@@ -236,21 +239,17 @@ impl<'a> Desk<'a> {
     /// # Errors
     /// As [`Facts::record`].
     pub fn game_head(&self, id: &str) -> Result<Option<GameHead>> {
-        let heads = self.heads.borrow();
-        if let Some((_, written, head)) = heads.iter().find(|(i, _, _)| i == id) {
-            let newest = self.newest(|e| match e {
-                Effect::Game { id: i, text } if i == id => Some(text == written),
-                _ => None,
-            });
-            if newest == Some(true) {
-                return Ok(Some(head.clone()));
-            }
+        let newest = self
+            .effects
+            .borrow()
+            .iter()
+            .rposition(|e| matches!(e, Effect::Game { id: i, .. } if i == id));
+        if let Some(at) = newest
+            && let Some((_, head)) = self.heads.borrow().iter().find(|(w, _)| *w == at)
+        {
+            return Ok(Some(head.clone()));
         }
-        drop(heads);
-        Ok(self.record(id)?.map(|r| {
-            let players = r.players.given().map(|(_, m)| m.clone()).collect();
-            (r.rules, players)
-        }))
+        Ok(self.record(id)?.as_ref().map(head_of))
     }
 
     pub fn write_secrets(&self, id: &str, rules: Rules, secrets: &Secrets) -> Result<()> {
