@@ -18,7 +18,9 @@
 //!
 //! `cargo bench --bench site` (release); `-- --games N` for another size,
 //! `-- --quick` for 1,000 games; `PBEM_BENCH_DIR` a folder to work in
-//! (default: a temporary folder under `target/`).
+//! (default: a temporary folder under `target/`); `PBEM_BENCH_KEEP=1`
+//! keeps that folder (its `data/` and the site in `www/`), to look at the
+//! pages in a browser: its path is printed.
 
 use pbem::game::{self, Game, PerSide, Side};
 use pbem::record::{self, Entry, MoveLine, Record};
@@ -81,6 +83,9 @@ fn main() {
     one_more_move(&store, one);
     run("one move", &store, &www);
     limit(&www, &tmp.path().join("limit"));
+    if std::env::var_os("PBEM_BENCH_KEEP").is_some() {
+        println!("kept: {}", tmp.keep().display());
+    }
 }
 
 /// The file system's own cost of the full build's files: as many files

@@ -13,7 +13,7 @@ mod frames;
 mod html;
 mod svg;
 
-pub use frames::{svg_frames, svg_frames_from};
+pub use frames::{svg_frames, svg_frames_captioned, svg_frames_from};
 pub use html::{html_legend, html_style, html_table, square_title};
 pub use svg::svg;
 

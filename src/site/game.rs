@@ -205,7 +205,8 @@ fn page_of<'a>(
     }
 }
 
-/// The page's HTML: its positions drawn, its moves listed.
+/// The page's HTML: its positions drawn, each with its caption, its
+/// moves listed.
 fn draw<G: Game>(
     m: &Making<'_>,
     replayed: &Replayed<G>,
@@ -213,18 +214,34 @@ fn draw<G: Game>(
     first: Side,
     texts: &[String],
 ) -> Result<String, SiteError> {
+    let side_of = |ply: usize| {
+        let s = if ply % 2 == 1 { first } else { first.other() };
+        G::RULES.side_name(s)
+    };
+    let caption = m.env.get_template("caption.txt")?;
+    let geometry = G::RULES.geometry();
+    let captions = (page.first..=page.last)
+        .map(|ply| {
+            let ctx = match ply.checked_sub(1) {
+                None => context! { ply, side => G::RULES.side_name(first) },
+                Some(i) => context! {
+                    ply, side => side_of(ply), text => replayed.moves[i].canonical(geometry),
+                },
+            };
+            caption.render(ctx)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     let boards: Vec<_> = (page.first..=page.last)
         .map(|ply| replayed.positions[ply].board(&replayed.view(ply, None)))
         .collect();
-    let frames = pbem_engine::board::svg_frames_from(&boards, "p", page.first);
+    let frames = pbem_engine::board::svg_frames_captioned(&boards, "p", page.first, &captions);
     drop(boards);
     let moves: Vec<Value> = texts
         .iter()
         .enumerate()
         .map(|(i, text)| {
             let ply = page.first + i + 1;
-            let side = if ply % 2 == 1 { first } else { first.other() };
-            context! { ply, side => G::RULES.side_name(side), text }
+            context! { ply, side => side_of(ply), text }
         })
         .collect();
     let ctx = context! {
@@ -241,8 +258,10 @@ fn summary_of<G: Game>(m: &Making<'_>, id: &str, rec: &Record, r: &Replayed<G>) 
         Some(end) => (
             true,
             match end.outcome {
-                game::Outcome::Win(s) => format!("{} won: {}", rules.side_name(s), end.reason),
-                game::Outcome::Draw => format!("drawn: {}", end.reason),
+                game::Outcome::Win(s) => {
+                    outcome(&format!("{} won", rules.side_name(s)), &end.reason)
+                }
+                game::Outcome::Draw => outcome("drawn", &end.reason),
             },
         ),
         None => (
@@ -270,6 +289,20 @@ fn summary_of<G: Game>(m: &Making<'_>, id: &str, rec: &Record, r: &Replayed<G>) 
         tournament: rec.match_info.tournament.clone(),
         round: rec.match_info.round,
         prints: Vec::new(),
+    }
+}
+
+/// A game's outcome and why (`black won: red resigned`); the reason
+/// alone when it says the outcome already (`drawn by agreement`, never
+/// `drawn: drawn by agreement`).
+pub(super) fn outcome(what: &str, reason: &str) -> String {
+    let said = reason
+        .get(..what.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(what));
+    if said || reason.is_empty() {
+        if reason.is_empty() { what } else { reason }.to_string()
+    } else {
+        format!("{what}: {reason}")
     }
 }
 

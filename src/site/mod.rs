@@ -34,6 +34,7 @@ mod game;
 pub mod key;
 mod pager;
 mod pages;
+mod rules;
 mod spread;
 #[cfg(test)]
 mod tests;

@@ -44,6 +44,14 @@ const TEMPLATES: &[(&str, &str)] = &[
         "pager.html",
         include_str!("../../templates/site/pager.html"),
     ),
+    (
+        "setup.html",
+        include_str!("../../templates/site/setup.html"),
+    ),
+    (
+        "caption.txt",
+        include_str!("../../templates/site/caption.txt"),
+    ),
 ];
 
 /// The templates of the pages.
@@ -157,15 +165,9 @@ pub(super) fn lists(
     let (mut out, rated) = ratings_pages(env, store, options)?;
     out.extend(game_lists(env, games, &tournaments, &rated, reuse)?);
     for rules in Rules::ALL {
-        let mut html = String::new();
-        let text = rules.rules_text();
-        pulldown_cmark::html::push_html(&mut html, pulldown_cmark::Parser::new(&text));
-        let ctx = context! {
-            root => "../", name => rules.name(), text => Value::from_safe_string(html),
-        };
         out.push((
             PathBuf::from(format!("rules/{}.html", rules.slug())),
-            render(env, "rules.html", ctx)?,
+            super::rules::page(env, rules)?,
         ));
     }
     for name in &tournaments {

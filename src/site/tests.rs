@@ -430,7 +430,7 @@ fn no_served_file_holds_an_address_in_any_form() {
     }
     let cup = site.page("tournaments/cup.html");
     assert!(
-        cup.contains("<td>judy</td>") && cup.contains("<td>kim</td>"),
+        cup.contains(". judy</td>") && cup.contains(". kim</td>"),
         "{cup}"
     );
 }
@@ -462,4 +462,22 @@ fn pages_escape_text_as_the_mails_do() {
         .unwrap();
     assert_eq!(page, format!("<p>{}</p>", pbem_engine::board::escape(text)));
     assert_eq!(page, "<p>Bob&#39;s &lt;b&gt;&amp;&quot;</p>");
+}
+
+#[test]
+fn a_games_outcome_is_said_once() {
+    use super::game::outcome;
+    assert_eq!(outcome("drawn", "drawn by agreement"), "drawn by agreement");
+    assert_eq!(outcome("drawn", "no legal move"), "drawn: no legal move");
+    assert_eq!(
+        outcome("black won", "red resigned"),
+        "black won: red resigned"
+    );
+    assert_eq!(
+        outcome("black won", "Black won on time"),
+        "Black won on time"
+    );
+    assert_eq!(outcome("drawn", ""), "drawn");
+    // A reason shorter than the outcome, or cut inside a letter.
+    assert_eq!(outcome("black won", "é"), "black won: é");
 }

@@ -35,3 +35,4 @@ mod site;
 mod site_browser;
 mod site_html;
 mod site_long;
+mod site_phone;

@@ -161,7 +161,7 @@ fn in_a_browser_the_moves_step_through_the_board() {
         .to_string();
     assert!(!slider.contains("hidden"), "the slider is shown: {slider}");
     assert!(
-        dom.contains("<a href=\"#p5\" data-ply=\"5\" class=\"now\">"),
+        dom.contains("<a href=\"#p5\" id=\"m5\" data-ply=\"5\" class=\"now\">"),
         "move 5 is marked"
     );
     // Two moves, two different boards; the same move twice, the same.

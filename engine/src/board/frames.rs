@@ -8,9 +8,12 @@
 //!
 //! Position `n` is the group with id `{prefix}{n}` and class `ply`; the
 //! page shows one at a time (its CSS: `:target`, the last by default).
+//! With captions ([`svg_frames_captioned`]), each group also holds its
+//! own, in a band under the board: the caption shown is always the
+//! position's on show, with or without a script.
 
 use super::svg::{FONT, FRAME, SQUARE};
-use super::{Board, Kind, Piece, Shade, Stone, palette};
+use super::{Board, Kind, Piece, Shade, Stone, escape_text, palette};
 use crate::geom::Sq;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -25,17 +28,35 @@ pub fn svg_frames(boards: &[Board], prefix: &str) -> String {
 /// `from` (its group `{prefix}{from}`), so that a long game drawn on
 /// several pages keeps one name for each position.
 pub fn svg_frames_from(boards: &[Board], prefix: &str, from: usize) -> String {
+    svg_frames_captioned(boards, prefix, from, &[])
+}
+
+/// [`svg_frames_from`] with `captions[i]` under position `from + i`'s
+/// board, in a band of its own (none: no band). A caption too long for
+/// the band's width is narrowed to fit it.
+pub fn svg_frames_captioned(
+    boards: &[Board],
+    prefix: &str,
+    from: usize,
+    captions: &[String],
+) -> String {
     let Some(first) = boards.first() else {
         return String::new();
     };
     let g = first.geometry;
     let w = u32::from(g.width) * SQUARE + 2 * FRAME;
-    let h = u32::from(g.height) * SQUARE + 2 * FRAME;
+    let board_h = u32::from(g.height) * SQUARE + 2 * FRAME;
+    let band = Band::under(w, board_h, !captions.is_empty());
+    let h = board_h + band.height;
     let mut looks = Looks::default();
     let mut body = String::new();
     for (n, board) in boards.iter().enumerate() {
+        let caption = captions.get(n);
         let n = from + n;
         let _ = write!(body, "<g id=\"{prefix}{n}\" class=\"ply\">");
+        if let Some(c) = caption {
+            band.caption(&mut body, c);
+        }
         for (s, sq) in board.squares.iter().enumerate() {
             let s = Sq(s as u8);
             let (x, y) = corner(first, s);
@@ -72,9 +93,16 @@ pub fn svg_frames_from(boards: &[Board], prefix: &str, from: usize) -> String {
     out.push_str("</defs>\n");
     let _ = writeln!(
         out,
-        "<rect width=\"{w}\" height=\"{h}\" fill=\"{}\"/>",
+        "<rect width=\"{w}\" height=\"{board_h}\" fill=\"{}\"/>",
         palette::LINE
     );
+    if band.height > 0 {
+        let _ = writeln!(
+            out,
+            "<rect y=\"{board_h}\" width=\"{w}\" height=\"{}\" fill=\"#fff\"/>",
+            band.height
+        );
+    }
     for (s, sq) in first.squares.iter().enumerate() {
         let s = Sq(s as u8);
         let (x, y) = corner(first, s);
@@ -84,6 +112,49 @@ pub fn svg_frames_from(boards: &[Board], prefix: &str, from: usize) -> String {
     out.push_str(&body);
     out.push_str("</svg>\n");
     out
+}
+
+/// The band of captions under a board `w` wide and `top` high: its
+/// letters a 26th of the board's width (about 12 px wherever a phone
+/// draws the board across its screen).
+struct Band {
+    width: u32,
+    top: u32,
+    height: u32,
+    size: u32,
+}
+
+impl Band {
+    fn under(width: u32, top: u32, shown: bool) -> Band {
+        let size = width / 26;
+        let height = if shown { size * 2 } else { 0 };
+        Band {
+            width,
+            top,
+            height,
+            size,
+        }
+    }
+
+    /// `text` in the band, at its left, narrowed to the band's width
+    /// when its letters (about 0.56 of their size wide, in Arial) would
+    /// not fit.
+    fn caption(&self, out: &mut String, text: &str) {
+        let room = self.width - 2 * FRAME;
+        let wide = text.chars().count() as u32 * self.size * 56 / 100;
+        let fit = if wide > room {
+            format!(" textLength=\"{room}\" lengthAdjust=\"spacingAndGlyphs\"")
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            out,
+            "<text class=\"caption\" x=\"{FRAME}\" y=\"{}\" font-size=\"{}\" fill=\"#222\"{fit}>{}</text>",
+            self.top + self.size * 7 / 5,
+            self.size,
+            escape_text(text)
+        );
+    }
 }
 
 /// The top left corner of square `s` as `board` shows it.
@@ -221,6 +292,28 @@ mod tests {
         assert!(s.contains("<g id=\"p200\" class=\"ply\">"), "{s}");
         assert!(s.contains("<g id=\"p201\" class=\"ply\">"), "{s}");
         assert!(!s.contains("<g id=\"p0\""), "{s}");
+    }
+
+    #[test]
+    fn each_position_carries_its_own_caption_under_the_board() {
+        let long = "After move 12: white 47x29x11x61x43x25x7x21x39x57x75".to_string();
+        let s = svg_frames_captioned(
+            &[board(0, 9), board(9, 0)],
+            "p",
+            4,
+            &["The start <a>".into(), long],
+        );
+        // A band under the 8x8 board (396 units): 30 units high.
+        assert!(s.contains("viewBox=\"0 0 396 426\""), "{s}");
+        let (p4, p5) = s.split_once("<g id=\"p5\"").unwrap();
+        let p4 = p4.split("<g id=\"p4\"").nth(1).unwrap();
+        assert!(p4.contains(">The start &lt;a&gt;</text>"), "{p4}");
+        assert!(!p4.contains("textLength"), "a short caption as it is");
+        assert!(p5.contains("textLength=\"384\""), "a long one fitted: {p5}");
+        // Without captions, no band.
+        let plain = svg_frames_from(&[board(0, 9)], "p", 0);
+        assert!(plain.contains("viewBox=\"0 0 396 396\""), "{plain}");
+        assert!(!plain.contains("caption"));
     }
 
     #[test]
