@@ -38,6 +38,7 @@ mod rules;
 mod spread;
 #[cfg(test)]
 mod tests;
+mod tournament;
 
 use crate::store::{self, Store, StoreError};
 use pbem_engine::record::Record;

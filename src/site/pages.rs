@@ -4,7 +4,6 @@
 use super::game::shown;
 use super::pager::{self, ROWS_PER_PAGE};
 use super::{Options, SiteError, Summary};
-use crate::adjudicate::league_state;
 use crate::store::Store;
 use minijinja::value::Serde;
 use minijinja::{Environment, Value, context};
@@ -172,7 +171,7 @@ pub(super) fn lists(
     }
     for name in &tournaments {
         if let Some(t) = store.tournament(name)? {
-            out.push(tournament_page(env, store, &t, games, options)?);
+            out.extend(super::tournament::pages(env, store, &t, games, options)?);
         }
     }
     for (path, _) in &out {
@@ -420,58 +419,4 @@ fn ratings_pages(
         }
     }
     Ok((out, rated))
-}
-
-/// A tournament's page: its standings and rounds, each game linked when
-/// it is on the site.
-fn tournament_page(
-    env: &Environment<'_>,
-    store: &Store,
-    t: &crate::store::league::TournamentFile,
-    games: &BTreeMap<String, Summary>,
-    options: &Options,
-) -> Result<Page, SiteError> {
-    let name = |seat: usize| t.players.get(seat).map(|p| shown(store, p, options));
-    let state = league_state(t);
-    let standings: Vec<Value> = state
-        .standings()
-        .iter()
-        .map(|l| {
-            context! {
-                place => l.place, name => name(l.seat),
-                points => l.points.to_string(), tie_break => l.tie_break.to_string(),
-                won => l.won, drawn => l.drawn, lost => l.lost,
-                dropped => t.dropped.contains(&l.seat),
-            }
-        })
-        .collect();
-    let rounds: Vec<Value> = t
-        .played
-        .iter()
-        .map(|r| {
-            let games: Vec<Value> = r
-                .games
-                .iter()
-                .map(|g| {
-                    context! {
-                        first => name(g.first), second => name(g.second),
-                        game => g.game.as_ref().filter(|id| games.contains_key(*id)),
-                        outcome => g.outcome.zip(name(g.first).zip(name(g.second)))
-                            .map(|(o, (first, second))| o.words(&first, &second)),
-                    }
-                })
-                .collect();
-            context! { games, bye => r.bye.and_then(name) }
-        })
-        .collect();
-    let game = t.rules.name();
-    let ctx = context! {
-        root => "../", name => &t.name, game, format => t.format.name(), over => t.over,
-        tie_break => pbem_league::standings::TieBreak::of(t.format).name(),
-        standings, rounds,
-    };
-    Ok((
-        PathBuf::from(format!("tournaments/{}.html", t.name)),
-        render(env, "tournament.html", ctx)?,
-    ))
 }

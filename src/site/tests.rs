@@ -481,3 +481,69 @@ fn a_games_outcome_is_said_once() {
     // A reason shorter than the outcome, or cut inside a letter.
     assert_eq!(outcome("black won", "é"), "black won: é");
 }
+
+#[test]
+fn a_long_tournament_goes_on_over_pages_of_at_most_200_rows() {
+    let site = Site::new();
+    let players: Vec<String> = (0..64)
+        .map(|i| format!("P{i} <p{i}@example.org>"))
+        .collect();
+    // A round robin of 64 played to its end: 63 rounds of 32 games.
+    let played = (0..63)
+        .map(|r| crate::store::league::RoundFile {
+            games: (0..32)
+                .map(|g| crate::store::league::Pairing {
+                    first: g,
+                    second: (g + r + 1) % 64,
+                    game: None,
+                    outcome: None,
+                })
+                .collect(),
+            bye: None,
+            closed_by: None,
+        })
+        .collect();
+    let cup = crate::store::league::TournamentFile {
+        name: "big".into(),
+        rules: crate::rules::Rules::Mad,
+        format: pbem_league::pairing::Format::RoundRobin,
+        rounds: 0,
+        clock: None,
+        rated: false,
+        created: "2026-03-01T00:00:00Z".parse().unwrap(),
+        begins: "2026-03-01T00:00:00Z".parse().unwrap(),
+        signup: false,
+        drop_after_timeouts: 0,
+        players,
+        dropped: Vec::new(),
+        timeouts: Vec::new(),
+        played,
+        over: true,
+    };
+    site.store.write_tournament(&cup).unwrap();
+    site.build();
+    // 64 standings and 2,016 games: 11 pages.
+    let pages: Vec<String> = (1..=11)
+        .map(|k| site.page(&format!("tournaments/{}", super::pager::file("big", k))))
+        .collect();
+    assert!(!site.www().join("tournaments/big_12.html").exists());
+    let mut games = 0;
+    for (k, page) in pages.iter().enumerate() {
+        let rows = page.matches("<tr><td>").count() + page.matches("<li>").count();
+        assert!(rows <= 200, "page {}: {rows} rows", k + 1);
+        games += page.matches("<li>").count();
+        assert!(
+            page.contains("aria-label=\"pages\""),
+            "page {} links the others",
+            k + 1
+        );
+    }
+    assert_eq!(games, 63 * 32);
+    assert_eq!(
+        pages[0].matches("<tr><td>").count(),
+        64,
+        "the standings first"
+    );
+    assert!(pages[1].contains("(continued)"), "a round cut goes on");
+    assert!(pages[10].contains("<h2>Round 63"), "{}", pages[10]);
+}
