@@ -31,6 +31,9 @@ const MEASURE: &str = include_str!("site_phone/measure.html");
 /// lists run to more than one page of 200 rows.
 const COPIES: usize = 210;
 
+/// A player's name longer than a phone is wide, with nowhere to break it.
+const LONG_NAME: &str = "Maximilianus-Bartholomaeus-Featherstonehaugh-Cholmondeley";
+
 /// A data folder with a long game of M.A.D. (two pages), a game of each
 /// other game, the copies, a tournament and ratings; its site in `www`.
 fn archive(dir: &Path) -> PathBuf {
@@ -60,7 +63,12 @@ fn archive(dir: &Path) -> PathBuf {
     let id = mad.file_stem().unwrap().to_string_lossy().into_owned();
     for i in 0..COPIES {
         let copy = format!("mad-{i:012}");
-        std::fs::write(games.join(format!("{copy}.toml")), text.replace(&id, &copy)).unwrap();
+        let mut text = text.replace(&id, &copy);
+        if i % 2 == 0 {
+            // A name without a space to break it at, in the newest.
+            text = text.replace("\"Bob <", &format!("\"{LONG_NAME} <"));
+        }
+        std::fs::write(games.join(format!("{copy}.toml")), text).unwrap();
     }
     let config = setup.join("pbem.toml");
     let config = config.to_str().unwrap();
@@ -162,6 +170,8 @@ fn pages(www: &Path) -> Vec<String> {
 fn every_kind_of_page_reads_on_a_phone_without_a_script() {
     let dir = tempfile::tempdir().unwrap();
     let www = archive(dir.path());
+    let index = std::fs::read_to_string(www.join("index.html")).unwrap();
+    assert!(index.contains(LONG_NAME), "the long name is on show");
     let mut pages = pages(&www);
     for kind in [
         "finished_2",
