@@ -6,6 +6,9 @@ use crate::transport::SendConfig;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
+mod init;
+pub use init::{InitError, InitSend, init_text};
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {

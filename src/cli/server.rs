@@ -46,20 +46,49 @@ impl ConfigArg {
 }
 
 /// Write a commented pbem.toml: the embedded default (a local Maildir in,
-/// Maildirs out), ready for `pbem poll`. It writes the defaults as they
-/// are: --set is refused here (edit the file instead).
+/// Maildirs out), ready for `pbem poll`, and make its data folder and
+/// inbox Maildir. It writes the defaults as they are: --set is refused
+/// here (edit the file instead). --data-root and --send write the same
+/// file with pbem's folders under one folder (absolute paths) and the
+/// replies going to the mail server on this machine; --stdout prints the
+/// file and makes nothing (the Debian package's /etc/pbem/pbem.toml is
+/// `pbem init --data-root /var/lib/pbem --send localhost --stdout`).
 ///
 /// Examples:
 ///   pbem init
 ///   pbem init --config /srv/pbem/pbem.toml
+///   pbem init --config /etc/pbem/pbem.toml --data-root /var/lib/pbem --send localhost
 #[derive(Args, Debug)]
 #[command(verbatim_doc_comment)]
 pub struct Init {
     #[command(flatten)]
     config: ConfigArg,
     /// Replace an existing file.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "stdout")]
     force: bool,
+    /// Put pbem's folders under DIR, written as absolute paths: the data
+    /// folder DIR/data, the inbox Maildir DIR/mail/inbox, the sent
+    /// Maildirs DIR/mail/sent (default: data, mail/inbox and mail/sent
+    /// beside the file).
+    #[arg(long, value_name = "DIR")]
+    data_root: Option<PathBuf>,
+    /// Where the replies go.
+    #[arg(long, value_enum, value_name = "HOW", default_value_t = Send::Maildir)]
+    send: Send,
+    /// Print the file on standard output instead: no file, no folder is
+    /// made.
+    #[arg(long)]
+    stdout: bool,
+}
+
+/// `pbem init --send`: where the file sends the replies.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Send {
+    /// One Maildir per recipient under mail/sent: no mail server needed.
+    Maildir,
+    /// SMTP to the mail server on this machine (Postfix, Exim): 127.0.0.1
+    /// port 25, no TLS, no password.
+    Localhost,
 }
 
 impl Init {
@@ -75,6 +104,21 @@ impl Init {
             );
             return Ok(1);
         }
+        let send = match self.send {
+            Send::Maildir => config::InitSend::Maildir,
+            Send::Localhost => config::InitSend::Localhost,
+        };
+        let text = match config::init_text(self.data_root.as_deref(), send) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("pbem init: {e}");
+                return Ok(2);
+            }
+        };
+        if self.stdout {
+            out!("{}", text.trim_end());
+            return Ok(0);
+        }
         if path.exists() && !self.force {
             eprintln!(
                 "pbem init: {} exists; add --force to replace it",
@@ -85,7 +129,7 @@ impl Init {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
-        crate::store::files::write_atomic(&path, config::INIT)?;
+        crate::store::files::write_atomic(&path, &text)?;
         let c = Config::load(&path)?;
         Store::open(&c.data)?;
         let maildir = c.inbox.maildir.clone().unwrap_or_default();

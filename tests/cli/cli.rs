@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+mod init;
 mod newcomer;
 
 fn pbem(args: &[&str], stdin: Option<&str>) -> Output {
