@@ -2,6 +2,7 @@
 //! comment is its `--help` and an `execute` method returning the exit code.
 
 mod admin;
+mod analyse;
 mod bot;
 mod check;
 mod demo;
@@ -74,6 +75,7 @@ pub enum Command {
     Site(site::Site),
     Suggest(bot::Suggest),
     Match(bot::Match),
+    Analyse(analyse::Analyse),
     Help(docs::Help),
 }
 
@@ -116,6 +118,7 @@ impl Cli {
             Command::Site(c) => c.execute(),
             Command::Suggest(c) => c.execute(),
             Command::Match(c) => c.execute(),
+            Command::Analyse(c) => c.execute(),
             Command::Help(c) => c.execute(),
         }
     }

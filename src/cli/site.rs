@@ -63,7 +63,7 @@ impl Site {
         }
         let bar = !self.quiet && std::io::stderr().is_terminal();
         let started = Instant::now();
-        let mut bar = Bar::new(bar, started);
+        let mut bar = Bar::new(bar, "games", started);
         let mut progress = |done: usize, of: usize| bar.show(done, of);
         let built = match site::build(&store, &self.dir, &options, &mut progress) {
             Ok(b) => b,
@@ -96,8 +96,10 @@ impl Site {
 /// The progress bar on a terminal: redrawn at most ten times a second
 /// (a site of ten thousand games calls it ten thousand times), with the
 /// games a second and the time left.
-struct Bar {
+pub(super) struct Bar {
     on: bool,
+    /// What it counts: "games", "positions".
+    unit: &'static str,
     started: Instant,
     /// When it was last drawn (whether it was), and the games done then.
     shown: Option<Instant>,
@@ -105,16 +107,17 @@ struct Bar {
 }
 
 impl Bar {
-    fn new(on: bool, started: Instant) -> Bar {
+    pub(super) fn new(on: bool, unit: &'static str, started: Instant) -> Bar {
         Bar {
             on,
+            unit,
             started,
             shown: None,
             drawn: 0,
         }
     }
 
-    fn show(&mut self, done: usize, of: usize) {
+    pub(super) fn show(&mut self, done: usize, of: usize) {
         let now = Instant::now();
         let due = self
             .shown
@@ -125,12 +128,12 @@ impl Bar {
         }
         self.shown = Some(now);
         self.drawn = done;
-        eprint!("\r{}", line(done, of, now - self.started));
+        eprint!("\r{}", line(done, of, self.unit, now - self.started));
         let _ = std::io::stderr().flush();
     }
 
     /// Ends the bar's line, if it was drawn.
-    fn end(&self) {
+    pub(super) fn end(&self) {
         if self.shown.is_some() {
             eprintln!();
         }
@@ -138,7 +141,7 @@ impl Bar {
 }
 
 /// The bar's line: `[####    ] 2500/10000 games, 1250/s, 6 s left`.
-fn line(done: usize, of: usize, spent: Duration) -> String {
+fn line(done: usize, of: usize, unit: &str, spent: Duration) -> String {
     let width = 40;
     let filled = (done * width).checked_div(of).unwrap_or(width).min(width);
     let secs = spent.as_secs_f64();
@@ -149,7 +152,7 @@ fn line(done: usize, of: usize, spent: Duration) -> String {
         String::new()
     };
     format!(
-        "[{}{}] {done}/{of} games, {rate:.0}/s{left}  ",
+        "[{}{}] {done}/{of} {unit}, {rate:.0}/s{left}  ",
         "#".repeat(filled),
         " ".repeat(width - filled)
     )
@@ -161,16 +164,16 @@ mod tests {
 
     #[test]
     fn the_bar_shows_the_rate_and_the_time_left() {
-        let l = line(2500, 10_000, Duration::from_secs(2));
+        let l = line(2500, 10_000, "games", Duration::from_secs(2));
         assert!(
             l.starts_with(&format!("[{}{}]", "#".repeat(10), " ".repeat(30))),
             "{l}"
         );
         assert!(l.contains("2500/10000 games, 1250/s, 6 s left"), "{l}");
-        let end = line(10_000, 10_000, Duration::from_secs(8));
+        let end = line(10_000, 10_000, "games", Duration::from_secs(8));
         assert!(end.contains("10000/10000 games, 1250/s  "), "{end}");
         assert!(!end.contains("left"), "{end}");
         // An empty data folder.
-        assert!(line(0, 0, Duration::ZERO).contains("0/0 games, 0/s"));
+        assert!(line(0, 0, "games", Duration::ZERO).contains("0/0 games, 0/s"));
     }
 }

@@ -15,6 +15,7 @@
 mod common;
 
 mod admin;
+mod analyse;
 mod bot;
 mod check_optional;
 mod citations;

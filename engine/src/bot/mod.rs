@@ -15,6 +15,7 @@
 //! by all games; each game's evaluation ([`Evaluate`]) lives in its own
 //! folder, `games/<game>/eval.rs`.
 
+pub mod analyse;
 pub mod arena;
 pub mod eval;
 mod limits;
@@ -78,20 +79,57 @@ pub fn choose<G: Evaluate>(pos: &G, limits: &Limits, seed: u64) -> Option<Choice
             nodes: 0,
             think: clock.elapsed(),
         }),
-        _ => {
-            // A stable start (the order of the generator is the game's),
-            // then the seed's shuffle.
-            let mut rng = fastrand::Rng::with_seed(seed);
-            rng.shuffle(&mut moves);
-            let found = search::Search::new(clock).run(pos, moves);
-            Some(Choice {
-                mv: found.mv,
-                score: found.score,
-                depth: found.depth,
-                nodes: found.nodes,
-                think: clock.elapsed(),
-            })
-        }
+        _ => Some(searched(pos, moves, clock, seed)),
+    }
+}
+
+/// [`choose`], searching even an only move, with `played` (a legal move
+/// there) searched first at every iteration: the bot's choice, and the
+/// exact score of `played` at the depth of that choice (for the analysis,
+/// [`analyse`]).
+pub(crate) fn weigh<G: Evaluate>(
+    pos: &G,
+    limits: &Limits,
+    seed: u64,
+    played: G::Move,
+) -> Option<(Choice<G::Move>, Option<i32>)> {
+    let clock = Clock::start(limits.budget());
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = fastrand::Rng::with_seed(seed);
+    rng.shuffle(&mut moves);
+    let found = search::Search::new(clock).run_with_first(pos, moves, played);
+    let choice = Choice {
+        mv: found.mv,
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+        think: clock.elapsed(),
+    };
+    Some((choice, found.first))
+}
+
+/// The search over `moves` (the legal moves of `pos`, at least one).
+fn searched<G: Evaluate>(
+    pos: &G,
+    mut moves: Vec<G::Move>,
+    clock: Clock,
+    seed: u64,
+) -> Choice<G::Move> {
+    // A stable start (the order of the generator is the game's), then the
+    // seed's shuffle.
+    let mut rng = fastrand::Rng::with_seed(seed);
+    rng.shuffle(&mut moves);
+    let found = search::Search::new(clock).run(pos, moves);
+    Choice {
+        mv: found.mv,
+        score: found.score,
+        depth: found.depth,
+        nodes: found.nodes,
+        think: clock.elapsed(),
     }
 }
 

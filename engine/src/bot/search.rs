@@ -31,12 +31,21 @@ pub struct Found<M> {
     /// The depth of the deepest iteration finished (or begun and used).
     pub depth: u32,
     pub nodes: u64,
+    /// The exact score of the move searched first at every iteration
+    /// ([`Search::first`]), in the iteration the result comes from.
+    pub first: Option<i32>,
 }
 
 pub(crate) struct Search<G: Evaluate> {
     clock: Clock,
     nodes: u64,
     stopped: bool,
+    /// A move to search first at every iteration, with the whole window:
+    /// its exact score beside the best move's, at the same depth (the
+    /// analysis: the move played against the best).
+    first: Option<G::Move>,
+    /// Its score in the last iteration, when it was searched.
+    first_score: Option<i32>,
     killers: Vec<[Option<G::Move>; 2]>,
     history: HashMap<G::Move, u32>,
 }
@@ -57,6 +66,8 @@ impl<G: Evaluate> Search<G> {
             clock,
             nodes: 0,
             stopped: false,
+            first: None,
+            first_score: None,
             killers: vec![[None; 2]; MAX_DEPTH as usize + 2],
             history: HashMap::new(),
         }
@@ -71,6 +82,7 @@ impl<G: Evaluate> Search<G> {
             score: 0,
             depth: 0,
             nodes: 0,
+            first: None,
         };
         for depth in 1..=MAX_DEPTH {
             let (mv, score, complete) = self.root_iteration(pos, &mut root, depth);
@@ -80,6 +92,7 @@ impl<G: Evaluate> Search<G> {
                     score,
                     depth,
                     nodes: 0,
+                    first: self.first_score.or(best.first),
                 };
             }
             // A proven result needs no deeper look.
@@ -91,15 +104,35 @@ impl<G: Evaluate> Search<G> {
         best
     }
 
+    /// [`Search::run`], searching `first` (one of `moves`) first at every
+    /// iteration: its exact score comes back in [`Found::first`].
+    pub(crate) fn run_with_first(
+        &mut self,
+        pos: &G,
+        moves: Vec<G::Move>,
+        first: G::Move,
+    ) -> Found<G::Move> {
+        self.first = Some(first);
+        self.run(pos, moves)
+    }
+
     /// One iteration at the root: scores each move (the best of the last
-    /// iteration first), sorts them for the next. Returns the best move,
-    /// its score and whether every move was searched.
+    /// iteration first, or [`Search::first`]), sorts them for the next.
+    /// Returns the best move, its score and whether every move was
+    /// searched.
     fn root_iteration(
         &mut self,
         pos: &G,
         root: &mut [(G::Move, i32)],
         depth: u32,
     ) -> (G::Move, i32, bool) {
+        if let Some(at) = self
+            .first
+            .and_then(|f| root.iter().position(|(m, _)| *m == f))
+        {
+            root[..=at].rotate_right(1);
+        }
+        self.first_score = None;
         let mut alpha = -WIN - 1;
         let mut best = root[0].0;
         let mut searched = 0;
@@ -109,6 +142,10 @@ impl<G: Evaluate> Search<G> {
             let score = -self.negamax(&child, depth - 1, 1, -WIN - 1, -alpha);
             if self.stopped {
                 break;
+            }
+            if searched == 0 && self.first == Some(*mv) {
+                // Searched with the whole window: its exact score.
+                self.first_score = Some(score);
             }
             searched += 1;
             *scored = score;
