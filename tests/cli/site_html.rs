@@ -29,21 +29,7 @@ fn every_kind_of_page_is_valid_html() {
     common::pbem_ok(&["demo", "--dir", setup.to_str().unwrap(), "--game", "mad"]);
     let config = setup.join("pbem.toml");
     let config = config.to_str().unwrap();
-    common::pbem_ok(&[
-        "tournament",
-        "new",
-        "cup",
-        "--game",
-        "embed",
-        "--player",
-        "ann@example.org",
-        "--player",
-        "bob@example.org",
-        "--player",
-        "cy@example.org",
-        "--config",
-        config,
-    ]);
+    common::new_cup(config);
     let www = dir.path().join("www");
     common::pbem_ok(&["site", www.to_str().unwrap(), "--config", config]);
     let pages: Vec<PathBuf> = common::files(&www)

@@ -72,21 +72,7 @@ fn archive(dir: &Path) -> PathBuf {
     }
     let config = setup.join("pbem.toml");
     let config = config.to_str().unwrap();
-    common::pbem_ok(&[
-        "tournament",
-        "new",
-        "cup",
-        "--game",
-        "embed",
-        "--player",
-        "ann@example.org",
-        "--player",
-        "bob@example.org",
-        "--player",
-        "cy@example.org",
-        "--config",
-        config,
-    ]);
+    common::new_cup(config);
     let www = dir.join("www");
     common::pbem_ok(&["site", www.to_str().unwrap(), "--config", config]);
     www

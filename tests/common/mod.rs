@@ -116,6 +116,27 @@ pub fn assert_nothing_left(store: &pbem::store::Store, data: &Path) {
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
 }
 
+/// A tournament "cup" of Embed for ann, bob and cy, made by `pbem
+/// tournament new` in the setup of `config`: a tournament's pages to
+/// look at.
+pub fn new_cup(config: &str) {
+    pbem_ok(&[
+        "tournament",
+        "new",
+        "cup",
+        "--game",
+        "embed",
+        "--player",
+        "ann@example.org",
+        "--player",
+        "bob@example.org",
+        "--player",
+        "cy@example.org",
+        "--config",
+        config,
+    ]);
+}
+
 /// Every file under `dir`, at any depth (none when it is missing).
 pub fn files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
