@@ -11,8 +11,8 @@
 //!
 //! What it costs: the executable's own image is not placed at a random
 //! address (the shared libraries, the heap, the stack and every mapping
-//! still are). pbem is written in Rust (its own `unsafe` is three system
-//! calls: `poll`, `syncfs`, `sync`); a packager who wants the
+//! still are). pbem is written in Rust and has no `unsafe` of its own
+//! (its system calls go through rustix); a packager who wants the
 //! position-independent build all the same sets `PBEM_PIE=1` when
 //! building.
 

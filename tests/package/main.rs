@@ -192,6 +192,13 @@ fn check_the_layout() {
         "--stdout",
     ]));
     assert_eq!(std::fs::read_to_string(CONFIG).unwrap(), made);
+    // It may hold a mail password: root's and pbem's only.
+    let meta = std::fs::metadata(CONFIG).unwrap();
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    assert_eq!(meta.permissions().mode() & 0o777, 0o640, "{CONFIG}'s mode");
+    let group = run(Command::new("stat").args(["-c", "%U:%G", CONFIG]));
+    assert_eq!(group.trim(), "root:pbem", "{CONFIG}'s owner");
+    assert_eq!(meta.uid(), 0);
     let unit = unit::installed();
     for line in [
         "ProtectSystem=strict",
