@@ -32,7 +32,7 @@ const MEASURE: &str = include_str!("site_phone/measure.html");
 const COPIES: usize = 210;
 
 /// A player's name longer than a phone is wide, with nowhere to break it.
-const LONG_NAME: &str = "Maximilianus-Bartholomaeus-Featherstonehaugh-Cholmondeley";
+const LONG_NAME: &str = "MaximilianusBartholomaeusFeatherstonehaughCholmondeley";
 
 /// A data folder with a long game of M.A.D. (two pages), a game of each
 /// other game, the copies, a tournament and ratings; its site in `www`.
