@@ -55,7 +55,10 @@ pub(super) fn pages(
                 .collect()
         })
         .collect();
-    let sizes: Vec<usize> = rounds.iter().map(Vec::len).collect();
+    // A round's rows: its games, then its bye.
+    let sizes: Vec<usize> = (t.played.iter().zip(&rounds))
+        .map(|(r, games)| games.len() + usize::from(r.bye.is_some()))
+        .collect();
     let laid = lay_out(standings.len(), &sizes, ROWS_PER_PAGE);
     let count = laid.len();
     let stem = format!("tournaments/{}", t.name);
@@ -66,12 +69,14 @@ pub(super) fn pages(
             .rounds
             .iter()
             .map(|(r, span)| {
-                let bye = (span.end == sizes[*r])
+                let games = &rounds[*r];
+                let shown = span.start.min(games.len())..span.end.min(games.len());
+                let bye = (span.end > games.len())
                     .then(|| t.played[*r].bye.and_then(name))
                     .flatten();
                 context! {
                     number => r + 1, continued => span.start > 0,
-                    games => &rounds[*r][span.clone()], bye,
+                    games => &games[shown], bye,
                 }
             })
             .collect();
@@ -93,15 +98,15 @@ pub(super) fn pages(
 }
 
 /// What one page shows: rows of the standings, and stretches of rounds
-/// (a round's number from 0, its games shown).
+/// (a round's number from 0, its rows shown: its games, then its bye).
 #[derive(Debug, Default, PartialEq, Eq)]
 struct Laid {
     standings: Range<usize>,
     rounds: Vec<(usize, Range<usize>)>,
 }
 
-/// The standings' `players` rows, then the rounds of `sizes` games, laid
-/// on pages of at most `per` rows: at least one page.
+/// The standings' `players` rows, then the rounds of `sizes` rows (games
+/// and bye), laid on pages of at most `per` rows: at least one page.
 fn lay_out(players: usize, sizes: &[usize], per: usize) -> Vec<Laid> {
     let per = per.max(1);
     let mut pages = vec![Laid::default()];
