@@ -138,7 +138,7 @@ impl Tally {
     /// The average loss of a move between two evaluations, in pieces.
     fn average(&self) -> f64 {
         let moves = self.weighed.max(1) as f64;
-        (self.lost as f64 / moves / 100.0 * 100.0).round() / 100.0
+        (self.lost as f64 / moves).round() / 100.0
     }
 
     fn json(&self) -> serde_json::Value {

@@ -219,14 +219,17 @@ fn draw<G: Game>(
         G::RULES.side_name(s)
     };
     let caption = m.env.get_template("caption.txt")?;
-    let geometry = G::RULES.geometry();
+    // A move's text: the page's own, or (the position a later page
+    // begins with) the move before the page.
+    let text = |ply: usize| match ply.checked_sub(page.first + 1) {
+        Some(i) => texts[i].clone(),
+        None => replayed.moves[ply - 1].canonical(G::RULES.geometry()),
+    };
     let captions = (page.first..=page.last)
         .map(|ply| {
-            let ctx = match ply.checked_sub(1) {
-                None => context! { ply, side => G::RULES.side_name(first) },
-                Some(i) => context! {
-                    ply, side => side_of(ply), text => replayed.moves[i].canonical(geometry),
-                },
+            let ctx = match ply {
+                0 => context! { ply, side => G::RULES.side_name(first) },
+                _ => context! { ply, side => side_of(ply), text => text(ply) },
             };
             caption.render(ctx)
         })

@@ -347,6 +347,32 @@ fn a_players_list_is_on_pages_of_200_games() {
     assert!(!site.www().join(format!("players/{ann}_4.html")).exists());
 }
 
+/// A round robin of M.A.D. called `name` between `players`, its rounds
+/// so far `played`, made on 1 March 2026.
+fn round_robin(
+    name: &str,
+    players: Vec<String>,
+    played: Vec<crate::store::league::RoundFile>,
+) -> crate::store::league::TournamentFile {
+    crate::store::league::TournamentFile {
+        name: name.into(),
+        rules: crate::rules::Rules::Mad,
+        format: pbem_league::pairing::Format::RoundRobin,
+        rounds: 0,
+        clock: None,
+        rated: false,
+        created: "2026-03-01T00:00:00Z".parse().unwrap(),
+        begins: "2026-03-01T00:00:00Z".parse().unwrap(),
+        signup: false,
+        drop_after_timeouts: 0,
+        players,
+        dropped: Vec::new(),
+        timeouts: Vec::new(),
+        played,
+        over: false,
+    }
+}
+
 /// Players as records, tournaments and ratings may name them: with an
 /// address for a display name in every form seen, or hiding one.
 const PLAYERS: &[&str] = &[
@@ -379,23 +405,8 @@ fn no_served_file_holds_an_address_in_any_form() {
         ratings.table.players.insert(address, Default::default());
     }
     site.store.write_ratings("mad", &ratings).unwrap();
-    let cup = crate::store::league::TournamentFile {
-        name: "cup".into(),
-        rules: crate::rules::Rules::Mad,
-        format: pbem_league::pairing::Format::RoundRobin,
-        rounds: 0,
-        clock: None,
-        rated: false,
-        created: "2026-03-01T00:00:00Z".parse().unwrap(),
-        begins: "2026-03-01T00:00:00Z".parse().unwrap(),
-        signup: false,
-        drop_after_timeouts: 0,
-        players: PLAYERS.iter().map(|p| p.to_string()).collect(),
-        dropped: Vec::new(),
-        timeouts: Vec::new(),
-        played: Vec::new(),
-        over: false,
-    };
+    let players = PLAYERS.iter().map(|p| p.to_string()).collect();
+    let cup = round_robin("cup", players, Vec::new());
     site.store.write_tournament(&cup).unwrap();
     site.build();
     let forbidden: Vec<String> = PLAYERS
@@ -505,21 +516,8 @@ fn a_long_tournament_goes_on_over_pages_of_at_most_200_rows() {
         })
         .collect();
     let cup = crate::store::league::TournamentFile {
-        name: "big".into(),
-        rules: crate::rules::Rules::Mad,
-        format: pbem_league::pairing::Format::RoundRobin,
-        rounds: 0,
-        clock: None,
-        rated: false,
-        created: "2026-03-01T00:00:00Z".parse().unwrap(),
-        begins: "2026-03-01T00:00:00Z".parse().unwrap(),
-        signup: false,
-        drop_after_timeouts: 0,
-        players,
-        dropped: Vec::new(),
-        timeouts: Vec::new(),
-        played,
         over: true,
+        ..round_robin("big", players, played)
     };
     site.store.write_tournament(&cup).unwrap();
     site.build();

@@ -79,7 +79,7 @@ pub fn choose<G: Evaluate>(pos: &G, limits: &Limits, seed: u64) -> Option<Choice
             nodes: 0,
             think: clock.elapsed(),
         }),
-        _ => Some(searched(pos, moves, clock, seed)),
+        _ => Some(searched(pos, moves, clock, seed, None).0),
     }
 }
 
@@ -96,12 +96,28 @@ pub(crate) fn weigh<G: Evaluate>(
     let clock = Clock::start(limits.budget());
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
-    if moves.is_empty() {
-        return None;
-    }
+    (!moves.is_empty()).then(|| searched(pos, moves, clock, seed, Some(played)))
+}
+
+/// The search over `moves` (the legal moves of `pos`, at least one),
+/// with `first` searched first at every depth: the choice, and the exact
+/// score of `first`.
+fn searched<G: Evaluate>(
+    pos: &G,
+    mut moves: Vec<G::Move>,
+    clock: Clock,
+    seed: u64,
+    first: Option<G::Move>,
+) -> (Choice<G::Move>, Option<i32>) {
+    // A stable start (the order of the generator is the game's), then the
+    // seed's shuffle.
     let mut rng = fastrand::Rng::with_seed(seed);
     rng.shuffle(&mut moves);
-    let found = search::Search::new(clock).run_with_first(pos, moves, played);
+    let mut search = search::Search::new(clock);
+    let found = match first {
+        Some(f) => search.run_with_first(pos, moves, f),
+        None => search.run(pos, moves),
+    };
     let choice = Choice {
         mv: found.mv,
         score: found.score,
@@ -109,28 +125,7 @@ pub(crate) fn weigh<G: Evaluate>(
         nodes: found.nodes,
         think: clock.elapsed(),
     };
-    Some((choice, found.first))
-}
-
-/// The search over `moves` (the legal moves of `pos`, at least one).
-fn searched<G: Evaluate>(
-    pos: &G,
-    mut moves: Vec<G::Move>,
-    clock: Clock,
-    seed: u64,
-) -> Choice<G::Move> {
-    // A stable start (the order of the generator is the game's), then the
-    // seed's shuffle.
-    let mut rng = fastrand::Rng::with_seed(seed);
-    rng.shuffle(&mut moves);
-    let found = search::Search::new(clock).run(pos, moves);
-    Choice {
-        mv: found.mv,
-        score: found.score,
-        depth: found.depth,
-        nodes: found.nodes,
-        think: clock.elapsed(),
-    }
+    (choice, found.first)
 }
 
 /// The bot's move at the end of a record, in canonical notation.
