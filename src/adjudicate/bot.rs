@@ -290,10 +290,18 @@ impl Adjudicator<'_> {
         plies: usize,
         done: &dyn Fn(&str) -> bool,
     ) -> Option<(usize, String)> {
-        let last = seat.record.lines.last()?;
+        // The player's conditional moves that answered it come after it.
+        let answers = seat
+            .record
+            .lines
+            .iter()
+            .rev()
+            .take_while(|l| super::conditions::is_conditional(l))
+            .count();
+        let last = seat.record.lines.iter().rev().nth(answers)?;
         if let Entry::Move(text) = &last.entry
             && last.side == Some(seat.side)
-            && let Some(ply) = plies.checked_sub(1)
+            && let Some(ply) = plies.checked_sub(1 + answers)
             && [
                 self.bot_mid(id, ply, &seat.game.nonce),
                 self.bot_mid(id, ply, ""),

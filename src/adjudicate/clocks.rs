@@ -174,6 +174,10 @@ impl Adjudicator<'_> {
                 // the rating and the series read the game from `rec`.
                 let text = record::write::to_string(&rec);
                 let settled = self.settle(id, &rec)?;
+                // The game is over: conditional moves go with it.
+                if self.desk.conditions(id)?.is_some() {
+                    self.desk.set_conditions(id, None)?;
+                }
                 let mut letters = self.news::<G>(id, &rec, &after, side, &secrets, None)?;
                 letters.extend(settled);
                 ("timeout".to_string(), self.compose(&letters)?, Some(text))

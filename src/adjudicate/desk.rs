@@ -10,6 +10,7 @@
 
 use crate::rules::Rules;
 use crate::store::bots::BotGame;
+use crate::store::conditions::Conditions;
 use crate::store::confirm::Confirmation;
 use crate::store::league::{RatingsFile, SeriesFile, TournamentFile};
 use crate::store::{Challenge, GameClock, Player, Secrets, SecretsFile, StoreError};
@@ -63,6 +64,8 @@ pub trait Facts {
     fn bot_game_ids(&self) -> Result<Vec<String>>;
     fn confirmation(&self, id: &str) -> Result<Option<Confirmation>>;
     fn confirmation_ids(&self) -> Result<Vec<String>>;
+    /// Game `id`'s conditional moves, `None` when nobody set any.
+    fn conditions(&self, id: &str) -> Result<Option<Conditions>>;
 
     /// The secrets of `id` side by side, as `rules` names the sides.
     fn secrets(&self, id: &str, rules: Rules) -> Result<Secrets> {
@@ -121,6 +124,10 @@ pub enum Effect {
     BotGame {
         id: String,
         game: Option<BotGame>,
+    },
+    Conditions {
+        id: String,
+        conditions: Option<Conditions>,
     },
 }
 
@@ -331,6 +338,14 @@ impl<'a> Desk<'a> {
         })
     }
 
+    /// Game `id`'s conditional moves set (`Some`) or dropped (`None`).
+    pub fn set_conditions(&self, id: &str, conditions: Option<Conditions>) -> Result<()> {
+        self.push(Effect::Conditions {
+            id: id.into(),
+            conditions,
+        })
+    }
+
     pub fn write_bot_game(&self, id: &str, g: &BotGame) -> Result<()> {
         self.push(Effect::BotGame {
             id: id.into(),
@@ -527,5 +542,14 @@ impl Facts for Desk<'_> {
             Effect::Confirmation { id, confirmation } => Some((id, confirmation.is_some())),
             _ => None,
         }))
+    }
+    fn conditions(&self, id: &str) -> Result<Option<Conditions>> {
+        match self.newest(|e| match e {
+            Effect::Conditions { id: i, conditions } if i == id => Some(conditions.clone()),
+            _ => None,
+        }) {
+            Some(c) => Ok(c),
+            None => self.facts.conditions(id),
+        }
     }
 }

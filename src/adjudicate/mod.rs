@@ -49,6 +49,7 @@ mod auth;
 mod bot;
 mod challenge;
 mod clocks;
+mod conditions;
 mod confirm;
 mod damage;
 mod desk;

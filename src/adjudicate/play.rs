@@ -36,6 +36,13 @@ pub(super) struct Turn<'a, G: Game> {
     pub(super) asked: Vec<Command>,
     /// The number of the command being carried out, in the mail.
     pub(super) index: usize,
+    /// `if ... then ...`, `conditions` and `cancel conditions` in the
+    /// mail: worked out once its moves are carried out, on the position
+    /// they leave.
+    pub(super) wished: Vec<Command>,
+    /// The first of the record's lines this mail writes (or, handled
+    /// again, wrote).
+    pub(super) mail_start: usize,
 }
 
 impl<G: Game> Turn<'_, G> {
@@ -124,7 +131,8 @@ impl Adjudicator<'_> {
         };
         // This mail was handled before a crash: its lines stand in the
         // record. Nothing is written again; the replies are made again.
-        let already = handled_before(&rec, &replayed, m);
+        let run = handled_before(&rec, &replayed, m);
+        let (already, mail_start) = (run.is_some(), run.unwrap_or(rec.lines.len()));
         let clock = self.game_clock(id, &rec)?;
         let mut t = Turn {
             id,
@@ -141,6 +149,8 @@ impl Adjudicator<'_> {
             fates: Vec::new(),
             asked: Vec::new(),
             index: 0,
+            wished: Vec::new(),
+            mail_start,
         };
         if let Some(refused) = self.apply_all(&mut t, m.commands)? {
             return Ok(refused);
@@ -227,6 +237,7 @@ impl Adjudicator<'_> {
     /// A mail carried out: the record and the clock written, the news to
     /// both players, then the answers to `board` and `moves`.
     fn finish<G: Game>(&self, mut t: Turn<'_, G>) -> Result<Handled> {
+        let conditions = self.conditional(&mut t)?;
         let (id, side, secrets, already) = (t.id, t.side, t.secrets, t.already);
         // After the news of the mail's moves, in the order asked.
         let mut asked = Vec::new();
@@ -242,10 +253,16 @@ impl Adjudicator<'_> {
             mut clock,
             ..
         } = t;
+        let mut told = false;
         if changed || already {
             rec.result = Some((replayed.result(), 0));
             if changed {
                 self.desk.write_record(id, &rec)?;
+            }
+            // After the record: a crash between leaves the set as it was
+            // before the mail, which the mail handled again plays through.
+            if let Some(file) = conditions.file.clone() {
+                self.desk.set_conditions(id, file)?;
             }
             // After the record: the clock catches up from the record's
             // times, also after a crash in between.
@@ -256,8 +273,24 @@ impl Adjudicator<'_> {
             // The rating and the series' next step before the news, which
             // shows them.
             let settled = self.settle(id, &rec)?;
-            replies.extend(self.news::<G>(id, &rec, &replayed, side, secrets, clock.as_ref())?);
+            // The news of the last line: a conditional move's, when one
+            // followed the mail's.
+            let mover = match conditions.replies.last() {
+                Some(r) => r.side,
+                None => side,
+            };
+            let news = self.news::<G>(id, &rec, &replayed, mover, secrets, clock.as_ref())?;
+            replies.extend(self.with_conditions(news, &conditions));
             replies.extend(settled);
+            told = true;
+        } else if let Some(file) = conditions.file.clone() {
+            self.desk.set_conditions(id, file)?;
+        }
+        if !told
+            && let Some(letter) =
+                self.conditions_letter::<G>(id, &rec, side, secrets, &conditions)?
+        {
+            replies.push(letter);
         }
         replies.extend(asked);
         Ok(Handled {
@@ -305,6 +338,10 @@ impl Adjudicator<'_> {
                 self.setting(t, c)?;
             }
             Command::Rematch => return self.rematch_command(t, c),
+            Command::Condition(_) | Command::Conditions | Command::CancelConditions => {
+                t.wished.push(c.clone());
+                t.fates.push(format!("{me} asked {c}"));
+            }
             other => self.asked_in_game(t, other)?,
         }
         Ok(Ok(()))
@@ -462,14 +499,16 @@ impl Adjudicator<'_> {
 /// never says so: anyone may send a mail with an id that stands in the
 /// record (a line of the other side's, the bot's, the sender's own
 /// earlier mail), and such a mail is another mail, carried out as any.
-fn handled_before<G: Game>(rec: &Record, replayed: &record::Replayed<G>, m: &GameMail<'_>) -> bool {
-    let Some(mid) = m.mail.message_id.as_deref().map(record::message_id_form) else {
-        return false;
-    };
+///
+/// The index of the run's first line when it was.
+fn handled_before<G: Game>(
+    rec: &Record,
+    replayed: &record::Replayed<G>,
+    m: &GameMail<'_>,
+) -> Option<usize> {
+    let mid = m.mail.message_id.as_deref().map(record::message_id_form)?;
     let ours = |l: &MoveLine| l.message_id.as_ref() == Some(&mid);
-    let Some(last) = rec.lines.iter().rposition(ours) else {
-        return false;
-    };
+    let last = rec.lines.iter().rposition(ours)?;
     let first = rec.lines[..last]
         .iter()
         .rposition(|l| !ours(l))
@@ -477,13 +516,14 @@ fn handled_before<G: Game>(rec: &Record, replayed: &record::Replayed<G>, m: &Gam
     let run = &rec.lines[first..=last];
     let written: Vec<&Command> = m.commands.iter().filter(|c| line_of(c).is_some()).collect();
     if run.len() != written.len() || run.iter().any(|l| l.side != Some(m.side)) {
-        return false;
+        return None;
     }
     let mut ply = rec.lines[..first]
         .iter()
         .filter(|l| matches!(l.entry, Entry::Move(_)))
         .count();
-    run.iter()
+    let same = run
+        .iter()
         .zip(written)
         .all(|(line, c)| match (&line.entry, c) {
             (Entry::Move(played), Command::Move { text, .. }) => {
@@ -500,7 +540,8 @@ fn handled_before<G: Game>(rec: &Record, replayed: &record::Replayed<G>, m: &Gam
             }
             (Entry::Event(e), c) => line_of(c) == Some(Some(*e)),
             _ => false,
-        })
+        });
+    same.then_some(first)
 }
 
 /// The line a command writes in the record: `Some(None)` a move,

@@ -18,6 +18,10 @@ use std::path::PathBuf;
 
 /// The built-in templates, by file name.
 pub const DEFAULTS: &[(&str, &str)] = &[
+    (
+        "_conditions.txt",
+        include_str!("../../templates/_conditions.txt"),
+    ),
     ("_footer.txt", include_str!("../../templates/_footer.txt")),
     ("_ignored.txt", include_str!("../../templates/_ignored.txt")),
     ("_thread.txt", include_str!("../../templates/_thread.txt")),
@@ -30,6 +34,10 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     (
         "challenged.txt",
         include_str!("../../templates/challenged.txt"),
+    ),
+    (
+        "conditions.txt",
+        include_str!("../../templates/conditions.txt"),
     ),
     ("confirm.txt", include_str!("../../templates/confirm.txt")),
     ("damaged.txt", include_str!("../../templates/damaged.txt")),

@@ -82,6 +82,9 @@ impl Facts for Store {
     fn confirmation_ids(&self) -> Result<Vec<String>> {
         Store::confirmation_ids(self)
     }
+    fn conditions(&self, id: &str) -> Result<Option<crate::store::conditions::Conditions>> {
+        Store::conditions(self, id)
+    }
 }
 
 /// Keys and game ids from the OS's randomness.
@@ -127,6 +130,10 @@ impl Store {
                 Effect::BotGame { id, game } => match game {
                     Some(g) => self.write_bot_game(id, g)?,
                     None => self.remove_bot_game(id)?,
+                },
+                Effect::Conditions { id, conditions } => match conditions {
+                    Some(c) => self.write_conditions(id, c)?,
+                    None => self.remove_conditions(id)?,
                 },
             }
         }

@@ -62,6 +62,7 @@ use std::sync::Arc;
 
 pub mod batch;
 pub mod bots;
+pub mod conditions;
 pub mod confirm;
 pub mod correspondence;
 pub mod crashpoint;
@@ -133,6 +134,7 @@ impl Store {
             "tournaments",
             "ratings",
             "bots",
+            "conditions",
             "confirm",
             "ratelimit",
             "sent",

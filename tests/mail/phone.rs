@@ -36,6 +36,7 @@ const KINDS: &[&str] = &[
     "board",
     "challenge",
     "challenged",
+    "conditions",
     "confirm",
     "damaged",
     "dead_letter",
@@ -139,9 +140,19 @@ pub fn context_of(t: &Templates, s: &Sample, name: &str) -> Value {
         theirs_after => 1523, theirs_change => "-17" }, count => 2, days => 14, until => "1 Dec 2026",
         games => "Boom & Zoom, Dragons Teeth, Embed, Guerrilla Checkers, M.A.D., Mad Bishops, Mad Rooks, Toroidal Checkers",
         winner => ALICE, over => false, event => "draw offered", played => "22-15",
+        conditions => context! {
+            replies => vec![context! { ply => 13, mover => "white", text => "27/36,28/37", answers => "22x31x40x49x58x67", yours => false }],
+            set => true, refused => vec![context! { line => "if 99-98 then 15-8 if 27/36,28/37 then 22x31x40x49x58x67",
+                reason => "your opponent could not play 99-98 there (99-98 is not a legal move for black: 99 holds no tower of black's)", legal }],
+            standing => vec!["if 50-42 then 15-8 if 42-35 then 8-1 if 35-28 then 1-10 if 28-19 then 10-19 if 27/36,28/37 then 22x31x40x49"],
+        },
     };
     if name == "info" {
         return context! { text => info_text(t), ..base };
+    }
+    if name == "over" {
+        // The end leaves no set to show.
+        return context! { conditions => (), ..base };
     }
     if name != "digest" {
         return base;

@@ -19,6 +19,7 @@ mod common;
 
 mod bot;
 mod clocks;
+mod conditions;
 mod crash;
 mod crash_bot;
 mod crash_index;

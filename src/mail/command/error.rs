@@ -51,7 +51,18 @@ pub enum LineError {
         None => "write vacation 7 (days), or vacation off".to_string(),
     })]
     Vacation { days: Option<String> },
+    /// `if 50-42 15-8`, `if 50-42 then 15-8 42-35`: the word that is no
+    /// move (none: a move or a keyword is missing).
+    #[error("{}{CONDITION_HOW}", match .word {
+        Some(w) => format!("`{w}` is not one move: "),
+        None => String::new(),
+    })]
+    Condition { word: Option<String> },
+    #[error("this line chains {pairs} answers; at most {most} fit on one line: {CONDITION_HOW}")]
+    LongCondition { pairs: usize, most: usize },
 }
+
+const CONDITION_HOW: &str = "write a conditional move like: if 50-42 then 15-8 (if your opponent plays 50-42, 15-8 is played for you at once); go on on the same line, if 50-42 then 15-8 if 42-35 then 8-1, and give each other answer a line of its own";
 
 /// An attempt at a move that is not one move.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -96,6 +96,13 @@ pub enum Command {
     Vacation(Option<u32>),
     /// `digest off|per-poll|daily 08:00`.
     Digest(DigestMode),
+    /// `if 50-42 then 15-8 [if 42-35 then 8-1 ...]`: what to play at
+    /// once if the opponent answers so, pair by pair (their move, mine).
+    Condition(Vec<(String, String)>),
+    /// `conditions`: the conditional moves I have set.
+    Conditions,
+    /// `cancel conditions`: drop them.
+    CancelConditions,
 }
 
 impl Command {
@@ -179,6 +186,9 @@ impl fmt::Display for Command {
             Command::Vacation(Some(d)) => write!(f, "vacation {d}"),
             Command::Vacation(None) => f.write_str("vacation off"),
             Command::Digest(m) => write!(f, "digest {m}"),
+            Command::Condition(pairs) => f.write_str(&condition_text(pairs)),
+            Command::Conditions => f.write_str("conditions"),
+            Command::CancelConditions => f.write_str("cancel conditions"),
         }
     }
 }
@@ -395,6 +405,13 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
     let Some(head) = lower.first() else {
         return Ok(None);
     };
+    // Before the chatter test: a chain is a long line of moves and words.
+    if head == "if" {
+        return parse_condition(&words, &lower);
+    }
+    if let Some(c) = conditions_command(&lower) {
+        return Ok(Some(c));
+    }
     if is_chatter(line, &words, head) {
         return Ok(None);
     }
@@ -668,10 +685,13 @@ fn strip_word(s: &str, word: &str) -> Option<String> {
 }
 
 mod challenge;
+mod condition;
 mod error;
 pub mod foreign;
 mod read;
 use challenge::parse_challenge;
+pub use condition::{MAX_PAIRS, condition_text};
+use condition::{conditions_command, parse_condition};
 pub use error::{ChallengeError, LineError, MoveLineError};
 pub use read::{CommandError, Commands, ErrorKind, parse, reads_as_command};
 
