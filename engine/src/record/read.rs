@@ -2,7 +2,7 @@
 //! Nothing here knows whether a move is legal (docs/src/contributing.md, "Layers").
 
 use super::RecordError;
-pub use super::line::{Entry, Event, MoveLine, MoveLineError, parse_line};
+pub use super::line::{Entry, Event, MoveLine, MoveLineError, parse_line, plies};
 use super::match_info::{MatchInfo, RawMatch};
 use super::verdict::Verdict;
 use crate::game::{PerSide, Side};
