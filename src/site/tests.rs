@@ -365,6 +365,7 @@ fn round_robin(
         begins: "2026-03-01T00:00:00Z".parse().unwrap(),
         signup: false,
         drop_after_timeouts: 0,
+        takebacks: false,
         players,
         dropped: Vec::new(),
         timeouts: Vec::new(),

@@ -53,6 +53,7 @@ const KINDS: &[&str] = &[
     "series_over",
     "spoofed",
     "started",
+    "takeback",
     "unanswered",
     "withdrawn",
 ];

@@ -44,5 +44,6 @@ mod series;
 mod site_updates;
 mod smtp_postfix;
 mod storms;
+mod takeback;
 mod timecontrol;
 mod tournament;
