@@ -362,8 +362,8 @@ pbem_engine::game_tests!(rules, _G => {
     every_rule(rules, Some("3d+1d/10d"));
 });
 
-/// A tournament's games have takebacks only if it allows them; a game of
-/// the bot never; a server may turn them off or allow more.
+/// A tournament's games have takebacks only if it allows them; a game
+/// against the bot never; a server may turn them off.
 #[test]
 fn takebacks_are_off_where_the_settings_say() {
     let _shared = common::lock::shared();
@@ -386,6 +386,20 @@ fn takebacks_are_off_where_the_settings_say() {
             "{got:?}"
         );
     }
+    // Against the bot: its side's player is the bot's mailbox.
+    let mut w = World::new(Rules::Mad, None, MatchInfo::default(), |s| s);
+    let mut rec = w.record();
+    let level = pbem_engine::bot::Level::new(2).unwrap();
+    rec.players[Side::B] = Some(w.server.identity.bot_mailbox(level));
+    let text = record::write::to_string(&rec);
+    w.server.store.write_game(ID, &text).unwrap();
+    assert_eq!(w.to_move(), 0);
+    w.play(0);
+    let got = w.say(0, "takeback");
+    assert!(
+        got[0].contains("pbem's bot does not agree to takebacks"),
+        "{got:?}"
+    );
     let off = |s: String| s.replace("takebacks_per_game = 3", "takebacks_per_game = 0");
     let mut w = World::new(Rules::Mad, None, MatchInfo::default(), off);
     let first = w.to_move();
