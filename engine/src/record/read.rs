@@ -431,7 +431,8 @@ impl Record {
     }
 
     /// The moves of the record, in order, as written (its events, such as
-    /// `resign`, left out).
+    /// `resign`, left out; a move taken back by agreement kept, as its
+    /// line is: replay gives the moves that stand).
     pub fn moves(&self) -> Vec<String> {
         self.lines
             .iter()
