@@ -32,6 +32,10 @@ pub struct Config {
     /// key in the reply address (read by RFC 8601).
     #[serde(default)]
     pub trusted_authserv: Option<String>,
+    /// The takebacks each player may ask for in one game (`takeback`, by
+    /// agreement); 0 turns them off.
+    #[serde(default = "default_takebacks")]
+    pub takebacks_per_game: u32,
     /// The time zone times are shown in to readers who set none of their
     /// own (the admin, and players without `timezone`): an IANA name
     /// (`Europe/Berlin`). Default: the system's (`TZ`, `/etc/localtime`),
@@ -125,6 +129,10 @@ impl Inbox {
 
 fn default_name() -> String {
     "pbem".into()
+}
+
+fn default_takebacks() -> u32 {
+    crate::reply::DEFAULT_TAKEBACKS
 }
 
 /// A config file that cannot be used: the file, what is wrong, and the
@@ -231,6 +239,7 @@ impl Config {
             admin: self.admin.clone(),
             clocks: self.clock.clone(),
             bot: self.bot,
+            takebacks: self.takebacks_per_game,
         }
     }
 
@@ -459,6 +468,13 @@ data = "data"
 # server must add it on top of every incoming mail (and should remove
 # copies sent from outside). A mail with two From headers is dropped.
 # trusted_authserv = "mx.example.org"
+
+# Takebacks by agreement: a player may ask to take back their last move
+# (`takeback`) until the opponent moves, and the opponent accepts or
+# declines; at most this many requests per player and game. 0 turns them
+# off. A tournament's games have them only if it allows them
+# (`pbem tournament new --takebacks`).
+takebacks_per_game = 3
 
 # Game clocks, for games challenged with a time control ("challenge mad
 # bob@example.org 3d+1d/10d"): reminders at these points of a turn's time,

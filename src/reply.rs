@@ -67,6 +67,10 @@ pub struct Letter {
     pub reply_to: Option<String>,
 }
 
+/// The takebacks a player may ask for in one game, unless the settings
+/// say (`takebacks_per_game`).
+pub const DEFAULT_TAKEBACKS: u32 = 3;
+
 /// What the adjudicator needs to know about its own address.
 #[derive(Clone, Debug)]
 pub struct Identity {
@@ -85,6 +89,8 @@ pub struct Identity {
     pub clocks: ClockPolicy,
     /// How long the bot may think.
     pub bot: crate::bot::BotPolicy,
+    /// The takebacks each player may ask for in one game; 0: none.
+    pub takebacks: u32,
 }
 
 impl Identity {
@@ -99,6 +105,7 @@ impl Identity {
             admin: None,
             clocks: ClockPolicy::default(),
             bot: crate::bot::BotPolicy::default(),
+            takebacks: DEFAULT_TAKEBACKS,
         }
     }
 

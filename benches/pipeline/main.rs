@@ -288,6 +288,7 @@ fn identity(config: &Config) -> Identity {
         admin: None,
         clocks: config.clock.clone(),
         bot: Default::default(),
+        takebacks: config.takebacks_per_game,
     }
 }
 

@@ -235,12 +235,7 @@ impl Adjudicator<'_> {
         let Some(mut seat) = self.bot_seat(id)? else {
             return Ok(BotStep::Over);
         };
-        let plies = seat
-            .record
-            .lines
-            .iter()
-            .filter(|l| matches!(l.entry, Entry::Move(_)))
-            .count();
+        let plies = record::plies(&seat.record.lines);
         if let Some((ply, text)) = self.lost_bot_move(id, &seat, plies, done) {
             return self.bot_moves(id, seat, ply, text, None);
         }

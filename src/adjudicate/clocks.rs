@@ -79,25 +79,27 @@ impl Adjudicator<'_> {
         }
         for line in rec.lines.iter().skip(gc.lines) {
             let at = line.time.map_or(self.now, |t| t.with_timezone(&Utc));
-            match &line.entry {
-                Entry::Move(_) => {
-                    if let Err(e) = gc.state.on_move(at) {
-                        // Only a record edited by hand gets here: the
-                        // move is in the record, so the clock gives way.
-                        log::warn!(
-                            "{}",
-                            crate::logging::line(
-                                "clock-stopped",
-                                &[("game", &rec.id.clone().unwrap_or_default()), ("error", &e)]
-                            )
-                        );
-                        gc.state.stop();
-                    }
-                }
+            // A takeback accepted passes the turn back as a move does.
+            let passed = match &line.entry {
+                Entry::Move(_) => Some(gc.state.on_move(at)),
+                Entry::Event(Event::TakebackAccepted) => Some(gc.state.on_takeback(at)),
                 Entry::Event(Event::Resign | Event::DrawAgreed | Event::Timeout) => {
                     gc.state.stop();
+                    None
                 }
-                Entry::Event(_) => {}
+                Entry::Event(_) => None,
+            };
+            if let Some(Err(e)) = passed {
+                // Only a record edited by hand gets here: the move is in
+                // the record, so the clock gives way.
+                log::warn!(
+                    "{}",
+                    crate::logging::line(
+                        "clock-stopped",
+                        &[("game", &rec.id.clone().unwrap_or_default()), ("error", &e)]
+                    )
+                );
+                gc.state.stop();
             }
         }
         gc.lines = rec.lines.len();

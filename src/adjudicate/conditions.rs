@@ -208,7 +208,8 @@ impl Adjudicator<'_> {
         let lines: Vec<Line> = set.lines.iter().filter_map(|l| parse_stored(l)).collect();
         let mail_changed = c.rec.lines.len() > c.mail_start;
         if owner == t.side && mail_changed {
-            c.notes[owner].dropped = Some("changed");
+            let event = c.mail_events().next().is_some();
+            c.notes[owner].dropped = Some(if event { "event" } else { "changed" });
         } else {
             c.sets[owner] = Some(Set {
                 nonce: set.nonce,
@@ -297,7 +298,10 @@ impl Adjudicator<'_> {
             "over"
         } else if c.replayed.position().turn() == me {
             "your_move"
-        } else if c.replayed.draw_offer.is_some() || c.mail_events().next().is_some() {
+        } else if c.replayed.draw_offer.is_some()
+            || c.replayed.takeback.is_some()
+            || c.mail_events().next().is_some()
+        {
             "event"
         } else {
             return Ok(None);
@@ -482,20 +486,19 @@ impl<G: Game> Cascade<G> {
     /// How many moves the game had before the mail, and its last move.
     fn moves_before(&self) -> (usize, String) {
         let lines = &self.rec.lines[..self.mail_start];
-        let moves = lines
-            .iter()
-            .filter(|l| matches!(l.entry, Entry::Move(_)))
-            .count();
-        (moves, last_move(lines))
+        (record::plies(lines), last_move(lines))
     }
 
     /// The events the mail wrote that drop conditional moves: all but a
-    /// draw declined (a draw offered, a resignation...).
+    /// draw or a takeback declined (a draw offered, a resignation, a
+    /// takeback asked or agreed...).
     fn mail_events(&self) -> impl Iterator<Item = Event> + '_ {
         self.rec.lines[self.mail_start..]
             .iter()
             .filter_map(|l| match l.entry {
-                Entry::Event(Event::DrawDeclined) | Entry::Move(_) => None,
+                Entry::Event(Event::DrawDeclined | Event::TakebackDeclined) | Entry::Move(_) => {
+                    None
+                }
                 Entry::Event(e) => Some(e),
             })
     }

@@ -31,6 +31,8 @@
 //! - [`account`]: what is not about one game: `help`, `rules`, `games`,
 //!   which game a command meant, `timezone`, `vacation`, `digest`;
 //! - [`news`]: the news of a move to both players, `board` and `moves`;
+//! - [`takeback`]: takebacks by agreement: asked, accepted, declined,
+//!   refused, and their news;
 //! - [`over`]: a game's end as each reader is told it (won, lost or
 //!   drawn, how, their rating, what comes next);
 //! - [`damage`]: a game pbem cannot use, and the notices of it;
@@ -64,6 +66,7 @@ mod ratings;
 mod refuse;
 mod series;
 mod table;
+mod takeback;
 mod tournament;
 
 pub use bot::{BotStep, MAX_BOT_GAMES, MAX_BOT_GAMES_IN_ALL, bot_key};
@@ -93,10 +96,11 @@ use auth::Who;
 use challenge::Asked;
 use chrono::{DateTime, Utc};
 use minijinja::context;
-use news::{example_move, listing};
-use play::{GameMail, Turn, all_moves};
+use news::{News, capitalized, example_move, listing};
+use play::{GameMail, Refused, Turn, all_moves, done_phrase};
 use refuse::{Refusal, no_command_reason};
 use table::Table;
+use takeback::is_takeback;
 
 /// What became of a mail.
 #[derive(Clone, Debug, Default, PartialEq)]

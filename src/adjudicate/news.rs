@@ -131,6 +131,9 @@ impl Adjudicator<'_> {
                 };
                 ("over", self.over_context(&o, board)?)
             }
+            (None, Some(Entry::Event(ev))) if is_takeback(*ev) => {
+                ("takeback", self.takeback_news(n, side, *ev, board)?)
+            }
             (None, Some(Entry::Event(ev))) => ("draw", self.draw_news(n, side, *ev, board)?),
             _ => ("moved", Self::move_news(n, side, board)),
         };
@@ -156,11 +159,7 @@ impl Adjudicator<'_> {
         let rules = G::RULES;
         let (pos, ply) = (n.replayed.position(), n.replayed.moves.len());
         let name = rules.side_name(n.mover);
-        let mut chars = name.chars();
-        let who: String = chars
-            .next()
-            .map(|c| c.to_uppercase().chain(chars).collect())
-            .unwrap_or_default();
+        let who = capitalized(name);
         let played = played_with(n.rec);
         let words = context! {
             event => ev.as_str(), yours => side == n.mover, who, name, played, ply, what => &n.what,
@@ -192,27 +191,27 @@ impl Adjudicator<'_> {
 }
 
 /// What the news of a game's last line tells both its players alike.
-struct News<'a, G: Game> {
-    id: &'a str,
-    rec: &'a Record,
-    replayed: &'a record::Replayed<G>,
+pub(super) struct News<'a, G: Game> {
+    pub(super) id: &'a str,
+    pub(super) rec: &'a Record,
+    pub(super) replayed: &'a record::Replayed<G>,
     /// The side whose line it is.
-    mover: Side,
-    clock: Option<&'a GameClock>,
+    pub(super) mover: Side,
+    pub(super) clock: Option<&'a GameClock>,
     /// The line's move, or its event's word.
-    what: String,
+    pub(super) what: String,
     /// The match as the game's end shows it.
-    shown: Option<super::series::MatchView>,
-    tournament: Option<minijinja::Value>,
+    pub(super) shown: Option<super::series::MatchView>,
+    pub(super) tournament: Option<minijinja::Value>,
     /// The board from each player's seat.
-    boards: PerSide<minijinja::Value>,
+    pub(super) boards: PerSide<minijinja::Value>,
     /// A legal move in the position, to show the notation.
-    example: String,
+    pub(super) example: String,
 }
 
 impl<G: Game> News<'_, G> {
     /// The game's time control as its mails name it.
-    fn control(&self) -> Option<String> {
+    pub(super) fn control(&self) -> Option<String> {
         self.clock.map(|c| c.state.control.to_string())
     }
 }
@@ -238,6 +237,15 @@ impl Adjudicator<'_> {
         });
         Some(context! { name, round => rec.match_info.round, result })
     }
+}
+
+/// `name` with its first letter in upper case: `Black`.
+pub(super) fn capitalized(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 /// The move sent in the same mail as the record's last line, an event

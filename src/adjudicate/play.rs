@@ -131,7 +131,7 @@ impl Adjudicator<'_> {
         };
         // This mail was handled before a crash: its lines stand in the
         // record. Nothing is written again; the replies are made again.
-        let run = handled_before(&rec, &replayed, m);
+        let run = handled_before::<G>(&rec, m);
         let (already, mail_start) = (run.is_some(), run.unwrap_or(rec.lines.len()));
         let clock = self.game_clock(id, &rec)?;
         let mut t = Turn {
@@ -377,6 +377,9 @@ impl Adjudicator<'_> {
         c: &Command,
         ev: Event,
     ) -> Result<std::result::Result<(), Refused>> {
+        if is_takeback(ev) {
+            return self.takeback_command(t, c, ev);
+        }
         if !t.already {
             let answers_offer = matches!(ev, Event::DrawAgreed | Event::DrawDeclined);
             if answers_offer && t.replayed.draw_offer != Some(t.side.other()) {
@@ -456,12 +459,7 @@ impl Adjudicator<'_> {
             let reason = self.words("stale_move_number", context! { n, next => ply + 1, text })?;
             return Ok(Err(t.refused(c, reason, "stale move number")));
         }
-        if let Some(gc) = &t.clock
-            && let Some(deadline) = gc.state.deadline()
-            && self.now >= deadline
-        {
-            let deadline =
-                crate::timecontrol::format_deadline(deadline, gc.state.side(t.side).zone);
+        if let Some(deadline) = self.deadline_passed(t) {
             let reason = self.words("out_of_time", context! { deadline })?;
             return Ok(Err(t.refused(c, reason, "out of time")));
         }
@@ -501,11 +499,7 @@ impl Adjudicator<'_> {
 /// earlier mail), and such a mail is another mail, carried out as any.
 ///
 /// The index of the run's first line when it was.
-fn handled_before<G: Game>(
-    rec: &Record,
-    replayed: &record::Replayed<G>,
-    m: &GameMail<'_>,
-) -> Option<usize> {
+fn handled_before<G: Game>(rec: &Record, m: &GameMail<'_>) -> Option<usize> {
     let mid = m.mail.message_id.as_deref().map(record::message_id_form)?;
     let ours = |l: &MoveLine| l.message_id.as_ref() == Some(&mid);
     let last = rec.lines.iter().rposition(ours)?;
@@ -518,16 +512,22 @@ fn handled_before<G: Game>(
     if run.len() != written.len() || run.iter().any(|l| l.side != Some(m.side)) {
         return None;
     }
-    let mut ply = rec.lines[..first]
-        .iter()
-        .filter(|l| matches!(l.entry, Entry::Move(_)))
-        .count();
+    // The positions up to the run's end: the lines after it (a takeback
+    // among them) change nothing of what it played.
+    let Ok(upto) = record::replay::<G>(&Record {
+        lines: rec.lines[..=last].to_vec(),
+        result: None,
+        ..rec.clone()
+    }) else {
+        return None;
+    };
+    let mut ply = record::plies(&rec.lines[..first]);
     let same = run
         .iter()
         .zip(written)
         .all(|(line, c)| match (&line.entry, c) {
             (Entry::Move(played), Command::Move { text, .. }) => {
-                let same = replayed.positions.get(ply).is_some_and(|pos| {
+                let same = upto.positions.get(ply).is_some_and(|pos| {
                     let canonical = |t: &str| {
                         crate::play::parse_move(pos, t)
                             .ok()
@@ -538,7 +538,12 @@ fn handled_before<G: Game>(
                 ply += 1;
                 same
             }
-            (Entry::Event(e), c) => line_of(c) == Some(Some(*e)),
+            (Entry::Event(e), c) => {
+                if *e == Event::TakebackAccepted {
+                    ply = ply.saturating_sub(1);
+                }
+                line_of(c) == Some(Some(*e))
+            }
             _ => false,
         });
     same.then_some(first)
@@ -553,6 +558,9 @@ fn line_of(c: &Command) -> Option<Option<Event>> {
         Command::OfferDraw => Some(Some(Event::DrawOffered)),
         Command::AcceptDraw => Some(Some(Event::DrawAgreed)),
         Command::DeclineDraw => Some(Some(Event::DrawDeclined)),
+        Command::Takeback => Some(Some(Event::TakebackAsked)),
+        Command::AcceptTakeback => Some(Some(Event::TakebackAccepted)),
+        Command::DeclineTakeback => Some(Some(Event::TakebackDeclined)),
         _ => None,
     }
 }
@@ -564,6 +572,9 @@ pub(super) fn done_phrase(c: &Command) -> &'static str {
         Command::OfferDraw => "offered a draw",
         Command::AcceptDraw => "agreed a draw",
         Command::DeclineDraw => "declined a draw",
+        Command::Takeback => "asked to take back their move",
+        Command::AcceptTakeback => "agreed to a takeback",
+        Command::DeclineTakeback => "declined a takeback",
         _ => "did something",
     }
 }

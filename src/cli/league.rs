@@ -74,6 +74,10 @@ struct New {
     /// the rest (0: never).
     #[arg(long, default_value_t = 2)]
     drop_after_timeouts: u32,
+    /// Allow takebacks by agreement in its games (off by default; each
+    /// player's requests per game as the settings' takebacks_per_game).
+    #[arg(long)]
+    takebacks: bool,
     /// Leave the ratings alone.
     #[arg(long)]
     unrated: bool,
@@ -263,6 +267,7 @@ impl New {
             begins: signup.unwrap_or(now),
             signup: signup.is_some(),
             drop_after_timeouts: self.drop_after_timeouts,
+            takebacks: self.takebacks,
             players,
             dropped: Vec::new(),
             timeouts: Vec::new(),

@@ -6,9 +6,13 @@ use clap::Args;
 use serde_json::json;
 
 /// List the legal moves of a game, canonical, one per line: at its end,
-/// or with --ply N after its first N moves.
+/// or with --ply N after its first N moves (the moves that stand: a move
+/// taken back by agreement is no move of the game).
 ///
-/// Prints nothing when the game is over there. Exits 1 when the record is
+/// Prints nothing when the game is over there. With --json, the whole
+/// record's takebacks too: `taken_back` (each move taken back, with its
+/// number and side), `takeback` (the side whose request waits for an
+/// answer, or null) and `takebacks_asked` (each side's requests). Exits 1 when the record is
 /// bad (the error names the line). Each game's folder in the source,
 /// engine/src/games/GAME/, holds a finished example game (SLUG.toml) and
 /// one still in play (SLUG-in-play.toml).
@@ -94,23 +98,53 @@ impl Moves {
                 .collect()
         };
         if self.json {
-            out!(
-                "{}",
-                json!({
-                    "file": self.file,
-                    "rules": G::RULES.slug(),
-                    "ply": ply,
-                    // A finished game has no side to move.
-                    "turn": end.is_none().then(|| G::RULES.side_name(pos.turn())),
-                    "result": record::replay::result_word::<G>(end.as_ref()),
-                    "moves": moves,
-                })
-            );
+            let mut v = json!({
+                "file": self.file,
+                "rules": G::RULES.slug(),
+                "ply": ply,
+                // A finished game has no side to move.
+                "turn": end.is_none().then(|| G::RULES.side_name(pos.turn())),
+                "result": record::replay::result_word::<G>(end.as_ref()),
+                "moves": moves,
+            });
+            with_takebacks(&mut v, &replayed);
+            out!("{v}");
         } else {
             for m in moves {
                 out!("{m}");
             }
         }
         Ok(0)
+    }
+}
+
+/// Adds the takebacks of the whole record to the JSON object `v`
+/// (docs/src/formats/record.md, "Takebacks"): the moves taken back, the
+/// request that waits for an answer, each side's requests.
+pub(super) fn with_takebacks<G: Game>(v: &mut serde_json::Value, r: &record::Replayed<G>) {
+    let rules = G::RULES;
+    let taken: Vec<serde_json::Value> = r
+        .taken_back
+        .iter()
+        .map(|b| {
+            json!({
+                "ply": b.ply,
+                "side": rules.side_name(b.side),
+                "move": b.notation.canonical(rules.geometry()),
+            })
+        })
+        .collect();
+    let asked: serde_json::Map<String, serde_json::Value> = r
+        .takebacks_asked
+        .iter()
+        .map(|(side, n)| (rules.side_name(side).to_string(), json!(n)))
+        .collect();
+    if let Some(o) = v.as_object_mut() {
+        o.insert("taken_back".into(), json!(taken));
+        o.insert(
+            "takeback".into(),
+            json!(r.takeback.map(|s| rules.side_name(s))),
+        );
+        o.insert("takebacks_asked".into(), json!(asked));
     }
 }

@@ -86,20 +86,19 @@ impl Show {
         let svg = self.svg.then(|| pbem_engine::board::svg(&pos.board(&view)));
         if self.json {
             let geometry = G::RULES.geometry();
-            out!(
-                "{}",
-                json!({
-                    "file": self.file,
-                    "rules": G::RULES.slug(),
-                    "ply": ply,
-                    // A finished game has no side to move.
-                    "turn": view.ended.is_none().then(|| G::RULES.side_name(pos.turn())),
-                    "result": record::replay::result_word::<G>(view.ended.as_ref()),
-                    "last_move": last.map(|n| n.canonical(geometry)),
-                    "diagram": diagram,
-                    "svg": svg,
-                })
-            );
+            let mut v = json!({
+                "file": self.file,
+                "rules": G::RULES.slug(),
+                "ply": ply,
+                // A finished game has no side to move.
+                "turn": view.ended.is_none().then(|| G::RULES.side_name(pos.turn())),
+                "result": record::replay::result_word::<G>(view.ended.as_ref()),
+                "last_move": last.map(|n| n.canonical(geometry)),
+                "diagram": diagram,
+                "svg": svg,
+            });
+            super::moves::with_takebacks(&mut v, &replayed);
+            out!("{v}");
         } else if let Some(svg) = svg {
             out!("{}", svg.trim_end());
         } else {

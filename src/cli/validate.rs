@@ -5,9 +5,10 @@ use serde_json::json;
 
 /// Replay game records and check every move and the result.
 ///
-/// Prints `FILE: ok (N moves, RESULT)` for each good file and
-/// `FILE:LINE: what is wrong` for each bad one; exits 0 when all are good,
-/// 1 otherwise. Every file is checked even after a bad one.
+/// Prints `FILE: ok (N moves, RESULT)` for each good file (N counts the
+/// moves that stand: `; K taken back` follows when takebacks took some
+/// back) and `FILE:LINE: what is wrong` for each bad one; exits 0 when
+/// all are good, 1 otherwise. Every file is checked even after a bad one.
 ///
 /// Examples:
 ///   pbem validate engine/src/games/*/*.toml
@@ -28,7 +29,10 @@ pub struct Validate {
 
 /// What validating one file found.
 pub struct Checked {
+    /// The moves that stand (those taken back not counted).
     pub moves: usize,
+    /// The moves taken back by agreement.
+    pub taken_back: usize,
     /// How the moves end: in play, drawn or won.
     pub result: Verdict,
     /// The word a record holds for [`Checked::result`]: `*`, `draw`, a side.
@@ -45,6 +49,7 @@ pub fn check(rec: &Record) -> Result<Checked, RecordError> {
         let r = record::replay::<G>(rec)?;
         Ok(Checked {
             moves: r.moves.len(),
+            taken_back: r.taken_back.len(),
             result: r.result(),
             word: r.result().word(rec.rules),
             reason: r.end.as_ref().map(|e| e.reason.clone()),
@@ -86,11 +91,17 @@ impl Validate {
             let file = if path == "-" { "stdin" } else { path.as_str() };
             let checked = self.source.load(path).and_then(|rec| check(&rec));
             match (&checked, self.json) {
+                (Ok(c), false) if c.taken_back > 0 => out!(
+                    "{file}: ok ({} moves, {}; {} taken back)",
+                    c.moves,
+                    c.word,
+                    c.taken_back
+                ),
                 (Ok(c), false) => out!("{file}: ok ({} moves, {})", c.moves, c.word),
                 (Err(e), false) => out!("{e}"),
                 (Ok(c), true) => out!(
                     "{}",
-                    json!({"file": file, "ok": true, "moves": c.moves, "result": c.word, "reason": c.reason})
+                    json!({"file": file, "ok": true, "moves": c.moves, "taken_back": c.taken_back, "result": c.word, "reason": c.reason})
                 ),
                 (Err(e), true) => out!(
                     "{}",

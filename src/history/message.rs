@@ -198,6 +198,26 @@ mod tests {
         );
     }
 
+    /// A takeback is appended like a move: each of its lines one line of
+    /// the message, the move played again numbered as the one taken back.
+    #[test]
+    fn a_takeback_is_lines_of_its_own() {
+        let l1 = "1.   black  6-13           2026-11-01T09:17:00Z  <a.1@x.org>";
+        let l2 = "     black  takeback asked  2026-11-01T09:20:00Z  <a.2@x.org>";
+        let l3 = "     red    takeback accepted  2026-11-01T10:00:00Z  <b.1@x.org>";
+        let l4 = "1.   black  5-13           2026-11-01T10:30:00Z  <a.3@x.org>";
+        let one = record(&[l1], "*");
+        let four = record(&[l1, l2, l3, l4], "*");
+        assert_eq!(
+            game_lines("bz-1", Some(&one), Some(&four)),
+            [
+                "bz-1: black takeback asked",
+                "bz-1: red takeback accepted",
+                "bz-1: 1. black 5-13"
+            ]
+        );
+    }
+
     #[test]
     fn messages() {
         let lines = vec!["a: 1. red 1-2".to_string(), "b: 3. black 4-5".into()];

@@ -62,6 +62,7 @@ pub const DEFAULTS: &[(&str, &str)] = &[
     ),
     ("spoofed.txt", include_str!("../../templates/spoofed.txt")),
     ("started.txt", include_str!("../../templates/started.txt")),
+    ("takeback.txt", include_str!("../../templates/takeback.txt")),
     (
         "unanswered.txt",
         include_str!("../../templates/unanswered.txt"),

@@ -365,6 +365,7 @@ fn round_robin(
         begins: "2026-03-01T00:00:00Z".parse().unwrap(),
         signup: false,
         drop_after_timeouts: 0,
+        takebacks: false,
         players,
         dropped: Vec::new(),
         timeouts: Vec::new(),
@@ -550,4 +551,50 @@ fn a_long_tournament_goes_on_over_pages_of_at_most_200_rows() {
     );
     assert!(pages[1].contains("(continued)"), "a round cut goes on");
     assert!(pages[10].contains("<h2>Round 63"), "{}", pages[10]);
+}
+
+/// A move taken back by agreement (docs/src/formats/record.md,
+/// "Takebacks") is no move of the game's page: the page lists and draws
+/// the moves that stand, the one played again in its place among them.
+#[test]
+fn a_game_page_shows_the_moves_that_stand_after_a_takeback() {
+    use pbem_engine::record::Event;
+    let site = Site::new();
+    let moves = long_moves(3);
+    let mut rec = long_record("tb", &moves);
+    let event = |side, e| MoveLine {
+        line: 0,
+        number: None,
+        side: Some(side),
+        entry: Entry::Event(e),
+        time: Some(created(5)),
+        message_id: None,
+    };
+    rec.lines.push(event(Side::A, Event::TakebackAsked));
+    rec.lines.push(event(Side::B, Event::TakebackAccepted));
+    // Another move 3 in the position after two.
+    let two = long_record("tb", &moves[..2]);
+    let again = pbem_engine::record::replay::<pbem_engine::games::embed::Embed>(&two)
+        .map(|r| {
+            let pos = r.position();
+            game::listed_moves(pos)
+                .into_iter()
+                .map(|(m, _)| game::canonical(pos, m))
+                .find(|m| *m != moves[2])
+        })
+        .unwrap()
+        .expect("another move");
+    rec.lines.push(MoveLine {
+        entry: Entry::Move(again.clone()),
+        number: Some(3),
+        ..rec.lines[2].clone()
+    });
+    site.write(&rec);
+    assert_eq!(site.build().remade, 1);
+    let page = site.page("games/tb.html");
+    assert!(page.contains("after 3 moves"), "{page}");
+    assert_eq!(page.matches("<li><a href=\"#p").count(), 3);
+    assert!(page.contains(&format!("black {again}</a>")), "{page}");
+    assert!(!page.contains(&format!("black {}</a>", moves[2])), "{page}");
+    assert_eq!(plies_shown(&page), vec![0, 1, 2, 3]);
 }

@@ -88,6 +88,9 @@ pub struct TournamentFile {
     /// A player who loses this many games of the tournament on time drops
     /// out and forfeits the rest; 0: never.
     pub drop_after_timeouts: u32,
+    /// Its games allow takebacks by agreement (off unless it says so).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub takebacks: bool,
     /// The players, "Name <address>", in the order they were entered or
     /// signed up (the seeding): seat 0 first.
     pub players: Vec<String>,
@@ -232,6 +235,7 @@ mod tests {
             begins: "2026-12-01T00:00:00Z".parse().unwrap(),
             signup: true,
             drop_after_timeouts: 2,
+            takebacks: true,
             players: vec!["a@x.org".into(), "b@x.org".into(), "c@x.org".into()],
             dropped: vec![2],
             timeouts: vec![0, 0, 2],

@@ -272,6 +272,24 @@ impl ClockState {
     /// [`ClockError::OutOfTime`] at or after the deadline (the poll then
     /// records the timeout that [`ClockState::due`] reports).
     pub fn on_move(&mut self, now: DateTime<Utc>) -> Result<Moved, ClockError> {
+        self.pass_turn(now, true)
+    }
+
+    /// The side to move agreed at `now` to take back its opponent's last
+    /// move (docs/src/players/clocks.md, "Takebacks"): the turn goes back
+    /// to the opponent as after a move, its clock starting at `now` with
+    /// what it has; the side that agreed is charged the time it used,
+    /// with no increment (it made no move).
+    ///
+    /// # Errors
+    /// As [`ClockState::on_move`].
+    pub fn on_takeback(&mut self, now: DateTime<Utc>) -> Result<Moved, ClockError> {
+        self.pass_turn(now, false)
+    }
+
+    /// The turn passes at `now` to the other side, the time used charged
+    /// to the side to move, with the bank's increment when `increment`.
+    fn pass_turn(&mut self, now: DateTime<Utc>, increment: bool) -> Result<Moved, ClockError> {
         let side = self.to_move.ok_or(ClockError::Stopped)?;
         let turn = self.turn_time(side);
         let used = self.counted(side, self.turn_start, now, turn);
@@ -283,7 +301,14 @@ impl ClockState {
         }
         let left = match self.control.bank {
             None => self.control.start_time(),
-            Some(bank) => (turn - used + days(bank.add_days)).min(days(bank.cap_days)),
+            Some(bank) => {
+                let add = if increment {
+                    days(bank.add_days)
+                } else {
+                    TimeDelta::zero()
+                };
+                (turn - used + add).min(days(bank.cap_days))
+            }
         };
         self.side_mut(side).left_seconds = left.num_seconds();
         let next = side.other();

@@ -422,3 +422,45 @@ fn counted_time_and_deadlines_agree() {
         }
     }
 }
+
+/// An accepted takeback passes the turn back as a move would, but the
+/// side that agreed gets no increment: it made no move.
+#[test]
+fn a_takeback_gives_the_turn_back_without_an_increment() {
+    let tc: TimeControl = "3d+1d/10d".parse().unwrap();
+    let start = utc("2026-11-04T09:00:00Z");
+    let mut s = ClockState::new(tc, Side::A, start);
+    // A moves after a day: 3 - 1 + 1 = 3 days for its next turn.
+    s.on_move(start + TimeDelta::days(1)).unwrap();
+    assert_eq!(
+        s.side(Side::A).left_seconds,
+        TimeDelta::days(3).num_seconds()
+    );
+    // B agrees, half a day on, to take A's move back: B is charged the
+    // half day, A's clock runs from then with its 3 days.
+    let accepted = start + TimeDelta::hours(36);
+    let passed = s.on_takeback(accepted).unwrap();
+    assert_eq!((passed.side, s.to_move), (Side::B, Some(Side::A)));
+    assert_eq!(
+        s.side(Side::B).left_seconds,
+        TimeDelta::hours(60).num_seconds(),
+        "3 days less 12 hours, no day added"
+    );
+    assert_eq!(s.turn_start, accepted);
+    assert_eq!(s.deadline(), Some(accepted + TimeDelta::days(3)));
+    // Without a bank every turn has its days per move.
+    let mut s = ClockState::new("2d".parse().unwrap(), Side::A, start);
+    s.on_move(start + TimeDelta::hours(5)).unwrap();
+    s.on_takeback(start + TimeDelta::hours(7)).unwrap();
+    assert_eq!(
+        s.deadline(),
+        Some(start + TimeDelta::hours(7) + TimeDelta::days(2))
+    );
+    // Too late: B's time ran out before it agreed.
+    let mut s = ClockState::new("2d".parse().unwrap(), Side::A, start);
+    s.on_move(start).unwrap();
+    assert!(matches!(
+        s.on_takeback(start + TimeDelta::days(3)),
+        Err(ClockError::OutOfTime { side: Side::B, .. })
+    ));
+}

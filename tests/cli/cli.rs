@@ -6,6 +6,7 @@ use std::process::{Command, Output, Stdio};
 
 mod init;
 mod newcomer;
+mod takebacks;
 
 fn pbem(args: &[&str], stdin: Option<&str>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_pbem"))

@@ -99,6 +99,16 @@ fn setup(store: &Store, name: &str) {
             ),
             [ALICE_KEY, BOB_KEY],
         ),
+        // As "started", and red (Bob) asked to take back his move 2.
+        "takeback-asked" => write_game(
+            store,
+            "bz-test1",
+            &game(
+                "*",
+                &format!("{STARTED}red takeback asked 2026-11-19T11:40:00Z <bz1.3@example.org>\n"),
+            ),
+            [ALICE_KEY, BOB_KEY],
+        ),
         // bz-test1 over: black (Alice) resigned after move 2.
         "over" => write_game(
             store,

@@ -40,6 +40,7 @@ const WITH_BOARD: &[&str] = &[
     "rejected",
     "reminder",
     "started",
+    "takeback",
 ];
 
 /// Gmail clips a message over 102 KB; pbem's keep far under (the phone

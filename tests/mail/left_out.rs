@@ -138,8 +138,11 @@ fn a_command_gone_wrong_beside_a_move_is_left_out_and_named_to_the_sender_only()
     let news = p.only_to("alice@example.org");
     let text = news.text();
     assert!(news.headline().starts_with("Black played 13-21 "), "{p}");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        text.contains("- `accept drwa`: write `accept` (a challenge) or `accept draw`"),
+        flat.contains(
+            "- `accept drwa`: write `accept` (a challenge), `accept draw` or `accept takeback`"
+        ),
         "{p}"
     );
     assert!(text.contains("this line of your mail as a command"), "{p}");

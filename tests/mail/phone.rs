@@ -54,6 +54,7 @@ const KINDS: &[&str] = &[
     "series_over",
     "spoofed",
     "started",
+    "takeback",
     "unanswered",
     "withdrawn",
 ];

@@ -279,7 +279,7 @@ fn a_draw_offer_clears_them() {
     t.say(0, &id, &format!("{}\nif {} then {}\n", ex[0], ex[1], ex[2]));
     t.say(1, &id, &format!("{}\ndraw\n", ex[1]));
     assert_eq!(moves(&t, &id), ex[..2], "the draw offer stops the answer");
-    assert!(newest(&t, 0).contains("a draw offer or a resignation ends them"));
+    assert!(newest(&t, 0).contains("a draw offer, a resignation or a takeback ends them"));
     assert!(
         !t.pbem
             .config
@@ -390,4 +390,47 @@ fn a_poll_killed_at_every_step_of_a_chain_plays_it_once() {
     );
     eprintln!("conditional moves: {points} kill points swept");
     assert!(points > 3, "{points}");
+}
+
+#[test]
+fn a_takeback_asked_clears_them() {
+    let _shared = common::lock::shared();
+    let rules = Rules::ALL[3];
+    let ex = pbem::demo::example_moves(rules);
+    let mut t = table();
+    let id = begin(&mut t, rules);
+    t.say(0, &id, &format!("{}\nif {} then {}\n", ex[0], ex[1], ex[2]));
+    t.say(0, &id, "takeback");
+    assert!(
+        newest(&t, 0).contains("a draw offer, a resignation or a takeback ends them"),
+        "{}",
+        newest(&t, 0)
+    );
+    assert!(
+        !t.pbem
+            .config
+            .data
+            .join("conditions")
+            .join(format!("{id}.toml"))
+            .exists()
+    );
+    t.say(1, &id, "accept takeback");
+    assert!(moves_standing(&t, &id).is_empty());
+}
+
+/// The moves of game `id` that stand (a move taken back does not).
+fn moves_standing(t: &Club, id: &str) -> Vec<String> {
+    let out = common::pbem_ok(&[
+        "moves",
+        "--json",
+        &t.pbem
+            .config
+            .data
+            .join(format!("games/{id}.toml"))
+            .to_string_lossy(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let taken = v["taken_back"].as_array().map_or(0, Vec::len);
+    let all = moves(t, id);
+    all[..all.len() - taken].to_vec()
 }

@@ -45,5 +45,6 @@ mod series;
 mod site_updates;
 mod smtp_postfix;
 mod storms;
+mod takeback;
 mod timecontrol;
 mod tournament;

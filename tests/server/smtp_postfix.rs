@@ -420,6 +420,7 @@ fn a_pbem_server_answers_a_challenge_through_postfix() {
         data: dir.path().join("data"),
         templates: None,
         trusted_authserv: None,
+        takebacks_per_game: pbem::reply::DEFAULT_TAKEBACKS,
         timezone: None,
         clock: Default::default(),
         limits: Default::default(),

@@ -1,6 +1,6 @@
 //! One line of a record's move list: `[12.] [side] move [time]
-//! [<message-id>]`, or an event (`resign`, `draw offered`...), read
-//! without knowing whether the move is legal.
+//! [<message-id>]`, or an event (`resign`, `draw offered`, `takeback
+//! asked`...), read without knowing whether the move is legal.
 
 use crate::game::Side;
 use crate::rules::Rules;
@@ -37,16 +37,25 @@ pub enum Event {
     DrawAgreed,
     DrawDeclined,
     Timeout,
+    /// The side that made the last move asks to take it back.
+    TakebackAsked,
+    /// The opponent agrees: the last move is taken back.
+    TakebackAccepted,
+    /// The opponent says no: the move stands.
+    TakebackDeclined,
 }
 
 impl Event {
     /// Every event, in no particular order.
-    pub const ALL: [Event; 5] = [
+    pub const ALL: [Event; 8] = [
         Event::Resign,
         Event::DrawOffered,
         Event::DrawAgreed,
         Event::DrawDeclined,
         Event::Timeout,
+        Event::TakebackAsked,
+        Event::TakebackAccepted,
+        Event::TakebackDeclined,
     ];
 
     pub const fn as_str(self) -> &'static str {
@@ -56,12 +65,15 @@ impl Event {
             Event::DrawAgreed => "draw agreed",
             Event::DrawDeclined => "draw declined",
             Event::Timeout => "timeout",
+            Event::TakebackAsked => "takeback asked",
+            Event::TakebackAccepted => "takeback accepted",
+            Event::TakebackDeclined => "takeback declined",
         }
     }
     /// The event `text` writes, in any case and spacing; `None` for a
     /// move. Compared word by word in place: every move line asks.
     fn parse(text: &str) -> Option<Event> {
-        const FORMS: [(&[&str], Event); 10] = [
+        const FORMS: [(&[&str], Event); 16] = [
             (&["resign"], Event::Resign),
             (&["resigns"], Event::Resign),
             (&["resigned"], Event::Resign),
@@ -72,6 +84,12 @@ impl Event {
             (&["timeout"], Event::Timeout),
             (&["time", "out"], Event::Timeout),
             (&["lost", "on", "time"], Event::Timeout),
+            (&["takeback", "asked"], Event::TakebackAsked),
+            (&["takeback", "requested"], Event::TakebackAsked),
+            (&["asks", "takeback"], Event::TakebackAsked),
+            (&["takeback", "accepted"], Event::TakebackAccepted),
+            (&["takeback", "agreed"], Event::TakebackAccepted),
+            (&["takeback", "declined"], Event::TakebackDeclined),
         ];
         let written = |form: &[&str]| {
             let mut words = text.split_whitespace();
@@ -84,6 +102,18 @@ impl Event {
             .find(|(form, _)| written(form))
             .map(|&(_, event)| event)
     }
+}
+
+/// How many moves stand after `lines`: the moves less those an accepted
+/// takeback took back (docs/src/formats/record.md, "Takebacks"). Read
+/// without the rules, for what counts the moves of a record it does not
+/// replay (the writer's move numbers, a mail handled again).
+pub fn plies(lines: &[MoveLine]) -> usize {
+    lines.iter().fold(0, |n, l| match l.entry {
+        Entry::Move(_) => n + 1,
+        Entry::Event(Event::TakebackAccepted) => n.saturating_sub(1),
+        Entry::Event(_) => n,
+    })
 }
 
 /// Strips a `#` comment, but not a `#` inside a `<message-id>`.

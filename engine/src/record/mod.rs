@@ -13,8 +13,8 @@ pub mod verdict;
 pub mod write;
 
 pub use match_info::MatchInfo;
-pub use read::{Entry, Event, MoveLine, Record};
-pub use replay::{Replayed, replay};
+pub use read::{Entry, Event, MoveLine, Record, plies};
+pub use replay::{Replayed, TakenBack, replay};
 pub use verdict::Verdict;
 
 use std::fmt;

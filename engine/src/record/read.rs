@@ -2,7 +2,7 @@
 //! Nothing here knows whether a move is legal (docs/src/contributing.md, "Layers").
 
 use super::RecordError;
-pub use super::line::{Entry, Event, MoveLine, MoveLineError, parse_line};
+pub use super::line::{Entry, Event, MoveLine, MoveLineError, parse_line, plies};
 use super::match_info::{MatchInfo, RawMatch};
 use super::verdict::Verdict;
 use crate::game::{PerSide, Side};
@@ -431,7 +431,8 @@ impl Record {
     }
 
     /// The moves of the record, in order, as written (its events, such as
-    /// `resign`, left out).
+    /// `resign`, left out; a move taken back by agreement kept, as its
+    /// line is: replay gives the moves that stand).
     pub fn moves(&self) -> Vec<String> {
         self.lines
             .iter()

@@ -2,7 +2,7 @@
 //! and event, then checks `result` against the outcome.
 
 use super::{Entry, Event, MoveLine, Record, RecordError, Verdict};
-use crate::game::{self, End, Game, Outcome, Side};
+use crate::game::{self, End, Game, Outcome, PerSide, Side};
 use crate::notation::Notation;
 
 /// A replayed game: the final position, every position on the way, and how
@@ -18,6 +18,25 @@ pub struct Replayed<G: Game> {
     pub end: Option<End>,
     /// A draw offered and not yet answered, by this side.
     pub draw_offer: Option<Side>,
+    /// A takeback asked and not yet answered, by this side (the one that
+    /// made the last move).
+    pub takeback: Option<Side>,
+    /// The takebacks each side has asked for in the game, answered or
+    /// not (the server's limit counts them).
+    pub takebacks_asked: PerSide<u32>,
+    /// The moves taken back, in the order they were taken back.
+    pub taken_back: Vec<TakenBack>,
+}
+
+/// A move an accepted takeback took back (docs/src/formats/record.md,
+/// "Takebacks"): the record keeps its line, the replay drops it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakenBack {
+    /// Its move number: the next move has the same.
+    pub ply: usize,
+    /// The side that played it, and asked to take it back.
+    pub side: Side,
+    pub notation: Notation,
 }
 
 impl<G: Game> Replayed<G> {
@@ -77,6 +96,9 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
         moves: Vec::with_capacity(record.lines.len()),
         end: None,
         draw_offer: None,
+        takeback: None,
+        takebacks_asked: PerSide::default(),
+        taken_back: Vec::new(),
     };
     for ml in &record.lines {
         let ply = out.moves.len() as u32 + 1;
@@ -116,8 +138,10 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
                 out.moves.push(pos.notation(m));
                 pos.play_unchecked(m);
                 out.positions.push(pos.clone());
-                // A move answers any pending offer (declining it).
+                // A move answers any pending offer or takeback asked
+                // (declining it).
                 out.draw_offer = None;
+                out.takeback = None;
             }
             Entry::Event(ev) => {
                 if let Some(n) = ml.number
@@ -129,8 +153,10 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
                         format!("{n}. does not fit here: the last move was {}.", ply - 1),
                     ));
                 }
-                let side = ml.side.unwrap_or(pos.turn());
-                apply_event(&mut out, *ev, side, name);
+                apply_event(&mut out, *ev, ml, name).map_err(|m| err(ml.line, m))?;
+                if *ev == Event::TakebackAccepted {
+                    pos = out.position().clone();
+                }
             }
         }
     }
@@ -188,13 +214,20 @@ fn check_move_line(
     Ok(())
 }
 
-/// What an event by `side` does to the game replayed so far.
+/// What event `ev` (on line `ml`) does to the game replayed so far, or
+/// why it cannot be there. Its side, when the line names none, is the
+/// side to move, but for `takeback asked`: the side that moved last.
 fn apply_event<G: Game>(
     out: &mut Replayed<G>,
     ev: Event,
-    side: Side,
+    ml: &MoveLine,
     name: impl Fn(Side) -> &'static str,
-) {
+) -> Result<(), String> {
+    let turn = out.position().turn();
+    let side = ml.side.unwrap_or(match ev {
+        Event::TakebackAsked => last_mover(out).unwrap_or(turn.other()),
+        _ => turn,
+    });
     match ev {
         Event::Resign => {
             out.end = Some(End::win(side.other(), format!("{} resigned", name(side))));
@@ -208,7 +241,100 @@ fn apply_event<G: Game>(
         Event::DrawOffered => out.draw_offer = Some(side),
         Event::DrawDeclined => out.draw_offer = None,
         Event::DrawAgreed => out.end = Some(End::draw("drawn by agreement")),
+        Event::TakebackAsked => ask_takeback(out, side, name)?,
+        Event::TakebackAccepted | Event::TakebackDeclined => {
+            answer_takeback(out, ev, side, name)?;
+        }
     }
+    Ok(())
+}
+
+/// The side that played the last move; `None` before the first.
+fn last_mover<G: Game>(out: &Replayed<G>) -> Option<Side> {
+    let n = out.positions.len();
+    n.checked_sub(2).map(|i| out.positions[i].turn())
+}
+
+/// `takeback asked` by `side`: it played the last move, and has no
+/// request waiting.
+fn ask_takeback<G: Game>(
+    out: &mut Replayed<G>,
+    side: Side,
+    name: impl Fn(Side) -> &'static str,
+) -> Result<(), String> {
+    let what = Event::TakebackAsked.as_str();
+    let Some(mover) = last_mover(out) else {
+        return Err(format!(
+            "`{} {what}`: no move has been played to take back",
+            name(side)
+        ));
+    };
+    if mover != side {
+        return Err(format!(
+            "`{} {what}`: the last move ({}. {}) is {}'s; a side takes back only its own move",
+            name(side),
+            out.moves.len(),
+            out.moves
+                .last()
+                .map(|n| n.canonical(G::RULES.geometry()))
+                .unwrap_or_default(),
+            name(mover)
+        ));
+    }
+    if out.takeback.is_some() {
+        return Err(format!(
+            "`{} {what}`: {} asked already and has no answer yet",
+            name(side),
+            name(side)
+        ));
+    }
+    out.takeback = Some(side);
+    out.takebacks_asked[side] += 1;
+    Ok(())
+}
+
+/// `takeback accepted` or `declined` (`ev`) by `side`: the other side
+/// asked. Accepted, the last move and its position go (the record keeps
+/// the line), and with them a draw offered about that position.
+fn answer_takeback<G: Game>(
+    out: &mut Replayed<G>,
+    ev: Event,
+    side: Side,
+    name: impl Fn(Side) -> &'static str,
+) -> Result<(), String> {
+    match out.takeback {
+        Some(asker) if asker != side => {}
+        Some(_) => {
+            return Err(format!(
+                "`{} {}`: {} asked for this takeback; only the opponent answers it",
+                name(side),
+                ev.as_str(),
+                name(side)
+            ));
+        }
+        None => {
+            return Err(format!(
+                "`{} {}`: no takeback was asked (a line `{} takeback asked` comes first)",
+                name(side),
+                ev.as_str(),
+                name(side.other())
+            ));
+        }
+    }
+    out.takeback = None;
+    if ev == Event::TakebackAccepted {
+        let ply = out.moves.len();
+        // Asked only after a move, by its side: both are there.
+        if let (Some(notation), Some(_)) = (out.moves.pop(), out.positions.pop()) {
+            out.taken_back.push(TakenBack {
+                ply,
+                side: side.other(),
+                notation,
+            });
+        }
+        out.draw_offer = None;
+    }
+    Ok(())
 }
 
 fn describe(end: &End, name: impl Fn(Side) -> &'static str) -> String {

@@ -28,24 +28,14 @@ fn escape_multiline(s: &str) -> String {
     out
 }
 
-/// The width of the move column: the longest event (`draw declined`), so
-/// that the times and Message-IDs of events line up with those of the
-/// moves. A fixed width, not the longest entry of the record,
-/// so that a new line never changes the old ones (one move, one line of
-/// `git diff`); only a capture chain longer than this pushes its own line
-/// out.
-pub const MOVE_COLUMN: usize = {
-    let mut width = 0;
-    let mut i = 0;
-    while i < Event::ALL.len() {
-        let w = Event::ALL[i].as_str().len();
-        if w > width {
-            width = w;
-        }
-        i += 1;
-    }
-    width
-};
+/// The width of the move column: the longest draw event (`draw
+/// declined`), so that the times and Message-IDs of the draw events line
+/// up with those of the moves. A fixed width, not the longest entry of
+/// the record, so that a new line never changes the old ones (one move,
+/// one line of `git diff`); a capture chain longer than this, and the
+/// takeback events (`takeback accepted`), rarer and added after records
+/// were written in this width, push their own line's time out.
+pub const MOVE_COLUMN: usize = Event::DrawDeclined.as_str().len();
 
 /// `record` without the times and Message-IDs of its lines, and its
 /// moves without their sides (the sides take turns; an event keeps its
@@ -65,7 +55,9 @@ pub fn moves_only(record: &Record) -> String {
 }
 
 /// The full form of `record`. Move lines are written as given (the caller
-/// stores canonical moves); numbers are the ply numbers.
+/// stores canonical moves); numbers are the ply numbers, a move after an
+/// accepted takeback numbered as the move it replaces
+/// (docs/src/formats/record.md, "Takebacks").
 pub fn to_string(record: &Record) -> String {
     let mut s = heading(record);
     write_keys(&mut s, record);
@@ -136,14 +128,19 @@ fn write_moves(s: &mut String, record: &Record) {
         .map(|n| n.len())
         .max()
         .unwrap_or(5);
-    let mut ply = 0;
+    let mut ply: u32 = 0;
     for l in &record.lines {
         let num = match &l.entry {
             Entry::Move(_) => {
                 ply += 1;
                 format!("{ply}.")
             }
-            Entry::Event(_) => String::new(),
+            Entry::Event(e) => {
+                if *e == Event::TakebackAccepted {
+                    ply = ply.saturating_sub(1);
+                }
+                String::new()
+            }
         };
         let line = move_line(rules, width, &num, l);
         let _ = writeln!(s, "{}", escape_multiline(line.trim_end()));

@@ -9,6 +9,7 @@
 //!   "One trait, one conformance suite");
 //! - [`perft`]: the perft tables of `tests/perft/`, one driver;
 //! - [`records`]: the record format (docs/src/formats/record.md);
+//! - [`takebacks`]: takebacks in the record, in every game;
 //! - [`rules_docs`]: the rules texts against the engine.
 //!
 //! [`support`] holds what the groups share. The deep cross-checks run
@@ -21,3 +22,4 @@ mod perft;
 mod records;
 mod rules_docs;
 mod support;
+mod takebacks;

@@ -9,9 +9,9 @@ use crate::timecontrol::{DigestModeError, TimeControlError, ZoneError};
 /// Why a line is no command; `Display` is the refusal's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LineError {
-    #[error("write `accept` (a challenge) or `accept draw`")]
+    #[error("write `accept` (a challenge), `accept draw` or `accept takeback`")]
     Accept,
-    #[error("write `decline` (a challenge) or `decline draw`")]
+    #[error("write `decline` (a challenge), `decline draw` or `decline takeback`")]
     Decline,
     #[error("write the token alone after the word: token abc123")]
     Token,

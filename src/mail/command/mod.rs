@@ -78,6 +78,10 @@ pub enum Command {
     OfferDraw,
     AcceptDraw,
     DeclineDraw,
+    /// `takeback`: take back my last move, if my opponent agrees.
+    Takeback,
+    AcceptTakeback,
+    DeclineTakeback,
     Board,
     Moves {
         from: Option<String>,
@@ -107,8 +111,8 @@ pub enum Command {
 
 impl Command {
     /// Whether the command would change a game's record (moves, draws,
-    /// resignation, the answer to a challenge): refused in a finished
-    /// game, and what a refused mail leaves undone.
+    /// takebacks, resignation, the answer to a challenge): refused in a
+    /// finished game, and what a refused mail leaves undone.
     pub fn changes_game(&self) -> bool {
         matches!(
             self,
@@ -119,6 +123,9 @@ impl Command {
                 | Command::OfferDraw
                 | Command::AcceptDraw
                 | Command::DeclineDraw
+                | Command::Takeback
+                | Command::AcceptTakeback
+                | Command::DeclineTakeback
         )
     }
 }
@@ -173,6 +180,9 @@ impl fmt::Display for Command {
             Command::OfferDraw => f.write_str("draw"),
             Command::AcceptDraw => f.write_str("accept draw"),
             Command::DeclineDraw => f.write_str("decline draw"),
+            Command::Takeback => f.write_str("takeback"),
+            Command::AcceptTakeback => f.write_str("accept takeback"),
+            Command::DeclineTakeback => f.write_str("decline takeback"),
             Command::Board => f.write_str("board"),
             Command::Moves { from: Some(s) } => write!(f, "moves {s}"),
             Command::Moves { from: None } => f.write_str("moves"),
@@ -429,6 +439,10 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
         "offer" if lower.get(1).map(String::as_str) == Some("draw") && words.len() == 2 => {
             Command::OfferDraw
         }
+        "takeback" | "takeback?" | "take-back" | "undo" if words.len() == 1 => Command::Takeback,
+        "take" if words.len() == 2 && matches!(lower[1].as_str(), "back" | "back?") => {
+            Command::Takeback
+        }
         "board" | "show" if words.len() == 1 => Command::Board,
         // A square or nothing: `legal moves: 50-51` (a line of pbem's
         // reply, quoted back) is not `moves` from a square called
@@ -502,17 +516,21 @@ fn said_move(head: &str, words: &[&str]) -> bool {
 }
 
 /// `accept` or `decline` (`head`), of a challenge (`accept`, `accept
-/// challenge`) or of a draw (`accept draw`); `lower` is the line's words,
+/// challenge`), of a draw (`accept draw`) or of a takeback (`accept
+/// takeback`, `accept take back`); `lower` is the line's words,
 /// lowercased.
 fn answer(head: &str, lower: &[String]) -> Result<Command, LineError> {
     let accept = matches!(head, "accept" | "accepted");
-    match (lower.get(1).map(String::as_str), accept) {
-        (None | Some("challenge"), true) => Ok(Command::Accept),
-        (None | Some("challenge"), false) => Ok(Command::Decline),
-        (Some("draw"), true) => Ok(Command::AcceptDraw),
-        (Some("draw"), false) => Ok(Command::DeclineDraw),
-        (Some(_), true) => Err(LineError::Accept),
-        (Some(_), false) => Err(LineError::Decline),
+    let what: Vec<&str> = lower[1..].iter().map(String::as_str).collect();
+    match (what.as_slice(), accept) {
+        ([] | ["challenge"], true) => Ok(Command::Accept),
+        ([] | ["challenge"], false) => Ok(Command::Decline),
+        (["draw"], true) => Ok(Command::AcceptDraw),
+        (["draw"], false) => Ok(Command::DeclineDraw),
+        (["takeback" | "take-back"] | ["take", "back"], true) => Ok(Command::AcceptTakeback),
+        (["takeback" | "take-back"] | ["take", "back"], false) => Ok(Command::DeclineTakeback),
+        (_, true) => Err(LineError::Accept),
+        (_, false) => Err(LineError::Decline),
     }
 }
 

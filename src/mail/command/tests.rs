@@ -85,6 +85,22 @@ fn other_commands() {
     assert_eq!(one("Accept draw"), Command::AcceptDraw);
     assert_eq!(one("decline draw"), Command::DeclineDraw);
     assert_eq!(one("RESIGN"), Command::Resign);
+    for (line, c) in [
+        ("takeback", Command::Takeback),
+        ("Take back", Command::Takeback),
+        ("take-back", Command::Takeback),
+        ("undo", Command::Takeback),
+        ("accept takeback", Command::AcceptTakeback),
+        ("Accept take back", Command::AcceptTakeback),
+        ("decline takeback", Command::DeclineTakeback),
+        ("refuse take-back", Command::DeclineTakeback),
+    ] {
+        assert_eq!(one(line), c, "{line}");
+        assert_eq!(one(&c.to_string()), c, "{c} reads back");
+        assert!(c.changes_game(), "{c}");
+    }
+    // A sentence that starts with the words is chatter.
+    assert_eq!(parse_line("take back what you said"), Ok(None));
     assert_eq!(one("draw"), Command::OfferDraw);
     assert_eq!(one("offer draw"), Command::OfferDraw);
     assert_eq!(one("board"), Command::Board);
@@ -454,6 +470,7 @@ fn series_tournament_and_rating_commands() {
         Err(LineError::Rules(_))
     ));
     assert_eq!(parse_line("accept drwa"), Err(LineError::Accept));
+    assert_eq!(parse_line("decline takebak"), Err(LineError::Decline));
     assert_eq!(
         parse_line("#12"),
         Err(LineError::Move(MoveLineError::Numbered(12)))

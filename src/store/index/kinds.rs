@@ -3,7 +3,7 @@
 
 use super::Summary;
 use crate::game::{PerSide, Side};
-use crate::record::{Entry, Record, Verdict};
+use crate::record::{Record, Verdict};
 use crate::rules::Rules;
 use crate::store::{GameClock, StoreError, parse_record};
 use serde::{Deserialize, Serialize};
@@ -46,11 +46,8 @@ impl GameFacts {
             result,
         };
         if let (false, Some((result, _))) = (replay, rec.result) {
-            let moves = rec
-                .lines
-                .iter()
-                .filter(|l| matches!(l.entry, Entry::Move(_)))
-                .count();
+            // The moves that stand: a takeback accepted took one back.
+            let moves = crate::record::plies(&rec.lines);
             return Ok(facts(moves, result));
         }
         crate::with_game!(rec.rules, G => {
