@@ -68,6 +68,18 @@ impl Adjudicator<'_> {
     /// record) plays nothing: it leaves the file as the first time did.
     pub(super) fn conditional<G: Game>(&self, t: &mut Turn<'_, G>) -> Result<Outcome> {
         let stored = self.stored_conditions(t.id)?;
+        if stored.is_none() && t.wished.is_empty() {
+            // Most mails: nothing to check, play or keep.
+            return Ok(Outcome {
+                notes: PerSide::new(Note::default(), Note::default()),
+                replies: if t.already {
+                    conditional_lines(t)
+                } else {
+                    Vec::new()
+                },
+                file: None,
+            });
+        }
         if t.already {
             return self.conditional_again(t, stored);
         }
