@@ -83,18 +83,7 @@ impl Adjudicator<'_> {
         if t.already {
             return self.conditional_again(t, stored);
         }
-        let mut c = Cascade {
-            rec: t.rec.clone(),
-            replayed: t.replayed.clone(),
-            sets: PerSide::new(None, None),
-            notes: PerSide::new(Note::default(), Note::default()),
-            replies: Vec::new(),
-            mail_start: t.mail_start,
-        };
-        let before = c.moves_before();
-        self.start_sets(&mut c, t, stored.clone(), &before);
-        self.wished(&mut c, t)?;
-        self.cascade(&mut c, t.id)?;
+        let c = self.run_cascade(t, t.rec.clone(), t.replayed.clone(), stored.clone())?;
         if c.rec.lines.len() != t.rec.lines.len() {
             t.rec = c.rec.clone();
             t.replayed = c.replayed.clone();
@@ -104,12 +93,38 @@ impl Adjudicator<'_> {
                     .push(format!("{} played {} (conditional)", r.mover, r.text));
             }
         }
+        let mut c = c;
         let file = c.file_left(stored.as_ref());
         Ok(Outcome {
             notes: c.notes,
             replies: c.replies,
             file,
         })
+    }
+
+    /// The cascade of the mail of `t` on `rec` (replayed: `replayed`),
+    /// from the set `stored`: the sets put where they play, the sender's
+    /// new lines checked, the answers played.
+    fn run_cascade<G: Game>(
+        &self,
+        t: &Turn<'_, G>,
+        rec: Record,
+        replayed: record::Replayed<G>,
+        stored: Option<Conditions>,
+    ) -> Result<Cascade<G>> {
+        let mut c = Cascade {
+            rec,
+            replayed,
+            sets: PerSide::new(None, None),
+            notes: PerSide::new(Note::default(), Note::default()),
+            replies: Vec::new(),
+            mail_start: t.mail_start,
+        };
+        let before = c.moves_before();
+        self.start_sets(&mut c, t, stored, &before);
+        self.wished(&mut c, t)?;
+        self.cascade(&mut c, t.id)?;
+        Ok(c)
     }
 
     /// Game `id`'s conditions file; one that does not read counts as
@@ -165,18 +180,7 @@ impl Adjudicator<'_> {
                 file: Some(None),
             });
         };
-        let mut c = Cascade {
-            rec,
-            replayed,
-            sets: PerSide::new(None, None),
-            notes: PerSide::new(Note::default(), Note::default()),
-            replies: Vec::new(),
-            mail_start: t.mail_start,
-        };
-        let before = c.moves_before();
-        self.start_sets(&mut c, t, stored.clone(), &before);
-        self.wished(&mut c, t)?;
-        self.cascade(&mut c, t.id)?;
+        let mut c = self.run_cascade(t, rec, replayed, stored.clone())?;
         let at_end = stored
             .as_ref()
             .filter(|s| s.after as usize == end.0 && s.last == end.1);

@@ -41,6 +41,16 @@ fn table() -> Club {
     Club::new(&[("Alice", ALICE), ("Bob", BOB)])
 }
 
+/// Whether game `id` has a conditions file.
+fn has_conditions(t: &Club, id: &str) -> bool {
+    t.pbem
+        .config
+        .data
+        .join("conditions")
+        .join(format!("{id}.toml"))
+        .exists()
+}
+
 /// The moves of game `id`'s record, as written.
 fn moves(t: &Club, id: &str) -> Vec<String> {
     t.record(id).moves()
@@ -115,14 +125,7 @@ fn chain_plays_on(rules: Rules) {
             .all(|m| !m.contains(&chain) && !m.contains(&alt)),
         "{rules:?}: Bob learns nothing of Alice's lines"
     );
-    assert!(
-        t.pbem
-            .config
-            .data
-            .join("conditions")
-            .join(format!("{id}.toml"))
-            .exists()
-    );
+    assert!(has_conditions(&t, &id));
 
     // Bob follows the chain: Alice's answers come at once.
     t.say(1, &id, &ex[1]);
@@ -150,15 +153,7 @@ fn chain_plays_on(rules: Rules) {
     );
     t.say(1, &id, &ex[3]);
     assert_eq!(moves(&t, &id), ex[..5], "{rules:?}");
-    assert!(
-        !t.pbem
-            .config
-            .data
-            .join("conditions")
-            .join(format!("{id}.toml"))
-            .exists(),
-        "{rules:?}: the chain is done"
-    );
+    assert!(!has_conditions(&t, &id), "{rules:?}: the chain is done");
     let text = t.pbem.record(&id);
     assert!(
         !text.contains(" then ") && !text.contains(&alt),
@@ -208,14 +203,7 @@ fn another_answer_drops_them_and_says_so() {
         !newest(&t, 1).contains("conditional"),
         "Bob is told nothing"
     );
-    assert!(
-        !t.pbem
-            .config
-            .data
-            .join("conditions")
-            .join(format!("{id}.toml"))
-            .exists()
-    );
+    assert!(!has_conditions(&t, &id));
 }
 
 #[test]
@@ -280,14 +268,7 @@ fn a_draw_offer_clears_them() {
     t.say(1, &id, &format!("{}\ndraw\n", ex[1]));
     assert_eq!(moves(&t, &id), ex[..2], "the draw offer stops the answer");
     assert!(newest(&t, 0).contains("a draw offer, a resignation or a takeback ends them"));
-    assert!(
-        !t.pbem
-            .config
-            .data
-            .join("conditions")
-            .join(format!("{id}.toml"))
-            .exists()
-    );
+    assert!(!has_conditions(&t, &id));
 }
 
 #[test]
@@ -406,14 +387,7 @@ fn a_takeback_asked_clears_them() {
         "{}",
         newest(&t, 0)
     );
-    assert!(
-        !t.pbem
-            .config
-            .data
-            .join("conditions")
-            .join(format!("{id}.toml"))
-            .exists()
-    );
+    assert!(!has_conditions(&t, &id));
     t.say(1, &id, "accept takeback");
     assert!(moves_standing(&t, &id).is_empty());
 }
