@@ -45,6 +45,7 @@
 //!   became of a mail.
 
 mod account;
+mod analysis;
 mod auth;
 mod bot;
 mod challenge;

@@ -305,6 +305,7 @@ impl Adjudicator<'_> {
                 self.setting(t, c)?;
             }
             Command::Rematch => return self.rematch_command(t, c),
+            Command::Analysis => return self.analysis_command(t, c),
             other => self.asked_in_game(t, other)?,
         }
         Ok(Ok(()))

@@ -4,6 +4,7 @@
 //! order it decided them.
 
 use crate::adjudicate::{Draw, Effect, Facts};
+use crate::store::analysis::QueuedAnalysis;
 use crate::store::bots::BotGame;
 use crate::store::confirm::Confirmation;
 use crate::store::league::{RatingsFile, SeriesFile, TournamentFile};
@@ -82,6 +83,12 @@ impl Facts for Store {
     fn confirmation_ids(&self) -> Result<Vec<String>> {
         Store::confirmation_ids(self)
     }
+    fn queued_analysis(&self, id: &str) -> Result<Option<QueuedAnalysis>> {
+        Store::queued_analysis(self, id)
+    }
+    fn analysis_text(&self, id: &str) -> Result<Option<String>> {
+        Store::analysis_text(self, id)
+    }
 }
 
 /// Keys and game ids from the OS's randomness.
@@ -128,6 +135,7 @@ impl Store {
                     Some(g) => self.write_bot_game(id, g)?,
                     None => self.remove_bot_game(id)?,
                 },
+                Effect::AnalysisQueued { id, queued } => self.queue_analysis(id, queued)?,
             }
         }
         Ok(())
