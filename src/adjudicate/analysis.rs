@@ -164,7 +164,7 @@ impl Adjudicator<'_> {
         let (context, fate) = match state {
             AnalysisState::Ready(a) => (self.analysis_table(t, &a)?, "was sent the analysis"),
             AnalysisState::Queued => (
-                context! { id => t.id, game => G::RULES.name(), queued => true },
+                context! { id => t.id, game => G::RULES.name() },
                 "was told the analysis is on its way",
             ),
             AnalysisState::Missing => {
@@ -223,7 +223,7 @@ impl Adjudicator<'_> {
             })
             .collect();
         Ok(context! {
-            id => t.id, game => G::RULES.name(), queued => false, side => G::RULES.side_name(t.side),
+            id => t.id, game => G::RULES.name(), side => G::RULES.side_name(t.side),
             rows, widths, sides, more => a.plies.len() - shown.len(), total => a.plies.len(),
         })
     }
