@@ -124,10 +124,17 @@ impl Poller<'_> {
         report: &mut Report,
     ) -> Result<Step, PollError> {
         let id = job.id;
-        self.store.queued_analysis(id)?;
-        let Some(rec) = self.store.record(id)? else {
-            self.unqueue(id)?;
-            return Ok(Step::Dropped("no such game"));
+        let rec = match self.store.record(id) {
+            Ok(Some(rec)) => rec,
+            Ok(None) => {
+                self.unqueue(id)?;
+                return Ok(Step::Dropped("no such game"));
+            }
+            Err(crate::store::StoreError::Record { .. }) => {
+                self.unqueue(id)?;
+                return Ok(Step::Dropped("the record does not read"));
+            }
+            Err(e) => return Err(e.into()),
         };
         let replayed = crate::with_game!(rec.rules, G => {
             record::replay::<G>(&rec).map(|r| (r.end.is_some(), r.moves.len()))
@@ -137,7 +144,12 @@ impl Poller<'_> {
             // A loss on time whose record a crash kept from the disk:
             // the next poll writes it.
             Ok((false, _)) => return Ok(Step::Dropped("the game is not over")),
-            Err(e) => return Err(crate::store::StoreError::Record { source: e }.into()),
+            // Damaged: its players hear of it from their mail; nothing
+            // to analyse, and no failure of every poll from now on.
+            Err(_) => {
+                self.unqueue(id)?;
+                return Ok(Step::Dropped("the record does not replay"));
+            }
         };
         let moves = moves_hash(&rec);
         let key = format!("analysis:{id}:{moves:016x}");

@@ -92,8 +92,19 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         );
         room.post(who, &to, &raw);
         room.run_pbem(1);
+        // The move that ends the game brings the bot's analysis too, in
+        // the same poll (docs/src/players/analysis.md, "By mail").
+        let last = i + 1 == moves.len();
         for (p, player) in players.iter_mut().enumerate() {
-            let got = room.receive(p, player, 1);
+            let got = room.receive(p, player, if last { 2 } else { 1 });
+            let (analysis, got): (Vec<Received>, Vec<Received>) =
+                got.into_iter().partition(is_analysis);
+            assert_eq!(
+                analysis.len(),
+                usize::from(last),
+                "{rules}: {} gets the analysis once, at the end",
+                player.name
+            );
             assert_eq!(
                 got.len(),
                 1,
@@ -120,11 +131,20 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         let extra = room.receive(who, player, 0);
         assert!(extra.is_empty(), "{} got more: {extra:?}", player.name);
     }
-    let last = players[0].received.last().unwrap();
+    let last = players[0]
+        .received
+        .iter()
+        .rfind(|r| !is_analysis(r))
+        .unwrap();
     assert_eq!(last.subject, thread);
     assert!(last.text.contains("The game is over"), "{}", last.text);
     check_record(&room.store(), &id, rules, &moves);
     id
+}
+
+/// Whether `r` is the mail of the bot's analysis of a finished game.
+fn is_analysis(r: &Received) -> bool {
+    r.text.starts_with("pbem's bot has gone through")
 }
 
 /// The record on disk is the example game in the writer's full form, and
