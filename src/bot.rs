@@ -32,6 +32,10 @@ pub struct BotPolicy {
     /// every game plays alike: for tests and replays).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Positions searched for each move of a finished game's analysis
+    /// (at the top level); 0: no analysis. A budget of positions, not of
+    /// time: the analysis is the same on any machine.
+    pub analysis_nodes: u64,
 }
 
 impl Default for BotPolicy {
@@ -41,9 +45,16 @@ impl Default for BotPolicy {
             poll_ms: 20_000,
             nodes: None,
             seed: None,
+            analysis_nodes: ANALYSIS_NODES,
         }
     }
 }
+
+/// The default of `[bot] analysis_nodes`: the budget the marks of the
+/// analysis were measured at (docs/src/players/analysis.md, "How the
+/// marks were chosen"). A hundred moves take about two million positions,
+/// a few seconds of one core.
+pub const ANALYSIS_NODES: u64 = 20_000;
 
 impl BotPolicy {
     /// The seed of the bot's `ply`th move in game `id`: from `[bot]
@@ -54,6 +65,19 @@ impl BotPolicy {
             None => id.to_string(),
         };
         crate::store::stable_hash(format!("{base}/{ply}").as_bytes())
+    }
+
+    /// What the analysis of a finished game spends on each move, and its
+    /// seed (`[bot] seed`, else 0: the same game always gets the same
+    /// analysis); `None` when the analysis is off.
+    pub fn analysis(&self) -> Option<(Limits, u64)> {
+        (self.analysis_nodes > 0).then(|| {
+            let limits = Limits {
+                think: Budget::Nodes(self.analysis_nodes),
+                level: Level::MAX,
+            };
+            (limits, self.seed.unwrap_or(0))
+        })
     }
 
     /// What the bot at `level` may spend on one move.

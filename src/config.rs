@@ -567,10 +567,12 @@ folder = "mail/sent"
 # addresses = false  # true: show the players' addresses, not only names
 
 # pbem's bot (`challenge GAME bot [level 1|2|3]`): how long it thinks. The
-# poll plays its moves after the players' mail, at most poll_ms in all.
+# poll plays its moves after the players' mail, then analyses finished
+# games, at most poll_ms in all.
 # [bot]
 # think_ms = 2000  # a move at level 3 (level 1: a ninth, level 2: a third)
 # poll_ms = 20000
+# analysis_nodes = 20000  # positions per move of a game's analysis; 0: none
 "#;
 
 #[cfg(test)]

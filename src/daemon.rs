@@ -254,7 +254,8 @@ fn watch_maildir(
     let mut buffer = [0u8; 4096];
     let mut last_poll: Option<std::time::Instant> = None;
     let mut last_mtime = None;
-    // The bot's moves a poll left for the next (its think time spent).
+    // The bot's moves or analyses a poll left for the next (its think
+    // time spent).
     let mut bots_waiting = false;
     while !stop.load(Ordering::Relaxed) {
         let arrived = match &mut watch {
@@ -274,7 +275,7 @@ fn watch_maildir(
             bots_waiting = false;
             match polls.poll(&mut md) {
                 Ok(r) => {
-                    bots_waiting = r.bots_waiting > 0;
+                    bots_waiting = r.bot_work_waiting();
                     log_report(&r, true);
                 }
                 Err(e) => {
@@ -341,8 +342,8 @@ fn watch_imap(polls: &Polls<'_>, mut imap: Imap, stop: &AtomicBool) {
                 }
                 failures = 0;
                 log_report(&r, true);
-                // The bot's moves left by this poll: the next poll at once.
-                if r.bots_waiting > 0 {
+                // The bot's work left by this poll: the next poll at once.
+                if r.bot_work_waiting() {
                     continue;
                 }
             }

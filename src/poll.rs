@@ -66,6 +66,7 @@ use std::panic::{self, AssertUnwindSafe};
 /// in its record, so nothing is applied twice).
 pub const BATCH: usize = 128;
 
+mod analysis;
 mod bots;
 mod clocks;
 mod damage;
@@ -108,12 +109,21 @@ pub struct Report {
     /// Bot games whose turn waits for the next poll: this one spent its
     /// think time (`[bot] poll_ms`).
     pub bots_waiting: usize,
+    /// Finished games whose analysis waits for the next poll (this one
+    /// spent the bot's think time).
+    pub analyses_waiting: usize,
 }
 
 impl Report {
     /// Whether anything failed: a mail left unprocessed or a reply unsent.
     pub fn failed(&self) -> bool {
         !self.errors.is_empty() || !self.send_errors.is_empty()
+    }
+
+    /// Whether the bot has work left for the next poll: moves or
+    /// analyses this one had no think time for.
+    pub fn bot_work_waiting(&self) -> bool {
+        self.bots_waiting > 0 || self.analyses_waiting > 0
     }
 }
 
@@ -299,8 +309,10 @@ impl Poller<'_> {
             }
         }
         self.commit_batch(cx, &mut batch, source, &mut report);
-        // The bot's moves after the players' mail is committed.
-        self.play_bots(cx, &mut report);
+        // The bot's moves after the players' mail is committed, then its
+        // analyses of finished games with the think time left.
+        let spent = self.play_bots(cx, &mut report);
+        self.analyse_games(cx, spent, &mut report);
         if let Err(e) = self.store.finish() {
             report.errors.push(format!("deadline index: {e}"));
         }

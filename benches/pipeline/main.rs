@@ -271,11 +271,13 @@ fn move_mail(id: &str, token: &str, who: &str, n: usize, mv: &str) -> (String, S
 }
 
 /// A data folder with pbem.toml (the embedded default: a Maildir in,
-/// Maildirs out) in `dir`.
+/// Maildirs out; no analysis) in `dir`.
 fn data_folder(dir: &Path) -> (PathBuf, Config) {
     fs::create_dir_all(dir).unwrap();
     let path = dir.join("pbem.toml");
-    fs::write(&path, INIT).unwrap();
+    // The mail path alone: no analysis of the games that end (it runs
+    // after the mail, in the bot's think time, not on the mail path).
+    fs::write(&path, format!("{INIT}\n[bot]\nanalysis_nodes = 0\n")).unwrap();
     let config = Config::load(&path).unwrap();
     (path, config)
 }

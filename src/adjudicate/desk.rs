@@ -9,6 +9,7 @@
 //! earlier one decided. Fresh keys and game ids come from a [`Draw`].
 
 use crate::rules::Rules;
+use crate::store::analysis::QueuedAnalysis;
 use crate::store::bots::BotGame;
 use crate::store::conditions::Conditions;
 use crate::store::confirm::Confirmation;
@@ -66,6 +67,10 @@ pub trait Facts {
     fn confirmation_ids(&self) -> Result<Vec<String>>;
     /// Game `id`'s conditional moves, `None` when nobody set any.
     fn conditions(&self, id: &str) -> Result<Option<Conditions>>;
+    /// Game `id` in the queue of the bot's analyses, if it is.
+    fn queued_analysis(&self, id: &str) -> Result<Option<QueuedAnalysis>>;
+    /// The text of game `id`'s analysis file, if it has one.
+    fn analysis_text(&self, id: &str) -> Result<Option<String>>;
 
     /// The secrets of `id` side by side, as `rules` names the sides.
     fn secrets(&self, id: &str, rules: Rules) -> Result<Secrets> {
@@ -128,6 +133,11 @@ pub enum Effect {
     Conditions {
         id: String,
         conditions: Option<Conditions>,
+    },
+    /// A finished game put in the queue of the bot's analyses.
+    AnalysisQueued {
+        id: String,
+        queued: QueuedAnalysis,
     },
 }
 
@@ -346,6 +356,13 @@ impl<'a> Desk<'a> {
         })
     }
 
+    pub fn queue_analysis(&self, id: &str, queued: &QueuedAnalysis) -> Result<()> {
+        self.push(Effect::AnalysisQueued {
+            id: id.into(),
+            queued: queued.clone(),
+        })
+    }
+
     pub fn write_bot_game(&self, id: &str, g: &BotGame) -> Result<()> {
         self.push(Effect::BotGame {
             id: id.into(),
@@ -551,5 +568,19 @@ impl Facts for Desk<'_> {
             Some(c) => Ok(c),
             None => self.facts.conditions(id),
         }
+    }
+
+    fn queued_analysis(&self, id: &str) -> Result<Option<QueuedAnalysis>> {
+        match self.newest(|e| match e {
+            Effect::AnalysisQueued { id: i, queued } if i == id => Some(queued.clone()),
+            _ => None,
+        }) {
+            Some(q) => Ok(Some(q)),
+            None => self.facts.queued_analysis(id),
+        }
+    }
+
+    fn analysis_text(&self, id: &str) -> Result<Option<String>> {
+        self.facts.analysis_text(id)
     }
 }

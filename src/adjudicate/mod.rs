@@ -47,6 +47,7 @@
 //!   became of a mail.
 
 mod account;
+mod analysis;
 mod auth;
 mod bot;
 mod challenge;

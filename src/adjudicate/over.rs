@@ -75,8 +75,10 @@ impl Adjudicator<'_> {
             }
             _ => None,
         };
+        // Queued by the game's end, before its news: a player's mail follows.
+        let analysis = o.reader.is_some() && self.desk.queued_analysis(o.id)?.is_some();
         Ok(context! {
-            id => o.id, game => rules.name(), result, reason => o.end.reason.clone(),
+            id => o.id, game => rules.name(), result, reason => o.end.reason.clone(), analysis,
             outcome => outcome_for(o.end, o.reader),
             side => o.reader.map(|s| rules.side_name(s)),
             their_side => o.reader.map(|s| rules.side_name(s.other())),

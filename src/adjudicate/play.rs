@@ -342,6 +342,7 @@ impl Adjudicator<'_> {
                 t.wished.push(c.clone());
                 t.fates.push(format!("{me} asked {c}"));
             }
+            Command::Analysis => return self.analysis_command(t, c),
             other => self.asked_in_game(t, other)?,
         }
         Ok(Ok(()))

@@ -47,6 +47,8 @@ impl Adjudicator<'_> {
         let Some(f) = Finished::of(id, rec) else {
             return Ok(Vec::new());
         };
+        // The bot's analysis follows the game's news, in a later poll.
+        self.queue_analysis(id, rec)?;
         if f.ratable(self.identity) {
             let slug = f.rules.slug();
             let mut file = self.desk.ratings(slug)?;

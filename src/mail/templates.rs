@@ -23,9 +23,15 @@ pub const DEFAULTS: &[(&str, &str)] = &[
         include_str!("../../templates/_conditions.txt"),
     ),
     ("_footer.txt", include_str!("../../templates/_footer.txt")),
+    ("_tally.txt", include_str!("../../templates/_tally.txt")),
     ("_ignored.txt", include_str!("../../templates/_ignored.txt")),
     ("_thread.txt", include_str!("../../templates/_thread.txt")),
     ("_words.txt", include_str!("../../templates/_words.txt")),
+    ("analysis.txt", include_str!("../../templates/analysis.txt")),
+    (
+        "analysis_table.txt",
+        include_str!("../../templates/analysis_table.txt"),
+    ),
     ("board.txt", include_str!("../../templates/board.txt")),
     (
         "challenge.txt",
@@ -154,6 +160,7 @@ impl Templates {
             minijinja::UndefinedBehavior::Lenient
         });
         env.add_filter("wrap", wrap);
+        env.add_filter("pad", pad);
         env.set_loader(move |name| Ok(source(dir.as_deref(), name)));
         Templates { env }
     }
@@ -447,6 +454,19 @@ fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         .replace('\n', &format!("\n{indent}"))
+}
+
+/// `value` padded with spaces to `width` characters: on the left (set
+/// to the right) for a width above 0, on the right for one below (a
+/// table's columns); a longer value as it is.
+fn pad(value: Value, width: i64) -> String {
+    let text = value.to_string();
+    let w = usize::try_from(width.unsigned_abs()).unwrap_or(0);
+    if width < 0 {
+        format!("{text:<w$}")
+    } else {
+        format!("{text:>w$}")
+    }
 }
 
 /// [`super::command::reads_as_command`], remembered: the mails of a poll

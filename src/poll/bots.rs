@@ -34,7 +34,8 @@ impl Poller<'_> {
     /// new since the list was read get their turn in the same poll, in
     /// [`turn_order`] too, so that a game whose first move is the bot's
     /// does not wait for the next poll.
-    pub(super) fn play_bots(&self, cx: &BatchContext<'_>, report: &mut Report) {
+    /// How long it thought.
+    pub(super) fn play_bots(&self, cx: &BatchContext<'_>, report: &mut Report) -> Duration {
         let budget = Duration::from_millis(self.identity.bot.poll_ms);
         let started = Instant::now();
         let mut visited = BTreeSet::new();
@@ -43,21 +44,22 @@ impl Poller<'_> {
                 Ok(ids) => ids.into_iter().filter(|id| !visited.contains(id)).collect(),
                 Err(e) => {
                     report.errors.push(format!("bot games: {e}"));
-                    return;
+                    return started.elapsed();
                 }
             };
             if fresh.is_empty() {
-                return;
+                return started.elapsed();
             }
             let ids = turn_order(&self.waiting(fresh));
             for (n, id) in ids.iter().enumerate() {
                 if started.elapsed() >= budget {
                     report.bots_waiting = ids.len() - n;
-                    return;
+                    return started.elapsed();
                 }
                 visited.insert(id.clone());
                 if let Stop::Now = self.bot_turn_logged(cx, id, report) {
-                    return;
+                    // The data folder cannot be written: no analysis either.
+                    return budget;
                 }
             }
         }

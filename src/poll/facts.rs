@@ -4,6 +4,7 @@
 //! order it decided them.
 
 use crate::adjudicate::{Draw, Effect, Facts};
+use crate::store::analysis::QueuedAnalysis;
 use crate::store::bots::BotGame;
 use crate::store::confirm::Confirmation;
 use crate::store::league::{RatingsFile, SeriesFile, TournamentFile};
@@ -85,6 +86,12 @@ impl Facts for Store {
     fn conditions(&self, id: &str) -> Result<Option<crate::store::conditions::Conditions>> {
         Store::conditions(self, id)
     }
+    fn queued_analysis(&self, id: &str) -> Result<Option<QueuedAnalysis>> {
+        Store::queued_analysis(self, id)
+    }
+    fn analysis_text(&self, id: &str) -> Result<Option<String>> {
+        Store::analysis_text(self, id)
+    }
 }
 
 /// Keys and game ids from the OS's randomness.
@@ -135,6 +142,7 @@ impl Store {
                     Some(c) => self.write_conditions(id, c)?,
                     None => self.remove_conditions(id)?,
                 },
+                Effect::AnalysisQueued { id, queued } => self.queue_analysis(id, queued)?,
             }
         }
         Ok(())

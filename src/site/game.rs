@@ -15,6 +15,7 @@
 
 use super::{Making, Player, SiteError, Summary, pager, player_page, write_page};
 use crate::adjudicate::known_name;
+use crate::store::analysis::StoredAnalysis;
 use minijinja::{Value, context};
 use pbem_engine::game::{self, Game};
 use pbem_engine::record::{self, Record, Replayed};
@@ -111,6 +112,13 @@ fn pages_of<G: Game>(
         moves_so_far,
         G::RULES.side_name(rec.first_side()).as_bytes(),
     );
+    // A finished game's analysis, on every page: its marks and graph.
+    let analysis = summary
+        .over
+        .then(|| super::analysis::of(m.store, id, rec))
+        .flatten();
+    let shown = analysis.as_ref().map(|a| a.to_text()).unwrap_or_default();
+    moves_so_far = fold(moves_so_far, shown.as_bytes());
     let mut prints = Vec::with_capacity(count);
     let mut wrote = Wrote::default();
     for k in 1..=count {
@@ -130,7 +138,7 @@ fn pages_of<G: Game>(
             wrote.unchanged += 1;
             continue;
         }
-        let html = draw(m, &replayed, &page, rec.first_side(), &texts)?;
+        let html = draw(m, &replayed, &page, &texts, analysis.as_ref())?;
         if write_page(&path, &html)? {
             wrote.written += 1;
         } else {
@@ -211,9 +219,10 @@ fn draw<G: Game>(
     m: &Making<'_>,
     replayed: &Replayed<G>,
     page: &Page<'_>,
-    first: Side,
     texts: &[String],
+    analysis: Option<&StoredAnalysis>,
 ) -> Result<String, SiteError> {
+    let first = replayed.positions[0].turn();
     let side_of = |ply: usize| {
         let s = if ply % 2 == 1 { first } else { first.other() };
         G::RULES.side_name(s)
@@ -244,12 +253,14 @@ fn draw<G: Game>(
         .enumerate()
         .map(|(i, text)| {
             let ply = page.first + i + 1;
-            context! { ply, side => side_of(ply), text }
+            context! { ply, side => side_of(ply), text, mark => super::analysis::mark(analysis, ply) }
         })
         .collect();
+    let sides = [G::RULES.side_name(first), G::RULES.side_name(first.other())];
+    let graph = analysis.map(|a| super::analysis::graph(a, page.first, page.last, sides));
     let ctx = context! {
         root => "../", page => minijinja::value::Serde(page),
-        board => Value::from_safe_string(frames), moves,
+        board => Value::from_safe_string(frames), moves, graph,
     };
     Ok(m.env.get_template("game.html")?.render(ctx)?)
 }

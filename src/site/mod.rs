@@ -30,6 +30,7 @@
 //! them. The games to make are drawn on all cores (`spread`), gathered in
 //! order; a long game is drawn one page at a time.
 
+mod analysis;
 mod game;
 pub mod key;
 mod pager;
@@ -341,7 +342,14 @@ fn one_game(m: &Making<'_>, id: &str) -> Result<Done, SiteError> {
     let Some(text) = m.store.read_game(id)? else {
         return Ok(Done::Gone);
     };
-    let hash = store::stable_hash(text.as_bytes()) ^ m.templates;
+    // The bot's analysis, when it comes, remakes the game's pages.
+    let analysis = m
+        .store
+        .analysis_text(id)
+        .ok()
+        .flatten()
+        .map_or(0, |a| store::stable_hash(a.as_bytes()));
+    let hash = store::stable_hash(text.as_bytes()) ^ m.templates ^ analysis.rotate_left(17);
     let old = m.old.games.get(id);
     if let Some(old) = old
         && old.hash == hash

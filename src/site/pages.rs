@@ -18,6 +18,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
     ("game.html", include_str!("../../templates/site/game.html")),
     (
+        "graph.html",
+        include_str!("../../templates/site/graph.html"),
+    ),
+    (
         "index.html",
         include_str!("../../templates/site/index.html"),
     ),

@@ -10,6 +10,8 @@
 //! DATA/due/<day>/<time>.<id>  the deadline index: when each clock may owe a notice
 //! DATA/index/games.idx        a summary of each record, what `pbem games` lists (store::index)
 //! DATA/index/clocks.idx       each clock's state, for building the deadline index
+//! DATA/analysis-queue/<id>.toml a finished game waiting for the bot's analysis (store::analysis)
+//! DATA/analysis/<id>.txt      the bot's analysis of a finished game
 //! DATA/players/<hash>.toml    a player's settings (time zone, digest)
 //! DATA/series/<id>.toml       series, tournaments and ratings (store::league)
 //! DATA/tournaments/<name>.toml
@@ -60,6 +62,7 @@ use std::fs::{self, File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub mod analysis;
 pub mod batch;
 pub mod bots;
 pub mod conditions;
@@ -135,6 +138,8 @@ impl Store {
             "ratings",
             "bots",
             "conditions",
+            "analysis",
+            "analysis-queue",
             "confirm",
             "ratelimit",
             "sent",

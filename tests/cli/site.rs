@@ -180,3 +180,62 @@ fn in_a_browser_the_moves_step_through_the_board() {
     assert_ne!(three, four, "moves 3 and 4 show different boards");
     assert_eq!(four, four_again, "the same move shows the same board");
 }
+
+#[test]
+fn a_finished_games_page_shows_the_bots_analysis_only_when_it_has_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = played(dir.path());
+    let data = dir.path().join("demo/data");
+    // The demo's polls analysed the game it finished.
+    let analyses = common::files(&data.join("analysis"));
+    assert_eq!(analyses.len(), 1, "{analyses:?}");
+    let text = std::fs::read_to_string(&analyses[0]).unwrap();
+    let a = pbem::store::analysis::StoredAnalysis::parse(&text).unwrap();
+    assert!(a.complete());
+    let www = dir.path().join("www");
+    site(&config, &www, &[]);
+    let page = std::fs::read_to_string(game_page(&www)).unwrap();
+    assert!(page.contains("<figure class=\"graph\">"), "{page}");
+    assert_eq!(page.matches("<polyline").count(), 1);
+    // Each marked move marked in the list, and no other.
+    let marked = a.plies.iter().filter(|p| p.mark.is_some()).count();
+    assert_eq!(page.matches("<abbr class=\"mark\"").count(), marked);
+    for p in a.plies.iter().filter(|p| p.mark.is_some()) {
+        let symbol = p.mark.unwrap().symbol();
+        assert!(
+            page.contains(&format!(
+                "id=\"m{}\" data-ply=\"{}\">{} {}</a> <abbr class=\"mark\" title=\"{}\">{symbol}</abbr>",
+                p.ply,
+                p.ply,
+                p.side,
+                p.played,
+                p.mark.unwrap().name()
+            )),
+            "move {}: {page}",
+            p.ply
+        );
+    }
+    // A damaged analysis: the page without it, the site made all the
+    // same; gone, the same.
+    std::fs::write(&analyses[0], "pbem-analysis 1\ngame x\n").unwrap();
+    let said = site(&config, &www, &[]);
+    assert!(said.contains("(1 pages remade)"), "{said}");
+    let page = std::fs::read_to_string(game_page(&www)).unwrap();
+    assert!(!page.contains("class=\"graph\""));
+    assert!(!page.contains("class=\"mark\""));
+    std::fs::remove_file(&analyses[0]).unwrap();
+    site(&config, &www, &[]);
+    assert!(
+        !std::fs::read_to_string(game_page(&www))
+            .unwrap()
+            .contains("class=\"graph\"")
+    );
+    // Back: the page remade with it.
+    std::fs::write(&analyses[0], &text).unwrap();
+    site(&config, &www, &[]);
+    assert!(
+        std::fs::read_to_string(game_page(&www))
+            .unwrap()
+            .contains("class=\"graph\"")
+    );
+}

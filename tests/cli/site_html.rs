@@ -52,6 +52,17 @@ fn every_kind_of_page_is_valid_html() {
             "a page of {kind}"
         );
     }
+    // A finished game's pages with the bot's analysis: its graph (SVG in
+    // the page) and the marks of the moves.
+    let analysed = common::analyse_finished(&setup.join("data"), 500);
+    assert!(!analysed.is_empty(), "a finished game");
+    common::pbem_ok(&["site", www.to_str().unwrap(), "--config", config]);
+    assert!(
+        pages.iter().any(|p| std::fs::read_to_string(p)
+            .unwrap()
+            .contains("<figure class=\"graph\">")),
+        "a page with the analysis"
+    );
     let (ok, said) = check(&jar, &pages);
     assert!(
         ok && said.contains("No errors found"),

@@ -9,7 +9,9 @@
 //! - no two moves of a game's list with words over each other;
 //! - the position named in the address on show, with its caption, and
 //!   that move (and no other) marked in the list; without a position
-//!   named, the page's last.
+//!   named, the page's last;
+//! - the pages of finished games with the bot's analysis (its graph, the
+//!   marks in the list) among them.
 //!
 //! Screenshots of each kind of page at 360 and 1280 px (with scripts) go
 //! to `target/site-shots/`.
@@ -53,6 +55,14 @@ fn archive(dir: &Path) -> PathBuf {
         common::pbem_ok(&["demo", "--dir", other.to_str().unwrap(), "--game", game]);
         for record in common::files(&other.join("data/games")) {
             std::fs::copy(&record, games.join(record.file_name().unwrap())).unwrap();
+        }
+        // The bot's analysis of each finished game, which the demo's
+        // polls made: its graph and marks on the game's pages.
+        for analysis in common::files(&other.join("data/analysis")) {
+            let to = setup
+                .join("data/analysis")
+                .join(analysis.file_name().unwrap());
+            std::fs::copy(&analysis, to).unwrap();
         }
     }
     let mad = common::files(&games)
@@ -159,6 +169,15 @@ fn every_kind_of_page_reads_on_a_phone_without_a_script() {
     let index = std::fs::read_to_string(www.join("index.html")).unwrap();
     assert!(index.contains(LONG_NAME), "the long name is on show");
     let mut pages = pages(&www);
+    let analysed = pages
+        .iter()
+        .filter(|p| p.starts_with("games/"))
+        .filter(|p| {
+            let text = std::fs::read_to_string(www.join(p)).unwrap();
+            text.contains("<figure class=\"graph\">") && text.contains("<abbr class=\"mark\"")
+        })
+        .count();
+    assert!(analysed >= 3, "pages with the bot's analysis: {analysed}");
     for kind in [
         "finished_2",
         "by-game/mad_2",

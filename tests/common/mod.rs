@@ -178,3 +178,39 @@ pub fn copy_tree(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Stores the bot's analysis (at `nodes` positions a move) of every
+/// finished game of the data folder `data`, as the poll would; the ids of
+/// the games analysed.
+pub fn analyse_finished(data: &Path, nodes: u64) -> Vec<String> {
+    use pbem::store::analysis::{StoredAnalysis, StoredPly, moves_hash};
+    let store = pbem::store::Store::open(data).unwrap();
+    let limits = pbem_engine::bot::Limits {
+        think: pbem_engine::bot::Budget::Nodes(nodes),
+        level: pbem_engine::bot::Level::MAX,
+    };
+    let mut done = Vec::new();
+    for id in store.game_ids().unwrap() {
+        let Ok(Some(rec)) = store.record(&id) else {
+            continue;
+        };
+        let over = pbem_engine::with_game!(rec.rules, G => {
+            pbem_engine::record::replay::<G>(&rec).is_ok_and(|r| r.end.is_some())
+        });
+        if !over {
+            continue;
+        }
+        let a = pbem_engine::bot::analyse::analyse(&rec, &limits, 0, &mut |_, _| {}).unwrap();
+        let stored = StoredAnalysis {
+            id: id.clone(),
+            moves: moves_hash(&rec),
+            nodes,
+            seed: 0,
+            total: a.plies.len(),
+            plies: a.plies.iter().map(StoredPly::from).collect(),
+        };
+        store.write_analysis(&id, &stored).unwrap();
+        done.push(id);
+    }
+    done
+}

@@ -92,25 +92,18 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         );
         room.post(who, &to, &raw);
         room.run_pbem(1);
+        let heard = Heard {
+            rules,
+            ply: i + 1,
+            text: m,
+            last: i + 1 == moves.len(),
+            thread: &thread,
+        };
         for (p, player) in players.iter_mut().enumerate() {
-            let got = room.receive(p, player, 1);
-            assert_eq!(
-                got.len(),
-                1,
-                "{rules}: {} hears of move {} {m} once: {:?}",
-                player.name,
-                i + 1,
-                got.iter().map(|r| &r.subject).collect::<Vec<_>>()
+            heard.check(
+                room.receive(p, player, if heard.last { 2 } else { 1 }),
+                player,
             );
-            // What happened is the first line of the mail.
-            let first = got[0].text.lines().next().unwrap_or("");
-            assert!(
-                first.contains(m.as_str()) || first.starts_with("The game is over"),
-                "{rules} move {} {m}: {first}\n{}",
-                i + 1,
-                got[0].text
-            );
-            assert_eq!(got[0].subject, thread);
         }
         room.after_ply(i + 1);
     }
@@ -120,11 +113,62 @@ pub fn play_game(room: &mut impl Mailroom, players: &mut [Player; 2], rules: Rul
         let extra = room.receive(who, player, 0);
         assert!(extra.is_empty(), "{} got more: {extra:?}", player.name);
     }
-    let last = players[0].received.last().unwrap();
+    let last = players[0]
+        .received
+        .iter()
+        .rfind(|r| !is_analysis(r))
+        .unwrap();
     assert_eq!(last.subject, thread);
     assert!(last.text.contains("The game is over"), "{}", last.text);
     check_record(&room.store(), &id, rules, &moves);
     id
+}
+
+/// A move as each player must hear of it.
+struct Heard<'a> {
+    rules: Rules,
+    ply: usize,
+    text: &'a str,
+    /// The move ends the game: the bot's analysis comes too, in the same
+    /// poll (docs/src/players/analysis.md, "By mail").
+    last: bool,
+    thread: &'a str,
+}
+
+impl Heard<'_> {
+    /// `got`, what `player` received after the move: its news once (and
+    /// the analysis once, after the last move), in the game's thread.
+    fn check(&self, got: Vec<Received>, player: &Player) {
+        let (rules, m, ply) = (self.rules, self.text, self.ply);
+        let (analysis, got): (Vec<Received>, Vec<Received>) =
+            got.into_iter().partition(is_analysis);
+        assert_eq!(
+            analysis.len(),
+            usize::from(self.last),
+            "{rules}: {} gets the analysis once, at the end",
+            player.name
+        );
+        assert_eq!(
+            got.len(),
+            1,
+            "{rules}: {} hears of move {ply} {m} once: {:?}",
+            player.name,
+            got.iter().map(|r| &r.subject).collect::<Vec<_>>()
+        );
+        // What happened is the first line of the mail.
+        let first = got[0].text.lines().next().unwrap_or("");
+        assert!(
+            first.contains(m) || first.starts_with("The game is over"),
+            "{rules} move {ply} {m}: {first}\n{}",
+            got[0].text
+        );
+        assert_eq!(got[0].subject, self.thread);
+    }
+}
+
+/// Whether `r` is the mail of the bot's analysis of a finished game.
+fn is_analysis(r: &Received) -> bool {
+    r.text.starts_with("pbem's bot has gone through")
 }
 
 /// The record on disk is the example game in the writer's full form, and

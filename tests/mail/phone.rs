@@ -33,6 +33,8 @@ const PHONE: u32 = 360;
 
 /// The templates this test words, each kind of mail pbem sends.
 const KINDS: &[&str] = &[
+    "analysis",
+    "analysis_table",
     "board",
     "challenge",
     "challenged",
@@ -155,6 +157,9 @@ pub fn context_of(t: &Templates, s: &Sample, name: &str) -> Value {
         // The end leaves no set to show.
         return context! { conditions => (), ..base };
     }
+    if name.starts_with("analysis") {
+        return analysis_context(s, name, base);
+    }
     if name != "digest" {
         return base;
     }
@@ -163,6 +168,44 @@ pub fn context_of(t: &Templates, s: &Sample, name: &str) -> Value {
         .expect("the moved mail renders");
     let item = context! { subject => moved.subject, text => moved.text, reply_to => REPLY_TO };
     context! { count => 2, items => vec![item.clone(), item] }
+}
+
+/// The context of the mails of the bot's analysis: the largest swings,
+/// and the whole table of the longest game it lists (200 moves, the
+/// longest moves of the game's notation).
+fn analysis_context(s: &Sample, name: &str, base: Value) -> Value {
+    let long = sample(s.rules, 200);
+    let widest = long
+        .moves
+        .iter()
+        .map(|m| m.chars().count())
+        .max()
+        .unwrap_or(5);
+    let tally = context! { inaccuracies => 5, mistakes => 1, blunders => 12 };
+    if name == "analysis" {
+        let swing = |i: usize| {
+            context! { ply => 100 + i, played => &long.moves[i], best => &long.moves[i + 1],
+            before => "wins in 12", after => "-12.50", mark => "??" }
+        };
+        return context! { swings => (0..3).map(swing).collect::<Vec<_>>(), tally, side => "black", ..base };
+    }
+    let rows: Vec<Value> = long
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            context! { ply => i + 1, played => m, eval => if i % 7 == 0 { "loses in 12" } else { "-12.50" },
+            best => (i % 3 == 0).then_some(m), mark => (i % 5 == 0).then_some("?!") }
+        })
+        .collect();
+    let sides = vec![
+        context! { side => "black", first => true, tally => tally.clone() },
+        context! { side => "red", first => false, tally },
+    ];
+    context! {
+        rows, sides, more => 1234, total => 1434, side => "black",
+        widths => context! { ply => 3, played => widest, best => widest }, ..base
+    }
 }
 
 /// Every kind of mail for `s`'s game.

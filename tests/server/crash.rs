@@ -70,6 +70,10 @@ pub(super) fn kill_polls(config_path: &Path, kills: usize) -> (usize, usize) {
     (interrupted, finished)
 }
 
+/// No analysis of the games that end: the workload counts one mail a
+/// move (the analysis's own crash sweep is in tests/server/analysis.rs).
+const NO_ANALYSIS: &str = "[bot]\nanalysis_nodes = 0\n";
+
 #[test]
 fn killed_polls_lose_and_double_nothing() {
     let _shared = crate::common::lock::shared();
@@ -78,7 +82,7 @@ fn killed_polls_lose_and_double_nothing() {
     let n_games = (kills / 8).max(4);
     let dir = tempfile::tempdir().unwrap();
     let config_path = dir.path().join("pbem.toml");
-    std::fs::write(&config_path, INIT).unwrap();
+    std::fs::write(&config_path, format!("{INIT}\n{NO_ANALYSIS}")).unwrap();
     let config = Config::load(&config_path).unwrap();
     let store = Store::open(&config.data).unwrap();
     let identity = Identity::at(config.address.clone());
@@ -161,7 +165,7 @@ impl Site {
     fn with_settings(more: &str) -> Site {
         let dir = tempfile::tempdir().unwrap();
         let config_path = dir.path().join("pbem.toml");
-        std::fs::write(&config_path, format!("{INIT}\n{more}")).unwrap();
+        std::fs::write(&config_path, format!("{INIT}\n{NO_ANALYSIS}\n{more}")).unwrap();
         let config = Config::load(&config_path).unwrap();
         let store = Store::open(&config.data).unwrap();
         Site {

@@ -17,6 +17,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod analysis;
 mod bot;
 mod clocks;
 mod conditions;

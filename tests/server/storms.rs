@@ -58,7 +58,13 @@ impl World {
     fn at(address: &str) -> World {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("pbem.toml");
-        fs::write(&path, INIT.replace("pbem@localhost", address)).unwrap();
+        // No analysis of the games that end: the storms count one mail
+        // a command (the analysis's mails: tests/server/analysis.rs).
+        let settings = format!(
+            "{}\n[bot]\nanalysis_nodes = 0\n",
+            INIT.replace("pbem@localhost", address)
+        );
+        fs::write(&path, settings).unwrap();
         let config = Config::load(&path).unwrap();
         let inbox = Maildir::open(config.inbox.maildir.as_ref().unwrap()).unwrap();
         World {

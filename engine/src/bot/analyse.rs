@@ -127,14 +127,40 @@ pub fn analyse(
     seed: u64,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Analysis, RecordError> {
-    crate::with_game!(record.rules, G => analyse_as::<G>(record, limits, seed, progress))
+    let mut more = |done: usize, of: usize| {
+        if done > 0 {
+            progress(done, of);
+        }
+        true
+    };
+    analyse_from(record, limits, seed, 0, &mut more)
+}
+
+/// Analyses the moves of `record` from its `from`th on (those before
+/// are left out: an analysis done in pieces), one after another while
+/// `more(done, of)` says so: asked before each move, `done` counting the
+/// moves analysed, those before `from` too. Each move is weighed on its
+/// own (a search of its own, seeded alike), so an analysis done in pieces
+/// is the same as one done at once.
+///
+/// # Errors
+/// The record does not replay.
+pub fn analyse_from(
+    record: &Record,
+    limits: &Limits,
+    seed: u64,
+    from: usize,
+    more: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Analysis, RecordError> {
+    crate::with_game!(record.rules, G => analyse_as::<G>(record, limits, seed, from, more))
 }
 
 fn analyse_as<G: Evaluate>(
     record: &Record,
     limits: &Limits,
     seed: u64,
-    progress: &mut dyn FnMut(usize, usize),
+    from: usize,
+    more: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<Analysis, RecordError> {
     let replayed = record::replay::<G>(record)?;
     let moves = replayed
@@ -150,12 +176,14 @@ fn analyse_as<G: Evaluate>(
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(analyse_line(
-        &replayed.positions[0],
-        &moves,
+    let from = from.min(moves.len());
+    Ok(weigh_line(
+        &replayed.positions[from],
+        &moves[from..],
+        from,
         limits,
         seed,
-        progress,
+        more,
     ))
 }
 
@@ -168,34 +196,60 @@ pub fn analyse_line<G: Evaluate>(
     seed: u64,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Analysis {
+    let mut more = |done: usize, of: usize| {
+        if done > 0 {
+            progress(done, of);
+        }
+        true
+    };
+    weigh_line(start, moves, 0, limits, seed, &mut more)
+}
+
+/// The analysis of `moves` played from `start`, the `before`th move of
+/// its game, while `more(done, of)` says so (asked before each move,
+/// and once after the last).
+fn weigh_line<G: Evaluate>(
+    start: &G,
+    moves: &[G::Move],
+    before: usize,
+    limits: &Limits,
+    seed: u64,
+    more: &mut dyn FnMut(usize, usize) -> bool,
+) -> Analysis {
     let mut plies = Vec::with_capacity(moves.len());
     let mut nodes = 0;
     let mut pos = start.clone();
+    let of = before + moves.len();
     for (i, &played) in moves.iter().enumerate() {
+        if !more(before + i, of) {
+            break;
+        }
         let Some((choice, exact)) = weigh(&pos, limits, seed, played) else {
             break;
         };
         nodes += choice.nodes;
-        let before = choice.score;
+        let before_score = choice.score;
         // The move played, searched at the same depth as the best.
         let after = if choice.mv == played {
-            before
+            before_score
         } else {
-            exact.unwrap_or(before)
+            exact.unwrap_or(before_score)
         };
-        let drop = (capped(before) - capped(after)).max(0);
+        let drop = (capped(before_score) - capped(after)).max(0);
         plies.push(Ply {
-            ply: i + 1,
+            ply: before + i + 1,
             side: game::side_name::<G>(pos.turn()),
             played: game::canonical(&pos, played),
             best: game::canonical(&pos, choice.mv),
-            before,
+            before: before_score,
             after,
             drop,
             mark: Mark::of(drop),
         });
         pos.play_unchecked(played);
-        progress(i + 1, moves.len());
+    }
+    if plies.len() == moves.len() {
+        more(of, of);
     }
     Analysis { plies, nodes }
 }
@@ -259,5 +313,25 @@ mod tests {
             same.plies, a.plies,
             "the same every time with a node budget"
         );
+    }
+
+    #[test]
+    fn an_analysis_in_pieces_is_the_analysis_at_once() {
+        let text = include_str!("../games/embed/embed.toml");
+        let rec = Record::parse("embed.toml", text).unwrap();
+        let limits = Limits {
+            think: Budget::Nodes(500),
+            level: Level::MAX,
+        };
+        let whole = analyse(&rec, &limits, 3, &mut |_, _| {}).unwrap();
+        let mut plies = Vec::new();
+        while plies.len() < whole.plies.len() {
+            let from = plies.len();
+            let piece =
+                analyse_from(&rec, &limits, 3, from, &mut |done, _| done < from + 4).unwrap();
+            assert!(!piece.plies.is_empty());
+            plies.extend(piece.plies);
+        }
+        assert_eq!(plies, whole.plies);
     }
 }

@@ -61,6 +61,8 @@ pub enum Command {
     },
     /// `rematch`: after a game, the next one between the same players.
     Rematch,
+    /// `analysis`: after a game, the bot's analysis of it, move by move.
+    Analysis,
     /// `join NAME`: sign up for a tournament.
     Join(String),
     /// `leave NAME`: withdraw from a tournament (before it begins, or
@@ -184,6 +186,7 @@ impl fmt::Display for Command {
             Command::AcceptTakeback => f.write_str("accept takeback"),
             Command::DeclineTakeback => f.write_str("decline takeback"),
             Command::Board => f.write_str("board"),
+            Command::Analysis => f.write_str("analysis"),
             Command::Moves { from: Some(s) } => write!(f, "moves {s}"),
             Command::Moves { from: None } => f.write_str("moves"),
             Command::Games => f.write_str("games"),
@@ -450,6 +453,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
         "moves" | "legal" => moves_from(head, &words)?,
         "games" if words.len() == 1 => Command::Games,
         "rematch" | "rematch?" if words.len() == 1 => Command::Rematch,
+        "analysis" | "analyse" | "analyze" if words.len() == 1 => Command::Analysis,
         "join" | "leave" | "standings" => match tournament_command(head, &words)? {
             Some(c) => c,
             None => return Ok(None),

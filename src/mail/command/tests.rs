@@ -479,7 +479,11 @@ fn series_tournament_and_rating_commands() {
         parse_line("challenge mad bob@x.org series 99"),
         Err(LineError::Challenge(ChallengeError::Series(Some(_))))
     ));
+    assert_eq!(one("analysis"), Command::Analysis);
+    assert_eq!(one("Analyse"), Command::Analysis);
+    assert_eq!(parse_line("analysis of the opening").ok().flatten(), None);
     for c in [
+        Command::Analysis,
         Command::Rematch,
         Command::Join("x1".into()),
         Command::Leave("x1".into()),
