@@ -159,6 +159,18 @@ fn chain_plays_on(rules: Rules) {
         !text.contains(" then ") && !text.contains(&alt),
         "{rules:?}: {text}"
     );
+    // The web archive reads the records: no line of a set is in it.
+    let site = tempfile::tempdir().unwrap();
+    let config = t.pbem.config_path.to_string_lossy().into_owned();
+    common::pbem_ok(&["site", &site.path().to_string_lossy(), "--config", &config]);
+    let mut shown = false;
+    for page in common::files(site.path()) {
+        let html = std::fs::read_to_string(&page).unwrap_or_default();
+        assert!(!html.contains(&alt), "{rules:?}: {}", page.display());
+        assert!(!html.contains(&chain), "{rules:?}: {}", page.display());
+        shown |= html.contains(&id) && html.contains(&ex[4]);
+    }
+    assert!(shown, "{rules:?}: the game's page is in the archive");
     let out = common::pbem_ok(&[
         "validate",
         &t.pbem
@@ -179,9 +191,14 @@ fn a_chain_plays_the_example_game_on_in_every_game() {
 }
 
 #[test]
-fn another_answer_drops_them_and_says_so() {
+fn another_answer_drops_them_and_says_so_in_every_game() {
     let _shared = common::lock::shared();
-    let rules = Rules::ALL[0];
+    for rules in Rules::ALL {
+        another_answer(rules);
+    }
+}
+
+fn another_answer(rules: Rules) {
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
     let id = begin(&mut t, rules);
@@ -207,9 +224,14 @@ fn another_answer_drops_them_and_says_so() {
 }
 
 #[test]
-fn a_bad_line_is_refused_with_the_legal_moves_and_the_others_stand() {
+fn a_bad_line_is_refused_with_the_legal_moves_and_the_others_stand_in_every_game() {
     let _shared = common::lock::shared();
-    let rules = Rules::ALL[0];
+    for rules in Rules::ALL {
+        refused_at_entry(rules);
+    }
+}
+
+fn refused_at_entry(rules: Rules) {
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
     let id = begin(&mut t, rules);
