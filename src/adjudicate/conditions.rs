@@ -10,6 +10,10 @@
 use super::*;
 use crate::store::conditions::Conditions;
 
+/// How many refused lines of a mail list the legal moves where they
+/// fail.
+const LISTED_REFUSALS: usize = 3;
+
 /// One conditional line: pairs of (their move, my answer), as the record
 /// writes moves.
 type Line = Vec<(String, String)>;
@@ -83,18 +87,17 @@ impl Adjudicator<'_> {
         if t.already {
             return self.conditional_again(t, stored);
         }
-        let c = self.run_cascade(t, t.rec.clone(), t.replayed.clone(), stored.clone())?;
+        let mut c = self.run_cascade(t, t.rec.clone(), t.replayed.clone(), stored.clone())?;
+        let file = c.file_left(stored.as_ref());
         if c.rec.lines.len() != t.rec.lines.len() {
-            t.rec = c.rec.clone();
-            t.replayed = c.replayed.clone();
-            t.changed = true;
             for r in &c.replies {
                 t.fates
                     .push(format!("{} played {} (conditional)", r.mover, r.text));
             }
+            t.rec = c.rec;
+            t.replayed = c.replayed;
+            t.changed = true;
         }
-        let mut c = c;
-        let file = c.file_left(stored.as_ref());
         Ok(Outcome {
             notes: c.notes,
             replies: c.replies,
@@ -128,8 +131,8 @@ impl Adjudicator<'_> {
     }
 
     /// Game `id`'s conditions file; one that does not read counts as
-    /// none (it is dropped with the next change), one that cannot be read
-    /// stops the mail.
+    /// none (the next set replaces it, the log says so), one that cannot
+    /// be read stops the mail.
     fn stored_conditions(&self, id: &str) -> Result<Option<Conditions>> {
         match self.desk.conditions(id) {
             Err(e @ StoreError::Parse { .. }) => {
@@ -295,7 +298,10 @@ impl Adjudicator<'_> {
             match checked {
                 Ok(line) => good.push(line),
                 Err((reason, legal)) => {
-                    let legal = match legal.is_empty() {
+                    // The legal moves of the first few refused lines: a
+                    // mail of twenty bad lines stays a mail to read.
+                    let listed = c.notes[me].refused.len() < LISTED_REFUSALS;
+                    let legal = match legal.is_empty() || !listed {
                         true => None,
                         false => Some(listing(self.templates, &legal)?),
                     };
