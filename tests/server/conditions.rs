@@ -430,3 +430,39 @@ fn moves_standing(t: &Club, id: &str) -> Vec<String> {
     let all = moves(t, id);
     all[..all.len() - taken].to_vec()
 }
+
+#[test]
+fn on_a_clock_the_answer_is_made_at_the_time_of_the_move_it_answers() {
+    let _shared = common::lock::shared();
+    let rules = Rules::ALL[4];
+    let ex = pbem::demo::example_moves(rules);
+    let mut t = table();
+    t.send(0, &format!("challenge {} {BOB} first 3d\n", rules.slug()));
+    t.poll();
+    let id = t.last_game(1);
+    t.say(1, &id, "accept");
+    t.say(0, &id, &format!("{}\nif {} then {}\n", ex[0], ex[1], ex[2]));
+    // Bob answers a day later: Alice's answer is hers at once, and the
+    // clock runs for Bob from that moment.
+    t.minute += 24 * 60;
+    t.say(1, &id, &ex[1]);
+    let rec = t.record(&id);
+    assert_eq!(rec.moves(), ex[..3]);
+    let (bob, alice) = (&rec.lines[1], &rec.lines[2]);
+    assert_eq!(
+        alice.time, bob.time,
+        "made at the time of the move it answers"
+    );
+    let clock = t.pbem.store.clock(&id).unwrap().expect("a clock");
+    let deadline = clock.state.deadline().expect("Bob's deadline");
+    assert_eq!(
+        deadline,
+        bob.time.unwrap().to_utc() + chrono::Duration::days(3),
+        "Bob's three days run from then"
+    );
+    assert!(
+        newest(&t, 1).contains("your move #4 is due by"),
+        "{}",
+        newest(&t, 1)
+    );
+}
