@@ -27,6 +27,7 @@ mod crash_index;
 mod crash_league;
 mod crash_proof;
 mod crash_rounds;
+mod crash_takeback;
 mod daemon;
 mod deliver;
 mod durable;
