@@ -409,12 +409,21 @@ impl StackRoom {
     /// reading `inbox` (lines of `[inbox]`): the settings go through a
     /// real pbem.toml.
     pub fn server(stack: &Stack, dir: &Path, address: &str, inbox: &str) -> Server {
+        StackRoom::server_with(stack, dir, address, inbox, "")
+    }
+
+    /// [`StackRoom::server`] with `more` settings after the others (a
+    /// `[bot]` table, say).
+    pub fn server_with(
+        stack: &Stack,
+        dir: &Path,
+        address: &str,
+        inbox: &str,
+        more: &str,
+    ) -> Server {
         let path = dir.join("pbem.toml");
-        std::fs::write(
-            &path,
-            stack.pbem_toml(address, &dir.join("data"), inbox, &stack.password_file),
-        )
-        .unwrap();
+        let settings = stack.pbem_toml(address, &dir.join("data"), inbox, &stack.password_file);
+        std::fs::write(&path, format!("{settings}{more}")).unwrap();
         Server::new(Config::load(&path).unwrap()).unwrap()
     }
 }
