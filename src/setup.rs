@@ -48,7 +48,9 @@ impl Server {
         })
     }
 
-    fn poller(&self) -> Poller<'_> {
+    /// A poller over this server's parts: what [`Server::poll`] polls
+    /// with, for a caller who gives the poll its time.
+    pub fn poller(&self) -> Poller<'_> {
         Poller {
             store: &self.store,
             identity: &self.identity,

@@ -11,7 +11,7 @@ use pbem::config::{Config, INIT};
 use pbem::demo::{Player, Received};
 use pbem::game::Side;
 use pbem::mailbox::Maildir;
-use pbem::poll::{Poller, Report};
+use pbem::poll::Report;
 use pbem::record::Record;
 use pbem::setup::Server;
 
@@ -52,18 +52,8 @@ impl World {
 
     /// One poll at the world's time.
     fn poll(&mut self) -> Report {
-        let s = &self.server;
         let mut md = self.inbox.clone();
-        let r = Poller {
-            store: &s.store,
-            identity: &s.identity,
-            templates: &s.templates,
-            transport: s.transport.as_ref(),
-            limits: s.config.limits,
-            history: None,
-        }
-        .poll(&mut md, self.now, true)
-        .unwrap();
+        let r = self.server.poller().poll(&mut md, self.now, true).unwrap();
         assert!(!r.failed(), "{r:?}");
         self.ticks.extend(r.ticks.iter().cloned());
         r

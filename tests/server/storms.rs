@@ -18,7 +18,7 @@ use pbem::demo::Received;
 use pbem::game::{PerSide, Side};
 use pbem::mailbox::Maildir;
 use pbem::poll::OsRandom;
-use pbem::poll::{Limits, Poller, Report};
+use pbem::poll::{Limits, Report};
 use pbem::record::{Entry, Record};
 use pbem::rules::Rules;
 use pbem::setup::Server;
@@ -114,17 +114,11 @@ impl World {
 
     /// One poll at the world's time.
     fn poll(&mut self) -> Report {
-        let s = &self.server;
-        let r = Poller {
-            store: &s.store,
-            identity: &s.identity,
-            templates: &s.templates,
-            transport: s.transport.as_ref(),
-            limits: s.config.limits,
-            history: None,
-        }
-        .poll(&mut self.inbox.clone(), self.now, true)
-        .unwrap();
+        let r = self
+            .server
+            .poller()
+            .poll(&mut self.inbox.clone(), self.now, true)
+            .unwrap();
         assert!(!r.failed(), "{r:?}");
         r
     }

@@ -15,7 +15,7 @@ use pbem::config::{Config, INIT};
 use pbem::demo::Player;
 use pbem::game::{self, Game, PerSide, Side};
 use pbem::mailbox::Maildir;
-use pbem::poll::{OsRandom, Poller};
+use pbem::poll::OsRandom;
 use pbem::record::{self, Entry, Event, MatchInfo, MoveLine, Record};
 use pbem::rules::Rules;
 use pbem::setup::Server;
@@ -102,17 +102,10 @@ impl World {
             .deliver(&format!("{:06}.tb", self.sent), raw.as_bytes())
             .unwrap();
         self.now += Duration::hours(1);
-        let s = &self.server;
-        Poller {
-            store: &s.store,
-            identity: &s.identity,
-            templates: &s.templates,
-            transport: s.transport.as_ref(),
-            limits: s.config.limits,
-            history: None,
-        }
-        .poll(&mut self.inbox.clone(), self.now, true)
-        .unwrap();
+        self.server
+            .poller()
+            .poll(&mut self.inbox.clone(), self.now, true)
+            .unwrap();
         self.players.each_mut().map(|p| {
             p.check()
                 .iter()
