@@ -100,6 +100,21 @@ impl Club {
         self.poll()
     }
 
+    /// A game of `rules` begun: seat 0 challenges seat 1, moving first,
+    /// with `more` words after (a time control, say); seat 1 accepts. Its
+    /// id.
+    pub fn begin(&mut self, rules: pbem::rules::Rules, more: &str) -> String {
+        let to = self.players[1].address.clone();
+        self.send(
+            0,
+            &format!("challenge {} {to} first {more}\n", rules.slug()),
+        );
+        self.poll();
+        let id = self.last_game(1);
+        self.say(1, &id, "accept");
+        id
+    }
+
     /// Player `who` confirms, from their mailbox, what pbem last asked
     /// them to (a sign-up, a leave, a game against the bot): a Reply of
     /// `accept` to pbem's question; pbem polls.

@@ -109,3 +109,32 @@ pub fn mails(
     }
     out
 }
+
+/// What a poll left of game `id` in the pbem in `dir`, for a sweep to
+/// hold against what the poll never killed left: its record, its file in
+/// each of `folders` of the data folder (`None`: none), every mail sent
+/// (subject and words), the keys committed.
+#[derive(Debug, PartialEq)]
+pub struct GameLeft {
+    pub record: String,
+    pub files: Vec<Option<String>>,
+    pub mails: BTreeMap<String, Vec<(String, String)>>,
+    pub keys: Vec<String>,
+}
+
+/// [`GameLeft`] of game `id` in the pbem in `dir`.
+pub fn game_left(dir: &Path, id: &str, folders: &[&str]) -> GameLeft {
+    let data = dir.join("data");
+    let file = |folder: &str| std::fs::read_to_string(data.join(folder).join(format!("{id}.toml")));
+    GameLeft {
+        record: file("games").unwrap(),
+        files: folders.iter().map(|f| file(f).ok()).collect(),
+        mails: mails(&dir.join("mail/sent"), |r| {
+            (
+                r.subject.clone(),
+                r.text.split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        }),
+        keys: super::committed_keys(&data),
+    }
+}

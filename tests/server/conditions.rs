@@ -23,19 +23,9 @@ use crate::common;
 use common::club::Club;
 use pbem::record::Record;
 use pbem::rules::Rules;
-use std::path::Path;
 
 const ALICE: &str = "alice@example.org";
 const BOB: &str = "bob@example.org";
-
-/// A game of `rules` between Alice (first) and Bob, begun: its id.
-fn begin(t: &mut Club, rules: Rules) -> String {
-    t.send(0, &format!("challenge {} {BOB} first\n", rules.slug()));
-    t.poll();
-    let id = t.last_game(1);
-    t.say(1, &id, "accept");
-    id
-}
 
 fn table() -> Club {
     Club::new(&[("Alice", ALICE), ("Bob", BOB)])
@@ -96,7 +86,7 @@ fn chain_plays_on(rules: Rules) {
     let ex = pbem::demo::example_moves(rules);
     assert!(ex.len() >= 6, "{rules:?}: the example is long enough");
     let mut t = table();
-    let id = begin(&mut t, rules);
+    let id = t.begin(rules, "");
     let other = legal_after(rules, &ex[..1])
         .into_iter()
         .find(|m| *m != ex[1])
@@ -201,7 +191,7 @@ fn another_answer_drops_them_and_says_so_in_every_game() {
 fn another_answer(rules: Rules) {
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
-    let id = begin(&mut t, rules);
+    let id = t.begin(rules, "");
     t.say(0, &id, &format!("{}\nif {} then {}\n", ex[0], ex[1], ex[2]));
     let other = legal_after(rules, &ex[..1])
         .into_iter()
@@ -234,7 +224,7 @@ fn a_bad_line_is_refused_with_the_legal_moves_and_the_others_stand_in_every_game
 fn refused_at_entry(rules: Rules) {
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
-    let id = begin(&mut t, rules);
+    let id = t.begin(rules, "");
     t.say(0, &id, &ex[0]);
     // Alice waits for Bob: lines alone. The first is Bob's move that
     // cannot be; the second a clash with the third.
@@ -285,7 +275,7 @@ fn a_draw_offer_clears_them() {
     let rules = Rules::ALL[1];
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
-    let id = begin(&mut t, rules);
+    let id = t.begin(rules, "");
     t.say(0, &id, &format!("{}\nif {} then {}\n", ex[0], ex[1], ex[2]));
     t.say(1, &id, &format!("{}\ndraw\n", ex[1]));
     assert_eq!(moves(&t, &id), ex[..2], "the draw offer stops the answer");
@@ -334,37 +324,13 @@ fn the_bot_meets_a_line_for_each_of_its_moves() {
     );
 }
 
-/// What a poll left, for the crash sweep.
-#[derive(Debug, PartialEq)]
-struct Left {
-    record: String,
-    conditions: Option<String>,
-    mails: std::collections::BTreeMap<String, Vec<(String, String)>>,
-    keys: Vec<String>,
-}
-
-fn left(dir: &Path, id: &str) -> Left {
-    let data = dir.join("data");
-    Left {
-        record: std::fs::read_to_string(data.join(format!("games/{id}.toml"))).unwrap(),
-        conditions: std::fs::read_to_string(data.join(format!("conditions/{id}.toml"))).ok(),
-        mails: common::sweep::mails(&dir.join("mail/sent"), |r| {
-            (
-                r.subject.clone(),
-                r.text.split_whitespace().collect::<Vec<_>>().join(" "),
-            )
-        }),
-        keys: common::committed_keys(&data),
-    }
-}
-
 #[test]
 fn a_poll_killed_at_every_step_of_a_chain_plays_it_once() {
     let _shared = common::lock::shared();
     let rules = Rules::ALL[0];
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
-    let id = begin(&mut t, rules);
+    let id = t.begin(rules, "");
     t.say(
         0,
         &id,
@@ -384,7 +350,7 @@ fn a_poll_killed_at_every_step_of_a_chain_plays_it_once() {
         &now,
         "conditions",
         |dir, what| {
-            let l = left(dir, &id);
+            let l = common::sweep::game_left(dir, &id, &["conditions"]);
             let rec = Record::parse(&id, &l.record).unwrap();
             assert_eq!(rec.moves(), ex[..3], "{what}: the answer played once");
             l
@@ -401,7 +367,7 @@ fn a_takeback_asked_clears_them() {
     let rules = Rules::ALL[3];
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
-    let id = begin(&mut t, rules);
+    let id = t.begin(rules, "");
     t.say(0, &id, &format!("{}\nif {} then {}\n", ex[0], ex[1], ex[2]));
     t.say(0, &id, "takeback");
     assert!(
@@ -437,10 +403,7 @@ fn on_a_clock_the_answer_is_made_at_the_time_of_the_move_it_answers() {
     let rules = Rules::ALL[4];
     let ex = pbem::demo::example_moves(rules);
     let mut t = table();
-    t.send(0, &format!("challenge {} {BOB} first 3d\n", rules.slug()));
-    t.poll();
-    let id = t.last_game(1);
-    t.say(1, &id, "accept");
+    let id = t.begin(rules, "3d");
     t.say(0, &id, &format!("{}\nif {} then {}\n", ex[0], ex[1], ex[2]));
     // Bob answers a day later: Alice's answer is hers at once, and the
     // clock runs for Bob from that moment.

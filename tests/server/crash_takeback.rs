@@ -11,30 +11,6 @@ use crate::common;
 use common::club::Club;
 use pbem::record::Record;
 use pbem::rules::Rules;
-use std::collections::BTreeMap;
-use std::path::Path;
-
-/// What a poll left.
-#[derive(Debug, PartialEq)]
-struct Left {
-    record: String,
-    mails: BTreeMap<String, Vec<(String, String)>>,
-    keys: Vec<String>,
-}
-
-fn left(dir: &Path, id: &str) -> Left {
-    let data = dir.join("data");
-    Left {
-        record: std::fs::read_to_string(data.join(format!("games/{id}.toml"))).unwrap(),
-        mails: common::sweep::mails(&dir.join("mail/sent"), |r| {
-            (
-                r.subject.clone(),
-                r.text.split_whitespace().collect::<Vec<_>>().join(" "),
-            )
-        }),
-        keys: common::committed_keys(&data),
-    }
-}
 
 #[test]
 fn a_poll_killed_at_every_step_of_a_takeback_takes_it_back_once() {
@@ -42,13 +18,7 @@ fn a_poll_killed_at_every_step_of_a_takeback_takes_it_back_once() {
     let rules = Rules::ALL[1];
     let ex = pbem::demo::example_moves(rules);
     let mut t = Club::new(&[("Alice", "alice@example.org"), ("Bob", "bob@example.org")]);
-    t.send(
-        0,
-        &format!("challenge {} bob@example.org first\n", rules.slug()),
-    );
-    t.poll();
-    let id = t.last_game(1);
-    t.say(1, &id, "accept");
+    let id = t.begin(rules, "");
     t.say(0, &id, &ex[0]);
     t.say(0, &id, "takeback");
     t.players[1]
@@ -61,7 +31,7 @@ fn a_poll_killed_at_every_step_of_a_takeback_takes_it_back_once() {
         &now,
         "takeback",
         |dir, what| {
-            let l = left(dir, &id);
+            let l = common::sweep::game_left(dir, &id, &[]);
             let rec = Record::parse(&id, &l.record).unwrap();
             pbem::cli::validate_record(&rec).unwrap();
             assert_eq!(
