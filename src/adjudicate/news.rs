@@ -156,21 +156,17 @@ impl Adjudicator<'_> {
         ev: Event,
         board: minijinja::Value,
     ) -> Result<minijinja::Value> {
-        let rules = G::RULES;
-        let (pos, ply) = (n.replayed.position(), n.replayed.moves.len());
-        let name = rules.side_name(n.mover);
+        let name = G::RULES.side_name(n.mover);
         let who = capitalized(name);
         let played = played_with(n.rec);
+        let ply = n.replayed.moves.len();
         let words = context! {
             event => ev.as_str(), yours => side == n.mover, who, name, played, ply, what => &n.what,
         };
         let text = self.words("draw_text", words.clone())?;
         let what = self.words("draw_what", words)?;
-        Ok(context! {
-            id => n.id, game => rules.name(), what, text, board, offer_to_you => ev == Event::DrawOffered && side != n.mover,
-            next => (pos.turn() == side).then_some(ply + 1), example => &n.example,
-            deadline => Self::deadline_for(n.clock, side), clock => n.control(), tournament => n.tournament.clone(),
-        })
+        let offer_to_you = ev == Event::DrawOffered && side != n.mover;
+        Ok(context! { offer_to_you, ..event_context(n, side, what, text, board) })
     }
 
     /// The context of the news of a move, to the player of `side`.
@@ -236,6 +232,24 @@ impl Adjudicator<'_> {
             super::tournament::league_outcome(rec, o).words(&named(first), &named(first.other()))
         });
         Some(context! { name, round => rec.match_info.round, result })
+    }
+}
+
+/// What the news of an event (a draw or a takeback offered, answered)
+/// says to the player of `side` besides its words (`what`, the subject's,
+/// and `text`) and `board`: the game, whose move is next and by when.
+pub(super) fn event_context<G: Game>(
+    n: &News<'_, G>,
+    side: Side,
+    what: String,
+    text: String,
+    board: minijinja::Value,
+) -> minijinja::Value {
+    let (pos, ply) = (n.replayed.position(), n.replayed.moves.len());
+    context! {
+        id => n.id, game => G::RULES.name(), what, text, board,
+        next => (pos.turn() == side).then_some(ply + 1), example => &n.example,
+        deadline => Adjudicator::deadline_for(n.clock, side), clock => n.control(), tournament => n.tournament.clone(),
     }
 }
 

@@ -149,11 +149,7 @@ impl Adjudicator<'_> {
         };
         let text = self.words("takeback_text", words.clone())?;
         let what = self.words("takeback_what", words)?;
-        Ok(context! {
-            id => n.id, game => rules.name(), what, text, board,
-            next => (pos.turn() == side).then_some(ply + 1), example => &n.example,
-            deadline => Self::deadline_for(n.clock, side), clock => n.control(), tournament => n.tournament.clone(),
-        })
+        Ok(super::news::event_context(n, side, what, text, board))
     }
 }
 
