@@ -280,9 +280,11 @@ impl Adjudicator<'_> {
         asked: &[Line],
     ) -> Result<Vec<Line>> {
         let mut good: Vec<Line> = Vec::new();
+        // The same for every line: the position they answer is one.
+        let not_now = self.why_not_now(c, me)?;
         for pairs in asked {
-            let checked = match self.why_not_now(c, me)? {
-                Some(reason) => Err((reason, Vec::new())),
+            let checked = match &not_now {
+                Some(reason) => Err((reason.clone(), Vec::new())),
                 None => self.walk(c.replayed.position(), me, pairs)?,
             };
             let checked = match checked {
