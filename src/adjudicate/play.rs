@@ -253,17 +253,19 @@ impl Adjudicator<'_> {
             mut clock,
             ..
         } = t;
-        let mut told = false;
-        if changed || already {
+        let moved = changed || already;
+        if moved {
             rec.result = Some((replayed.result(), 0));
-            if changed {
-                self.desk.write_record(id, &rec)?;
-            }
-            // After the record: a crash between leaves the set as it was
-            // before the mail, which the mail handled again plays through.
-            if let Some(file) = conditions.file.clone() {
-                self.desk.set_conditions(id, file)?;
-            }
+        }
+        if changed {
+            self.desk.write_record(id, &rec)?;
+        }
+        // After the record: a crash between leaves the set as it was
+        // before the mail, which the mail handled again plays through.
+        if let Some(file) = conditions.file.clone() {
+            self.desk.set_conditions(id, file)?;
+        }
+        if moved {
             // After the record: the clock catches up from the record's
             // times, also after a crash in between.
             if let Some(gc) = &mut clock {
@@ -282,13 +284,8 @@ impl Adjudicator<'_> {
             let news = self.news::<G>(id, &rec, &replayed, mover, secrets, clock.as_ref())?;
             replies.extend(self.with_conditions(news, &conditions));
             replies.extend(settled);
-            told = true;
-        } else if let Some(file) = conditions.file.clone() {
-            self.desk.set_conditions(id, file)?;
-        }
-        if !told
-            && let Some(letter) =
-                self.conditions_letter::<G>(id, &rec, side, secrets, &conditions)?
+        } else if let Some(letter) =
+            self.conditions_letter::<G>(id, &rec, side, secrets, &conditions)?
         {
             replies.push(letter);
         }
@@ -300,7 +297,7 @@ impl Adjudicator<'_> {
                 steps: fates,
             },
             failed: false,
-            progress: changed || already,
+            progress: moved,
             ..Handled::default()
         })
     }
