@@ -11,6 +11,7 @@
 
 use crate::board::{Board, Shade, Square, Words};
 use crate::geom::{Geometry, Sq};
+use std::fmt::Write as _;
 
 /// What one square shows.
 #[derive(Clone, Debug, Default)]
@@ -36,26 +37,35 @@ pub fn grid(
 ) -> String {
     let (w, h) = (geometry.width, geometry.height);
     let cells: Vec<Cell> = (0..geometry.squares()).map(|s| cell(Sq(s))).collect();
-    let label = |s: usize| -> String {
-        if cells[s].piece.is_empty() {
-            Sq(s as u8).to_string()
-        } else {
-            cells[s].piece.clone()
-        }
-    };
-    let inner = (0..cells.len())
-        .map(|s| label(s).chars().count())
+    // Each square's text, once: its piece, or its number; and its width.
+    let labels: Vec<(std::borrow::Cow<'_, str>, usize)> = cells
+        .iter()
+        .enumerate()
+        .map(|(s, c)| {
+            let text: std::borrow::Cow<'_, str> = if c.piece.is_empty() {
+                Sq(s as u8).to_string().into()
+            } else {
+                c.piece.as_str().into()
+            };
+            let width = text.chars().count();
+            (text, width)
+        })
+        .collect();
+    let inner = labels
+        .iter()
+        .map(|(_, w)| *w)
         .max()
         .unwrap_or(2)
         .max(Sq(geometry.squares() - 1).to_string().len());
     let order = |i: u8, n: u8| if flip { n - 1 - i } else { i };
     let line_order = |i: u8, n: u8| if flip { n - i } else { i };
-    let mut out = String::new();
+    let mut out =
+        String::with_capacity((usize::from(w) * (inner + 3) + 12) * (2 * usize::from(h) + 2));
     // The column numbers, each over its squares' numbers (right-aligned
     // as they are); turned with the board.
     let mut header = String::from(" ");
     for vc in 0..w {
-        header.push_str(&format!(" {:>inner$}  ", order(vc, w) + 1));
+        let _ = write!(header, " {:>inner$}  ", order(vc, w) + 1);
     }
     out.push_str(header.trim_end());
     out.push('\n');
@@ -66,7 +76,7 @@ pub fn grid(
             let c_line = line_order(vc, w);
             out.push(corner(r_line, c_line));
             if vc < w {
-                out.push_str(&"-".repeat(inner + 2));
+                out.extend(std::iter::repeat_n('-', inner + 2));
             }
         }
         out.push('\n');
@@ -78,9 +88,9 @@ pub fn grid(
         for vc in 0..w {
             let c = order(vc, w);
             let s = geometry.at(r, c).index();
-            let text = label(s);
+            let (text, width) = &labels[s];
             let fill = cells[s].fill.unwrap_or(' ');
-            let pad = inner - text.chars().count();
+            let pad = inner - width;
             // Numbers line up to the right, pieces sit in the middle.
             let (left, right) = if cells[s].piece.is_empty() {
                 (pad, 0)
@@ -94,14 +104,14 @@ pub fn grid(
             };
             out.push(open);
             out.extend(std::iter::repeat_n(fill, left));
-            out.push_str(&text);
+            out.push_str(text);
             out.extend(std::iter::repeat_n(fill, right));
             out.push(close);
             out.push('|');
         }
         let first = geometry.at(r, 0).number();
         let last = geometry.at(r, w - 1).number();
-        out.push_str(&format!("  {first}-{last}\n"));
+        let _ = writeln!(out, "  {first}-{last}");
     }
     out
 }
@@ -205,34 +215,29 @@ pub fn plain_corner(_: u8, _: u8) -> char {
 
 /// Wraps `text` to `width` columns at spaces (for legends).
 pub fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(text.len() + 8);
     for para in text.lines() {
-        let mut line = String::new();
-        // "[ ]" is one word: never break between its brackets.
-        let words = para
-            .split_whitespace()
-            .fold(Vec::<String>::new(), |mut v, w| {
-                match v.last_mut() {
-                    Some(last) if last == "[" => {
-                        last.push(' ');
-                        last.push_str(w);
-                    }
-                    _ => v.push(w.to_string()),
-                }
-                v
-            });
-        for word in &words {
-            if !line.is_empty() && line.len() + 1 + word.len() > width {
-                out.push_str(&line);
+        // The length of the line being made.
+        let mut len = 0;
+        let mut words = para.split_whitespace();
+        while let Some(word) = words.next() {
+            // "[ ]" is one word: never break between its brackets.
+            let then = if word == "[" { words.next() } else { None };
+            let wide = word.len() + then.map_or(0, |t| 1 + t.len());
+            if len > 0 && len + 1 + wide > width {
                 out.push('\n');
-                line.clear();
+                len = 0;
+            } else if len > 0 {
+                out.push(' ');
+                len += 1;
             }
-            if !line.is_empty() {
-                line.push(' ');
+            out.push_str(word);
+            if let Some(t) = then {
+                out.push(' ');
+                out.push_str(t);
             }
-            line.push_str(word);
+            len += wide;
         }
-        out.push_str(&line);
         out.push('\n');
     }
     out
@@ -412,6 +417,72 @@ mod tests {
     fn wrap_keeps_brackets_together() {
         let w = wrap(&format!("{} marked [ ].", "x".repeat(63)), 72);
         assert!(w.contains("[ ]"), "{w}");
+    }
+
+    /// The wrap as it was first written, word by word into strings: the
+    /// one-pass [`wrap`] must break every text where it did.
+    fn wrap_by_words(text: &str, width: usize) -> String {
+        let mut out = String::new();
+        for para in text.lines() {
+            let mut line = String::new();
+            let words = para
+                .split_whitespace()
+                .fold(Vec::<String>::new(), |mut v, w| {
+                    match v.last_mut() {
+                        Some(last) if last == "[" => {
+                            last.push(' ');
+                            last.push_str(w);
+                        }
+                        _ => v.push(w.to_string()),
+                    }
+                    v
+                });
+            for word in &words {
+                if !line.is_empty() && line.len() + 1 + word.len() > width {
+                    out.push_str(&line);
+                    out.push('\n');
+                    line.clear();
+                }
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(word);
+            }
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
+    #[test]
+    fn wrap_breaks_where_the_word_by_word_wrap_did() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let pieces = [
+            "[",
+            "]",
+            "[ ]",
+            "x",
+            "word",
+            "a-long-word-of-many-letters",
+            "é",
+            " ",
+            "  ",
+            "\n",
+            "\t",
+            ".",
+        ];
+        for _ in 0..5000 {
+            let text: String = (0..rng.usize(0..40))
+                .map(|_| pieces[rng.usize(..pieces.len())])
+                .collect::<Vec<_>>()
+                .join(if rng.bool() { " " } else { "" });
+            let width = rng.usize(1..30);
+            assert_eq!(
+                wrap(&text, width),
+                wrap_by_words(&text, width),
+                "{text:?} {width}"
+            );
+        }
     }
 
     #[test]

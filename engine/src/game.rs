@@ -218,6 +218,17 @@ pub fn listed_moves<G: Game>(pos: &G) -> Vec<(G::Move, Notation)> {
     listed
 }
 
+/// The first of [`listed_moves`] alone (an example of the notation),
+/// without sorting the rest.
+pub fn first_listed<G: Game>(pos: &G) -> Option<Notation> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|m| pos.notation(m))
+        .min_by_key(sort_key)
+}
+
 fn sort_key(n: &Notation) -> (u8, Vec<u16>, bool, bool, u8) {
     match n {
         Notation::Path(p) => {

@@ -327,9 +327,8 @@ pub(super) fn origin_of(m: &str) -> String {
 
 /// A legal move to show as an example of the notation.
 pub(super) fn example_move<G: Game>(pos: &G) -> String {
-    game::listed_moves(pos)
-        .first()
-        .map(|(_, n)| n.canonical(G::RULES.geometry()))
+    game::first_listed(pos)
+        .map(|n| n.canonical(G::RULES.geometry()))
         .unwrap_or_else(|| "22-15".into())
 }
 

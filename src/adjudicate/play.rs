@@ -273,8 +273,12 @@ impl Adjudicator<'_> {
                 self.desk.write_clock(id, gc, &self.identity.clocks)?;
             }
             // The rating and the series' next step before the news, which
-            // shows them.
-            let settled = self.settle(id, &rec)?;
+            // shows them: only for a game that ended (read from the
+            // replay at hand, not from another of the whole record).
+            let settled = match replayed.end {
+                Some(_) => self.settle(id, &rec)?,
+                None => Vec::new(),
+            };
             // The news of the last line: a conditional move's, when one
             // followed the mail's.
             let mover = match conditions.replies.last() {

@@ -192,8 +192,10 @@ fn paragraphs(text: &str) -> String {
 /// its break.
 fn flow(lines: &[&str]) -> String {
     let mut out = String::new();
+    let mut html = String::new();
     for (i, line) in lines.iter().enumerate() {
-        let mut html = ascii(&escape_html(line.trim()));
+        html.clear();
+        escaped_ascii(&mut html, line.trim());
         if let Some(next) = lines.get(i + 1) {
             let word = next.split_whitespace().next().unwrap_or("");
             let wrapped = line.trim_end().len() + 1 + word.len() > WRAPPED;
@@ -201,29 +203,52 @@ fn flow(lines: &[&str]) -> String {
                 html.push_str("<br>");
             }
         }
-        out.push_str(&short(&html));
+        short_into(&mut out, &html);
     }
     out
+}
+
+/// `s` escaped for HTML with every character outside ASCII as a
+/// character reference, onto `out`: `ascii(&escape_html(s))` in one pass.
+fn escaped_ascii(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c if c.is_ascii() => out.push(c),
+            c => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
+        }
+    }
 }
 
 /// A line of prose HTML as lines of at most [`LINE`] characters, broken
 /// at spaces (a line break is a space in HTML), each ending in a newline.
 fn short(html: &str) -> String {
     let mut out = String::new();
-    let mut line = String::new();
-    for word in html.split(' ') {
-        if !line.is_empty() && line.len() + 1 + word.len() > LINE {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        } else if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    out.push_str(&line);
-    out.push('\n');
+    short_into(&mut out, html);
     out
+}
+
+/// [`short`], onto `out`.
+fn short_into(out: &mut String, html: &str) {
+    // The length of the line being made, in bytes (HTML here is ASCII).
+    let mut len = 0;
+    for word in html.split(' ') {
+        if len > 0 && len + 1 + word.len() > LINE {
+            out.push('\n');
+            len = 0;
+        } else if len > 0 {
+            out.push(' ');
+            len += 1;
+        }
+        out.push_str(word);
+        len += word.len();
+    }
+    out.push('\n');
 }
 
 /// Text with every character outside ASCII as a character reference, so
@@ -334,6 +359,33 @@ fn fold(html: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prose_escapes_as_the_two_passes_did() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        let chars = [
+            'a',
+            ' ',
+            '&',
+            '<',
+            '>',
+            '"',
+            '\'',
+            'é',
+            '—',
+            '\u{1F600}',
+            '1',
+            '-',
+        ];
+        for _ in 0..2000 {
+            let s: String = (0..rng.usize(0..30))
+                .map(|_| chars[rng.usize(..chars.len())])
+                .collect();
+            let mut one = String::new();
+            escaped_ascii(&mut one, &s);
+            assert_eq!(one, ascii(&escape_html(&s)), "{s:?}");
+        }
+    }
 
     #[test]
     fn wrapped_prose_flows_and_short_lines_keep_their_breaks() {

@@ -22,6 +22,7 @@ pub mod command;
 pub mod html;
 pub mod inbound;
 pub mod outbound;
+mod quick;
 pub mod quotes;
 pub mod templates;
 pub mod text;

@@ -477,7 +477,7 @@ fn pad(value: Value, width: i64) -> String {
 /// long lines cannot fill it.
 fn reads_as_command(line: &str) -> bool {
     thread_local! {
-        static JUDGED: std::cell::RefCell<std::collections::HashMap<String, bool>> =
+        static JUDGED: std::cell::RefCell<std::collections::HashMap<String, bool, super::quick::Quick>> =
             std::cell::RefCell::default();
     }
     JUDGED.with_borrow_mut(|judged| {
@@ -506,6 +506,11 @@ const JUDGED_LINES: usize = 8192;
 /// with a leading `- `. A line that the mark takes past the width gives
 /// its end to a line of its own below, which is checked in turn.
 fn inert(text: &str) -> String {
+    // Nearly always so: no line reads as a command, and the text is
+    // already as the pass below would join it.
+    if text.ends_with('\n') && !text.contains('\r') && !text.lines().any(reads_as_command) {
+        return text.to_string();
+    }
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut i = 0;
     while i < lines.len() {

@@ -483,8 +483,6 @@ impl Store {
     /// # Errors
     /// I/O errors.
     pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
-        // JSON, not TOML: it is read and written for every reply, and a
-        // few hundred line hashes take TOML ten times as long.
         let slots = [
             self.read_advisory(&self.correspondence_file(address, "0"))?,
             self.read_advisory(&self.correspondence_file(address, "1"))?,
@@ -492,15 +490,15 @@ impl Store {
         let mut stored = correspondence::Stored::default();
         let found: Option<Correspondence> =
             match correspondence::newest(slots.each_ref().map(Option::as_deref)) {
-                Some((slot, seq, json)) => {
+                Some((slot, seq, state)) => {
                     stored.seq = seq;
                     stored.slot = Some(slot);
-                    serde_json::from_str(json).ok()
+                    state
                 }
                 None => {
                     let legacy = self.read_advisory(&self.correspondence_file(address, "json"))?;
                     stored.legacy = legacy.is_some();
-                    legacy.and_then(|t| serde_json::from_str(&t).ok())
+                    legacy.and_then(|t| Correspondence::from_json(&t))
                 }
             };
         // Two addresses with one hash: the other's file is not ours.
@@ -521,7 +519,7 @@ impl Store {
     /// Any I/O error.
     pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
         let paths = ["0", "1"].map(|ext| self.correspondence_file(&c.address, ext));
-        let json = serde_json::to_string(c).map_err(|source| StoreError::Json {
+        let body = c.body().map_err(|source| StoreError::Json {
             what: paths[0].display().to_string(),
             source,
         })?;
@@ -529,7 +527,7 @@ impl Store {
             Some(slot) => slot,
             None => c.stored.slot.map_or(0, |s| 1 - s),
         };
-        let text = correspondence::slot_text(c.stored.seq + 1, &json);
+        let text = correspondence::slot_text(c.stored.seq + 1, &body);
         self.write_in_place(&paths[slot], &text)?;
         // Once the state is in a slot: on a batch, the file goes after the
         // sync that makes the slot durable.

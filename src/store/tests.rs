@@ -414,7 +414,14 @@ fn a_file_of_the_single_file_form_is_read_then_replaced_by_a_slot() {
     let legacy = dir
         .path()
         .join(format!("sent/{:016x}.json", stable_hash(a.as_bytes())));
-    fs::write(&legacy, serde_json::to_string(&old).unwrap()).unwrap();
+    // The single file was the JSON alone, its lines hex hashes and days.
+    let key = crate::store::correspondence::line_key("an old line of text").unwrap();
+    let json = serde_json::json!({
+        "address": a,
+        "threads": old.threads,
+        "lines": { format!("{key:016x}"): "2026-11-19" },
+    });
+    fs::write(&legacy, json.to_string()).unwrap();
     let read = s.correspondence(a).unwrap();
     assert_eq!(
         (read.threads.clone(), read.lines.clone()),

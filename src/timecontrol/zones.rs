@@ -103,12 +103,16 @@ pub fn set_server_zone(zone: Tz) {
     }
 }
 
+/// The system's zone, looked up once a process: every time a mail
+/// shows asked for it (a link read and the environment each time).
+static SYSTEM_ZONE: std::sync::OnceLock<Tz> = std::sync::OnceLock::new();
+
 /// The server's time zone: the `timezone` setting once the settings are
-/// read, else the system's ([`system_zone`]).
+/// read, else the system's ([`system_zone`], as it was when first asked).
 pub fn server_zone() -> Tz {
     match SERVER_ZONE.read().ok().and_then(|z| *z) {
         Some(zone) => zone,
-        None => system_zone(),
+        None => *SYSTEM_ZONE.get_or_init(system_zone),
     }
 }
 

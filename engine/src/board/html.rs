@@ -212,20 +212,25 @@ fn square_cell(out: &mut String, board: &Board, (vr, vc): (u8, u8), size: &str) 
     out.push_str("<td");
     out.push_str(size);
     if shade != background(board) {
-        let _ = write!(out, " bgcolor=\"{shade}\"");
+        out.push_str(" bgcolor=\"");
+        out.push_str(shade);
+        out.push('"');
     }
     // A title where the square holds or marks something: its number is
     // on show anyway.
     if sq.piece.is_some() || sq.marked {
-        let _ = write!(out, "\ntitle=\"{}\">\n{n}", text(&square_title(board, s)));
+        out.push_str("\ntitle=\"");
+        text_into(out, &square_title(board, s));
+        out.push_str("\">\n");
     } else {
-        let _ = write!(out, ">{n}");
+        out.push('>');
     }
+    let _ = write!(out, "{n}");
     if let Some(p) = &sq.piece {
         // A line of its own without the style block: a narrow square
         // holds the number above the label, not beside it.
         out.push_str("<br>");
-        out.push_str(&disc(p));
+        disc_into(out, p);
     }
     out.push_str("</td>\n");
 }
@@ -246,21 +251,31 @@ pub fn square_title(board: &Board, s: crate::geom::Sq) -> String {
 
 /// A piece: a disc with its label; bare, the label in the piece's colour.
 fn disc(p: &Piece) -> String {
-    let mut class = String::from(colour_class(p.colour));
+    let mut out = String::new();
+    disc_into(&mut out, p);
+    out
+}
+
+/// [`disc`], onto `out`.
+fn disc_into(out: &mut String, p: &Piece) {
+    out.push_str("<font class=\"");
+    out.push_str(colour_class(p.colour));
     if p.kind == Kind::Crowned {
-        class.push_str(" c");
+        out.push_str(" c");
     }
-    let label = if p.label.is_empty() {
+    if p.label.is_empty() {
         // Seen only without the style block, where there is no disc.
-        class.push_str(" e");
-        "&#9679;".to_string()
+        out.push_str(" e");
+    }
+    out.push_str("\" color=\"");
+    out.push_str(bare_ink(p.colour));
+    out.push_str("\">");
+    if p.label.is_empty() {
+        out.push_str("&#9679;");
     } else {
-        text(&p.label)
-    };
-    format!(
-        "<font class=\"{class}\" color=\"{}\">{label}</font>",
-        bare_ink(p.colour)
-    )
+        text_into(out, &p.label);
+    }
+    out.push_str("</font>");
 }
 
 /// A row of grid line below the first (whose cells size the columns):
@@ -400,14 +415,25 @@ pub fn html_legend(board: &Board) -> String {
 /// Text escaped for HTML, non-ASCII as character references.
 fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for c in super::escape(s).chars() {
-        if c.is_ascii() {
-            out.push(c);
-        } else {
-            let _ = write!(out, "&#{};", c as u32);
+    text_into(&mut out, s);
+    out
+}
+
+/// [`text`], onto `out`, in one pass.
+fn text_into(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c if c.is_ascii() => out.push(c),
+            c => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
         }
     }
-    out
 }
 
 #[cfg(test)]

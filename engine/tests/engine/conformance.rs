@@ -30,6 +30,8 @@ fn playout<G: Game>(first: Side, seed: u64) {
         let listed = game::listed_moves(&pos);
         let ctx = || format!("{} from {first:?} after {}", G::RULES, history.join(" "));
         assert_eq!(listed.len(), pos.count_moves(), "count_moves: {}", ctx());
+        let first = listed.first().map(|(_, n)| n.clone());
+        assert_eq!(game::first_listed(&pos), first, "first_listed: {}", ctx());
         let outcome = game::outcome(&pos);
         assert_eq!(
             listed.is_empty(),
