@@ -41,6 +41,8 @@
 //! to profile one mail in it).
 //! `PBEM_BENCH_QUICK=1`
 //! runs small sizes to check the bench works;
+//! `PBEM_BENCH_ANNOUNCE=1` says on standard error when a throughput poll
+//! starts, for a profiler to attach to it alone.
 //! `PBEM_BENCH_ONLY=throughput,latency,replay,scale,process` runs some
 //! sections; `PBEM_BENCH_REPLIES=memory` or `maildir` one of the two
 //! throughput runs.
@@ -525,6 +527,10 @@ fn throughput(
     }
     sync_disk();
     let poller = run.poller();
+    if std::env::var_os("PBEM_BENCH_ANNOUNCE").is_some() {
+        // For a profiler to attach to the poll alone (`perf record -p`).
+        eprintln!("throughput: the poll starts (pid {})", std::process::id());
+    }
     let (cpu, t) = (cpu_time(), Instant::now());
     let report = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
     let seconds = t.elapsed().as_secs_f64();

@@ -225,6 +225,9 @@ pub fn line_key(line: &str) -> Option<u64> {
     // As the quote reader sees a line: without what could be a quote
     // prefix (`| B3 | 6 |`, a row of a board, is `B3 | 6 |` there).
     let line = line.trim_start_matches(['>', '|', '\t', ' ']);
+    if line.is_ascii() {
+        return ascii_line_key(line.as_bytes());
+    }
     let mut joined = String::with_capacity(line.len());
     for word in line.split_whitespace() {
         if !joined.is_empty() {
@@ -243,6 +246,42 @@ pub fn line_key(line: &str) -> Option<u64> {
         return None;
     }
     Some(super::stable_hash(joined.as_bytes()))
+}
+
+/// [`line_key`] of a line all ASCII (nearly every line pbem writes), in
+/// one pass over its bytes into a buffer kept for the next line: the same
+/// words, spaces and case as the general way, and so the same key.
+fn ascii_line_key(line: &[u8]) -> Option<u64> {
+    thread_local! {
+        static JOINED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    JOINED.with_borrow_mut(|joined| {
+        joined.clear();
+        let mut space = false;
+        for &b in line {
+            // What `char::is_whitespace` takes in ASCII: tab to carriage
+            // return, and the space.
+            if matches!(b, b'\t'..=b'\r' | b' ') {
+                space = !joined.is_empty();
+            } else {
+                if space {
+                    joined.push(b' ');
+                    space = false;
+                }
+                joined.push(b.to_ascii_lowercase());
+            }
+        }
+        let end = joined
+            .iter()
+            .rposition(|b| !matches!(b, b'.' | b'!' | b',' | b':' | b';'))
+            .map_or(0, |i| i + 1);
+        let joined = &joined[..end];
+        let alnum = joined.iter().filter(|b| b.is_ascii_alphanumeric()).count();
+        if joined.len() < 8 || alnum < 4 {
+            return None;
+        }
+        Some(super::stable_hash(joined))
+    })
 }
 
 impl Correspondence {
@@ -513,6 +552,48 @@ mod tests {
         assert_eq!(c.subject("bz-1"), Some("s"));
         // Another game is another thread.
         assert_eq!(c.headers("bz-2", None), (None, vec![]));
+    }
+
+    /// [`line_key`] the general way, for any text.
+    fn line_key_by_chars(line: &str) -> Option<u64> {
+        let line = line.trim_start_matches(['>', '|', '\t', ' ']);
+        let mut joined = String::new();
+        for word in line.split_whitespace() {
+            if !joined.is_empty() {
+                joined.push(' ');
+            }
+            joined.push_str(&word.to_lowercase());
+        }
+        let joined = joined.trim_end_matches(['.', '!', ',', ':', ';']);
+        let alnum = joined.chars().filter(|c| c.is_alphanumeric()).count();
+        if joined.chars().count() < 8 || alnum < 4 {
+            return None;
+        }
+        Some(crate::store::stable_hash(joined.as_bytes()))
+    }
+
+    #[test]
+    fn an_ascii_line_keys_as_the_general_way_keys_it() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        let bytes = b"aB1 \t\n\x0b\x0c\r>|.!,:;-#xyZ9\x1f\x7f";
+        let mut keyed = 0;
+        for _ in 0..20_000 {
+            let line: String = (0..rng.usize(0..24))
+                .map(|_| char::from(bytes[rng.usize(..bytes.len())]))
+                .collect();
+            keyed += usize::from(line_key(&line).is_some());
+            assert_eq!(line_key(&line), line_key_by_chars(&line), "{line:?}");
+        }
+        assert!(keyed > 1000, "{keyed} lines keyed");
+        // Lines pbem writes.
+        for line in [
+            "| B3 | B3 |  6 | B3 | B3 |  1-8",
+            "The legal moves from 50: 50-51 50-52.",
+            "  Line 1: if 34-25 then 4x25",
+            "Ünïcode stays on the general way",
+        ] {
+            assert_eq!(line_key(line), line_key_by_chars(line), "{line}");
+        }
     }
 
     #[test]
