@@ -229,6 +229,14 @@ pub fn escape_text(s: &str) -> String {
 
 fn escaped(s: &str, apostrophe: bool) -> String {
     let mut out = String::with_capacity(s.len() + 16);
+    escape_onto(&mut out, s, apostrophe, false);
+    out
+}
+
+/// `s` escaped for HTML as [`escape`] (`apostrophe`) or [`escape_text`]
+/// do, onto `out`; with `ascii`, every character outside ASCII also as a
+/// character reference (a part that travels as 7bit).
+pub fn escape_onto(out: &mut String, s: &str, apostrophe: bool, ascii: bool) {
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -236,10 +244,12 @@ fn escaped(s: &str, apostrophe: bool) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' if apostrophe => out.push_str("&#39;"),
+            c if ascii && !c.is_ascii() => {
+                let _ = std::fmt::Write::write_fmt(out, format_args!("&#{};", c as u32));
+            }
             c => out.push(c),
         }
     }
-    out
 }
 
 /// The colours both drawings use, so that the table and the SVG look

@@ -211,18 +211,7 @@ fn flow(lines: &[&str]) -> String {
 /// `s` escaped for HTML with every character outside ASCII as a
 /// character reference, onto `out`: `ascii(&escape_html(s))` in one pass.
 fn escaped_ascii(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if c.is_ascii() => out.push(c),
-            c => {
-                let _ = write!(out, "&#{};", c as u32);
-            }
-        }
-    }
+    pbem_engine::board::escape_onto(out, s, false, true);
 }
 
 /// A line of prose HTML as lines of at most [`LINE`] characters, broken

@@ -243,9 +243,9 @@ impl Templates {
             name: file.clone(),
             message,
         };
-        let (body, written) = self.as_written(&file, &ctx)?;
+        let (body, text) = self.as_written(&file, &ctx)?;
         let note = self.note(&ctx)?;
-        let text = noted(&written, note.as_deref());
+        let text = noted(&text, note.as_deref());
         let subject = match self.env.get_template(&format!("subject:{file}")) {
             Ok(t) => t.render(&ctx).map_err(|e| err(e.to_string()))?,
             Err(_) if file.starts_with('_') => String::new(),
@@ -253,8 +253,7 @@ impl Templates {
         };
         // Subjects are single lines: no header injection from any value.
         let subject = one_line(&subject);
-        let html =
-            board_html(&body, &ctx, &written, note.as_deref()).map_err(|e| err(e.to_string()))?;
+        let html = board_html(&body, &ctx, note.as_deref()).map_err(|e| err(e.to_string()))?;
         Ok(Rendered {
             subject,
             text: inert(&fit(&tidy(&text))),
@@ -312,17 +311,9 @@ fn one_line(text: &str) -> String {
 /// ([`super::html::blocks`]) around the board's table and the table's own
 /// legend, styled by the board's rules with the words'. `None` when the mail shows no board: the HTML part is
 /// then made from the text alone.
-///
-/// `written` is the mail as the template wrote it with the ASCII board:
-/// when the drawing stands in it once, as it is, the mark takes its place
-/// there, and the template is not run again (the built-in templates all
-/// print `{{ board }}` so); else (a template of the admin's that prints
-/// it twice, or through a filter) the template is run again with the
-/// mark for the board.
 fn board_html(
     body: &minijinja::Template<'_, '_>,
     ctx: &Value,
-    written: &str,
     note: Option<&str>,
 ) -> Result<Option<String>, minijinja::Error> {
     let Ok(v) = ctx.get_attr("board") else {
@@ -331,20 +322,7 @@ fn board_html(
     let Some(board) = super::board::value_of(&v) else {
         return Ok(None);
     };
-    let again =
-        || body.render(minijinja::context! { board => board.marked.clone(), ..ctx.clone() });
-    let text = match written.match_indices(board.text.as_str()).count() {
-        1 if !board.text.is_empty() => {
-            let marked = written.replacen(board.text.as_str(), &board.marked, 1);
-            debug_assert_eq!(
-                Some(&marked),
-                again().ok().as_ref(),
-                "the mark in place of the drawing is the template run with it"
-            );
-            marked
-        }
-        _ => again()?,
-    };
+    let text = body.render(minijinja::context! { board => board.marked.clone(), ..ctx.clone() })?;
     let text = inert(&fit(&tidy(&noted(&text, note))));
     let lines: Vec<&str> = text.lines().collect();
     let Some(at) = lines.iter().position(|l| *l == super::board::MARK) else {

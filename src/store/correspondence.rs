@@ -184,6 +184,11 @@ pub(super) fn newest(slots: [Option<&str>; 2]) -> Option<(usize, u64, Option<Cor
         })
 }
 
+/// [`checksum`], for a slot written by hand (the fuzz target `sent`).
+pub fn checksum_of(bytes: &[u8]) -> u64 {
+    checksum(bytes)
+}
+
 /// A checksum of a slot's JSON (it runs for every reply, on up to a few
 /// hundred kilobytes): four lanes of eight bytes, each a multiply and a
 /// shift per word, so that the lanes run side by side. No code that
@@ -246,6 +251,24 @@ pub fn line_key(line: &str) -> Option<u64> {
         return None;
     }
     Some(super::stable_hash(joined.as_bytes()))
+}
+
+/// The state a slot file's `text` holds, when it is one whole slot of
+/// either form whose body reads (what [`crate::store::Store`] reads,
+/// for one file; the fuzz target `sent` reads any text with it).
+pub fn state_of_slot(text: &str) -> Option<Correspondence> {
+    newest([Some(text), None]).and_then(|(_, _, state)| state)
+}
+
+impl Correspondence {
+    /// This state as the text of a slot with sequence number `seq`, as
+    /// the store writes it.
+    ///
+    /// # Errors
+    /// When the threads do not make JSON (they always do).
+    pub fn slot(&self, seq: u64) -> Result<String, serde_json::Error> {
+        Ok(slot_text(seq, &self.body()?))
+    }
 }
 
 /// [`line_key`] of a line all ASCII (nearly every line pbem writes), in

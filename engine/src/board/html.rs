@@ -421,19 +421,7 @@ fn text(s: &str) -> String {
 
 /// [`text`], onto `out`, in one pass.
 fn text_into(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_ascii() => out.push(c),
-            c => {
-                let _ = write!(out, "&#{};", c as u32);
-            }
-        }
-    }
+    super::escape_onto(out, s, true, true);
 }
 
 #[cfg(test)]
