@@ -103,8 +103,9 @@ pub fn set_server_zone(zone: Tz) {
     }
 }
 
-/// The system's zone, looked up once a process: every time a mail
-/// shows asked for it (a link read and the environment each time).
+/// The system's zone, looked up once a process: it was looked up (the
+/// environment read, a link read) every time a time was shown, twice a
+/// mail.
 static SYSTEM_ZONE: std::sync::OnceLock<Tz> = std::sync::OnceLock::new();
 
 /// The server's time zone: the `timezone` setting once the settings are
