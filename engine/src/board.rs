@@ -19,6 +19,7 @@ pub use svg::svg;
 
 use crate::geom::{Geometry, Sq};
 use crate::side::Side;
+use std::fmt::Write as _;
 
 /// The fill of an ASCII square on a heaven square (Toroidal Checkers).
 pub const HEAVEN_FILL: char = ':';
@@ -245,7 +246,7 @@ pub fn escape_onto(out: &mut String, s: &str, apostrophe: bool, ascii: bool) {
             '"' => out.push_str("&quot;"),
             '\'' if apostrophe => out.push_str("&#39;"),
             c if ascii && !c.is_ascii() => {
-                let _ = std::fmt::Write::write_fmt(out, format_args!("&#{};", c as u32));
+                let _ = write!(out, "&#{};", c as u32);
             }
             c => out.push(c),
         }

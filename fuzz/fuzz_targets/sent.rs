@@ -26,7 +26,7 @@ fuzz_target!(|data: &[u8]| {
     }
     // As the body of a slot of form 2 and of form 1, with a good head.
     for form in ["pbem-sent 2", "pbem-sent 1"] {
-        let sum = correspondence::checksum_of(text.as_bytes());
+        let sum = correspondence::checksum(text.as_bytes());
         let slot = format!("{form} 3 {} {sum:016x}\n{text}", text.len());
         if let Some(state) = correspondence::state_of_slot(&slot) {
             round_trip(state);

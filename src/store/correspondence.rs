@@ -82,11 +82,19 @@ pub type Day = i32;
 
 /// A slot's first part: the address and the threads, as JSON on one line
 /// (JSON, not TOML: it is read and written for every reply).
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 struct Head {
     address: String,
     #[serde(default)]
     threads: BTreeMap<String, Thread>,
+}
+
+/// [`Head`] as it is written, borrowed from the state: a reply's write
+/// copies no thread.
+#[derive(Serialize)]
+struct HeadOut<'a> {
+    address: &'a str,
+    threads: &'a BTreeMap<String, Thread>,
 }
 
 /// The form of before, all JSON: the lines a map of hex hashes to
@@ -184,16 +192,11 @@ pub(super) fn newest(slots: [Option<&str>; 2]) -> Option<(usize, u64, Option<Cor
         })
 }
 
-/// [`checksum`], for a slot written by hand (the fuzz target `sent`).
-pub fn checksum_of(bytes: &[u8]) -> u64 {
-    checksum(bytes)
-}
-
 /// A checksum of a slot's JSON (it runs for every reply, on up to a few
 /// hundred kilobytes): four lanes of eight bytes, each a multiply and a
 /// shift per word, so that the lanes run side by side. No code that
 /// corrects anything; only enough that a torn write never matches it.
-fn checksum(bytes: &[u8]) -> u64 {
+pub fn checksum(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mix = |h: u64, word: u64| {
         let h = (h ^ word).wrapping_mul(K);
@@ -245,6 +248,12 @@ pub fn line_key(line: &str) -> Option<u64> {
             joined.push_str(&word.to_lowercase());
         }
     }
+    key_of_joined(&joined)
+}
+
+/// The key of a line's words as [`line_key`] joined them: `None` for too
+/// little (see there).
+fn key_of_joined(joined: &str) -> Option<u64> {
     let joined = joined.trim_end_matches(['.', '!', ',', ':', ';']);
     let alnum = joined.chars().filter(|c| c.is_alphanumeric()).count();
     if joined.chars().count() < 8 || alnum < 4 {
@@ -258,17 +267,6 @@ pub fn line_key(line: &str) -> Option<u64> {
 /// for one file; the fuzz target `sent` reads any text with it).
 pub fn state_of_slot(text: &str) -> Option<Correspondence> {
     newest([Some(text), None]).and_then(|(_, _, state)| state)
-}
-
-impl Correspondence {
-    /// This state as the text of a slot with sequence number `seq`, as
-    /// the store writes it.
-    ///
-    /// # Errors
-    /// When the threads do not make JSON (they always do).
-    pub fn slot(&self, seq: u64) -> Result<String, serde_json::Error> {
-        Ok(slot_text(seq, &self.body()?))
-    }
 }
 
 /// [`line_key`] of a line all ASCII (nearly every line pbem writes), in
@@ -294,16 +292,8 @@ fn ascii_line_key(line: &[u8]) -> Option<u64> {
                 joined.push(b.to_ascii_lowercase());
             }
         }
-        let end = joined
-            .iter()
-            .rposition(|b| !matches!(b, b'.' | b'!' | b',' | b':' | b';'))
-            .map_or(0, |i| i + 1);
-        let joined = &joined[..end];
-        let alnum = joined.iter().filter(|b| b.is_ascii_alphanumeric()).count();
-        if joined.len() < 8 || alnum < 4 {
-            return None;
-        }
-        Some(super::stable_hash(joined))
+        // ASCII in, ASCII out.
+        key_of_joined(std::str::from_utf8(joined).ok()?)
     })
 }
 
@@ -323,9 +313,9 @@ impl Correspondence {
     /// # Errors
     /// When the threads do not make JSON (they always do).
     pub(super) fn body(&self) -> Result<String, serde_json::Error> {
-        let head = serde_json::to_string(&Head {
-            address: self.address.clone(),
-            threads: self.threads.clone(),
+        let head = serde_json::to_string(&HeadOut {
+            address: &self.address,
+            threads: &self.threads,
         })?;
         let mut by_day: BTreeMap<Day, Vec<u64>> = BTreeMap::new();
         for (&key, &day) in &self.lines {
@@ -347,6 +337,15 @@ impl Correspondence {
             body.push('\n');
         }
         Ok(body)
+    }
+
+    /// This state as the text of a slot with sequence number `seq`, as
+    /// the store writes it.
+    ///
+    /// # Errors
+    /// When the threads do not make JSON (they always do).
+    pub fn slot(&self, seq: u64) -> Result<String, serde_json::Error> {
+        Ok(slot_text(seq, &self.body()?))
     }
 
     /// The state a body of form 2 holds; `None` when any of it does not
@@ -441,8 +440,8 @@ impl Correspondence {
             t.last = Some(message_id.to_string());
             t.used = today.to_string();
         }
-        // A day that does not read (never so from the outbox) keeps
-        // everything for now.
+        // A day that does not read (never so from the outbox) prunes
+        // nothing, and its lines are not written (no day to write).
         let day = day_of(today);
         for line in text.lines() {
             if let Some(k) = line_key(line) {
