@@ -100,7 +100,6 @@ impl Store {
     pub fn batch(&self) -> Result<Store, StoreError> {
         let tmp = self.root.join("tmp");
         fs::metadata(&tmp).map_err(io_err(&tmp))?;
-        super::syncers::warm_up();
         Ok(Store {
             root: self.root.clone(),
             batch: Some(Arc::new(BatchView {

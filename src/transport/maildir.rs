@@ -115,9 +115,9 @@ impl MaildirSink {
     }
 }
 
-/// Syncs `files` side by side (the disk merges their cache flushes), on
-/// the threads that sync the data folder's files: a one-mail process
-/// starts no more of them for its deliveries.
+/// Syncs `files` side by side (the disk merges their cache flushes), as
+/// the data folder's files are synced: a one-mail process syncs its few
+/// deliveries on its own thread.
 fn sync(files: Vec<Open>) -> Result<(), SendError> {
     crate::store::sync_all(files).map_err(|e| SendError::transient(e.to_string()))
 }

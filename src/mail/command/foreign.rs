@@ -36,7 +36,7 @@ static CHESS_PAIR: Twin = Twin::new(
 /// has (dashes are read as moves already).
 static NUMBER_PAIR: Twin = Twin::new(
     r"(?i)^(\d{1,3})\s*(?:\s+to\s+|->|-->|=>|→|⇒|>)\s*(\d{1,3})$",
-    r#"(?:\A([0-9]{1,3})[\x{09}-\x{0D} ]*(?:(?:[\x{09}-\x{0D} ]+[Tt][Oo][\x{09}-\x{0D} ]+)|(?:\->)|(?:\-\->)|(?:=>)|[a&&b]|[a&&b]|>)[\x{09}-\x{0D} ]*([0-9]{1,3})\z)"#,
+    r#"(?:\A([0-9]{1,3})[\x{09}-\x{0D} ]*(?:(?:[\x{09}-\x{0D} ]+[Tt][Oo][\x{09}-\x{0D} ]+)|(?:\->)|(?:\-\->)|(?:=>)|[^\x{00}-\x{10FFFF}]|[^\x{00}-\x{10FFFF}]|>)[\x{09}-\x{0D} ]*([0-9]{1,3})\z)"#,
 );
 
 /// A leading `move`, `play` or `#12`: the move after it is read alike.
@@ -52,13 +52,13 @@ pub fn read(line: &str) -> Option<ForeignMove> {
         return None;
     }
     let line = line.trim();
-    let rest = LEAD.on(line).captures(line)?.get(1)?.as_str().trim();
+    let rest = LEAD.captures(line)?.get(1).copied().flatten()?.trim();
     if may_be_chess(rest)
-        && let Some(c) = CHESS_PAIR.on(rest).captures(rest)
+        && let Some(c) = CHESS_PAIR.captures(rest)
     {
         let square = |f: usize, r: usize| {
-            let file = c[f].to_ascii_lowercase().as_bytes()[0] - b'a';
-            let rank = c[r].parse().ok()?;
+            let file = c.get(f).copied().flatten()?.to_ascii_lowercase().as_bytes()[0] - b'a';
+            let rank = c.get(r).copied().flatten()?.parse().ok()?;
             Some(ForeignSquare::Chess { file, rank })
         };
         return Some(ForeignMove {
@@ -69,10 +69,15 @@ pub fn read(line: &str) -> Option<ForeignMove> {
     if !may_be_numbers(rest) {
         return None;
     }
-    let c = NUMBER_PAIR.on(rest).captures(rest)?;
+    let c = NUMBER_PAIR.captures(rest)?;
+    let number = |i: usize| {
+        Some(ForeignSquare::Number(
+            c.get(i).copied().flatten()?.parse().ok()?,
+        ))
+    };
     Some(ForeignMove {
-        from: ForeignSquare::Number(c[1].parse().ok()?),
-        to: ForeignSquare::Number(c[2].parse().ok()?),
+        from: number(1)?,
+        to: number(2)?,
     })
 }
 
@@ -155,20 +160,20 @@ mod tests {
             let line: String = (0..(seed % 6))
                 .map(|i| pieces[(seed >> (i * 9 % 55)) as usize % pieces.len()])
                 .collect();
-            if CHESS_PAIR.on(&line).is_match(&line) {
+            if CHESS_PAIR.is_match(&line) {
                 matched[0] += 1;
                 assert!(may_be_chess(&line), "{line:?}");
             }
-            if NUMBER_PAIR.on(&line).is_match(&line) {
+            if NUMBER_PAIR.is_match(&line) {
                 matched[1] += 1;
                 assert!(may_be_numbers(&line), "{line:?}");
             }
         }
         for case in ["e2-e4", "E2 to E4", "a8xh1", "j10 a1"] {
-            assert!(may_be_chess(case) && CHESS_PAIR.on(case).is_match(case));
+            assert!(may_be_chess(case) && CHESS_PAIR.is_match(case));
         }
         for case in ["50 to 42", "50->42", "90 → 100", "1 ⇒ 2", "3 TO 4"] {
-            assert!(may_be_numbers(case) && NUMBER_PAIR.on(case).is_match(case));
+            assert!(may_be_numbers(case) && NUMBER_PAIR.is_match(case));
         }
         assert!(matched.iter().all(|&n| n > 0), "{matched:?}");
     }

@@ -264,7 +264,7 @@ fn moves_in(line: &str) -> Option<Vec<String>> {
 /// [`moves_in`] for a line of any length: what a line too long to be a
 /// command was (one move, or a list of them).
 fn moves_on(line: &str) -> Option<Vec<String>> {
-    let glued = MARK_SPACES.on(line).replace_all(line, "$1");
+    let glued = MARK_SPACES.replace_all(line, "$1");
     let mut moves: Vec<String> = Vec::new();
     let mut half: Option<&str> = None;
     for word in glued.split(|c: char| c.is_whitespace() || ",;&+".contains(c)) {
@@ -402,7 +402,7 @@ pub(crate) fn labelled(line: &str) -> bool {
 
 static LABEL: Twin = Twin::new(
     r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)",
-    r#"(?:\A[A-Za-z][\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]*(?:[\x{09}-\x{0D} ]+[\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]+){0,3}[\x{09}-\x{0D} ]*(?:(?::(?:[\x{09}-\x{0D} ]|\z))|[a&&b]))"#,
+    r#"(?:\A[A-Za-z][\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]*(?:[\x{09}-\x{0D} ]+[\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]+){0,3}[\x{09}-\x{0D} ]*(?:(?::(?:[\x{09}-\x{0D} ]|\z))|[^\x{00}-\x{10FFFF}]))"#,
 );
 
 /// The most words a command other than `challenge` takes, its move's
@@ -494,7 +494,6 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
         && words.len() > COMMAND_WORDS
         && moves_on(line).is_none()
         && MARK_SPACES
-            .on(line)
             .replace_all(line, "$1")
             .split_whitespace()
             .nth(COMMAND_WORDS)
