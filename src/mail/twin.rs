@@ -17,13 +17,21 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// How many times a twin is used on ASCII text through its light
+/// How many times a twin is used on short ASCII text through its light
 /// compilation ([`regex_lite`]) before it is compiled in full: the light
 /// one compiled 8 times faster for the patterns of the command reader
 /// and matched 8 times slower (27 against 207 µs for all of them; 0.23
 /// against 0.03 µs a match), so a process that reads one mail never
 /// pays for the full one, and a poll of thousands soon does.
 const LIGHT_USES: u32 = 64;
+
+/// The longest text the light compilation of a pattern that may match
+/// anywhere is used on: its matcher's time grows with the text and the
+/// pattern together, and over the lines of a mail it took longer than
+/// compiling the full one. A pattern anchored at the start of the text
+/// (its twin printed as `(?:\A...`) gives up where the text stops
+/// matching, a word or two into a sentence: any length.
+const LIGHT_MAX_LEN: usize = 24;
 
 /// A pattern, compiled for the text it is given: its ASCII twin for ASCII
 /// text (lightly at first, in full once used often), itself for the rest;
@@ -70,7 +78,8 @@ impl Twin {
         if let Some(full) = self.ascii.get() {
             return Compiled::Full(full);
         }
-        if self.uses.fetch_add(1, Ordering::Relaxed) < LIGHT_USES
+        if (text.len() <= LIGHT_MAX_LEN || self.twin.starts_with(r"(?:\A"))
+            && self.uses.fetch_add(1, Ordering::Relaxed) < LIGHT_USES
             && let Some(light) = self
                 .light
                 .get_or_init(|| regex_lite::Regex::new(self.twin).ok())
@@ -78,6 +87,11 @@ impl Twin {
             return Compiled::Light(light);
         }
         Compiled::Full(self.ascii())
+    }
+
+    /// The pattern, as written.
+    pub fn pattern(&self) -> &'static str {
+        self.pattern
     }
 
     /// The ASCII twin, compiled in full.
@@ -314,6 +328,16 @@ mod tests {
         let groups = Some(vec!["L22x15:2", "L22x15:2", "x15", ":2"]);
         assert!(found.iter().all(|g| *g == groups), "{found:?}");
         assert_eq!(twin.replace_all("l22x15", "<$1>"), "<l22x15>");
+        // Light on a long text only when anchored at its start.
+        let long = "a sentence of prose, longer than a move or a word";
+        let anywhere = r"(?i)\s*([-x×:/])\s*";
+        let anywhere = Twin::new(anywhere, ascii_twin(anywhere).unwrap().leak());
+        assert!(matches!(anywhere.on("kw"), Compiled::Light(_)));
+        assert!(matches!(anywhere.on(long), Compiled::Full(_)));
+        // Compiled in full, it is used from then on.
+        assert!(matches!(anywhere.on("kw"), Compiled::Full(_)));
+        let anchored = Twin::new(p, ascii_twin(p).unwrap().leak());
+        assert!(matches!(anchored.on(long), Compiled::Light(_)));
     }
 
     fn groups(c: &regex::Captures<'_>) -> Vec<Option<(usize, usize)>> {

@@ -267,17 +267,22 @@ impl Store {
     /// folder mounted apart).
     fn make_marker(&self, m: &Path) -> Result<(), StoreError> {
         let shared = self.root.join("tmp").join(".marker");
+        let mut made_shared = false;
         let linked = fs::hard_link(&shared, m).or_else(|e| {
             if e.kind() != std::io::ErrorKind::NotFound {
                 return Err(e);
             }
             File::create(&shared)?;
+            made_shared = true;
             fs::hard_link(&shared, m)
         });
-        // The shared file, made now or before: its entry in `tmp/` and
-        // its count of links, synced with the marker.
+        // The shared file: its count of links, synced with the marker (the
+        // same file: synced once), and its entry in `tmp/` when made now.
         if linked.is_ok() {
-            self.note(|set| set.made(&shared))?;
+            self.note(|set| match made_shared {
+                true => set.made(&shared),
+                false => set.file(&shared),
+            })?;
         }
         match linked {
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),

@@ -192,14 +192,27 @@ type ToSync = (PathBuf, bool);
 
 /// Opens each of `paths` (passing over one that is gone), then syncs
 /// them all at once ([`super::syncers`]). Opened here, on the calling
-/// thread, so that the threads that wait for the disk only wait.
+/// thread, so that the threads that wait for the disk only wait. A file
+/// under two of the names (the deadline markers are links to one empty
+/// file) is synced once, whole if either asks it whole.
 fn sync_open(paths: &[ToSync]) -> Result<(), StoreError> {
-    let mut open = Vec::with_capacity(paths.len());
+    use std::collections::hash_map::{Entry, HashMap};
+    use std::os::unix::fs::MetadataExt;
+    let mut open: Vec<super::Open> = Vec::with_capacity(paths.len());
+    let mut seen: HashMap<(u64, u64), usize> = HashMap::new();
     for (p, whole) in paths {
-        match File::open(p) {
-            Ok(f) => open.push((p.clone(), *whole, f)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        let f = match File::open(p) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
             Err(e) => return Err(io_err(p)(e)),
+        };
+        let inode = f.metadata().map_err(io_err(p))?;
+        match seen.entry((inode.dev(), inode.ino())) {
+            Entry::Occupied(at) => open[*at.get()].1 |= *whole,
+            Entry::Vacant(v) => {
+                v.insert(open.len());
+                open.push((p.clone(), *whole, f));
+            }
         }
     }
     super::syncers::sync_all(open)

@@ -52,7 +52,7 @@ pub fn read(line: &str) -> Option<ForeignMove> {
         return None;
     }
     let line = line.trim();
-    let rest = LEAD.captures(line)?.get(1).copied().flatten()?.trim();
+    let rest = lead(line)?.trim();
     if may_be_chess(rest)
         && let Some(c) = CHESS_PAIR.captures(rest)
     {
@@ -79,6 +79,37 @@ pub fn read(line: &str) -> Option<ForeignMove> {
         from: number(1)?,
         to: number(2)?,
     })
+}
+
+/// `line` after a leading `#12`, `move` or `play` ([`LEAD`]): read by
+/// hand in ASCII text, the commonest, where the regex would run over
+/// every line of a mail that holds a digit.
+fn lead(line: &str) -> Option<&str> {
+    if !line.is_ascii() {
+        return LEAD.captures(line)?.get(1).copied().flatten();
+    }
+    // `\s` of ASCII text: tab to carriage return, and the space.
+    let space = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
+    let spaces = |s: &str| s.bytes().take_while(space).count();
+    let mut rest = line;
+    if let Some(after) = rest.strip_prefix('#') {
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        let gap = spaces(&after[digits..]);
+        if (1..=4).contains(&digits) && gap > 0 {
+            rest = &after[digits + gap..];
+        }
+    }
+    for word in ["move", "play"] {
+        if rest.len() > 4 && rest[..4].eq_ignore_ascii_case(word) {
+            let gap = spaces(&rest[4..]);
+            if gap > 0 {
+                rest = &rest[4 + gap..];
+                break;
+            }
+        }
+    }
+    // `(.*)$`: the rest, unless it holds a line break.
+    (!rest.contains('\n')).then_some(rest)
 }
 
 /// What every line [`CHESS_PAIR`] matches has: a first letter from `a` to
@@ -176,6 +207,31 @@ mod tests {
             assert!(may_be_numbers(case) && NUMBER_PAIR.is_match(case));
         }
         assert!(matched.iter().all(|&n| n > 0), "{matched:?}");
+    }
+
+    /// [`lead`] reads ASCII lines as [`LEAD`]'s pattern does, over lines
+    /// of the pieces it speaks of.
+    #[test]
+    fn the_lead_read_by_hand_is_the_patterns() {
+        let pattern = regex::Regex::new(LEAD.pattern()).unwrap();
+        let pieces = [
+            "#", "12", "12345", "1", " ", "\t", "\x0b", "\n", "move", "MoVe", "play", "moves", "x",
+            "22-15", "e2",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let line: String = (0..(seed % 7))
+                .map(|i| pieces[(seed >> (i * 9 % 55)) as usize % pieces.len()])
+                .collect();
+            let by_pattern = pattern
+                .captures(&line)
+                .and_then(|c| c.get(1))
+                .map(|m| m.as_str());
+            assert_eq!(lead(&line), by_pattern, "{line:?}");
+        }
     }
 
     #[test]

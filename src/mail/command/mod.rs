@@ -8,6 +8,7 @@ use crate::mail::twin::Twin;
 use crate::rules::Rules;
 use crate::timecontrol::{DigestMode, TimeControl, parse_zone};
 use chrono_tz::Tz;
+use std::borrow::Cow;
 use std::fmt;
 
 /// Who moves first in a challenge.
@@ -229,13 +230,36 @@ fn example() -> &'static str {
     crate::notation::ANY_GAME_EXAMPLES[0]
 }
 
-/// Move punctuation with the spaces around it, to glue `22 - 15`,
-/// `22 - off` and `27 / 36` into one word before a line is split into
-/// moves.
-static MARK_SPACES: Twin = Twin::new(
-    r"(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*",
-    r#"(?:[\x{09}-\x{0D} ]*([\-/:Xx])[\x{09}-\x{0D} ]*)"#,
-);
+/// `line` with the spaces around its move punctuation dropped, to glue
+/// `22 - 15`, `22 - off` and `27 / 36` into one word before a line is
+/// split into moves: what `(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*` replaced by
+/// `$1` gives, without a regex to compile and run over every line.
+pub(crate) fn glue_marks(line: &str) -> Cow<'_, str> {
+    if !line.contains(is_mark) {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut after_mark = false;
+    for c in line.chars() {
+        if is_mark(c) {
+            out.truncate(out.trim_end().len());
+            out.push(c);
+            after_mark = true;
+        } else if !(after_mark && c.is_whitespace()) {
+            after_mark = false;
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A mark that joins the squares of a move (see [`glue_marks`]).
+fn is_mark(c: char) -> bool {
+    matches!(
+        c,
+        '-' | 'x' | 'X' | '×' | '–' | '—' | '−' | '‐' | '‑' | '‒' | '―' | '﹣' | ':' | '/'
+    )
+}
 
 /// One move along squares, in any form [`crate::notation::parse`] reads
 /// once spaces are glued: `22-15`, `22x36x50`, `22-off`, `12-20:2`,
@@ -264,7 +288,7 @@ fn moves_in(line: &str) -> Option<Vec<String>> {
 /// [`moves_in`] for a line of any length: what a line too long to be a
 /// command was (one move, or a list of them).
 fn moves_on(line: &str) -> Option<Vec<String>> {
-    let glued = MARK_SPACES.replace_all(line, "$1");
+    let glued = glue_marks(line);
     let mut moves: Vec<String> = Vec::new();
     let mut half: Option<&str> = None;
     for word in glued.split(|c: char| c.is_whitespace() || ",;&+".contains(c)) {
@@ -493,8 +517,7 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
     head != "challenge"
         && words.len() > COMMAND_WORDS
         && moves_on(line).is_none()
-        && MARK_SPACES
-            .replace_all(line, "$1")
+        && glue_marks(line)
             .split_whitespace()
             .nth(COMMAND_WORDS)
             .is_some()

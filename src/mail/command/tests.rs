@@ -688,3 +688,39 @@ fn near_misses_are_the_players_short_lines_only() {
     let read = parse("Thanks\nmy move 13-21\n");
     assert_eq!(read.errors.len(), 1, "{:?}", read.errors);
 }
+
+/// [`glue_marks`] gives what the regex it replaces gave: spaces (any of
+/// Unicode's) next to move punctuation dropped, over hand-picked lines
+/// and many random ones of spaces, marks, digits and letters.
+#[test]
+fn glued_marks_are_what_the_regex_gave() {
+    let regex = regex::Regex::new(r"(?i)\s*([-x×–—−‐‑‒―﹣:/])\s*").unwrap();
+    let mut lines: Vec<String> = [
+        "22 - 15",
+        "22 -  off",
+        "27 / 36 , 28/37",
+        "a - - b",
+        " x ",
+        "box x 12",
+        "12 \u{a0}–\u{2003}15",
+        "",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let alphabet: Vec<char> = " \t\u{a0}\u{2003}-xX×–—:/﹣1a,off".chars().collect();
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..5000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        lines.push(
+            (0..seed % 12)
+                .map(|i| alphabet[(seed >> (i * 5 % 60)) as usize % alphabet.len()])
+                .collect(),
+        );
+    }
+    for line in &lines {
+        assert_eq!(glue_marks(line), regex.replace_all(line, "$1"), "{line:?}");
+    }
+}
