@@ -121,6 +121,10 @@ pub(super) fn process(dir: &Path, n: usize, runs: usize, keep: bool) -> Vec<Runs
     }
     let loaded = mails.split_off(2 * runs);
     let polled = mails.split_off(runs);
+    // What the set-up wrote (the records, the players' Maildirs) is not
+    // for the first runs' syncs to write: a running server's folder is on
+    // disk already.
+    super::sync_disk();
     let pbem = |args: &[&str]| {
         let mut c = Command::new(PBEM);
         c.args(args);

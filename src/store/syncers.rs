@@ -196,11 +196,11 @@ pub fn sync_all(items: Vec<Open>) -> Result<(), StoreError> {
 /// Syncs `items` one by one on this thread, after starting the write-back
 /// of every file's data (`posix_fadvise(DONTNEED)` starts it without
 /// waiting, as `sync_file_range(2)` would): the first sync then waits
-/// for all of it at once, in one commit of the file system's journal,
-/// and the others find their data on disk already, where syncing them
-/// one after the other with nothing started would wait for a commit
-/// each. The advice also drops pages already written back from the
-/// cache: those of a file this small are still being written.
+/// for data already on its way (on ext4 with a journal, for one commit
+/// of it), and the others find theirs on disk, where syncing them one
+/// after the other with nothing started would wait for each in turn.
+/// The advice also drops pages already written back from the cache:
+/// those of a file this small are still being written.
 fn sync_here(items: &[Open]) -> Result<(), StoreError> {
     for (_, whole, f) in items {
         if !whole {
