@@ -24,6 +24,8 @@ pub mod inbound;
 pub mod outbound;
 mod quick;
 pub mod quotes;
+#[cfg(test)]
+mod random_lines;
 pub mod templates;
 pub mod text;
 pub mod twin;

@@ -63,12 +63,12 @@ impl Round {
     }
 
     fn take_turns(&self) {
-        while let Some((p, whole, f)) = self.take() {
-            let synced = if *whole { f.sync_all() } else { f.sync_data() };
+        while let Some(item) = self.take() {
+            let synced = sync_one(item);
             let mut t = lock(&self.turns);
             t.busy -= 1;
             if let Err(e) = synced {
-                t.failed.get_or_insert(io_err(p)(e));
+                t.failed.get_or_insert(e);
             }
             if t.busy == 0 {
                 self.idle.notify_all();
@@ -208,11 +208,13 @@ fn sync_here(items: &[Open]) -> Result<(), StoreError> {
             let _ = rustix::fs::fadvise(f, 0, None, rustix::fs::Advice::DontNeed);
         }
     }
-    for (p, whole, f) in items {
-        let synced = if *whole { f.sync_all() } else { f.sync_data() };
-        synced.map_err(io_err(p))?;
-    }
-    Ok(())
+    items.iter().try_for_each(sync_one)
+}
+
+/// Syncs one item: a folder whole (`fsync`), a file's data (`fdatasync`).
+fn sync_one((p, whole, f): &Open) -> Result<(), StoreError> {
+    let synced = if *whole { f.sync_all() } else { f.sync_data() };
+    synced.map_err(io_err(p))
 }
 
 /// A lock of this module; a panic elsewhere while it was held leaves its

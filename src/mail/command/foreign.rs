@@ -153,6 +153,7 @@ impl ForeignMove {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mail::random_lines::random_lines;
 
     #[test]
     fn chess_squares_and_worded_pairs_read_as_foreign_moves() {
@@ -182,15 +183,8 @@ mod tests {
             "e2", "E4", "a8", "j10", "k1", "x", "-", " to ", "TO", " ", "\t", "h1", "50", "->",
             "=>", ">", "→", "⇒", "–", "ǅ", "ſ", "ｅ", "١", "Ｋ", "0", "e",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut matched = [0, 0];
-        for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let line: String = (0..(seed % 6))
-                .map(|i| pieces[(seed >> (i * 9 % 55)) as usize % pieces.len()])
-                .collect();
+        for line in random_lines(&pieces, 20_000, 6, 0x9e37_79b9_7f4a_7c15) {
             if CHESS_PAIR.is_match(&line) {
                 matched[0] += 1;
                 assert!(may_be_chess(&line), "{line:?}");
@@ -218,14 +212,7 @@ mod tests {
             "#", "12", "12345", "1", " ", "\t", "\x0b", "\n", "move", "MoVe", "play", "moves", "x",
             "22-15", "e2",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let line: String = (0..(seed % 7))
-                .map(|i| pieces[(seed >> (i * 9 % 55)) as usize % pieces.len()])
-                .collect();
+        for line in random_lines(&pieces, 20_000, 7, 0x2545_f491_4f6c_dd1d) {
             let by_pattern = pattern
                 .captures(&line)
                 .and_then(|c| c.get(1))

@@ -708,18 +708,16 @@ fn glued_marks_are_what_the_regex_gave() {
     .iter()
     .map(|s| s.to_string())
     .collect();
-    let alphabet: Vec<char> = " \t\u{a0}\u{2003}-xX×–—:/﹣1a,off".chars().collect();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..5000 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        lines.push(
-            (0..seed % 12)
-                .map(|i| alphabet[(seed >> (i * 5 % 60)) as usize % alphabet.len()])
-                .collect(),
-        );
-    }
+    let pieces = [
+        " ", "\t", "\u{a0}", "\u{2003}", "-", "x", "X", "×", "–", "—", ":", "/", "﹣", "1", "a",
+        ",", "o", "f", "off",
+    ];
+    lines.extend(crate::mail::random_lines::random_lines(
+        &pieces,
+        5000,
+        12,
+        0x9e37_79b9_7f4a_7c15,
+    ));
     for line in &lines {
         assert_eq!(glue_marks(line), regex.replace_all(line, "$1"), "{line:?}");
     }
