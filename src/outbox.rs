@@ -85,13 +85,5 @@ pub fn sync_dir(p: &Path) {
     let _ = sync_folder(p);
 }
 
-impl Outbox<'_> {
-    /// Syncs the outbox's folders after releases.
-    pub fn sync(&self) {
-        sync_dir(&self.store.outbox_ready());
-        sync_dir(&self.store.outbox_staging());
-    }
-}
-
 #[cfg(test)]
 mod tests;

@@ -36,6 +36,14 @@ impl Maildir {
     /// When the folders cannot be created, or a name is taken by a file.
     pub fn make(root: impl Into<PathBuf>) -> io::Result<(Maildir, Vec<PathBuf>)> {
         let root = root.into();
+        // Nearly always there: a look costs one call, a `mkdir` that
+        // finds it two.
+        if ["new", "cur", "tmp"]
+            .iter()
+            .all(|sub| root.join(sub).is_dir())
+        {
+            return Ok((Maildir { root }, Vec::new()));
+        }
         let mut made = Vec::new();
         for sub in ["new", "cur", "tmp"] {
             make_dir(&root.join(sub), &mut made)?;

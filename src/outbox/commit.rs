@@ -135,12 +135,10 @@ impl Outbox<'_> {
         if let Some(f) = &folder {
             self.release(f, None, now)?;
         }
-        self.sync();
         Ok(())
     }
 
-    /// Releases a committed batch's staging folder, if any, then syncs
-    /// the outbox's folders.
+    /// Releases a committed batch's staging folder, if any.
     ///
     /// # Errors
     /// A file that cannot be moved: the next poll's recovery releases it.
@@ -149,9 +147,7 @@ impl Outbox<'_> {
         folder: Option<&Path>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        let released = folder.map_or(Ok(()), |f| self.release(f, None, now));
-        self.sync();
-        released
+        folder.map_or(Ok(()), |f| self.release(f, None, now))
     }
 
     /// The staging folder of a batch whose first mail with replies has
@@ -194,9 +190,16 @@ impl Outbox<'_> {
     /// batches go out in the order they were made (the poll's time, then
     /// [`RELEASED`]), with only the replies of the mails numbered in
     /// `keep` (the others were not committed: a crash tore the commit);
-    /// `None`: all of it. The folders are synced by the caller, once for
-    /// many ([`Outbox::sync`]): a rename lost to a crash is done again by
-    /// the next poll's recovery.
+    /// `None`: all of it. The rename is not synced: a crash that loses it
+    /// leaves the folder in `staging/`, committed, and the next poll's
+    /// recovery releases it again. Its replies go out again only if they
+    /// had gone out before the crash, as when the flush's note of a reply
+    /// sent is lost (the flush's removals are not synced either), and the
+    /// Maildir transport delivers none twice. A sync of `ready/` and
+    /// `staging/` here cost two of the 22 syncs of a one-mail process and
+    /// changed none of that: a file system with a journal renames in one
+    /// step, and on one without, a crash between the two syncs left the
+    /// folder in both as well.
     pub(super) fn release(
         &self,
         staging: &Path,

@@ -39,7 +39,6 @@ impl Outbox<'_> {
         for p in found {
             self.recover_folder(&p, &processed, now)?;
         }
-        self.sync();
         Ok(())
     }
 

@@ -182,10 +182,10 @@ impl Store {
     }
 
     /// Adds to the batch's [`SyncSet`]; on a plain store, nothing: for
-    /// what a plain store leaves unsynced (the indexes: a summary lost is
-    /// read again from its file). A batch syncs it with its other files,
-    /// one more in a sync under way, so that a crash costs no reading
-    /// again.
+    /// what a plain store leaves unsynced (an index written anew, renamed
+    /// into place: a summary lost is read again from its file). A batch
+    /// syncs it with its other files, one more in a sync under way, so
+    /// that a crash costs no reading again.
     pub(super) fn note_in_batch(&self, add: impl FnOnce(&mut SyncSet)) {
         if let Some(b) = &self.batch {
             add(&mut lock(&b.unsynced));

@@ -249,10 +249,17 @@ impl Store {
         let dir = m.parent().unwrap_or(&self.root);
         let new_dir = !dir.exists();
         fs::create_dir_all(dir).map_err(io_err(dir))?;
-        self.make_marker(m)?;
+        let own = self.make_marker(m)?;
         let due = self.root.join("due");
         self.note(|set| {
-            set.made(m);
+            // A link: its entry (the shared file holds no data, and the
+            // count of its links goes with the entry: in one transaction
+            // on a file system with a journal, mended by the check after
+            // a crash on one without). A file of its own: its inode too.
+            match own {
+                true => set.made(m),
+                false => set.folder(dir),
+            }
             if new_dir {
                 set.folder(&due);
             }
@@ -264,8 +271,8 @@ impl Store {
     /// every move of a game with a clock make and free no inode (each
     /// costs on ext4 without a journal: see [`super::spares`]); a file of
     /// its own when there is no such link to make (too many links, a
-    /// folder mounted apart).
-    fn make_marker(&self, m: &Path) -> Result<(), StoreError> {
+    /// folder mounted apart): whether it is a file of its own.
+    fn make_marker(&self, m: &Path) -> Result<bool, StoreError> {
         let shared = self.root.join("tmp").join(".marker");
         let mut made_shared = false;
         let linked = fs::hard_link(&shared, m).or_else(|e| {
@@ -276,18 +283,15 @@ impl Store {
             made_shared = true;
             fs::hard_link(&shared, m)
         });
-        // The shared file: its count of links, synced with the marker (the
-        // same file: synced once), and its entry in `tmp/` when made now.
-        if linked.is_ok() {
-            self.note(|set| match made_shared {
-                true => set.made(&shared),
-                false => set.file(&shared),
-            })?;
+        // The shared file, when made now: its inode and its entry in
+        // `tmp/`.
+        if linked.is_ok() && made_shared {
+            self.note(|set| set.made(&shared))?;
         }
         match linked {
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-            Err(_) => File::create(m).map(drop).map_err(io_err(m)),
-            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(false),
+            Err(_) => File::create(m).map(|_| true).map_err(io_err(m)),
+            Ok(()) => Ok(false),
         }
     }
 

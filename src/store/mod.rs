@@ -57,7 +57,7 @@ use crate::rules::Rules;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::HashSet;
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs::{self, File, OpenOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -127,6 +127,23 @@ impl Store {
     /// When a folder cannot be created.
     pub fn open(root: impl Into<PathBuf>) -> Result<Store, StoreError> {
         let root = root.into();
+        // Nearly always all there: a listing of the data folder and one of
+        // `outbox/` say so in a few calls, where a `mkdir` of each that
+        // finds it there cost two (a tenth of the calls of a one-mail
+        // process). What they do not show as a folder (a link to one, a
+        // folder made since) goes through `create_dir_all`, as before.
+        let folders_in = |dir: &Path| -> HashSet<OsString> {
+            fs::read_dir(dir)
+                .map(|entries| {
+                    entries
+                        .flatten()
+                        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+                        .map(|e| e.file_name())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (top, outbox) = (folders_in(&root), folders_in(&root.join("outbox")));
         for sub in [
             "games",
             "secrets",
@@ -150,8 +167,14 @@ impl Store {
             "outbox/ready",
             "outbox/digest",
         ] {
-            let p = root.join(sub);
-            fs::create_dir_all(&p).map_err(io_err(&p))?;
+            let found = match sub.strip_prefix("outbox/") {
+                Some(inner) => outbox.contains(OsStr::new(inner)),
+                None => top.contains(OsStr::new(sub)),
+            };
+            if !found {
+                let p = root.join(sub);
+                fs::create_dir_all(&p).map_err(io_err(&p))?;
+            }
         }
         Ok(Store {
             root,

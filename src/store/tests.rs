@@ -472,3 +472,32 @@ fn a_batch_sees_every_change_this_process_makes_to_a_file_it_read() {
     fs::write(&path, "short").unwrap();
     assert_eq!(b.read_game("g-1").unwrap().as_deref(), Some("short"));
 }
+
+#[test]
+fn opening_makes_whatever_folder_is_missing_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("data");
+    Store::open(&root).unwrap();
+    fs::write(root.join("games/kept.toml"), "kept").unwrap();
+    // Gone by hand, or never there: a folder, an `outbox/` one, and a
+    // file where a folder belongs (the open fails, naming it).
+    fs::remove_dir_all(root.join("due")).unwrap();
+    fs::remove_dir_all(root.join("outbox/digest")).unwrap();
+    Store::open(&root).unwrap();
+    assert!(root.join("due").is_dir() && root.join("outbox/digest").is_dir());
+    assert_eq!(
+        fs::read_to_string(root.join("games/kept.toml")).unwrap(),
+        "kept"
+    );
+    // A link to a folder elsewhere is taken as the folder.
+    let elsewhere = dir.path().join("elsewhere");
+    fs::create_dir(&elsewhere).unwrap();
+    fs::remove_dir_all(root.join("sent")).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, root.join("sent")).unwrap();
+    Store::open(&root).unwrap();
+    assert!(root.join("sent").is_symlink());
+    fs::remove_dir_all(root.join("index")).unwrap();
+    fs::write(root.join("index"), "not a folder").unwrap();
+    let e = Store::open(&root).unwrap_err().to_string();
+    assert!(e.contains("index"), "{e}");
+}

@@ -21,9 +21,14 @@
 //! no longer needed, which a crash may bring back and whose next reader
 //! knows it for stale (replaced deadline markers and empty day folders in
 //! `due/`, stale temporaries in `tmp/`, sent batches in `outbox/ready/`,
-//! news gathered into a digest in `outbox/digest/`), and the flush's notes
+//! news gathered into a digest in `outbox/digest/`), the flush's notes
 //! of what it sent (`outbox/ready/*/sent`: a crash between a send and its
-//! note sends that reply again, which no order of the two avoids).
+//! note sends that reply again, which no order of the two avoids), and
+//! the lines appended to an index (each vouches for its file only while
+//! the file has the stamp it gives: one lost costs a reading again), and
+//! the release of a batch's folder from `outbox/staging/` to
+//! `outbox/ready/` (one lost leaves the folder committed where it was, and
+//! recovery releases it again).
 //!
 //! The tests need `strace`: they are `#[ignore = "needs strace"]`, and
 //! `scripts/test` installs it and runs them with `--include-ignored`; a
@@ -183,6 +188,16 @@ impl Audit {
         self.under(p, &["outbox/ready"]) && p.file_name().is_some_and(|n| n == "sent")
     }
 
+    /// Lines appended to an index (`index/*.idx`), left unsynced by
+    /// design: each vouches for its file only while the file on disk has
+    /// the stamp it gives, so one a crash loses costs a reading again. An
+    /// index written anew is audited as any file: synced before its
+    /// rename, its folder after.
+    fn appended_to_an_index(&self, p: &Path) -> bool {
+        p.parent() == Some(self.data.join("index").as_path())
+            && p.extension().is_some_and(|e| e == "idx")
+    }
+
     fn changed(&mut self, folder: &Path, added: bool) {
         let u = self.folders.entry(folder.to_path_buf()).or_default();
         u.added |= added;
@@ -245,7 +260,10 @@ impl Audit {
                 }
             }
             Call::Write { path } => {
-                let Some(p) = self.inside(path).filter(|p| !self.note_of_the_flush(p)) else {
+                let Some(p) = self
+                    .inside(path)
+                    .filter(|p| !self.note_of_the_flush(p) && !self.appended_to_an_index(p))
+                else {
                     return;
                 };
                 if p.file_name()
@@ -340,8 +358,19 @@ impl Audit {
             self.folders
                 .insert(to.join(f.strip_prefix(&from).unwrap()), u);
         }
-        self.changed(from.parent().unwrap(), false);
-        self.changed(to.parent().unwrap(), true);
+        if !self.a_release(&from, &to) {
+            self.changed(from.parent().unwrap(), false);
+            self.changed(to.parent().unwrap(), true);
+        }
+    }
+
+    /// A batch's folder released, from `outbox/staging/` to
+    /// `outbox/ready/`: left unsynced by design (a crash that loses it
+    /// leaves the folder committed in `staging/`, which recovery releases
+    /// again).
+    fn a_release(&self, from: &Path, to: &Path) -> bool {
+        from.parent() == Some(self.data.join("outbox/staging").as_path())
+            && to.parent() == Some(self.data.join("outbox/ready").as_path())
     }
 
     fn remove(&mut self, i: usize, path: &Path) {
