@@ -4,7 +4,7 @@
 //! Read here as text; whether each move is legal where it applies is the
 //! adjudicator's to say.
 
-use super::{Command, LineError, MOVE_LIKE, moves_in, shorten_word};
+use super::{Command, LineError, move_like, moves_in, shorten_word};
 
 /// The most pairs one line chains: a line is at most
 /// [`super::MAX_LINE`] characters anyway, and a longer plan is a guess.
@@ -72,7 +72,7 @@ fn part(words: &[&str], lower: &[String], i: &mut usize, until: &str) -> Result<
             Ok([one]) => Ok(one),
             Err(_) => Err(bad()),
         },
-        None if MOVE_LIKE.is_match(&text) => Ok(text.clone()),
+        None if move_like(&text) => Ok(text.clone()),
         None => Err(bad()),
     }
 }

@@ -207,22 +207,6 @@ impl fmt::Display for Command {
     }
 }
 
-/// Looks like a move: digits with move punctuation (every dash that
-/// [`crate::notation::parse`] reads as `-`), an optional lunge prefix,
-/// `off`, points (`27/36,28/37`).
-/// A time of day or a date, `12:33`, `12:33:00`, `20/11/26`: no move's
-/// form, but move-like to [`MOVE_LIKE`] (M.A.D.'s `12-20:2`, Guerrilla's
-/// `27/36`); attribution lines are full of them.
-static CLOCK_OR_DATE: Twin = Twin::new(
-    r"^(([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?|\d{1,2}/\d{1,2}/\d{2,4})$",
-    r#"(?:\A((?:(?:((?:(?:[01]?[0-9])|(?:2[0-3]))):[0-5][0-9]((?::[0-5][0-9]))?)|(?:[0-9]{1,2}/[0-9]{1,2}/[0-9]{2,4})))\z)"#,
-);
-
-static MOVE_LIKE: Twin = Twin::new(
-    r"(?i)^l?\d{1,3}\s*(([-x×–—−‐‑‒―﹣:/,;+&]|off)\s*\d{0,3}\s*)+$",
-    r#"(?:\A[Ll]?[0-9]{1,3}[\x{09}-\x{0D} ]*((?:((?:[\&\+-\-/:;Xx]|(?:[Oo][Ff][Ff])))[\x{09}-\x{0D} ]*[0-9]{0,3}[\x{09}-\x{0D} ]*))+\z)"#,
-);
-
 /// The example move of hints given before any game is known (a mail is
 /// read before pbem looks up its game): `A-B`, the one form every game
 /// has, so no player is told to write a form their game lacks.
@@ -261,23 +245,12 @@ fn is_mark(c: char) -> bool {
     )
 }
 
-/// One move along squares, in any form [`crate::notation::parse`] reads
-/// once spaces are glued: `22-15`, `22x36x50`, `22-off`, `12-20:2`,
-/// `L12-28`.
-static PATH_WORD: Twin = Twin::new(
-    r"(?i)^(l?\d{1,3}([-x×–—−‐‑‒―﹣]\d{1,3})+(:\d{1,2})?|\d{1,3}[-–—−‐‑‒―﹣]off)$",
-    r#"(?:\A((?:(?:[Ll]?[0-9]{1,3}((?:[\-Xx][0-9]{1,3}))+((?::[0-9]{1,2}))?)|(?:[0-9]{1,3}\-[Oo][Ff][Ff])))\z)"#,
-);
-
-/// One Guerrilla point, `27/36`: half of a placement.
-static POINT_WORD: Twin = Twin::new(r"^\d{1,3}/\d{1,3}$", r#"(?:\A[0-9]{1,3}/[0-9]{1,3}\z)"#);
-
 /// The moves a line holds when it holds nothing but moves, as written
 /// (spaces glued): `22-15 23-16` and `50-51, 50-52` are two each. The
 /// two points of one Guerrilla placement are one move, however they are
 /// separated (`27/36,28/37`, `27/36, 28/37`, `27/36 28/37`). `None` for a
 /// line with anything else in it (`13-21 please`, `13-x21`, a long line):
-/// that is for [`MOVE_LIKE`] and the game to judge.
+/// that is for [`move_like`] and the game to judge.
 fn moves_in(line: &str) -> Option<Vec<String>> {
     if line.chars().nth(MAX_LINE).is_some() {
         return None;
@@ -295,14 +268,14 @@ fn moves_on(line: &str) -> Option<Vec<String>> {
         if word.is_empty() {
             continue;
         }
-        if POINT_WORD.is_match(word) {
+        if point_word(word) {
             match half.take() {
                 Some(first) => moves.push(format!("{first},{word}")),
                 None => half = Some(word),
             }
             continue;
         }
-        if !PATH_WORD.is_match(word) {
+        if !path_word(word) {
             return None;
         }
         if let Some(lone) = half.take() {
@@ -537,7 +510,7 @@ fn after_first_word(line: &str) -> &str {
 fn said_move(head: &str, words: &[&str]) -> bool {
     matches!(head, "move" | "play") && {
         let rest = words[1..].join(" ");
-        MOVE_LIKE.is_match(&rest)
+        move_like(&rest)
     }
 }
 
@@ -696,7 +669,7 @@ fn holds_digit(line: &str) -> bool {
 /// A line that starts with no command word: a move alone on its line, or
 /// chatter (`Ok(None)`; a time or a date is chatter too).
 fn bare_moves(line: &str) -> Result<Option<Command>, LineError> {
-    if !holds_digit(line) || CLOCK_OR_DATE.is_match(line) {
+    if !holds_digit(line) || clock_or_date(line) {
         return Ok(None);
     }
     match moves_in(line) {
@@ -705,7 +678,7 @@ fn bare_moves(line: &str) -> Result<Option<Command>, LineError> {
             number: None,
             text: line.to_string(),
         })),
-        None if MOVE_LIKE.is_match(line) => Ok(Some(Command::Move {
+        None if move_like(line) => Ok(Some(Command::Move {
             number: None,
             text: line.to_string(),
         })),
@@ -733,11 +706,13 @@ mod condition;
 mod error;
 pub mod foreign;
 mod read;
+mod shapes;
 use challenge::parse_challenge;
 pub use condition::{MAX_PAIRS, condition_text};
 use condition::{conditions_command, parse_condition};
 pub use error::{ChallengeError, LineError, MoveLineError};
 pub use read::{CommandError, Commands, ErrorKind, parse, reads_as_command};
+use shapes::{clock_or_date, move_like, path_word, point_word};
 
 #[cfg(test)]
 mod tests;

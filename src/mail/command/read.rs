@@ -97,7 +97,7 @@ fn kind_of(line: &str) -> ErrorKind {
     match moves_on(line) {
         Some(moves) if moves.len() > 2 => ErrorKind::MoveList,
         Some(_) => ErrorKind::Move,
-        None if MOVE_LIKE.is_match(line) => ErrorKind::Move,
+        None if move_like(line) => ErrorKind::Move,
         None => ErrorKind::Command,
     }
 }
@@ -205,7 +205,7 @@ fn near_miss_shaped(line: &str, after: usize) -> bool {
     let move_like = line
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
-        .filter(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
+        .filter(|w| move_like(w) && !clock_or_date(w))
         .count();
     let numbered = line
         .split_whitespace()
@@ -235,7 +235,7 @@ fn near_miss(chatter: &[(&str, usize)]) -> Option<CommandError> {
         .find_map(|(line, _)| {
             line.split_whitespace()
                 .map(|w| w.trim_matches(|c: char| "()[]\"'`!?.,;:".contains(c)))
-                .find(|w| MOVE_LIKE.is_match(w) && !CLOCK_OR_DATE.is_match(w))
+                .find(|w| move_like(w) && !clock_or_date(w))
                 .map(|w| (line, w))
         });
     if let Some((line, w)) = near.filter(|(_, w)| w.chars().nth(60).is_none()) {
