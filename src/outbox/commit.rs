@@ -196,7 +196,7 @@ impl Outbox<'_> {
     /// had gone out before the crash, as when the flush's note of a reply
     /// sent is lost (the flush's removals are not synced either), and the
     /// Maildir transport delivers none twice. A sync of `ready/` and
-    /// `staging/` here cost two of the 22 syncs of a one-mail process and
+    /// `staging/` here cost two of the 23 syncs of a one-mail process and
     /// changed none of that: a file system with a journal renames in one
     /// step, and on one without, a crash between the two syncs left the
     /// folder in both as well.

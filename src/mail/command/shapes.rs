@@ -38,33 +38,29 @@ static POINT_WORD: Twin = Twin::new(r"^\d{1,3}/\d{1,3}$", r#"(?:\A[0-9]{1,3}/[0-
 
 /// Whether `s` is a time of day or a date ([`CLOCK_OR_DATE`]).
 pub(super) fn clock_or_date(s: &str) -> bool {
-    match s.is_ascii() {
-        true => ascii::clock_or_date(s.as_bytes()),
-        false => CLOCK_OR_DATE.is_match(s),
-    }
+    read(s, ascii::clock_or_date, &CLOCK_OR_DATE)
 }
 
 /// Whether `s` looks like a move ([`MOVE_LIKE`]).
 pub(super) fn move_like(s: &str) -> bool {
-    match s.is_ascii() {
-        true => ascii::move_like(s.as_bytes()),
-        false => MOVE_LIKE.is_match(s),
-    }
+    read(s, ascii::move_like, &MOVE_LIKE)
 }
 
 /// Whether the word `s` is one move along squares ([`PATH_WORD`]).
 pub(super) fn path_word(s: &str) -> bool {
-    match s.is_ascii() {
-        true => ascii::path_word(s.as_bytes()),
-        false => PATH_WORD.is_match(s),
-    }
+    read(s, ascii::path_word, &PATH_WORD)
 }
 
 /// Whether the word `s` is one Guerrilla point ([`POINT_WORD`]).
 pub(super) fn point_word(s: &str) -> bool {
+    read(s, ascii::point_word, &POINT_WORD)
+}
+
+/// `s` read by hand when it is ASCII, by its pattern otherwise.
+fn read(s: &str, by_hand: fn(&[u8]) -> bool, pattern: &Twin) -> bool {
     match s.is_ascii() {
-        true => ascii::point_word(s.as_bytes()),
-        false => POINT_WORD.is_match(s),
+        true => by_hand(s.as_bytes()),
+        false => pattern.is_match(s),
     }
 }
 
