@@ -88,9 +88,11 @@ fn lead(line: &str) -> Option<&str> {
     if !line.is_ascii() {
         return LEAD.captures(line)?.get(1).copied().flatten();
     }
-    // `\s` of ASCII text: tab to carriage return, and the space.
-    let space = |b: &u8| matches!(b, b'\t'..=b'\r' | b' ');
-    let spaces = |s: &str| s.bytes().take_while(space).count();
+    let spaces = |s: &str| {
+        s.bytes()
+            .take_while(|b| super::shapes::ascii_space(*b))
+            .count()
+    };
     let mut rest = line;
     if let Some(after) = rest.strip_prefix('#') {
         let digits = after.bytes().take_while(u8::is_ascii_digit).count();

@@ -64,6 +64,11 @@ fn read(s: &str, by_hand: fn(&[u8]) -> bool, pattern: &Twin) -> bool {
     }
 }
 
+/// `\s` of ASCII text: tab to carriage return, and the space.
+pub(super) fn ascii_space(c: u8) -> bool {
+    matches!(c, b'\t'..=b'\r' | b' ')
+}
+
 /// The readers of ASCII text: `\d` is `0-9` there, `\s` tab to carriage
 /// return and the space, and `(?i)` folds only ASCII letters.
 mod ascii {
@@ -82,10 +87,6 @@ mod ascii {
     /// `[0-5][0-9]` at `at`.
     fn sixty(b: &[u8], at: usize) -> bool {
         matches!(b.get(at), Some(b'0'..=b'5')) && b.get(at + 1).is_some_and(u8::is_ascii_digit)
-    }
-
-    fn space(c: u8) -> bool {
-        matches!(c, b'\t'..=b'\r' | b' ')
     }
 
     /// `([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?` or `\d{1,2}/\d{1,2}/\d{2,4}`,
@@ -120,7 +121,7 @@ mod ascii {
         };
         let (mut marks, mut digits_may_come) = (0, false);
         loop {
-            while b.get(i).is_some_and(|c| space(*c)) {
+            while b.get(i).is_some_and(|c| super::ascii_space(*c)) {
                 i += 1;
             }
             match b.get(i) {
