@@ -4,7 +4,6 @@
 //! a line that looks like a move but is not one is an error to report
 //! ([`read`]: how a mail's errors are typed, and which refuse it whole).
 
-use crate::mail::twin::Twin;
 use crate::rules::Rules;
 use crate::timecontrol::{DigestMode, TimeControl, parse_zone};
 use chrono_tz::Tz;
@@ -383,24 +382,11 @@ fn shorten(line: &str) -> String {
     format!("{}...", &line[..cut])
 }
 
-/// A line shaped `Label: value`, in any language: one to four words,
-/// the first starting with a letter, then a colon and a space or the
-/// line's end (`Legal moves: 50-26, 50-29`, `From 50: 50-26`, `Your move:
-/// 13-21`, `Zug:`, `Coups légaux : ...`; a full-width `：` wants no
-/// space). A caption, pbem's quoted back or the player's own, never a
-/// command nor an attempt at one. A colon inside a word is none of a
-/// label's (M.A.D.'s `12-20:2`, `digest daily 08:00`), nor is one after
-/// a first word that is no word (`#12: 22-15`, `12-20: 2`).
-/// Whether `line` starts with a label ([`LABEL`]); the regex, costly to
-/// compile for its Unicode classes, is only built for a line with a colon.
+/// Whether `line` starts with a label ([`shapes::label`]): only a line
+/// with a colon can.
 pub(crate) fn labelled(line: &str) -> bool {
-    line.contains([':', '：']) && LABEL.is_match(line)
+    line.contains([':', '：']) && shapes::label(line)
 }
-
-static LABEL: Twin = Twin::new(
-    r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)",
-    r#"(?:\A[A-Za-z][\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]*(?:[\x{09}-\x{0D} ]+[\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]+){0,3}[\x{09}-\x{0D} ]*(?:(?::(?:[\x{09}-\x{0D} ]|\z))|[^\x{00}-\x{10FFFF}]))"#,
-);
 
 /// The most words a command other than `challenge` takes, its move's
 /// marks glued (`#12 22 - 15` is two): a longer line is a sentence that

@@ -1,11 +1,12 @@
-//! The shapes of a move, a time and a date in a player's words: what a
-//! line is tried against before it is read as a move. Each has a pattern
-//! (a [`Twin`]) and, for ASCII text, the commonest, a reader by hand that
-//! takes exactly what the pattern takes: a process that handles one mail
-//! would otherwise compile four patterns for the few lines of its replies
-//! that hold a digit (about a twentieth of its instructions), and a poll
-//! of many mails runs them over every such line. The tests hold each
-//! reader against its pattern over thousands of random lines.
+//! The shapes of a move, a time, a date and a caption in a player's
+//! words: what a line is tried against before it is read as a move or a
+//! command. Each has a pattern (a [`Twin`]) and, for ASCII text, the
+//! commonest, a reader by hand that takes exactly what the pattern takes:
+//! a process that handles one mail would otherwise compile five patterns
+//! for the few lines of its replies that hold a digit or a colon (about a
+//! tenth of its instructions), and a poll of many mails runs them over
+//! every such line. The tests hold each reader against its pattern over
+//! thousands of random lines.
 
 use crate::mail::twin::Twin;
 
@@ -35,6 +36,24 @@ static PATH_WORD: Twin = Twin::new(
 
 /// One Guerrilla point, `27/36`: half of a placement.
 static POINT_WORD: Twin = Twin::new(r"^\d{1,3}/\d{1,3}$", r#"(?:\A[0-9]{1,3}/[0-9]{1,3}\z)"#);
+
+/// A line shaped `Label: value`, in any language: one to four words,
+/// the first starting with a letter, then a colon and a space or the
+/// line's end (`Legal moves: 50-26, 50-29`, `From 50: 50-26`, `Your move:
+/// 13-21`, `Zug:`, `Coups légaux : ...`; a full-width `：` wants no
+/// space). A caption, pbem's quoted back or the player's own, never a
+/// command nor an attempt at one. A colon inside a word is none of a
+/// label's (M.A.D.'s `12-20:2`, `digest daily 08:00`), nor is one after
+/// a first word that is no word (`#12: 22-15`, `12-20: 2`).
+static LABEL: Twin = Twin::new(
+    r"^\p{L}[^\s:：]*(?:\s+[^\s:：]+){0,3}\s*(?::(?:\s|$)|：)",
+    r#"(?:\A[A-Za-z][\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]*(?:[\x{09}-\x{0D} ]+[\x{00}-\x{08}\x{0E}-\x{1F}!-9;-\x{7F}]+){0,3}[\x{09}-\x{0D} ]*(?:(?::(?:[\x{09}-\x{0D} ]|\z))|[^\x{00}-\x{10FFFF}]))"#,
+);
+
+/// Whether `s` starts with a label ([`LABEL`]).
+pub(super) fn label(s: &str) -> bool {
+    read(s, ascii::label, &LABEL)
+}
 
 /// Whether `s` is a time of day or a date ([`CLOCK_OR_DATE`]).
 pub(super) fn clock_or_date(s: &str) -> bool {
@@ -174,6 +193,23 @@ mod ascii {
         steps > 0 && i == b.len()
     }
 
+    /// `[A-Za-z][^\s:]*(\s+[^\s:]+){0,3}\s*:(\s|$)` at the start of
+    /// `b`: no word can hold a colon, so the first colon ends the label,
+    /// which is one to four words from a letter on.
+    pub(super) fn label(b: &[u8]) -> bool {
+        let Some(colon) = b.iter().position(|&c| c == b':') else {
+            return false;
+        };
+        let head = &b[..colon];
+        head.first().is_some_and(u8::is_ascii_alphabetic)
+            && b.get(colon + 1).is_none_or(|&c| super::ascii_space(c))
+            && head
+                .split(|&c| super::ascii_space(c))
+                .filter(|w| !w.is_empty())
+                .count()
+                <= 4
+    }
+
     /// `\d{1,3}/\d{1,3}`, the whole of `b`.
     pub(super) fn point_word(b: &[u8]) -> bool {
         digits(b, 0, 3)
@@ -195,7 +231,7 @@ mod tests {
         let pieces = [
             "1", "2", "0", "3", "5", "6", "9", "12", "23", "24", "59", "60", "123", "1234", "-",
             "x", "X", ":", "/", ",", ";", "+", "&", " ", "\t", "off", "OFF", "oF", "o", "f", "l",
-            "L", "a", ".", "\n", "\r", "#",
+            "L", "a", ".", "\n", "\r", "#", "Zug", "b", "\x0b", "\x1c",
         ];
         let mut lines = random_lines(&pieces, 40_000, 9, 0x5851_f42d_4c95_7f2d);
         lines.extend(
@@ -236,6 +272,17 @@ mod tests {
                 "1-2 3",
                 "1-234-5",
                 "12-1234",
+                "Legal moves: 50-26, 50-29",
+                "From 50: 50-26",
+                "Your move:",
+                "a b c d: e",
+                "a b c d e: f",
+                "Zug:x",
+                "Zug :",
+                " Zug: 1",
+                "#12: 22-15",
+                "digest daily 08:00",
+                "Zug:\t",
             ]
             .map(String::from),
         );
@@ -250,6 +297,7 @@ mod tests {
                 ("move-like", &MOVE_LIKE, ascii::move_like),
                 ("path word", &PATH_WORD, ascii::path_word),
                 ("point word", &POINT_WORD, ascii::point_word),
+                ("label", &LABEL, ascii::label),
             ] {
                 assert_eq!(
                     by_hand(b),
@@ -265,6 +313,7 @@ mod tests {
             ascii::move_like,
             ascii::path_word,
             ascii::point_word,
+            ascii::label,
         ] {
             assert!(lines.iter().filter(|l| by_hand(l.as_bytes())).count() > 5);
         }
@@ -277,5 +326,6 @@ mod tests {
         assert!(path_word("22–15") && move_like("22 — 15") && !path_word("22–x"));
         assert!(point_word("٢٧/٣٦") && clock_or_date("١:05") && !clock_or_date("١٢:٣٣"));
         assert!(!move_like("22–15 please"));
+        assert!(label("Coups légaux : 22-15") && label("手番：22-15") && !label("12–20: 2"));
     }
 }
