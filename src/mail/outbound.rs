@@ -162,21 +162,19 @@ fn body(text: String) -> Body {
 }
 
 /// `text` with a `\r` before every `\n` that has none, as bytes: copied a
-/// line at a time (`\r` and `\n` are never part of a longer character).
+/// line at a time, the lines found by `memchr` (`\r` and `\n` are never
+/// part of a longer character).
 fn crlf(text: &str) -> Vec<u8> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 32 + 2);
-    let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        if b == b'\n' {
-            out.extend_from_slice(&bytes[start..i]);
-            if i == 0 || bytes[i - 1] != b'\r' {
-                out.push(b'\r');
+    let mut out = Vec::with_capacity(text.len() + text.len() / 32 + 2);
+    for line in text.split_inclusive('\n') {
+        match line.strip_suffix('\n') {
+            Some(body) if !body.ends_with('\r') => {
+                out.extend_from_slice(body.as_bytes());
+                out.extend_from_slice(b"\r\n");
             }
-            start = i;
+            _ => out.extend_from_slice(line.as_bytes()),
         }
     }
-    out.extend_from_slice(&bytes[start..]);
     out
 }
 
@@ -306,6 +304,30 @@ mod tests {
     /// text as written: the same bytes, the same encoding, for short
     /// lines and lines at the 7bit limit, a leading or a CRLF line end,
     /// and text that is not ASCII.
+    /// [`crlf`] puts a `\r` before exactly the `\n`s that have none, as
+    /// a look at each byte and the one before it does.
+    #[test]
+    fn crlf_ends_every_line_with_one_cr_lf() {
+        let by_bytes = |t: &str| {
+            let mut out = Vec::new();
+            for (i, &b) in t.as_bytes().iter().enumerate() {
+                if b == b'\n' && (i == 0 || t.as_bytes()[i - 1] != b'\r') {
+                    out.push(b'\r');
+                }
+                out.push(b);
+            }
+            out
+        };
+        let mut rng = fastrand::Rng::with_seed(7);
+        let pieces = ["\n", "\r", "\r\n", "a", "é", " ", "\n\n", "—"];
+        for _ in 0..5_000 {
+            let text: String = (0..rng.usize(0..12))
+                .map(|_| pieces[rng.usize(..pieces.len())])
+                .collect();
+            assert_eq!(crlf(&text), by_bytes(&text), "{text:?}");
+        }
+    }
+
     #[test]
     fn a_body_is_the_one_lettre_makes_of_the_text() {
         let texts = [
