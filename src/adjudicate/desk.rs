@@ -94,6 +94,9 @@ pub enum Effect {
     Game {
         id: String,
         text: String,
+        /// What the record says of its game, when it was made from one
+        /// in hand ([`Desk::write_record`]): the index takes it as it is.
+        known: Option<crate::store::index::GameFacts>,
     },
     Secrets {
         id: String,
@@ -223,9 +226,19 @@ impl<'a> Desk<'a> {
     }
 
     pub fn write_game(&self, id: &str, text: &str) -> Result<()> {
+        self.write_game_known(id, text, None)
+    }
+
+    fn write_game_known(
+        &self,
+        id: &str,
+        text: &str,
+        known: Option<crate::store::index::GameFacts>,
+    ) -> Result<()> {
         self.push(Effect::Game {
             id: id.into(),
             text: text.into(),
+            known,
         })
     }
 
@@ -242,7 +255,8 @@ impl<'a> Desk<'a> {
             "a record's rules and players read back as written"
         );
         let at = self.effects.borrow().len();
-        self.write_game(id, &text)?;
+        let known = crate::store::index::GameFacts::of_written(rec).ok();
+        self.write_game_known(id, &text, known)?;
         self.heads.borrow_mut().push((at, head));
         Ok(())
     }
@@ -374,7 +388,7 @@ impl<'a> Desk<'a> {
 impl Facts for Desk<'_> {
     fn read_game(&self, id: &str) -> Result<Option<String>> {
         match self.newest(|e| match e {
-            Effect::Game { id: i, text } if i == id => Some(text.clone()),
+            Effect::Game { id: i, text, .. } if i == id => Some(text.clone()),
             _ => None,
         }) {
             Some(text) => Ok(Some(text)),

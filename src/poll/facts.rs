@@ -117,7 +117,9 @@ impl Store {
     pub fn apply_effects(&self, effects: &[Effect]) -> Result<()> {
         for e in effects {
             match e {
-                Effect::Game { id, text } => self.write_game(id, text)?,
+                Effect::Game { id, text, known } => {
+                    self.write_game_known(id, text, known.clone())?
+                }
                 Effect::Secrets { id, rules, secrets } => {
                     self.write_secrets(id, *rules, secrets)?
                 }

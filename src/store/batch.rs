@@ -4,6 +4,7 @@
 //! and changed (its [`SyncSet`]), files and folders, nothing else.
 
 use super::files::{SyncSet, changes, folder_of, remove_if_there, write_atomic_via, write_over};
+use super::index::{Change, GameFacts};
 use super::spares::Ring;
 use super::{Store, StoreError, io_err, read_opt};
 use serde::Serialize;
@@ -68,10 +69,14 @@ pub struct PendingWrites {
     pub(super) files: HashMap<PathBuf, Option<String>>,
     /// Files rewritten in place rather than replaced ([`Store::write_in_place`]).
     in_place: HashSet<PathBuf>,
+    /// What the records written from a record in hand say of their games
+    /// ([`Store::write_game_known`]), for the index.
+    known: HashMap<PathBuf, GameFacts>,
 }
 
 impl PendingWrites {
     fn set(&mut self, p: &Path, text: Option<String>) {
+        self.known.remove(p);
         if self.files.insert(p.to_path_buf(), text).is_none() {
             self.order.push(p.to_path_buf());
         }
@@ -79,6 +84,7 @@ impl PendingWrites {
 
     /// [`PendingWrites::set`], the file moved after every change so far.
     fn set_last(&mut self, p: &Path, text: String) {
+        self.known.remove(p);
         if self.files.insert(p.to_path_buf(), Some(text)).is_some() {
             self.order.retain(|o| o != p);
         }
@@ -275,11 +281,14 @@ impl Store {
         // 5. The summaries of the records and clocks now in place, each
         // with the stamp of its new file: durable with them at the sync
         // below; one a crash loses leaves its file to be read again.
-        let changed: Vec<(&Path, Option<&str>)> = pending
+        let changed: Vec<Change<'_>> = pending
             .order
             .iter()
             .filter(|p| !pending.in_place.contains(*p))
-            .map(|p| (p.as_path(), pending.files.get(p).and_then(Option::as_deref)))
+            .map(|p| {
+                let text = pending.files.get(p).and_then(Option::as_deref);
+                (p.as_path(), text, pending.known.get(p))
+            })
             .collect();
         self.index_changes(&changed)?;
         self.sync_noted()
@@ -315,14 +324,29 @@ impl Store {
     /// beside `p` when that is on another file system), the folder synced
     /// now; on a batch view, at [`Store::sync`].
     pub(super) fn write_file(&self, p: &Path, text: &str) -> Result<(), StoreError> {
+        self.write_file_known(p, text, None)
+    }
+
+    /// [`Store::write_file`] of a record made from one in hand, what it
+    /// says of its game `known` ([`Store::write_game_known`]).
+    pub(super) fn write_file_known(
+        &self,
+        p: &Path,
+        text: &str,
+        known: Option<GameFacts>,
+    ) -> Result<(), StoreError> {
         match &self.batch {
             Some(b) => {
-                lock(&b.pending).set(p, Some(text.to_string()));
+                let mut pending = lock(&b.pending);
+                pending.set(p, Some(text.to_string()));
+                if let Some(k) = known {
+                    pending.known.insert(p.to_path_buf(), k);
+                }
                 Ok(())
             }
             None => {
                 write_atomic_via(p, text, &self.root.join("tmp"), true).map_err(io_err(p))?;
-                self.index_changes(&[(p, Some(text))])
+                self.index_changes(&[(p, Some(text), known.as_ref())])
             }
         }
     }
@@ -376,7 +400,7 @@ impl Store {
             return Ok(());
         }
         remove_if_there(p)?;
-        self.index_changes(&[(p, None)])
+        self.index_changes(&[(p, None, None)])
     }
 
     /// The text of `p`, `None` when there is no such file; on a batch

@@ -252,8 +252,23 @@ impl Store {
     /// # Errors
     /// Any I/O error; the old record is then untouched.
     pub fn write_game(&self, id: &str, text: &str) -> Result<(), StoreError> {
+        self.write_game_known(id, text, None)
+    }
+
+    /// [`Store::write_game`] of a record pbem made from one in hand, what
+    /// it says of its game `known` ([`index::GameFacts::of_written`]):
+    /// its summary in the index is that, the text not read again.
+    ///
+    /// # Errors
+    /// As [`Store::write_game`].
+    pub fn write_game_known(
+        &self,
+        id: &str,
+        text: &str,
+        known: Option<index::GameFacts>,
+    ) -> Result<(), StoreError> {
         let p = self.game_path(id)?;
-        self.write_file(&p, text)
+        self.write_file_known(&p, text, known)
     }
 
     /// The ids of all games, sorted.

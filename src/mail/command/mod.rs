@@ -260,7 +260,11 @@ fn moves_in(line: &str) -> Option<Vec<String>> {
 /// [`moves_in`] for a line of any length: what a line too long to be a
 /// command was (one move, or a list of them).
 fn moves_on(line: &str) -> Option<Vec<String>> {
-    let glued = glue_marks(line);
+    moves_of_glued(&glue_marks(line))
+}
+
+/// [`moves_on`] of a line already glued ([`glue_marks`]).
+fn moves_of_glued(glued: &str) -> Option<Vec<String>> {
     let mut moves: Vec<String> = Vec::new();
     let mut half: Option<&str> = None;
     for word in glued.split(|c: char| c.is_whitespace() || ",;&+".contains(c)) {
@@ -397,20 +401,27 @@ const COMMAND_WORDS: usize = 4;
 /// One line: `Ok(None)` for chatter.
 pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
-    let Some(head) = lower.first() else {
+    let Some(first) = words.first() else {
         return Ok(None);
     };
+    let head = &first.to_lowercase();
+    // Every word lowered, for a line that may be a command: a chain of
+    // conditions, a line no longer than a command, one past the chatter
+    // test (a sentence's words are not lowered in vain).
+    let lowered = || -> Vec<String> { words.iter().map(|w| w.to_lowercase()).collect() };
     // Before the chatter test: a chain is a long line of moves and words.
     if head == "if" {
-        return parse_condition(&words, &lower);
+        return parse_condition(&words, &lowered());
     }
-    if let Some(c) = conditions_command(&lower) {
+    if words.len() <= COMMAND_WORDS
+        && let Some(c) = conditions_command(&lowered())
+    {
         return Ok(Some(c));
     }
     if is_chatter(line, &words, head) {
         return Ok(None);
     }
+    let lower = lowered();
     let cmd = match head.as_str() {
         h if h.starts_with('#') && h.len() > 1 => numbered_move(&words)?,
         // `play black`, `move on`: words, no move (a move has a digit).
@@ -473,13 +484,11 @@ fn is_chatter(line: &str, words: &[&str], head: &str) -> bool {
         "move" | "play" => (after_first_word(line), &words[1..]),
         _ => (line, words),
     };
-    head != "challenge"
-        && words.len() > COMMAND_WORDS
-        && moves_on(line).is_none()
-        && glue_marks(line)
-            .split_whitespace()
-            .nth(COMMAND_WORDS)
-            .is_some()
+    if head == "challenge" || words.len() <= COMMAND_WORDS {
+        return false;
+    }
+    let glued = glue_marks(line);
+    glued.split_whitespace().nth(COMMAND_WORDS).is_some() && moves_of_glued(&glued).is_none()
 }
 
 /// `line` after its first word (`split_whitespace`'s).

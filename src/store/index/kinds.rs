@@ -65,6 +65,17 @@ impl GameFacts {
     }
 }
 
+impl GameFacts {
+    /// The facts of `rec`, which pbem is about to write (after replaying
+    /// it), as the index would read them from its text.
+    ///
+    /// # Errors
+    /// The first line that does not replay.
+    pub fn of_written(rec: &Record) -> Result<GameFacts, crate::record::RecordError> {
+        GameFacts::of(rec, false)
+    }
+}
+
 impl GameSummary {
     /// The summary of record `id`, whose file holds `text` (replayed when
     /// `replay`, see [`GameFacts::of`]).
@@ -84,6 +95,18 @@ impl Summary for GameSummary {
 
     fn of_written(id: &str, text: &str) -> GameSummary {
         GameSummary::of(id, text, false)
+    }
+
+    fn of_written_known(id: &str, text: &str, known: Option<&GameFacts>) -> GameSummary {
+        let Some(known) = known else {
+            return GameSummary::of_written(id, text);
+        };
+        debug_assert_eq!(
+            GameSummary::of_written(id, text),
+            GameSummary::Game(known.clone()),
+            "what a record says of its game, as written and as read back"
+        );
+        GameSummary::Game(known.clone())
     }
 
     fn of_found(id: &str, text: Result<String, StoreError>) -> GameSummary {

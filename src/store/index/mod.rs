@@ -46,6 +46,10 @@ mod scan;
 mod tests;
 
 pub use kinds::{ClockSummary, GameFacts, GameSummary};
+
+/// A file a batch wrote (its text) or removed (`None`), and what it says
+/// of its game when pbem made it from a record in hand.
+pub(super) type Change<'a> = (&'a Path, Option<&'a str>, Option<&'a GameFacts>);
 pub use scan::Scanned;
 
 /// The first word of an index.
@@ -80,6 +84,13 @@ pub trait Summary: Serialize + DeserializeOwned + Clone + Send {
     /// The summary of `text`, which pbem has just written as file `id`
     /// (a record it replayed to make it: read, not replayed again).
     fn of_written(id: &str, text: &str) -> Self;
+    /// [`Summary::of_written`], when what the text says of its game is
+    /// `known` already (pbem made the text of a record it had in hand):
+    /// taken as it is, the text not read again.
+    fn of_written_known(id: &str, text: &str, known: Option<&GameFacts>) -> Self {
+        let _ = known;
+        Self::of_written(id, text)
+    }
     /// The summary of file `id` as found on disk (its text, or why it is
     /// none), checked in full.
     fn of_found(id: &str, text: Result<String, StoreError>) -> Self;
@@ -484,26 +495,20 @@ impl Store {
     ///
     /// # Errors
     /// When a file cannot be looked at or an index written.
-    pub(super) fn index_changes(
-        &self,
-        changes: &[(&Path, Option<&str>)],
-    ) -> Result<(), StoreError> {
+    pub(super) fn index_changes(&self, changes: &[Change<'_>]) -> Result<(), StoreError> {
         self.index_changes_of::<GameSummary>(changes)?;
         self.index_changes_of::<ClockSummary>(changes)
     }
 
-    fn index_changes_of<T: Summary>(
-        &self,
-        changes: &[(&Path, Option<&str>)],
-    ) -> Result<(), StoreError> {
+    fn index_changes_of<T: Summary>(&self, changes: &[Change<'_>]) -> Result<(), StoreError> {
         let dir = self.root.join(T::FOLDER);
         let mut updates: Vec<(String, Option<(Stamp, T)>)> = Vec::new();
-        for &(p, text) in changes {
+        for &(p, text, known) in changes {
             let Some(id) = id_of(p).filter(|_| p.parent() == Some(dir.as_path())) else {
                 continue;
             };
             let summary = match (fs::symlink_metadata(p), text) {
-                (Ok(m), Some(text)) => Some((Stamp::of(&m), T::of_written(&id, text))),
+                (Ok(m), Some(text)) => Some((Stamp::of(&m), T::of_written_known(&id, text, known))),
                 (Err(e), _) if e.kind() == io::ErrorKind::NotFound => None,
                 (Err(e), _) => return Err(io_err(p)(e)),
                 // Removed, and yet there: a summary of it would not be

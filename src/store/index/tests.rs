@@ -109,6 +109,43 @@ fn the_summaries_pbem_writes_are_taken_without_reading_the_records() {
     assert_eq!(ids, ["bz-new", "bz-over", "bz-play"]);
 }
 
+/// A record written from one in hand goes into the index with what it
+/// says of its game, as reading its text gives; a later write of plain
+/// text to the same file in the batch drops what was known of the first.
+#[test]
+fn a_summary_known_as_a_record_is_written_is_the_one_its_text_gives() {
+    let (_dir, s) = sample();
+    let text = record("bz-known", "red", RESIGNED);
+    let rec = crate::store::parse_record("bz-known", &text).unwrap();
+    let known = GameFacts::of_written(&rec).unwrap();
+    let b = s.batch().unwrap();
+    b.write_game_known("bz-known", &text, Some(known.clone()))
+        .unwrap();
+    // Known, then overwritten with a text that says otherwise: the
+    // index must say what the file does.
+    b.write_game_known("bz-later", &text, Some(known.clone()))
+        .unwrap();
+    b.write_game("bz-later", &record("bz-later", "*", ONE_MOVE))
+        .unwrap();
+    b.sync().unwrap();
+    let got = games(&s);
+    let summary = |id: &str| got.iter().find(|(i, _)| i == id).unwrap().1.clone();
+    assert_eq!(summary("bz-known"), GameSummary::Game(known));
+    assert_eq!(
+        summary("bz-known"),
+        GameSummary::of_written("bz-known", &text)
+    );
+    let GameSummary::Game(later) = summary("bz-later") else {
+        panic!("{got:?}")
+    };
+    assert_eq!((later.moves, later.result), (1, Verdict::Unfinished));
+    // Read again from the files, the index agrees.
+    let rebuilt = s
+        .summaries::<GameSummary>(Refresh::All, &mut |_, _| {})
+        .unwrap();
+    assert_eq!(rebuilt.items, got);
+}
+
 #[test]
 fn a_record_changed_behind_the_index_is_read_again_and_the_index_mended() {
     let (dir, s) = sample();
