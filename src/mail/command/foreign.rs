@@ -53,6 +53,9 @@ pub fn read(line: &str) -> Option<ForeignMove> {
     }
     let line = line.trim();
     let rest = lead(line)?.trim();
+    if rest.is_ascii() {
+        return ascii::read(rest.as_bytes());
+    }
     if may_be_chess(rest)
         && let Some(c) = CHESS_PAIR.captures(rest)
     {
@@ -125,6 +128,101 @@ fn may_be_chess(rest: &str) -> bool {
 /// `t` of `to` (no other letter folds to `t`).
 fn may_be_numbers(rest: &str) -> bool {
     rest.contains(['>', '→', '⇒', 't', 'T'])
+}
+
+/// [`CHESS_PAIR`] and [`NUMBER_PAIR`] read by hand in ASCII text, the
+/// commonest: a line of pbem's own that holds a digit (a reply's lines
+/// are all checked for reading as a command) would otherwise compile the
+/// two patterns and run them. The tests hold each against its pattern
+/// over random lines.
+mod ascii {
+    use super::{ForeignMove, ForeignSquare};
+    use crate::mail::command::shapes::ascii_space;
+
+    /// The move `b` (a trimmed line after its lead) is, chess squares
+    /// first, as [`super::read`] tries the patterns.
+    pub(super) fn read(b: &[u8]) -> Option<ForeignMove> {
+        if let Some(((f1, r1), (f2, r2))) = chess_pair(b) {
+            let square = |file: u8, rank| ForeignSquare::Chess {
+                file: file.to_ascii_lowercase() - b'a',
+                rank,
+            };
+            return Some(ForeignMove {
+                from: square(f1, r1),
+                to: square(f2, r2),
+            });
+        }
+        let (from, to) = number_pair(b)?;
+        Some(ForeignMove {
+            from: ForeignSquare::Number(from),
+            to: ForeignSquare::Number(to),
+        })
+    }
+
+    /// `b` without the `\s` at either end.
+    fn trim(b: &[u8]) -> &[u8] {
+        let start = b.iter().take_while(|c| ascii_space(**c)).count();
+        let end = b.len()
+            - b[start..]
+                .iter()
+                .rev()
+                .take_while(|c| ascii_space(**c))
+                .count();
+        &b[start..end]
+    }
+
+    /// `\s+to\s+` (any case), the whole of `gap`.
+    fn worded(gap: &[u8]) -> bool {
+        trim(gap).eq_ignore_ascii_case(b"to")
+            && gap.first().is_some_and(|c| ascii_space(*c))
+            && gap.last().is_some_and(|c| ascii_space(*c))
+    }
+
+    /// `([a-j])(10|[1-9])\s*(?:[-:x]|\s+to\s+|\s)\s*([a-j])(10|[1-9])`,
+    /// any case, the whole of `b`: each square's file (as written) and
+    /// rank. A rank is `10` where it can be (a `1` then a `0` is no
+    /// rank and a gap), so each square is found from its end of the line,
+    /// and what lies between them is the gap.
+    pub(super) fn chess_pair(b: &[u8]) -> Option<((u8, u8), (u8, u8))> {
+        let file = |c: &&u8| matches!(c.to_ascii_lowercase(), b'a'..=b'j');
+        let f1 = *b.first().filter(file)?;
+        let (r1, gap_from) = match b.get(1..3) {
+            Some(b"10") => (10, 3),
+            _ => match b.get(1) {
+                Some(d @ b'1'..=b'9') => (d - b'0', 2),
+                _ => return None,
+            },
+        };
+        let n = b.len();
+        let (r2, at) = if b.ends_with(b"10") {
+            (10, n.checked_sub(3)?)
+        } else {
+            match b.last() {
+                Some(d @ b'1'..=b'9') => (d - b'0', n.checked_sub(2)?),
+                _ => return None,
+            }
+        };
+        let f2 = *b.get(at).filter(file)?;
+        let gap = b.get(gap_from..at)?;
+        let marked = matches!(trim(gap), b"-" | b":" | b"x" | b"X");
+        let spaced = !gap.is_empty() && trim(gap).is_empty();
+        (marked || spaced || worded(gap)).then_some(((f1, r1), (f2, r2)))
+    }
+
+    /// `([0-9]{1,3})\s*(?:\s+to\s+|->|-->|=>|>)\s*([0-9]{1,3})`, any
+    /// case, the whole of `b`: the two numbers. Each is the whole run of
+    /// digits at its end of the line (a longer run is none).
+    pub(super) fn number_pair(b: &[u8]) -> Option<(u32, u32)> {
+        let lead = b.iter().take_while(|c| c.is_ascii_digit()).count();
+        let tail = b.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+        if !(1..=3).contains(&lead) || !(1..=3).contains(&tail) || lead + tail > b.len() {
+            return None;
+        }
+        let gap = &b[lead..b.len() - tail];
+        let arrow = matches!(trim(gap), b"->" | b"-->" | b"=>" | b">");
+        let number = |d: &[u8]| d.iter().fold(0, |n, c| n * 10 + u32::from(c - b'0'));
+        (arrow || worded(gap)).then(|| (number(&b[..lead]), number(&b[b.len() - tail..])))
+    }
 }
 
 impl ForeignSquare {
@@ -203,6 +301,52 @@ mod tests {
             assert!(may_be_numbers(case) && NUMBER_PAIR.is_match(case));
         }
         assert!(matched.iter().all(|&n| n > 0), "{matched:?}");
+    }
+
+    /// The readers by hand take what [`CHESS_PAIR`] and [`NUMBER_PAIR`]
+    /// take in ASCII text, with the same squares, over random lines of
+    /// the pieces they speak of.
+    #[test]
+    fn the_pairs_read_by_hand_are_the_patterns() {
+        let pieces = [
+            "e2", "E4", "a", "j", "J", "k", "x", "X", "-", ":", "to", "TO", "tO", " ", "\t",
+            "\x0b", "1", "9", "10", "0", "100", "1234", "50", "->", "-->", "=>", "=", ">", "h1",
+            "a10",
+        ];
+        let mut lines = random_lines(&pieces, 40_000, 6, 0x94d0_49bb_1331_11eb);
+        // Every square or number, gap and square or number.
+        let ends = [
+            "e2", "a10", "J1", "k1", "e0", "e", "50", "1", "100", "1000", "5a", "10",
+        ];
+        let gaps = [
+            "", "-", " to ", "x", " ", ":", "->", " -> ", "=>", ">", " x ", "to", "\t-\t", "--",
+            " TO", "-->", " =", "  ",
+        ];
+        for first in ends {
+            for gap in gaps {
+                lines.extend(ends.map(|second| format!("{first}{gap}{second}")));
+            }
+        }
+        let mut taken = [0, 0];
+        for line in lines {
+            let chess = CHESS_PAIR.captures(&line).map(|c| {
+                let part = |i: usize| c.get(i).copied().flatten().unwrap().to_string();
+                let rank = |i: usize| part(i).parse::<u8>().unwrap();
+                (
+                    (part(1).as_bytes()[0], rank(2)),
+                    (part(3).as_bytes()[0], rank(4)),
+                )
+            });
+            assert_eq!(ascii::chess_pair(line.as_bytes()), chess, "{line:?}");
+            let numbers = NUMBER_PAIR.captures(&line).map(|c| {
+                let n = |i: usize| c.get(i).copied().flatten().unwrap().parse::<u32>().unwrap();
+                (n(1), n(2))
+            });
+            assert_eq!(ascii::number_pair(line.as_bytes()), numbers, "{line:?}");
+            taken[0] += usize::from(chess.is_some());
+            taken[1] += usize::from(numbers.is_some());
+        }
+        assert!(taken.iter().all(|&n| n > 50), "{taken:?}");
     }
 
     /// [`lead`] reads ASCII lines as [`LEAD`]'s pattern does, over lines
