@@ -56,16 +56,6 @@ impl GameFacts {
         })
     }
 
-    /// The players by their sides' names, in the names' order.
-    pub fn named_players(&self) -> BTreeMap<&'static str, &String> {
-        self.players
-            .given()
-            .map(|(side, p)| (self.rules.side_name(side), p))
-            .collect()
-    }
-}
-
-impl GameFacts {
     /// The facts of `rec`, which pbem is about to write (after replaying
     /// it), as the index would read them from its text.
     ///
@@ -73,6 +63,14 @@ impl GameFacts {
     /// The first line that does not replay.
     pub fn of_written(rec: &Record) -> Result<GameFacts, crate::record::RecordError> {
         GameFacts::of(rec, false)
+    }
+
+    /// The players by their sides' names, in the names' order.
+    pub fn named_players(&self) -> BTreeMap<&'static str, &String> {
+        self.players
+            .given()
+            .map(|(side, p)| (self.rules.side_name(side), p))
+            .collect()
     }
 }
 

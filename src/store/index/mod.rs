@@ -46,11 +46,11 @@ mod scan;
 mod tests;
 
 pub use kinds::{ClockSummary, GameFacts, GameSummary};
+pub use scan::Scanned;
 
 /// A file a batch wrote (its text) or removed (`None`), and what it says
 /// of its game when pbem made it from a record in hand.
 pub(super) type Change<'a> = (&'a Path, Option<&'a str>, Option<&'a GameFacts>);
-pub use scan::Scanned;
 
 /// The first word of an index.
 const MAGIC: &str = "pbem-index";
