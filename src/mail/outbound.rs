@@ -300,10 +300,6 @@ mod tests {
         Identity::at("pbem@example.net")
     }
 
-    /// A body given with its line ends is the one lettre makes of the
-    /// text as written: the same bytes, the same encoding, for short
-    /// lines and lines at the 7bit limit, a leading or a CRLF line end,
-    /// and text that is not ASCII.
     /// [`crlf`] puts a `\r` before exactly the `\n`s that have none, as
     /// a look at each byte and the one before it does.
     #[test]
@@ -328,6 +324,10 @@ mod tests {
         }
     }
 
+    /// A body given with its line ends is the one lettre makes of the
+    /// text as written: the same bytes, the same encoding, for short
+    /// lines and lines at the 7bit limit, a leading or a CRLF line end,
+    /// and text that is not ASCII.
     #[test]
     fn a_body_is_the_one_lettre_makes_of_the_text() {
         let texts = [

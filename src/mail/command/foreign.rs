@@ -204,9 +204,9 @@ mod ascii {
         };
         let f2 = *b.get(at).filter(file)?;
         let gap = b.get(gap_from..at)?;
-        let marked = matches!(trim(gap), b"-" | b":" | b"x" | b"X");
-        let spaced = !gap.is_empty() && trim(gap).is_empty();
-        (marked || spaced || worded(gap)).then_some(((f1, r1), (f2, r2)))
+        let (mark, spaced) = (trim(gap), !gap.is_empty());
+        let joined = matches!(mark, b"-" | b":" | b"x" | b"X") || (spaced && mark.is_empty());
+        (joined || worded(gap)).then_some(((f1, r1), (f2, r2)))
     }
 
     /// `([0-9]{1,3})\s*(?:\s+to\s+|->|-->|=>|>)\s*([0-9]{1,3})`, any

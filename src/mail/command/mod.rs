@@ -413,15 +413,14 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
     if head == "if" {
         return parse_condition(&words, &lowered());
     }
-    if words.len() <= COMMAND_WORDS
-        && let Some(c) = conditions_command(&lowered())
-    {
+    let short = (words.len() <= COMMAND_WORDS).then(lowered);
+    if let Some(c) = short.as_deref().and_then(conditions_command) {
         return Ok(Some(c));
     }
     if is_chatter(line, &words, head) {
         return Ok(None);
     }
-    let lower = lowered();
+    let lower = short.unwrap_or_else(lowered);
     let cmd = match head.as_str() {
         h if h.starts_with('#') && h.len() > 1 => numbered_move(&words)?,
         // `play black`, `move on`: words, no move (a move has a digit).
