@@ -40,7 +40,7 @@
 pub mod adjudicate;
 pub mod bot;
 // The engine's modules, as `pbem::game`, `crate::rules`...
-pub use pbem_engine::{diagram, game, games, geom, glyph, notation, play, record, rules};
+pub use pbem_engine::{diagram, game, games, geom, glyph, lines, notation, play, record, rules};
 pub use pbem_engine::{sections, with_game};
 pub mod cli;
 pub mod clock;

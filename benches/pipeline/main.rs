@@ -771,7 +771,7 @@ fn main() {
     }
 
     if wanted("scale") && !sizes.scale.is_empty() {
-        report_scale(dir, &sizes);
+        report_scale(dir, &sizes, &mut misses);
     }
 
     if wanted("process") && !sizes.process.is_empty() {

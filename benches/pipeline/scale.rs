@@ -381,7 +381,14 @@ pub(super) fn scale(dir: &Path, n: usize, samples: usize, kept: Option<&Path>) -
 }
 
 /// Scale: running games on disk, one folder per size.
-pub(super) fn report_scale(dir: &Path, sizes: &Sizes) {
+/// The scale targets, at [`TARGET_GAMES`] games and more: `pbem games`
+/// and the first poll of a folder with its indexes under a second, the
+/// daemon's peak RSS at most [`TARGET_RSS_MB`].
+const TARGET_GAMES: usize = 100_000;
+const TARGET_LIST_S: f64 = 1.0;
+const TARGET_RSS_MB: f64 = 12.0;
+
+pub(super) fn report_scale(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>) {
     println!(
         "\nscale: running games on disk ({SCALE_PLIES} moves each, all with a 30d clock)\n{:>8} {:>8} {:>13} {:>8} {:>10} {:>13} {:>12} {:>18} {:>8} {:>18} {:>8} {:>8} {:>8} {:>8}",
         "games",
@@ -428,6 +435,20 @@ pub(super) fn report_scale(dir: &Path, sizes: &Sizes) {
             s.rss.unscanned_mb,
             s.rss.file_mb
         );
+        if s.games >= TARGET_GAMES {
+            if s.list_s >= TARGET_LIST_S || s.first_poll_s >= TARGET_LIST_S {
+                misses.push(format!(
+                    "scale, {} games: `pbem games` {:.2} s, first poll {:.2} s; target < {TARGET_LIST_S} s",
+                    s.games, s.list_s, s.first_poll_s
+                ));
+            }
+            if s.rss.peak_mb > TARGET_RSS_MB {
+                misses.push(format!(
+                    "scale, {} games: daemon peak RSS {:.1} MB ({:.1} MB of it mapped from files) > {TARGET_RSS_MB} MB",
+                    s.games, s.rss.peak_mb, s.rss.file_mb
+                ));
+            }
+        }
         // A kept folder is elsewhere: this one is the run's own.
         let _ = fs::remove_dir_all(&sdir);
     }

@@ -238,6 +238,16 @@ fn escaped(s: &str, apostrophe: bool) -> String {
 /// do, onto `out`; with `ascii`, every character outside ASCII also as a
 /// character reference (a part that travels as 7bit).
 pub fn escape_onto(out: &mut String, s: &str, apostrophe: bool, ascii: bool) {
+    // Most text needs nothing: copied at once.
+    let plain = |b: &u8| {
+        !matches!(b, b'&' | b'<' | b'>' | b'"')
+            && (b.is_ascii() || !ascii)
+            && (*b != b'\'' || !apostrophe)
+    };
+    if s.as_bytes().iter().all(plain) {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '&' => out.push_str("&amp;"),
@@ -304,6 +314,44 @@ mod tests {
             escape("<a href=\"x\">&'"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
         );
+    }
+
+    /// Text with nothing to escape is copied at once: the same as a look
+    /// at each character, over random texts and every choice.
+    #[test]
+    fn escaping_at_once_is_escaping_each_character() {
+        fn each(s: &str, apostrophe: bool, ascii: bool) -> String {
+            let mut out = String::new();
+            for c in s.chars() {
+                match c {
+                    '&' => out.push_str("&amp;"),
+                    '<' => out.push_str("&lt;"),
+                    '>' => out.push_str("&gt;"),
+                    '"' => out.push_str("&quot;"),
+                    '\'' if apostrophe => out.push_str("&#39;"),
+                    c if ascii && !c.is_ascii() => out.push_str(&format!("&#{};", c as u32)),
+                    c => out.push(c),
+                }
+            }
+            out
+        }
+        let alphabet = ['a', ' ', '&', '<', '>', '"', '\'', 'é', '€', '1'];
+        let mut rng = fastrand::Rng::with_seed(3);
+        for n in 0..10_000 {
+            // Half of them plain ASCII letters, the case copied at once.
+            let pick = if n % 2 == 0 {
+                &alphabet[..2]
+            } else {
+                &alphabet[..]
+            };
+            let t: String = (0..n % 20).map(|_| pick[rng.usize(..pick.len())]).collect();
+            for (apostrophe, ascii) in [(false, false), (false, true), (true, false), (true, true)]
+            {
+                let mut out = String::from("x");
+                escape_onto(&mut out, &t, apostrophe, ascii);
+                assert_eq!(out, format!("x{}", each(&t, apostrophe, ascii)), "{t:?}");
+            }
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! ```text
 //! geom, side        squares, points, directions; Side and PerSide
 //! glyph, notation   characters as players type them; move syntax
+//! lines             a text's lines, found fast
 //! descriptor        a game's identity (Rules) and facts (RulesInfo)
 //! board             a board as data (Board); its HTML table and SVG
 //! game              the Game trait and the generic code on it
@@ -55,6 +56,7 @@ pub mod game;
 pub mod games;
 pub mod geom;
 pub mod glyph;
+pub mod lines;
 pub mod notation;
 pub mod play;
 pub mod record;

@@ -7,6 +7,7 @@
 //! the `<head>` styles it; what must survive a client that drops that
 //! block (no overflow, the blocks' fonts) is inline.
 
+use crate::lines;
 use std::fmt::Write as _;
 
 /// HTML-escapes text: the one escaper the board's table uses too, with
@@ -117,7 +118,7 @@ pub fn blocks(text: &str) -> String {
     let mut words: Vec<&str> = Vec::new();
     // The fence's line and the lines after it.
     let mut fenced: Option<Vec<&str>> = None;
-    for line in text.lines() {
+    for line in lines::lines(text) {
         match (&mut fenced, is_fence(line)) {
             (None, true) => {
                 out.push_str(&paragraphs(&words.join("\n")));
@@ -144,7 +145,9 @@ pub fn blocks(text: &str) -> String {
 fn paragraphs(text: &str) -> String {
     let mut out = String::new();
     for para in text.split("\n\n") {
-        let lines: Vec<&str> = para.lines().filter(|l| !l.trim().is_empty()).collect();
+        let lines: Vec<&str> = lines::lines(para)
+            .filter(|l| !l.trim().is_empty())
+            .collect();
         // A point of a list wrapped with a hanging indent (`- a reason
         // that`, `  goes on`) is prose on, not a block set in.
         let mut kinds: Vec<Line> = lines.iter().map(|l| line_kind(l)).collect();
@@ -226,7 +229,7 @@ fn short(html: &str) -> String {
 fn short_into(out: &mut String, html: &str) {
     // The length of the line being made, in bytes (HTML here is ASCII).
     let mut len = 0;
-    for word in html.split(' ') {
+    for word in lines::pieces(html, b' ') {
         if len > 0 && len + 1 + word.len() > LINE {
             out.push('\n');
             len = 0;

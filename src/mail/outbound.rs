@@ -7,6 +7,7 @@
 //! loop header (RFC 3834).
 
 use super::inbound::LOOP_HEADER;
+use crate::lines;
 use crate::reply::{Identity, Reply};
 use chrono::{DateTime, Utc};
 use lettre::Message;
@@ -162,17 +163,19 @@ fn body(text: String) -> Body {
 }
 
 /// `text` with a `\r` before every `\n` that has none, as bytes: copied a
-/// line at a time, the lines found by `memchr` (`\r` and `\n` are never
-/// part of a longer character).
+/// line at a time, the lines found in one search of the text
+/// ([`lines::pieces`]; `\r` and `\n` are never part of a longer
+/// character).
 fn crlf(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() + text.len() / 32 + 2);
-    for line in text.split_inclusive('\n') {
-        match line.strip_suffix('\n') {
-            Some(body) if !body.ends_with('\r') => {
-                out.extend_from_slice(body.as_bytes());
-                out.extend_from_slice(b"\r\n");
+    let mut pieces = lines::pieces(text, b'\n').peekable();
+    while let Some(line) = pieces.next() {
+        out.extend_from_slice(line.as_bytes());
+        if pieces.peek().is_some() {
+            if !line.ends_with('\r') {
+                out.push(b'\r');
             }
-            _ => out.extend_from_slice(line.as_bytes()),
+            out.push(b'\n');
         }
     }
     out

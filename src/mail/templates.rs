@@ -12,6 +12,7 @@
 //! the texts of answers) are the blocks of `_words.txt`
 //! ([`Templates::words`]).
 
+use crate::lines;
 use crate::reply::{Letter, Reply};
 use minijinja::{Environment, Value};
 use std::path::PathBuf;
@@ -256,7 +257,7 @@ impl Templates {
         let html = board_html(&body, &ctx, note.as_deref()).map_err(|e| err(e.to_string()))?;
         Ok(Rendered {
             subject,
-            text: inert(&fit(&tidy(&text))),
+            text: inert(fit(&tidy(&text))),
             html,
         })
     }
@@ -281,7 +282,7 @@ fn noted(text: &str, note: Option<&str>) -> String {
     let Some(note) = note else {
         return text.to_string();
     };
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = lines::lines(text).collect();
     let at = lines
         .iter()
         .position(|l| l.trim_end() == "--" || super::html::is_fence(l))
@@ -323,8 +324,8 @@ fn board_html(
         return Ok(None);
     };
     let text = body.render(minijinja::context! { board => board.marked.clone(), ..ctx.clone() })?;
-    let text = inert(&fit(&tidy(&noted(&text, note))));
-    let lines: Vec<&str> = text.lines().collect();
+    let text = inert(fit(&tidy(&noted(&text, note))));
+    let lines: Vec<&str> = lines::lines(&text).collect();
     let Some(at) = lines.iter().position(|l| *l == super::board::MARK) else {
         return Ok(None);
     };
@@ -356,7 +357,7 @@ pub const MAX_WIDTH: usize = 78;
 /// between fences of dashes (the record of a game, which must read back
 /// as it was written).
 fn fit(text: &str) -> String {
-    let lines: Vec<&str> = text.lines().collect();
+    let lines: Vec<&str> = lines::lines(text).collect();
     let mut out = String::with_capacity(text.len() + 16);
     let mut fenced = false;
     let mut i = 0;
@@ -443,7 +444,7 @@ fn numbered(word: &str) -> bool {
 fn wrap(text: String, width: Option<usize>, indent: Option<String>) -> String {
     let indent = indent.unwrap_or_default();
     let width = width.unwrap_or(72).saturating_sub(indent.len()).max(20);
-    text.split('\n')
+    lines::pieces(&text, b'\n')
         .map(|line| {
             if line.len() <= width {
                 line.trim_end().to_string()
@@ -505,13 +506,13 @@ const JUDGED_LINES: usize = 8192;
 /// same paragraph while it fits [`WIDTH`], and, failing that, is marked
 /// with a leading `- `. A line that the mark takes past the width gives
 /// its end to a line of its own below, which is checked in turn.
-fn inert(text: &str) -> String {
+fn inert(text: String) -> String {
     // Nearly always so: no line reads as a command, and the text is
     // already as the pass below would join it.
-    if text.ends_with('\n') && !text.contains('\r') && !text.lines().any(reads_as_command) {
-        return text.to_string();
+    if text.ends_with('\n') && !text.contains('\r') && !lines::lines(&text).any(reads_as_command) {
+        return text;
     }
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut lines: Vec<String> = lines::lines(&text).map(str::to_string).collect();
     let mut i = 0;
     while i < lines.len() {
         if !reads_as_command(&lines[i]) {
@@ -549,7 +550,7 @@ fn inert(text: &str) -> String {
             .all(|w| w.chars().count() < WIDTH / 2);
         if lines[i].chars().count() > WIDTH && breakable && !super::html::is_board_row(&lines[i]) {
             let fitted = fit(&lines[i]);
-            let parts: Vec<String> = fitted.lines().map(str::to_string).collect();
+            let parts: Vec<String> = lines::lines(&fitted).map(str::to_string).collect();
             lines.splice(i..=i, parts);
         }
         i += 1;
@@ -563,7 +564,7 @@ fn inert(text: &str) -> String {
 fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank = 0;
-    for line in text.lines() {
+    for line in lines::lines(text) {
         if line.trim().is_empty() {
             blank += 1;
             if blank > 1 {
@@ -706,7 +707,7 @@ mod tests {
     #[test]
     fn a_line_made_inert_stays_in_72_columns() {
         let text = format!("{} resign now", "y ".repeat(34).trim_end());
-        let out = inert(&fit(&text));
+        let out = inert(fit(&text));
         for l in out.lines() {
             assert!(l.len() <= WIDTH, "{out}");
             assert!(!crate::mail::command::reads_as_command(l), "{out}");
@@ -745,7 +746,7 @@ mod tests {
             format!("  | please play\n  {word}\n  ...\n"),
             format!("play {word} {word} now\n"),
         ] {
-            let out = inert(&fit(&text));
+            let out = inert(fit(&text));
             for l in out.lines() {
                 assert!(!crate::mail::command::reads_as_command(l), "{out}");
             }

@@ -10,6 +10,7 @@ use super::{Store, StoreError, io_err, read_opt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -41,7 +42,7 @@ pub struct BatchView {
 #[derive(Debug, Default)]
 pub(super) struct ReadCache {
     changes: u64,
-    files: HashMap<PathBuf, Option<String>>,
+    files: HashMap<OsString, Option<String>>,
 }
 
 /// The longest text a batch keeps of what it read: a record, a player's
@@ -63,29 +64,38 @@ const CACHED_TEXT: usize = 32 * 1024;
 /// tournament when a result is entered, then the next round's games, then
 /// the tournament again), and on disk before them it would name games that
 /// a crash left unmade.
+///
+/// Its maps, and the [`ReadCache`]'s, are keyed by a path's bytes as the
+/// store spells it (each joined from the data folder's root the same
+/// way): hashed whole, not component by component as a `Path` is, at
+/// some forty lookups a mail.
 #[derive(Debug, Default)]
 pub struct PendingWrites {
     order: Vec<PathBuf>,
-    pub(super) files: HashMap<PathBuf, Option<String>>,
+    pub(super) files: HashMap<OsString, Option<String>>,
     /// Files rewritten in place rather than replaced ([`Store::write_in_place`]).
-    in_place: HashSet<PathBuf>,
+    in_place: HashSet<OsString>,
     /// What the records written from a record in hand say of their games
     /// ([`Store::write_game_known`]), for the index.
-    known: HashMap<PathBuf, GameFacts>,
+    known: HashMap<OsString, GameFacts>,
 }
 
 impl PendingWrites {
     fn set(&mut self, p: &Path, text: Option<String>) {
-        self.known.remove(p);
-        if self.files.insert(p.to_path_buf(), text).is_none() {
+        self.known.remove(p.as_os_str());
+        if self.files.insert(p.as_os_str().to_owned(), text).is_none() {
             self.order.push(p.to_path_buf());
         }
     }
 
     /// [`PendingWrites::set`], the file moved after every change so far.
     fn set_last(&mut self, p: &Path, text: String) {
-        self.known.remove(p);
-        if self.files.insert(p.to_path_buf(), Some(text)).is_some() {
+        self.known.remove(p.as_os_str());
+        if self
+            .files
+            .insert(p.as_os_str().to_owned(), Some(text))
+            .is_some()
+        {
             self.order.retain(|o| o != p);
         }
         self.order.push(p.to_path_buf());
@@ -228,9 +238,9 @@ impl Store {
         for p in pending
             .order
             .iter()
-            .filter(|p| !pending.in_place.contains(*p))
+            .filter(|p| !pending.in_place.contains(p.as_os_str()))
         {
-            match pending.files.get(p) {
+            match pending.files.get(p.as_os_str()) {
                 Some(Some(text)) => {
                     let temp = ring.take(text.as_bytes()).map_err(io_err(p))?;
                     self.note(|set| set.file(temp.path()))?; // synced at 2.
@@ -242,8 +252,8 @@ impl Store {
         }
         // Advisory files, rewritten in place (no inode made and freed;
         // their reader knows a torn one), synced with the new files.
-        for p in &pending.in_place {
-            if let Some(Some(text)) = pending.files.get(p) {
+        for p in pending.in_place.iter().map(Path::new) {
+            if let Some(Some(text)) = pending.files.get(p.as_os_str()) {
                 super::crashpoint::reach();
                 let made = fs::symlink_metadata(p).is_err();
                 write_over(p, text.as_bytes()).map_err(io_err(p))?;
@@ -284,10 +294,11 @@ impl Store {
         let changed: Vec<Change<'_>> = pending
             .order
             .iter()
-            .filter(|p| !pending.in_place.contains(*p))
+            .filter(|p| !pending.in_place.contains(p.as_os_str()))
             .map(|p| {
-                let text = pending.files.get(p).and_then(Option::as_deref);
-                (p.as_path(), text, pending.known.get(p))
+                let key = p.as_os_str();
+                let text = pending.files.get(key).and_then(Option::as_deref);
+                (p.as_path(), text, pending.known.get(key))
             })
             .collect();
         self.index_changes(&changed)?;
@@ -340,7 +351,7 @@ impl Store {
                 let mut pending = lock(&b.pending);
                 pending.set(p, Some(text.to_string()));
                 if let Some(k) = known {
-                    pending.known.insert(p.to_path_buf(), k);
+                    pending.known.insert(p.as_os_str().to_owned(), k);
                 }
                 Ok(())
             }
@@ -378,7 +389,7 @@ impl Store {
             Some(b) => {
                 let mut pending = lock(&b.pending);
                 pending.set(p, Some(text.to_string()));
-                pending.in_place.insert(p.to_path_buf());
+                pending.in_place.insert(p.as_os_str().to_owned());
                 Ok(())
             }
             None => write_over(p, text.as_bytes()).map_err(io_err(p)),
@@ -390,7 +401,7 @@ impl Store {
     pub(super) fn pending(&self, p: &Path) -> bool {
         self.batch
             .as_ref()
-            .is_some_and(|b| lock(&b.pending).files.contains_key(p))
+            .is_some_and(|b| lock(&b.pending).files.contains_key(p.as_os_str()))
     }
 
     /// Removes `p` if it exists; on a batch view, at [`Store::sync`].
@@ -409,7 +420,7 @@ impl Store {
         let Some(b) = &self.batch else {
             return read_opt(p);
         };
-        if let Some(text) = lock(&b.pending).files.get(p) {
+        if let Some(text) = lock(&b.pending).files.get(p.as_os_str()) {
             return Ok(text.clone());
         }
         // Taken before the read: a change during it empties the cache.
@@ -420,7 +431,7 @@ impl Store {
                 cache.files.clear();
                 cache.changes = now;
             }
-            if let Some(text) = cache.files.get(p) {
+            if let Some(text) = cache.files.get(p.as_os_str()) {
                 return Ok(text.clone());
             }
         }
@@ -428,7 +439,7 @@ impl Store {
         if text.as_ref().is_none_or(|t| t.len() <= CACHED_TEXT) {
             let mut cache = lock(&b.read);
             if cache.changes == now {
-                cache.files.insert(p.to_path_buf(), text.clone());
+                cache.files.insert(p.as_os_str().to_owned(), text.clone());
             }
         }
         Ok(text)
@@ -466,7 +477,8 @@ pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::PendingWrites;
-    use std::path::{Path, PathBuf};
+    use std::ffi::OsStr;
+    use std::path::Path;
 
     fn order(w: &PendingWrites) -> Vec<&str> {
         w.order.iter().map(|p| p.to_str().unwrap()).collect()
@@ -491,7 +503,7 @@ mod tests {
             ["games/a", "secrets/b", "games/b", "tournaments/t"]
         );
         assert_eq!(
-            w.files[&PathBuf::from("tournaments/t")].as_deref(),
+            w.files[OsStr::new("tournaments/t")].as_deref(),
             Some("round 2")
         );
     }

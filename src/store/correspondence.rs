@@ -26,6 +26,7 @@
 //! of before (`<hash>.json`, the JSON alone) is read when there is no
 //! slot, and removed once its state is written to one.
 
+use crate::lines;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -361,8 +362,8 @@ impl Correspondence {
         let (head, days) = body.split_once('\n')?;
         let head: Head = serde_json::from_str(head).ok()?;
         let mut lines = Vec::new();
-        for line in days.lines() {
-            let mut words = line.split(' ');
+        for line in lines::lines(days) {
+            let mut words = lines::pieces(line, b' ');
             let day = day_of(words.next()?)?;
             for key in words {
                 if key.len() != 16 {
@@ -450,7 +451,7 @@ impl Correspondence {
         // A day that does not read (never so from the outbox) prunes
         // nothing, and its lines are not written (no day to write).
         let day = day_of(today);
-        for line in text.lines() {
+        for line in lines::lines(text) {
             if let Some(k) = line_key(line) {
                 self.lines.insert(k, day.unwrap_or(Day::MAX));
             }

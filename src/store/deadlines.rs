@@ -324,7 +324,7 @@ impl Store {
                 lock(&b.pending)
                     .files
                     .iter()
-                    .any(|(p, text)| text.is_some() && p.parent() == Some(dir.as_path()))
+                    .any(|(p, text)| text.is_some() && Path::new(p).parent() == Some(dir.as_path()))
             }))
     }
 

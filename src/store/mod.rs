@@ -294,6 +294,7 @@ impl Store {
             .collect();
         if let Some(b) = &self.batch {
             for (p, text) in &lock(&b.pending).files {
+                let p = Path::new(p);
                 if p.parent() == Some(dir.as_path())
                     && let Some(id) = p.file_name().and_then(id_of)
                 {

@@ -225,7 +225,7 @@ fn square_cell(out: &mut String, board: &Board, (vr, vc): (u8, u8), size: &str) 
     } else {
         out.push('>');
     }
-    let _ = write!(out, "{n}");
+    push_number(out, n);
     if let Some(p) = &sq.piece {
         // A line of its own without the style block: a narrow square
         // holds the number above the label, not beside it.
@@ -233,6 +233,25 @@ fn square_cell(out: &mut String, board: &Board, (vr, vc): (u8, u8), size: &str) 
         disc_into(out, p);
     }
     out.push_str("</td>\n");
+}
+
+/// `n` in decimal onto `out`, without the formatting machinery (a
+/// number on every square of every board of every mail).
+fn push_number(out: &mut String, n: u16) {
+    let mut digits = [0u8; 5];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
 }
 
 /// What a square's title says: its number, its piece, the last move.
@@ -428,6 +447,15 @@ fn text_into(out: &mut String, s: &str) {
 mod tests {
     use super::super::{Colour, Shade, Square, counted};
     use super::*;
+
+    #[test]
+    fn a_number_is_written_as_format_writes_it() {
+        for n in 0..=u16::MAX {
+            let mut out = String::from("x");
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
     use crate::geom::{Geometry, Sq};
     use crate::side::Side;
 
