@@ -207,13 +207,19 @@ pub fn counted(side: Side, n: u8, what: &str) -> Piece {
         Side::A => (Colour::Black, 'B', "black"),
         Side::B => (Colour::Red, 'R', "red"),
     };
+    // Made for every square of every board drawn: without the
+    // formatting machinery.
+    let number = n.to_string();
+    let mut ascii = String::with_capacity(1 + number.len());
+    ascii.push(letter);
+    ascii.push_str(&number);
     Piece {
         side,
         colour,
         kind: Kind::Counted(n),
-        label: n.to_string(),
-        ascii: format!("{letter}{n}"),
-        name: format!("{name} {what} of {n}"),
+        name: [name, " ", what, " of ", &number].concat(),
+        label: number,
+        ascii,
     }
 }
 

@@ -130,6 +130,8 @@ fn source(dir: Option<&std::path::Path>, name: &str) -> Option<String> {
 /// The template set.
 pub struct Templates {
     env: Environment<'static>,
+    /// Whether an admin's folder may override the built-in templates.
+    custom: bool,
 }
 
 /// A template that failed to render: a bad admin template, usually.
@@ -154,6 +156,7 @@ impl Templates {
     /// time it is rendered ([`source`]), so a process that sends one
     /// kind of mail parses one template, not the whole set.
     pub fn with_strictness(dir: Option<PathBuf>, strict: bool) -> Templates {
+        let custom = dir.is_some();
         let mut env = Environment::new();
         env.set_undefined_behavior(if strict {
             minijinja::UndefinedBehavior::SemiStrict
@@ -163,7 +166,7 @@ impl Templates {
         env.add_filter("wrap", wrap);
         env.add_filter("pad", pad);
         env.set_loader(move |name| Ok(source(dir.as_deref(), name)));
-        Templates { env }
+        Templates { env, custom }
     }
 
     /// The compose step: the mail `letter` stands for, worded by its
@@ -244,7 +247,31 @@ impl Templates {
             name: file.clone(),
             message,
         };
-        let (body, text) = self.as_written(&file, &ctx)?;
+        let body = self
+            .env
+            .get_template(&file)
+            .map_err(|e| err(e.to_string()))?;
+        let value = ctx.get_attr("board").ok();
+        let board = value.as_ref().and_then(super::board::value_of);
+        // With a board, the body worded with a mark in its place (for
+        // the HTML part), and the text from it where that is sure to be
+        // the text the body words with the board ([`as_text`]).
+        let marked = match board {
+            Some(b) => Some(
+                body.render(minijinja::context! { board => b.marked.clone(), ..ctx.clone() })
+                    .map_err(|e| err(e.to_string()))?,
+            ),
+            None => None,
+        };
+        let text = match (board, &marked) {
+            (Some(b), Some(m)) if !self.custom => as_text(m, b),
+            _ => None,
+        };
+        let text = match text {
+            Some(t) => t,
+            None => body.render(&ctx).map_err(|e| err(e.to_string()))?,
+        };
+        debug_assert_eq!(Some(&text), body.render(&ctx).ok().as_ref(), "{file}");
         let note = self.note(&ctx)?;
         let text = noted(&text, note.as_deref());
         let subject = match self.env.get_template(&format!("subject:{file}")) {
@@ -254,7 +281,10 @@ impl Templates {
         };
         // Subjects are single lines: no header injection from any value.
         let subject = one_line(&subject);
-        let html = board_html(&body, &ctx, note.as_deref()).map_err(|e| err(e.to_string()))?;
+        let html = match (board, &marked) {
+            (Some(b), Some(m)) => board_html(m, b, note.as_deref()),
+            _ => None,
+        };
         Ok(Rendered {
             subject,
             text: inert(fit(&tidy(&text))),
@@ -305,30 +335,36 @@ fn one_line(text: &str) -> String {
         .to_string()
 }
 
+/// The text a body worded with `board` in its context gives, from
+/// `marked`, the body worded with the board's [`BoardValue::marked`] in
+/// its place: the board's caption and mark line swapped for its whole
+/// diagram. `None` unless the caption and mark stand in `marked` once,
+/// as they were printed, and the board prints as something: a body that
+/// changes the value as it prints it (a filter) or asks what it is is
+/// worded again with the board itself. Used for the built-in templates
+/// only, each held to wording again by every test that renders it.
+///
+/// [`BoardValue::marked`]: super::board::BoardValue::marked
+fn as_text(marked: &str, board: &super::board::BoardValue) -> Option<String> {
+    let once = marked.matches(board.marked.as_str()).count() == 1;
+    (once && !board.text.is_empty()).then(|| marked.replacen(board.marked.as_str(), &board.text, 1))
+}
+
 /// The HTML part of a mail whose context shows a board
-/// ([`super::board`]): the mail worded again with a mark line in place of
-/// the ASCII board and its legend (with the same `note`, through the same
-/// passes as the text), then as paragraphs and blocks
+/// ([`super::board`]), from `marked`, the mail worded with a mark line in
+/// place of the ASCII board and its legend (with the same `note`, through
+/// the same passes as the text): paragraphs and blocks
 /// ([`super::html::blocks`]) around the board's table and the table's own
-/// legend, styled by the board's rules with the words'. `None` when the mail shows no board: the HTML part is
-/// then made from the text alone.
+/// legend, styled by the board's rules with the words'. `None` when the
+/// mark is not there: the HTML part is then made from the text alone.
 fn board_html(
-    body: &minijinja::Template<'_, '_>,
-    ctx: &Value,
+    marked: &str,
+    board: &super::board::BoardValue,
     note: Option<&str>,
-) -> Result<Option<String>, minijinja::Error> {
-    let Ok(v) = ctx.get_attr("board") else {
-        return Ok(None);
-    };
-    let Some(board) = super::board::value_of(&v) else {
-        return Ok(None);
-    };
-    let text = body.render(minijinja::context! { board => board.marked.clone(), ..ctx.clone() })?;
-    let text = inert(fit(&tidy(&noted(&text, note))));
+) -> Option<String> {
+    let text = inert(fit(&tidy(&noted(marked, note))));
     let lines: Vec<&str> = lines::lines(&text).collect();
-    let Some(at) = lines.iter().position(|l| *l == super::board::MARK) else {
-        return Ok(None);
-    };
+    let at = lines.iter().position(|l| *l == super::board::MARK)?;
     let words = |part: &[&str]| super::html::blocks(&part.join("\n"));
     let html = format!(
         "{}{}{}{}",
@@ -338,7 +374,7 @@ fn board_html(
         words(&lines[at + 1..])
     );
     let style = format!("{}{}", super::html::TEXT_STYLE, board.style);
-    Ok(Some(super::html::document(&style, &html)))
+    Some(super::html::document(&style, &html))
 }
 
 /// The width of the plain text, and the most a line may take when it
@@ -627,6 +663,47 @@ mod tests {
                 .unwrap();
             assert!(r.subject.starts_with("[pbem"), "{n}: {}", r.subject);
         }
+    }
+
+    /// A body with a board is worded once, its text taken from the
+    /// wording with the board's mark: the same mail, both parts, as the
+    /// body worded twice (as it is for an admin's templates), for every
+    /// built-in template, with a board turned and not.
+    #[test]
+    fn a_board_worded_once_gives_the_mail_worded_twice() {
+        use crate::game::{Game, View};
+        use pbem_engine::games::boom_and_zoom::BoomAndZoom;
+        use pbem_engine::side::Side;
+        let once = Templates::with_strictness(None, false);
+        let dir = tempfile::tempdir().unwrap();
+        let twice = Templates::with_strictness(Some(dir.path().to_path_buf()), false);
+        let pos = BoomAndZoom::start(Side::A);
+        let mut shown = 0;
+        let seated = View {
+            seat: Some(Side::A),
+            ..View::default()
+        };
+        for view in [View::default(), seated] {
+            let board = super::super::board::board(&pos, &view);
+            for (name, _) in DEFAULTS {
+                let Some(n) = name.strip_suffix(".txt").filter(|n| !n.starts_with('_')) else {
+                    continue;
+                };
+                let ctx = context! { id => "bz-1", game => "Boom & Zoom", what => "x", title => "t",
+                board => board.clone(), next => 3, example => "1-9", yours => true };
+                let (a, b) = (
+                    once.render(n, ctx.clone()).unwrap(),
+                    twice.render(n, ctx).unwrap(),
+                );
+                assert_eq!(
+                    (&a.subject, &a.text, &a.html),
+                    (&b.subject, &b.text, &b.html),
+                    "{n}"
+                );
+                shown += usize::from(a.html.is_some());
+            }
+        }
+        assert!(shown >= 4, "{shown} mails showed the board");
     }
 
     #[test]

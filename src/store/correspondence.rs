@@ -283,24 +283,29 @@ fn ascii_line_key(line: &[u8]) -> Option<u64> {
     }
     JOINED.with_borrow_mut(|joined| {
         joined.clear();
-        // What `char::is_whitespace` takes in ASCII: tab to carriage
-        // return, and the space.
-        let words = line
-            .split(|b| matches!(b, b'\t'..=b'\r' | b' '))
-            .filter(|w| !w.is_empty());
-        for word in words {
-            if !joined.is_empty() {
-                joined.push(b' ');
+        // One pass: the words joined and lowered, their letters and
+        // digits counted (the trailing punctuation cut below has none).
+        let mut alnum = 0;
+        let mut gap = false;
+        for &b in line {
+            // What `char::is_whitespace` takes in ASCII: tab to carriage
+            // return, and the space.
+            if matches!(b, b'\t'..=b'\r' | b' ') {
+                gap = !joined.is_empty();
+                continue;
             }
-            joined.extend_from_slice(word);
+            if gap {
+                joined.push(b' ');
+                gap = false;
+            }
+            joined.push(b.to_ascii_lowercase());
+            alnum += usize::from(b.is_ascii_alphanumeric());
         }
-        joined.make_ascii_lowercase();
         let end = joined
             .iter()
             .rposition(|b| !matches!(b, b'.' | b'!' | b',' | b':' | b';'))
             .map_or(0, |i| i + 1);
         let joined = &joined[..end];
-        let alnum = joined.iter().filter(|b| b.is_ascii_alphanumeric()).count();
         (joined.len() >= 8 && alnum >= 4).then(|| super::stable_hash(joined))
     })
 }
