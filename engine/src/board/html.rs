@@ -447,6 +447,8 @@ fn text_into(out: &mut String, s: &str) {
 mod tests {
     use super::super::{Colour, Shade, Square, counted};
     use super::*;
+    use crate::geom::{Geometry, Sq};
+    use crate::side::Side;
 
     #[test]
     fn a_number_is_written_as_format_writes_it() {
@@ -456,8 +458,6 @@ mod tests {
             assert_eq!(out, format!("x{n}"));
         }
     }
-    use crate::geom::{Geometry, Sq};
-    use crate::side::Side;
 
     fn board(flip: bool) -> Board {
         Board::new(Geometry::EIGHT, flip, |s| Square {
