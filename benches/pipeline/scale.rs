@@ -380,7 +380,6 @@ pub(super) fn scale(dir: &Path, n: usize, samples: usize, kept: Option<&Path>) -
     }
 }
 
-/// Scale: running games on disk, one folder per size.
 /// The scale targets, at [`TARGET_GAMES`] games and more: `pbem games`
 /// and the first poll of a folder with its indexes under a second, the
 /// daemon's peak RSS at most [`TARGET_RSS_MB`].
@@ -388,6 +387,7 @@ const TARGET_GAMES: usize = 100_000;
 const TARGET_LIST_S: f64 = 1.0;
 const TARGET_RSS_MB: f64 = 12.0;
 
+/// Scale: running games on disk, one folder per size.
 pub(super) fn report_scale(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>) {
     println!(
         "\nscale: running games on disk ({SCALE_PLIES} moves each, all with a 30d clock)\n{:>8} {:>8} {:>13} {:>8} {:>10} {:>13} {:>12} {:>18} {:>8} {:>18} {:>8} {:>8} {:>8} {:>8}",

@@ -268,10 +268,12 @@ impl Templates {
             _ => None,
         };
         let text = match text {
-            Some(t) => t,
+            Some(t) => {
+                debug_assert_eq!(Some(&t), body.render(&ctx).ok().as_ref(), "{file}");
+                t
+            }
             None => body.render(&ctx).map_err(|e| err(e.to_string()))?,
         };
-        debug_assert_eq!(Some(&text), body.render(&ctx).ok().as_ref(), "{file}");
         let note = self.note(&ctx)?;
         let text = noted(&text, note.as_deref());
         let subject = match self.env.get_template(&format!("subject:{file}")) {
