@@ -104,6 +104,18 @@ pub trait Transport {
     /// the ones after it.
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError>;
 
+    /// [`Transport::send`] for a mail that no transport can have had
+    /// before: its batch was released by this process and is flushed for
+    /// the first time ([`crate::outbox::queue`]), so no crash came
+    /// between an earlier delivery and its note. A transport that looks
+    /// for such a delivery before it delivers (a Maildir) need not look.
+    ///
+    /// # Errors
+    /// As [`Transport::send`].
+    fn send_first(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+        self.send(envelope, raw)
+    }
+
     /// The flush is over: let go of what is held between mails (an SMTP
     /// connection). The next send starts afresh.
     fn finish(&self) {}

@@ -528,13 +528,19 @@ fn throughput(
     sync_disk();
     let poller = run.poller();
     if std::env::var_os("PBEM_BENCH_ANNOUNCE").is_some() {
-        // For a profiler to attach to the poll alone (`perf record -p`).
+        // For a profiler to attach to the poll alone (`perf record -p`),
+        // and to stop when it ends.
         eprintln!("throughput: the poll starts (pid {})", std::process::id());
     }
     let (cpu, t) = (cpu_time(), Instant::now());
     let report = poller.poll(&mut inbox, pbem::clock::now(), true).unwrap();
     let seconds = t.elapsed().as_secs_f64();
     let cpu = (cpu_time().0 - cpu.0, cpu_time().1 - cpu.1);
+    if std::env::var_os("PBEM_BENCH_ANNOUNCE").is_some() {
+        eprintln!("throughput: the poll ends");
+        // Time for the profiler to let go before the checks that follow.
+        std::thread::sleep(Duration::from_secs(2));
+    }
     assert!(
         report.errors.is_empty() && report.send_errors.is_empty(),
         "{:?} {:?}",

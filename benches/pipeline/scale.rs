@@ -313,6 +313,11 @@ fn daemon_run(
     let log = path.with_file_name("daemon.log");
     let scan_s = help_answered(&inbox, &mut replies, "scan", &log);
     assert_ne!(deadline_hour(config), before, "the poll scanned the clocks");
+    if std::env::var_os("PBEM_BENCH_ANNOUNCE").is_some() {
+        // For a look at its memory (`/proc/PID/smaps`) before it goes.
+        eprintln!("scale: the daemon (pid {}) stops in 5 s", daemon.child.id());
+        std::thread::sleep(Duration::from_secs(5));
+    }
     let rss = Rss {
         peak_mb: daemon.peak_rss_mb(),
         unscanned_mb,

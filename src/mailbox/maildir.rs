@@ -51,6 +51,12 @@ impl Maildir {
         Ok((Maildir { root }, parents(&made)))
     }
 
+    /// The Maildir at `root`, known to be whole (its caller found or
+    /// made its folders before): nothing is looked at.
+    pub fn whole(root: impl Into<PathBuf>) -> Maildir {
+        Maildir { root: root.into() }
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }

@@ -133,7 +133,7 @@ impl Outbox<'_> {
             return Err(e);
         }
         if let Some(f) = &folder {
-            self.release(f, None, now)?;
+            super::queue::note_untried(self.release(f, None, now)?);
         }
         Ok(())
     }
@@ -147,7 +147,10 @@ impl Outbox<'_> {
         folder: Option<&Path>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        folder.map_or(Ok(()), |f| self.release(f, None, now))
+        folder.map_or(Ok(()), |f| {
+            super::queue::note_untried(self.release(f, None, now)?);
+            Ok(())
+        })
     }
 
     /// The staging folder of a batch whose first mail with replies has
@@ -199,13 +202,13 @@ impl Outbox<'_> {
     /// `staging/` here cost two of the 23 syncs of a one-mail process and
     /// changed none of that: a file system with a journal renames in one
     /// step, and on one without, a crash between the two syncs left the
-    /// folder in both as well.
+    /// folder in both as well. Returns the folder in `ready/`.
     pub(super) fn release(
         &self,
         staging: &Path,
         keep: Option<&HashSet<usize>>,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
+    ) -> Result<PathBuf, StoreError> {
         if let Some(keep) = keep {
             prune(staging, &|i| keep.contains(&i));
             self.retain_packed(staging, keep)?;
@@ -227,7 +230,8 @@ impl Outbox<'_> {
             RELEASED.fetch_add(1, Ordering::Relaxed)
         ));
         crate::store::crashpoint::reach();
-        fs::rename(staging, &ready).map_err(io(&ready))
+        fs::rename(staging, &ready).map_err(io(&ready))?;
+        Ok(ready)
     }
 
     /// Keeps in a staging folder's pack only the replies of the mails

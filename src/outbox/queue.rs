@@ -25,10 +25,32 @@
 
 use super::{dead, pack};
 use crate::transport::{Transport, envelope_of};
+use lettre::address::Envelope;
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+/// The batch folders of `ready/` this process released from its own
+/// commits and has not handed to a transport yet. None of their replies
+/// can have gone out: a crash leaves what it released to the next
+/// process, whose recovery and flush do not find them here, and the first
+/// flush that tries a folder takes it out, whatever becomes of it.
+static UNTRIED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
+
+/// Notes `dir`, a batch folder of `ready/` just released from a commit of
+/// this process, as not yet tried ([`UNTRIED`]).
+pub(super) fn note_untried(dir: PathBuf) {
+    let mut untried = UNTRIED.lock().unwrap_or_else(PoisonError::into_inner);
+    untried.get_or_insert_with(HashSet::new).insert(dir);
+}
+
+/// Whether `dir` was [`UNTRIED`]; it is not any more.
+fn take_untried(dir: &Path) -> bool {
+    let mut untried = UNTRIED.lock().unwrap_or_else(PoisonError::into_inner);
+    untried.as_mut().is_some_and(|set| set.remove(dir))
+}
 
 /// What one flush of the outbox did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -55,6 +77,8 @@ struct ReadyPack {
     replies: Vec<pack::Entry>,
     /// Why (part of) the pack cannot be read, with the file and byte.
     damage: Option<String>,
+    /// Released by this process and never tried ([`UNTRIED`]).
+    untried: bool,
 }
 
 impl ReadyPack {
@@ -64,6 +88,7 @@ impl ReadyPack {
         let mut ready = ReadyPack {
             replies: Vec::new(),
             damage: None,
+            untried: false,
             dir,
         };
         let file = ready.dir.join(pack::FILE);
@@ -123,7 +148,11 @@ impl ReadyPack {
             Some(env) => Ok(env.clone()),
             None => envelope_of(raw),
         };
-        let error = match envelope.and_then(|env| transport.send(&env, raw)) {
+        let hand_over = |env: Envelope| match self.untried {
+            true => transport.send_first(&env, raw),
+            false => transport.send(&env, raw),
+        };
+        let error = match envelope.and_then(hand_over) {
             Ok(()) => return Ok(Gone::Sent),
             Err(e) => e,
         };
@@ -292,7 +321,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
     // the mails left: it may fail on the last mail of a batch).
     let mut down = false;
     for dir in batches(ready) {
-        let Some(batch) = ReadyPack::read(dir) else {
+        let Some(mut batch) = ReadyPack::read(dir) else {
             continue;
         };
         if let Some(d) = &batch.damage {
@@ -303,6 +332,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
             out.waiting += batch.replies.len();
             continue;
         }
+        batch.untried = take_untried(&batch.dir);
         let failed_before = out.failed;
         let mut sent = None;
         // A transport that holds its deliveries ([`Transport::hold`]):

@@ -82,6 +82,7 @@ impl Outbox<'_> {
             }
             let _ = fs::remove_dir_all(p);
         } else {
+            // Not untried: its replies may have gone out before the crash.
             self.release(p, Some(&keep), now)?;
         }
         Ok(())

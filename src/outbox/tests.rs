@@ -7,13 +7,19 @@ use lettre::address::Envelope;
 use std::fs;
 use std::sync::Mutex;
 
+/// Takes mail, and counts the first sends ([`Transport::send_first`]).
 #[derive(Default)]
-struct Sink(Mutex<Vec<Vec<u8>>>);
+struct Sink(Mutex<Vec<Vec<u8>>>, Mutex<usize>);
 
 impl Transport for Sink {
     fn send(&self, _: &Envelope, raw: &[u8]) -> Result<(), SendError> {
         self.0.lock().unwrap().push(raw.to_vec());
         Ok(())
+    }
+
+    fn send_first(&self, env: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+        *self.1.lock().unwrap() += 1;
+        self.send(env, raw)
     }
 }
 
@@ -118,6 +124,11 @@ fn after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
     assert_eq!(queued(&store.outbox_ready()), 4);
     let f = flush(&store.outbox_ready(), sink);
     assert_eq!((f.sent, f.failed), (4, 0), "{f:?}");
+    assert_eq!(
+        *sink.1.lock().unwrap(),
+        0,
+        "a recovered batch: no first sends"
+    );
     let sent = sink.0.lock().unwrap();
     let to: Vec<String> = sent
         .iter()
@@ -134,4 +145,102 @@ fn after_a_torn_batch_commit_only_the_committed_replies_leave_the_pack() {
         .collect();
     assert_eq!(to, ["a0", "a1", "c0", "c1"]);
     assert_eq!(fs::read_dir(store.outbox_ready()).unwrap().count(), 0);
+}
+
+/// Takes mail, noting for each whether it came as a first send
+/// ([`Transport::send_first`]); refuses the very first it is given, for
+/// now, when `refuse_once`.
+#[derive(Default)]
+struct Calls {
+    firsts: Mutex<Vec<bool>>,
+    refuse_once: std::sync::atomic::AtomicBool,
+}
+
+impl Calls {
+    fn take(&self, first: bool) -> Result<(), SendError> {
+        self.firsts.lock().unwrap().push(first);
+        match self
+            .refuse_once
+            .swap(false, std::sync::atomic::Ordering::SeqCst)
+        {
+            true => Err(SendError::down("not now")),
+            false => Ok(()),
+        }
+    }
+}
+
+impl Transport for Calls {
+    fn send(&self, _: &Envelope, _: &[u8]) -> Result<(), SendError> {
+        self.take(false)
+    }
+
+    fn send_first(&self, _: &Envelope, _: &[u8]) -> Result<(), SendError> {
+        self.take(true)
+    }
+}
+
+/// A batch of two replies to `who`, staged, committed and released by
+/// this process.
+fn released(fx: &Fixture, who: &str) {
+    let outbox = fx.outbox();
+    let mut out = Outgoing::default();
+    for n in 0..2 {
+        let raw =
+            format!("From: pbem@localhost\r\nTo: {who}{n}@example.org\r\nSubject: x\r\n\r\nx\r\n");
+        out.pack.push(pack::Entry {
+            id: pack::Id { idx: 0, n },
+            envelope: None,
+            raw: raw.into_bytes(),
+        });
+    }
+    let key = format!("<{who}@x>");
+    out.listed = vec![(0, key.clone())];
+    let folder = outbox.staging_folder(&key);
+    outbox.write_staging(&folder, &out).unwrap();
+    fx.store.mark_processed_all(&[&key]).unwrap();
+    let now = "2026-11-21T10:00:00Z".parse().unwrap();
+    outbox.release_committed(Some(&folder), now).unwrap();
+}
+
+#[test]
+fn only_a_batch_this_process_released_and_never_tried_goes_out_as_first_sends() {
+    // Tried once and failed: the second flush may find what the first
+    // delivered.
+    let fx = Fixture::new();
+    released(&fx, "a");
+    let calls = Calls::default();
+    calls
+        .refuse_once
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let f = flush(&fx.store.outbox_ready(), &calls);
+    assert_eq!((f.sent, f.failed, f.waiting), (0, 1, 1), "{f:?}");
+    let f = flush(&fx.store.outbox_ready(), &calls);
+    assert_eq!(f.sent, 2, "{f:?}");
+    assert_eq!(*calls.firsts.lock().unwrap(), [true, false, false]);
+
+    // Counting what waits tries nothing: the flush after it still sends
+    // the batch's replies as first sends.
+    let fx = Fixture::new();
+    released(&fx, "b");
+    assert_eq!(queued(&fx.store.outbox_ready()), 2);
+    let calls = Calls::default();
+    assert_eq!(flush(&fx.store.outbox_ready(), &calls).sent, 2);
+    assert_eq!(*calls.firsts.lock().unwrap(), [true, true]);
+
+    // A batch released by another process (here: put in `ready/` by
+    // hand, as the recovery after a crash does) is no first send.
+    let fx = Fixture::new();
+    released(&fx, "c");
+    let ready = fx.store.outbox_ready();
+    let batch = fs::read_dir(&ready)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let moved = ready.join("20000101T000000000000-00000000-moved");
+    fs::rename(&batch, &moved).unwrap();
+    let calls = Calls::default();
+    assert_eq!(flush(&ready, &calls).sent, 2);
+    assert_eq!(*calls.firsts.lock().unwrap(), [false, false]);
 }

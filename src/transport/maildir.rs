@@ -13,6 +13,7 @@ use crate::store::Open;
 use lettre::address::Envelope;
 use std::collections::HashSet;
 use std::fs::File;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
@@ -22,7 +23,19 @@ pub struct MaildirSink {
     pub folder: PathBuf,
     /// The deliveries held since [`Transport::hold`] (`None`: not
     /// holding): written under `tmp/`, not yet synced nor in `new/`.
-    held: Mutex<Option<Vec<Held>>>,
+    held: Mutex<Option<Holding>>,
+    /// The recipients' Maildirs this sink found whole or made (their
+    /// roots): a delivery into one writes at once, without looking for
+    /// its folders first. One found gone since is made again.
+    known: Mutex<HashSet<PathBuf>>,
+}
+
+/// The deliveries held, and where each goes in `new/` (to find the same
+/// mail held twice at once).
+#[derive(Default)]
+struct Holding {
+    list: Vec<Held>,
+    names: HashSet<PathBuf>,
 }
 
 /// A mail written under a Maildir's `tmp/`, waiting for the settle.
@@ -44,11 +57,16 @@ impl MaildirSink {
         MaildirSink {
             folder: folder.into(),
             held: Mutex::new(None),
+            known: Mutex::new(HashSet::new()),
         }
     }
 
-    fn held(&self) -> std::sync::MutexGuard<'_, Option<Vec<Held>>> {
+    fn held(&self) -> std::sync::MutexGuard<'_, Option<Holding>> {
         self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn known(&self) -> std::sync::MutexGuard<'_, HashSet<PathBuf>> {
+        self.known.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Writes `raw` as `name` under the Maildir `md`'s `tmp/`, held.
@@ -62,14 +80,15 @@ impl MaildirSink {
         let (file, tmp, new) = md.write_tmp(name, raw)?;
         let full = {
             let mut held = self.held();
-            let list = held.get_or_insert_with(Vec::new);
-            list.push(Held {
+            let holding = held.get_or_insert_with(Holding::default);
+            holding.names.insert(new.clone());
+            holding.list.push(Held {
                 file,
                 tmp,
                 new,
                 made,
             });
-            list.len() >= MAX_HELD
+            holding.list.len() >= MAX_HELD
         };
         if full {
             self.settle_held(true)
@@ -84,11 +103,11 @@ impl MaildirSink {
     fn settle_held(&self, keep_holding: bool) -> Result<(), SendError> {
         let held = {
             let mut held = self.held();
-            let list = held.take().unwrap_or_default();
+            let holding = held.take().unwrap_or_default();
             if keep_holding {
-                *held = Some(Vec::new());
+                *held = Some(Holding::default());
             }
-            list
+            holding.list
         };
         if held.is_empty() {
             return Ok(());
@@ -124,34 +143,18 @@ fn sync(files: Vec<Open>) -> Result<(), SendError> {
 
 impl Transport for MaildirSink {
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
-        let io =
-            |e: std::io::Error| SendError::transient(format!("{}: {e}", self.folder.display()));
-        let holding = self.held().is_some();
-        let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
-        let mut lines = None;
-        for to in envelope.to() {
-            let dir = self.folder.join(folder_name(to.as_ref()));
-            // Held: the folders a first mail makes are synced at the
-            // settle, with the others.
-            let (md, made) = match holding {
-                true => Maildir::make(&dir).map_err(io)?,
-                false => (Maildir::open(&dir).map_err(io)?, Vec::new()),
-            };
-            if delivered(md.root(), &name) || self.is_held(md.root(), &name) {
-                continue;
-            }
-            let lines = lines.get_or_insert_with(|| lf_lines(raw));
-            if holding {
-                self.write_held(&md, made, &name, lines).map_err(io)?;
-            } else {
-                md.deliver(&name, lines).map_err(io)?;
-            }
-        }
-        Ok(())
+        self.deliver(envelope, raw, true)
+    }
+
+    /// No earlier delivery of the mail to look for: a look costs a read
+    /// of the Maildir's `cur/`, which grows with every mail its reader
+    /// keeps.
+    fn send_first(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
+        self.deliver(envelope, raw, false)
     }
 
     fn hold(&self) -> bool {
-        self.held().get_or_insert_with(Vec::new);
+        self.held().get_or_insert_with(Holding::default);
         true
     }
 
@@ -161,13 +164,63 @@ impl Transport for MaildirSink {
 }
 
 impl MaildirSink {
+    /// Delivers `raw` to each recipient of `envelope`, held or at once; a
+    /// delivery found made already is not made again (looked for only
+    /// when `look`: the mail may have been delivered before a crash),
+    /// nor one held already.
+    fn deliver(&self, envelope: &Envelope, raw: &[u8], look: bool) -> Result<(), SendError> {
+        let io =
+            |e: std::io::Error| SendError::transient(format!("{}: {e}", self.folder.display()));
+        let holding = self.held().is_some();
+        let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
+        let mut lines = None;
+        for to in envelope.to() {
+            let dir = self.folder.join(folder_name(to.as_ref()));
+            if look && delivered(&dir, &name) || self.is_held(&dir, &name) {
+                continue;
+            }
+            let lines = lines.get_or_insert_with(|| lf_lines(raw));
+            self.deliver_one(&dir, &name, lines, holding).map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// Delivers `lines` as `name` into the Maildir at `dir`, held or at
+    /// once: at once into a Maildir known whole, else once its folders
+    /// are looked for (and made, when held: synced at the settle with the
+    /// others), and again so if it was found gone since.
+    fn deliver_one(&self, dir: &Path, name: &str, lines: &[u8], holding: bool) -> io::Result<()> {
+        if self.known().contains(dir) {
+            let md = Maildir::whole(dir);
+            let done = match holding {
+                true => self.write_held(&md, Vec::new(), name, lines),
+                false => md.deliver(name, lines).map(|_| ()),
+            };
+            match done {
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    self.known().remove(dir);
+                }
+                done => return done,
+            }
+        }
+        let (md, made) = match holding {
+            true => Maildir::make(dir)?,
+            false => (Maildir::open(dir)?, Vec::new()),
+        };
+        self.known().insert(dir.to_path_buf());
+        match holding {
+            true => self.write_held(&md, made, name, lines),
+            false => md.deliver(name, lines).map(|_| ()),
+        }
+    }
+
     /// Whether the mail `name` of the Maildir at `root` is held already
     /// (the same mail twice in one batch).
     fn is_held(&self, root: &Path, name: &str) -> bool {
         let new = root.join("new").join(name);
         self.held()
             .as_ref()
-            .is_some_and(|list| list.iter().any(|h| h.new == new))
+            .is_some_and(|holding| holding.names.contains(&new))
     }
 }
 
@@ -199,7 +252,7 @@ pub fn lf_lines(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
     let mut rest = raw;
     // A line at a time: copied whole, its CR dropped before a LF.
-    while let Some(i) = rest.iter().position(|&b| b == b'\r') {
+    while let Some(i) = memchr::memchr(b'\r', rest) {
         out.extend_from_slice(&rest[..i]);
         if rest.get(i + 1) != Some(&b'\n') {
             out.push(b'\r');
@@ -309,6 +362,65 @@ mod tests {
         sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
         sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
         assert_eq!(count("new"), 4);
+    }
+
+    #[test]
+    fn a_maildir_removed_after_a_delivery_is_made_again_by_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = MaildirSink::new(dir.path());
+        let bob = dir.path().join("bob@example.org");
+        let count = || fs::read_dir(bob.join("new")).unwrap().count();
+        for holding in [false, true] {
+            let (one, two) = (reply("bob@example.org", "1"), reply("bob@example.org", "2"));
+            if holding {
+                assert!(sink.hold());
+            }
+            sink.send(&envelope_of(&one).unwrap(), &one).unwrap();
+            sink.settle().unwrap();
+            assert_eq!(count(), 1);
+            // Known whole now; a reader (or an admin) removes it, or
+            // only its tmp/.
+            match holding {
+                false => fs::remove_dir_all(&bob).unwrap(),
+                true => fs::remove_dir_all(bob.join("tmp")).unwrap(),
+            }
+            if holding {
+                assert!(sink.hold());
+            }
+            sink.send_first(&envelope_of(&two).unwrap(), &two).unwrap();
+            sink.settle().unwrap();
+            assert_eq!(count(), 1 + usize::from(holding), "holding: {holding}");
+            assert!(["new", "cur", "tmp"].iter().all(|d| bob.join(d).is_dir()));
+            fs::remove_dir_all(&bob).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_first_send_does_not_look_for_an_earlier_delivery_and_a_send_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = MaildirSink::new(dir.path());
+        let raw = reply("bob@example.org", "1");
+        let env = envelope_of(&raw).unwrap();
+        sink.send_first(&env, &raw).unwrap();
+        let new = dir.path().join("bob@example.org/new");
+        let name = fs::read_dir(&new)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .file_name();
+        let cur = dir.path().join("bob@example.org/cur");
+        fs::rename(
+            new.join(&name),
+            cur.join(format!("{}:2,S", name.to_string_lossy())),
+        )
+        .unwrap();
+        sink.send(&env, &raw).unwrap();
+        assert_eq!(fs::read_dir(&new).unwrap().count(), 0, "found in cur/");
+        // Only a mail no transport had can come as a first send (the
+        // outbox's untried batches): it is not looked for.
+        sink.send_first(&env, &raw).unwrap();
+        assert_eq!(fs::read_dir(&new).unwrap().count(), 1);
     }
 
     #[test]
