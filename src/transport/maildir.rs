@@ -24,9 +24,11 @@ pub struct MaildirSink {
     /// The deliveries held since [`Transport::hold`] (`None`: not
     /// holding): written under `tmp/`, not yet synced nor in `new/`.
     held: Mutex<Option<Holding>>,
-    /// The recipients' Maildirs this sink found whole or made (their
-    /// roots): a delivery into one writes at once, without looking for
-    /// its folders first. One found gone since is made again.
+    /// The recipients' Maildirs this sink found whole or made in this
+    /// flush (their roots): a delivery into one writes at once, without
+    /// looking for its folders first. One found gone since is made again.
+    /// Forgotten when the flush ends ([`Transport::finish`]), so that a
+    /// daemon does not come to hold every player's.
     known: Mutex<HashSet<PathBuf>>,
 }
 
@@ -160,6 +162,10 @@ impl Transport for MaildirSink {
 
     fn settle(&self) -> Result<(), SendError> {
         self.settle_held(false)
+    }
+
+    fn finish(&self) {
+        *self.known() = HashSet::new();
     }
 }
 
