@@ -315,6 +315,25 @@ pub(crate) mod palette {
     pub const CAPTURED: &str = "#c0282d";
 }
 
+/// `n` in decimal onto `out`, without the formatting machinery (a
+/// number on every square of every board of every mail).
+pub(crate) fn push_number(out: &mut String, n: u16) {
+    let mut digits = [0u8; 5];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,9 +9,8 @@
 //! full (Mad Rooks and Mad Bishops at the start) shows no number at all
 //! otherwise. The last move's squares are bracketed: `[B3]`.
 
-use crate::board::{Board, Shade, Square, Words};
+use crate::board::{Board, Shade, Square, Words, push_number};
 use crate::geom::{Geometry, Sq};
-use std::fmt::Write as _;
 
 /// What one square shows.
 #[derive(Clone, Debug, Default)]
@@ -43,7 +42,9 @@ pub fn grid(
         .enumerate()
         .map(|(s, c)| {
             let text: std::borrow::Cow<'_, str> = if c.piece.is_empty() {
-                Sq(s as u8).to_string().into()
+                let mut number = String::with_capacity(3);
+                push_number(&mut number, Sq(s as u8).number());
+                number.into()
             } else {
                 c.piece.as_str().into()
             };
@@ -65,7 +66,19 @@ pub fn grid(
     // as they are); turned with the board.
     let mut header = String::from(" ");
     for vc in 0..w {
-        let _ = write!(header, " {:>inner$}  ", order(vc, w) + 1);
+        // ` {:>inner$}  ` of the column's number.
+        let n = u16::from(order(vc, w)) + 1;
+        let digits = if n >= 100 {
+            3
+        } else if n >= 10 {
+            2
+        } else {
+            1
+        };
+        header.push(' ');
+        header.extend(std::iter::repeat_n(' ', inner.saturating_sub(digits)));
+        push_number(&mut header, n);
+        header.push_str("  ");
     }
     out.push_str(header.trim_end());
     out.push('\n');
@@ -109,9 +122,11 @@ pub fn grid(
             out.push(close);
             out.push('|');
         }
-        let first = geometry.at(r, 0).number();
-        let last = geometry.at(r, w - 1).number();
-        let _ = writeln!(out, "  {first}-{last}");
+        out.push_str("  ");
+        push_number(&mut out, geometry.at(r, 0).number());
+        out.push('-');
+        push_number(&mut out, geometry.at(r, w - 1).number());
+        out.push('\n');
     }
     out
 }

@@ -219,13 +219,25 @@ pub fn listed_moves<G: Game>(pos: &G) -> Vec<(G::Move, Notation)> {
 }
 
 /// The first of [`listed_moves`] alone (an example of the notation),
-/// without sorting the rest.
+/// without sorting the rest. The list goes by the square a move is
+/// written from first: when the game tells every move's
+/// ([`Game::origin`]), only the moves from the lowest are written out.
 pub fn first_listed<G: Game>(pos: &G) -> Option<Notation> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
+    let origins: Option<Vec<u16>> = moves
+        .iter()
+        .map(|&m| pos.origin(m).map(|sq| sq.number()))
+        .collect();
+    let lowest = origins.as_ref().and_then(|o| o.iter().min().copied());
     moves
-        .into_iter()
-        .map(|m| pos.notation(m))
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| match (&origins, lowest) {
+            (Some(o), Some(low)) => o[i] == low,
+            _ => true,
+        })
+        .map(|(_, &m)| pos.notation(m))
         .min_by_key(sort_key)
 }
 

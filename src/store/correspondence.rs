@@ -29,7 +29,6 @@
 use crate::lines;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// How long a line pbem sent is remembered: a reply usually comes within
 /// days; a player may answer a weeks-old mail after a vacation.
@@ -344,8 +343,8 @@ impl Correspondence {
             }
             body.push_str(&day);
             for key in keys {
-                // `write!` to a String cannot fail.
-                let _ = write!(body, " {key:016x}");
+                body.push(' ');
+                super::ids::push_hex16(&mut body, key);
             }
             body.push('\n');
         }

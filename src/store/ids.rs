@@ -49,6 +49,16 @@ pub fn stable_hash(bytes: &[u8]) -> u64 {
     h
 }
 
+/// `hash` in 16 lower-case hex digits pushed onto `out`: what
+/// `write!(out, "{hash:016x}")` gives, without the formatting machinery
+/// (file names and the sent memory's keys, a few hundred a mail).
+pub(crate) fn push_hex16(out: &mut String, hash: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for shift in (0..16).rev() {
+        out.push(char::from(DIGITS[(hash >> (shift * 4)) as usize & 0xf]));
+    }
+}
+
 /// 128 bits of a SHA-256 over `parts`, each length-prefixed (so no two
 /// lists of parts hash alike), as 32 hex digits: a name for something a
 /// stranger must not be able to make collide with another (a mail's key,

@@ -447,9 +447,20 @@ impl Store {
 
     fn player_path(&self, address: &str) -> PathBuf {
         let a = address.trim().to_lowercase();
-        self.root
-            .join("players")
-            .join(format!("{:016x}.toml", stable_hash(a.as_bytes())))
+        self.hashed_path("players", &a, "toml")
+    }
+
+    /// `DATA/<folder>/<hash>.<ext>`: a file of one address (`key`), named
+    /// by its [`stable_hash`] in 16 hex digits, written a digit at a time
+    /// (such a path is made a dozen times a mail), and joined as every
+    /// path of the store is, from its root.
+    fn hashed_path(&self, folder: &str, key: &str, ext: &str) -> PathBuf {
+        let mut p =
+            PathBuf::with_capacity(self.root.as_os_str().len() + folder.len() + 19 + ext.len());
+        p.push(&self.root);
+        p.push(folder);
+        p.push(hex_name(stable_hash(key.as_bytes()), ext));
+        p
     }
 
     /// A player's settings (the defaults when they set none).
@@ -500,9 +511,7 @@ impl Store {
 
     /// `DATA/sent/<hash>.EXT`, a file of what pbem lately sent `address`.
     fn correspondence_file(&self, address: &str, ext: &str) -> PathBuf {
-        self.root
-            .join("sent")
-            .join(format!("{:016x}.{ext}", stable_hash(address.as_bytes())))
+        self.hashed_path("sent", address, ext)
     }
 
     /// The text of an advisory file, `None` when there is none or a crash
@@ -577,9 +586,7 @@ impl Store {
     }
 
     fn limits_path(&self, address: &str) -> PathBuf {
-        self.root
-            .join("ratelimit")
-            .join(format!("{:016x}.toml", stable_hash(address.as_bytes())))
+        self.hashed_path("ratelimit", address, "toml")
     }
 
     /// The reply limits' file of `address` (lower case), `DATA/ratelimit/
@@ -651,4 +658,14 @@ impl Store {
     pub fn outbox_digest(&self) -> PathBuf {
         self.root.join("outbox/digest")
     }
+}
+
+/// `<hash>.<ext>`, the hash in 16 lower-case hex digits: what
+/// `format!("{hash:016x}.{ext}")` gives, without the formatting machinery.
+fn hex_name(hash: u64, ext: &str) -> String {
+    let mut name = String::with_capacity(17 + ext.len());
+    ids::push_hex16(&mut name, hash);
+    name.push('.');
+    name.push_str(ext);
+    name
 }

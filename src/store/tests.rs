@@ -501,3 +501,26 @@ fn opening_makes_whatever_folder_is_missing_and_keeps_the_rest() {
     let e = Store::open(&root).unwrap_err().to_string();
     assert!(e.contains("index"), "{e}");
 }
+
+#[test]
+fn a_hashed_name_is_the_hash_in_sixteen_hex_digits() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    for h in [0, 1, 0xf, 0x10, u64::MAX, 0x0123_4567_89ab_cdef]
+        .into_iter()
+        .chain(std::iter::repeat_with(|| rng.u64(..)).take(10_000))
+    {
+        assert_eq!(super::hex_name(h, "toml"), format!("{h:016x}.toml"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let a = "bob@example.org";
+    let h = stable_hash(a.as_bytes());
+    assert_eq!(
+        s.correspondence_file(a, "0"),
+        dir.path().join("sent").join(format!("{h:016x}.0"))
+    );
+    assert_eq!(
+        s.player_path(" Bob@Example.org "),
+        dir.path().join("players").join(format!("{h:016x}.toml"))
+    );
+}

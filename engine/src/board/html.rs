@@ -16,7 +16,7 @@
 //! The output is ASCII (anything else as a character reference) in short
 //! lines, so a mail carries it as 7bit text without growing.
 
-use super::{Board, Colour, Crossing, Kind, Piece, Shade, Stone, palette};
+use super::{Board, Colour, Crossing, Kind, Piece, Shade, Stone, palette, push_number};
 use std::fmt::Write as _;
 
 /// The widest a board's squares and lines may be, in pixels: with its
@@ -235,31 +235,14 @@ fn square_cell(out: &mut String, board: &Board, (vr, vc): (u8, u8), size: &str) 
     out.push_str("</td>\n");
 }
 
-/// `n` in decimal onto `out`, without the formatting machinery (a
-/// number on every square of every board of every mail).
-fn push_number(out: &mut String, n: u16) {
-    let mut digits = [0u8; 5];
-    let mut at = digits.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
-}
-
 /// What a square's title says: its number, its piece, the last move.
 pub fn square_title(board: &Board, s: crate::geom::Sq) -> String {
-    let mut title = s.number().to_string();
+    let mut title = String::with_capacity(32);
+    push_number(&mut title, s.number());
     if let Some(sq) = board.squares.get(s.index()) {
         if let Some(p) = &sq.piece {
-            let _ = write!(title, ": {}", p.name);
+            title.push_str(": ");
+            title.push_str(&p.name);
         }
         if sq.marked {
             title.push_str(", last move");
