@@ -368,14 +368,13 @@ fn board_html(
     let lines: Vec<&str> = lines::lines(&text).collect();
     let at = lines.iter().position(|l| *l == super::board::MARK)?;
     let words = |part: &[&str]| super::html::blocks(&part.join("\n"));
-    let html = format!(
-        "{}{}{}{}",
-        words(&lines[..at]),
-        board.table,
-        board.legend,
-        words(&lines[at + 1..])
-    );
-    let style = format!("{}{}", super::html::TEXT_STYLE, board.style);
+    let (above, below) = (words(&lines[..at]), words(&lines[at + 1..]));
+    let mut html =
+        String::with_capacity(above.len() + board.table.len() + board.legend.len() + below.len());
+    for part in [&above, &board.table, &board.legend, &below] {
+        html.push_str(part);
+    }
+    let style = [super::html::TEXT_STYLE, &board.style].concat();
     Some(super::html::document(&style, &html))
 }
 

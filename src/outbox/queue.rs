@@ -136,10 +136,11 @@ impl ReadyPack {
         dead_dir: &Path,
         buried: &HashSet<String>,
     ) -> Result<Gone, Failure> {
-        let label = format!("{}: {}", self.dir.join(pack::FILE).display(), reply.id);
         let raw = &reply.raw;
-        let name = dead::name_for(&self.dir, &reply.id.to_string());
-        if buried.contains(&name) {
+        // Its name in the dead letters, and how errors name it: made only
+        // when there are dead letters to look in, or an error to tell.
+        let name = || dead::name_for(&self.dir, &reply.id.to_string());
+        if !buried.is_empty() && buried.contains(&name()) {
             self.note_sent(reply, sent);
             return Ok(Gone::Buried);
         }
@@ -156,6 +157,7 @@ impl ReadyPack {
             Ok(()) => return Ok(Gone::Sent),
             Err(e) => e,
         };
+        let label = format!("{}: {}", self.dir.join(pack::FILE).display(), reply.id);
         if !error.is_permanent() {
             return Err(Failure {
                 message: format!("{label}: {error}"),
@@ -163,7 +165,7 @@ impl ReadyPack {
             });
         }
         let note = dead::Note::of(raw, &error.message, &label, crate::clock::now());
-        match dead::bury(dead_dir, &name, raw, &note) {
+        match dead::bury(dead_dir, &name(), raw, &note) {
             Ok(mail) => {
                 log::warn!(
                     "{}",
