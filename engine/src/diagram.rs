@@ -64,23 +64,7 @@ pub fn grid(
         String::with_capacity((usize::from(w) * (inner + 3) + 12) * (2 * usize::from(h) + 2));
     // The column numbers, each over its squares' numbers (right-aligned
     // as they are); turned with the board.
-    let mut header = String::from(" ");
-    for vc in 0..w {
-        // ` {:>inner$}  ` of the column's number.
-        let n = u16::from(order(vc, w)) + 1;
-        let digits = if n >= 100 {
-            3
-        } else if n >= 10 {
-            2
-        } else {
-            1
-        };
-        header.push(' ');
-        header.extend(std::iter::repeat_n(' ', inner.saturating_sub(digits)));
-        push_number(&mut header, n);
-        header.push_str("  ");
-    }
-    out.push_str(header.trim_end());
+    out.push_str(column_numbers((0..w).map(|vc| order(vc, w) + 1), inner).trim_end());
     out.push('\n');
     for vr in 0..=h {
         // The rule above display row vr.
@@ -129,6 +113,24 @@ pub fn grid(
         out.push('\n');
     }
     out
+}
+
+/// The line of column numbers over a grid whose squares are `inner`
+/// wide: each number right-aligned over its squares' (` {:>inner$}  `).
+fn column_numbers(numbers: impl Iterator<Item = u8>, inner: usize) -> String {
+    let mut header = String::from(" ");
+    for n in numbers {
+        let digits = match n {
+            100.. => 3,
+            10.. => 2,
+            _ => 1,
+        };
+        header.push(' ');
+        header.extend(std::iter::repeat_n(' ', inner.saturating_sub(digits)));
+        push_number(&mut header, u16::from(n));
+        header.push_str("  ");
+    }
+    header
 }
 
 /// The ASCII board of `board` ([`grid`] reading the board's data): pieces
@@ -392,6 +394,18 @@ pub fn sized_cell(c: &str, size: &'static str, max: u8, index: usize) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn column_numbers_are_written_as_format_writes_them() {
+        for inner in 0..6 {
+            let numbers = [1u8, 9, 10, 42, 99, 100, 255];
+            let mut expected = String::from(" ");
+            for n in numbers {
+                let _ = std::fmt::Write::write_fmt(&mut expected, format_args!(" {n:>inner$}  "));
+            }
+            assert_eq!(column_numbers(numbers.into_iter(), inner), expected);
+        }
+    }
 
     #[test]
     fn empty_squares_show_numbers_and_fit_72_columns() {
