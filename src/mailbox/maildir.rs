@@ -67,7 +67,22 @@ impl Maildir {
     /// # Errors
     /// Any I/O error.
     pub fn deliver(&self, name: &str, raw: &[u8]) -> io::Result<PathBuf> {
+        self.deliver_with(name, raw, |_| Ok(()))
+    }
+
+    /// [`Maildir::deliver`], with `before_sync` done to the file once
+    /// written (a transport sets its time there).
+    ///
+    /// # Errors
+    /// Any I/O error, `before_sync`'s among them.
+    pub fn deliver_with(
+        &self,
+        name: &str,
+        raw: &[u8],
+        before_sync: impl FnOnce(&fs::File) -> io::Result<()>,
+    ) -> io::Result<PathBuf> {
         let (f, tmp, dest) = self.write_tmp(name, raw)?;
+        before_sync(&f)?;
         f.sync_all()?;
         fs::rename(&tmp, &dest)?;
         if let Ok(d) = fs::File::open(self.root.join("new")) {

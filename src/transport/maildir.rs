@@ -16,6 +16,7 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
 
 /// One Maildir per recipient under a folder: the embedded default, where
 /// "sent" mail can be read with any mail client or `cat`.
@@ -30,6 +31,8 @@ pub struct MaildirSink {
     /// Forgotten when the flush ends ([`Transport::finish`]), so that a
     /// daemon does not come to hold every player's.
     known: Mutex<HashSet<PathBuf>>,
+    /// The time of the last mail delivered ([`MaildirSink::stamp`]).
+    stamped: Mutex<SystemTime>,
 }
 
 /// The deliveries held, and where each goes in `new/` (to find the same
@@ -60,7 +63,27 @@ impl MaildirSink {
             folder: folder.into(),
             held: Mutex::new(None),
             known: Mutex::new(HashSet::new()),
+            stamped: Mutex::new(SystemTime::UNIX_EPOCH),
         }
+    }
+
+    /// Gives a delivery's `file` a time after the mail delivered before
+    /// it: the time the file system gave it when that is later, else that
+    /// mail's time and a microsecond. A reader that orders a Maildir by
+    /// the files' times (a mail names itself by its bytes, not by its
+    /// time) then finds the mails in the order they were sent, where the
+    /// file system's own times, a clock tick's, are often the same for
+    /// two.
+    fn stamp(&self, file: &File) -> io::Result<()> {
+        let written = file.metadata()?.modified()?;
+        let mut last = self.stamped.lock().unwrap_or_else(PoisonError::into_inner);
+        if written > *last {
+            *last = written;
+        } else {
+            *last += Duration::from_micros(1);
+            file.set_modified(*last)?;
+        }
+        Ok(())
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, Option<Holding>> {
@@ -80,6 +103,7 @@ impl MaildirSink {
         raw: &[u8],
     ) -> std::io::Result<()> {
         let (file, tmp, new) = md.write_tmp(name, raw)?;
+        self.stamp(&file)?;
         let full = {
             let mut held = self.held();
             let holding = held.get_or_insert_with(Holding::default);
@@ -200,7 +224,7 @@ impl MaildirSink {
             let md = Maildir::whole(dir);
             let done = match holding {
                 true => self.write_held(&md, Vec::new(), name, lines),
-                false => md.deliver(name, lines).map(|_| ()),
+                false => md.deliver_with(name, lines, |f| self.stamp(f)).map(|_| ()),
             };
             match done {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -216,7 +240,7 @@ impl MaildirSink {
         self.known().insert(dir.to_path_buf());
         match holding {
             true => self.write_held(&md, made, name, lines),
-            false => md.deliver(name, lines).map(|_| ()),
+            false => md.deliver_with(name, lines, |f| self.stamp(f)).map(|_| ()),
         }
     }
 
@@ -399,6 +423,43 @@ mod tests {
             assert!(["new", "cur", "tmp"].iter().all(|d| bob.join(d).is_dir()));
             fs::remove_dir_all(&bob).unwrap();
         }
+    }
+
+    #[test]
+    fn the_files_times_follow_the_order_the_mails_were_sent_in() {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = MaildirSink::new(dir.path());
+        let mails: Vec<Vec<u8>> = (0..40)
+            .map(|n| reply("bob@example.org", &n.to_string()))
+            .collect();
+        for (i, raw) in mails.iter().enumerate() {
+            // Held and at once, as a flush and a lone send deliver.
+            if i % 10 == 0 {
+                sink.settle().unwrap();
+                if i % 20 == 0 {
+                    assert!(sink.hold());
+                }
+            }
+            sink.send(&envelope_of(raw).unwrap(), raw).unwrap();
+        }
+        sink.settle().unwrap();
+        let new = dir.path().join("bob@example.org/new");
+        let mut files: Vec<(SystemTime, Vec<u8>)> = fs::read_dir(&new)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (
+                    fs::metadata(&p).unwrap().modified().unwrap(),
+                    fs::read(&p).unwrap(),
+                )
+            })
+            .collect();
+        files.sort();
+        let times: Vec<SystemTime> = files.iter().map(|f| f.0).collect();
+        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
+        let read: Vec<Vec<u8>> = files.into_iter().map(|f| f.1).collect();
+        let sent: Vec<Vec<u8>> = mails.iter().map(|m| lf_lines(m)).collect();
+        assert_eq!(read, sent);
     }
 
     #[test]

@@ -134,7 +134,7 @@ impl World {
             .map(|e| e.path())
             .filter(|p| !self.read.contains(p))
             .collect();
-        // The transport names files by time and sequence.
+        // The transport gives each file a later time than the one before.
         files.sort_by_key(|p| {
             let m = fs::metadata(p).unwrap().modified().unwrap();
             (m, p.clone())
