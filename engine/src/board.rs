@@ -209,7 +209,8 @@ pub fn counted(side: Side, n: u8, what: &str) -> Piece {
     };
     // Made for every square of every board drawn: without the
     // formatting machinery.
-    let number = n.to_string();
+    let mut number = String::with_capacity(3);
+    push_number(&mut number, u16::from(n));
     let mut ascii = String::with_capacity(1 + number.len());
     ascii.push(letter);
     ascii.push_str(&number);

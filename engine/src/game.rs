@@ -225,19 +225,16 @@ pub fn listed_moves<G: Game>(pos: &G) -> Vec<(G::Move, Notation)> {
 pub fn first_listed<G: Game>(pos: &G) -> Option<Notation> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
-    let origins: Option<Vec<u16>> = moves
+    let origin = |m: G::Move| pos.origin(m).map(|sq| sq.number());
+    let lowest = moves
         .iter()
-        .map(|&m| pos.origin(m).map(|sq| sq.number()))
-        .collect();
-    let lowest = origins.as_ref().and_then(|o| o.iter().min().copied());
+        .map(|&m| origin(m))
+        .collect::<Option<Vec<u16>>>()
+        .and_then(|all| all.into_iter().min());
     moves
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| match (&origins, lowest) {
-            (Some(o), Some(low)) => o[i] == low,
-            _ => true,
-        })
-        .map(|(_, &m)| pos.notation(m))
+        .into_iter()
+        .filter(|&m| lowest.is_none_or(|low| origin(m) == Some(low)))
+        .map(|m| pos.notation(m))
         .min_by_key(sort_key)
 }
 

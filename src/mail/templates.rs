@@ -369,11 +369,9 @@ fn board_html(
     let at = lines.iter().position(|l| *l == super::board::MARK)?;
     let words = |part: &[&str]| super::html::blocks(&part.join("\n"));
     let (above, below) = (words(&lines[..at]), words(&lines[at + 1..]));
-    let mut html =
-        String::with_capacity(above.len() + board.table.len() + board.legend.len() + below.len());
-    for part in [&above, &board.table, &board.legend, &below] {
-        html.push_str(part);
-    }
+    let html = [&above, &board.table, &board.legend, &below]
+        .map(String::as_str)
+        .concat();
     let style = [super::html::TEXT_STYLE, &board.style].concat();
     Some(super::html::document(&style, &html))
 }

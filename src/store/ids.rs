@@ -59,6 +59,16 @@ pub(crate) fn push_hex16(out: &mut String, hash: u64) {
     }
 }
 
+/// `<hash>.<ext>`, the hash in 16 lower-case hex digits: what
+/// `format!("{hash:016x}.{ext}")` gives, without the formatting machinery.
+pub(crate) fn hex_name(hash: u64, ext: &str) -> String {
+    let mut name = String::with_capacity(17 + ext.len());
+    push_hex16(&mut name, hash);
+    name.push('.');
+    name.push_str(ext);
+    name
+}
+
 /// 128 bits of a SHA-256 over `parts`, each length-prefixed (so no two
 /// lists of parts hash alike), as 32 hex digits: a name for something a
 /// stranger must not be able to make collide with another (a mail's key,

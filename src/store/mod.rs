@@ -459,7 +459,7 @@ impl Store {
             PathBuf::with_capacity(self.root.as_os_str().len() + folder.len() + 19 + ext.len());
         p.push(&self.root);
         p.push(folder);
-        p.push(hex_name(stable_hash(key.as_bytes()), ext));
+        p.push(ids::hex_name(stable_hash(key.as_bytes()), ext));
         p
     }
 
@@ -658,14 +658,4 @@ impl Store {
     pub fn outbox_digest(&self) -> PathBuf {
         self.root.join("outbox/digest")
     }
-}
-
-/// `<hash>.<ext>`, the hash in 16 lower-case hex digits: what
-/// `format!("{hash:016x}.{ext}")` gives, without the formatting machinery.
-fn hex_name(hash: u64, ext: &str) -> String {
-    let mut name = String::with_capacity(17 + ext.len());
-    ids::push_hex16(&mut name, hash);
-    name.push('.');
-    name.push_str(ext);
-    name
 }

@@ -509,7 +509,7 @@ fn a_hashed_name_is_the_hash_in_sixteen_hex_digits() {
         .into_iter()
         .chain(std::iter::repeat_with(|| rng.u64(..)).take(10_000))
     {
-        assert_eq!(super::hex_name(h, "toml"), format!("{h:016x}.toml"));
+        assert_eq!(super::ids::hex_name(h, "toml"), format!("{h:016x}.toml"));
     }
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();

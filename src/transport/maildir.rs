@@ -202,7 +202,7 @@ impl MaildirSink {
         let io =
             |e: std::io::Error| SendError::transient(format!("{}: {e}", self.folder.display()));
         let holding = self.held().is_some();
-        let name = format!("{:016x}.pbem", crate::store::stable_hash(raw));
+        let name = crate::store::ids::hex_name(crate::store::stable_hash(raw), "pbem");
         let mut lines = None;
         for to in envelope.to() {
             let dir = self.folder.join(folder_name(to.as_ref()));
@@ -220,13 +220,12 @@ impl MaildirSink {
     /// are looked for (and made, when held: synced at the settle with the
     /// others), and again so if it was found gone since.
     fn deliver_one(&self, dir: &Path, name: &str, lines: &[u8], holding: bool) -> io::Result<()> {
+        let write = |md: &Maildir, made: Vec<PathBuf>| match holding {
+            true => self.write_held(md, made, name, lines),
+            false => md.deliver_with(name, lines, |f| self.stamp(f)).map(|_| ()),
+        };
         if self.known().contains(dir) {
-            let md = Maildir::whole(dir);
-            let done = match holding {
-                true => self.write_held(&md, Vec::new(), name, lines),
-                false => md.deliver_with(name, lines, |f| self.stamp(f)).map(|_| ()),
-            };
-            match done {
+            match write(&Maildir::whole(dir), Vec::new()) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
                     self.known().remove(dir);
                 }
@@ -238,10 +237,7 @@ impl MaildirSink {
             false => (Maildir::open(dir)?, Vec::new()),
         };
         self.known().insert(dir.to_path_buf());
-        match holding {
-            true => self.write_held(&md, made, name, lines),
-            false => md.deliver_with(name, lines, |f| self.stamp(f)).map(|_| ()),
-        }
+        write(&md, made)
     }
 
     /// Whether the mail `name` of the Maildir at `root` is held already

@@ -4,18 +4,24 @@
 use super::*;
 use minijinja::context;
 
+/// An admin's folder holding `file` with `text`, and the templates over
+/// it (kept with the folder).
+fn admin(file: &str, text: &str) -> (tempfile::TempDir, Templates) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(file), text).unwrap();
+    let t = Templates::new(Some(dir.path().to_path_buf()));
+    (dir, t)
+}
+
 /// Under test a misspelt key is an error, not a gap in the mail; in
 /// use it renders as nothing.
 #[test]
 fn a_misspelt_key_fails_under_test_and_renders_as_nothing_in_use() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("help.txt"),
+    let (dir, strict) = admin(
+        "help.txt",
         "Subject: [pbem] help\n\nHello {{ pbem_adress }}.\n",
-    )
-    .unwrap();
+    );
     let ctx = || context! { pbem_address => "pbem@example.org" };
-    let strict = Templates::new(Some(dir.path().to_path_buf()));
     let e = strict.render("help", ctx()).unwrap_err();
     assert!(e.to_string().contains("help"), "{e}");
     let lenient = Templates::with_strictness(Some(dir.path().to_path_buf()), false);
@@ -89,13 +95,7 @@ fn a_board_worded_once_gives_the_mail_worded_twice() {
 
 #[test]
 fn an_admin_folder_overrides_and_subjects_stay_one_line() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("info.txt"),
-        "Subject: Hi {{ title }}\n\nCustom {{ text }}\n",
-    )
-    .unwrap();
-    let t = Templates::new(Some(dir.path().to_path_buf()));
+    let (_dir, t) = admin("info.txt", "Subject: Hi {{ title }}\n\nCustom {{ text }}\n");
     let r = t
         .render(
             "info",
@@ -108,9 +108,7 @@ fn an_admin_folder_overrides_and_subjects_stay_one_line() {
 
 #[test]
 fn no_line_reads_as_a_command() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("info.txt"), "Subject: x\n\n{{ text }}\n").unwrap();
-    let t = Templates::new(Some(dir.path().to_path_buf()));
+    let (_dir, t) = admin("info.txt", "Subject: x\n\n{{ text }}\n");
     let text = "Other commands are these:\nresign now or\nboard\nrules = \"mad\"\n\n22-15\n";
     let r = t.render("info", context! { text }).unwrap();
     for line in r.text.lines() {
@@ -214,13 +212,10 @@ fn a_word_wider_than_a_line_is_made_inert_once() {
 
 #[test]
 fn long_lines_wrap_with_their_indent() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("info.txt"),
+    let (_dir, t) = admin(
+        "info.txt",
         "Subject: x\n\n  {{ text | wrap(30, \"  \") }}\n",
-    )
-    .unwrap();
-    let t = Templates::new(Some(dir.path().to_path_buf()));
+    );
     let r = t
         .render(
             "info",
