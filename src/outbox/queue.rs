@@ -141,7 +141,7 @@ impl ReadyPack {
         // when there are dead letters to look in, or an error to tell.
         let name = || dead::name_for(&self.dir, &reply.id.to_string());
         if !buried.is_empty() && buried.contains(&name()) {
-            self.note_sent(reply, sent);
+            self.note_sent(reply.id, sent);
             return Ok(Gone::Buried);
         }
         // The envelope staged with it; a version-1 pack's from its headers.
@@ -179,7 +179,7 @@ impl ReadyPack {
                         ]
                     )
                 );
-                self.note_sent(reply, sent);
+                self.note_sent(reply.id, sent);
                 Ok(Gone::Dead)
             }
             // Kept queued: it is refused again next time, and buried then.
@@ -195,7 +195,7 @@ impl ReadyPack {
 
     /// Notes a reply gone (sent or buried): appended to the folder's
     /// `sent`.
-    fn note_sent(&self, reply: &pack::Entry, sent: &mut Option<fs::File>) {
+    fn note_sent(&self, id: pack::Id, sent: &mut Option<fs::File>) {
         let p = self.dir.join(pack::SENT);
         crate::store::crashpoint::reach();
         let noted = match sent {
@@ -206,17 +206,13 @@ impl ReadyPack {
                 .open(&p)
                 .map(|f| sent.insert(f)),
         }
-        .and_then(|f| f.write_all(format!("{}\n", reply.id).as_bytes()));
+        .and_then(|f| f.write_all(format!("{id}\n").as_bytes()));
         if let Err(err) = noted {
             log::warn!(
                 "{}",
                 crate::logging::line(
                     "sent-unnoted",
-                    &[
-                        ("file", &p.display()),
-                        ("entry", &reply.id),
-                        ("error", &err)
-                    ]
+                    &[("file", &p.display()), ("entry", &id), ("error", &err)]
                 )
             );
         }
@@ -234,28 +230,65 @@ impl ReadyPack {
     }
 }
 
-/// The end of a batch whose replies the transport held: settled, they
-/// are noted sent; not, each counts as a failure and the batch stays.
+/// The most held replies a flush settles at once: the batches that held
+/// them are noted sent and removed together. A settle syncs each
+/// recipient's `new/` once however many of its mails it holds, so the
+/// more it holds the fewer syncs a mail costs; each batch waiting keeps
+/// only its folder, its open `sent` file and its replies' ids.
+const SETTLE_EVERY: usize = 4096;
+
+/// A batch whose replies are all handed over, those the transport held
+/// waiting for its settle.
+struct Unsettled {
+    batch: ReadyPack,
+    held: Vec<pack::Id>,
+    sent: Option<fs::File>,
+    /// Something of it failed, or its pack is damaged: it stays.
+    keep: bool,
+}
+
+impl Unsettled {
+    /// Done with: its `sent` file closed, and its folder removed unless
+    /// something of it stays.
+    fn close(self) {
+        drop(self.sent);
+        if !self.keep {
+            self.batch.remove();
+        }
+    }
+}
+
+/// The end of the batches whose replies the transport held: settled,
+/// their replies are noted sent; not, each counts as a failure and its
+/// batch stays. The batches are done with either way.
 fn settle(
-    batch: &ReadyPack,
+    unsettled: &mut Vec<Unsettled>,
     transport: &dyn Transport,
-    held: Vec<&pack::Entry>,
-    sent: &mut Option<fs::File>,
     out: &mut Flushed,
     down: &mut bool,
 ) {
-    match transport.settle() {
-        Ok(()) => {
-            for reply in held {
-                batch.note_sent(reply, sent);
-                out.sent += 1;
+    if unsettled.is_empty() {
+        return;
+    }
+    let settled = transport.settle();
+    for mut u in unsettled.drain(..) {
+        match &settled {
+            Ok(()) => {
+                for id in &u.held {
+                    u.batch.note_sent(*id, &mut u.sent);
+                    out.sent += 1;
+                }
+            }
+            Err(e) => {
+                out.failed += u.held.len().max(1);
+                out.errors.push(format!("{}: {e}", u.batch.dir.display()));
+                u.keep = true;
             }
         }
-        Err(e) => {
-            out.failed += held.len().max(1);
-            out.errors.push(format!("{}: {e}", batch.dir.display()));
-            *down |= e.is_down();
-        }
+        u.close();
+    }
+    if let Err(e) = settled {
+        *down |= e.is_down();
     }
 }
 
@@ -322,6 +355,8 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
     // Set at the first failure of the transport itself (not by counting
     // the mails left: it may fail on the last mail of a batch).
     let mut down = false;
+    // The batches sent whose replies the transport holds, and how many.
+    let (mut unsettled, mut held_in_all) = (Vec::new(), 0);
     for dir in batches(ready) {
         let Some(mut batch) = ReadyPack::read(dir) else {
             continue;
@@ -338,18 +373,20 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         let failed_before = out.failed;
         let mut sent = None;
         // A transport that holds its deliveries ([`Transport::hold`]):
-        // its mails are noted sent once settled, after the batch.
+        // its mails are noted sent once settled, after the batch (and
+        // the batches after it, up to [`SETTLE_EVERY`] replies).
         let holding = transport.hold();
         let mut held = Vec::new();
-        let mut replies = batch.replies.iter();
+        let all = std::mem::take(&mut batch.replies);
+        let mut replies = all.iter();
         while let Some(reply) = replies.next() {
             let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
                 Ok(Gone::Sent) if holding => {
-                    held.push(reply);
+                    held.push(reply.id);
                     continue;
                 }
                 Ok(Gone::Sent) => {
-                    batch.note_sent(reply, &mut sent);
+                    batch.note_sent(reply.id, &mut sent);
                     out.sent += 1;
                     continue;
                 }
@@ -368,14 +405,24 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
                 break;
             }
         }
-        if holding {
-            settle(&batch, transport, held, &mut sent, &mut out, &mut down);
+        drop(all);
+        held_in_all += held.len();
+        let done = Unsettled {
+            keep: out.failed != failed_before || batch.damage.is_some(),
+            batch,
+            held,
+            sent,
+        };
+        match holding {
+            true => unsettled.push(done),
+            false => done.close(),
         }
-        drop(sent);
-        if out.failed == failed_before && batch.damage.is_none() {
-            batch.remove();
+        if held_in_all >= SETTLE_EVERY || down {
+            settle(&mut unsettled, transport, &mut out, &mut down);
+            held_in_all = 0;
         }
     }
+    settle(&mut unsettled, transport, &mut out, &mut down);
     if out.waiting > 0 {
         out.errors.push(format!(
             "{} more queued mails not tried while the transport is down; they wait in {}",

@@ -43,9 +43,10 @@ struct Holding {
     names: HashSet<PathBuf>,
 }
 
-/// A mail written under a Maildir's `tmp/`, waiting for the settle.
+/// A mail written under a Maildir's `tmp/`, waiting for the settle: its
+/// file closed, its write-back started, opened again to be synced (a
+/// flush may hold thousands, more than a process may keep open).
 struct Held {
-    file: File,
     tmp: PathBuf,
     new: PathBuf,
     /// Folders made for it, to sync with the `new/` folders (a first mail
@@ -53,9 +54,14 @@ struct Held {
     made: Vec<PathBuf>,
 }
 
-/// The most deliveries held at once (each holds its file open): more are
-/// settled on the way, which only makes them durable sooner.
-const MAX_HELD: usize = 256;
+/// The most deliveries held at once: more are settled on the way, which
+/// only makes them durable sooner. The flush settles before that
+/// ([`crate::outbox::queue`]); the more a settle holds, the fewer times
+/// it syncs a recipient's `new/` that several of its mails went to.
+const MAX_HELD: usize = 8192;
+
+/// The most files or folders a settle opens at once to sync them.
+const SYNC_CHUNK: usize = 256;
 
 impl MaildirSink {
     pub fn new(folder: impl Into<PathBuf>) -> MaildirSink {
@@ -104,16 +110,15 @@ impl MaildirSink {
     ) -> std::io::Result<()> {
         let (file, tmp, new) = md.write_tmp(name, raw)?;
         self.stamp(&file)?;
+        // Only a hint: its write-back starts now (as `sync_file_range(2)`
+        // would start it), and the settle's sync finds it under way.
+        let _ = rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed);
+        drop(file);
         let full = {
             let mut held = self.held();
             let holding = held.get_or_insert_with(Holding::default);
             holding.names.insert(new.clone());
-            holding.list.push(Held {
-                file,
-                tmp,
-                new,
-                made,
-            });
+            holding.list.push(Held { tmp, new, made });
             holding.list.len() >= MAX_HELD
         };
         if full {
@@ -139,32 +144,38 @@ impl MaildirSink {
             return Ok(());
         }
         let mut folders: HashSet<PathBuf> = held.iter().flat_map(|h| h.made.clone()).collect();
-        let (files, moves): (Vec<Open>, Vec<(PathBuf, PathBuf)>) = held
-            .into_iter()
-            .map(|h| ((h.tmp.clone(), true, h.file), (h.tmp, h.new)))
-            .unzip();
-        sync(files)?;
-        for (tmp, new) in moves {
-            std::fs::rename(&tmp, &new)
-                .map_err(|e| SendError::transient(format!("{}: {e}", new.display())))?;
-            if let Some(dir) = new.parent() {
+        sync(held.iter().map(|h| &h.tmp), true)?;
+        for h in held {
+            std::fs::rename(&h.tmp, &h.new)
+                .map_err(|e| SendError::transient(format!("{}: {e}", h.new.display())))?;
+            if let Some(dir) = h.new.parent() {
                 folders.insert(dir.to_path_buf());
             }
         }
-        sync(
-            folders
-                .into_iter()
-                .filter_map(|d| File::open(&d).ok().map(|f| (d, true, f)))
-                .collect(),
-        )
+        // A folder gone since cannot hold a delivery to sync.
+        sync(folders.iter(), false)
     }
 }
 
-/// Syncs `files` side by side (the disk merges their cache flushes), as
-/// the data folder's files are synced: a one-mail process syncs its few
-/// deliveries on its own thread.
-fn sync(files: Vec<Open>) -> Result<(), SendError> {
-    crate::store::sync_all(files).map_err(|e| SendError::transient(e.to_string()))
+/// Syncs the files or folders at `paths` side by side (the disk merges
+/// their cache flushes), as the data folder's files are synced, a chunk
+/// of them open at a time: a one-mail process syncs its few deliveries on
+/// its own thread. One that cannot be opened is an error when `must`.
+fn sync<'a>(paths: impl Iterator<Item = &'a PathBuf>, must: bool) -> Result<(), SendError> {
+    let failed = |p: &Path, e: io::Error| SendError::transient(format!("{}: {e}", p.display()));
+    let paths: Vec<&PathBuf> = paths.collect();
+    for chunk in paths.chunks(SYNC_CHUNK) {
+        let mut open: Vec<Open> = Vec::with_capacity(chunk.len());
+        for p in chunk {
+            match File::open(p) {
+                Ok(f) => open.push(((*p).clone(), true, f)),
+                Err(e) if must => return Err(failed(p, e)),
+                Err(_) => {}
+            }
+        }
+        crate::store::sync_all(open).map_err(|e| SendError::transient(e.to_string()))?;
+    }
+    Ok(())
 }
 
 impl Transport for MaildirSink {
