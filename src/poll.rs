@@ -406,7 +406,7 @@ impl Poller<'_> {
         // recognised quotes alone to do it.
         if let Ok(m) = &mut parsed
             && let Some(from) = m.from.clone()
-            && let Ok(sent) = self.store.correspondence(&from)
+            && let Ok(sent) = self.store.sent_memory(&from)
             && !sent.lines.is_empty()
         {
             m.strip_known(&|line| sent.knows(line));

@@ -170,6 +170,8 @@ impl Adjudicator<'_> {
         // nothing, even if commands before the refused one were fine.
         // Drawn only for a refusal, most mails have none.
         let before = (t.pos().clone(), t.replayed.view(t.ply(), Some(t.side)));
+        // The record's lines `t.replayed` has played.
+        let mut replayed_lines = t.rec.lines.len();
         for (i, c) in commands.iter().enumerate() {
             t.index = i;
             if let Err(Refused { mut refusal, why }) = self.command(t, c)? {
@@ -211,13 +213,20 @@ impl Adjudicator<'_> {
                     },
                 )));
             }
-            if t.changed {
-                // Replay what was added, so later commands see it.
-                match record::replay::<G>(&Record {
-                    result: None,
-                    ..t.rec.clone()
-                }) {
-                    Ok(r) => t.replayed = r,
+            if t.rec.lines.len() != replayed_lines {
+                // Play what was added, so later commands see it: a command
+                // only adds lines, and those before stand as replayed.
+                let played = match t.rec.lines.len() > replayed_lines {
+                    true => record::replay_more(&mut t.replayed, &t.rec, replayed_lines),
+                    false => record::replay::<G>(&Record {
+                        result: None,
+                        ..t.rec.clone()
+                    })
+                    .map(|r| t.replayed = r),
+                };
+                replayed_lines = t.rec.lines.len();
+                match played {
+                    Ok(()) => {}
                     Err(e) => {
                         // The lines this mail added do not replay: the
                         // record on disk is sound, so nobody is asked

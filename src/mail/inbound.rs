@@ -290,17 +290,16 @@ fn automated(msg: &mail_parser::Message, from: Option<&str>) -> Option<String> {
 /// and all, behind a TAB), and a quote is never a bounce. The caller
 /// also lets a copy at the left edge pass in a person's reply.
 fn quotes_our_mail(raw: &[u8]) -> Option<String> {
-    let lf = raw.windows(2).position(|w| w == b"\n\n");
-    let crlf = raw.windows(4).position(|w| w == b"\r\n\r\n");
+    let lf = memchr::memmem::find(raw, b"\n\n");
+    let crlf = memchr::memmem::find(raw, b"\r\n\r\n");
     let body_start = lf.into_iter().chain(crlf).min()?;
     let needle = LOOP_HEADER.as_bytes();
     let body = &raw[body_start..];
-    // At the very start of a line.
-    let found = body.windows(needle.len() + 1).enumerate().any(|(i, w)| {
-        w[..needle.len()].eq_ignore_ascii_case(needle)
-            && w[needle.len()] == b':'
-            && i > 0
-            && body[i - 1] == b'\n'
+    // At the very start of a line: right after a line feed.
+    let found = memchr::memchr_iter(b'\n', body).any(|i| {
+        body[i + 1..].get(..=needle.len()).is_some_and(|w| {
+            w[..needle.len()].eq_ignore_ascii_case(needle) && w[needle.len()] == b':'
+        })
     });
     found.then(|| {
         format!(

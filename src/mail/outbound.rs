@@ -232,10 +232,7 @@ pub enum HeaderError {
 /// # Errors
 /// A [`HeaderError`] saying what is wrong.
 pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or(HeaderError::NoEnd)?;
+    let end = memchr::memmem::find(raw, b"\r\n\r\n").ok_or(HeaderError::NoEnd)?;
     let block = &raw[..end + 2];
     let mut seen: Vec<&str> = Vec::new();
     for line in block.split(|b| *b == b'\n') {
@@ -273,9 +270,15 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
         }
     }
     // The header block alone: the bodies (tens of KB of HTML) say nothing
-    // of the recipients.
-    let msg = mail_parser::MessageParser::default()
-        .parse(&raw[..end + 4])
+    // of the recipients; and of it only To is parsed, the others skipped.
+    static TO_ONLY: std::sync::LazyLock<mail_parser::MessageParser> =
+        std::sync::LazyLock::new(|| {
+            mail_parser::MessageParser::new()
+                .header_address(mail_parser::HeaderName::To)
+                .default_header_ignore()
+        });
+    let msg = TO_ONLY
+        .parse_headers(&raw[..end + 4])
         .ok_or(HeaderError::Unparsed)?;
     let tos: Vec<String> = msg
         .to()
@@ -461,5 +464,22 @@ mod tests {
             check_headers(text.as_bytes(), "alice@example.org"),
             Err(HeaderError::To { .. })
         ));
+        // To parsed as addresses, whatever else is skipped: a second
+        // recipient in it, or a group, is no mail to bob alone.
+        for to in [
+            "bob@example.org, evil@example.com",
+            "Bob <bob@example.org>,\r\n evil@example.com",
+            "friends: bob@example.org, evil@example.com;",
+        ] {
+            let two = text.replacen("To: bob@example.org\r\n", &format!("To: {to}\r\n"), 1);
+            assert_ne!(two, text);
+            assert!(
+                matches!(
+                    check_headers(two.as_bytes(), "bob@example.org"),
+                    Err(HeaderError::To { .. })
+                ),
+                "{to}"
+            );
+        }
     }
 }

@@ -178,7 +178,7 @@ impl Outbox<'_> {
             &rendered.text,
             &today,
         );
-        self.store.write_correspondence(&corr)?;
+        self.store.write_correspondence(corr)?;
         Ok(Some(pack::Entry {
             id,
             envelope: Some(envelope),

@@ -6,7 +6,7 @@
 use super::files::{SyncSet, changes, folder_of, remove_if_there, write_atomic_via, write_over};
 use super::index::{Change, GameFacts};
 use super::spares::Ring;
-use super::{Store, StoreError, io_err, read_opt};
+use super::{Correspondence, Store, StoreError, io_err, read_opt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::collections::{HashMap, HashSet};
@@ -43,6 +43,14 @@ pub struct BatchView {
 pub(super) struct ReadCache {
     changes: u64,
     files: HashMap<OsString, Option<String>>,
+    /// The memories of sent lines read or written in the batch, by their
+    /// first slot's path: each as [`Store::correspondence`] reads it from
+    /// its two slots (over [`CACHED_TEXT`] often, and parsed anew at each
+    /// read otherwise, three times a mail), before it is matched to an
+    /// address (another address may share the file). A write keeps what
+    /// the slots then hold; a batch whose pending writes are dropped
+    /// forgets them all.
+    sent: HashMap<OsString, Arc<Correspondence>>,
 }
 
 /// The longest text a batch keeps of what it read: a record, a player's
@@ -78,6 +86,18 @@ pub struct PendingWrites {
     /// What the records written from a record in hand say of their games
     /// ([`Store::write_game_known`]), for the index.
     known: HashMap<OsString, GameFacts>,
+}
+
+impl ReadCache {
+    /// Empties the cache when the data folder has changed since it was
+    /// filled ([`changes`] gave `now`).
+    fn fresh(&mut self, now: u64) {
+        if self.changes != now {
+            self.files.clear();
+            self.sent.clear();
+            self.changes = now;
+        }
+    }
 }
 
 impl PendingWrites {
@@ -150,7 +170,10 @@ impl Store {
             return Ok(());
         };
         let pending = std::mem::take(&mut *lock(&batch.pending));
-        self.apply(pending)?;
+        if let Err(e) = self.apply(pending) {
+            lock(&batch.read).sent.clear();
+            return Err(e);
+        }
         for p in std::mem::take(&mut *lock(&batch.stale)) {
             let _ = fs::remove_file(p);
         }
@@ -310,6 +333,7 @@ impl Store {
     pub fn discard(&self) {
         if let Some(batch) = &self.batch {
             *lock(&batch.pending) = PendingWrites::default();
+            lock(&batch.read).sent.clear();
         }
     }
 
@@ -427,10 +451,7 @@ impl Store {
         let now = changes();
         {
             let mut cache = lock(&b.read);
-            if cache.changes != now {
-                cache.files.clear();
-                cache.changes = now;
-            }
+            cache.fresh(now);
             if let Some(text) = cache.files.get(p.as_os_str()) {
                 return Ok(text.clone());
             }
@@ -443,6 +464,34 @@ impl Store {
             }
         }
         Ok(text)
+    }
+
+    /// The memory of sent lines whose first slot is `key`, as the batch
+    /// last read or wrote it ([`ReadCache::sent`]), kept there or taken
+    /// out (for a change, which keeps it again); `None` on a plain store,
+    /// or when the batch has not.
+    pub(super) fn cached_sent(&self, key: &Path, take: bool) -> Option<Arc<Correspondence>> {
+        let mut cache = lock(&self.batch.as_ref()?.read);
+        cache.fresh(changes());
+        match take {
+            true => cache.sent.remove(key.as_os_str()),
+            false => cache.sent.get(key.as_os_str()).cloned(),
+        }
+    }
+
+    /// Keeps `read` as the memory of sent lines whose first slot is
+    /// `key`, read from its slots when [`changes`] gave `now` before
+    /// they were read (not kept when the data folder changed since), or
+    /// written to them (`now`: `None`).
+    pub(super) fn cache_sent(&self, key: &Path, read: Arc<Correspondence>, now: Option<u64>) {
+        let Some(b) = &self.batch else {
+            return;
+        };
+        let mut cache = lock(&b.read);
+        cache.fresh(changes());
+        if now.is_none_or(|now| now == cache.changes) {
+            cache.sent.insert(key.as_os_str().to_owned(), read);
+        }
     }
 
     /// A TOML file read into `T`, or `None` when it does not exist.

@@ -116,6 +116,7 @@ fn day_of(day: &str) -> Option<Day> {
 }
 
 /// `day` as `YYYY-MM-DD` (empty when out of chrono's range).
+/// Empty for a day that has no date (see [`Correspondence::as_written`]).
 fn day_text(day: Day) -> String {
     chrono::NaiveDate::from_num_days_from_ce_opt(day)
         .map(|d| d.format("%Y-%m-%d").to_string())
@@ -351,6 +352,16 @@ impl Correspondence {
         Ok(body)
     }
 
+    /// Leaves out the lines of a day that has no date, as
+    /// [`Correspondence::body`] does: this state is then what its body
+    /// reads back as.
+    pub(super) fn drop_undated(&mut self) {
+        let dated = |day: Day| chrono::NaiveDate::from_num_days_from_ce_opt(day).is_some();
+        if !self.lines.values().all(|&day| dated(day)) {
+            self.lines.retain(|_, day| dated(*day));
+        }
+    }
+
     /// This state as the text of a slot with sequence number `seq`, as
     /// the store writes it.
     ///
@@ -488,6 +499,16 @@ impl Correspondence {
                 .unwrap_or_default();
             self.threads.remove(&oldest);
         }
+    }
+}
+
+/// What `address` has in the files of `other`, another address with the
+/// same hash: nothing, where `other`'s state was read from (the next write
+/// goes to the other slot).
+pub(super) fn for_address(other: &Correspondence, address: &str) -> Correspondence {
+    Correspondence {
+        stored: other.stored,
+        ..Correspondence::new(address)
     }
 }
 

@@ -5,7 +5,8 @@
 //! atomic").
 
 use super::{StoreError, io_err};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
+use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -114,10 +115,16 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 /// whatever every other program has yet to write there (a backup, a mail
 /// queue, a build), which made a one-mail poll wait ten times as long
 /// beside a big copy.
+///
+/// Its sets are kept by a path's bytes as the store spells it (each joined
+/// from the data folder's root the same way), compared whole, not
+/// component by component as a `Path` is, at some fifty notes a mail; a
+/// path noted under two spellings is only synced twice. Which folders hold
+/// which files is found by their components, once, at the sync.
 #[derive(Debug, Default)]
 pub struct SyncSet {
-    files: BTreeSet<PathBuf>,
-    folders: BTreeSet<PathBuf>,
+    files: BTreeSet<OsString>,
+    folders: BTreeSet<OsString>,
 }
 
 /// Files held open at once by a sync: well under the usual limit of 1,024
@@ -128,12 +135,16 @@ impl SyncSet {
     /// File `p`'s data must be durable (its folder's entry is another
     /// matter: [`SyncSet::made`]).
     pub(crate) fn file(&mut self, p: &Path) {
-        self.files.insert(p.to_path_buf());
+        if !self.files.contains(p.as_os_str()) {
+            self.files.insert(p.as_os_str().to_owned());
+        }
     }
 
     /// The entries of folder `p` changed.
     pub(crate) fn folder(&mut self, p: &Path) {
-        self.folders.insert(p.to_path_buf());
+        if !self.folders.contains(p.as_os_str()) {
+            self.folders.insert(p.as_os_str().to_owned());
+        }
     }
 
     /// File `p` was made (or written anew) in its folder: its data and its
@@ -170,14 +181,14 @@ impl SyncSet {
             return Ok(());
         }
         super::crashpoint::reach();
-        let holding: BTreeSet<&Path> = files.iter().map(|f| folder_of(f)).collect();
-        let (last, first): (Vec<PathBuf>, Vec<PathBuf>) = folders
+        let holding: HashSet<&Path> = files.iter().map(|f| folder_of(Path::new(f))).collect();
+        let (last, first): (Vec<OsString>, Vec<OsString>) = folders
             .into_iter()
-            .partition(|d| holding.contains(d.as_path()));
-        let first: Vec<ToSync> = (files.into_iter().map(|p| (p, false)))
-            .chain(first.into_iter().map(|d| (d, true)))
+            .partition(|d| holding.contains(Path::new(d)));
+        let first: Vec<ToSync> = (files.into_iter().map(|p| (p.into(), false)))
+            .chain(first.into_iter().map(|d| (d.into(), true)))
             .collect();
-        let last: Vec<ToSync> = last.into_iter().map(|d| (d, true)).collect();
+        let last: Vec<ToSync> = last.into_iter().map(|d| (d.into(), true)).collect();
         for round in [first, last] {
             for chunk in round.chunks(OPEN_AT_ONCE) {
                 sync_open(chunk)?;

@@ -526,31 +526,69 @@ impl Store {
     /// What pbem lately sent `address` (lower case): its threads and the
     /// lines of its mails, from the newest whole one of its two
     /// slots; from a file of the single-file form when neither is whole
-    /// (a torn write of that form reads as missing).
+    /// (a torn write of that form reads as missing). Shared with the
+    /// batch, which keeps what it read: to look at; to change it and
+    /// write it, [`Store::correspondence`].
+    ///
+    /// # Errors
+    /// I/O errors.
+    pub fn sent_memory(&self, address: &str) -> Result<Arc<Correspondence>, StoreError> {
+        let key = self.correspondence_file(address, "0");
+        let read = match self.cached_sent(&key, false) {
+            Some(read) => read,
+            None => {
+                // Taken before the slots are read: a change during it
+                // keeps them out of the cache.
+                let now = files::changes();
+                let read = Arc::new(self.read_sent(address)?);
+                self.cache_sent(&key, read.clone(), Some(now));
+                read
+            }
+        };
+        Ok(match read.address == address {
+            true => read,
+            false => Arc::new(correspondence::for_address(&read, address)),
+        })
+    }
+
+    /// [`Store::sent_memory`] to change and write
+    /// ([`Store::write_correspondence`]): taken out of the batch's keeping
+    /// until it is written.
     ///
     /// # Errors
     /// I/O errors.
     pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
+        let read = match self.cached_sent(&self.correspondence_file(address, "0"), true) {
+            Some(read) => Arc::unwrap_or_clone(read),
+            None => self.read_sent(address)?,
+        };
+        Ok(match read.address == address {
+            true => read,
+            false => correspondence::for_address(&read, address),
+        })
+    }
+
+    /// The memory of sent lines in `address`'s files, whoever's it is
+    /// (another address may share its hash), with where it was read from;
+    /// `address`'s own, empty, when the files hold none.
+    fn read_sent(&self, address: &str) -> Result<Correspondence, StoreError> {
         let slots = [
             self.read_advisory(&self.correspondence_file(address, "0"))?,
             self.read_advisory(&self.correspondence_file(address, "1"))?,
         ];
         let mut stored = correspondence::Stored::default();
-        let found: Option<Correspondence> =
-            match correspondence::newest(slots.each_ref().map(Option::as_deref)) {
-                Some((slot, seq, state)) => {
-                    stored.seq = seq;
-                    stored.slot = Some(slot);
-                    state
-                }
-                None => {
-                    let legacy = self.read_advisory(&self.correspondence_file(address, "json"))?;
-                    stored.legacy = legacy.is_some();
-                    legacy.and_then(|t| Correspondence::from_json(&t))
-                }
-            };
-        // Two addresses with one hash: the other's file is not ours.
-        let found = found.filter(|c| c.address == address);
+        let found = match correspondence::newest(slots.each_ref().map(Option::as_deref)) {
+            Some((slot, seq, state)) => {
+                stored.seq = seq;
+                stored.slot = Some(slot);
+                state
+            }
+            None => {
+                let legacy = self.read_advisory(&self.correspondence_file(address, "json"))?;
+                stored.legacy = legacy.is_some();
+                legacy.and_then(|t| Correspondence::from_json(&t))
+            }
+        };
         Ok(Correspondence {
             stored,
             ..found.unwrap_or_else(|| Correspondence::new(address))
@@ -565,7 +603,7 @@ impl Store {
     ///
     /// # Errors
     /// Any I/O error.
-    pub fn write_correspondence(&self, c: &Correspondence) -> Result<(), StoreError> {
+    pub fn write_correspondence(&self, mut c: Correspondence) -> Result<(), StoreError> {
         let paths = ["0", "1"].map(|ext| self.correspondence_file(&c.address, ext));
         let body = c.body().map_err(|source| StoreError::Json {
             what: paths[0].display().to_string(),
@@ -582,6 +620,15 @@ impl Store {
         if c.stored.legacy {
             self.remove_file(&self.correspondence_file(&c.address, "json"))?;
         }
+        // What the slots now hold, read back: this state in the slot just
+        // written, the newest.
+        c.stored = correspondence::Stored {
+            seq: c.stored.seq + 1,
+            slot: Some(slot),
+            legacy: false,
+        };
+        c.drop_undated();
+        self.cache_sent(&paths[0], Arc::new(c), None);
         Ok(())
     }
 

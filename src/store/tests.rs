@@ -330,7 +330,7 @@ fn one_more(s: &Store, address: &str, mail: &str) -> Correspondence {
         &format!("the text of {mail}"),
         "2026-11-20",
     );
-    s.write_correspondence(&c).unwrap();
+    s.write_correspondence(c).unwrap();
     s.correspondence(address).unwrap()
 }
 
@@ -523,4 +523,72 @@ fn a_hashed_name_is_the_hash_in_sixteen_hex_digits() {
         s.player_path(" Bob@Example.org "),
         dir.path().join("players").join(format!("{h:016x}.toml"))
     );
+}
+
+/// A batch keeps the memories of sent lines it reads and writes: each
+/// read of one is what its slots, as the batch left them, hold: through
+/// writes, a sync, dropped changes, a file of the single-file form, and a
+/// file that is another address's (two addresses with one hash).
+#[test]
+fn a_batch_reads_a_memory_of_sent_lines_as_its_slots_hold_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let (alice, bob, carol) = ("alice@example.org", "bob@example.org", "carol@example.org");
+    // Alice's in the single-file form; Bob's file holds Carol's state.
+    let mut old = Correspondence::new(alice);
+    old.sent(None, "s", "<o@x>", None, "an old line", "2026-11-20");
+    let json = serde_json::json!({ "address": alice, "threads": {}, "lines": {} });
+    fs::write(s.correspondence_file(alice, "json"), json.to_string()).unwrap();
+    let mut theirs = Correspondence::new(carol);
+    theirs.sent(
+        Some("bz-9"),
+        "s",
+        "<c@x>",
+        None,
+        "carol's line",
+        "2026-11-20",
+    );
+    fs::write(s.correspondence_file(bob, "0"), theirs.slot(4).unwrap()).unwrap();
+    let b = s.batch().unwrap();
+    let uncached = |a: &str| {
+        let read = b.read_sent(a).unwrap();
+        match read.address == a {
+            true => read,
+            false => correspondence::for_address(&read, a),
+        }
+    };
+    for round in 0..40 {
+        for a in [alice, bob, carol] {
+            let seen = b.sent_memory(a).unwrap();
+            assert_eq!(*seen, uncached(a), "{a}, round {round}");
+            assert_eq!(*b.sent_memory(a).unwrap(), *seen, "read twice");
+            let mut c = b.correspondence(a).unwrap();
+            assert_eq!(c, *seen, "taken to change");
+            drop(seen);
+            c.sent(
+                Some("bz-1"),
+                "s",
+                &format!("<m{round}@x>"),
+                None,
+                &format!("line {round} of {a}\nand {}", round * 7),
+                &format!("2026-11-{:02}", 1 + round % 28),
+            );
+            if round % 3 != 1 {
+                b.write_correspondence(c).unwrap();
+            }
+        }
+        match round % 9 {
+            4 => b.sync().unwrap(),
+            7 => b.discard(),
+            _ => {}
+        }
+    }
+    b.sync().unwrap();
+    for a in [alice, bob, carol] {
+        assert_eq!(
+            *b.sent_memory(a).unwrap(),
+            s.correspondence(a).unwrap(),
+            "{a}"
+        );
+    }
 }

@@ -14,7 +14,7 @@ pub mod write;
 
 pub use match_info::MatchInfo;
 pub use read::{Entry, Event, MoveLine, Record, plies};
-pub use replay::{Replayed, TakenBack, replay};
+pub use replay::{Replayed, TakenBack, replay, replay_more};
 pub use verdict::Verdict;
 
 use std::fmt;

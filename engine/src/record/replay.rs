@@ -81,16 +81,9 @@ pub fn result_word<G: Game>(end: Option<&End>) -> &'static str {
 /// the replay, at the `result` line.
 pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
     debug_assert_eq!(record.rules, G::RULES);
-    let err = |line: usize, message: String| RecordError {
-        file: record.file.clone(),
-        line,
-        message,
-    };
-    let name = |s: Side| G::RULES.side_name(s);
-    let mut pos = G::start(record.first_side());
     // A position and a move for each line but the events.
     let mut positions = Vec::with_capacity(record.lines.len() + 1);
-    positions.push(pos.clone());
+    positions.push(G::start(record.first_side()));
     let mut out = Replayed {
         positions,
         moves: Vec::with_capacity(record.lines.len()),
@@ -100,7 +93,66 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
         takebacks_asked: PerSide::default(),
         taken_back: Vec::new(),
     };
-    for ml in &record.lines {
+    play_lines(&mut out, record, 0)?;
+    let name = |s: Side| G::RULES.side_name(s);
+    let pos = out.position();
+    let err = |line: usize, message: String| RecordError {
+        file: record.file.clone(),
+        line,
+        message,
+    };
+    if let Some((claimed, line)) = record.result {
+        let actual = out.result();
+        if claimed != actual {
+            let (claimed, actual) = (claimed.word(G::RULES), actual.word(G::RULES));
+            let why = match &out.end {
+                None => format!("the game is still in play, {} to move", name(pos.turn())),
+                Some(end) => end.reason.clone(),
+            };
+            return Err(err(
+                line,
+                format!("result = \"{claimed}\" but the moves give \"{actual}\" ({why})"),
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// `replayed`, the replay of `record`'s lines before `from` (by
+/// [`replay`] or this), carried on through the lines from `from` on: the
+/// lines added to the record since, as a mail's commands add them. It is
+/// then what [`replay`] gives of the whole record without its `result`,
+/// without playing the lines before again.
+///
+/// # Errors
+/// As [`replay`], for the lines from `from` on; `replayed` is then left
+/// part-way, to be thrown away.
+pub fn replay_more<G: Game>(
+    replayed: &mut Replayed<G>,
+    record: &Record,
+    from: usize,
+) -> Result<(), RecordError> {
+    debug_assert_eq!(record.rules, G::RULES);
+    play_lines(replayed, record, from)
+}
+
+/// Plays `record`'s lines from `from` on into `out`, which holds the
+/// replay of those before, then finds how the game stands at the end.
+fn play_lines<G: Game>(
+    out: &mut Replayed<G>,
+    record: &Record,
+    from: usize,
+) -> Result<(), RecordError> {
+    let err = |line: usize, message: String| RecordError {
+        file: record.file.clone(),
+        line,
+        message,
+    };
+    let name = |s: Side| G::RULES.side_name(s);
+    // The last position stands for the game between lines (a takeback
+    // accepted goes back to an earlier one).
+    let mut pos = out.position().clone();
+    for ml in record.lines.iter().skip(from) {
         let ply = out.moves.len() as u32 + 1;
         let after_end = |end: &End| {
             let what = match &ml.entry {
@@ -153,7 +205,7 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
                         format!("{n}. does not fit here: the last move was {}.", ply - 1),
                     ));
                 }
-                apply_event(&mut out, *ev, ml, name).map_err(|m| err(ml.line, m))?;
+                apply_event(out, *ev, ml, name).map_err(|m| err(ml.line, m))?;
                 if *ev == Event::TakebackAccepted {
                     pos = out.position().clone();
                 }
@@ -163,21 +215,7 @@ pub fn replay<G: Game>(record: &Record) -> Result<Replayed<G>, RecordError> {
     if out.end.is_none() {
         out.end = game::outcome(&pos);
     }
-    if let Some((claimed, line)) = record.result {
-        let actual = out.result();
-        if claimed != actual {
-            let (claimed, actual) = (claimed.word(G::RULES), actual.word(G::RULES));
-            let why = match &out.end {
-                None => format!("the game is still in play, {} to move", name(pos.turn())),
-                Some(end) => end.reason.clone(),
-            };
-            return Err(err(
-                line,
-                format!("result = \"{claimed}\" but the moves give \"{actual}\" ({why})"),
-            ));
-        }
-    }
-    Ok(out)
+    Ok(())
 }
 
 /// Whether a move line's side and number (when written) are the side to

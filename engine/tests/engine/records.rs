@@ -286,3 +286,66 @@ fn a_line_after_the_rules_end_is_refused_as_such_in_every_game() {
         pbem_engine::with_game!(rules, G => a_line_after_the_rules_end_is_refused_as_such::<G>());
     }
 }
+
+/// `replay_more` carries a replay of a record's first lines through the
+/// rest as a whole replay would play them: the same positions, moves,
+/// end, offers and takebacks, or the same error at the same line. Over
+/// random games of every game with random events (most out of place)
+/// put among their moves, split at every line.
+fn replay_more_is_a_whole_replay<G: Game>() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as usize % n
+    };
+    // Whole replays that went, and that failed, compared.
+    let mut compared = [0, 0];
+    for (seed, events) in (0..6).zip([0, 1, 2, 3, 6, 6]) {
+        for first in game::first_sides::<G>() {
+            let mut rec = random_record::<G>(seed, first, 40);
+            rec.result = None;
+            for _ in 0..events {
+                let at = next(rec.lines.len() + 1);
+                let side = [None, Some(Side::A), Some(Side::B)][next(3)];
+                rec.lines.insert(
+                    at,
+                    MoveLine {
+                        line: 1000 + at,
+                        number: None,
+                        side,
+                        entry: Entry::Event(Event::ALL[next(Event::ALL.len())]),
+                        time: None,
+                        message_id: None,
+                    },
+                );
+            }
+            let whole = record::replay::<G>(&rec);
+            for from in 0..=rec.lines.len() {
+                let head = Record {
+                    lines: rec.lines[..from].to_vec(),
+                    ..rec.clone()
+                };
+                let Ok(mut more) = record::replay::<G>(&head) else {
+                    continue;
+                };
+                let carried = record::replay_more(&mut more, &rec, from).map(|()| more);
+                compared[usize::from(whole.is_err())] += 1;
+                match (&whole, carried) {
+                    (Ok(w), Ok(c)) => assert_eq!(format!("{w:?}"), format!("{c:?}"), "from {from}"),
+                    (Err(w), Err(c)) => assert_eq!(w.to_string(), c.to_string(), "from {from}"),
+                    (w, c) => panic!("from {from}: {w:?} against {c:?}"),
+                }
+            }
+        }
+    }
+    assert!(compared.iter().all(|&n| n > 20), "{compared:?}");
+}
+
+#[test]
+fn a_replay_carried_on_is_a_whole_replay_in_every_game() {
+    for rules in Rules::ALL {
+        pbem_engine::with_game!(rules, G => replay_more_is_a_whole_replay::<G>());
+    }
+}
