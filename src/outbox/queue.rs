@@ -407,11 +407,14 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         }
         drop(all);
         held_in_all += held.len();
+        let waits = holding && !held.is_empty();
         let done = Unsettled {
             keep: out.failed != failed_before || batch.damage.is_some(),
             batch,
             held,
-            sent,
+            // Closed while it waits (opened again to note the settled
+            // replies): many small batches may wait at once.
+            sent: sent.filter(|_| !waits),
         };
         match holding {
             true => unsettled.push(done),

@@ -33,6 +33,12 @@ pub struct MaildirSink {
     known: Mutex<HashSet<PathBuf>>,
     /// The time of the last mail delivered ([`MaildirSink::stamp`]).
     stamped: Mutex<SystemTime>,
+    /// Why a settle on the way ([`MAX_HELD`]) failed: the next
+    /// [`Transport::settle`] fails too, since the mails held before it
+    /// may not be taken as sent.
+    failed: Mutex<Option<String>>,
+    /// [`MAX_HELD`], but in tests.
+    max_held: usize,
 }
 
 /// The deliveries held, and where each goes in `new/` (to find the same
@@ -70,6 +76,8 @@ impl MaildirSink {
             held: Mutex::new(None),
             known: Mutex::new(HashSet::new()),
             stamped: Mutex::new(SystemTime::UNIX_EPOCH),
+            failed: Mutex::new(None),
+            max_held: MAX_HELD,
         }
     }
 
@@ -119,11 +127,12 @@ impl MaildirSink {
             let holding = held.get_or_insert_with(Holding::default);
             holding.names.insert(new.clone());
             holding.list.push(Held { tmp, new, made });
-            holding.list.len() >= MAX_HELD
+            holding.list.len() >= self.max_held
         };
-        if full {
-            self.settle_held(true)
-                .map_err(|e| std::io::Error::other(e.message))?;
+        if full && let Err(e) = self.settle_held(true) {
+            let mut failed = self.failed.lock().unwrap_or_else(PoisonError::into_inner);
+            failed.get_or_insert_with(|| e.message.clone());
+            return Err(std::io::Error::other(e.message));
         }
         Ok(())
     }
@@ -196,11 +205,21 @@ impl Transport for MaildirSink {
     }
 
     fn settle(&self) -> Result<(), SendError> {
-        self.settle_held(false)
+        let settled = self.settle_held(false);
+        let failed = self
+            .failed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        match failed {
+            Some(why) => Err(SendError::transient(why)),
+            None => settled,
+        }
     }
 
     fn finish(&self) {
         *self.known() = HashSet::new();
+        *self.failed.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
 
@@ -399,6 +418,35 @@ mod tests {
         sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
         sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
         assert_eq!(count("new"), 4);
+    }
+
+    #[test]
+    fn a_settle_on_the_way_that_failed_fails_the_settle_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let sink = MaildirSink {
+            max_held: 2,
+            ..MaildirSink::new(dir.path())
+        };
+        let mails: Vec<Vec<u8>> = (0..3)
+            .map(|n| reply("bob@example.org", &n.to_string()))
+            .collect();
+        let send = |raw: &Vec<u8>| sink.send(&envelope_of(raw).unwrap(), raw);
+        assert!(sink.hold());
+        send(&mails[0]).unwrap();
+        let new = dir.path().join("bob@example.org/new");
+        fs::rename(&new, dir.path().join("moved")).unwrap();
+        assert!(send(&mails[1]).is_err(), "the settle on the way fails");
+        fs::rename(dir.path().join("moved"), &new).unwrap();
+        send(&mails[2]).unwrap();
+        // The first two may not be taken as sent: the settle says so,
+        // though what it held since went.
+        assert!(sink.settle().is_err());
+        assert!(sink.hold());
+        for raw in &mails {
+            send(raw).unwrap();
+        }
+        sink.settle().unwrap();
+        assert_eq!(fs::read_dir(&new).unwrap().count(), 3, "each once");
     }
 
     #[test]
