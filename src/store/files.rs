@@ -190,16 +190,23 @@ impl SyncSet {
             .collect();
         let last: Vec<ToSync> = last.into_iter().map(|d| (d.into(), true)).collect();
         for round in [first, last] {
-            for chunk in round.chunks(OPEN_AT_ONCE) {
-                sync_open(chunk)?;
-            }
+            sync_paths(&round)?;
         }
         Ok(())
     }
 }
 
 /// A path to sync: a file's data, or a folder whole (`true`).
-type ToSync = (PathBuf, bool);
+pub(crate) type ToSync = (PathBuf, bool);
+
+/// Syncs every one of `paths` at once ([`sync_open`]), [`OPEN_AT_ONCE`]
+/// of them open at a time; one that is gone is passed over.
+///
+/// # Errors
+/// The first that could not be opened or synced.
+pub(crate) fn sync_paths(paths: &[ToSync]) -> Result<(), StoreError> {
+    paths.chunks(OPEN_AT_ONCE).try_for_each(sync_open)
+}
 
 /// Opens each of `paths` (passing over one that is gone), then syncs
 /// them all at once ([`super::syncers`]). Opened here, on the calling

@@ -88,11 +88,12 @@ pub use correspondence::Correspondence;
 pub use error::StoreError;
 pub(crate) use error::io_err;
 pub(crate) use files::sync_folder;
+pub(crate) use files::sync_paths;
 use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
 pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
 pub use processed::Processed;
 pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile, UnknownSide};
-pub(crate) use syncers::{Open, sync_all};
+pub(crate) use syncers::Open;
 
 /// The data folder.
 #[derive(Clone, Debug)]

@@ -9,7 +9,6 @@
 
 use super::{SendError, Transport};
 use crate::mailbox::Maildir;
-use crate::store::Open;
 use lettre::address::Envelope;
 use std::collections::HashSet;
 use std::fs::File;
@@ -65,9 +64,6 @@ struct Held {
 /// ([`crate::outbox::queue`]); the more a settle holds, the fewer times
 /// it syncs a recipient's `new/` that several of its mails went to.
 const MAX_HELD: usize = 8192;
-
-/// The most files or folders a settle opens at once to sync them.
-const SYNC_CHUNK: usize = 256;
 
 impl MaildirSink {
     pub fn new(folder: impl Into<PathBuf>) -> MaildirSink {
@@ -153,7 +149,9 @@ impl MaildirSink {
             return Ok(());
         }
         let mut folders: HashSet<PathBuf> = held.iter().flat_map(|h| h.made.clone()).collect();
-        sync(held.iter().map(|h| &h.tmp), true)?;
+        // Whole (`fsync`), as a new file's size must be on disk too; one
+        // gone since fails its rename below.
+        sync(held.iter().map(|h| (h.tmp.clone(), true)).collect())?;
         for h in held {
             std::fs::rename(&h.tmp, &h.new)
                 .map_err(|e| SendError::transient(format!("{}: {e}", h.new.display())))?;
@@ -162,29 +160,15 @@ impl MaildirSink {
             }
         }
         // A folder gone since cannot hold a delivery to sync.
-        sync(folders.iter(), false)
+        sync(folders.into_iter().map(|d| (d, true)).collect())
     }
 }
 
-/// Syncs the files or folders at `paths` side by side (the disk merges
-/// their cache flushes), as the data folder's files are synced, a chunk
-/// of them open at a time: a one-mail process syncs its few deliveries on
-/// its own thread. One that cannot be opened is an error when `must`.
-fn sync<'a>(paths: impl Iterator<Item = &'a PathBuf>, must: bool) -> Result<(), SendError> {
-    let failed = |p: &Path, e: io::Error| SendError::transient(format!("{}: {e}", p.display()));
-    let paths: Vec<&PathBuf> = paths.collect();
-    for chunk in paths.chunks(SYNC_CHUNK) {
-        let mut open: Vec<Open> = Vec::with_capacity(chunk.len());
-        for p in chunk {
-            match File::open(p) {
-                Ok(f) => open.push(((*p).clone(), true, f)),
-                Err(e) if must => return Err(failed(p, e)),
-                Err(_) => {}
-            }
-        }
-        crate::store::sync_all(open).map_err(|e| SendError::transient(e.to_string()))?;
-    }
-    Ok(())
+/// Syncs `paths` side by side (the disk merges their cache flushes), as
+/// the data folder's files are synced, a chunk of them open at a time: a
+/// one-mail process syncs its few deliveries on its own thread.
+fn sync(paths: Vec<(PathBuf, bool)>) -> Result<(), SendError> {
+    crate::store::sync_paths(&paths).map_err(|e| SendError::transient(e.to_string()))
 }
 
 impl Transport for MaildirSink {
