@@ -19,6 +19,7 @@ pub use svg::svg;
 
 use crate::geom::{Geometry, Sq};
 use crate::side::Side;
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 /// The fill of an ASCII square on a heaven square (Toroidal Checkers).
@@ -103,11 +104,13 @@ pub struct Piece {
     pub kind: Kind,
     /// What its disc shows: the height of a stack (`3`), `K` for a king,
     /// `C` for a COIN piece; may be empty.
-    pub label: String,
+    pub label: Cow<'static, str>,
     /// The piece on the ASCII board: `B3`, `*R*`, `WW`.
-    pub ascii: String,
-    /// The piece in words, for a tooltip: "black tower of 3".
-    pub name: String,
+    pub ascii: Cow<'static, str>,
+    /// The piece in words, for a tooltip: "black tower of 3". (The three
+    /// are most often words of the game's own, lent, not made: a board
+    /// is built for every mail.)
+    pub name: Cow<'static, str>,
 }
 
 /// What stands on a grid crossing.
@@ -207,20 +210,28 @@ pub fn counted(side: Side, n: u8, what: &str) -> Piece {
         Side::A => (Colour::Black, 'B', "black"),
         Side::B => (Colour::Red, 'R', "red"),
     };
-    // Made for every square of every board drawn: without the
-    // formatting machinery.
-    let mut number = String::with_capacity(3);
-    push_number(&mut number, u16::from(n));
-    let mut ascii = String::with_capacity(1 + number.len());
-    ascii.push(letter);
-    ascii.push_str(&number);
+    // Made for every square of every board drawn: the label and the
+    // ASCII piece are the same few words every time, made once.
+    static WORDS: std::sync::LazyLock<[Vec<(String, String)>; 2]> =
+        std::sync::LazyLock::new(|| {
+            ['B', 'R'].map(|letter| {
+                (0..=u8::MAX)
+                    .map(|n| {
+                        let mut number = String::with_capacity(3);
+                        push_number(&mut number, u16::from(n));
+                        (format!("{letter}{number}"), number)
+                    })
+                    .collect()
+            })
+        });
+    let (ascii, number) = &WORDS[usize::from(letter == 'R')][usize::from(n)];
     Piece {
         side,
         colour,
         kind: Kind::Counted(n),
-        name: [name, " ", what, " of ", &number].concat(),
-        label: number,
-        ascii,
+        name: [name, " ", what, " of ", number].concat().into(),
+        label: Cow::Borrowed(number.as_str()),
+        ascii: Cow::Borrowed(ascii.as_str()),
     }
 }
 

@@ -13,10 +13,10 @@ use crate::board::{Board, Shade, Square, Words, push_number};
 use crate::geom::{Geometry, Sq};
 
 /// What one square shows.
-#[derive(Clone, Debug, Default)]
-pub struct Cell {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cell<'a> {
     /// The piece (`B3`, `r2`); empty: the square's number is shown.
-    pub piece: String,
+    pub piece: &'a str,
     /// Padding character: `' '`, or a shade that marks a kind of square
     /// (Toroidal Checkers' heaven).
     pub fill: Option<char>,
@@ -24,47 +24,67 @@ pub struct Cell {
     pub marked: bool,
 }
 
+/// How many digits `n` has in decimal.
+fn digits(n: u16) -> usize {
+    match n {
+        10_000.. => 5,
+        1_000.. => 4,
+        100.. => 3,
+        10.. => 2,
+        _ => 1,
+    }
+}
+
+/// `n` times `c` onto `out` (a run of padding or rule).
+fn push_run(out: &mut String, c: char, n: usize) {
+    const DASHES: &str = "--------------------------------";
+    const SPACES: &str = "                                ";
+    match c {
+        '-' if n <= DASHES.len() => out.push_str(&DASHES[..n]),
+        ' ' if n <= SPACES.len() => out.push_str(&SPACES[..n]),
+        _ => out.extend(std::iter::repeat_n(c, n)),
+    }
+}
+
 /// Draws `geometry` with each square's [`Cell`]. `corner(r, c)` gives the
 /// character at grid line crossing `(r, c)` (0..=height, 0..=width), `'+'`
 /// by default; Guerrilla Checkers draws its stones there. With `flip` the
 /// board is turned 180°, for the player who sits at the other end.
-pub fn grid(
+pub fn grid<'a>(
     geometry: Geometry,
     flip: bool,
-    cell: impl Fn(Sq) -> Cell,
+    cell: impl Fn(Sq) -> Cell<'a>,
     corner: impl Fn(u8, u8) -> char,
 ) -> String {
     let (w, h) = (geometry.width, geometry.height);
-    let cells: Vec<Cell> = (0..geometry.squares()).map(|s| cell(Sq(s))).collect();
-    // Each square's text, once: its piece, or its number; and its width.
-    let labels: Vec<(std::borrow::Cow<'_, str>, usize)> = cells
-        .iter()
-        .enumerate()
-        .map(|(s, c)| {
-            let text: std::borrow::Cow<'_, str> = if c.piece.is_empty() {
-                let mut number = String::with_capacity(3);
-                push_number(&mut number, Sq(s as u8).number());
-                number.into()
+    // Each square's cell and the width of what it shows: its piece, or
+    // its number (written where it is drawn, not kept).
+    let cells: Vec<(Cell<'a>, usize)> = (0..geometry.squares())
+        .map(|s| {
+            let c = cell(Sq(s));
+            let width = if c.piece.is_empty() {
+                digits(Sq(s).number())
+            } else if c.piece.is_ascii() {
+                c.piece.len()
             } else {
-                c.piece.as_str().into()
+                c.piece.chars().count()
             };
-            let width = text.chars().count();
-            (text, width)
+            (c, width)
         })
         .collect();
-    let inner = labels
+    let inner = cells
         .iter()
         .map(|(_, w)| *w)
         .max()
         .unwrap_or(2)
-        .max(Sq(geometry.squares() - 1).to_string().len());
+        .max(digits(Sq(geometry.squares() - 1).number()));
     let order = |i: u8, n: u8| if flip { n - 1 - i } else { i };
     let line_order = |i: u8, n: u8| if flip { n - i } else { i };
     let mut out =
         String::with_capacity((usize::from(w) * (inner + 3) + 12) * (2 * usize::from(h) + 2));
     // The column numbers, each over its squares' numbers (right-aligned
     // as they are); turned with the board.
-    out.push_str(column_numbers((0..w).map(|vc| order(vc, w) + 1), inner).trim_end());
+    column_numbers_onto(&mut out, (0..w).map(|vc| order(vc, w) + 1), inner);
     out.push('\n');
     for vr in 0..=h {
         // The rule above display row vr.
@@ -73,7 +93,7 @@ pub fn grid(
             let c_line = line_order(vc, w);
             out.push(corner(r_line, c_line));
             if vc < w {
-                out.extend(std::iter::repeat_n('-', inner + 2));
+                push_run(&mut out, '-', inner + 2);
             }
         }
         out.push('\n');
@@ -84,25 +104,29 @@ pub fn grid(
         out.push('|');
         for vc in 0..w {
             let c = order(vc, w);
-            let s = geometry.at(r, c).index();
-            let (text, width) = &labels[s];
-            let fill = cells[s].fill.unwrap_or(' ');
+            let s = geometry.at(r, c);
+            let (cell, width) = &cells[s.index()];
+            let fill = cell.fill.unwrap_or(' ');
             let pad = inner - width;
             // Numbers line up to the right, pieces sit in the middle.
-            let (left, right) = if cells[s].piece.is_empty() {
+            let (left, right) = if cell.piece.is_empty() {
                 (pad, 0)
             } else {
                 (pad / 2 + pad % 2, pad / 2)
             };
-            let (open, close) = if cells[s].marked {
+            let (open, close) = if cell.marked {
                 ('[', ']')
             } else {
                 (fill, fill)
             };
             out.push(open);
-            out.extend(std::iter::repeat_n(fill, left));
-            out.push_str(text);
-            out.extend(std::iter::repeat_n(fill, right));
+            push_run(&mut out, fill, left);
+            if cell.piece.is_empty() {
+                push_number(&mut out, s.number());
+            } else {
+                out.push_str(cell.piece);
+            }
+            push_run(&mut out, fill, right);
             out.push(close);
             out.push('|');
         }
@@ -117,20 +141,29 @@ pub fn grid(
 
 /// The line of column numbers over a grid whose squares are `inner`
 /// wide: each number right-aligned over its squares' (` {:>inner$}  `).
+#[cfg(test)]
 fn column_numbers(numbers: impl Iterator<Item = u8>, inner: usize) -> String {
-    let mut header = String::from(" ");
-    for n in numbers {
-        let digits = match n {
-            100.. => 3,
-            10.. => 2,
-            _ => 1,
-        };
-        header.push(' ');
-        header.extend(std::iter::repeat_n(' ', inner.saturating_sub(digits)));
-        push_number(&mut header, u16::from(n));
-        header.push_str("  ");
-    }
+    let mut header = String::new();
+    push_column_numbers(&mut header, numbers, inner);
     header
+}
+
+/// [`column_numbers`] onto `out`.
+fn push_column_numbers(out: &mut String, numbers: impl Iterator<Item = u8>, inner: usize) {
+    out.push(' ');
+    for n in numbers {
+        out.push(' ');
+        push_run(out, ' ', inner.saturating_sub(digits(u16::from(n))));
+        push_number(out, u16::from(n));
+        out.push_str("  ");
+    }
+}
+
+/// [`column_numbers`] onto `out`, without the spaces that end it.
+fn column_numbers_onto(out: &mut String, numbers: impl Iterator<Item = u8>, inner: usize) {
+    push_column_numbers(out, numbers, inner);
+    let end = out.trim_end().len();
+    out.truncate(end);
 }
 
 /// The ASCII board of `board` ([`grid`] reading the board's data): pieces
@@ -141,11 +174,7 @@ pub fn ascii(board: &Board) -> String {
         board.flip,
         |s| match board.squares.get(s.index()) {
             Some(sq) => Cell {
-                piece: sq
-                    .piece
-                    .as_ref()
-                    .map(|p| p.ascii.clone())
-                    .unwrap_or_default(),
+                piece: sq.piece.as_ref().map_or("", |p| &p.ascii),
                 fill: (sq.shade == Shade::Heaven).then_some(crate::board::HEAVEN_FILL),
                 marked: sq.marked,
             },
@@ -535,11 +564,7 @@ mod tests {
             for flip in [false, true] {
                 for s in 0..g.squares() {
                     let cell = |q: Sq| Cell {
-                        piece: if q == Sq(s) {
-                            "X".into()
-                        } else {
-                            String::new()
-                        },
+                        piece: if q == Sq(s) { "X" } else { "" },
                         ..Cell::default()
                     };
                     let d = grid(g, flip, cell, plain_corner);

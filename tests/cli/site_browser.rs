@@ -89,7 +89,7 @@ fn pieces(board: &Board) -> BTreeMap<usize, String> {
         .squares
         .iter()
         .enumerate()
-        .filter_map(|(i, s)| Some((i + 1, s.piece.as_ref()?.name.clone())))
+        .filter_map(|(i, s)| Some((i + 1, s.piece.as_ref()?.name.to_string())))
         .collect()
 }
 

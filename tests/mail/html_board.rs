@@ -419,7 +419,7 @@ fn check_rendered(s: &Sample, cells: &[serde_json::Value]) {
                 let want = if p.label.is_empty() {
                     "\u{25cf}"
                 } else {
-                    p.label.as_str()
+                    p.label.as_ref()
                 };
                 assert_eq!(label, want, "{slug}: {cell}");
             }

@@ -494,7 +494,7 @@ fn check_frame(s: &Sample, f: &serde_json::Value, styled: bool) {
                 let label = if p.label.is_empty() {
                     "\u{25cf}"
                 } else {
-                    p.label.as_str()
+                    p.label.as_ref()
                 };
                 assert_eq!(c["label"], label, "{id}: {title}");
                 assert_eq!(c["inside"], true, "{id}: {title}");

@@ -15,6 +15,7 @@
 use super::svg::{FONT, FRAME, SQUARE};
 use super::{Board, Kind, Piece, Shade, Stone, escape_text, palette};
 use crate::geom::Sq;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -193,8 +194,8 @@ type Look = (
     &'static str,
     &'static str,
     &'static str,
-    String,
-    String,
+    Cow<'static, str>,
+    Cow<'static, str>,
     bool,
 );
 

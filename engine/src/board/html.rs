@@ -155,15 +155,11 @@ pub fn html_table(board: &Board) -> String {
         }
         for vc in 0..cols {
             // Sizes on the first row and column only: they size the
-            // whole grid.
+            // whole grid. (One buffer for every cell's: a board is drawn
+            // for every mail.)
             let size = |w: u32, h: u32| {
                 let mut s = String::new();
-                if vr == 0 {
-                    let _ = write!(s, " width=\"{w}\"");
-                }
-                if vc == 0 {
-                    let _ = write!(s, " height=\"{h}\"");
-                }
+                size_onto(&mut s, (vr == 0).then_some(w), (vc == 0).then_some(h));
                 s
             };
             let (sq, ln) = (m.square, m.line);
@@ -186,6 +182,17 @@ pub fn html_table(board: &Board) -> String {
     }
     out.push_str("</table>\n");
     out
+}
+
+/// The `width` and `height` attributes of a cell that has them.
+fn size_onto(out: &mut String, width: Option<u32>, height: Option<u32>) {
+    for (name, px) in [(" width=\"", width), (" height=\"", height)] {
+        if let Some(px) = px {
+            out.push_str(name);
+            push_number(out, u16::try_from(px).unwrap_or(u16::MAX));
+            out.push('"');
+        }
+    }
 }
 
 /// The table's background: the grid lines' colour where there are lines
@@ -220,7 +227,7 @@ fn square_cell(out: &mut String, board: &Board, (vr, vc): (u8, u8), size: &str) 
     // on show anyway.
     if sq.piece.is_some() || sq.marked {
         out.push_str("\ntitle=\"");
-        text_into(out, &square_title(board, s));
+        square_title_onto(out, board, s);
         out.push_str("\">\n");
     } else {
         out.push('>');
@@ -238,17 +245,34 @@ fn square_cell(out: &mut String, board: &Board, (vr, vc): (u8, u8), size: &str) 
 /// What a square's title says: its number, its piece, the last move.
 pub fn square_title(board: &Board, s: crate::geom::Sq) -> String {
     let mut title = String::with_capacity(32);
-    push_number(&mut title, s.number());
+    title_words(&mut title, board, s, |out, name| out.push_str(name));
+    title
+}
+
+/// [`square_title`] onto `out` as a title attribute's text (the piece's
+/// name escaped; the rest is digits and words that need none).
+fn square_title_onto(out: &mut String, board: &Board, s: crate::geom::Sq) {
+    title_words(out, board, s, text_into);
+}
+
+/// The words of [`square_title`] onto `out`, the piece's name through
+/// `name`.
+fn title_words(
+    out: &mut String,
+    board: &Board,
+    s: crate::geom::Sq,
+    name: impl Fn(&mut String, &str),
+) {
+    push_number(out, s.number());
     if let Some(sq) = board.squares.get(s.index()) {
         if let Some(p) = &sq.piece {
-            title.push_str(": ");
-            title.push_str(&p.name);
+            out.push_str(": ");
+            name(out, &p.name);
         }
         if sq.marked {
-            title.push_str(", last move");
+            out.push_str(", last move");
         }
     }
-    title
 }
 
 /// A piece: a disc with its label; bare, the label in the piece's colour.

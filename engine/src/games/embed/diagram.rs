@@ -18,25 +18,17 @@ pub(super) fn board(pos: &Embed, view: &View) -> Board {
                 Piece::Drone(side) => (side, false),
                 Piece::Boss(side) => (side, true),
             };
-            let (colour, letter, name) = match side {
-                Side::A => (Colour::Black, "B", "black"),
-                Side::B => (Colour::Red, "R", "red"),
+            let (colour, letter, boss_letter, drone_name, boss_name) = match side {
+                Side::A => (Colour::Black, "B", "*B*", "black drone", "black boss"),
+                Side::B => (Colour::Red, "R", "*R*", "red drone", "red boss"),
             };
             board::Piece {
                 side,
                 colour,
                 kind: if boss { Kind::Crowned } else { Kind::Single },
-                label: if boss {
-                    "\u{2605}".into()
-                } else {
-                    String::new()
-                },
-                ascii: if boss {
-                    format!("*{letter}*")
-                } else {
-                    letter.into()
-                },
-                name: format!("{name} {}", if boss { "boss" } else { "drone" }),
+                label: if boss { "\u{2605}" } else { "" }.into(),
+                ascii: if boss { boss_letter } else { letter }.into(),
+                name: if boss { boss_name } else { drone_name }.into(),
             }
         }),
         shade: Shade::of(G, s),

@@ -23,7 +23,7 @@ pub(super) fn board<V: Variant>(pos: &MadPosition<V>, view: &View) -> Board {
                 side,
                 colour,
                 kind: Kind::Single,
-                label: String::new(),
+                label: "".into(),
                 ascii: letter.into(),
                 name: name.into(),
             }

@@ -24,7 +24,7 @@ pub(super) fn board(pos: &Toroidal, view: &View) -> Board {
                 side: p.side,
                 colour,
                 kind: if p.king { Kind::Crowned } else { Kind::Single },
-                label: if p.king { "K".into() } else { String::new() },
+                label: if p.king { "K" } else { "" }.into(),
                 ascii: ascii.into(),
                 name: name.into(),
             }
