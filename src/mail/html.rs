@@ -188,11 +188,14 @@ fn paragraphs(text: &str) -> String {
                     Some(terms) => out.push_str(&terms),
                     None => out.push_str(&pre(part)),
                 },
-                Line::Prose => {
-                    let _ = writeln!(out, "<p>\n{}</p>", flow(part));
-                }
-                Line::Indented => {
-                    let _ = writeln!(out, "<p class=\"i\">\n{}</p>", flow(part));
+                Line::Prose | Line::Indented => {
+                    out.push_str(if kind == Line::Prose {
+                        "<p>\n"
+                    } else {
+                        "<p class=\"i\">\n"
+                    });
+                    flow_into(&mut out, part);
+                    out.push_str("</p>\n");
                 }
             }
             i += run;
@@ -203,9 +206,8 @@ fn paragraphs(text: &str) -> String {
 
 /// Lines of prose as one paragraph: a line that was wrapped flows into
 /// the next, one that ended short (or before a point of a list) keeps
-/// its break.
-fn flow(lines: &[&str]) -> String {
-    let mut out = String::new();
+/// its break; onto `out`.
+fn flow_into(out: &mut String, lines: &[&str]) {
     let mut html = String::new();
     for (i, line) in lines.iter().enumerate() {
         html.clear();
@@ -217,9 +219,8 @@ fn flow(lines: &[&str]) -> String {
                 html.push_str("<br>");
             }
         }
-        short_into(&mut out, &html);
+        short_into(out, &html);
     }
-    out
 }
 
 /// `s` escaped for HTML with every character outside ASCII as a
@@ -238,6 +239,12 @@ fn short(html: &str) -> String {
 
 /// [`short`], onto `out`.
 fn short_into(out: &mut String, html: &str) {
+    // Most lines: short already, and no space at the start to drop.
+    if html.len() <= LINE && !html.starts_with(' ') {
+        out.push_str(html);
+        out.push('\n');
+        return;
+    }
     // The length of the line being made, in bytes (HTML here is ASCII).
     let mut len = 0;
     for word in lines::pieces(html, b' ') {

@@ -156,18 +156,37 @@ pub fn build(
 /// already, as bytes, which lettre takes as they are. Any other is left to
 /// lettre whole, so that it chooses the encoding from the text as written.
 fn body(text: String) -> Body {
-    match Body::new_with_encoding(crlf(&text), ContentTransferEncoding::SevenBit) {
-        Ok(body) => body,
-        Err(_) => Body::new(text),
+    if text.is_ascii() {
+        let (bytes, short) = crlf_measured(&text);
+        if short {
+            // What lettre would check before it takes the bytes as 7bit
+            // (ASCII, every line short: [`crlf_measured`]), checked in
+            // the pass that ends the lines.
+            return Body::dangerous_pre_encoded(bytes, ContentTransferEncoding::SevenBit);
+        }
     }
+    Body::new(text)
 }
 
 /// `text` with a `\r` before every `\n` that has none, as bytes: copied a
 /// line at a time, the lines found in one search of the text
 /// ([`lines::pieces`]; `\r` and `\n` are never part of a longer
 /// character).
+#[cfg(test)]
 fn crlf(text: &str) -> Vec<u8> {
+    crlf_measured(text).0
+}
+
+/// [`crlf`], and whether its lines are all short enough for 7bit as
+/// lettre measures them (`email_encoding`'s chooser, over the bytes
+/// with their CRs): fewer than 76 bytes from the start to the first
+/// `\n`, from each `\n` to the next, and from the last to the end.
+fn crlf_measured(text: &str) -> (Vec<u8>, bool) {
+    const TOO_LONG: usize = 76;
     let mut out = Vec::with_capacity(text.len() + text.len() / 32 + 2);
+    let mut short = true;
+    // Where the last `\n` was put (0 before the first, as lettre counts).
+    let mut last = 0;
     let mut pieces = lines::pieces(text, b'\n').peekable();
     while let Some(line) = pieces.next() {
         out.extend_from_slice(line.as_bytes());
@@ -175,10 +194,13 @@ fn crlf(text: &str) -> Vec<u8> {
             if !line.ends_with('\r') {
                 out.push(b'\r');
             }
+            short &= out.len() - last < TOO_LONG;
+            last = out.len();
             out.push(b'\n');
         }
     }
-    out
+    short &= out.len() - last < TOO_LONG;
+    (out, short)
 }
 
 /// The headers of the mails pbem writes, each at most once.
@@ -348,7 +370,24 @@ mod tests {
             "lone\rcr\r\r\nthen\r".into(),
             "\n\n\r\n".into(),
         ];
-        for text in texts {
+        // And texts of random lines about the limit's length, with and
+        // without their CRs, now and then a NUL or a character that is
+        // not ASCII.
+        let mut rng = fastrand::Rng::with_seed(5);
+        let random = (0..3_000).map(|_| {
+            (0..rng.usize(0..5))
+                .map(|_| {
+                    let mut line = "x".repeat(rng.usize(70..80));
+                    match rng.usize(0..20) {
+                        0 => line.push('\0'),
+                        1 => line.push('\u{e9}'),
+                        _ => {}
+                    }
+                    line + ["\n", "\r\n", ""][rng.usize(0..3)]
+                })
+                .collect::<String>()
+        });
+        for text in texts.into_iter().chain(random) {
             let ours = body(text.clone());
             let theirs = Body::new(text.clone());
             assert_eq!(ours.encoding(), theirs.encoding(), "{text:?}");

@@ -348,8 +348,14 @@ fn one_line(text: &str) -> String {
 ///
 /// [`BoardValue::marked`]: super::board::BoardValue::marked
 fn as_text(marked: &str, board: &super::board::BoardValue) -> Option<String> {
-    let once = marked.matches(board.marked.as_str()).count() == 1;
-    (once && !board.text.is_empty()).then(|| marked.replacen(board.marked.as_str(), &board.text, 1))
+    let mark = board.marked.as_bytes();
+    let at = memchr::memmem::find(marked.as_bytes(), mark)?;
+    let after = at + mark.len();
+    // Once: not again after it (nor overlapping it, which a mark that
+    // ends in a line break cannot).
+    let again = memchr::memmem::find(&marked.as_bytes()[at + 1..], mark).is_some();
+    (!again && !board.text.is_empty())
+        .then(|| [&marked[..at], &board.text, &marked[after..]].concat())
 }
 
 /// The HTML part of a mail whose context shows a board
@@ -402,7 +408,10 @@ fn fit(text: &str) -> String {
         if super::html::is_fence(line) {
             fenced = !fenced;
         }
-        if line.chars().count() <= WIDTH || super::html::is_board_row(line) || fenced {
+        // (A line no longer than the width in bytes is no longer in
+        // characters.)
+        let short = line.len() <= WIDTH || line.chars().count() <= WIDTH;
+        if short || super::html::is_board_row(line) || fenced {
             out.push_str(line);
             out.push('\n');
             continue;

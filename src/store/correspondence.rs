@@ -270,44 +270,42 @@ pub fn state_of_slot(text: &str) -> Option<Correspondence> {
     newest([Some(text), None]).and_then(|(_, _, state)| state)
 }
 
-/// [`line_key`] of a line all ASCII (nearly every line pbem writes),
-/// into a buffer kept for the next line: its words joined by one space
-/// and lowered, a word at a time, then measured in bytes (one a
-/// character in ASCII, whose letters and digits are its alphanumerics):
-/// the same words, spaces and case as the general way, and so the same
-/// key, at a fraction of the cost (staging a reply keys each of its
-/// lines).
+/// [`line_key`] of a line all ASCII (nearly every line pbem writes), in
+/// one pass and nothing kept: the words joined by one space and lowered
+/// are hashed as they are made, the hash and length noted after each
+/// byte that is not trailing punctuation (what the general way cuts
+/// before it hashes), and measured in bytes (one a character in ASCII,
+/// whose letters and digits are its alphanumerics): the same words,
+/// spaces and case as the general way, and so the same key, at a
+/// fraction of the cost (staging a reply keys each of its lines).
 fn ascii_line_key(line: &[u8]) -> Option<u64> {
-    thread_local! {
-        static JOINED: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-    }
-    JOINED.with_borrow_mut(|joined| {
-        joined.clear();
-        // One pass: the words joined and lowered, their letters and
-        // digits counted (the trailing punctuation cut below has none).
-        let mut alnum = 0;
-        let mut gap = false;
-        for &b in line {
-            // What `char::is_whitespace` takes in ASCII: tab to carriage
-            // return, and the space.
-            if matches!(b, b'\t'..=b'\r' | b' ') {
-                gap = !joined.is_empty();
-                continue;
-            }
-            if gap {
-                joined.push(b' ');
-                gap = false;
-            }
-            joined.push(b.to_ascii_lowercase());
-            alnum += usize::from(b.is_ascii_alphanumeric());
+    let mut hash = super::ids::StableHash::new();
+    // The joined words' length, and the hash and length at the end of
+    // the last byte that is no trailing punctuation.
+    let (mut len, mut kept, mut kept_len) = (0usize, hash, 0usize);
+    let mut alnum = 0;
+    let mut gap = false;
+    for &b in line {
+        // What `char::is_whitespace` takes in ASCII: tab to carriage
+        // return, and the space.
+        if matches!(b, b'\t'..=b'\r' | b' ') {
+            gap = len > 0;
+            continue;
         }
-        let end = joined
-            .iter()
-            .rposition(|b| !matches!(b, b'.' | b'!' | b',' | b':' | b';'))
-            .map_or(0, |i| i + 1);
-        let joined = &joined[..end];
-        (joined.len() >= 8 && alnum >= 4).then(|| super::stable_hash(joined))
-    })
+        if gap {
+            hash.write(b' ');
+            len += 1;
+            (kept, kept_len) = (hash, len);
+            gap = false;
+        }
+        hash.write(b.to_ascii_lowercase());
+        len += 1;
+        alnum += usize::from(b.is_ascii_alphanumeric());
+        if !matches!(b, b'.' | b'!' | b',' | b':' | b';') {
+            (kept, kept_len) = (hash, len);
+        }
+    }
+    (kept_len >= 8 && alnum >= 4).then(|| kept.finish())
 }
 
 impl Correspondence {
@@ -357,7 +355,19 @@ impl Correspondence {
     /// reads back as.
     pub(super) fn drop_undated(&mut self) {
         let dated = |day: Day| chrono::NaiveDate::from_num_days_from_ce_opt(day).is_some();
-        if !self.lines.values().all(|&day| dated(day)) {
+        // A memory's lines share a few days: each day looked at once.
+        let mut known: Vec<Day> = Vec::new();
+        let all_dated = self.lines.values().all(|&day| {
+            if known.contains(&day) {
+                return true;
+            }
+            let ok = dated(day);
+            if ok && known.len() < 16 {
+                known.push(day);
+            }
+            ok
+        });
+        if !all_dated {
             self.lines.retain(|_, day| dated(*day));
         }
     }

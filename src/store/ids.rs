@@ -41,12 +41,29 @@ pub fn new_game_id(prefix: &str) -> Result<String, StoreError> {
 /// FNV-1a: a stable 64-bit hash for keys of mails without a Message-ID
 /// and for ids derived from one.
 pub fn stable_hash(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x100000001b3);
+    let mut h = StableHash::new();
+    for &b in bytes {
+        h.write(b);
     }
-    h
+    h.finish()
+}
+
+/// [`stable_hash`] fed a byte at a time.
+#[derive(Clone, Copy)]
+pub(crate) struct StableHash(u64);
+
+impl StableHash {
+    pub(crate) const fn new() -> StableHash {
+        StableHash(0xcbf29ce484222325)
+    }
+
+    pub(crate) fn write(&mut self, b: u8) {
+        self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100000001b3);
+    }
+
+    pub(crate) const fn finish(self) -> u64 {
+        self.0
+    }
 }
 
 /// `hash` in 16 lower-case hex digits pushed onto `out`: what

@@ -43,12 +43,27 @@ impl Gate {
     }
 }
 
+/// The ASCII letters (in lower case) that a character outside ASCII
+/// has as its one lower- or upper-case character: `k` (the Kelvin sign),
+/// `s` (`ſ`), `i` (`ı`). A test finds them all from the case tables.
+const ASCII_CASED: [char; 3] = ['i', 'k', 's'];
+
 /// Whether `c` may match `l` in a pattern that ignores case: the same
 /// letter, or the same in lower or in upper case (`K` and the Kelvin sign,
 /// `ſ` and `s`, `ς` and `σ`). True of every pair a regex's `(?i)` matches
 /// (its simple case folding), and perhaps of a few more: a gate may let
 /// a line through that the row then refuses, never the other way round.
 pub(super) fn same_letter(c: char, l: char) -> bool {
+    // Without the case tables where the answer is known (a gate looks at
+    // the first and last letters of every line of a mail): two ASCII
+    // characters by their ASCII case; an ASCII one and another only
+    // match where the other has an ASCII case ([`ASCII_CASED`]).
+    match (c.is_ascii(), l.is_ascii()) {
+        (true, true) => return c.eq_ignore_ascii_case(&l),
+        (true, false) if !ASCII_CASED.contains(&c.to_ascii_lowercase()) => return false,
+        (false, true) if !ASCII_CASED.contains(&l.to_ascii_lowercase()) => return false,
+        _ => {}
+    }
     c == l || c.to_lowercase().eq(l.to_lowercase()) || c.to_uppercase().eq(l.to_uppercase())
 }
 
@@ -56,6 +71,43 @@ pub(super) fn same_letter(c: char, l: char) -> bool {
 mod tests {
     use super::super::{Kind, TABLE};
     use std::collections::BTreeSet;
+
+    /// Two ASCII characters match as the case tables say, every pair.
+    #[test]
+    fn ascii_letters_match_as_the_case_tables_say() {
+        let tables = |c: char, l: char| {
+            c == l || c.to_lowercase().eq(l.to_lowercase()) || c.to_uppercase().eq(l.to_uppercase())
+        };
+        for c in (0u8..128).map(char::from) {
+            for l in (0u8..128).map(char::from) {
+                assert_eq!(super::same_letter(c, l), tables(c, l), "{c:?} {l:?}");
+            }
+        }
+        // And a pair of one ASCII letter and one that is not.
+        assert!(super::same_letter('\u{212a}', 'k') && super::same_letter('s', '\u{17f}'));
+        assert!(super::same_letter('\u{131}', 'I') && !super::same_letter('\u{e9}', 'e'));
+    }
+
+    /// Every character outside ASCII whose lower or upper case is one
+    /// ASCII character has one of [`super::ASCII_CASED`]: the only ASCII
+    /// letters such a character can match.
+    #[test]
+    fn only_the_ascii_cased_letters_have_partners_outside_ascii() {
+        let one_ascii = |mut it: std::iter::Peekable<std::vec::IntoIter<char>>| {
+            let c = it.next()?;
+            (it.peek().is_none() && c.is_ascii()).then(|| c.to_ascii_lowercase())
+        };
+        let found: BTreeSet<char> = (0x80..=0x10ffff_u32)
+            .filter_map(char::from_u32)
+            .flat_map(|n| {
+                let lower = one_ascii(n.to_lowercase().collect::<Vec<_>>().into_iter().peekable());
+                let upper = one_ascii(n.to_uppercase().collect::<Vec<_>>().into_iter().peekable());
+                [lower, upper]
+            })
+            .flatten()
+            .collect();
+        assert_eq!(found, super::ASCII_CASED.into_iter().collect(), "{found:?}");
+    }
 
     /// The longest literal kept, in bytes: enough to tell `sent from`
     /// from a sentence, short enough for few literals.
