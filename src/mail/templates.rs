@@ -348,14 +348,15 @@ fn one_line(text: &str) -> String {
 ///
 /// [`BoardValue::marked`]: super::board::BoardValue::marked
 fn as_text(marked: &str, board: &super::board::BoardValue) -> Option<String> {
-    let mark = board.marked.as_bytes();
-    let at = memchr::memmem::find(marked.as_bytes(), mark)?;
-    let after = at + mark.len();
-    // Once: not again after it (nor overlapping it, which a mark that
-    // ends in a line break cannot).
-    let again = memchr::memmem::find(&marked.as_bytes()[at + 1..], mark).is_some();
-    (!again && !board.text.is_empty())
-        .then(|| [&marked[..at], &board.text, &marked[after..]].concat())
+    // The mark line is in the board's marked words once, at their end:
+    // they are there once where it is there once, ending with it.
+    static MARK: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(super::board::MARK));
+    let mut found = MARK.find_iter(marked.as_bytes());
+    let end = found.next()? + super::board::MARK.len() + 1;
+    let start = end.checked_sub(board.marked.len())?;
+    let once = found.next().is_none() && marked.get(start..end) == Some(board.marked.as_str());
+    (once && !board.text.is_empty()).then(|| [&marked[..start], &board.text, &marked[end..]].concat())
 }
 
 /// The HTML part of a mail whose context shows a board

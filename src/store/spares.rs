@@ -113,17 +113,23 @@ fn write_slot(path: &Path, contents: &[u8]) -> io::Result<File> {
         }
         o.open(path)
     };
-    let mut file = match open(false) {
-        Ok(f) if f.metadata().is_ok_and(|m| m.is_file() && m.nlink() == 1) => f,
+    let kept = open(false).ok().and_then(|f| {
+        let m = f.metadata().ok()?;
+        (m.is_file() && m.nlink() == 1).then_some((f, m))
+    });
+    let (mut file, meta) = match kept {
+        Some(kept) => kept,
         // Shared with another name, not a file, not pbem's: a new one.
-        _ => {
+        None => {
             let _ = fs::remove_file(path);
-            open(true)?
+            let f = open(true)?;
+            let m = f.metadata()?;
+            (f, m)
         }
     };
     // The mode of a file swapped out (a record an admin made readable)
     // must not reach a secrets file.
-    if file.metadata()?.permissions().mode() & 0o7777 != 0o600 {
+    if meta.permissions().mode() & 0o7777 != 0o600 {
         file.set_permissions(fs::Permissions::from_mode(0o600))?;
     }
     file.write_all(contents)?;
