@@ -161,8 +161,9 @@ fn push_column_numbers(out: &mut String, numbers: impl Iterator<Item = u8>, inne
 
 /// [`column_numbers`] onto `out`, without the spaces that end it.
 fn column_numbers_onto(out: &mut String, numbers: impl Iterator<Item = u8>, inner: usize) {
+    let start = out.len();
     push_column_numbers(out, numbers, inner);
-    let end = out.trim_end().len();
+    let end = start + out[start..].trim_end().len();
     out.truncate(end);
 }
 

@@ -356,7 +356,8 @@ fn as_text(marked: &str, board: &super::board::BoardValue) -> Option<String> {
     let end = found.next()? + super::board::MARK.len() + 1;
     let start = end.checked_sub(board.marked.len())?;
     let once = found.next().is_none() && marked.get(start..end) == Some(board.marked.as_str());
-    (once && !board.text.is_empty()).then(|| [&marked[..start], &board.text, &marked[end..]].concat())
+    (once && !board.text.is_empty())
+        .then(|| [&marked[..start], &board.text, &marked[end..]].concat())
 }
 
 /// The HTML part of a mail whose context shows a board

@@ -155,8 +155,9 @@ pub fn html_table(board: &Board) -> String {
         }
         for vc in 0..cols {
             // Sizes on the first row and column only: they size the
-            // whole grid. (One buffer for every cell's: a board is drawn
-            // for every mail.)
+            // whole grid. Written without the formatting machinery (a
+            // board is drawn for every mail); a cell without them makes
+            // no string.
             let size = |w: u32, h: u32| {
                 let mut s = String::new();
                 size_onto(&mut s, (vr == 0).then_some(w), (vc == 0).then_some(h));
