@@ -149,7 +149,7 @@ pub trait Transport {
 pub fn envelope_of(raw: &[u8]) -> Result<Envelope, SendError> {
     let bad = |m: &str| SendError::permanent(format!("queued mail: {m}"));
     // The headers are enough: decoding the body is most of a parse.
-    let headers = memchr::memmem::find(raw, b"\r\n\r\n").map_or(raw, |end| &raw[..end + 4]);
+    let headers = crate::mail::outbound::header_block(raw).unwrap_or(raw);
     let msg = mail_parser::MessageParser::default()
         .parse(headers)
         .ok_or_else(|| bad("not a mail"))?;

@@ -203,6 +203,12 @@ fn crlf_measured(text: &str) -> (Vec<u8>, bool) {
     (out, short)
 }
 
+/// The header block of a mail pbem built, through the blank line that
+/// ends it (`\r\n\r\n`): `None` when there is no such line.
+pub fn header_block(raw: &[u8]) -> Option<&[u8]> {
+    memchr::memmem::find(raw, b"\r\n\r\n").map(|end| &raw[..end + 4])
+}
+
 /// The headers of the mails pbem writes, each at most once.
 pub const HEADERS: &[&str] = &[
     "From",
@@ -254,8 +260,9 @@ pub enum HeaderError {
 /// # Errors
 /// A [`HeaderError`] saying what is wrong.
 pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
-    let end = memchr::memmem::find(raw, b"\r\n\r\n").ok_or(HeaderError::NoEnd)?;
-    let block = &raw[..end + 2];
+    let headers = header_block(raw).ok_or(HeaderError::NoEnd)?;
+    // Its lines, without the blank one that ends them.
+    let block = &headers[..headers.len() - 2];
     let mut seen: Vec<&str> = Vec::new();
     for line in block.split(|b| *b == b'\n') {
         if line.is_empty() {
@@ -300,7 +307,7 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
                 .default_header_ignore()
         });
     let msg = TO_ONLY
-        .parse_headers(&raw[..end + 4])
+        .parse_headers(headers)
         .ok_or(HeaderError::Unparsed)?;
     let tos: Vec<String> = msg
         .to()

@@ -115,7 +115,7 @@ impl Note {
     /// The note of `raw`, refused with `error` at `at` where it waited in
     /// `queued`: its To and Subject from its headers.
     pub fn of(raw: &[u8], error: &str, queued: &str, at: DateTime<Utc>) -> Note {
-        let headers = memchr::memmem::find(raw, b"\r\n\r\n").map_or(raw, |end| &raw[..end + 4]);
+        let headers = crate::mail::outbound::header_block(raw).unwrap_or(raw);
         let msg = mail_parser::MessageParser::default().parse_headers(headers);
         let to = msg
             .as_ref()
