@@ -115,8 +115,14 @@ fn day_of(day: &str) -> Option<Day> {
         .map(|d| chrono::Datelike::num_days_from_ce(&d))
 }
 
-/// `day` as `YYYY-MM-DD` (empty when out of chrono's range).
-/// Empty for a day that has no date (see [`Correspondence::as_written`]).
+/// The days that have a date: chrono's range, as days from the common era.
+fn dated() -> std::ops::RangeInclusive<Day> {
+    use chrono::Datelike;
+    chrono::NaiveDate::MIN.num_days_from_ce()..=chrono::NaiveDate::MAX.num_days_from_ce()
+}
+
+/// `day` as `YYYY-MM-DD` (empty when out of chrono's range: a day that
+/// has no date, see [`Correspondence::drop_undated`]).
 fn day_text(day: Day) -> String {
     chrono::NaiveDate::from_num_days_from_ce_opt(day)
         .map(|d| d.format("%Y-%m-%d").to_string())
@@ -354,21 +360,10 @@ impl Correspondence {
     /// [`Correspondence::body`] does: this state is then what its body
     /// reads back as.
     pub(super) fn drop_undated(&mut self) {
-        let dated = |day: Day| chrono::NaiveDate::from_num_days_from_ce_opt(day).is_some();
-        // A memory's lines share a few days: each day looked at once.
-        let mut known: Vec<Day> = Vec::new();
-        let all_dated = self.lines.values().all(|&day| {
-            if known.contains(&day) {
-                return true;
-            }
-            let ok = dated(day);
-            if ok && known.len() < 16 {
-                known.push(day);
-            }
-            ok
-        });
-        if !all_dated {
-            self.lines.retain(|_, day| dated(*day));
+        // The days chrono has a date for (those `day_text` writes).
+        let dated = dated();
+        if !self.lines.values().all(|day| dated.contains(day)) {
+            self.lines.retain(|_, day| dated.contains(day));
         }
     }
 
@@ -635,6 +630,28 @@ mod tests {
             return None;
         }
         Some(crate::store::stable_hash(joined.as_bytes()))
+    }
+
+    /// The days [`super::dated`] takes are those chrono has a date for,
+    /// to the edges of its range.
+    #[test]
+    fn the_dated_days_are_those_chrono_has_a_date_for() {
+        let (first, last) = (*dated().start(), *dated().end());
+        for day in [
+            Day::MIN,
+            first - 1,
+            first,
+            first + 1,
+            0,
+            738_000,
+            last - 1,
+            last,
+            last + 1,
+            Day::MAX,
+        ] {
+            let has_date = chrono::NaiveDate::from_num_days_from_ce_opt(day).is_some();
+            assert_eq!(dated().contains(&day), has_date, "{day}");
+        }
     }
 
     #[test]

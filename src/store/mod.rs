@@ -534,22 +534,7 @@ impl Store {
     /// # Errors
     /// I/O errors.
     pub fn sent_memory(&self, address: &str) -> Result<Arc<Correspondence>, StoreError> {
-        let key = self.correspondence_file(address, "0");
-        let read = match self.cached_sent(&key, false) {
-            Some(read) => read,
-            None => {
-                // Taken before the slots are read: a change during it
-                // keeps them out of the cache.
-                let now = files::changes();
-                let read = Arc::new(self.read_sent(address)?);
-                self.cache_sent(&key, read.clone(), Some(now));
-                read
-            }
-        };
-        Ok(match read.address == address {
-            true => read,
-            false => Arc::new(correspondence::for_address(&read, address)),
-        })
+        self.sent_of(address, false)
     }
 
     /// [`Store::sent_memory`] to change and write
@@ -559,13 +544,30 @@ impl Store {
     /// # Errors
     /// I/O errors.
     pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
-        let read = match self.cached_sent(&self.correspondence_file(address, "0"), true) {
-            Some(read) => Arc::unwrap_or_clone(read),
-            None => self.read_sent(address)?,
+        self.sent_of(address, true).map(Arc::unwrap_or_clone)
+    }
+
+    /// `address`'s memory of sent lines, from the batch's keeping or its
+    /// files: kept there (read, to look at) or taken out (`take`, to
+    /// change and write).
+    fn sent_of(&self, address: &str, take: bool) -> Result<Arc<Correspondence>, StoreError> {
+        let key = self.correspondence_file(address, "0");
+        let read = match self.cached_sent(&key, take) {
+            Some(read) => read,
+            None => {
+                // Taken before the slots are read: a change during it
+                // keeps them out of the cache.
+                let now = files::changes();
+                let read = Arc::new(self.read_sent(address)?);
+                if !take {
+                    self.cache_sent(&key, read.clone(), Some(now));
+                }
+                read
+            }
         };
         Ok(match read.address == address {
             true => read,
-            false => correspondence::for_address(&read, address),
+            false => Arc::new(correspondence::for_address(&read, address)),
         })
     }
 
