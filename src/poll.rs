@@ -19,8 +19,10 @@
 //!    staging folder written, the batch's records, clocks and other files
 //!    made durable ([`Store::sync`]), then the keys appended to their
 //!    files in `processed/` and synced: the commit point; the staging
-//!    folder is released into `outbox/ready/`, where [`flush`] sends the
-//!    replies in order;
+//!    folder is released into `outbox/ready/`, where the flush sends the
+//!    replies in order ([`crate::outbox::flush`]; in a poll of more than
+//!    one batch, from a thread of their own while the next batch is
+//!    handled: [`sending`]);
 //! 5. the mails are marked done in their mailbox ([`Source::done`]): a
 //!    Maildir's leave `new/` (moved to `cur/`, flagged Seen), an IMAP mail
 //!    is flagged `\Seen` or moved to the processed folder.
@@ -51,7 +53,7 @@
 use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled, TickFate};
 use crate::mail::{inbound, templates::Templates};
 use crate::mailbox::{InboxMail, Source};
-use crate::outbox::{Hold, Outbox, Outgoing, Replies, flush};
+use crate::outbox::{Hold, Outbox, Outgoing, Replies};
 use crate::reply::{Identity, Reply};
 use crate::store::{Made, Processed, Store, StoreError};
 use crate::transport::Transport;
@@ -76,12 +78,14 @@ mod facts;
 pub mod history;
 mod key;
 pub mod limit;
+mod sending;
 pub use facts::OsRandom;
 mod tournaments;
 
 pub use error::PollError;
 pub use key::mail_key;
 pub use limit::{Limits, Tally};
+use sending::Sender;
 
 /// What a poll did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -289,12 +293,59 @@ impl Poller<'_> {
         // on time, whatever mail comes in it.
         self.tick_clocks(cx, &mut report)?;
         self.tick_tournaments(cx, &mut report)?;
+        let ready = self.store.outbox_ready();
+        // A poll of more than one batch sends each batch's replies while
+        // it handles the next (see `sending`).
+        let shared = (pending.len() > BATCH)
+            .then(|| self.transport.shared())
+            .flatten();
+        let (sending, stopped) = std::thread::scope(|scope| {
+            let sender = match shared {
+                Some(transport) => Sender::start(scope, ready.clone(), transport),
+                None => Sender::none(),
+            };
+            self.handle_pending(cx, source, pending, &sender, &mut report);
+            sender.stop()
+        });
+        // The bot's moves after the players' mail is committed, then its
+        // analyses of finished games with the think time left.
+        let spent = self.play_bots(cx, &mut report);
+        self.analyse_games(cx, spent, &mut report);
+        if let Err(e) = self.store.finish() {
+            report.errors.push(format!("deadline index: {e}"));
+        }
+        if let Err(e) = self.send_digests(cx.processed, cx.now, &mut report) {
+            report.errors.push(format!("digests: {e}"));
+        }
+        let flushed = sending.finish(&ready, self.transport);
+        report.sent = flushed.sent;
+        report.unsent = flushed.failed + flushed.waiting;
+        report.send_errors = flushed.errors;
+        report.send_errors.extend(stopped);
+        // Once the replies are out: what the poll changed (its batches,
+        // clocks, tournaments, bot moves) in one commit. Never a push:
+        // the lock is still held.
+        self.record_history(cx.now, false);
+        Ok(report)
+    }
+
+    /// Steps 1 to 5 for each mail of `pending`, in batches of [`BATCH`],
+    /// each committed batch's replies handed to `sender`.
+    fn handle_pending(
+        &self,
+        cx: &BatchContext<'_>,
+        source: &mut dyn Source,
+        pending: Vec<InboxMail>,
+        sender: &Sender<'_>,
+        report: &mut Report,
+    ) {
         let mut batch = OpenBatch::default();
         let total = pending.len();
         for (i, mail) in pending.into_iter().enumerate() {
-            let mut flow = self.guarded_mail(cx, source, mail, &mut batch, &mut report);
+            let mut flow = self.guarded_mail(cx, source, mail, &mut batch, report);
             if matches!(flow, Flow::Next) && batch.mails.len() >= BATCH {
-                flow = self.commit_batch(cx, &mut batch, source, &mut report);
+                flow = self.commit_batch(cx, &mut batch, source, report);
+                sender.released();
             }
             if let Flow::Stop = flow {
                 let left = total - i - 1;
@@ -308,26 +359,7 @@ impl Poller<'_> {
                 break;
             }
         }
-        self.commit_batch(cx, &mut batch, source, &mut report);
-        // The bot's moves after the players' mail is committed, then its
-        // analyses of finished games with the think time left.
-        let spent = self.play_bots(cx, &mut report);
-        self.analyse_games(cx, spent, &mut report);
-        if let Err(e) = self.store.finish() {
-            report.errors.push(format!("deadline index: {e}"));
-        }
-        if let Err(e) = self.send_digests(cx.processed, cx.now, &mut report) {
-            report.errors.push(format!("digests: {e}"));
-        }
-        let flushed = flush(&self.store.outbox_ready(), self.transport);
-        report.sent = flushed.sent;
-        report.unsent = flushed.failed + flushed.waiting;
-        report.send_errors = flushed.errors;
-        // Once the replies are out: what the poll changed (its batches,
-        // clocks, tournaments, bot moves) in one commit. Never a push:
-        // the lock is still held.
-        self.record_history(cx.now, false);
-        Ok(report)
+        self.commit_batch(cx, &mut batch, source, report);
     }
 
     /// [`Poller::one_mail`], a panic in it caught: a library that panics

@@ -140,6 +140,15 @@ pub trait Transport {
     fn settle(&self) -> Result<(), SendError> {
         Ok(())
     }
+
+    /// This transport, when it may be used from another thread: a poll
+    /// of more than one batch then sends each batch's replies from a
+    /// thread of their own while it handles the next batch
+    /// ([`crate::outbox::Sending`]), one thread sending at a time.
+    /// `None` (the default): the replies go out at the poll's end.
+    fn shared(&self) -> Option<&(dyn Transport + Sync)> {
+        None
+    }
 }
 
 /// The envelope of a queued mail: From and To from its headers.

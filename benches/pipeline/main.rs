@@ -39,8 +39,7 @@
 //! and take them again next time, see benches/pipeline/scale.rs; keep the
 //! process section's folder, as `pbem-process-<games>`, made anew each run,
 //! to profile one mail in it).
-//! `PBEM_BENCH_QUICK=1`
-//! runs small sizes to check the bench works;
+//! `PBEM_BENCH_QUICK=1` runs small sizes to check the bench works;
 //! `PBEM_BENCH_ANNOUNCE=1` says on standard error when a throughput poll
 //! starts, for a profiler to attach to it alone.
 //! `PBEM_BENCH_ONLY=throughput,latency,replay,scale,process` runs some
@@ -301,6 +300,10 @@ fn identity(config: &Config) -> Identity {
 struct Taken(AtomicUsize);
 
 impl Transport for Taken {
+    fn shared(&self) -> Option<&(dyn Transport + Sync)> {
+        Some(self)
+    }
+
     fn send(&self, _: &lettre::address::Envelope, _: &[u8]) -> Result<(), SendError> {
         self.0.fetch_add(1, Ordering::Relaxed);
         Ok(())

@@ -133,7 +133,7 @@ impl Outbox<'_> {
             return Err(e);
         }
         if let Some(f) = &folder {
-            super::queue::note_untried(self.release(f, None, now)?);
+            self.release(f, None, now)?;
         }
         Ok(())
     }
@@ -147,10 +147,7 @@ impl Outbox<'_> {
         folder: Option<&Path>,
         now: DateTime<Utc>,
     ) -> Result<(), StoreError> {
-        folder.map_or(Ok(()), |f| {
-            super::queue::note_untried(self.release(f, None, now)?);
-            Ok(())
-        })
+        folder.map_or(Ok(()), |f| self.release(f, None, now).map(|_| ()))
     }
 
     /// The staging folder of a batch whose first mail with replies has
@@ -202,7 +199,10 @@ impl Outbox<'_> {
     /// `staging/` here cost two of the 23 syncs of a one-mail process and
     /// changed none of that: a file system with a journal renames in one
     /// step, and on one without, a crash between the two syncs left the
-    /// folder in both as well. Returns the folder in `ready/`.
+    /// folder in both as well. A batch released from this process's own
+    /// commit (`keep`: `None`) is noted untried before it is in `ready/`,
+    /// where a flush under way may find it at once
+    /// ([`super::queue::note_untried`]). Returns the folder in `ready/`.
     pub(super) fn release(
         &self,
         staging: &Path,
@@ -229,8 +229,17 @@ impl Outbox<'_> {
             now.format("%Y%m%dT%H%M%S%6f"),
             RELEASED.fetch_add(1, Ordering::Relaxed)
         ));
+        let fresh = keep.is_none();
+        if fresh {
+            super::queue::note_untried(ready.clone());
+        }
         crate::store::crashpoint::reach();
-        fs::rename(staging, &ready).map_err(io(&ready))?;
+        if let Err(e) = fs::rename(staging, &ready) {
+            if fresh {
+                super::queue::take_untried(&ready);
+            }
+            return Err(io(&ready)(e));
+        }
         Ok(ready)
     }
 

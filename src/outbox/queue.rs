@@ -39,15 +39,15 @@ use std::sync::{Mutex, PoisonError};
 /// flush that tries a folder takes it out, whatever becomes of it.
 static UNTRIED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 
-/// Notes `dir`, a batch folder of `ready/` just released from a commit of
-/// this process, as not yet tried ([`UNTRIED`]).
+/// Notes `dir`, a batch folder of `ready/` about to be released from a
+/// commit of this process, as not yet tried ([`UNTRIED`]).
 pub(super) fn note_untried(dir: PathBuf) {
     let mut untried = UNTRIED.lock().unwrap_or_else(PoisonError::into_inner);
     untried.get_or_insert_with(HashSet::new).insert(dir);
 }
 
 /// Whether `dir` was [`UNTRIED`]; it is not any more.
-fn take_untried(dir: &Path) -> bool {
+pub(super) fn take_untried(dir: &Path) -> bool {
     let mut untried = UNTRIED.lock().unwrap_or_else(PoisonError::into_inner);
     untried.as_mut().is_some_and(|set| set.remove(dir))
 }
@@ -249,11 +249,14 @@ struct Unsettled {
 
 impl Unsettled {
     /// Done with: its `sent` file closed, and its folder removed unless
-    /// something of it stays.
-    fn close(self) {
+    /// something of it stays (then noted in `stayed`).
+    fn close(self, stayed: &mut HashSet<PathBuf>) {
         drop(self.sent);
-        if !self.keep {
-            self.batch.remove();
+        match self.keep {
+            true => {
+                stayed.insert(self.batch.dir);
+            }
+            false => self.batch.remove(),
         }
     }
 }
@@ -261,16 +264,12 @@ impl Unsettled {
 /// The end of the batches whose replies the transport held: settled,
 /// their replies are noted sent; not, each counts as a failure and its
 /// batch stays. The batches are done with either way.
-fn settle(
-    unsettled: &mut Vec<Unsettled>,
-    transport: &dyn Transport,
-    out: &mut Flushed,
-    down: &mut bool,
-) {
+fn settle(unsettled: &mut Vec<Unsettled>, transport: &dyn Transport, round: &mut Round) {
     if unsettled.is_empty() {
         return;
     }
     let settled = transport.settle();
+    let out = &mut round.out;
     for mut u in unsettled.drain(..) {
         match &settled {
             Ok(()) => {
@@ -285,10 +284,10 @@ fn settle(
                 u.keep = true;
             }
         }
-        u.close();
+        u.close(&mut round.stayed);
     }
     if let Err(e) = settled {
-        *down |= e.is_down();
+        round.down |= e.is_down();
     }
 }
 
@@ -349,23 +348,110 @@ pub fn queued(ready: &Path) -> usize {
 /// damaged pack counts as one failure, every flush, until the admin
 /// removes it.
 pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
+    Sending::default().finish(ready, transport)
+}
+
+/// A flush in rounds: [`Sending::round`] while a poll goes on (the
+/// batches its commits release go out while it handles the next ones),
+/// then [`Sending::finish`] at its end. Together they are one
+/// [`flush`]: each batch folder is tried at most once (one that failed
+/// stays for the next poll, as after a flush), and once the transport is
+/// found down nothing more is tried.
+#[derive(Debug, Default)]
+pub struct Sending {
+    out: Flushed,
+    /// The batch folders tried that stay (something of them failed).
+    tried: HashSet<PathBuf>,
+    /// The batch folders of `ready` when the transport was found down,
+    /// their replies counted already; `None` while it was not.
+    down: Option<HashSet<PathBuf>>,
+}
+
+/// What one round of a [`Sending`] did.
+#[derive(Default)]
+struct Round {
+    out: Flushed,
+    /// The batch folders tried that stay.
+    stayed: HashSet<PathBuf>,
+    /// The transport itself failed (not by counting the mails left: it
+    /// may fail on the last mail of a batch).
+    down: bool,
+}
+
+impl Sending {
+    /// Sends what `ready` holds and this flush has not tried, unless the
+    /// transport was found down.
+    pub fn round(&mut self, ready: &Path, transport: &dyn Transport) {
+        if self.down.is_some() {
+            return;
+        }
+        let listed = batches(ready);
+        let round = send_round(ready, &listed, &self.tried, transport);
+        let (out, r) = (&mut self.out, round.out);
+        out.sent += r.sent;
+        out.failed += r.failed;
+        out.waiting += r.waiting;
+        out.dead += r.dead;
+        out.errors.extend(r.errors);
+        self.tried.extend(round.stayed);
+        if round.down {
+            self.down = Some(listed.into_iter().collect());
+        }
+    }
+
+    /// The last round, and what the flush did in all. When the transport
+    /// was found down, the batches released since wait uncounted so far:
+    /// they are counted, not tried.
+    pub fn finish(mut self, ready: &Path, transport: &dyn Transport) -> Flushed {
+        match &self.down {
+            None => self.round(ready, transport),
+            Some(seen) => {
+                self.out.waiting += batches(ready)
+                    .into_iter()
+                    .filter(|dir| !seen.contains(dir))
+                    .filter_map(ReadyPack::read)
+                    .map(|b| b.replies.len())
+                    .sum::<usize>();
+            }
+        }
+        if self.out.waiting > 0 {
+            self.out.errors.push(format!(
+                "{} more queued mails not tried while the transport is down; they wait in {}",
+                self.out.waiting,
+                ready.display()
+            ));
+        }
+        transport.finish();
+        self.out
+    }
+}
+
+/// One round of a [`Sending`]: the batch folders `listed` of `ready`,
+/// but those of `skip`, in order.
+fn send_round(
+    ready: &Path,
+    listed: &[PathBuf],
+    skip: &HashSet<PathBuf>,
+    transport: &dyn Transport,
+) -> Round {
+    if listed.is_empty() {
+        return Round::default();
+    }
     let dead_dir = dead::folder_of(ready);
     let buried = dead::buried(&dead_dir);
-    let mut out = Flushed::default();
-    // Set at the first failure of the transport itself (not by counting
-    // the mails left: it may fail on the last mail of a batch).
-    let mut down = false;
+    let mut round = Round::default();
     // The batches sent whose replies the transport holds, and how many.
     let (mut unsettled, mut held_in_all) = (Vec::new(), 0);
-    for dir in batches(ready) {
-        let Some(mut batch) = ReadyPack::read(dir) else {
+    for dir in listed.iter().filter(|d| !skip.contains(*d)) {
+        let Some(mut batch) = ReadyPack::read(dir.clone()) else {
             continue;
         };
+        let out = &mut round.out;
         if let Some(d) = &batch.damage {
             out.failed += 1;
             out.errors.push(d.clone());
         }
-        if down {
+        if round.down {
             out.waiting += batch.replies.len();
             continue;
         }
@@ -400,7 +486,7 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
             out.failed += 1;
             out.errors.push(error.message);
             if error.down {
-                down = true;
+                round.down = true;
                 out.waiting += replies.len();
                 break;
             }
@@ -418,23 +504,15 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
         };
         match holding {
             true => unsettled.push(done),
-            false => done.close(),
+            false => done.close(&mut round.stayed),
         }
-        if held_in_all >= SETTLE_EVERY || down {
-            settle(&mut unsettled, transport, &mut out, &mut down);
+        if held_in_all >= SETTLE_EVERY || round.down {
+            settle(&mut unsettled, transport, &mut round);
             held_in_all = 0;
         }
     }
-    settle(&mut unsettled, transport, &mut out, &mut down);
-    if out.waiting > 0 {
-        out.errors.push(format!(
-            "{} more queued mails not tried while the transport is down; they wait in {}",
-            out.waiting,
-            ready.display()
-        ));
-    }
-    transport.finish();
-    out
+    settle(&mut unsettled, transport, &mut round);
+    round
 }
 
 #[cfg(test)]

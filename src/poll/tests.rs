@@ -241,3 +241,68 @@ fn a_broken_notice_template_leaves_the_mail_and_names_the_template() {
     assert!(fx.dir.path().join("inbox/new/2.x").exists(), "left in new/");
     assert_eq!(fx.sink.0.lock().unwrap().len(), 1, "the first is answered");
 }
+
+/// A transport that may be used from another thread, noting each mail's
+/// recipient and the thread it was sent from.
+#[derive(Default)]
+struct Threaded(Mutex<Vec<(Option<String>, String)>>);
+
+impl Transport for Threaded {
+    fn send(&self, env: &lettre::address::Envelope, _: &[u8]) -> Result<(), transport::SendError> {
+        let thread = std::thread::current().name().map(str::to_string);
+        let to = env.to().iter().map(ToString::to_string).collect();
+        self.0.lock().unwrap().push((thread, to));
+        Ok(())
+    }
+
+    fn shared(&self) -> Option<&(dyn Transport + Sync)> {
+        Some(self)
+    }
+}
+
+#[test]
+fn a_poll_of_many_batches_sends_each_batch_while_it_handles_the_next() {
+    let fx = Fixture::new();
+    let threaded = Threaded::default();
+    let poller = Poller {
+        transport: &threaded,
+        ..fx.poller()
+    };
+    let mut inbox = Maildir::open(fx.dir.path().join("inbox")).unwrap();
+    let mails = 2 * BATCH + 40;
+    for i in 0..mails {
+        let raw = format!(
+            "From: p{i}@example.org\r\nTo: pbem@localhost\r\nSubject: help\r\n\
+             Message-ID: <m{i}@example.org>\r\n\r\nhelp\r\n"
+        );
+        inbox.deliver(&format!("{i:04}.m"), raw.as_bytes()).unwrap();
+    }
+    let now = "2026-11-21T10:00:00Z".parse().unwrap();
+    let r = poller.poll(&mut inbox, now, false).unwrap();
+    assert_eq!((r.handled, r.errors.len()), (mails, 0), "{r:?}");
+    assert_eq!(
+        (r.sent, r.unsent, r.send_errors.len()),
+        (mails, 0, 0),
+        "{r:?}"
+    );
+    let sent = threaded.0.lock().unwrap();
+    // Each mail's reply once, whichever thread sent it.
+    let mut to: Vec<&String> = sent.iter().map(|(_, to)| to).collect();
+    to.sort();
+    to.dedup();
+    assert_eq!((sent.len(), to.len()), (mails, mails), "one reply a mail");
+    // The first two batches were released before the last was handled:
+    // the sending thread took them.
+    let early = sent
+        .iter()
+        .filter(|(t, _)| t.as_deref() == Some("pbem-send"))
+        .count();
+    assert!(early >= BATCH, "{early} replies sent during the poll");
+    assert!(
+        fs::read_dir(fx.store.outbox_ready())
+            .unwrap()
+            .next()
+            .is_none(),
+        "nothing left queued"
+    );
+}

@@ -172,6 +172,10 @@ fn sync(paths: Vec<(PathBuf, bool)>) -> Result<(), SendError> {
 }
 
 impl Transport for MaildirSink {
+    fn shared(&self) -> Option<&(dyn Transport + Sync)> {
+        Some(self)
+    }
+
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
         self.deliver(envelope, raw, true)
     }

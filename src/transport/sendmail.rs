@@ -65,6 +65,10 @@ fn said(stderr: &[u8]) -> String {
 }
 
 impl Transport for Sendmail {
+    fn shared(&self) -> Option<&(dyn Transport + Sync)> {
+        Some(self)
+    }
+
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
         let name = self.command.display();
         let mut c = Command::new(&self.command);

@@ -291,6 +291,10 @@ fn transaction(conn: &mut SmtpConnection, env: &Envelope, raw: &[u8]) -> Result<
 }
 
 impl Transport for Smtp {
+    fn shared(&self) -> Option<&(dyn Transport + Sync)> {
+        Some(self)
+    }
+
     fn send(&self, envelope: &Envelope, raw: &[u8]) -> Result<(), SendError> {
         let mut held = self.conn.lock().unwrap_or_else(PoisonError::into_inner);
         let mut fresh = false;

@@ -395,3 +395,61 @@ fn a_reply_goes_out_under_the_envelope_it_was_staged_with_and_an_old_pack_under_
     assert_eq!(got[1].to()[0].to_string(), "dave@example.org");
     assert_eq!(got[1].from().unwrap().to_string(), "pbem@example.net");
 }
+
+#[test]
+fn a_flush_in_rounds_tries_each_batch_once() {
+    let (_tmp, ready) = outbox();
+    let r = ready.as_path();
+    let (bob, carol) = ("bob@example.org", "carol@example.org");
+    let sink = Sink {
+        refused: Some(("carol@example.org", SendErrorKind::Transient)),
+        ..Sink::default()
+    };
+    packed(r, "b0", &[(0, 0, bob, "1"), (1, 0, carol, "2")]);
+    let mut sending = Sending::default();
+    sending.round(r, &sink);
+    assert_eq!(sink.tries.get(), 2);
+    // A batch released since goes in the next round; the one that
+    // failed waits for the next flush, not the next round.
+    packed(r, "b1", &[(0, 0, bob, "3")]);
+    sending.round(r, &sink);
+    let f = sending.finish(r, &sink);
+    assert_eq!(sink.tries.get(), 3, "no batch tried twice");
+    assert_eq!(sink.taken(), ["1", "3"]);
+    assert_eq!((f.sent, f.failed, f.waiting), (2, 1, 0), "{f:?}");
+    assert_eq!(f.errors.len(), 1, "{f:?}");
+    assert_eq!(queued(r), 1, "carol's reply still queued");
+    assert_eq!(
+        flush(r, &Sink::default()).sent,
+        1,
+        "and sent by the next flush"
+    );
+}
+
+#[test]
+fn a_flush_in_rounds_stops_at_a_transport_found_down_and_counts_the_rest() {
+    let (_tmp, ready) = outbox();
+    let r = ready.as_path();
+    let bob = "bob@example.org";
+    packed(r, "b0", &[(0, 0, bob, "1"), (1, 0, bob, "2")]);
+    let away = Away(Default::default());
+    let mut sending = Sending::default();
+    sending.round(r, &away);
+    packed(
+        r,
+        "b1",
+        &[(0, 0, bob, "3"), (1, 0, bob, "4"), (2, 0, bob, "5")],
+    );
+    sending.round(r, &away);
+    let f = sending.finish(r, &away);
+    assert_eq!(away.0.get(), 1, "one try in all");
+    assert_eq!((f.sent, f.failed, f.waiting), (0, 1, 4), "{f:?}");
+    let told: Vec<&String> = f
+        .errors
+        .iter()
+        .filter(|e| e.contains("more queued"))
+        .collect();
+    assert_eq!(told.len(), 1, "told once: {f:?}");
+    assert!(told[0].contains("4 more queued mails"), "{f:?}");
+    assert_eq!(queued(r), 5, "every mail still queued");
+}
