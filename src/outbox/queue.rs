@@ -261,36 +261,6 @@ impl Unsettled {
     }
 }
 
-/// The end of the batches whose replies the transport held: settled,
-/// their replies are noted sent; not, each counts as a failure and its
-/// batch stays. The batches are done with either way.
-fn settle(unsettled: &mut Vec<Unsettled>, transport: &dyn Transport, round: &mut Round) {
-    if unsettled.is_empty() {
-        return;
-    }
-    let settled = transport.settle();
-    let out = &mut round.out;
-    for mut u in unsettled.drain(..) {
-        match &settled {
-            Ok(()) => {
-                for id in &u.held {
-                    u.batch.note_sent(*id, &mut u.sent);
-                    out.sent += 1;
-                }
-            }
-            Err(e) => {
-                out.failed += u.held.len().max(1);
-                out.errors.push(format!("{}: {e}", u.batch.dir.display()));
-                u.keep = true;
-            }
-        }
-        u.close(&mut round.stayed);
-    }
-    if let Err(e) = settled {
-        round.down |= e.is_down();
-    }
-}
-
 /// What became of one queued reply the flush is done with.
 enum Gone {
     Sent,
@@ -355,47 +325,44 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
 /// batches its commits release go out while it handles the next ones),
 /// then [`Sending::finish`] at its end. Together they are one
 /// [`flush`]: each batch folder is tried at most once (one that failed
-/// stays for the next poll, as after a flush), and once the transport is
-/// found down nothing more is tried.
-#[derive(Debug, Default)]
+/// stays for the next poll, as after a flush), the deliveries a
+/// transport holds are settled across rounds as across batches (up to
+/// [`SETTLE_EVERY`] at once), and once the transport is found down
+/// nothing more is tried.
+#[derive(Default)]
 pub struct Sending {
     out: Flushed,
     /// The batch folders tried that stay (something of them failed).
-    tried: HashSet<PathBuf>,
-    /// The batch folders of `ready` when the transport was found down,
-    /// their replies counted already; `None` while it was not.
-    down: Option<HashSet<PathBuf>>,
-}
-
-/// What one round of a [`Sending`] did.
-#[derive(Default)]
-struct Round {
-    out: Flushed,
-    /// The batch folders tried that stay.
     stayed: HashSet<PathBuf>,
+    /// The batches sent whose replies the transport holds, and how many.
+    unsettled: Vec<Unsettled>,
+    held: usize,
     /// The transport itself failed (not by counting the mails left: it
     /// may fail on the last mail of a batch).
     down: bool,
+    /// The batch folders of `ready` when it was found down, their
+    /// replies counted already.
+    seen: HashSet<PathBuf>,
 }
 
 impl Sending {
     /// Sends what `ready` holds and this flush has not tried, unless the
     /// transport was found down.
     pub fn round(&mut self, ready: &Path, transport: &dyn Transport) {
-        if self.down.is_some() {
+        if self.down {
             return;
         }
         let listed = batches(ready);
-        let round = send_round(ready, &listed, &self.tried, transport);
-        let (out, r) = (&mut self.out, round.out);
-        out.sent += r.sent;
-        out.failed += r.failed;
-        out.waiting += r.waiting;
-        out.dead += r.dead;
-        out.errors.extend(r.errors);
-        self.tried.extend(round.stayed);
-        if round.down {
-            self.down = Some(listed.into_iter().collect());
+        let mut tried: HashSet<&Path> = self.stayed.iter().map(PathBuf::as_path).collect();
+        tried.extend(self.unsettled.iter().map(|u| u.batch.dir.as_path()));
+        let fresh: Vec<PathBuf> = listed
+            .iter()
+            .filter(|d| !tried.contains(d.as_path()))
+            .cloned()
+            .collect();
+        self.send_batches(ready, fresh, transport);
+        if self.down {
+            self.seen = listed.into_iter().collect();
         }
     }
 
@@ -403,16 +370,18 @@ impl Sending {
     /// was found down, the batches released since wait uncounted so far:
     /// they are counted, not tried.
     pub fn finish(mut self, ready: &Path, transport: &dyn Transport) -> Flushed {
-        match &self.down {
-            None => self.round(ready, transport),
-            Some(seen) => {
-                self.out.waiting += batches(ready)
-                    .into_iter()
-                    .filter(|dir| !seen.contains(dir))
-                    .filter_map(ReadyPack::read)
-                    .map(|b| b.replies.len())
-                    .sum::<usize>();
-            }
+        self.round(ready, transport);
+        // Found down in a round, which counted what it saw; a settle
+        // that fails now leaves nothing after it.
+        let counted = self.down;
+        self.settle(transport);
+        if counted {
+            self.out.waiting += batches(ready)
+                .into_iter()
+                .filter(|dir| !self.seen.contains(dir))
+                .filter_map(ReadyPack::read)
+                .map(|b| b.replies.len())
+                .sum::<usize>();
         }
         if self.out.waiting > 0 {
             self.out.errors.push(format!(
@@ -424,95 +393,114 @@ impl Sending {
         transport.finish();
         self.out
     }
-}
 
-/// One round of a [`Sending`]: the batch folders `listed` of `ready`,
-/// but those of `skip`, in order.
-fn send_round(
-    ready: &Path,
-    listed: &[PathBuf],
-    skip: &HashSet<PathBuf>,
-    transport: &dyn Transport,
-) -> Round {
-    if listed.is_empty() {
-        return Round::default();
-    }
-    let dead_dir = dead::folder_of(ready);
-    let buried = dead::buried(&dead_dir);
-    let mut round = Round::default();
-    // The batches sent whose replies the transport holds, and how many.
-    let (mut unsettled, mut held_in_all) = (Vec::new(), 0);
-    for dir in listed.iter().filter(|d| !skip.contains(*d)) {
-        let Some(mut batch) = ReadyPack::read(dir.clone()) else {
-            continue;
-        };
-        let out = &mut round.out;
-        if let Some(d) = &batch.damage {
-            out.failed += 1;
-            out.errors.push(d.clone());
+    /// Sends the batch folders `dirs` of `ready`, in order.
+    fn send_batches(&mut self, ready: &Path, dirs: Vec<PathBuf>, transport: &dyn Transport) {
+        if dirs.is_empty() {
+            return;
         }
-        if round.down {
-            out.waiting += batch.replies.len();
-            continue;
-        }
-        batch.untried = take_untried(&batch.dir);
-        let failed_before = out.failed;
-        let mut sent = None;
-        // A transport that holds its deliveries ([`Transport::hold`]):
-        // its mails are noted sent once settled, after the batch (and
-        // the batches after it, up to [`SETTLE_EVERY`] replies).
-        let holding = transport.hold();
-        let mut held = Vec::new();
-        let all = std::mem::take(&mut batch.replies);
-        let mut replies = all.iter();
-        while let Some(reply) = replies.next() {
-            let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
-                Ok(Gone::Sent) if holding => {
-                    held.push(reply.id);
-                    continue;
-                }
-                Ok(Gone::Sent) => {
-                    batch.note_sent(reply.id, &mut sent);
-                    out.sent += 1;
-                    continue;
-                }
-                Ok(Gone::Dead) => {
-                    out.dead += 1;
-                    continue;
-                }
-                Ok(Gone::Buried) => continue,
-                Err(e) => e,
+        let dead_dir = dead::folder_of(ready);
+        let buried = dead::buried(&dead_dir);
+        for dir in dirs {
+            let Some(mut batch) = ReadyPack::read(dir) else {
+                continue;
             };
-            out.failed += 1;
-            out.errors.push(error.message);
-            if error.down {
-                round.down = true;
-                out.waiting += replies.len();
-                break;
+            let out = &mut self.out;
+            if let Some(d) = &batch.damage {
+                out.failed += 1;
+                out.errors.push(d.clone());
+            }
+            if self.down {
+                out.waiting += batch.replies.len();
+                continue;
+            }
+            batch.untried = take_untried(&batch.dir);
+            let failed_before = out.failed;
+            let mut sent = None;
+            // A transport that holds its deliveries ([`Transport::hold`]):
+            // its mails are noted sent once settled, after the batch (and
+            // the batches after it, up to [`SETTLE_EVERY`] replies).
+            let holding = transport.hold();
+            let mut held = Vec::new();
+            let all = std::mem::take(&mut batch.replies);
+            let mut replies = all.iter();
+            while let Some(reply) = replies.next() {
+                let error = match batch.send(reply, transport, &mut sent, &dead_dir, &buried) {
+                    Ok(Gone::Sent) if holding => {
+                        held.push(reply.id);
+                        continue;
+                    }
+                    Ok(Gone::Sent) => {
+                        batch.note_sent(reply.id, &mut sent);
+                        out.sent += 1;
+                        continue;
+                    }
+                    Ok(Gone::Dead) => {
+                        out.dead += 1;
+                        continue;
+                    }
+                    Ok(Gone::Buried) => continue,
+                    Err(e) => e,
+                };
+                out.failed += 1;
+                out.errors.push(error.message);
+                if error.down {
+                    self.down = true;
+                    out.waiting += replies.len();
+                    break;
+                }
+            }
+            drop(all);
+            self.held += held.len();
+            let waits = holding && !held.is_empty();
+            let done = Unsettled {
+                keep: out.failed != failed_before || batch.damage.is_some(),
+                batch,
+                held,
+                // Closed while it waits (opened again to note the settled
+                // replies): many small batches may wait at once.
+                sent: sent.filter(|_| !waits),
+            };
+            match holding {
+                true => self.unsettled.push(done),
+                false => done.close(&mut self.stayed),
+            }
+            if self.held >= SETTLE_EVERY || self.down {
+                self.settle(transport);
             }
         }
-        drop(all);
-        held_in_all += held.len();
-        let waits = holding && !held.is_empty();
-        let done = Unsettled {
-            keep: out.failed != failed_before || batch.damage.is_some(),
-            batch,
-            held,
-            // Closed while it waits (opened again to note the settled
-            // replies): many small batches may wait at once.
-            sent: sent.filter(|_| !waits),
-        };
-        match holding {
-            true => unsettled.push(done),
-            false => done.close(&mut round.stayed),
+    }
+
+    /// The end of the batches whose replies the transport held: settled,
+    /// their replies are noted sent; not, each counts as a failure and
+    /// its batch stays. The batches are done with either way.
+    fn settle(&mut self, transport: &dyn Transport) {
+        self.held = 0;
+        if self.unsettled.is_empty() {
+            return;
         }
-        if held_in_all >= SETTLE_EVERY || round.down {
-            settle(&mut unsettled, transport, &mut round);
-            held_in_all = 0;
+        let settled = transport.settle();
+        let out = &mut self.out;
+        for mut u in self.unsettled.drain(..) {
+            match &settled {
+                Ok(()) => {
+                    for id in &u.held {
+                        u.batch.note_sent(*id, &mut u.sent);
+                        out.sent += 1;
+                    }
+                }
+                Err(e) => {
+                    out.failed += u.held.len().max(1);
+                    out.errors.push(format!("{}: {e}", u.batch.dir.display()));
+                    u.keep = true;
+                }
+            }
+            u.close(&mut self.stayed);
+        }
+        if let Err(e) = settled {
+            self.down |= e.is_down();
         }
     }
-    settle(&mut unsettled, transport, &mut round);
-    round
 }
 
 #[cfg(test)]

@@ -453,3 +453,28 @@ fn a_flush_in_rounds_stops_at_a_transport_found_down_and_counts_the_rest() {
     assert!(told[0].contains("4 more queued mails"), "{f:?}");
     assert_eq!(queued(r), 5, "every mail still queued");
 }
+
+#[test]
+fn a_flush_in_rounds_holds_deliveries_across_rounds_and_sends_each_once() {
+    let (_tmp, ready) = outbox();
+    let r = ready.as_path();
+    let (bob, carol) = ("bob@example.org", "carol@example.org");
+    let to = tempfile::tempdir().unwrap();
+    let sink = MaildirSink::new(to.path());
+    let new = |who: &str| {
+        fs::read_dir(to.path().join(who).join("new"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    packed(r, "b0", &[(0, 0, bob, "1"), (1, 0, carol, "2")]);
+    let mut sending = Sending::default();
+    sending.round(r, &sink);
+    assert_eq!((new(bob), new(carol)), (0, 0), "held until the settle");
+    packed(r, "b1", &[(0, 0, bob, "3")]);
+    // The held batch is not sent again by the next round.
+    sending.round(r, &sink);
+    let f = sending.finish(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (3, 0, 0), "{f:?}");
+    assert_eq!((new(bob), new(carol)), (2, 1), "each reply once");
+    assert_eq!(fs::read_dir(r).unwrap().count(), 0, "outbox empty");
+}
