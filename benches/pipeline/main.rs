@@ -29,6 +29,8 @@
 //! `cargo bench --bench engine --bench pipeline`.
 //!
 //! Sizes (environment): `PBEM_BENCH_MAILS`, `PBEM_BENCH_GAMES`,
+//! `PBEM_BENCH_PAIRS` (the players from so many pairs; 1: as in the
+//! example records, every game Alice's and Bob's),
 //! `PBEM_BENCH_LATENCY_MAILS`, `PBEM_BENCH_RATE` (mails per second),
 //! `PBEM_BENCH_SCALE` (comma-separated game counts), `PBEM_BENCH_DIR` (a
 //! folder on the disk to measure; default: a temporary folder under
@@ -41,10 +43,9 @@
 //! to profile one mail in it).
 //! `PBEM_BENCH_QUICK=1` runs small sizes to check the bench works;
 //! `PBEM_BENCH_ANNOUNCE=1` says on standard error when a throughput poll
-//! starts, for a profiler to attach to it alone.
-//! `PBEM_BENCH_ONLY=throughput,latency,replay,scale,process` runs some
-//! sections; `PBEM_BENCH_REPLIES=memory` or `maildir` one of the two
-//! throughput runs.
+//! starts, for a profiler to attach to it alone. `PBEM_BENCH_ONLY=
+//! throughput,latency,replay,scale,process` runs some sections;
+//! `PBEM_BENCH_REPLIES=memory` or `maildir` one of the two throughput runs.
 
 use pbem::adjudicate::{Adjudicator, Desk};
 use pbem::config::{Config, INIT};
@@ -81,10 +82,8 @@ use scale::*;
 const PBEM: &str = env!("CARGO_BIN_EXE_pbem");
 
 fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.trim().replace('_', "").parse().ok())
-        .unwrap_or(default)
+    let value = std::env::var(name).ok();
+    (value.and_then(|v| v.trim().replace('_', "").parse().ok())).unwrap_or(default)
 }
 
 struct Sizes {
@@ -256,6 +255,7 @@ fn line_upto(rules: Rules, seed: u64, plies: usize, least: usize) -> Vec<String>
 }
 
 fn players_of(g: usize) -> (PerSide<String>, [String; 2]) {
+    let g = g % env_usize("PBEM_BENCH_PAIRS", usize::MAX);
     let who = [format!("p{g}a@example.org"), format!("p{g}b@example.org")];
     (PerSide(who.clone()), who)
 }

@@ -16,6 +16,7 @@ use crate::mail::{inbound::Inbound, outbound};
 use crate::reply::{Reply, address_of, mailbox};
 use crate::store::{Correspondence, StoreError, stable_hash};
 use chrono::{DateTime, Utc};
+use std::sync::Arc;
 
 /// The replies of a batch (or of a commit of one), in memory until its
 /// commit: then written as one pack, and the rare held news as files
@@ -135,20 +136,22 @@ impl Outbox<'_> {
         // References only what they have seen.
         let to = address_of(&reply.to);
         // Advisory: a file that does not read starts afresh (and is
-        // written anew), rather than holding up the reply.
-        let mut corr = self.store.correspondence(&to).unwrap_or_else(|e| {
+        // written anew), rather than holding up the reply. Looked at to
+        // build the reply, taken to change once it is built: a reply not
+        // built leaves it as it was.
+        let look = self.store.sent_memory(&to).unwrap_or_else(|e| {
             log::warn!("{}", crate::logging::line("sent-file", &[("error", &e)]));
-            Correspondence::new(&to)
+            Arc::new(Correspondence::new(&to))
         });
         let answering = r
             .mail
             .filter(|m| m.from.as_deref() == Some(to.as_str()))
             .and_then(|m| m.message_id.as_deref());
         let (in_reply_to, refs) = match game {
-            Some(g) => corr.headers(g, answering),
+            Some(g) => look.headers(g, answering),
             None => (answering.map(str::to_string), Vec::new()),
         };
-        let reply = addressed(reply, &corr, r.mail.filter(|_| answering.is_some()), &to);
+        let reply = addressed(reply, &look, r.mail.filter(|_| answering.is_some()), &to);
         let built = outbound::build(
             self.identity,
             &reply,
@@ -168,17 +171,20 @@ impl Outbox<'_> {
                 return Ok(None);
             }
         };
+        // Shared no more: changed without a copy.
+        drop(look);
         let rendered = &reply.rendered;
         let today = now.format("%Y-%m-%d").to_string();
-        corr.sent(
-            game,
-            &rendered.subject,
-            message_id,
-            answering,
-            &rendered.text,
-            &today,
-        );
-        self.store.write_correspondence(corr)?;
+        self.store.change_sent(&to, |corr| {
+            corr.sent(
+                game,
+                &rendered.subject,
+                message_id,
+                answering,
+                &rendered.text,
+                &today,
+            )
+        })?;
         Ok(Some(pack::Entry {
             id,
             envelope: Some(envelope),

@@ -86,6 +86,25 @@ pub struct PendingWrites {
     /// What the records written from a record in hand say of their games
     /// ([`Store::write_game_known`]), for the index.
     known: HashMap<OsString, GameFacts>,
+    /// The memories of sent lines changed in the batch, by their first
+    /// slot's path ([`Store::keep_memory`]), and that path by the path of
+    /// the slot each goes to.
+    pub(super) memories: HashMap<OsString, PendingMemory>,
+    slots: HashMap<OsString, OsString>,
+}
+
+/// A memory of sent lines changed in a batch: written to its slot once,
+/// at the sync, however many replies changed it (a player in every game
+/// of a batch gets a reply from each mail, and a memory near its bounds
+/// holds some 70 KB of line hashes and its threads' JSON).
+#[derive(Debug)]
+pub(super) struct PendingMemory {
+    /// The slot the batch writes: every write of an address in a batch
+    /// goes to the slot its first one took.
+    pub(super) slot: PathBuf,
+    /// What it will hold; `None` while taken out to be changed
+    /// ([`Store::change_sent`]).
+    pub(super) state: Option<Arc<Correspondence>>,
 }
 
 impl ReadCache {
@@ -98,6 +117,22 @@ impl ReadCache {
             self.changes = now;
         }
     }
+}
+
+/// The text of a memory's slot `slot` holding `state`, as
+/// [`Store::write_correspondence`] writes it.
+fn memory_text<'a>(
+    slot: &Path,
+    state: &Correspondence,
+) -> Result<std::borrow::Cow<'a, str>, StoreError> {
+    let body = state.body().map_err(|source| StoreError::Json {
+        what: slot.display().to_string(),
+        source,
+    })?;
+    Ok(std::borrow::Cow::Owned(super::correspondence::slot_text(
+        state.stored.seq,
+        &body,
+    )))
 }
 
 impl PendingWrites {
@@ -275,13 +310,22 @@ impl Store {
         }
         // Advisory files, rewritten in place (no inode made and freed;
         // their reader knows a torn one), synced with the new files.
-        for p in pending.in_place.iter().map(Path::new) {
-            if let Some(Some(text)) = pending.files.get(p.as_os_str()) {
-                super::crashpoint::reach();
-                let made = fs::symlink_metadata(p).is_err();
-                write_over(p, text.as_bytes()).map_err(io_err(p))?;
-                self.written(p, made)?;
+        let memories = pending.memories.values().filter_map(|m| {
+            let state = m.state.as_ref()?;
+            Some((m.slot.as_path(), memory_text(&m.slot, state)))
+        });
+        let texts = pending.in_place.iter().map(Path::new).filter_map(|p| {
+            match pending.files.get(p.as_os_str()) {
+                Some(Some(text)) => Some((p, Ok(std::borrow::Cow::Borrowed(text.as_str())))),
+                _ => None,
             }
+        });
+        for (p, text) in texts.chain(memories) {
+            let text = text?;
+            super::crashpoint::reach();
+            let made = fs::symlink_metadata(p).is_err();
+            write_over(p, text.as_bytes()).map_err(io_err(p))?;
+            self.written(p, made)?;
         }
         // 2. On disk before any rename: a crash leaves the old file or the
         // new one, never an empty one.
@@ -420,12 +464,58 @@ impl Store {
         }
     }
 
-    /// Whether `p` has a change of this batch waiting for [`Store::sync`]
-    /// (never on a plain store).
-    pub(super) fn pending(&self, p: &Path) -> bool {
-        self.batch
-            .as_ref()
-            .is_some_and(|b| lock(&b.pending).files.contains_key(p.as_os_str()))
+    /// Keeps `state`, a memory of sent lines whose first slot is `key`,
+    /// to be written to its slot `slot` at the sync ([`PendingMemory`]).
+    pub(super) fn keep_memory(&self, key: &Path, slot: &Path, state: Correspondence) {
+        let Some(b) = &self.batch else {
+            return;
+        };
+        let mut pending = lock(&b.pending);
+        if !pending.files.contains_key(slot.as_os_str())
+            && !pending.in_place.contains(slot.as_os_str())
+        {
+            pending.order.push(slot.to_path_buf());
+        }
+        pending
+            .slots
+            .insert(slot.as_os_str().to_owned(), key.as_os_str().to_owned());
+        pending.memories.insert(
+            key.as_os_str().to_owned(),
+            PendingMemory {
+                slot: slot.to_path_buf(),
+                state: Some(Arc::new(state)),
+            },
+        );
+    }
+
+    /// The memory of sent lines whose first slot is `key` as this batch
+    /// changed it, waiting for the sync: shared to look at, or taken out
+    /// to change (`take`, by [`Store::change_sent`], which puts it back
+    /// at once with [`Store::keep_memory`]; the slot it goes to stays
+    /// noted). `None`: not changed in the batch.
+    pub(super) fn changed_memory(
+        &self,
+        key: &Path,
+        take: bool,
+    ) -> Option<Option<Arc<Correspondence>>> {
+        let b = self.batch.as_ref()?;
+        let mut pending = lock(&b.pending);
+        let m = pending.memories.get_mut(key.as_os_str())?;
+        Some(match take {
+            true => m.state.take(),
+            false => m.state.clone(),
+        })
+    }
+
+    /// The slot the batch writes the memory of sent lines whose first
+    /// slot is `key` to, once it has changed it.
+    pub(super) fn memory_slot(&self, key: &Path) -> Option<PathBuf> {
+        let b = self.batch.as_ref()?;
+        let pending = lock(&b.pending);
+        pending
+            .memories
+            .get(key.as_os_str())
+            .map(|m| m.slot.clone())
     }
 
     /// Removes `p` if it exists; on a batch view, at [`Store::sync`].
@@ -444,8 +534,17 @@ impl Store {
         let Some(b) = &self.batch else {
             return read_opt(p);
         };
-        if let Some(text) = lock(&b.pending).files.get(p.as_os_str()) {
-            return Ok(text.clone());
+        {
+            let pending = lock(&b.pending);
+            if let Some(text) = pending.files.get(p.as_os_str()) {
+                return Ok(text.clone());
+            }
+            // A memory of sent lines the batch changed: what the sync
+            // will write to this slot.
+            let memory = pending.slots.get(p.as_os_str());
+            if let Some(state) = memory.and_then(|k| pending.memories.get(k)?.state.as_ref()) {
+                return memory_text(p, state).map(|t| Some(t.into_owned()));
+            }
         }
         // Taken before the read: a change during it empties the cache.
         let now = changes();

@@ -534,7 +534,7 @@ impl Store {
     /// # Errors
     /// I/O errors.
     pub fn sent_memory(&self, address: &str) -> Result<Arc<Correspondence>, StoreError> {
-        self.sent_of(address, false)
+        self.sent_of(address, false, false)
     }
 
     /// [`Store::sent_memory`] to change and write
@@ -544,15 +544,44 @@ impl Store {
     /// # Errors
     /// I/O errors.
     pub fn correspondence(&self, address: &str) -> Result<Correspondence, StoreError> {
-        self.sent_of(address, true).map(Arc::unwrap_or_clone)
+        self.sent_of(address, true, false).map(Arc::unwrap_or_clone)
+    }
+
+    /// Changes `address`'s memory of sent lines with `change` and writes
+    /// it ([`Store::write_correspondence`]); in a batch, taken from what
+    /// the batch changed without a copy. Advisory: one whose files do not
+    /// read starts afresh (logged), rather than holding up the reply.
+    ///
+    /// # Errors
+    /// When it cannot be written.
+    pub fn change_sent(
+        &self,
+        address: &str,
+        change: impl FnOnce(&mut Correspondence),
+    ) -> Result<(), StoreError> {
+        let read = self.sent_of(address, true, true).unwrap_or_else(|e| {
+            log::warn!("{}", crate::logging::line("sent-file", &[("error", &e)]));
+            Arc::new(Correspondence::new(address))
+        });
+        let mut c = Arc::unwrap_or_clone(read);
+        change(&mut c);
+        self.write_correspondence(c)
     }
 
     /// `address`'s memory of sent lines, from the batch's keeping or its
     /// files: kept there (read, to look at) or taken out (`take`, to
-    /// change and write).
-    fn sent_of(&self, address: &str, take: bool) -> Result<Arc<Correspondence>, StoreError> {
+    /// change and write). What the batch changed and keeps to write is
+    /// shared, or taken out too when `changing` (by
+    /// [`Store::change_sent`], which puts it back at once).
+    fn sent_of(
+        &self,
+        address: &str,
+        take: bool,
+        changing: bool,
+    ) -> Result<Arc<Correspondence>, StoreError> {
         let key = self.correspondence_file(address, "0");
-        let read = match self.cached_sent(&key, take) {
+        let changed = self.changed_memory(&key, take && changing).flatten();
+        let read = match changed.or_else(|| self.cached_sent(&key, take)) {
             Some(read) => read,
             None => {
                 // Taken before the slots are read: a change during it
@@ -601,29 +630,24 @@ impl Store {
     /// Writes `c` in place, to the slot that does not hold the newest
     /// state on disk (the one it was read from): a crash that tears the
     /// write leaves that state whole. In a batch every write of an address
-    /// goes to the slot its first one took, since none reaches the disk
-    /// before the batch's sync.
+    /// goes to the slot its first one took, and is kept until the batch's
+    /// sync, which writes the last once ([`Store::keep_memory`]).
     ///
     /// # Errors
     /// Any I/O error.
     pub fn write_correspondence(&self, mut c: Correspondence) -> Result<(), StoreError> {
         let paths = ["0", "1"].map(|ext| self.correspondence_file(&c.address, ext));
-        let body = c.body().map_err(|source| StoreError::Json {
-            what: paths[0].display().to_string(),
-            source,
-        })?;
-        let slot = match paths.iter().position(|p| self.pending(p)) {
-            Some(slot) => slot,
+        let slot = match self.memory_slot(&paths[0]) {
+            Some(taken) => usize::from(taken == paths[1]),
             None => c.stored.slot.map_or(0, |s| 1 - s),
         };
-        let text = correspondence::slot_text(c.stored.seq + 1, &body);
-        self.write_in_place(&paths[slot], &text)?;
         // Once the state is in a slot: on a batch, the file goes after the
         // sync that makes the slot durable.
-        if c.stored.legacy {
-            self.remove_file(&self.correspondence_file(&c.address, "json"))?;
-        }
-        // What the slots now hold, read back: this state in the slot just
+        let legacy = c
+            .stored
+            .legacy
+            .then(|| self.correspondence_file(&c.address, "json"));
+        // What the slots hold once it is written: this state in the slot
         // written, the newest.
         c.stored = correspondence::Stored {
             seq: c.stored.seq + 1,
@@ -631,8 +655,21 @@ impl Store {
             legacy: false,
         };
         c.drop_undated();
-        self.cache_sent(&paths[0], Arc::new(c), None);
-        Ok(())
+        if self.batch.is_some() {
+            // Written at the sync, once however many replies change it.
+            self.keep_memory(&paths[0], &paths[slot], c);
+        } else {
+            let body = c.body().map_err(|source| StoreError::Json {
+                what: paths[0].display().to_string(),
+                source,
+            })?;
+            let text = correspondence::slot_text(c.stored.seq, &body);
+            self.write_in_place(&paths[slot], &text)?;
+        }
+        match legacy {
+            Some(p) => self.remove_file(&p),
+            None => Ok(()),
+        }
     }
 
     fn limits_path(&self, address: &str) -> PathBuf {

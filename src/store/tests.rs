@@ -615,3 +615,62 @@ fn the_dated_days_are_those_chrono_has_a_date_for() {
         assert_eq!(dated.contains(&day), has_date, "{day}");
     }
 }
+
+/// A memory of sent lines changed by many replies of a batch is written
+/// once, at the sync, to one slot, as the last change left it; the
+/// batch's reads see every change before that, and dropped changes
+/// write nothing.
+#[test]
+fn a_batch_writes_a_memory_changed_many_times_once_at_the_sync() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let a = "alice@example.org";
+    one_more(&s, a, "<m.0@x>");
+    let (durable, free) = slots_of(dir.path(), a, "<m.0@x>");
+    let (before, seq) = (
+        fs::read(&durable).unwrap(),
+        s.correspondence(a).unwrap().stored.seq,
+    );
+    let line = |n: usize| format!("the reply of game {n} to alice");
+    let change = |b: &Store, n: usize| {
+        b.change_sent(a, |c| {
+            c.sent(
+                Some("g"),
+                "s",
+                &format!("<r.{n}@x>"),
+                None,
+                &line(n),
+                "2026-11-20",
+            )
+        })
+        .unwrap()
+    };
+    let b = s.batch().unwrap();
+    for n in 1..=50 {
+        change(&b, n);
+        assert!(b.sent_memory(a).unwrap().knows(&line(n)), "seen at once");
+    }
+    assert_eq!(fs::read(&durable).unwrap(), before, "nothing written yet");
+    assert!(
+        !fs::read_to_string(&free)
+            .unwrap_or_default()
+            .contains("<r.1@x>")
+    );
+    b.sync().unwrap();
+    assert_eq!(
+        fs::read(&durable).unwrap(),
+        before,
+        "the durable slot left alone"
+    );
+    let read = s.correspondence(a).unwrap();
+    assert!((1..=50).all(|n| read.knows(&line(n))) && read.knows("the text of <m.0@x>"));
+    assert_eq!(read.stored.seq, seq + 50, "{:?}", read.stored);
+    // Dropped changes write nothing.
+    let on_disk = fs::read(&free).unwrap();
+    let b = s.batch().unwrap();
+    change(&b, 51);
+    b.discard();
+    b.sync().unwrap();
+    assert_eq!(fs::read(&free).unwrap(), on_disk);
+    assert!(!s.correspondence(a).unwrap().knows(&line(51)));
+}
