@@ -471,8 +471,11 @@ impl Store {
             return;
         };
         let mut pending = lock(&b.pending);
-        if !pending.files.contains_key(slot.as_os_str())
-            && !pending.in_place.contains(slot.as_os_str())
+        // Rewritten in place, as an advisory file (neither put in place
+        // through a temporary file nor summarised in an index); noted in
+        // the order of changes once, so that the sync takes it.
+        if pending.in_place.insert(slot.as_os_str().to_owned())
+            && !pending.files.contains_key(slot.as_os_str())
         {
             pending.order.push(slot.to_path_buf());
         }
