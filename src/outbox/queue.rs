@@ -249,14 +249,11 @@ struct Unsettled {
 
 impl Unsettled {
     /// Done with: its `sent` file closed, and its folder removed unless
-    /// something of it stays (then noted in `stayed`).
-    fn close(self, stayed: &mut HashSet<PathBuf>) {
+    /// something of it stays.
+    fn close(self) {
         drop(self.sent);
-        match self.keep {
-            true => {
-                stayed.insert(self.batch.dir);
-            }
-            false => self.batch.remove(),
+        if !self.keep {
+            self.batch.remove();
         }
     }
 }
@@ -332,8 +329,9 @@ pub fn flush(ready: &Path, transport: &dyn Transport) -> Flushed {
 #[derive(Default)]
 pub struct Sending {
     out: Flushed,
-    /// The batch folders tried that stay (something of them failed).
-    stayed: HashSet<PathBuf>,
+    /// The batch folders handed to the transport (those that stay, as
+    /// something of them failed, and those held, waiting for a settle).
+    tried: HashSet<PathBuf>,
     /// The batches sent whose replies the transport holds, and how many.
     unsettled: Vec<Unsettled>,
     held: usize,
@@ -353,11 +351,9 @@ impl Sending {
             return;
         }
         let listed = batches(ready);
-        let mut tried: HashSet<&Path> = self.stayed.iter().map(PathBuf::as_path).collect();
-        tried.extend(self.unsettled.iter().map(|u| u.batch.dir.as_path()));
         let fresh: Vec<PathBuf> = listed
             .iter()
-            .filter(|d| !tried.contains(d.as_path()))
+            .filter(|d| !self.tried.contains(*d))
             .cloned()
             .collect();
         self.send_batches(ready, fresh, transport);
@@ -405,6 +401,9 @@ impl Sending {
             let Some(mut batch) = ReadyPack::read(dir) else {
                 continue;
             };
+            // Not tried again in this flush: sent and gone, held, or
+            // staying for the next.
+            self.tried.insert(batch.dir.clone());
             let out = &mut self.out;
             if let Some(d) = &batch.damage {
                 out.failed += 1;
@@ -463,7 +462,7 @@ impl Sending {
             };
             match holding {
                 true => self.unsettled.push(done),
-                false => done.close(&mut self.stayed),
+                false => done.close(),
             }
             if self.held >= SETTLE_EVERY || self.down {
                 self.settle(transport);
@@ -495,7 +494,7 @@ impl Sending {
                     u.keep = true;
                 }
             }
-            u.close(&mut self.stayed);
+            u.close();
         }
         if let Err(e) = settled {
             self.down |= e.is_down();

@@ -137,12 +137,13 @@ impl Outbox<'_> {
         let to = address_of(&reply.to);
         // Advisory: a file that does not read starts afresh (and is
         // written anew), rather than holding up the reply. Looked at to
-        // build the reply, taken to change once it is built: a reply not
-        // built leaves it as it was.
-        let look = self.store.sent_memory(&to).unwrap_or_else(|e| {
-            log::warn!("{}", crate::logging::line("sent-file", &[("error", &e)]));
-            Arc::new(Correspondence::new(&to))
-        });
+        // build the reply, changed once it is built (a reply not built
+        // leaves it as it was): the change reads it again, and tells of
+        // a file that does not read.
+        let look = self
+            .store
+            .sent_memory(&to)
+            .unwrap_or_else(|_| Arc::new(Correspondence::new(&to)));
         let answering = r
             .mail
             .filter(|m| m.from.as_deref() == Some(to.as_str()))

@@ -119,20 +119,16 @@ impl ReadCache {
     }
 }
 
-/// The text of a memory's slot `slot` holding `state`, as
-/// [`Store::write_correspondence`] writes it.
-fn memory_text<'a>(
-    slot: &Path,
-    state: &Correspondence,
-) -> Result<std::borrow::Cow<'a, str>, StoreError> {
-    let body = state.body().map_err(|source| StoreError::Json {
-        what: slot.display().to_string(),
-        source,
-    })?;
-    Ok(std::borrow::Cow::Owned(super::correspondence::slot_text(
-        state.stored.seq,
-        &body,
-    )))
+/// The text of a memory's slot `slot` holding `state`, its sequence
+/// number the one `state` has (as [`Store::write_correspondence`] left
+/// it).
+pub(super) fn memory_text(slot: &Path, state: &Correspondence) -> Result<String, StoreError> {
+    state
+        .slot(state.stored.seq)
+        .map_err(|source| StoreError::Json {
+            what: slot.display().to_string(),
+            source,
+        })
 }
 
 impl PendingWrites {
@@ -312,7 +308,8 @@ impl Store {
         // their reader knows a torn one), synced with the new files.
         let memories = pending.memories.values().filter_map(|m| {
             let state = m.state.as_ref()?;
-            Some((m.slot.as_path(), memory_text(&m.slot, state)))
+            let text = memory_text(&m.slot, state).map(std::borrow::Cow::Owned);
+            Some((m.slot.as_path(), text))
         });
         let texts = pending.in_place.iter().map(Path::new).filter_map(|p| {
             match pending.files.get(p.as_os_str()) {
@@ -546,7 +543,7 @@ impl Store {
             // will write to this slot.
             let memory = pending.slots.get(p.as_os_str());
             if let Some(state) = memory.and_then(|k| pending.memories.get(k)?.state.as_ref()) {
-                return memory_text(p, state).map(|t| Some(t.into_owned()));
+                return memory_text(p, state).map(Some);
             }
         }
         // Taken before the read: a change during it empties the cache.

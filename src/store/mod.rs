@@ -659,11 +659,7 @@ impl Store {
             // Written at the sync, once however many replies change it.
             self.keep_memory(&paths[0], &paths[slot], c);
         } else {
-            let body = c.body().map_err(|source| StoreError::Json {
-                what: paths[0].display().to_string(),
-                source,
-            })?;
-            let text = correspondence::slot_text(c.stored.seq, &body);
+            let text = batch::memory_text(&paths[slot], &c)?;
             self.write_in_place(&paths[slot], &text)?;
         }
         match legacy {
