@@ -226,12 +226,18 @@ pub(super) fn latency(
             landed
         })
     };
+    // Only the replies to these mails count. A game's first move also
+    // tells the opponent, in a mail that answers none of theirs (no
+    // In-Reply-To): counted, it ended the wait one reply short.
+    let wanted: std::collections::HashSet<&String> = ids.iter().collect();
     let mut got = HashMap::new();
     let deadline = Duration::from_secs_f64(n as f64 / rate + 60.0);
     let t = Instant::now();
     while got.len() < ids.len() && t.elapsed() < deadline {
         for (irt, at) in replies.arrived() {
-            got.entry(irt).or_insert(at);
+            if wanted.contains(&irt) {
+                got.entry(irt).or_insert(at);
+            }
         }
         std::thread::sleep(Duration::from_micros(200));
     }
