@@ -70,11 +70,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 mod daemon;
+mod limit;
 mod process;
 mod replay;
 mod scale;
 
 use daemon::*;
+use limit::*;
 use process::*;
 use replay::*;
 use scale::*;
@@ -161,41 +163,6 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
 /// are not paid for by the next one's fsyncs.
 fn sync_disk() {
     rustix::fs::sync();
-}
-
-// ---------------------------------------------------------------------------
-// The disk's limit
-// ---------------------------------------------------------------------------
-
-/// Fsynced write+rename pairs per second in the data folder `data`, the
-/// way pbem writes a record: a temporary file in `DATA/tmp/`, write 1 KB
-/// (a record's size), fsync, rename over one of 100 files in a folder of
-/// `DATA`, fsync that folder; for `time`. In the data folder itself, not
-/// a fresh one: on some file systems what was made and removed there
-/// lately changes what a file costs (ext4 without a journal skips inodes
-/// freed in the last minutes one by one), and the limit must be the one
-/// pbem's writes meet.
-fn disk_limit(data: &Path, time: Duration) -> (f64, usize) {
-    let tmp = data.join("tmp");
-    let dir = data.join("limit");
-    fs::create_dir_all(&tmp).unwrap();
-    fs::create_dir_all(&dir).unwrap();
-    let body = vec![b'x'; 1024];
-    let folder = fs::File::open(&dir).unwrap();
-    let t = Instant::now();
-    let mut n = 0;
-    while t.elapsed() < time {
-        let temp = tmp.join(format!(".limit-{n}.tmp"));
-        let mut f = fs::File::create(&temp).unwrap();
-        f.write_all(&body).unwrap();
-        f.sync_all().unwrap();
-        fs::rename(&temp, dir.join(format!("r{}.toml", n % 100))).unwrap();
-        folder.sync_all().unwrap();
-        n += 1;
-    }
-    let rate = n as f64 / t.elapsed().as_secs_f64();
-    fs::remove_dir_all(&dir).unwrap();
-    (rate, n)
 }
 
 // ---------------------------------------------------------------------------
@@ -442,7 +409,7 @@ fn stat_seconds(a: usize, b: usize) -> (f64, f64) {
 
 /// This process's user and system CPU time so far, in seconds (utime
 /// and stime).
-fn cpu_time() -> (f64, f64) {
+pub(crate) fn cpu_time() -> (f64, f64) {
     stat_seconds(14, 15)
 }
 
@@ -614,7 +581,7 @@ fn report_throughput(
     sizes: &Sizes,
     tp_config: &Config,
     tp_games: &mut [Played],
-    limits: &mut Vec<f64>,
+    limits: &mut Vec<Limit>,
     misses: &mut Vec<String>,
 ) {
     // The data folder's own transport, the embedded default: a Maildir
@@ -635,9 +602,12 @@ fn report_throughput(
         let rate = tp.mails as f64 / tp.seconds;
         // The limit again, after; the ratio is taken to the mean of the
         // limits before and after this run.
-        let (after, _) = disk_limit(&tp_config.data, sizes.limit_time);
-        let before = limits.last().copied().unwrap_or(after);
-        limits.push(after);
+        let measured = disk_limit(&tp_config.data, sizes.limit_time);
+        let after = measured.rate;
+        let (before, pair_ms) = limits.last().map_or((after, measured.cpu_ms), |l| {
+            (l.rate, (l.cpu_ms + measured.cpu_ms) / 2.0)
+        });
+        limits.push(measured);
         let limit = (before + after) / 2.0;
         let cpu_ms = 1000.0 * (tp.cpu.0 + tp.cpu.1) / tp.mails.max(1) as f64;
         println!(
@@ -648,7 +618,9 @@ fn report_throughput(
             "           = {:.2} x the limit ({limit:.0} pairs/s: the mean of {before:.0} before and {after:.0} after); target >= {TARGET_SHARE}",
             rate / limit,
         );
-        println!("           CPU per move mail {cpu_ms:.2} ms; target <= {TARGET_CPU_MS} ms");
+        println!(
+            "           CPU per move mail {cpu_ms:.2} ms; target <= {TARGET_CPU_MS} ms (one fsynced 1 KB pair of the limit took {pair_ms:.2} ms)"
+        );
         if before.max(after) > 1.5 * before.min(after) {
             println!(
                 "           WARNING: the disk's limit changed by {:.1}x during the run (other load on the machine): the ratio is unreliable",
@@ -754,11 +726,12 @@ fn main() {
     let mut limits = Vec::new();
     if wanted("limit") || wanted("throughput") {
         sync_disk();
-        let (rate, n) = disk_limit(&tp_config.data, sizes.limit_time);
+        let l = disk_limit(&tp_config.data, sizes.limit_time);
         println!(
-            "limit      {rate:>8.0} fsynced write+rename pairs/s ({n} pairs in the data folder: temp file in DATA/tmp, write 1 KB, fsync, rename, fsync folder)"
+            "limit      {:>8.0} fsynced write+rename pairs/s ({} pairs in the data folder: temp file in DATA/tmp, write 1 KB, fsync, rename, fsync folder; {:.2} ms of CPU a pair)",
+            l.rate, l.pairs, l.cpu_ms
         );
-        limits.push(rate);
+        limits.push(l);
     }
     if wanted("throughput") {
         report_throughput(&sizes, &tp_config, &mut tp_games, &mut limits, &mut misses);
