@@ -35,6 +35,8 @@ use std::collections::BTreeMap;
 pub const KEEP_DAYS: i64 = 60;
 /// The most lines remembered for one address (a few dozen mails' worth).
 pub const MAX_LINES: usize = 4000;
+/// What a memory over [`MAX_LINES`] is pruned to (the oldest go).
+pub const PRUNED_LINES: usize = MAX_LINES - MAX_LINES / 8;
 /// The most games' threads remembered for one address.
 pub const MAX_THREADS: usize = 200;
 /// The Message-IDs a thread keeps for References: the first, and the last
@@ -63,7 +65,7 @@ pub struct Thread {
 }
 
 /// What pbem lately sent one address.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Correspondence {
     pub address: String,
     /// By game id.
@@ -74,7 +76,21 @@ pub struct Correspondence {
     /// Where this state was read from, for the next write: never in the
     /// file.
     pub(super) stored: Stored,
+    /// The cutoff the lines and threads were last pruned to
+    /// ([`Correspondence::prune`]): one to no later day has nothing to
+    /// drop, since what is added since is of a later day. Neither in the
+    /// file nor in the state's equality.
+    pub(super) pruned: Day,
 }
+
+impl PartialEq for Correspondence {
+    fn eq(&self, other: &Correspondence) -> bool {
+        (&self.address, &self.threads, &self.lines, &self.stored)
+            == (&other.address, &other.threads, &other.lines, &other.stored)
+    }
+}
+
+impl Eq for Correspondence {}
 
 /// A day, counted from the first of the common era (chrono's
 /// `num_days_from_ce`): a remembered line's day in a number, not a text.
@@ -115,14 +131,8 @@ fn day_of(day: &str) -> Option<Day> {
         .map(|d| chrono::Datelike::num_days_from_ce(&d))
 }
 
-/// The days that have a date: chrono's range, as days from the common era.
-pub(super) fn dated() -> std::ops::RangeInclusive<Day> {
-    use chrono::Datelike;
-    chrono::NaiveDate::MIN.num_days_from_ce()..=chrono::NaiveDate::MAX.num_days_from_ce()
-}
-
 /// `day` as `YYYY-MM-DD` (empty when out of chrono's range: a day that
-/// has no date, see [`Correspondence::drop_undated`]).
+/// has no date: [`Correspondence::body`] leaves its lines out).
 fn day_text(day: Day) -> String {
     chrono::NaiveDate::from_num_days_from_ce_opt(day)
         .map(|d| d.format("%Y-%m-%d").to_string())
@@ -356,17 +366,6 @@ impl Correspondence {
         Ok(body)
     }
 
-    /// Leaves out the lines of a day that has no date, as
-    /// [`Correspondence::body`] does: this state is then what its body
-    /// reads back as.
-    pub(super) fn drop_undated(&mut self) {
-        // The days chrono has a date for (those `day_text` writes).
-        let dated = dated();
-        if !self.lines.values().all(|day| dated.contains(day)) {
-            self.lines.retain(|_, day| dated.contains(day));
-        }
-    }
-
     /// This state as the text of a slot with sequence number `seq`, as
     /// the store writes it.
     ///
@@ -396,7 +395,7 @@ impl Correspondence {
             address: head.address,
             threads: head.threads,
             lines: lines.into_iter().collect(),
-            stored: Stored::default(),
+            ..Correspondence::default()
         })
     }
 
@@ -414,7 +413,7 @@ impl Correspondence {
             address: old.address,
             threads: old.threads,
             lines,
-            stored: Stored::default(),
+            ..Correspondence::default()
         })
     }
 
@@ -469,32 +468,39 @@ impl Correspondence {
             t.used = today.to_string();
         }
         // A day that does not read (never so from the outbox) prunes
-        // nothing, and its lines are not written (no day to write).
+        // nothing, and its lines are not remembered (no day to write
+        // them under): the state stays what its body reads back as.
         let day = day_of(today);
-        for line in lines::lines(text) {
-            if let Some(k) = line_key(line) {
-                self.lines.insert(k, day.unwrap_or(Day::MAX));
+        if let Some(day) = day {
+            for k in lines::lines(text).filter_map(line_key) {
+                self.lines.insert(k, day);
             }
         }
         self.prune(day.map_or(Day::MIN, |d| d - KEEP_DAYS as Day));
     }
 
-    /// Drops what is older than `cutoff` or over the bounds.
+    /// Drops what is older than `cutoff` or over the bounds. It runs for
+    /// every reply on a memory of up to [`MAX_LINES`] lines: the cutoff's
+    /// pass only when the cutoff moved on since the last, and a memory
+    /// over its bound drops to [`PRUNED_LINES`], so that the lines of the
+    /// next few dozen replies come in before it is pruned again.
     fn prune(&mut self, cutoff: Day) {
-        self.lines.retain(|_, day| *day >= cutoff);
+        if cutoff > self.pruned {
+            self.lines.retain(|_, day| *day >= cutoff);
+            // Dates in ISO form compare as text.
+            let cutoff = day_text(cutoff);
+            self.threads.retain(|_, t| t.used >= cutoff);
+        }
+        self.pruned = self.pruned.max(cutoff);
         if self.lines.len() > MAX_LINES {
-            let mut days: Vec<Day> = self.lines.values().copied().collect();
-            days.sort_unstable();
-            let keep_from = days[self.lines.len() - MAX_LINES];
-            self.lines.retain(|_, day| *day >= keep_from);
-            // Lines of one day tie: drop by hash, a fair coin.
-            while self.lines.len() > MAX_LINES {
-                self.lines.pop_first();
+            // The oldest go first; of one day's, by hash, a fair coin.
+            let mut by_age: Vec<(Day, u64)> = self.lines.iter().map(|(&k, &d)| (d, k)).collect();
+            let goes = by_age.len() - PRUNED_LINES;
+            by_age.select_nth_unstable(goes);
+            for (_, key) in &by_age[..goes] {
+                self.lines.remove(key);
             }
         }
-        // Dates in ISO form compare as text.
-        let cutoff = day_text(cutoff);
-        self.threads.retain(|_, t| t.used >= cutoff);
         while self.threads.len() > MAX_THREADS {
             let oldest = self
                 .threads
@@ -711,7 +717,45 @@ mod tests {
             .map(|i| format!("line number {i}\n"))
             .collect();
         c.sent(None, "s", "<3@x>", None, &text, "2026-11-21");
-        assert_eq!(c.lines.len(), MAX_LINES);
+        assert_eq!(c.lines.len(), PRUNED_LINES);
+        // Over the bound again, the oldest day's lines go first, and all
+        // of today's stay.
+        let today: Vec<String> = (0..MAX_LINES / 4)
+            .map(|i| format!("another line, number {i}"))
+            .collect();
+        c.sent(None, "s", "<4@x>", None, &today.join("\n"), "2026-11-22");
+        assert_eq!(c.lines.len(), PRUNED_LINES);
+        assert!(today.iter().all(|l| c.knows(l)));
+        let (d21, d22) = (day_of("2026-11-21").unwrap(), day_of("2026-11-22").unwrap());
+        assert_eq!(
+            c.lines.values().filter(|&&d| d == d22).count(),
+            MAX_LINES / 4
+        );
+        assert_eq!(
+            c.lines.values().filter(|&&d| d == d21).count(),
+            PRUNED_LINES - MAX_LINES / 4
+        );
+        // Pruned again only when a day has gone by: a line of a day past
+        // the cutoff, put back by hand, stays until then.
+        c.lines.insert(1, d21 - KEEP_DAYS as Day - 1);
+        c.sent(
+            None,
+            "s",
+            "<5@x>",
+            None,
+            "one more line of text",
+            "2026-11-22",
+        );
+        assert!(c.lines.contains_key(&1));
+        c.sent(
+            None,
+            "s",
+            "<6@x>",
+            None,
+            "one more line of text",
+            "2026-11-23",
+        );
+        assert!(!c.lines.contains_key(&1));
     }
 
     #[test]

@@ -654,7 +654,6 @@ impl Store {
             slot: Some(slot),
             legacy: false,
         };
-        c.drop_undated();
         if self.batch.is_some() {
             // Written at the sync, once however many replies change it.
             self.keep_memory(&paths[0], &paths[slot], c);

@@ -593,29 +593,6 @@ fn a_batch_reads_a_memory_of_sent_lines_as_its_slots_hold_it() {
     }
 }
 
-/// The days [`correspondence::dated`] takes are those chrono has a date for,
-/// to the edges of its range.
-#[test]
-fn the_dated_days_are_those_chrono_has_a_date_for() {
-    let dated = correspondence::dated();
-    let (first, last) = (*dated.start(), *dated.end());
-    for day in [
-        correspondence::Day::MIN,
-        first - 1,
-        first,
-        first + 1,
-        0,
-        738_000,
-        last - 1,
-        last,
-        last + 1,
-        correspondence::Day::MAX,
-    ] {
-        let has_date = chrono::NaiveDate::from_num_days_from_ce_opt(day).is_some();
-        assert_eq!(dated.contains(&day), has_date, "{day}");
-    }
-}
-
 /// A memory of sent lines changed by many replies of a batch is written
 /// once, at the sync, to one slot, as the last change left it; the
 /// batch's reads see every change before that, and dropped changes
