@@ -1,4 +1,4 @@
-//! The memory of what pbem sent an address (src/store/correspondence.rs):
+//! The memory of what pbem sent an address (src/store/correspondence/):
 //! any text read as a slot file, and as the body of a slot of each form.
 //! Invariants: nothing panics, and whatever state reads writes to a slot
 //! that reads back to the same state.
