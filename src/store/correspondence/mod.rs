@@ -486,12 +486,12 @@ impl Correspondence {
     /// next few dozen replies come in before it is pruned again.
     fn prune(&mut self, cutoff: Day) {
         if cutoff > self.pruned {
+            self.pruned = cutoff;
             self.lines.retain(|_, day| *day >= cutoff);
             // Dates in ISO form compare as text.
             let cutoff = day_text(cutoff);
             self.threads.retain(|_, t| t.used >= cutoff);
         }
-        self.pruned = self.pruned.max(cutoff);
         if self.lines.len() > MAX_LINES {
             // The oldest go first; of one day's, by hash, a fair coin.
             let mut by_age: Vec<(Day, u64)> = self.lines.iter().map(|(&k, &d)| (d, k)).collect();
