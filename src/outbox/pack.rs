@@ -91,9 +91,9 @@ pub const CHUNK: usize = 256 * 1024;
 /// A chunk's line is short: two numbers.
 const MAX_CHUNK_LINE: usize = 48;
 
-/// The most an LZ4 block unpacks to, for each byte of it (a run of one
-/// byte costs one byte a 255 more): a chunk's line that says more is
-/// damaged, and no more is ever made room for.
+/// The most an LZ4 block unpacks to, for each byte of it (each byte of
+/// a match's length adds at most 255 bytes): a chunk's line that says
+/// more is damaged, and no more is ever made room for.
 const MAX_RATIO: usize = 256;
 
 /// What every version's header starts with.
@@ -682,6 +682,12 @@ mod tests {
                 with(&[b"15", &packed(b"0001.000 2\nde\n")[2..]].concat()),
                 second,
                 "does not unpack to 15",
+            ),
+            (
+                // Less room than its text needs: an error, not a panic.
+                with(&[b"5 ", &packed(b"0001.000 2\nde\n")[3..]].concat()),
+                second,
+                "does not unpack to 5",
             ),
             (
                 with(&packed(b"0001.000 3\nde\n")),

@@ -190,6 +190,42 @@ fn a_pack_keeps_what_failed_and_notes_what_went_out() {
 }
 
 #[test]
+fn packs_an_older_pbem_left_in_ready_go_out_beside_a_packed_one() {
+    let (_tmp, ready) = outbox();
+    let r = ready.as_path();
+    let a = "a@example.org";
+    // Version 1 (no envelopes) and 2 (entries as they are), as an older
+    // pbem wrote them, released before this one's packed batch.
+    let (one, two) = (reply(a, "1"), reply(a, "2"));
+    let v1 = [
+        format!("pbem-pack 1\n0000.000 {}\n", one.len()).as_bytes(),
+        &one,
+        b"\n",
+    ]
+    .concat();
+    let line = format!("0000.000 {} pbem@example.net {a}\n", two.len());
+    let v2 = [b"pbem-pack 2\n", line.as_bytes(), &two, b"\n"].concat();
+    for (name, bytes) in [("b1", v1), ("b2", v2)] {
+        let dir = r.join(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(pack::FILE), bytes).unwrap();
+        fs::write(dir.join("keys"), "0 <a@x>\n").unwrap();
+    }
+    let dir = packed(r, "b3", &[(0, 0, a, "3")]);
+    assert!(
+        fs::read(dir.join(pack::FILE))
+            .unwrap()
+            .starts_with(b"pbem-pack 3\n")
+    );
+    assert_eq!(queued_by_batch(r), [1, 1, 1]);
+    let sink = Sink::default();
+    let f = flush(r, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (3, 0, 0), "{f:?}");
+    assert_eq!(sink.taken(), ["1", "2", "3"]);
+    assert_eq!(fs::read_dir(r).unwrap().count(), 0, "outbox empty");
+}
+
+#[test]
 fn a_damaged_pack_sends_what_reads_and_says_where_it_stops() {
     let (_tmp, ready) = outbox();
     let r = ready.as_path();
