@@ -4,12 +4,12 @@
 //! and changed (its [`SyncSet`]), files and folders, nothing else.
 
 use super::files::{SyncSet, changes, folder_of, remove_if_there, write_atomic_via, write_over};
+use super::ids::{PathMap, PathSet};
 use super::index::{Change, GameFacts};
 use super::spares::Ring;
 use super::{Correspondence, Store, StoreError, io_err, read_opt};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs;
 use std::io;
@@ -42,7 +42,7 @@ pub struct BatchView {
 #[derive(Debug, Default)]
 pub(super) struct ReadCache {
     changes: u64,
-    files: HashMap<OsString, Option<String>>,
+    files: PathMap<Option<String>>,
     /// The memories of sent lines read or written in the batch, by their
     /// first slot's path: each as [`Store::correspondence`] reads it from
     /// its two slots (over [`CACHED_TEXT`] often, and parsed anew at each
@@ -50,7 +50,7 @@ pub(super) struct ReadCache {
     /// address (another address may share the file). A write keeps what
     /// the slots then hold; a batch whose pending writes are dropped
     /// forgets them all.
-    sent: HashMap<OsString, Arc<Correspondence>>,
+    sent: PathMap<Arc<Correspondence>>,
 }
 
 /// The longest text a batch keeps of what it read: a record, a player's
@@ -80,17 +80,17 @@ const CACHED_TEXT: usize = 32 * 1024;
 #[derive(Debug, Default)]
 pub struct PendingWrites {
     order: Vec<PathBuf>,
-    pub(super) files: HashMap<OsString, Option<String>>,
+    pub(super) files: PathMap<Option<String>>,
     /// Files rewritten in place rather than replaced ([`Store::write_in_place`]).
-    in_place: HashSet<OsString>,
+    in_place: PathSet,
     /// What the records written from a record in hand say of their games
     /// ([`Store::write_game_known`]), for the index.
-    known: HashMap<OsString, GameFacts>,
+    known: PathMap<GameFacts>,
     /// The memories of sent lines changed in the batch, by their first
     /// slot's path ([`Store::keep_memory`]), and that path by the path of
     /// the slot each goes to.
-    pub(super) memories: HashMap<OsString, PendingMemory>,
-    slots: HashMap<OsString, OsString>,
+    pub(super) memories: PathMap<PendingMemory>,
+    slots: PathMap<OsString>,
 }
 
 /// A memory of sent lines changed in a batch: written to its slot once,
