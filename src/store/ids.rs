@@ -105,10 +105,11 @@ pub fn strong_hash(parts: &[&[u8]]) -> String {
 
 /// The hasher of a batch's maps ([`PathMap`]), keyed by the store's own
 /// paths (its root joined with names it made: game ids from the OS's
-/// random source, hashes of addresses): eight bytes a step, where the
-/// standard library's SipHash, which resists keys chosen to collide,
-/// took a byte at a time and 2 % of a poll's instructions. A batch holds
-/// a few hundred keys at most, so even keys made to collide cost little.
+/// random source, hashes of addresses): one multiply for eight bytes,
+/// where the standard library's SipHash, which resists keys chosen to
+/// collide, took several rounds of mixing for them and 2 % of a poll's
+/// instructions. A batch holds a few hundred keys at most, so even keys
+/// made to collide cost little.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct PathHasher(u64);
 
