@@ -297,14 +297,7 @@ fn read_chunks(bytes: &[u8], entries: &mut Vec<Entry>) -> Result<(), PackError> 
     let mut at = HEADER.len();
     while at < bytes.len() {
         let rest = &bytes[at..];
-        let Some(end) = rest.iter().take(MAX_CHUNK_LINE).position(|&b| b == b'\n') else {
-            let what = if rest.len() < MAX_CHUNK_LINE {
-                "truncated in a chunk's line"
-            } else {
-                "a chunk's line without its end"
-            };
-            return Err(damage(at, what.into()));
-        };
+        let end = line_end(rest, MAX_CHUNK_LINE, "a chunk's").map_err(|w| damage(at, w))?;
         let line = String::from_utf8_lossy(&rest[..end]);
         let Some((len, packed)) = line
             .split_once(' ')
@@ -340,6 +333,19 @@ fn read_chunks(bytes: &[u8], entries: &mut Vec<Entry>) -> Result<(), PackError> 
     Ok(())
 }
 
+/// Where the line at the start of `rest` ends (its line feed), looked
+/// for in its first `max` bytes; else why not, for `whose` line ("a
+/// chunk's", "an entry's").
+fn line_end(rest: &[u8], max: usize, whose: &str) -> Result<usize, String> {
+    rest.iter()
+        .take(max)
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| match rest.len() < max {
+            true => format!("truncated in {whose} line"),
+            false => format!("{whose} line without its end"),
+        })
+}
+
 /// A length: decimal digits only, and one that fits.
 fn number(word: &str) -> Option<usize> {
     (!word.is_empty() && word.bytes().all(|b| b.is_ascii_digit()))
@@ -358,14 +364,7 @@ fn read_entries(
     let mut at = 0;
     while at < text.len() {
         let rest = &text[at..];
-        let Some(end) = rest.iter().take(MAX_LINE).position(|&b| b == b'\n') else {
-            let what = if rest.len() < MAX_LINE {
-                "truncated in an entry's line"
-            } else {
-                "an entry's line without its end"
-            };
-            return Err((at, what.into()));
-        };
+        let end = line_end(rest, MAX_LINE, "an entry's").map_err(|w| (at, w))?;
         let line = String::from_utf8_lossy(&rest[..end]);
         let words: Vec<&str> = line.split(' ').collect();
         let parsed = match words.as_slice() {
@@ -589,13 +588,21 @@ mod tests {
             at += entry_line(e).len() + e.raw.len() + 1;
             ends.push(at);
         }
+        every_cut_keeps_what_is_whole(&bytes, &entries, &ends);
+    }
+
+    /// `bytes`, a pack of `entries` whose entries (or chunks) end at
+    /// `ends` (the header's end first), cut at every byte: never a panic,
+    /// always the entries that end before the cut, no error at an end,
+    /// and else the error at the first end missing.
+    fn every_cut_keeps_what_is_whole(bytes: &[u8], entries: &[Entry], ends: &[usize]) {
         for cut in 0..bytes.len() {
             let (got, err) = decode(&bytes[..cut]);
-            let whole = ends.iter().filter(|&&end| end <= cut).count();
             if cut < HEADER.len() {
                 assert_eq!((got.len(), err.unwrap().offset), (0, 0));
                 continue;
             }
+            let whole = ends.iter().filter(|&&end| end <= cut).count();
             assert_eq!(got, entries[..whole - 1], "cut at {cut}");
             if ends.contains(&cut) {
                 assert_eq!(err, None, "cut at {cut}, between entries");
@@ -616,21 +623,7 @@ mod tests {
             .map(|k| encode_in_chunks(&entries[..k], 1).len())
             .collect();
         assert_eq!(ends[entries.len()], bytes.len());
-        for cut in 0..bytes.len() {
-            let (got, err) = decode(&bytes[..cut]);
-            if cut < HEADER.len() {
-                assert_eq!((got.len(), err.unwrap().offset), (0, 0));
-                continue;
-            }
-            let whole = ends.iter().filter(|&&end| end <= cut).count();
-            assert_eq!(got, entries[..whole - 1], "cut at {cut}");
-            if ends.contains(&cut) {
-                assert_eq!(err, None, "cut at {cut}, between chunks");
-                continue;
-            }
-            let err = err.unwrap_or_else(|| panic!("cut at {cut}: no error"));
-            assert_eq!(err.offset, ends[whole - 1], "cut at {cut}: {err}");
-        }
+        every_cut_keeps_what_is_whole(&bytes, &entries, &ends);
     }
 
     #[test]
