@@ -14,6 +14,7 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
@@ -38,6 +39,10 @@ pub struct MaildirSink {
     failed: Mutex<Option<String>>,
     /// [`MAX_HELD`], but in tests.
     max_held: usize,
+    /// Whether [`MaildirSink::folder`] was marked to spread the Maildirs
+    /// made in it ([`crate::mailbox::maildir::spread`]), or found not
+    /// markable: tried once a sink, when it makes a Maildir.
+    spread: AtomicBool,
 }
 
 /// The deliveries held, and where each goes in `new/` (to find the same
@@ -74,6 +79,7 @@ impl MaildirSink {
             stamped: Mutex::new(SystemTime::UNIX_EPOCH),
             failed: Mutex::new(None),
             max_held: MAX_HELD,
+            spread: AtomicBool::new(false),
         }
     }
 
@@ -250,12 +256,25 @@ impl MaildirSink {
                 done => return done,
             }
         }
+        // Before the Maildir is made, so that it is made apart; and after,
+        // when the folder above was made with it.
+        self.spread_folder();
         let (md, made) = match holding {
             true => Maildir::make(dir)?,
             false => (Maildir::open(dir)?, Vec::new()),
         };
+        self.spread_folder();
         self.known().insert(dir.to_path_buf());
         write(&md, made)
+    }
+
+    /// Marks the folder of Maildirs to spread those made in it, once it
+    /// is there ([`crate::mailbox::maildir::spread`]).
+    fn spread_folder(&self) {
+        if !self.spread.load(Ordering::Relaxed) && self.folder.is_dir() {
+            crate::mailbox::maildir::spread(&self.folder);
+            self.spread.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Whether the mail `name` of the Maildir at `root` is held already
@@ -329,6 +348,7 @@ pub fn folder_name(address: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mailbox::Source;
     use crate::transport::envelope_of;
     use lettre::Address;
     use std::fs;
@@ -337,6 +357,53 @@ mod tests {
     fn reply(to: &str, n: &str) -> Vec<u8> {
         format!("From: pbem@example.net\r\nTo: {to}\r\nX-N: {n}\r\nSubject: x\r\n\r\nx\r\n")
             .into_bytes()
+    }
+
+    #[test]
+    fn the_folder_of_maildirs_is_marked_to_spread_them_where_the_file_system_can() {
+        use rustix::fs::{IFlags, ioctl_getflags};
+        let dir = tempfile::tempdir().unwrap();
+        let topdir = |p: &Path| {
+            ioctl_getflags(fs::File::open(p).unwrap()).map(|f| f.contains(IFlags::TOPDIR))
+        };
+        // Can this file system mark a folder at all? (ext4 can; tmpfs
+        // cannot.)
+        let probe = dir.path().join("probe");
+        fs::create_dir(&probe).unwrap();
+        let can = crate::mailbox::maildir::spread(&probe);
+        assert_eq!(can, topdir(&probe).unwrap_or(false), "says what it did");
+        // A folder the first delivery makes, and one that was there.
+        for (folder, before) in [("made/sent", false), ("there", true)] {
+            let folder = dir.path().join(folder);
+            if before {
+                fs::create_dir(&folder).unwrap();
+            }
+            let sink = MaildirSink::new(&folder);
+            for to in ["ann@example.org", "bob@example.org"] {
+                let raw = reply(to, "1");
+                sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
+            }
+            assert_eq!(
+                topdir(&folder).unwrap_or(false),
+                can,
+                "{}",
+                folder.display()
+            );
+            assert_eq!(
+                Maildir::open(folder.join("bob@example.org"))
+                    .unwrap()
+                    .pending()
+                    .unwrap()
+                    .len(),
+                1
+            );
+            // Marked already: a new sink delivers as well.
+            let raw = reply("cyd@example.org", "1");
+            MaildirSink::new(&folder)
+                .send(&envelope_of(&raw).unwrap(), &raw)
+                .unwrap();
+            assert!(folder.join("cyd@example.org/new").is_dir());
+        }
     }
 
     #[test]
