@@ -189,27 +189,6 @@ fn parents(made: &[PathBuf]) -> Vec<PathBuf> {
     out
 }
 
-/// Marks `folder`, which holds a Maildir for each person, as the top of
-/// a hierarchy (`chattr +T`), as `/home` is: the file system then places
-/// each Maildir made in it apart, where there are free inodes, rather than
-/// beside `folder`. A file made in a Maildir lands near it, away from the
-/// inodes that others freed near `folder` lately: ext4 without a journal
-/// skips each inode freed in the last minute, one by one, on every file it
-/// makes in their group, which made a delivery cost ten times its due.
-/// Only a hint: `false` where the file system has no such flag or the
-/// folder is not this user's to mark, and mail goes on as before.
-pub fn spread(folder: &Path) -> bool {
-    use rustix::fs::{IFlags, ioctl_getflags, ioctl_setflags};
-    let Ok(dir) = fs::File::open(folder) else {
-        return false;
-    };
-    match ioctl_getflags(&dir) {
-        Ok(flags) if flags.contains(IFlags::TOPDIR) => true,
-        Ok(flags) => ioctl_setflags(&dir, flags | IFlags::TOPDIR).is_ok(),
-        Err(_) => false,
-    }
-}
-
 /// Makes the folder `dir` and those above it that are missing, each noted
 /// in `made` (the highest first).
 fn make_dir(dir: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {

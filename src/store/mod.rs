@@ -87,6 +87,7 @@ use batch::{BatchView, lock};
 pub use correspondence::Correspondence;
 pub use error::StoreError;
 pub(crate) use error::io_err;
+pub use files::spread;
 pub(crate) use files::sync_folder;
 pub(crate) use files::sync_paths;
 use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
@@ -145,6 +146,7 @@ impl Store {
                 .unwrap_or_default()
         };
         let (top, outbox) = (folders_in(&root), folders_in(&root.join("outbox")));
+        let mut spread = false;
         for sub in [
             "games",
             "secrets",
@@ -173,6 +175,12 @@ impl Store {
                 None => top.contains(OsStr::new(sub)),
             };
             if !found {
+                // The folders made from now on, apart ([`files::spread`]).
+                if !spread {
+                    fs::create_dir_all(&root).map_err(io_err(&root))?;
+                    files::spread(&root);
+                    spread = true;
+                }
                 let p = root.join(sub);
                 fs::create_dir_all(&p).map_err(io_err(&p))?;
             }

@@ -40,7 +40,7 @@ pub struct MaildirSink {
     /// [`MAX_HELD`], but in tests.
     max_held: usize,
     /// Whether [`MaildirSink::folder`] was marked to spread the Maildirs
-    /// made in it ([`crate::mailbox::maildir::spread`]), or found not
+    /// made in it ([`crate::store::spread`]), or found not
     /// markable: tried once a sink, when it makes a Maildir.
     spread: AtomicBool,
 }
@@ -269,10 +269,10 @@ impl MaildirSink {
     }
 
     /// Marks the folder of Maildirs to spread those made in it, once it
-    /// is there ([`crate::mailbox::maildir::spread`]).
+    /// is there ([`crate::store::spread`]).
     fn spread_folder(&self) {
         if !self.spread.load(Ordering::Relaxed) && self.folder.is_dir() {
-            crate::mailbox::maildir::spread(&self.folder);
+            crate::store::spread(&self.folder);
             self.spread.store(true, Ordering::Relaxed);
         }
     }
@@ -370,7 +370,7 @@ mod tests {
         // cannot.)
         let probe = dir.path().join("probe");
         fs::create_dir(&probe).unwrap();
-        let can = crate::mailbox::maildir::spread(&probe);
+        let can = crate::store::spread(&probe);
         assert_eq!(can, topdir(&probe).unwrap_or(false), "says what it did");
         // A folder the first delivery makes, and one that was there.
         for (folder, before) in [("made/sent", false), ("there", true)] {
