@@ -100,6 +100,28 @@ pub fn spread(folder: &Path) -> bool {
     }
 }
 
+/// Whether `folder` is marked as [`spread`] marks it.
+pub fn is_spread(folder: &Path) -> bool {
+    use rustix::fs::{IFlags, ioctl_getflags};
+    File::open(folder)
+        .ok()
+        .and_then(|dir| ioctl_getflags(&dir).ok())
+        .is_some_and(|flags| flags.contains(IFlags::TOPDIR))
+}
+
+/// Whether the file system of `dir` takes [`spread`]'s mark (ext4 does,
+/// tmpfs does not), found by marking a new folder in it; for tests that
+/// hold a folder marked exactly where it can be.
+#[cfg(test)]
+pub(crate) fn spread_probe(dir: &Path) -> bool {
+    let probe = dir.join("spread-probe");
+    fs::create_dir(&probe).unwrap();
+    let can = spread(&probe);
+    assert_eq!(can, is_spread(&probe), "spread says what it did");
+    fs::remove_dir(&probe).unwrap();
+    can
+}
+
 /// Temporary files are named `.pbem-*.tmp`: what
 /// [`crate::store::Store::remove_stale_temps`] clears after a crash.
 pub(crate) const TEMP_PREFIX: &str = ".pbem-";

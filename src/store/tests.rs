@@ -654,22 +654,13 @@ fn a_batch_writes_a_memory_changed_many_times_once_at_the_sync() {
 
 #[test]
 fn a_data_folder_made_by_open_is_marked_to_spread_its_folders_where_the_file_system_can() {
-    use rustix::fs::{IFlags, ioctl_getflags};
     let dir = tempfile::tempdir().unwrap();
-    let topdir = |p: &Path| {
-        ioctl_getflags(fs::File::open(p).unwrap()).is_ok_and(|f| f.contains(IFlags::TOPDIR))
-    };
-    // Can this file system mark a folder at all? (ext4 can; tmpfs
-    // cannot.)
-    let probe = dir.path().join("probe");
-    fs::create_dir(&probe).unwrap();
-    let can = crate::store::spread(&probe);
-    assert_eq!(can, topdir(&probe), "says what it did");
+    let can = files::spread_probe(dir.path());
     // A new data folder, and one whose folders were all there (made
     // by hand): only a folder open makes is marked.
     let made = dir.path().join("new");
     Store::open(&made).unwrap();
-    assert_eq!(topdir(&made), can);
+    assert_eq!(crate::store::is_spread(&made), can);
     assert!(made.join("games").is_dir() && made.join("outbox/ready").is_dir());
     let by_hand = dir.path().join("by-hand");
     for sub in fs::read_dir(&made).unwrap().flatten() {
@@ -679,5 +670,5 @@ fn a_data_folder_made_by_open_is_marked_to_spread_its_folders_where_the_file_sys
         fs::create_dir_all(by_hand.join("outbox").join(sub)).unwrap();
     }
     Store::open(&by_hand).unwrap();
-    assert!(!topdir(&by_hand), "left as it was");
+    assert!(!crate::store::is_spread(&by_hand), "left as it was");
 }

@@ -361,17 +361,8 @@ mod tests {
 
     #[test]
     fn the_folder_of_maildirs_is_marked_to_spread_them_where_the_file_system_can() {
-        use rustix::fs::{IFlags, ioctl_getflags};
         let dir = tempfile::tempdir().unwrap();
-        let topdir = |p: &Path| {
-            ioctl_getflags(fs::File::open(p).unwrap()).map(|f| f.contains(IFlags::TOPDIR))
-        };
-        // Can this file system mark a folder at all? (ext4 can; tmpfs
-        // cannot.)
-        let probe = dir.path().join("probe");
-        fs::create_dir(&probe).unwrap();
-        let can = crate::store::spread(&probe);
-        assert_eq!(can, topdir(&probe).unwrap_or(false), "says what it did");
+        let can = crate::store::files::spread_probe(dir.path());
         // A folder the first delivery makes, and one that was there.
         for (folder, before) in [("made/sent", false), ("there", true)] {
             let folder = dir.path().join(folder);
@@ -384,7 +375,7 @@ mod tests {
                 sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
             }
             assert_eq!(
-                topdir(&folder).unwrap_or(false),
+                crate::store::is_spread(&folder),
                 can,
                 "{}",
                 folder.display()
