@@ -6,7 +6,7 @@
 //!
 //! Why: a file made and renamed over another frees an inode per write,
 //! and on ext4 without a journal every new inode is looked for past all
-//! the inodes freed in the last half minute (`recently_deleted` in
+//! the inodes freed in the last minute (`recently_deleted` in
 //! `find_inode_bit`): a poll of thousands of mails spent most of its time
 //! there, several hundred microseconds of system time per file. Written
 //! over in place, a slot costs a few dozen.
