@@ -175,9 +175,12 @@ impl Store {
                 None => top.contains(OsStr::new(sub)),
             };
             if !found {
-                // The folders made from now on, apart ([`files::spread`]).
+                // The folders made from now on, apart ([`files::spread`]):
+                // the data folder is made first, to be marked. What stands
+                // in its way is told below, of the folder that cannot be
+                // made in it.
                 if !spread {
-                    fs::create_dir_all(&root).map_err(io_err(&root))?;
+                    let _ = fs::create_dir_all(&root);
                     files::spread(&root);
                     spread = true;
                 }
