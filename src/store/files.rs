@@ -88,7 +88,7 @@ pub(crate) fn changes() -> u64 {
 /// fill with new files: the players' Maildirs, and the data folder.
 /// Only a hint: `false` where the file system has no such flag or the
 /// folder is not this user's to mark, and all goes on as before.
-pub fn spread(folder: &Path) -> bool {
+pub(crate) fn spread(folder: &Path) -> bool {
     use rustix::fs::{IFlags, ioctl_getflags, ioctl_setflags};
     let Ok(dir) = File::open(folder) else {
         return false;
@@ -100,8 +100,10 @@ pub fn spread(folder: &Path) -> bool {
     }
 }
 
-/// Whether `folder` is marked as [`spread`] marks it.
-pub fn is_spread(folder: &Path) -> bool {
+/// Whether `folder` is marked as [`spread`] marks it, read on its own:
+/// for tests.
+#[cfg(test)]
+pub(crate) fn is_spread(folder: &Path) -> bool {
     use rustix::fs::{IFlags, ioctl_getflags};
     File::open(folder)
         .ok()

@@ -660,7 +660,7 @@ fn a_data_folder_made_by_open_is_marked_to_spread_its_folders_where_the_file_sys
     // by hand): only a folder open makes is marked.
     let made = dir.path().join("new");
     Store::open(&made).unwrap();
-    assert_eq!(crate::store::is_spread(&made), can);
+    assert_eq!(crate::store::files::is_spread(&made), can);
     assert!(made.join("games").is_dir() && made.join("outbox/ready").is_dir());
     let by_hand = dir.path().join("by-hand");
     for sub in fs::read_dir(&made).unwrap().flatten() {
@@ -670,5 +670,5 @@ fn a_data_folder_made_by_open_is_marked_to_spread_its_folders_where_the_file_sys
         fs::create_dir_all(by_hand.join("outbox").join(sub)).unwrap();
     }
     Store::open(&by_hand).unwrap();
-    assert!(!crate::store::is_spread(&by_hand), "left as it was");
+    assert!(!crate::store::files::is_spread(&by_hand), "left as it was");
 }

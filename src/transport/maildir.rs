@@ -375,7 +375,7 @@ mod tests {
                 sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
             }
             assert_eq!(
-                crate::store::is_spread(&folder),
+                crate::store::files::is_spread(&folder),
                 can,
                 "{}",
                 folder.display()
