@@ -71,8 +71,13 @@ impl StableHash {
 /// (file names and the sent memory's keys, a few hundred a mail).
 pub(crate) fn push_hex16(out: &mut String, hash: u64) {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for shift in (0..16).rev() {
-        out.push(char::from(DIGITS[(hash >> (shift * 4)) as usize & 0xf]));
+    let mut hex = [0u8; 16];
+    for (i, digit) in hex.iter_mut().enumerate() {
+        *digit = DIGITS[(hash >> ((15 - i) * 4)) as usize & 0xf];
+    }
+    // Always so: the digits are ASCII.
+    if let Ok(hex) = std::str::from_utf8(&hex) {
+        out.push_str(hex);
     }
 }
 

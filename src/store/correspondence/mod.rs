@@ -249,7 +249,13 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 pub fn line_key(line: &str) -> Option<u64> {
     // As the quote reader sees a line: without what could be a quote
     // prefix (`| B3 | 6 |`, a row of a board, is `B3 | 6 |` there).
-    let line = line.trim_start_matches(['>', '|', '\t', ' ']);
+    let bytes = line.as_bytes();
+    let prefix = bytes
+        .iter()
+        .position(|b| !matches!(b, b'>' | b'|' | b'\t' | b' '))
+        .unwrap_or(bytes.len());
+    // The prefix is ASCII: the rest starts on a character's boundary.
+    let line = &line[prefix..];
     if line.is_ascii() {
         return ascii_line_key(line.as_bytes());
     }
@@ -286,43 +292,100 @@ pub fn state_of_slot(text: &str) -> Option<Correspondence> {
     newest([Some(text), None]).and_then(|(_, _, state)| state)
 }
 
-/// [`line_key`] of a line all ASCII (nearly every line pbem writes), in
-/// one pass and nothing kept: the words joined by one space and lowered
-/// are hashed as they are made, the hash and length noted after each
-/// byte that is not trailing punctuation (what the general way cuts
-/// before it hashes), and measured in bytes (one a character in ASCII,
-/// whose letters and digits are its alphanumerics): the same words,
-/// spaces and case as the general way, and so the same key, at a
-/// fraction of the cost (staging a reply keys each of its lines).
+/// [`line_key`] of a line all ASCII (nearly every line pbem writes),
+/// nothing kept: the joined words, lowered, are hashed as they are met,
+/// and measured in bytes (one a character in ASCII, whose letters and
+/// digits are its alphanumerics): the same words, spaces and case as the
+/// general way, and so the same key, at a fraction of the cost (staging
+/// a reply keys each of its lines).
+///
+/// What the general way cuts off the joined words' end (trailing
+/// punctuation, up to the last space or other character) is found first,
+/// from the line's end, so that the pass forward hashes each byte it
+/// keeps once and looks at nothing else.
 fn ascii_line_key(line: &[u8]) -> Option<u64> {
+    let (kept, space) = ascii_kept(line);
     let mut hash = super::ids::StableHash::new();
-    // The joined words' length, and the hash and length at the end of
-    // the last byte that is no trailing punctuation.
-    let (mut len, mut kept, mut kept_len) = (0usize, hash, 0usize);
-    let mut alnum = 0;
+    let (mut len, mut alnum) = (0usize, 0usize);
     let mut gap = false;
-    for &b in line {
-        // What `char::is_whitespace` takes in ASCII: tab to carriage
-        // return, and the space.
-        if matches!(b, b'\t'..=b'\r' | b' ') {
+    for &b in &line[..kept] {
+        let class = ASCII_CLASS[usize::from(b)];
+        if class & SPACE != 0 {
             gap = len > 0;
             continue;
         }
         if gap {
             hash.write(b' ');
             len += 1;
-            (kept, kept_len) = (hash, len);
             gap = false;
         }
         hash.write(b.to_ascii_lowercase());
         len += 1;
-        alnum += usize::from(b.is_ascii_alphanumeric());
-        if !matches!(b, b'.' | b'!' | b',' | b':' | b';') {
-            (kept, kept_len) = (hash, len);
-        }
+        alnum += usize::from(class & ALNUM);
     }
-    (kept_len >= 8 && alnum >= 4).then(|| kept.finish())
+    if space && len > 0 {
+        hash.write(b' ');
+        len += 1;
+    }
+    (len >= 8 && alnum >= 4).then(|| hash.finish())
 }
+
+/// How much of an ASCII line's start holds the words the general way
+/// keeps once it has cut the trailing punctuation off its joined words,
+/// and whether a space follows them there: when the last word is all
+/// punctuation, the space before it is the joined text's last character
+/// that is not punctuation, and it stays.
+fn ascii_kept(line: &[u8]) -> (usize, bool) {
+    let mut end = line.len();
+    while end > 0 && ASCII_CLASS[usize::from(line[end - 1])] & SPACE != 0 {
+        end -= 1;
+    }
+    let mut i = end;
+    while i > 0 {
+        let class = ASCII_CLASS[usize::from(line[i - 1])];
+        if class & SPACE != 0 {
+            // Trailing punctuation after a gap: the words before it, and
+            // the gap as one space.
+            return (i - 1, true);
+        }
+        if class & PUNCTUATION == 0 {
+            return (i, false);
+        }
+        i -= 1;
+    }
+    (0, false)
+}
+
+/// [`ASCII_CLASS`]: a letter or digit (the lowest bit, so that the
+/// class counts it).
+const ALNUM: u8 = 1;
+/// [`ASCII_CLASS`]: what `char::is_whitespace` takes in ASCII (tab to
+/// carriage return, and the space).
+const SPACE: u8 = 2;
+/// [`ASCII_CLASS`]: what the general way cuts off the end of the joined
+/// words.
+const PUNCTUATION: u8 = 4;
+
+/// Each byte's class for [`ascii_line_key`]: [`ALNUM`], [`SPACE`],
+/// [`PUNCTUATION`] or none.
+static ASCII_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = if matches!(c, b'\t'..=b'\r' | b' ') {
+            SPACE
+        } else if c.is_ascii_alphanumeric() {
+            ALNUM
+        } else if matches!(c, b'.' | b'!' | b',' | b':' | b';') {
+            PUNCTUATION
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
 
 impl Correspondence {
     pub fn new(address: &str) -> Correspondence {
@@ -344,10 +407,24 @@ impl Correspondence {
             address: &self.address,
             threads: &self.threads,
         })?;
-        let mut by_day: BTreeMap<Day, Vec<u64>> = BTreeMap::new();
+        // The lines of each day, in the order of their keys: a memory
+        // spans a few days (at most [`KEEP_DAYS`]), most of its lines
+        // sent on the last, so the day of the line before is tried first.
+        let mut by_day: Vec<(Day, Vec<u64>)> = Vec::new();
+        let mut last = 0;
         for (&key, &day) in &self.lines {
-            by_day.entry(day).or_default().push(key);
+            if by_day.get(last).is_none_or(|(d, _)| *d != day) {
+                last = match by_day.iter().position(|(d, _)| *d == day) {
+                    Some(i) => i,
+                    None => {
+                        by_day.push((day, Vec::new()));
+                        by_day.len() - 1
+                    }
+                };
+            }
+            by_day[last].1.push(key);
         }
+        by_day.sort_unstable_by_key(|&(day, _)| day);
         let mut body = String::with_capacity(head.len() + 2 + 17 * self.lines.len());
         body.push_str(&head);
         body.push('\n');

@@ -245,6 +245,18 @@ fn a_body_reads_back_as_the_state_it_was_written_from() {
         }
         let body = c.body().unwrap();
         assert_eq!(Correspondence::from_body(&body), Some(c.clone()), "{body}");
+        // A line a day, the days in order, each day's keys in order:
+        // the same state always writes the same text.
+        let days: Vec<Vec<&str>> = body
+            .lines()
+            .skip(1)
+            .map(|l| l.split(' ').collect())
+            .collect();
+        assert!(days.windows(2).all(|w| w[0][0] < w[1][0]), "{body}");
+        assert!(
+            days.iter().all(|d| d.len() > 1 && d[1..].is_sorted()),
+            "{body}"
+        );
         // Whole again through a slot.
         let slot = slot_text(3, &body);
         assert_eq!(newest([None, Some(&slot)]), Some((1, 3, Some(c))));
