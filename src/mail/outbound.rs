@@ -81,29 +81,67 @@ pub fn build(
     references: &[String],
     now: DateTime<Utc>,
 ) -> Result<Built, BuildError> {
+    let heading = Heading {
+        to: &reply.to,
+        subject: &reply.rendered.subject,
+    };
+    build_headed(
+        identity,
+        reply,
+        heading,
+        message_id,
+        in_reply_to,
+        references,
+        now,
+    )
+}
+
+/// Who a mail goes to, "Name <address>" or a bare address, and under
+/// what subject: a reply's own, or those its thread gives it.
+#[derive(Clone, Copy, Debug)]
+pub struct Heading<'a> {
+    pub to: &'a str,
+    pub subject: &'a str,
+}
+
+/// [`build`], the mail to `heading.to` under `heading.subject` in place
+/// of the reply's own (a reply staged in a game's thread), without a
+/// copy of the reply's words.
+///
+/// # Errors
+/// [`BuildError`] when an address does not parse.
+pub fn build_headed(
+    identity: &Identity,
+    reply: &Reply,
+    heading: Heading<'_>,
+    message_id: &str,
+    in_reply_to: Option<&str>,
+    references: &[String],
+    now: DateTime<Utc>,
+) -> Result<Built, BuildError> {
     let err = |m: String| BuildError {
-        to: reply.to.clone(),
+        to: heading.to.to_string(),
         message: m,
     };
-    let from: Mailbox = format!("{} <{}>", identity.name, identity.address)
-        .parse()
+    let from = own_mailbox(&identity.name, &identity.address)
         .map_err(|e| err(format!("pbem's own address: {e}")))?;
-    let to: Mailbox = reply.to.parse().map_err(|e| err(format!("{e}")))?;
+    let to: Mailbox = heading.to.parse().map_err(|e| err(format!("{e}")))?;
     let to_address = to.email.to_string();
     let envelope = lettre::address::Envelope::new(Some(from.email.clone()), vec![to.email.clone()])
         .map_err(|e| err(e.to_string()))?;
+    // The envelope made here, handed over: lettre would otherwise make
+    // its own by parsing the From and To it has just been given.
     let mut b = Message::builder()
+        .envelope(envelope.clone())
         .from(from)
         .to(to)
-        .subject(reply.rendered.subject.clone())
+        .subject(heading.subject.to_string())
         .date(now.into())
         .message_id(Some(message_id.to_string()))
         .header(AutoSubmitted)
         .header(Loop(identity.domain().to_string()));
     if let Some(rt) = &reply.reply_to {
-        let rt: Mailbox = format!("{} <{rt}>", identity.name)
-            .parse()
-            .map_err(|e| err(format!("reply address: {e}")))?;
+        let rt = own_mailbox(&identity.name, rt).map_err(|e| err(format!("reply address: {e}")))?;
         b = b.reply_to(rt);
     }
     if let Some(irt) = in_reply_to {
@@ -121,9 +159,13 @@ pub fn build(
         b = b.references(refs.join(" "));
     }
     let text = &reply.rendered.text;
+    let made;
     let html = match &reply.rendered.html {
-        Some(html) => html.clone(),
-        None => text_html(text),
+        Some(html) => html,
+        None => {
+            made = text_html(text);
+            &made
+        }
     };
     let msg = b
         .multipart(
@@ -131,7 +173,7 @@ pub fn build(
                 .singlepart(
                     SinglePart::builder()
                         .header(ContentType::TEXT_PLAIN)
-                        .body(body(text.clone())),
+                        .body(body(text)),
                 )
                 .singlepart(
                     SinglePart::builder()
@@ -148,6 +190,30 @@ pub fn build(
     Ok(Built { raw, envelope })
 }
 
+/// `name <address>` parsed as a mailbox, for pbem's own addresses (its
+/// From, and a game's Reply-To): the same as parsing the text, with the
+/// name parsed once for all the mails of a thread that it heads, and
+/// pbem's own address once with it. The name is parsed before the
+/// address, and nothing after it changes what it reads as.
+fn own_mailbox(name: &str, address: &str) -> Result<Mailbox, lettre::address::AddressError> {
+    thread_local! {
+        /// The last name parsed, its address, and what they parsed as.
+        static OWN: std::cell::RefCell<Option<(String, String, Mailbox)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    OWN.with_borrow_mut(|own| match own {
+        Some((n, a, mailbox)) if n == name && a == address => Ok(mailbox.clone()),
+        Some((n, _, mailbox)) if n == name => {
+            Ok(Mailbox::new(mailbox.name.clone(), address.parse()?))
+        }
+        _ => {
+            let mailbox: Mailbox = format!("{name} <{address}>").parse()?;
+            *own = Some((name.to_string(), address.to_string(), mailbox.clone()));
+            Ok(mailbox)
+        }
+    })
+}
+
 /// `text` as a part's body, its lines ending in CRLF. lettre ends the
 /// lines of a text itself by inserting a `\r` before each `\n`, which
 /// moves the rest of the text once per line, and looks at each character
@@ -155,9 +221,9 @@ pub fn build(
 /// (short lines of ASCII, as most of pbem's are) is given with them
 /// already, as bytes, which lettre takes as they are. Any other is left to
 /// lettre whole, so that it chooses the encoding from the text as written.
-fn body(text: String) -> Body {
+fn body(text: &str) -> Body {
     if text.is_ascii() {
-        let (bytes, short) = crlf_measured(&text);
+        let (bytes, short) = crlf_measured(text);
         if short {
             // What lettre would check before it takes the bytes as 7bit
             // (ASCII, every line short: [`crlf_measured`]), checked in
@@ -165,7 +231,7 @@ fn body(text: String) -> Body {
             return Body::dangerous_pre_encoded(bytes, ContentTransferEncoding::SevenBit);
         }
     }
-    Body::new(text)
+    Body::new(text.to_string())
 }
 
 /// `text` with a `\r` before every `\n` that has none, as bytes: copied a
@@ -395,7 +461,7 @@ mod tests {
                 .collect::<String>()
         });
         for text in texts.into_iter().chain(random) {
-            let ours = body(text.clone());
+            let ours = body(&text);
             let theirs = Body::new(text.clone());
             assert_eq!(ours.encoding(), theirs.encoding(), "{text:?}");
             assert_eq!(ours.into_vec(), theirs.into_vec(), "{text:?}");
@@ -487,6 +553,36 @@ mod tests {
                 let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
                 let n = msg.to().map(|a| a.iter().count()).unwrap_or(0);
                 assert_eq!(n, 1, "{to:?}:\n{}", String::from_utf8_lossy(&raw));
+            }
+        }
+    }
+
+    #[test]
+    fn own_mailboxes_read_as_their_text_parses() {
+        let names = [
+            "pbem",
+            "Play by email",
+            "\"Judge, the\" pbem",
+            "J\u{fc}rg",
+            "",
+        ];
+        let addresses = [
+            "pbem@example.net",
+            "pbem+bz-1.k3y@example.net",
+            "a.b-c+d@mail.example.org",
+            "not an address",
+            "@example.net",
+        ];
+        // Every order, so that each kept name and address meets the next.
+        for name in names.iter().chain(names.iter().rev()) {
+            for address in addresses.iter().chain(addresses.iter().rev()) {
+                let parsed = format!("{name} <{address}>").parse::<Mailbox>();
+                let own = own_mailbox(name, address);
+                assert_eq!(own.is_ok(), parsed.is_ok(), "{name} <{address}>");
+                if let (Ok(own), Ok(parsed)) = (own, parsed) {
+                    assert_eq!(own, parsed, "{name} <{address}>");
+                    assert_eq!(own.to_string(), parsed.to_string());
+                }
             }
         }
     }

@@ -152,10 +152,15 @@ impl Outbox<'_> {
             Some(g) => look.headers(g, answering),
             None => (answering.map(str::to_string), Vec::new()),
         };
-        let reply = addressed(reply, &look, r.mail.filter(|_| answering.is_some()), &to);
-        let built = outbound::build(
+        let (name, subject) = addressed(reply, &look, r.mail.filter(|_| answering.is_some()), &to);
+        let heading = outbound::Heading {
+            to: name.as_deref().unwrap_or(&reply.to),
+            subject: subject.as_deref().unwrap_or(&reply.rendered.subject),
+        };
+        let built = outbound::build_headed(
             self.identity,
-            &reply,
+            reply,
+            heading,
             message_id,
             in_reply_to.as_deref(),
             &refs,
@@ -174,15 +179,14 @@ impl Outbox<'_> {
         };
         // Shared no more: changed without a copy.
         drop(look);
-        let rendered = &reply.rendered;
         let today = now.format("%Y-%m-%d").to_string();
         self.store.change_sent(&to, |corr| {
             corr.sent(
                 game,
-                &rendered.subject,
+                heading.subject,
                 message_id,
                 answering,
-                &rendered.text,
+                &reply.rendered.text,
                 &today,
             )
         })?;
@@ -194,19 +198,27 @@ impl Outbox<'_> {
     }
 }
 
-/// `reply` as it goes to `to`: in a game, under the thread's subject and
-/// the name the player has there; else, answering `mail`, under the name
-/// its sender gave.
-fn addressed(reply: &Reply, corr: &Correspondence, mail: Option<&Inbound>, to: &str) -> Reply {
-    let mut reply = reply.clone();
-    let game = reply.game.clone();
+/// How `reply` goes to `to`, where it differs from the reply's own
+/// recipient and subject: in a game, the name the player has there and
+/// the thread's subject; else, answering `mail`, the name its sender
+/// gave (`None`: as the reply has it).
+fn addressed(
+    reply: &Reply,
+    corr: &Correspondence,
+    mail: Option<&Inbound>,
+    to: &str,
+) -> (Option<String>, Option<String>) {
+    let game = reply.game.as_deref();
     let head = reply.head.as_ref().filter(|_| game.is_some());
     if let Some((head, player)) = head.and_then(|h| Some((h, h.player(to)?))) {
-        let subject = game.as_deref().and_then(|g| corr.subject(g));
-        reply.rendered.subject = subject.unwrap_or(&head.subject).to_string();
-        reply.to = player.to_string();
+        let subject = game.and_then(|g| corr.subject(g));
+        (
+            Some(player.to_string()),
+            Some(subject.unwrap_or(&head.subject).to_string()),
+        )
     } else if let Some(m) = mail {
-        reply.to = mailbox(m.from_name.as_deref(), to);
+        (Some(mailbox(m.from_name.as_deref(), to)), None)
+    } else {
+        (None, None)
     }
-    reply
 }
