@@ -4,6 +4,7 @@
 
 use super::batch::lock;
 use super::files::{SyncSet, remove_if_there, write_atomic_via};
+use super::ids::PathHasher;
 use super::index::ClockSummary;
 use super::{GameClock, Store, StoreError, io_err, read_opt, valid_id};
 use crate::timecontrol::ClockPolicy;
@@ -13,6 +14,51 @@ use std::path::{Path, PathBuf};
 /// How far ahead of the poll that builds the deadline index it makes
 /// markers (see [`Store::due_clocks`]).
 pub const HORIZON: chrono::TimeDelta = chrono::TimeDelta::hours(1);
+
+/// How many clock files' texts [`parsed_clock`] remembers: two batches'
+/// worth of games, some 200 KB.
+const PARSED_CLOCKS: usize = 256;
+
+thread_local! {
+    /// Clock files' texts and what they parse as ([`parsed_clock`]).
+    static PARSED: std::cell::RefCell<
+        std::collections::HashMap<String, GameClock, std::hash::BuildHasherDefault<PathHasher>>,
+    > = std::cell::RefCell::default();
+}
+
+/// What the text of a clock file parses as, remembered: a mail reads its
+/// game's clock twice (the adjudicator, then the write that replaces it,
+/// for the marker of the deadline index it leaves) and the index sums up
+/// the clock it wrote; TOML's parser takes some 15,000 instructions a
+/// clock. A text parses the same however often; only pbem's reads and
+/// writes are kept (`remember`), at most [`PARSED_CLOCKS`], then all are
+/// forgotten at once; a folder's scan looks them up and keeps none.
+pub(super) fn parsed_clock(text: &str, remember: bool) -> Result<GameClock, toml::de::Error> {
+    if let Some(c) = PARSED.with_borrow(|parsed| parsed.get(text).cloned()) {
+        return Ok(c);
+    }
+    let c: GameClock = toml::from_str(text)?;
+    if remember {
+        remember_clock(text, &c);
+    }
+    Ok(c)
+}
+
+/// Notes that `text` parses as `clock` (pbem wrote it so: a debug build
+/// parses it to make sure), for [`parsed_clock`].
+fn remember_clock(text: &str, clock: &GameClock) {
+    debug_assert_eq!(
+        toml::from_str::<GameClock>(text).ok().as_ref(),
+        Some(clock),
+        "a clock as written and as read back"
+    );
+    PARSED.with_borrow_mut(|parsed| {
+        if parsed.len() >= PARSED_CLOCKS {
+            parsed.clear();
+        }
+        parsed.insert(text.to_string(), clock.clone());
+    });
+}
 
 /// The time the first line of `DATA/due/policy` says the markers were
 /// made until: `until = "<RFC 3339>"`.
@@ -29,7 +75,16 @@ impl Store {
     /// # Errors
     /// I/O errors or a damaged file.
     pub fn clock(&self, id: &str) -> Result<Option<GameClock>, StoreError> {
-        self.read_toml(&self.checked("clocks", id)?)
+        let p = self.checked("clocks", id)?;
+        match self.read_opt(&p)? {
+            None => Ok(None),
+            Some(text) => parsed_clock(&text, true)
+                .map(Some)
+                .map_err(|source| StoreError::Parse {
+                    path: p.display().to_string(),
+                    source,
+                }),
+        }
     }
 
     /// Writes game `id`'s clock and keeps the deadline index up to date:
@@ -48,7 +103,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let p = self.checked("clocks", id)?;
         let old = self
-            .read_toml::<GameClock>(&p)
+            .clock(id)
             .ok()
             .flatten()
             .and_then(|o| self.due_marker(id, &o, policy));
@@ -56,7 +111,12 @@ impl Store {
         if let Some(m) = &new {
             self.add_marker(m)?;
         }
-        self.write_toml(&p, c)?;
+        let text = toml::to_string(c).map_err(|source| StoreError::Encode {
+            path: p.display().to_string(),
+            source,
+        })?;
+        remember_clock(&text, c);
+        self.write_file(&p, &text)?;
         if let Some(m) = old.filter(|m| Some(m) != new.as_ref()) {
             self.drop_marker(m);
         }

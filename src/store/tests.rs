@@ -672,3 +672,38 @@ fn a_data_folder_made_by_open_is_marked_to_spread_its_folders_where_the_file_sys
     Store::open(&by_hand).unwrap();
     assert!(!crate::store::files::is_spread(&by_hand), "left as it was");
 }
+
+#[test]
+fn a_clock_reads_as_its_file_says_whatever_was_remembered() {
+    use crate::timecontrol::{ClockPolicy, ClockState};
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let start = "2026-11-02T10:00:00Z"
+        .parse::<chrono::DateTime<chrono::Utc>>()
+        .unwrap();
+    let clock = |days: u32, lines: usize| GameClock {
+        lines,
+        state: ClockState::new(
+            format!("{days}d").parse().unwrap(),
+            crate::game::Side::A,
+            start,
+        ),
+    };
+    let policy = ClockPolicy::default();
+    // More clocks than are remembered, each read back as written.
+    for n in 0..600 {
+        let id = format!("g-{n}");
+        s.write_clock(&id, &clock(1 + n % 9, n as usize), &policy)
+            .unwrap();
+        assert_eq!(s.clock(&id).unwrap(), Some(clock(1 + n % 9, n as usize)));
+    }
+    // A file changed behind pbem's back reads as it now is, and one that
+    // does not parse is an error that names it.
+    let path = dir.path().join("clocks/g-3.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("lines = 3", "lines = 4")).unwrap();
+    assert_eq!(s.clock("g-3").unwrap(), Some(clock(4, 4)));
+    fs::write(&path, "lines = [").unwrap();
+    let e = s.clock("g-3").unwrap_err().to_string();
+    assert!(e.contains("g-3.toml"), "{e}");
+}

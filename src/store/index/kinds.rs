@@ -5,6 +5,7 @@ use super::Summary;
 use crate::game::{PerSide, Side};
 use crate::record::{Record, Verdict};
 use crate::rules::Rules;
+use crate::store::deadlines::parsed_clock;
 use crate::store::{GameClock, StoreError, parse_record};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -203,7 +204,9 @@ impl Summary for ClockSummary {
     const FOLDER: &'static str = "clocks";
 
     fn of_written(id: &str, text: &str) -> ClockSummary {
-        let clock = toml::from_str(text).map_err(|source| StoreError::Parse {
+        // Written by pbem just now (the write remembered it), or found in
+        // a scan of the folder, which keeps nothing.
+        let clock = parsed_clock(text, false).map_err(|source| StoreError::Parse {
             path: format!("clocks/{id}.toml"),
             source,
         });
