@@ -187,7 +187,7 @@ pub(super) fn process(dir: &Path, n: usize, runs: usize, keep: bool) -> Vec<Runs
     let busy = poll("pbem poll (1 move), beside a writer", runs, &loaded);
     let written = ballast.stop();
     out.push(Runs {
-        what: format!("{} ({:.0} GB)", busy.what, written as f64 / 1e9),
+        what: format!("{} ({:.2} GB)", busy.what, written as f64 / 1e9),
         ..busy
     });
     out
