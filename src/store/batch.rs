@@ -595,25 +595,37 @@ impl Store {
 
     /// A TOML file read into `T`, or `None` when it does not exist.
     pub(super) fn read_toml<T: DeserializeOwned>(&self, p: &Path) -> Result<Option<T>, StoreError> {
+        self.read_parsed(p, |t| toml::from_str(t))
+    }
+
+    /// [`Store::read_toml`], the text parsed by `parse` (one that
+    /// remembers what it parsed).
+    pub(super) fn read_parsed<T>(
+        &self,
+        p: &Path,
+        parse: impl FnOnce(&str) -> Result<T, toml::de::Error>,
+    ) -> Result<Option<T>, StoreError> {
         match self.read_opt(p)? {
             None => Ok(None),
-            Some(t) => toml::from_str(&t)
-                .map(Some)
-                .map_err(|source| StoreError::Parse {
-                    path: p.display().to_string(),
-                    source,
-                }),
+            Some(t) => parse(&t).map(Some).map_err(|source| StoreError::Parse {
+                path: p.display().to_string(),
+                source,
+            }),
         }
     }
 
     /// `value` written as TOML, atomically.
     pub(super) fn write_toml<T: Serialize>(&self, p: &Path, value: &T) -> Result<(), StoreError> {
-        let text = toml::to_string(value).map_err(|source| StoreError::Encode {
-            path: p.display().to_string(),
-            source,
-        })?;
-        self.write_file(p, &text)
+        self.write_file(p, &toml_text(p, value)?)
     }
+}
+
+/// `value` as the TOML text of file `p`.
+pub(super) fn toml_text<T: Serialize>(p: &Path, value: &T) -> Result<String, StoreError> {
+    toml::to_string(value).map_err(|source| StoreError::Encode {
+        path: p.display().to_string(),
+        source,
+    })
 }
 
 /// A batch's lock; a panic elsewhere while it was held leaves its data

@@ -2,7 +2,7 @@
 //! may owe a clock's notice at a given time, so that a poll looks at
 //! those only.
 
-use super::batch::lock;
+use super::batch::{lock, toml_text};
 use super::files::{SyncSet, remove_if_there, write_atomic_via};
 use super::ids::PathHasher;
 use super::index::ClockSummary;
@@ -75,16 +75,7 @@ impl Store {
     /// # Errors
     /// I/O errors or a damaged file.
     pub fn clock(&self, id: &str) -> Result<Option<GameClock>, StoreError> {
-        let p = self.checked("clocks", id)?;
-        match self.read_opt(&p)? {
-            None => Ok(None),
-            Some(text) => parsed_clock(&text, true)
-                .map(Some)
-                .map_err(|source| StoreError::Parse {
-                    path: p.display().to_string(),
-                    source,
-                }),
-        }
+        self.read_parsed(&self.checked("clocks", id)?, |t| parsed_clock(t, true))
     }
 
     /// Writes game `id`'s clock and keeps the deadline index up to date:
@@ -103,7 +94,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let p = self.checked("clocks", id)?;
         let old = self
-            .clock(id)
+            .read_parsed(&p, |t| parsed_clock(t, true))
             .ok()
             .flatten()
             .and_then(|o| self.due_marker(id, &o, policy));
@@ -111,10 +102,7 @@ impl Store {
         if let Some(m) = &new {
             self.add_marker(m)?;
         }
-        let text = toml::to_string(c).map_err(|source| StoreError::Encode {
-            path: p.display().to_string(),
-            source,
-        })?;
+        let text = toml_text(&p, c)?;
         remember_clock(&text, c);
         self.write_file(&p, &text)?;
         if let Some(m) = old.filter(|m| Some(m) != new.as_ref()) {
