@@ -211,20 +211,16 @@ pub fn counted(side: Side, n: u8, what: &str) -> Piece {
         Side::B => (Colour::Red, 'R', "red"),
     };
     // Made for every square of every board drawn: the label and the
-    // ASCII piece are the same few words every time, made once.
-    static WORDS: std::sync::LazyLock<[Vec<(String, String)>; 2]> =
-        std::sync::LazyLock::new(|| {
-            ['B', 'R'].map(|letter| {
-                (0..=u8::MAX)
-                    .map(|n| {
-                        let mut number = String::with_capacity(3);
-                        push_number(&mut number, u16::from(n));
-                        (format!("{letter}{number}"), number)
-                    })
-                    .collect()
-            })
-        });
-    let (ascii, number) = &WORDS[usize::from(letter == 'R')][usize::from(n)];
+    // ASCII piece are the same few words every time, each made once, when
+    // first drawn (a process that draws one board makes a handful, not
+    // all 512).
+    type Words = std::sync::OnceLock<(String, String)>;
+    static WORDS: [[Words; 256]; 2] = [const { [const { Words::new() }; 256] }; 2];
+    let (ascii, number) = WORDS[usize::from(letter == 'R')][usize::from(n)].get_or_init(|| {
+        let mut number = String::with_capacity(3);
+        push_number(&mut number, u16::from(n));
+        (format!("{letter}{number}"), number)
+    });
     Piece {
         side,
         colour,

@@ -92,7 +92,7 @@ impl Keys {
             Keys::Set(set) => set.contains(key),
             Keys::Text { text, asked } if !*asked => {
                 *asked = true;
-                keys_in(text).any(|k| k == key)
+                holds(text, key)
             }
             Keys::Text { text, .. } => {
                 let set: HashSet<String> = keys_in(text).map(str::to_string).collect();
@@ -118,6 +118,26 @@ fn in_file<N: std::hash::Hash + Eq>(
         Entry::Vacant(e) => e.insert(Keys::read(&path())?),
     };
     Ok(keys.contains(key))
+}
+
+/// Whether `key` is among [`keys_in`] `text`: its occurrences found by
+/// a substring search, each taken when it is a whole line with the
+/// commit's ` .` (a one-mail process asks once, of a log of up to
+/// [`FOLD_AT`] bytes, where reading it line by line cost more than the
+/// rest of the look).
+fn holds(text: &str, key: &str) -> bool {
+    let complete = match text.rfind('\n') {
+        Some(i) => &text.as_bytes()[..=i],
+        None => return false,
+    };
+    if key.contains('\n') {
+        return false;
+    }
+    memchr::memmem::find_iter(complete, key.as_bytes()).any(|at| {
+        let after = &complete[at + key.len()..];
+        (at == 0 || complete[at - 1] == b'\n')
+            && (after.starts_with(b" .\n") || after.starts_with(b" .\r\n"))
+    })
 }
 
 /// The committed keys in the text of a log.
@@ -333,6 +353,29 @@ mod tests {
             }
         }
         unreachable!()
+    }
+
+    /// The search finds a key exactly where the log's lines name it
+    /// committed: over random logs of a few keys, some cut short, some
+    /// with `\r\n`, some uncommitted, some inside longer keys.
+    #[test]
+    fn a_key_is_found_by_search_exactly_where_the_lines_hold_it() {
+        let mut rng = fastrand::Rng::with_seed(30);
+        let pieces = [
+            "k", "kk", "mail:ab", "<a@b>", " .", ".", " ", "\r", "\n", " .\n", " .\r\n",
+        ];
+        for _ in 0..20_000 {
+            let text: String = (0..rng.usize(0..12))
+                .map(|_| pieces[rng.usize(..pieces.len())])
+                .collect();
+            for key in ["k", "kk", "mail:ab", "<a@b>", "", " ", "k .", "k\n"] {
+                assert_eq!(
+                    super::holds(&text, key),
+                    super::keys_in(&text).any(|k| k == key),
+                    "{key:?} in {text:?}"
+                );
+            }
+        }
     }
 
     #[test]
