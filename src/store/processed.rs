@@ -126,10 +126,7 @@ fn in_file<N: std::hash::Hash + Eq>(
 /// [`FOLD_AT`] bytes, where reading it line by line cost more than the
 /// rest of the look).
 fn holds(text: &str, key: &str) -> bool {
-    let complete = match text.rfind('\n') {
-        Some(i) => &text.as_bytes()[..=i],
-        None => return false,
-    };
+    let complete = complete_lines(text).as_bytes();
     if key.contains('\n') {
         return false;
     }
@@ -142,11 +139,15 @@ fn holds(text: &str, key: &str) -> bool {
 
 /// The committed keys in the text of a log.
 fn keys_in(text: &str) -> impl Iterator<Item = &str> {
-    let complete = match text.rfind('\n') {
-        Some(i) => &text[..=i],
-        None => "",
-    };
-    complete.lines().filter_map(|l| l.strip_suffix(" ."))
+    complete_lines(text)
+        .lines()
+        .filter_map(|l| l.strip_suffix(" ."))
+}
+
+/// A log's text up to its last line end: a last line without one was cut
+/// short by a crash, and commits nothing.
+fn complete_lines(text: &str) -> &str {
+    text.rfind('\n').map_or("", |i| &text[..=i])
 }
 
 impl Processed {
