@@ -24,6 +24,7 @@ mod demo_summaries;
 mod errors_help;
 mod examples;
 mod games_listing;
+mod hot_code;
 mod layout;
 mod manpages;
 mod match_threads;
