@@ -44,11 +44,11 @@ fn main() {
     let hot = Path::new(env!("CARGO_MANIFEST_DIR")).join("linker/hot-code.ld");
     if lld && on("PBEM_HOT_CODE", true) {
         println!("cargo:rerun-if-changed={}", hot.display());
-    }
-    if lld && on("PBEM_HOT_CODE", true) && hot.is_file() {
-        // `-T` and the path as two arguments: a comma in the path would
-        // split a `-Wl,` one.
-        println!("cargo:rustc-link-arg-bins=-T");
-        println!("cargo:rustc-link-arg-bins={}", hot.display());
+        if hot.is_file() {
+            // `-T` and the path as two arguments: a comma in the path
+            // would split a `-Wl,` one.
+            println!("cargo:rustc-link-arg-bins=-T");
+            println!("cargo:rustc-link-arg-bins={}", hot.display());
+        }
     }
 }

@@ -5,13 +5,9 @@
 //! links all the same, only slower to start: this test says when to
 //! remake it.
 
+use super::layout::{code_only, functions, root, rust_files};
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The path of a symbol mangled the legacy way (`_ZN4pbem4main`, its hash
 /// cut off): `["pbem", "main"]`; `None` when the text is not one.
@@ -32,30 +28,6 @@ fn path_of(mangled: &str) -> Option<Vec<&str>> {
     (!path.is_empty()).then_some(path)
 }
 
-/// The names after `fn` in every Rust file under `dir`.
-fn functions_under(dir: &Path, names: &mut BTreeSet<String>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            functions_under(&p, names);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            let text = fs::read_to_string(&p).unwrap_or_default();
-            for (i, _) in text.match_indices("fn ") {
-                let name: String = text[i + 3..]
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if !name.is_empty() {
-                    names.insert(name);
-                }
-            }
-        }
-    }
-}
-
 #[test]
 fn the_hot_code_list_is_well_formed_and_names_functions_the_source_has() {
     let file = root().join("linker/hot-code.ld");
@@ -65,10 +37,13 @@ fn the_hot_code_list_is_well_formed_and_names_functions_the_source_has() {
         "linker/hot-code.ld must end with `INSERT AFTER .eh_frame;`: without it \
          the linker takes the file for the whole layout of the program"
     );
-    let mut ours = BTreeSet::new();
-    for dir in ["src", "engine/src", "league/src"] {
-        functions_under(&root().join(dir), &mut ours);
-    }
+    // The functions with a body in pbem's code (not in its comments).
+    let ours: BTreeSet<String> = ["src", "engine/src", "league/src"]
+        .iter()
+        .flat_map(|dir| rust_files(&root().join(dir)))
+        .flat_map(|p| functions(&code_only(&fs::read_to_string(p).unwrap_or_default())))
+        .map(|(_, name, _)| name)
+        .collect();
     let mut seen = BTreeSet::new();
     let (mut checked, mut missing) = (0, Vec::new());
     for (n, line) in text.lines().enumerate() {

@@ -18,12 +18,12 @@ use std::path::{Path, PathBuf};
 const MAX_FILE_LINES: usize = 800;
 const MAX_FN_LINES: usize = 100;
 
-fn root() -> PathBuf {
+pub(super) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -47,7 +47,7 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The code of a Rust file with comments, strings and character literals
 /// blanked (newlines kept, so line numbers stay).
-fn code_only(src: &str) -> String {
+pub(super) fn code_only(src: &str) -> String {
     let b = src.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -490,7 +490,7 @@ fn no_file_is_over_800_lines() {
 
 /// `(line, name, lines)` of every function in `code` (comments and
 /// strings blanked): from its `fn` line to the line of its closing brace.
-fn functions(code: &str) -> Vec<(usize, String, usize)> {
+pub(super) fn functions(code: &str) -> Vec<(usize, String, usize)> {
     let b = code.as_bytes();
     let line_at = |i: usize| code[..i].matches('\n').count() + 1;
     let mut out = Vec::new();
