@@ -278,7 +278,10 @@ pub(super) fn report_process(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>
                 r.cpu_mean()
             );
             let wall = quantile(&r.wall_ms, 0.5);
-            let one_mail = r.what.starts_with("pbem deliver") || r.what.starts_with("pbem poll");
+            // The poll beside a writer is held to its own target below
+            // (at most twice the quiet poll's time), not to the quiet one's.
+            let one_mail = (r.what.starts_with("pbem deliver") || r.what.starts_with("pbem poll"))
+                && !r.what.contains("beside a writer");
             if one_mail && (wall > TARGET_WALL_MS || r.cpu_mean() > TARGET_CPU_MS) {
                 misses.push(format!(
                     "{} at {n} games: {wall:.1} ms wall (p50), {:.2} ms CPU (mean) > {TARGET_WALL_MS} / {TARGET_CPU_MS} ms",
@@ -303,6 +306,6 @@ pub(super) fn report_process(dir: &Path, sizes: &Sizes, misses: &mut Vec<String>
         }
     }
     println!(
-        "(deliver: the mail on standard input, as an MTA pipe gives it; poll: one mail in the Maildir; both durable, replies delivered into the players' Maildirs, there from earlier mail; beside a writer: another thread fills the same file system meanwhile, 1 GB at a time synced at each GB, what it wrote in all in brackets; targets: at most {TARGET_WALL_MS} ms wall, the p50, and {TARGET_CPU_MS} ms CPU, the mean)"
+        "(deliver: the mail on standard input, as an MTA pipe gives it; poll: one mail in the Maildir; both durable, replies delivered into the players' Maildirs, there from earlier mail; beside a writer: another thread fills the same file system meanwhile, 1 GB at a time synced at each GB, what it wrote in all in brackets; targets: at most {TARGET_WALL_MS} ms wall, the p50, and {TARGET_CPU_MS} ms CPU, the mean, quiet; beside a writer, at most twice the quiet poll's wall)"
     );
 }
