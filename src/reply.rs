@@ -128,7 +128,7 @@ impl Identity {
     /// The bot's level when `mailbox` ("Name <address>" or an address) is
     /// the bot's.
     pub fn bot_level(&self, mailbox: &str) -> Option<pbem_engine::bot::Level> {
-        let address = address_of(mailbox);
+        let address = address_in(mailbox);
         let (local, domain) = self.local_domain();
         let tag = address
             .strip_prefix(local)?
@@ -195,10 +195,16 @@ impl ThreadHead {
 
 /// The address inside "Name <address>", lower case.
 pub fn address_of(mailbox: &str) -> String {
+    address_in(mailbox).into_owned()
+}
+
+/// [`address_of`], borrowed from `mailbox` when it is in lower case
+/// already.
+pub fn address_in(mailbox: &str) -> std::borrow::Cow<'_, str> {
     let m = mailbox.trim();
     match (m.rfind('<'), m.rfind('>')) {
-        (Some(a), Some(b)) if a < b => m[a + 1..b].trim().to_lowercase(),
-        _ => m.to_lowercase(),
+        (Some(a), Some(b)) if a < b => crate::lines::lowercase(m[a + 1..b].trim()),
+        _ => crate::lines::lowercase(m),
     }
 }
 

@@ -55,9 +55,23 @@ pub fn pieces(text: &str, sep: u8) -> impl Iterator<Item = &str> {
     })
 }
 
+/// `text` in lower case, as [`str::to_lowercase`] makes it; borrowed when
+/// it is lower case already and ASCII (most addresses, names and command
+/// words), so that the common case makes no string.
+pub fn lowercase(text: &str) -> std::borrow::Cow<'_, str> {
+    if text
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        std::borrow::Cow::Borrowed(text)
+    } else {
+        std::borrow::Cow::Owned(text.to_lowercase())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{lines, pieces};
+    use super::{lines, lowercase, pieces};
 
     /// The same lines as `str::lines`, over hand-picked texts and random
     /// ones made of line ends, carriage returns and a few characters.
@@ -114,5 +128,32 @@ mod tests {
                 assert_eq!(pieces(&t, sep).collect::<Vec<_>>(), want, "{t:?}");
             }
         }
+    }
+
+    /// The same text as `str::to_lowercase`, borrowed only when it is
+    /// that text already; over random texts of capitals, small letters,
+    /// letters whose lower case is longer or another letter's, and marks.
+    #[test]
+    fn the_lower_case_is_that_of_str_to_lowercase() {
+        let alphabet = ['a', 'Z', '@', '+', ' ', 'É', 'é', 'İ', 'Σ', 'ß', '\u{212a}'];
+        let mut rng = fastrand::Rng::with_seed(13);
+        for n in 0..20_000 {
+            let t: String = (0..n % 12)
+                .map(|_| alphabet[rng.usize(..alphabet.len())])
+                .collect();
+            let lower = lowercase(&t);
+            assert_eq!(lower, t.to_lowercase(), "{t:?}");
+            if let std::borrow::Cow::Borrowed(b) = lower {
+                assert!(t.is_ascii() && b == t, "{t:?}");
+            }
+        }
+        assert!(matches!(
+            lowercase("player@example.org"),
+            std::borrow::Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            lowercase("Player@example.org"),
+            std::borrow::Cow::Owned(_)
+        ));
     }
 }

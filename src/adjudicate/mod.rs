@@ -427,7 +427,7 @@ impl Adjudicator<'_> {
             let dropped = failed(Vec::new(), Fate::NoFrom);
             return Err(Box::new(dropped));
         };
-        if from == self.identity.address.to_lowercase()
+        if from == crate::lines::lowercase(&self.identity.address)
             || from.starts_with(&format!("{}+", self.identity.local_domain().0))
                 && from.ends_with(self.identity.domain())
         {

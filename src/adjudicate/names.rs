@@ -128,7 +128,7 @@ fn untrusted_name(mailbox: &str) -> String {
     const FORMS: [&str; 9] = [
         "%40", "&#64;", "&#x40;", "&commat;", "＠", "﹫", "[at]", "(at)", "{at}",
     ];
-    let at = name.to_lowercase();
+    let at = crate::lines::lowercase(&name);
     // Looked for only in a name holding a byte some form begins with:
     // most names hold none, and each look builds a searcher.
     let may_hold = at
@@ -136,13 +136,13 @@ fn untrusted_name(mailbox: &str) -> String {
         .any(|b| FORMS.iter().any(|f| f.as_bytes().first() == Some(&b)));
     // Each `replace` makes a new string: only for a form that is there.
     let at = if may_hold {
-        FORMS.iter().fold(at, |s, form| {
+        std::borrow::Cow::Owned(FORMS.iter().fold(at.into_owned(), |s, form| {
             if s.contains(form) {
                 s.replace(form, "@")
             } else {
                 s
             }
-        })
+        }))
     } else {
         at
     };

@@ -21,6 +21,7 @@ pub mod board;
 pub mod command;
 pub mod html;
 pub mod inbound;
+pub mod mime;
 pub mod outbound;
 mod quick;
 pub mod quotes;

@@ -7,43 +7,12 @@
 //! loop header (RFC 3834).
 
 use super::inbound::LOOP_HEADER;
+use super::mime;
 use crate::lines;
 use crate::reply::{Identity, Reply};
 use chrono::{DateTime, Utc};
-use lettre::Message;
 use lettre::message::header::ContentTransferEncoding;
-use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
-use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
-
-#[derive(Clone, Debug)]
-struct AutoSubmitted;
-
-impl Header for AutoSubmitted {
-    fn name() -> HeaderName {
-        HeaderName::new_from_ascii_str("Auto-Submitted")
-    }
-    fn parse(_: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(AutoSubmitted)
-    }
-    fn display(&self) -> HeaderValue {
-        HeaderValue::new(Self::name(), "auto-replied".into())
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Loop(String);
-
-impl Header for Loop {
-    fn name() -> HeaderName {
-        HeaderName::new_from_ascii_str(LOOP_HEADER)
-    }
-    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        Ok(Loop(s.to_string()))
-    }
-    fn display(&self) -> HeaderValue {
-        HeaderValue::new(Self::name(), self.0.clone())
-    }
-}
+use lettre::message::{Body, Mailbox};
 
 /// Why a reply could not be built (a recipient that is not an address).
 #[derive(Debug, thiserror::Error)]
@@ -129,65 +98,93 @@ pub fn build_headed(
     let to_address = to.email.to_string();
     let envelope = lettre::address::Envelope::new(Some(from.email.clone()), vec![to.email.clone()])
         .map_err(|e| err(e.to_string()))?;
-    // The envelope made here, handed over: lettre would otherwise make
-    // its own by parsing the From and To it has just been given.
-    let mut b = Message::builder()
-        .envelope(envelope.clone())
-        .from(from)
-        .to(to)
-        .subject(heading.subject.to_string())
-        .date(now.into())
-        .message_id(Some(message_id.to_string()))
-        .header(AutoSubmitted)
-        .header(Loop(identity.domain().to_string()));
-    if let Some(rt) = &reply.reply_to {
-        let rt = own_mailbox(&identity.name, rt).map_err(|e| err(format!("reply address: {e}")))?;
-        b = b.reply_to(rt);
+    let raw = write(
+        identity,
+        Written {
+            from: &from,
+            to: &to,
+            subject: heading.subject,
+            reply_to: reply.reply_to.as_deref(),
+            message_id,
+            in_reply_to,
+            references,
+            now,
+        },
+        (&reply.rendered.text, reply.rendered.html.as_deref()),
+        &mime::boundary(),
+    )
+    .map_err(err)?;
+    // The last word on header injection: whatever a sender put in their
+    // name, subject or Message-ID, the mail has pbem's headers and no
+    // others, and goes to the one address it is for.
+    check_headers(&raw, &to_address).map_err(|e| err(e.to_string()))?;
+    Ok(Built { raw, envelope })
+}
+
+/// What heads a mail, parsed and checked.
+#[derive(Clone, Copy)]
+struct Written<'a> {
+    from: &'a Mailbox,
+    to: &'a Mailbox,
+    subject: &'a str,
+    reply_to: Option<&'a str>,
+    message_id: &'a str,
+    in_reply_to: Option<&'a str>,
+    references: &'a [String],
+    now: DateTime<Utc>,
+}
+
+/// The mail's text: its headers in the order lettre's builder wrote
+/// them, then the words and the HTML (`text_html` of the words when
+/// there is none) as two parts under `boundary`.
+fn write(
+    identity: &Identity,
+    w: Written<'_>,
+    (text, html): (&str, Option<&str>),
+    boundary: &str,
+) -> Result<Vec<u8>, String> {
+    let mut h = mime::Headers::with_capacity(1024);
+    h.mailbox("From", w.from);
+    h.mailbox("To", w.to);
+    h.text("Subject", w.subject);
+    h.plain("Date", &mime::date(w.now));
+    h.text("Message-ID", w.message_id);
+    h.text("Auto-Submitted", "auto-replied");
+    h.text(LOOP_HEADER, identity.domain());
+    if let Some(rt) = w.reply_to {
+        let rt = own_mailbox(&identity.name, rt).map_err(|e| format!("reply address: {e}"))?;
+        h.mailbox("Reply-To", &rt);
     }
-    if let Some(irt) = in_reply_to {
-        b = b.in_reply_to(irt.to_string());
+    if let Some(irt) = w.in_reply_to {
+        h.text("In-Reply-To", irt);
     }
     // Oldest first (RFC 5322 section 3.6.4); the caller keeps them short
     // and to what the recipient has seen.
-    let mut refs: Vec<&str> = references.iter().map(String::as_str).collect();
-    if let Some(irt) = in_reply_to
+    let mut refs: Vec<&str> = w.references.iter().map(String::as_str).collect();
+    if let Some(irt) = w.in_reply_to
         && !refs.contains(&irt)
     {
         refs.push(irt);
     }
     if !refs.is_empty() {
-        b = b.references(refs.join(" "));
+        h.text("References", &refs.join(" "));
     }
-    let text = &reply.rendered.text;
+    h.plain("MIME-Version", "1.0");
     let made;
-    let html = match &reply.rendered.html {
+    let html = match html {
         Some(html) => html,
         None => {
             made = text_html(text);
             &made
         }
     };
-    let msg = b
-        .multipart(
-            MultiPart::alternative()
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_PLAIN)
-                        .body(body(text)),
-                )
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_HTML)
-                        .body(body(html)),
-                ),
-        )
-        .map_err(|e| err(e.to_string()))?;
-    let raw = msg.formatted();
-    // The last word on header injection: whatever a sender put in their
-    // name, subject or Message-ID, the mail has pbem's headers and no
-    // others, and goes to the one address it is for.
-    check_headers(&raw, &to_address).map_err(|e| err(e.to_string()))?;
-    Ok(Built { raw, envelope })
+    Ok(h.alternative(
+        boundary,
+        [
+            ("text/plain; charset=utf-8", body(text)),
+            ("text/html; charset=utf-8", body(html)),
+        ],
+    ))
 }
 
 /// `name <address>` parsed as a mailbox, for pbem's own addresses (its
@@ -221,17 +218,24 @@ fn own_mailbox(name: &str, address: &str) -> Result<Mailbox, lettre::address::Ad
 /// (short lines of ASCII, as most of pbem's are) is given with them
 /// already, as bytes, which lettre takes as they are. Any other is left to
 /// lettre whole, so that it chooses the encoding from the text as written.
-fn body(text: &str) -> Body {
+fn body(text: &str) -> mime::PartBody {
     if text.is_ascii() {
         let (bytes, short) = crlf_measured(text);
         if short {
             // What lettre would check before it takes the bytes as 7bit
             // (ASCII, every line short: [`crlf_measured`]), checked in
             // the pass that ends the lines.
-            return Body::dangerous_pre_encoded(bytes, ContentTransferEncoding::SevenBit);
+            return mime::PartBody {
+                encoding: ContentTransferEncoding::SevenBit,
+                bytes,
+            };
         }
     }
-    Body::new(text.to_string())
+    let body = Body::new(text.to_string());
+    mime::PartBody {
+        encoding: body.encoding(),
+        bytes: body.into_vec(),
+    }
 }
 
 /// `text` with a `\r` before every `\n` that has none, as bytes: copied a
@@ -393,235 +397,4 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::reply::Rendered;
-
-    fn identity() -> Identity {
-        Identity::at("pbem@example.net")
-    }
-
-    /// [`crlf`] puts a `\r` before exactly the `\n`s that have none, as
-    /// a look at each byte and the one before it does.
-    #[test]
-    fn crlf_ends_every_line_with_one_cr_lf() {
-        let by_bytes = |t: &str| {
-            let mut out = Vec::new();
-            for (i, &b) in t.as_bytes().iter().enumerate() {
-                if b == b'\n' && (i == 0 || t.as_bytes()[i - 1] != b'\r') {
-                    out.push(b'\r');
-                }
-                out.push(b);
-            }
-            out
-        };
-        let mut rng = fastrand::Rng::with_seed(7);
-        let pieces = ["\n", "\r", "\r\n", "a", "é", " ", "\n\n", "—"];
-        for _ in 0..5_000 {
-            let text: String = (0..rng.usize(0..12))
-                .map(|_| pieces[rng.usize(..pieces.len())])
-                .collect();
-            assert_eq!(crlf(&text), by_bytes(&text), "{text:?}");
-        }
-    }
-
-    /// A body given with its line ends is the one lettre makes of the
-    /// text as written: the same bytes, the same encoding, for short
-    /// lines and lines at the 7bit limit, a leading or a CRLF line end,
-    /// and text that is not ASCII.
-    #[test]
-    fn a_body_is_the_one_lettre_makes_of_the_text() {
-        let texts = [
-            String::new(),
-            "one line".into(),
-            "two\nlines\n".into(),
-            "\nleading\r\nmixed\n\n".into(),
-            format!("{}\nshort\n", "x".repeat(74)),
-            format!("short\n{}\n", "x".repeat(73)),
-            format!("{}\n", "x".repeat(75)),
-            "caf\u{e9}\nboard\n".into(),
-            "lone\rcr\r\r\nthen\r".into(),
-            "\n\n\r\n".into(),
-        ];
-        // And texts of random lines about the limit's length, with and
-        // without their CRs, now and then a NUL or a character that is
-        // not ASCII.
-        let mut rng = fastrand::Rng::with_seed(5);
-        let random = (0..3_000).map(|_| {
-            (0..rng.usize(0..5))
-                .map(|_| {
-                    let mut line = "x".repeat(rng.usize(70..80));
-                    match rng.usize(0..20) {
-                        0 => line.push('\0'),
-                        1 => line.push('\u{e9}'),
-                        _ => {}
-                    }
-                    line + ["\n", "\r\n", ""][rng.usize(0..3)]
-                })
-                .collect::<String>()
-        });
-        for text in texts.into_iter().chain(random) {
-            let ours = body(&text);
-            let theirs = Body::new(text.clone());
-            assert_eq!(ours.encoding(), theirs.encoding(), "{text:?}");
-            assert_eq!(ours.into_vec(), theirs.into_vec(), "{text:?}");
-        }
-    }
-
-    fn reply(to: &str, subject: &str) -> Reply {
-        Reply {
-            kind: crate::reply::Kind::Answer,
-            to: to.into(),
-            rendered: Rendered {
-                subject: subject.into(),
-                text: "text\r\nBcc: evil@example.com\r\n".into(),
-                html: None,
-            },
-            game: Some("bz-test1".into()),
-            reply_to: Some("pbem+bz-test1.k3y@example.net".into()),
-            head: None,
-        }
-    }
-
-    fn now() -> DateTime<Utc> {
-        DateTime::parse_from_rfc3339("2026-11-20T10:00:00Z")
-            .unwrap()
-            .to_utc()
-    }
-
-    fn built(r: &Reply, irt: Option<&str>, refs: &[String]) -> Result<Vec<u8>, BuildError> {
-        build(
-            &identity(),
-            r,
-            "<pbem.bz-test1.1@example.net>",
-            irt,
-            refs,
-            now(),
-        )
-        .map(|b| b.raw)
-    }
-
-    #[test]
-    fn no_header_injection_from_names_subjects_or_ids() {
-        let names = [
-            "Bob\r\nBcc: evil@example.com",
-            "Bob\nBcc: evil@example.com",
-            "=?utf-8?q?Bob=0D=0ABcc:_evil@example.com?=",
-            "\"Bob\r\n\" <x@example.com>",
-        ];
-        for n in names {
-            let to = crate::reply::mailbox(Some(n), "bob@example.org");
-            let raw = built(&reply(&to, "[pbem bz-test1] x"), None, &[]).unwrap();
-            check_headers(&raw, "bob@example.org").unwrap();
-        }
-        for s in [
-            "x\r\nBcc: evil@example.com",
-            "x\nBcc: evil@example.com",
-            "x\rBcc: evil@example.com",
-            "=?utf-8?b?eA0KQmNjOiBldmlsQGV4YW1wbGUuY29t?=",
-            &"long ".repeat(5000),
-        ] {
-            if let Ok(raw) = built(&reply("bob@example.org", s), None, &[]) {
-                check_headers(&raw, "bob@example.org").unwrap();
-            }
-        }
-        for id in [
-            "<a@b>\r\nBcc: evil@example.com",
-            "<a@b> <c@d>",
-            "<\r\n>",
-            "<>",
-        ] {
-            if let Ok(raw) = built(
-                &reply("bob@example.org", "x"),
-                Some(id),
-                &[id.to_string(), "<x\nBcc: y@z>".to_string()],
-            ) {
-                check_headers(&raw, "bob@example.org").unwrap();
-            }
-        }
-    }
-
-    #[test]
-    fn a_recipient_is_one_address_or_nothing() {
-        for to in [
-            "bob@example.org, evil@example.com",
-            "bob@example.org\r\nBcc: evil@example.com",
-            "<bob@example.org> evil@example.com",
-            "bob@example.org;evil@example.com",
-        ] {
-            if let Ok(raw) = built(&reply(to, "x"), None, &[]) {
-                let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
-                let n = msg.to().map(|a| a.iter().count()).unwrap_or(0);
-                assert_eq!(n, 1, "{to:?}:\n{}", String::from_utf8_lossy(&raw));
-            }
-        }
-    }
-
-    #[test]
-    fn own_mailboxes_read_as_their_text_parses() {
-        let names = [
-            "pbem",
-            "Play by email",
-            "\"Judge, the\" pbem",
-            "J\u{fc}rg",
-            "",
-        ];
-        let addresses = [
-            "pbem@example.net",
-            "pbem+bz-1.k3y@example.net",
-            "a.b-c+d@mail.example.org",
-            "not an address",
-            "@example.net",
-        ];
-        // Every order, so that each kept name and address meets the next.
-        for name in names.iter().chain(names.iter().rev()) {
-            for address in addresses.iter().chain(addresses.iter().rev()) {
-                let parsed = format!("{name} <{address}>").parse::<Mailbox>();
-                let own = own_mailbox(name, address);
-                assert_eq!(own.is_ok(), parsed.is_ok(), "{name} <{address}>");
-                if let (Ok(own), Ok(parsed)) = (own, parsed) {
-                    assert_eq!(own, parsed, "{name} <{address}>");
-                    assert_eq!(own.to_string(), parsed.to_string());
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn check_headers_spots_an_injected_header() {
-        let raw = built(&reply("bob@example.org", "x"), None, &[]).unwrap();
-        check_headers(&raw, "bob@example.org").unwrap();
-        let text = String::from_utf8(raw).unwrap();
-        let evil = text.replacen(
-            "Subject: x\r\n",
-            "Subject: x\r\nBcc: evil@example.com\r\n",
-            1,
-        );
-        let e = check_headers(evil.as_bytes(), "bob@example.org").unwrap_err();
-        assert_eq!(e, HeaderError::Unknown("Bcc".into()));
-        assert_eq!(e.to_string(), "a header pbem does not write: \"Bcc\"");
-        let bare = text.replacen("Subject: x\r\n", "Subject: x\nX: y\r\n", 1);
-        assert!(check_headers(bare.as_bytes(), "bob@example.org").is_err());
-        assert!(matches!(
-            check_headers(text.as_bytes(), "alice@example.org"),
-            Err(HeaderError::To { .. })
-        ));
-        // To parsed as addresses, whatever else is skipped: a second
-        // recipient in it, or a group, is no mail to bob alone.
-        for to in [
-            "bob@example.org, evil@example.com",
-            "Bob <bob@example.org>,\r\n evil@example.com",
-            "friends: bob@example.org, evil@example.com;",
-        ] {
-            let two = text.replacen("To: bob@example.org\r\n", &format!("To: {to}\r\n"), 1);
-            assert_ne!(two, text);
-            assert!(
-                matches!(
-                    check_headers(two.as_bytes(), "bob@example.org"),
-                    Err(HeaderError::To { .. })
-                ),
-                "{to}"
-            );
-        }
-    }
-}
+mod tests;

@@ -230,7 +230,14 @@ impl Store {
         if !valid_id(id) {
             return Err(StoreError::BadId { id: id.to_string() });
         }
-        Ok(self.root.join(kind).join(format!("{id}.toml")))
+        // One allocation for the path (it is made several times a mail).
+        let mut p = PathBuf::with_capacity(self.root.as_os_str().len() + kind.len() + id.len() + 7);
+        p.push(&self.root);
+        p.push(kind);
+        p.push(id);
+        // Not `set_extension`, which takes the name apart again.
+        p.as_mut_os_string().push(".toml");
+        Ok(p)
     }
 
     pub fn game_path(&self, id: &str) -> Result<PathBuf, StoreError> {
@@ -458,7 +465,7 @@ impl Store {
     }
 
     fn player_path(&self, address: &str) -> PathBuf {
-        let a = address.trim().to_lowercase();
+        let a = crate::lines::lowercase(address.trim());
         self.hashed_path("players", &a, "toml")
     }
 
@@ -480,18 +487,20 @@ impl Store {
     /// # Errors
     /// I/O errors or a damaged file.
     pub fn player(&self, address: &str) -> Result<Player, StoreError> {
-        let address = address.trim().to_lowercase();
-        let p = self.player_path(&address);
+        let lower = crate::lines::lowercase(address.trim());
+        let p = self.player_path(&lower);
         let unlisted = self
             .players
             .as_ref()
             .is_some_and(|names| p.file_name().is_none_or(|n| !names.contains(n)));
         let found: Option<Player> = if unlisted { None } else { self.read_toml(&p)? };
         // Two addresses with one hash: the other's file is not ours.
-        Ok(found.filter(|p| p.address == address).unwrap_or(Player {
-            address,
-            ..Player::default()
-        }))
+        Ok(found
+            .filter(|p| p.address == lower)
+            .unwrap_or_else(|| Player {
+                address: lower.into_owned(),
+                ..Player::default()
+            }))
     }
 
     /// A view of the data folder for a command that names many players

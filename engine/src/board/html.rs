@@ -146,6 +146,7 @@ pub fn html_table(board: &Board) -> String {
     } else {
         (g.height, g.width)
     };
+    let mut sizes = String::with_capacity(32);
     for vr in 0..rows {
         out.push_str("<tr>\n");
         if lines && vr > 0 && vr % 2 == 0 {
@@ -156,26 +157,34 @@ pub fn html_table(board: &Board) -> String {
         for vc in 0..cols {
             // Sizes on the first row and column only: they size the
             // whole grid. Written without the formatting machinery (a
-            // board is drawn for every mail); a cell without them makes
-            // no string.
-            let size = |w: u32, h: u32| {
-                let mut s = String::new();
-                size_onto(&mut s, (vr == 0).then_some(w), (vc == 0).then_some(h));
-                s
+            // board is drawn for every mail), into one buffer for all
+            // the cells.
+            let size = |sizes: &mut String, w: u32, h: u32| {
+                sizes.clear();
+                size_onto(sizes, (vr == 0).then_some(w), (vc == 0).then_some(h));
             };
             let (sq, ln) = (m.square, m.line);
             if !lines {
-                square_cell(&mut out, board, (vr, vc), &size(sq, sq));
+                size(&mut sizes, sq, sq);
+                square_cell(&mut out, board, (vr, vc), &sizes);
                 continue;
             }
             match (vr % 2, vc % 2) {
-                (1, 1) => square_cell(&mut out, board, (vr / 2, vc / 2), &size(sq, sq)),
-                (0, 0) => crossing_cell(&mut out, board, (vr / 2, vc / 2), &size(ln, ln)),
+                (1, 1) => {
+                    size(&mut sizes, sq, sq);
+                    square_cell(&mut out, board, (vr / 2, vc / 2), &sizes);
+                }
+                (0, 0) => {
+                    size(&mut sizes, ln, ln);
+                    crossing_cell(&mut out, board, (vr / 2, vc / 2), &sizes);
+                }
                 (0, _) => {
-                    let _ = writeln!(out, "<td{}></td>", size(sq, ln));
+                    size(&mut sizes, sq, ln);
+                    let _ = writeln!(out, "<td{sizes}></td>");
                 }
                 _ => {
-                    let _ = writeln!(out, "<td{}></td>", size(ln, sq));
+                    size(&mut sizes, ln, sq);
+                    let _ = writeln!(out, "<td{sizes}></td>");
                 }
             }
         }

@@ -404,7 +404,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
     let Some(first) = words.first() else {
         return Ok(None);
     };
-    let head = &first.to_lowercase();
+    let head = &*crate::lines::lowercase(first);
     // Every word lowered, for a line that may be a command: a chain of
     // conditions, a line no longer than a command, one past the chatter
     // test (a sentence's words are not lowered in vain).
@@ -421,7 +421,7 @@ pub fn parse_line(line: &str) -> Result<Option<Command>, LineError> {
         return Ok(None);
     }
     let lower = short.unwrap_or_else(lowered);
-    let cmd = match head.as_str() {
+    let cmd = match head {
         h if h.starts_with('#') && h.len() > 1 => numbered_move(&words)?,
         // `play black`, `move on`: words, no move (a move has a digit).
         "move" | "play" if words.len() > 1 && !line.chars().any(|c| c.is_numeric()) => {
