@@ -8,7 +8,6 @@
 
 use super::inbound::LOOP_HEADER;
 use super::mime;
-use crate::lines;
 use crate::reply::{Identity, Reply};
 use chrono::{DateTime, Utc};
 use lettre::message::header::ContentTransferEncoding;
@@ -239,9 +238,8 @@ fn body(text: &str) -> mime::PartBody {
 }
 
 /// `text` with a `\r` before every `\n` that has none, as bytes: copied a
-/// line at a time, the lines found in one search of the text
-/// ([`lines::pieces`]; `\r` and `\n` are never part of a longer
-/// character).
+/// line at a time, the line ends found in one search of the text (`\r`
+/// and `\n` are never part of a longer character).
 #[cfg(test)]
 fn crlf(text: &str) -> Vec<u8> {
     crlf_measured(text).0
@@ -257,18 +255,20 @@ fn crlf_measured(text: &str) -> (Vec<u8>, bool) {
     let mut short = true;
     // Where the last `\n` was put (0 before the first, as lettre counts).
     let mut last = 0;
-    let mut pieces = lines::pieces(text, b'\n').peekable();
-    while let Some(line) = pieces.next() {
-        out.extend_from_slice(line.as_bytes());
-        if pieces.peek().is_some() {
-            if !line.ends_with('\r') {
-                out.push(b'\r');
-            }
-            short &= out.len() - last < TOO_LONG;
-            last = out.len();
-            out.push(b'\n');
+    let bytes = text.as_bytes();
+    // Where the line under way starts.
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', bytes) {
+        out.extend_from_slice(&bytes[start..end]);
+        if end == start || bytes[end - 1] != b'\r' {
+            out.push(b'\r');
         }
+        short &= out.len() - last < TOO_LONG;
+        last = out.len();
+        out.push(b'\n');
+        start = end + 1;
     }
+    out.extend_from_slice(&bytes[start..]);
     short &= out.len() - last < TOO_LONG;
     (out, short)
 }
