@@ -36,14 +36,7 @@ impl Headers {
     /// `name: value`, with the words that are not plain ASCII encoded
     /// (RFC 2047) and the line folded where it grows long.
     pub fn text(&mut self, name: &str, value: &str) {
-        self.out.push_str(name);
-        self.out.push_str(": ");
-        {
-            let mut w = EmailWriter::new(&mut self.out, name.len() + 2, 0, false);
-            // Written into a `String`, which never fails.
-            let _ = encode_words(&mut w, value);
-        }
-        self.out.push_str("\r\n");
+        self.encoded(name, |w| encode_words(w, value));
     }
 
     /// `name: value` as it is: for values pbem made of ASCII alone
@@ -58,11 +51,22 @@ impl Headers {
     /// `name: "Display Name" <address>`, the name quoted or encoded as
     /// it needs.
     pub fn mailbox(&mut self, name: &str, mailbox: &Mailbox) {
+        self.encoded(name, |w| encode_mailbox(w, mailbox));
+    }
+
+    /// `name: ` and what `write` writes through a folding writer that
+    /// knows where the line stands.
+    fn encoded(
+        &mut self,
+        name: &str,
+        write: impl FnOnce(&mut EmailWriter<'_>) -> std::fmt::Result,
+    ) {
         self.out.push_str(name);
         self.out.push_str(": ");
         {
             let mut w = EmailWriter::new(&mut self.out, name.len() + 2, 0, false);
-            let _ = encode_mailbox(&mut w, mailbox);
+            // Written into a `String`, which never fails.
+            let _ = write(&mut w);
         }
         self.out.push_str("\r\n");
     }
