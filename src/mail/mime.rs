@@ -204,12 +204,21 @@ pub fn date(t: chrono::DateTime<chrono::Utc>) -> String {
     s
 }
 
-/// A fresh boundary between the parts: 40 letters and digits, as
-/// lettre makes them (a mail's parts are pbem's own words, which never
-/// hold such a run).
+/// A fresh boundary between the parts: 40 letters and digits from the
+/// OS's random source, so that no text a stranger put in a mail (a name,
+/// a quoted line) can hold it and open a part of its own.
 pub fn boundary() -> String {
-    std::iter::repeat_with(fastrand::alphanumeric)
-        .take(40)
+    const ALPHANUMERIC: &[u8; 62] =
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    let mut bytes = [0u8; 40];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No random bytes from the OS: the process's own generator, as
+        // lettre's builder took.
+        bytes.iter_mut().for_each(|b| *b = fastrand::u8(..));
+    }
+    bytes
+        .iter()
+        .map(|&b| char::from(ALPHANUMERIC[usize::from(b) % ALPHANUMERIC.len()]))
         .collect()
 }
 
@@ -230,6 +239,17 @@ mod tests {
             let want: Vec<&str> = t.split_inclusive(' ').collect();
             assert_eq!(words(&t).collect::<Vec<_>>(), want, "{t:?}");
         }
+    }
+
+    /// Boundaries are 40 letters and digits, and differ.
+    #[test]
+    fn boundaries_are_fresh() {
+        let made: std::collections::HashSet<String> = (0..1_000).map(|_| boundary()).collect();
+        assert_eq!(made.len(), 1_000);
+        assert!(
+            made.iter()
+                .all(|b| b.len() == 40 && b.bytes().all(|c| c.is_ascii_alphanumeric()))
+        );
     }
 
     /// The date is the one chrono's formatting gives, over random times
