@@ -133,6 +133,22 @@ struct Written<'a> {
     now: DateTime<Utc>,
 }
 
+impl Written<'_> {
+    /// The References header's value, `None` when it has none: the
+    /// Message-IDs given, oldest first (RFC 5322 section 3.6.4; the
+    /// caller keeps them short and to what the recipient has seen), and
+    /// the In-Reply-To last when they do not hold it.
+    fn references_value(&self) -> Option<String> {
+        let mut refs: Vec<&str> = self.references.iter().map(String::as_str).collect();
+        if let Some(irt) = self.in_reply_to
+            && !refs.contains(&irt)
+        {
+            refs.push(irt);
+        }
+        (!refs.is_empty()).then(|| refs.join(" "))
+    }
+}
+
 /// The mail's text: its headers in the order lettre's builder wrote
 /// them, then the words and the HTML (`text_html` of the words when
 /// there is none) as two parts under `boundary`.
@@ -157,16 +173,8 @@ fn write(
     if let Some(irt) = w.in_reply_to {
         h.text("In-Reply-To", irt);
     }
-    // Oldest first (RFC 5322 section 3.6.4); the caller keeps them short
-    // and to what the recipient has seen.
-    let mut refs: Vec<&str> = w.references.iter().map(String::as_str).collect();
-    if let Some(irt) = w.in_reply_to
-        && !refs.contains(&irt)
-    {
-        refs.push(irt);
-    }
-    if !refs.is_empty() {
-        h.text("References", &refs.join(" "));
+    if let Some(refs) = w.references_value() {
+        h.text("References", &refs);
     }
     h.plain("MIME-Version", "1.0");
     let made;

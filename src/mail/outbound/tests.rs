@@ -61,14 +61,8 @@ fn lettre_wrote(
     if let Some(irt) = w.in_reply_to {
         b = b.in_reply_to(irt.to_string());
     }
-    let mut refs: Vec<&str> = w.references.iter().map(String::as_str).collect();
-    if let Some(irt) = w.in_reply_to
-        && !refs.contains(&irt)
-    {
-        refs.push(irt);
-    }
-    if !refs.is_empty() {
-        b = b.references(refs.join(" "));
+    if let Some(refs) = w.references_value() {
+        b = b.references(refs);
     }
     let part = |t: ContentType, body: &str| {
         SinglePart::builder()
