@@ -6,6 +6,9 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+/// A Maildir's folders.
+const SUBFOLDERS: [&str; 3] = ["new", "cur", "tmp"];
+
 /// A Maildir: new mail in `new/`, done mail in `cur/` with the Seen flag.
 /// Unseen mail in `cur/` is read too (an IMAP server's SELECT moves mail
 /// from `new/` to `cur/`).
@@ -38,14 +41,24 @@ impl Maildir {
         let root = root.into();
         // Nearly always there: a look costs one call, a `mkdir` that
         // finds it two.
-        if ["new", "cur", "tmp"]
-            .iter()
-            .all(|sub| root.join(sub).is_dir())
-        {
+        if SUBFOLDERS.iter().all(|sub| root.join(sub).is_dir()) {
             return Ok((Maildir { root }, Vec::new()));
         }
         let mut made = Vec::new();
-        for sub in ["new", "cur", "tmp"] {
+        if !root.exists() {
+            // Whole at once, where the file system puts it at random
+            // ([`crate::store::make_apart`]); what that leaves undone
+            // (the root there already, a file system that cannot) is made
+            // below, folder by folder.
+            if let Some(parent) = root.parent().filter(|p| !p.as_os_str().is_empty()) {
+                make_dir(parent, &mut made)?;
+            }
+            if crate::store::make_apart(&root, &SUBFOLDERS)? {
+                made.push(root.clone());
+                made.extend(SUBFOLDERS.iter().map(|sub| root.join(sub)));
+            }
+        }
+        for sub in SUBFOLDERS {
             make_dir(&root.join(sub), &mut made)?;
         }
         Ok((Maildir { root }, parents(&made)))
@@ -255,6 +268,10 @@ mod tests {
         for sub in ["new", "cur", "tmp"] {
             assert!(root.join(sub).is_dir(), "{sub}");
         }
+        // Made whole under a name of its own, renamed: nothing else left.
+        let beside = fs::read_dir(dir.path().join("sent")).unwrap();
+        let names: Vec<_> = beside.flatten().map(|e| e.file_name()).collect();
+        assert_eq!(names, ["bob@example.org"]);
         assert!(Maildir::make(&root).unwrap().1.is_empty());
         fs::remove_dir(root.join("cur")).unwrap();
         assert_eq!(Maildir::make(&root).unwrap().1, vec![root.clone()]);

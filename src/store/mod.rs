@@ -87,10 +87,10 @@ use batch::{BatchView, lock};
 pub use correspondence::Correspondence;
 pub use error::StoreError;
 pub(crate) use error::io_err;
-pub(crate) use files::spread;
 pub(crate) use files::sync_folder;
 pub(crate) use files::sync_paths;
 use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
+pub(crate) use files::{make_apart, spread};
 pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
 pub use processed::Processed;
 pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile, UnknownSide};
@@ -185,9 +185,20 @@ impl Store {
                     spread = true;
                 }
                 let p = root.join(sub);
-                fs::create_dir_all(&p).map_err(io_err(&p))?;
+                // Placed at random, not where a removed folder of its
+                // name was ([`files::make_apart`]).
+                if sub.contains('/') || !files::make_apart(&p, &[]).unwrap_or(false) {
+                    fs::create_dir_all(&p).map_err(io_err(&p))?;
+                }
             }
         }
+        // A folder a process killed in [`files::make_apart`] left empty.
+        top.iter()
+            .filter(|name| {
+                let name = name.to_string_lossy();
+                name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
+            })
+            .for_each(|name| drop(fs::remove_dir(root.join(name))));
         Ok(Store {
             root,
             batch: None,

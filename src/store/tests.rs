@@ -653,6 +653,53 @@ fn a_batch_writes_a_memory_changed_many_times_once_at_the_sync() {
 }
 
 #[test]
+fn a_folder_made_apart_is_made_whole_and_leaves_nothing_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = |d: &Path| -> Vec<String> {
+        let mut n: Vec<_> = fs::read_dir(d)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    };
+    let path = dir.path().join("box");
+    assert!(files::make_apart(&path, &["new", "cur", "tmp"]).unwrap());
+    assert_eq!(names(&path), ["cur", "new", "tmp"]);
+    assert_eq!(names(dir.path()), ["box"]);
+    // There already: left as it is, contents and all, and nothing made.
+    fs::write(path.join("new/m"), "kept").unwrap();
+    assert!(!files::make_apart(&path, &["new", "other"]).unwrap());
+    assert_eq!(fs::read_to_string(path.join("new/m")).unwrap(), "kept");
+    assert_eq!(names(&path), ["cur", "new", "tmp"]);
+    assert_eq!(names(dir.path()), ["box"]);
+    // A file under the name: not replaced.
+    fs::write(dir.path().join("file"), "a file").unwrap();
+    assert!(!files::make_apart(&dir.path().join("file"), &[]).unwrap());
+    assert_eq!(
+        fs::read_to_string(dir.path().join("file")).unwrap(),
+        "a file"
+    );
+    // No parent: the error, nothing made.
+    assert!(files::make_apart(&dir.path().join("no/such"), &[]).is_err());
+    assert_eq!(names(dir.path()), ["box", "file"]);
+    // A data folder's own folders are made so: none of pbem's names left;
+    // and one that a killed process left is cleared at the next open.
+    let root = dir.path().join("data");
+    Store::open(&root).unwrap();
+    assert!(
+        names(&root).iter().all(|n| !n.starts_with('.')),
+        "{:?}",
+        names(&root)
+    );
+    let left = root.join(".pbem-0123456789abcdef.tmp");
+    fs::create_dir(&left).unwrap();
+    Store::open(&root).unwrap();
+    assert!(!left.exists());
+}
+
+#[test]
 fn a_data_folder_made_by_open_is_marked_to_spread_its_folders_where_the_file_system_can() {
     let dir = tempfile::tempdir().unwrap();
     let can = files::spread_probe(dir.path());
