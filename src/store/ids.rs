@@ -38,6 +38,40 @@ pub fn new_game_id(prefix: &str) -> Result<String, StoreError> {
     Ok(format!("{prefix}-{}", new_token()?))
 }
 
+/// A 64-bit hash of `bytes` at memory speed: four lanes of eight bytes,
+/// each a multiply and a shift per word, so that the lanes run side by
+/// side where [`stable_hash`] takes a multiply a byte, one after the
+/// other. Stable too (what it gives is stored: the sent memory's
+/// checksums, the names of Maildir deliveries); not made to stand an
+/// adversary who can see what it hashes.
+pub fn lane_hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mix = |h: u64, word: u64| {
+        let h = (h ^ word).wrapping_mul(K);
+        h ^ (h >> 32)
+    };
+    let word = |b: &[u8]| {
+        let mut w = [0; 8];
+        w[..b.len()].copy_from_slice(b);
+        u64::from_le_bytes(w)
+    };
+    let mut lanes = [K, K ^ 1, K ^ 2, K ^ 3];
+    let mut blocks = bytes.chunks_exact(32);
+    for block in &mut blocks {
+        for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            *lane = mix(*lane, word(w));
+        }
+    }
+    let mut h = mix(K, bytes.len() as u64);
+    for lane in lanes {
+        h = mix(h, lane);
+    }
+    for w in blocks.remainder().chunks(8) {
+        h = mix(h, word(w));
+    }
+    h
+}
+
 /// FNV-1a: a stable 64-bit hash for keys of mails without a Message-ID
 /// and for ids derived from one.
 pub fn stable_hash(bytes: &[u8]) -> u64 {

@@ -226,11 +226,17 @@ impl MaildirSink {
         let io =
             |e: std::io::Error| SendError::transient(format!("{}: {e}", self.folder.display()));
         let holding = self.held().is_some();
-        let name = crate::store::ids::hex_name(crate::store::stable_hash(raw), "pbem");
+        let name = crate::store::ids::hex_name(crate::store::ids::lane_hash(raw), "pbem");
+        // The name an earlier pbem gave the same mail, before a crash.
+        let earlier =
+            look.then(|| crate::store::ids::hex_name(crate::store::stable_hash(raw), "pbem"));
         let mut lines = None;
         for to in envelope.to() {
             let dir = self.folder.join(folder_name(to.as_ref()));
-            if look && delivered(&dir, &name) || self.is_held(&dir, &name) {
+            let found = |name: &str| delivered(&dir, name);
+            if look && (found(&name) || earlier.as_deref().is_some_and(found))
+                || self.is_held(&dir, &name)
+            {
                 continue;
             }
             let lines = lines.get_or_insert_with(|| lf_lines(raw));
@@ -589,6 +595,16 @@ mod tests {
         // outbox's untried batches): it is not looked for.
         sink.send_first(&env, &raw).unwrap();
         assert_eq!(fs::read_dir(&new).unwrap().count(), 1);
+        // Delivered by an earlier pbem, under the name it gave: found too.
+        let raw = reply("bob@example.org", "2");
+        let earlier = crate::store::ids::hex_name(crate::store::stable_hash(&raw), "pbem");
+        fs::write(new.join(&earlier), lf_lines(&raw)).unwrap();
+        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
+        assert_eq!(
+            fs::read_dir(&new).unwrap().count(),
+            2,
+            "not delivered twice"
+        );
     }
 
     #[test]

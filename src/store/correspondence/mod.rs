@@ -209,37 +209,10 @@ pub(super) fn newest(slots: [Option<&str>; 2]) -> Option<(usize, u64, Option<Cor
         })
 }
 
-/// A checksum of a slot's JSON (it runs for every reply, on up to a few
-/// hundred kilobytes): four lanes of eight bytes, each a multiply and a
-/// shift per word, so that the lanes run side by side. No code that
+/// A checksum of a slot's text (it runs for every reply, on up to a few
+/// hundred kilobytes): [`crate::store::ids::lane_hash`]. No code that
 /// corrects anything; only enough that a torn write never matches it.
-pub fn checksum(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mix = |h: u64, word: u64| {
-        let h = (h ^ word).wrapping_mul(K);
-        h ^ (h >> 32)
-    };
-    let word = |b: &[u8]| {
-        let mut w = [0; 8];
-        w[..b.len()].copy_from_slice(b);
-        u64::from_le_bytes(w)
-    };
-    let mut lanes = [K, K ^ 1, K ^ 2, K ^ 3];
-    let mut blocks = bytes.chunks_exact(32);
-    for block in &mut blocks {
-        for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(8)) {
-            *lane = mix(*lane, word(w));
-        }
-    }
-    let mut h = mix(K, bytes.len() as u64);
-    for lane in lanes {
-        h = mix(h, lane);
-    }
-    for w in blocks.remainder().chunks(8) {
-        h = mix(h, word(w));
-    }
-    h
-}
+pub use crate::store::ids::lane_hash as checksum;
 
 /// The key of a line for remembering: `None` for a line too short or too
 /// bare to tell anything (blank lines, `--`, `+----+` borders, a name):
