@@ -104,15 +104,58 @@ impl StableHash {
 /// `write!(out, "{hash:016x}")` gives, without the formatting machinery
 /// (file names and the sent memory's keys, a few hundred a mail).
 pub(crate) fn push_hex16(out: &mut String, hash: u64) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut hex = [0u8; 16];
-    for (i, digit) in hex.iter_mut().enumerate() {
-        *digit = DIGITS[(hash >> ((15 - i) * 4)) as usize & 0xf];
-    }
+    let hex = hex16(hash);
     // Always so: the digits are ASCII.
     if let Ok(hex) = std::str::from_utf8(&hex) {
         out.push_str(hex);
     }
+}
+
+/// `hash` in 16 lower-case hex digits, as bytes.
+pub(crate) fn hex16(hash: u64) -> [u8; 16] {
+    /// Each byte's two digits.
+    static PAIRS: [[u8; 2]; 256] = {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut table = [[0u8; 2]; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = [DIGITS[b >> 4], DIGITS[b & 0xf]];
+            b += 1;
+        }
+        table
+    };
+    let mut hex = [0u8; 16];
+    for (pair, byte) in hex.chunks_exact_mut(2).zip(hash.to_be_bytes()) {
+        pair.copy_from_slice(&PAIRS[usize::from(byte)]);
+    }
+    hex
+}
+
+/// The number 16 hex digits (either case) give, as
+/// `u64::from_str_radix(text, 16)` reads them when there are exactly 16
+/// and nothing else: `None` for any other text.
+pub(crate) fn parse_hex16(text: &[u8]) -> Option<u64> {
+    /// Each byte's value as a hex digit; 0xff: not one.
+    static VALUE: [u8; 256] = {
+        let mut table = [0xffu8; 256];
+        let mut b = 0;
+        while b < 16 {
+            table[b"0123456789abcdef"[b] as usize] = b as u8;
+            table[b"0123456789ABCDEF"[b] as usize] = b as u8;
+            b += 1;
+        }
+        table
+    };
+    let digits: &[u8; 16] = text.try_into().ok()?;
+    let mut n = 0u64;
+    let mut bad = 0u8;
+    for &d in digits {
+        let v = VALUE[usize::from(d)];
+        bad |= v;
+        n = (n << 4) | u64::from(v & 0xf);
+    }
+    // A digit's value is at most 0xf: any other byte sets a high bit.
+    (bad & 0xf0 == 0).then_some(n)
 }
 
 /// `<hash>.<ext>`, the hash in 16 lower-case hex digits: what

@@ -510,6 +510,27 @@ fn a_hashed_name_is_the_hash_in_sixteen_hex_digits() {
         .chain(std::iter::repeat_with(|| rng.u64(..)).take(10_000))
     {
         assert_eq!(super::ids::hex_name(h, "toml"), format!("{h:016x}.toml"));
+        let hex = super::ids::hex16(h);
+        assert_eq!(hex, *format!("{h:016x}").as_bytes());
+        assert_eq!(super::ids::parse_hex16(&hex), Some(h));
+        assert_eq!(
+            super::ids::parse_hex16(format!("{h:016X}").as_bytes()),
+            Some(h)
+        );
+    }
+    // Any other text reads as none, as `from_str_radix` reads 16 hex
+    // digits and nothing else: one byte changed anywhere to anything.
+    for _ in 0..20_000 {
+        let mut text = super::ids::hex16(rng.u64(..)).to_vec();
+        text[rng.usize(..16)] = rng.u8(..);
+        let radix = std::str::from_utf8(&text)
+            .ok()
+            .filter(|t| !t.starts_with('+'))
+            .and_then(|t| u64::from_str_radix(t, 16).ok());
+        assert_eq!(super::ids::parse_hex16(&text), radix, "{text:?}");
+    }
+    for short in ["", "0", "0123456789abcde", "0123456789abcdef0"] {
+        assert_eq!(super::ids::parse_hex16(short.as_bytes()), None, "{short}");
     }
     let dir = tempfile::tempdir().unwrap();
     let s = Store::open(dir.path()).unwrap();

@@ -398,22 +398,26 @@ impl Correspondence {
             by_day[last].1.push(key);
         }
         by_day.sort_unstable_by_key(|&(day, _)| day);
-        let mut body = String::with_capacity(head.len() + 2 + 17 * self.lines.len());
-        body.push_str(&head);
-        body.push('\n');
+        // In bytes, read as text once at the end: a key's digits are
+        // pushed as they are, not checked one key at a time.
+        let mut body = Vec::with_capacity(head.len() + 2 + 17 * self.lines.len());
+        body.extend_from_slice(head.as_bytes());
+        body.push(b'\n');
         for (day, keys) in by_day {
             let day = day_text(day);
             if day.is_empty() {
                 continue;
             }
-            body.push_str(&day);
+            body.extend_from_slice(day.as_bytes());
             for key in keys {
-                body.push(' ');
-                super::ids::push_hex16(&mut body, key);
+                body.push(b' ');
+                body.extend_from_slice(&super::ids::hex16(key));
             }
-            body.push('\n');
+            body.push(b'\n');
         }
-        Ok(body)
+        // Always text: JSON, dates and hex digits.
+        Ok(String::from_utf8(body)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
     }
 
     /// This state as the text of a slot with sequence number `seq`, as
@@ -430,15 +434,20 @@ impl Correspondence {
     pub(super) fn from_body(body: &str) -> Option<Correspondence> {
         let (head, days) = body.split_once('\n')?;
         let head: Head = serde_json::from_str(head).ok()?;
-        let mut lines = Vec::new();
+        let mut lines = Vec::with_capacity(days.len() / 17);
         for line in lines::lines(days) {
-            let mut words = lines::pieces(line, b' ');
-            let day = day_of(words.next()?)?;
-            for key in words {
-                if key.len() != 16 {
+            // `YYYY-MM-DD`, then ` ` and 16 hex digits a key.
+            let (date, keys) = line.split_at_checked(10)?;
+            let day = day_of(date)?;
+            if keys.len() % 17 != 0 {
+                return None;
+            }
+            for key in keys.as_bytes().chunks_exact(17) {
+                let (space, digits) = key.split_first()?;
+                if *space != b' ' {
                     return None;
                 }
-                lines.push((u64::from_str_radix(key, 16).ok()?, day));
+                lines.push((super::ids::parse_hex16(digits)?, day));
             }
         }
         Some(Correspondence {
