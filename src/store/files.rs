@@ -179,6 +179,13 @@ pub(crate) fn spread_probe(dir: &Path) -> bool {
 pub(crate) const TEMP_PREFIX: &str = ".pbem-";
 pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 
+/// Whether `name` is a temporary file's or folder's ([`TEMP_PREFIX`],
+/// [`TEMP_SUFFIX`]): what a crash may leave behind.
+pub(crate) fn is_temp_name(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy();
+    name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
+}
+
 /// A new temporary file in `folder` holding `contents`, written but not
 /// synced; removed when dropped unless persisted. Mode 0600 (tempfile's):
 /// the store's files, the players' secrets among them, keep it when

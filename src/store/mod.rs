@@ -89,8 +89,8 @@ pub use error::StoreError;
 pub(crate) use error::io_err;
 pub(crate) use files::sync_folder;
 pub(crate) use files::sync_paths;
-use files::{TEMP_PREFIX, TEMP_SUFFIX, read_opt, remove_if_there};
 pub(crate) use files::{make_apart, spread};
+use files::{read_opt, remove_if_there};
 pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
 pub use processed::Processed;
 pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile, UnknownSide};
@@ -194,10 +194,7 @@ impl Store {
         }
         // A folder a process killed in [`files::make_apart`] left empty.
         top.iter()
-            .filter(|name| {
-                let name = name.to_string_lossy();
-                name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
-            })
+            .filter(|name| files::is_temp_name(name))
             .for_each(|name| drop(fs::remove_dir(root.join(name))));
         Ok(Store {
             root,
@@ -752,11 +749,7 @@ impl Store {
         };
         entries
             .flatten()
-            .filter(|e| {
-                let name = e.file_name();
-                let name = name.to_string_lossy();
-                name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)
-            })
+            .filter(|e| files::is_temp_name(&e.file_name()))
             .filter(|e| fs::remove_file(e.path()).is_ok())
             .count()
     }
