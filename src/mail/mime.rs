@@ -211,11 +211,7 @@ pub fn boundary() -> String {
     const ALPHANUMERIC: &[u8; 62] =
         b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     let mut bytes = [0u8; 40];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No random bytes from the OS: the process's own generator, as
-        // lettre's builder took.
-        bytes.iter_mut().for_each(|b| *b = fastrand::u8(..));
-    }
+    crate::store::ids::fill_random(&mut bytes);
     bytes
         .iter()
         .map(|&b| char::from(ALPHANUMERIC[usize::from(b) % ALPHANUMERIC.len()]))

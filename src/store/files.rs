@@ -120,9 +120,7 @@ pub(crate) fn make_apart(path: &Path, inside: &[&str]) -> io::Result<bool> {
         return Ok(false);
     };
     let mut random = [0u8; 8];
-    if getrandom::fill(&mut random).is_err() {
-        random = fastrand::u64(..).to_le_bytes();
-    }
+    super::ids::fill_random(&mut random);
     let mut name = String::from(TEMP_PREFIX);
     super::ids::push_hex16(&mut name, u64::from_le_bytes(random));
     name.push_str(TEMP_SUFFIX);

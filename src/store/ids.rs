@@ -3,6 +3,16 @@
 
 use super::StoreError;
 
+/// Fills `bytes` from the OS's random source, or, when the OS gives
+/// none, from the process's own generator: for names and boundaries that
+/// must not be guessed in advance nor meet another's, never for a secret
+/// (a secret takes the OS's bytes or fails: [`new_token`]).
+pub(crate) fn fill_random(bytes: &mut [u8]) {
+    if getrandom::fill(bytes).is_err() {
+        bytes.iter_mut().for_each(|b| *b = fastrand::u8(..));
+    }
+}
+
 /// A game id: lower-case letters, digits and dashes, 2-40 characters,
 /// starting with a letter or digit. Nothing else can name a file.
 pub fn valid_id(id: &str) -> bool {

@@ -47,9 +47,7 @@ fn cursor() -> &'static AtomicUsize {
     static NEXT: OnceLock<AtomicUsize> = OnceLock::new();
     NEXT.get_or_init(|| {
         let mut b = [0u8; 8];
-        // Without random bytes, slot 0: the slots still work, only the
-        // rest after a swap is shorter when processes follow each other.
-        let _ = getrandom::fill(&mut b);
+        super::ids::fill_random(&mut b);
         AtomicUsize::new(usize::from_le_bytes(b) % SLOTS)
     })
 }
