@@ -342,7 +342,13 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
     // Its lines, without the blank one that ends them.
     let block = &headers[..headers.len() - 2];
     let mut seen: Vec<&str> = Vec::new();
+    // Where the To field's lines start and end in the block (its folded
+    // lines with it).
+    let mut to_field = 0..0;
+    let mut at = 0;
     for line in block.split(|b| *b == b'\n') {
+        let start = at;
+        at += line.len() + 1;
         if line.is_empty() {
             continue; // after the last CRLF
         }
@@ -355,6 +361,9 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
         if line.starts_with(b" ") || line.starts_with(b"\t") {
             if seen.is_empty() {
                 return Err(HeaderError::EarlyContinuation);
+            }
+            if seen.last() == Some(&"To") {
+                to_field.end = at;
             }
             continue;
         }
@@ -369,6 +378,9 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
         if seen.contains(known) {
             return Err(HeaderError::Twice(known));
         }
+        if *known == "To" {
+            to_field = start..at;
+        }
         seen.push(known);
     }
     for needed in ["From", "To", "Subject", "Date", "Message-ID"] {
@@ -376,8 +388,12 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
             return Err(HeaderError::Missing(needed));
         }
     }
-    // The header block alone: the bodies (tens of KB of HTML) say nothing
-    // of the recipients; and of it only To is parsed, the others skipped.
+    // The To field alone, as the lines above found it (each line of the
+    // block a known field or a continuation, To once): the bodies (tens
+    // of KB of HTML) and the other fields say nothing of the recipients.
+    let mut to_block = Vec::with_capacity(to_field.len() + 2);
+    to_block.extend_from_slice(block.get(to_field).unwrap_or_default());
+    to_block.extend_from_slice(b"\r\n");
     static TO_ONLY: std::sync::LazyLock<mail_parser::MessageParser> =
         std::sync::LazyLock::new(|| {
             mail_parser::MessageParser::new()
@@ -385,7 +401,7 @@ pub fn check_headers(raw: &[u8], to: &str) -> Result<(), HeaderError> {
                 .default_header_ignore()
         });
     let msg = TO_ONLY
-        .parse_headers(headers)
+        .parse_headers(&to_block[..])
         .ok_or(HeaderError::Unparsed)?;
     let tos: Vec<String> = msg
         .to()

@@ -295,6 +295,9 @@ pub fn decode(bytes: &[u8]) -> (Vec<Entry>, Option<PackError>) {
 fn read_chunks(bytes: &[u8], entries: &mut Vec<Entry>) -> Result<(), PackError> {
     let damage = |offset: usize, what: String| PackError { offset, what };
     let mut at = HEADER.len();
+    // One buffer for every chunk's text, made as long as the longest: a
+    // fresh one a chunk was zeroed whole each time (a chunk is 256 KB).
+    let mut buffer = Vec::new();
     while at < bytes.len() {
         let rest = &bytes[at..];
         let end = line_end(rest, MAX_CHUNK_LINE, "a chunk's").map_err(|w| damage(at, w))?;
@@ -317,14 +320,22 @@ fn read_chunks(bytes: &[u8], entries: &mut Vec<Entry>) -> Result<(), PackError> 
             return Err(damage(body + packed, what));
         }
         let text = (len <= packed.saturating_mul(MAX_RATIO))
-            .then(|| lz4_flex::block::decompress(&bytes[body..body + packed], len).ok())
-            .flatten()
-            .filter(|text| text.len() == len);
+            .then(|| {
+                if buffer.len() < len {
+                    buffer.resize(len, 0);
+                }
+                let out = &mut buffer[..len];
+                lz4_flex::block::decompress_into(&bytes[body..body + packed], out)
+                    .ok()
+                    .filter(|&n| n == len)
+                    .map(|_| &*out)
+            })
+            .flatten();
         let Some(text) = text else {
             let what = format!("a chunk of {packed} packed bytes does not unpack to {len}");
             return Err(damage(at, what));
         };
-        if let Err((inner, what)) = read_entries(&text, true, entries) {
+        if let Err((inner, what)) = read_entries(text, true, entries) {
             let what = format!("at byte {inner} of its chunk's {len}: {what}");
             return Err(damage(at, what));
         }

@@ -179,7 +179,7 @@ impl Outbox<'_> {
         };
         // Shared no more: changed without a copy.
         drop(look);
-        let today = now.format("%Y-%m-%d").to_string();
+        let today = crate::store::correspondence::iso_day(now.date_naive());
         self.store.change_sent(&to, |corr| {
             corr.sent(
                 game,

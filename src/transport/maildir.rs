@@ -11,6 +11,7 @@ use super::{SendError, Transport};
 use crate::mailbox::Maildir;
 use lettre::address::Envelope;
 use std::collections::HashSet;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,7 +31,10 @@ pub struct MaildirSink {
     /// looking for its folders first. One found gone since is made again.
     /// Forgotten when the flush ends ([`Transport::finish`]), so that a
     /// daemon does not come to hold every player's.
-    known: Mutex<HashSet<PathBuf>>,
+    /// By their paths' bytes (hashed as bytes, not component by
+    /// component as a path is): each is built one way, as
+    /// [`MaildirSink::folder`] joined with [`folder_name`].
+    known: Mutex<HashSet<OsString>>,
     /// The time of the last mail delivered ([`MaildirSink::stamp`]).
     stamped: Mutex<SystemTime>,
     /// Why a settle on the way ([`MAX_HELD`]) failed: the next
@@ -50,7 +54,8 @@ pub struct MaildirSink {
 #[derive(Default)]
 struct Holding {
     list: Vec<Held>,
-    names: HashSet<PathBuf>,
+    /// By their paths' bytes, as [`MaildirSink::known`].
+    names: HashSet<OsString>,
 }
 
 /// A mail written under a Maildir's `tmp/`, waiting for the settle: its
@@ -106,7 +111,7 @@ impl MaildirSink {
         self.held.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn known(&self) -> std::sync::MutexGuard<'_, HashSet<PathBuf>> {
+    fn known(&self) -> std::sync::MutexGuard<'_, HashSet<OsString>> {
         self.known.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -127,7 +132,7 @@ impl MaildirSink {
         let full = {
             let mut held = self.held();
             let holding = held.get_or_insert_with(Holding::default);
-            holding.names.insert(new.clone());
+            holding.names.insert(new.clone().into_os_string());
             holding.list.push(Held { tmp, new, made });
             holding.list.len() >= self.max_held
         };
@@ -154,7 +159,11 @@ impl MaildirSink {
         if held.is_empty() {
             return Ok(());
         }
-        let mut folders: HashSet<PathBuf> = held.iter().flat_map(|h| h.made.clone()).collect();
+        // By bytes (a folder named twice is synced once all the same:
+        // [`crate::store::sync_paths`] knows a file by its inode).
+        let mut folders: HashSet<OsString> = (held.iter())
+            .flat_map(|h| h.made.iter().map(|d| d.as_os_str().to_owned()))
+            .collect();
         // Whole (`fsync`), as a new file's size must be on disk too; one
         // gone since fails its rename below.
         sync(held.iter().map(|h| (h.tmp.clone(), true)).collect())?;
@@ -162,11 +171,11 @@ impl MaildirSink {
             std::fs::rename(&h.tmp, &h.new)
                 .map_err(|e| SendError::transient(format!("{}: {e}", h.new.display())))?;
             if let Some(dir) = h.new.parent() {
-                folders.insert(dir.to_path_buf());
+                folders.insert(dir.as_os_str().to_owned());
             }
         }
         // A folder gone since cannot hold a delivery to sync.
-        sync(folders.into_iter().map(|d| (d, true)).collect())
+        sync(folders.into_iter().map(|d| (d.into(), true)).collect())
     }
 }
 
@@ -254,10 +263,10 @@ impl MaildirSink {
             true => self.write_held(md, made, name, lines),
             false => md.deliver_with(name, lines, |f| self.stamp(f)).map(|_| ()),
         };
-        if self.known().contains(dir) {
+        if self.known().contains(dir.as_os_str()) {
             match write(&Maildir::whole(dir), Vec::new()) {
                 Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                    self.known().remove(dir);
+                    self.known().remove(dir.as_os_str());
                 }
                 done => return done,
             }
@@ -270,7 +279,7 @@ impl MaildirSink {
             false => (Maildir::open(dir)?, Vec::new()),
         };
         self.spread_folder();
-        self.known().insert(dir.to_path_buf());
+        self.known().insert(dir.as_os_str().to_owned());
         write(&md, made)
     }
 
@@ -289,7 +298,7 @@ impl MaildirSink {
         let new = root.join("new").join(name);
         self.held()
             .as_ref()
-            .is_some_and(|holding| holding.names.contains(&new))
+            .is_some_and(|holding| holding.names.contains(new.as_os_str()))
     }
 }
 

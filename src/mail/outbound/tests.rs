@@ -392,4 +392,12 @@ fn check_headers_spots_an_injected_header() {
             "{to}"
         );
     }
+    // Folded over lines, To is read whole: bob alone is bob alone.
+    let folded = text.replacen(
+        "To: bob@example.org\r\n",
+        "To: \"Bob\r\n B.\" <bob@example.org>\r\n",
+        1,
+    );
+    assert_ne!(folded, text);
+    check_headers(folded.as_bytes(), "bob@example.org").unwrap();
 }

@@ -124,18 +124,59 @@ struct AllJson {
     lines: BTreeMap<String, String>,
 }
 
-/// `day` as a [`Day`], when it is a `YYYY-MM-DD` date.
+/// `day` as a [`Day`], when it is a `YYYY-MM-DD` date: read by hand in
+/// the form pbem writes ([`iso_day`]), by chrono in any other it takes.
 fn day_of(day: &str) -> Option<Day> {
-    chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
-        .ok()
+    let b = day.as_bytes();
+    let digits = |r: std::ops::Range<usize>| {
+        b[r].iter().try_fold(0u32, |n, &d| {
+            d.is_ascii_digit().then(|| n * 10 + u32::from(d - b'0'))
+        })
+    };
+    let date = if b.len() == 10 && b[4] == b'-' && b[7] == b'-' {
+        let (y, m, d) = (digits(0..4), digits(5..7), digits(8..10));
+        match (y.and_then(|y| i32::try_from(y).ok()), m, d) {
+            (Some(y), Some(m), Some(d)) => chrono::NaiveDate::from_ymd_opt(y, m, d),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    date.or_else(|| chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d").ok())
         .map(|d| chrono::Datelike::num_days_from_ce(&d))
+}
+
+/// `date` as `YYYY-MM-DD`, as chrono's `%Y-%m-%d` writes it, without its
+/// formatting machinery (a day is written for every reply staged and
+/// every day of a memory written).
+pub fn iso_day(date: chrono::NaiveDate) -> String {
+    use chrono::Datelike;
+    let Ok(year @ 0..=9999) = u32::try_from(date.year()) else {
+        return date.format("%Y-%m-%d").to_string();
+    };
+    let digit = |n: u32, at: u32| char::from(b'0' + (n / 10u32.pow(at) % 10) as u8);
+    let (month, day) = (date.month(), date.day());
+    [
+        digit(year, 3),
+        digit(year, 2),
+        digit(year, 1),
+        digit(year, 0),
+        '-',
+        digit(month, 1),
+        digit(month, 0),
+        '-',
+        digit(day, 1),
+        digit(day, 0),
+    ]
+    .into_iter()
+    .collect()
 }
 
 /// `day` as `YYYY-MM-DD` (empty when out of chrono's range: a day that
 /// has no date: [`Correspondence::body`] leaves its lines out).
 fn day_text(day: Day) -> String {
     chrono::NaiveDate::from_num_days_from_ce_opt(day)
-        .map(|d| d.format("%Y-%m-%d").to_string())
+        .map(iso_day)
         .unwrap_or_default()
 }
 

@@ -309,3 +309,50 @@ fn a_whole_slot_whose_body_does_not_read_is_no_state() {
             .is_some()
     );
 }
+
+#[test]
+fn a_day_is_written_and_read_as_chrono_writes_and_reads_it() {
+    use chrono::NaiveDate;
+    let mut rng = fastrand::Rng::with_seed(41);
+    let far = [
+        NaiveDate::MIN,
+        NaiveDate::MAX,
+        NaiveDate::from_ymd_opt(-1, 12, 31).unwrap(),
+        NaiveDate::from_ymd_opt(0, 1, 1).unwrap(),
+        NaiveDate::from_ymd_opt(9999, 12, 31).unwrap(),
+        NaiveDate::from_ymd_opt(10000, 1, 1).unwrap(),
+    ];
+    let days: Vec<NaiveDate> = (0..20_000)
+        .map(|_| NaiveDate::from_num_days_from_ce_opt(rng.i32(-1000..4_000_000)).unwrap())
+        .collect();
+    for date in far.into_iter().chain(days) {
+        let text = iso_day(date);
+        assert_eq!(text, date.format("%Y-%m-%d").to_string());
+        let day = chrono::Datelike::num_days_from_ce(&date);
+        assert_eq!(day_of(&text), Some(day), "{text}");
+        assert_eq!(day_text(day), text);
+        // One byte changed: read as chrono reads it, or not at all.
+        let mut bytes = text.clone().into_bytes();
+        let at = rng.usize(..bytes.len());
+        bytes[at] = b"0123456789-+x/ "[rng.usize(..15)];
+        if let Ok(changed) = String::from_utf8(bytes) {
+            let chrono = NaiveDate::parse_from_str(&changed, "%Y-%m-%d")
+                .ok()
+                .map(|d| chrono::Datelike::num_days_from_ce(&d));
+            assert_eq!(day_of(&changed), chrono, "{changed}");
+        }
+    }
+    for odd in [
+        "",
+        "2026-12-3",
+        "2026-02-30",
+        "2026-13-01",
+        "abcd-ef-gh",
+        "2026-12-03x",
+    ] {
+        let chrono = NaiveDate::parse_from_str(odd, "%Y-%m-%d")
+            .ok()
+            .map(|d| chrono::Datelike::num_days_from_ce(&d));
+        assert_eq!(day_of(odd), chrono, "{odd}");
+    }
+}
