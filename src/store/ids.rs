@@ -5,8 +5,9 @@ use super::StoreError;
 
 /// Fills `bytes` from the OS's random source, or, when the OS gives
 /// none, from the process's own generator: for names and boundaries that
-/// must not be guessed in advance nor meet another's, never for a secret
-/// (a secret takes the OS's bytes or fails: [`new_token`]).
+/// must not meet another's and should not be foreseen (the fallback still
+/// keeps them apart, if not unforeseeable), never for a secret (a secret
+/// takes the OS's bytes or fails: [`new_token`]).
 pub(crate) fn fill_random(bytes: &mut [u8]) {
     if getrandom::fill(bytes).is_err() {
         bytes.iter_mut().for_each(|b| *b = fastrand::u8(..));
