@@ -180,10 +180,8 @@ pub fn date(t: chrono::DateTime<chrono::Utc>) -> String {
     const MONTHS: [&str; 12] = [
         "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ];
-    let two = |s: &mut String, n: u32| {
-        s.push(char::from(b'0' + (n / 10 % 10) as u8));
-        s.push(char::from(b'0' + (n % 10) as u8));
-    };
+    use crate::store::ids::push_digits;
+    let two = |s: &mut String, n: u32| push_digits(s, n, 2);
     let mut s = String::with_capacity(31);
     s.push_str(DAYS[t.weekday().num_days_from_monday() as usize]);
     s.push_str(", ");
@@ -192,8 +190,7 @@ pub fn date(t: chrono::DateTime<chrono::Utc>) -> String {
     s.push_str(MONTHS[t.month0() as usize]);
     s.push(' ');
     let year = u32::try_from(t.year()).unwrap_or(0);
-    two(&mut s, year / 100);
-    two(&mut s, year % 100);
+    push_digits(&mut s, year, 4);
     s.push(' ');
     two(&mut s, t.hour());
     s.push(':');

@@ -111,6 +111,17 @@ impl StableHash {
     }
 }
 
+/// `n` in `width` decimal digits (its last `width`, zeros in front)
+/// pushed onto `out`: the fields of a date as pbem writes it, without the
+/// formatting machinery (a mail's `Date`, the sent memory's days).
+pub(crate) fn push_digits(out: &mut String, n: u32, width: u32) {
+    for at in (0..width).rev() {
+        let digit = n / 10u32.pow(at) % 10;
+        // A digit: 0 to 9.
+        out.push(char::from(b'0' + digit as u8));
+    }
+}
+
 /// `hash` in 16 lower-case hex digits pushed onto `out`: what
 /// `write!(out, "{hash:016x}")` gives, without the formatting machinery
 /// (file names and the sent memory's keys, a few hundred a mail).

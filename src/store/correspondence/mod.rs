@@ -154,22 +154,14 @@ pub fn iso_day(date: chrono::NaiveDate) -> String {
     let Ok(year @ 0..=9999) = u32::try_from(date.year()) else {
         return date.format("%Y-%m-%d").to_string();
     };
-    let digit = |n: u32, at: u32| char::from(b'0' + (n / 10u32.pow(at) % 10) as u8);
-    let (month, day) = (date.month(), date.day());
-    [
-        digit(year, 3),
-        digit(year, 2),
-        digit(year, 1),
-        digit(year, 0),
-        '-',
-        digit(month, 1),
-        digit(month, 0),
-        '-',
-        digit(day, 1),
-        digit(day, 0),
-    ]
-    .into_iter()
-    .collect()
+    use crate::store::ids::push_digits;
+    let mut s = String::with_capacity(10);
+    push_digits(&mut s, year, 4);
+    s.push('-');
+    push_digits(&mut s, date.month(), 2);
+    s.push('-');
+    push_digits(&mut s, date.day(), 2);
+    s
 }
 
 /// `day` as `YYYY-MM-DD` (empty when out of chrono's range: a day that
