@@ -60,7 +60,7 @@ pub mod recover;
 pub mod stage;
 
 pub use held::Hold;
-pub use queue::{Flushed, Sending, flush, queued, queued_by_batch};
+pub use queue::{Flushed, Released, Sending, flush, queued, queued_by_batch};
 pub use stage::{Outgoing, Replies};
 
 /// A staging folder's list of its mails: `<idx> <key>` a line, for each

@@ -53,7 +53,7 @@
 use crate::adjudicate::{AdjudicateError, Adjudicator, Desk, Fate, Handled, TickFate};
 use crate::mail::{inbound, templates::Templates};
 use crate::mailbox::{InboxMail, Source};
-use crate::outbox::{Hold, Outbox, Outgoing, Replies};
+use crate::outbox::{Hold, Outbox, Outgoing, Released, Replies};
 use crate::reply::{Identity, Reply};
 use crate::store::{Made, Processed, Store, StoreError};
 use crate::transport::Transport;
@@ -344,8 +344,9 @@ impl Poller<'_> {
         for (i, mail) in pending.into_iter().enumerate() {
             let mut flow = self.guarded_mail(cx, source, mail, &mut batch, report);
             if matches!(flow, Flow::Next) && batch.mails.len() >= BATCH {
-                flow = self.commit_batch(cx, &mut batch, source, report);
-                sender.released();
+                let released;
+                (flow, released) = self.commit_batch(cx, &mut batch, source, report);
+                sender.released(released);
             }
             if let Flow::Stop = flow {
                 let left = total - i - 1;
@@ -359,7 +360,9 @@ impl Poller<'_> {
                 break;
             }
         }
-        self.commit_batch(cx, &mut batch, source, report);
+        // Sent at the poll's end, with what its bots and digests release.
+        let (_, released) = self.commit_batch(cx, &mut batch, source, report);
+        sender.keep(released);
     }
 
     /// [`Poller::one_mail`], a panic in it caught: a library that panics
@@ -580,25 +583,26 @@ impl Poller<'_> {
     /// commit the whole batch is left in the mailbox (its staged replies
     /// are thrown away); [`Flow::Stop`] when the data folder cannot be
     /// written at all (the batch's writes reach the disk only here, so
-    /// this is where a full disk shows).
+    /// this is where a full disk shows). With the batch released, its
+    /// replies to hand to the flush.
     fn commit_batch(
         &self,
         cx: &BatchContext<'_>,
         batch: &mut OpenBatch,
         source: &mut dyn Source,
         report: &mut Report,
-    ) -> Flow {
+    ) -> (Flow, Option<Released>) {
         let OpenBatch {
             mails, twins, out, ..
         } = std::mem::take(batch);
         if mails.is_empty() {
-            return Flow::Next;
+            return (Flow::Next, None);
         }
         let keys: Vec<&str> = mails.iter().map(|m| m.key.as_str()).collect();
         let outbox = self.outbox();
         let folder = match outbox.commit_batch(&out, &keys) {
             Ok(folder) => folder,
-            Err(e) => return uncommitted(report, &mails, &twins, &e),
+            Err(e) => return (uncommitted(report, &mails, &twins, &e), None),
         };
         for m in &mails {
             cx.processed.insert(&m.key);
@@ -610,9 +614,12 @@ impl Poller<'_> {
         }
         // Committed: a release that fails here is done by the next poll's
         // recovery.
-        if let Err(e) = outbox.release_committed(folder.as_deref(), cx.now) {
-            report.errors.push(format!("releasing the replies: {e}"));
-        }
+        let released = outbox
+            .release_committed(folder.as_deref(), out, cx.now)
+            .unwrap_or_else(|e| {
+                report.errors.push(format!("releasing the replies: {e}"));
+                None
+            });
         for mail in mails.iter().map(|m| &m.mail).chain(&twins) {
             if let Err(e) = source.done(mail) {
                 report
@@ -625,7 +632,7 @@ impl Poller<'_> {
                 .errors
                 .push(format!("the mailbox: cannot sync the done marks: {e}"));
         }
-        Flow::Next
+        (Flow::Next, released)
     }
 
     /// Stages the replies, commits the key, releases the replies (the

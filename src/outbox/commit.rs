@@ -13,7 +13,7 @@
 //! the log after all: then the next recovery ([`super::recover`])
 //! releases its replies. A release cut short is done again by recovery.
 
-use super::{KEYS, Outbox, Outgoing, Replies, held, pack};
+use super::{KEYS, Outbox, Outgoing, Released, Replies, held, pack};
 use crate::store::files::write_atomic_via;
 use crate::store::{Made, StoreError, io_err as io, stable_hash};
 use chrono::{DateTime, Utc};
@@ -138,16 +138,26 @@ impl Outbox<'_> {
         Ok(())
     }
 
-    /// Releases a committed batch's staging folder, if any.
+    /// Releases a committed batch's staging folder, if any: the batch
+    /// released, with `out`'s replies, to hand to the flush
+    /// ([`super::Sending::hand_over`]).
     ///
     /// # Errors
     /// A file that cannot be moved: the next poll's recovery releases it.
     pub fn release_committed(
         &self,
         folder: Option<&Path>,
+        out: Outgoing,
         now: DateTime<Utc>,
-    ) -> Result<(), StoreError> {
-        folder.map_or(Ok(()), |f| self.release(f, None, now).map(|_| ()))
+    ) -> Result<Option<Released>, StoreError> {
+        let Some(f) = folder else {
+            return Ok(None);
+        };
+        let dir = self.release(f, None, now)?;
+        Ok(Some(Released {
+            dir,
+            replies: out.pack,
+        }))
     }
 
     /// The staging folder of a batch whose first mail with replies has

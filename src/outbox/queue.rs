@@ -26,7 +26,7 @@
 use super::{dead, pack};
 use crate::transport::{Transport, envelope_of};
 use lettre::address::Envelope;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -50,6 +50,24 @@ pub(super) fn note_untried(dir: PathBuf) {
 pub(super) fn take_untried(dir: &Path) -> bool {
     let mut untried = UNTRIED.lock().unwrap_or_else(PoisonError::into_inner);
     untried.as_mut().is_some_and(|set| set.remove(dir))
+}
+
+/// A batch this process has just released from its own commit into a
+/// folder of `ready/`, with its replies as they were staged: handed to
+/// the flush ([`Sending::hand_over`]), which sends them as they are
+/// instead of reading back and unpacking the pack it was written into
+/// (nothing changes a fresh batch's pack before its first try). The pack
+/// on disk stays what a crash leaves to the next process.
+pub struct Released {
+    pub(super) dir: PathBuf,
+    pub(super) replies: Vec<pack::Entry>,
+}
+
+impl Released {
+    /// The bytes of its replies, to bound what waits in memory.
+    pub fn bytes(&self) -> usize {
+        self.replies.iter().map(|e| e.raw.len()).sum()
+    }
 }
 
 /// What one flush of the outbox did.
@@ -82,6 +100,17 @@ struct ReadyPack {
 }
 
 impl ReadyPack {
+    /// A batch handed over as released ([`Released`]): its replies as
+    /// staged, none sent yet.
+    fn handed(dir: PathBuf, replies: Vec<pack::Entry>) -> ReadyPack {
+        ReadyPack {
+            dir,
+            replies,
+            damage: None,
+            untried: false,
+        }
+    }
+
     /// Reads a batch folder (`None`: the folder cannot be read at all).
     fn read(dir: PathBuf) -> Option<ReadyPack> {
         fs::read_dir(&dir).ok()?;
@@ -341,9 +370,22 @@ pub struct Sending {
     /// The batch folders of `ready` when it was found down, their
     /// replies counted already.
     seen: HashSet<PathBuf>,
+    /// The replies of batches handed over as released, by folder, until
+    /// their round sends them ([`Sending::hand_over`]).
+    handed: HashMap<PathBuf, Vec<pack::Entry>>,
 }
 
 impl Sending {
+    /// Takes the replies of a batch just released: its round sends them
+    /// as they are, without reading its pack. Forgotten once the
+    /// transport is down (nothing more is sent; what waits is counted
+    /// from the packs).
+    pub fn hand_over(&mut self, released: Released) {
+        if !self.down {
+            self.handed.insert(released.dir, released.replies);
+        }
+    }
+
     /// Sends what `ready` holds and this flush has not tried, unless the
     /// transport was found down.
     pub fn round(&mut self, ready: &Path, transport: &dyn Transport) {
@@ -398,7 +440,11 @@ impl Sending {
         let dead_dir = dead::folder_of(ready);
         let buried = dead::buried(&dead_dir);
         for dir in dirs {
-            let Some(mut batch) = ReadyPack::read(dir) else {
+            let handed = self.handed.remove(&dir).filter(|_| !self.down);
+            let Some(mut batch) = (match handed {
+                Some(replies) => Some(ReadyPack::handed(dir, replies)),
+                None => ReadyPack::read(dir),
+            }) else {
                 continue;
             };
             // Not tried again in this flush: sent and gone, held, or
@@ -445,6 +491,7 @@ impl Sending {
                 out.errors.push(error.message);
                 if error.down {
                     self.down = true;
+                    self.handed.clear();
                     out.waiting += replies.len();
                     break;
                 }
@@ -498,6 +545,9 @@ impl Sending {
         }
         if let Err(e) = settled {
             self.down |= e.is_down();
+            if self.down {
+                self.handed.clear();
+            }
         }
     }
 }

@@ -199,7 +199,7 @@ fn released(fx: &Fixture, who: &str) {
     outbox.write_staging(&folder, &out).unwrap();
     fx.store.mark_processed_all(&[&key]).unwrap();
     let now = "2026-11-21T10:00:00Z".parse().unwrap();
-    outbox.release_committed(Some(&folder), now).unwrap();
+    outbox.release_committed(Some(&folder), out, now).unwrap();
 }
 
 #[test]

@@ -11,17 +11,35 @@
 //! goes out at the end, as one flush. One thread sends at a time: the
 //! rounds on the sending thread, then the last round once it has ended.
 
-use crate::outbox::Sending;
+use crate::outbox::{Released, Sending};
 use crate::transport::Transport;
+use std::cell::{Cell, RefCell};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::thread::{Scope, ScopedJoinHandle};
 
-/// The sending thread of a poll, while there is one.
+/// The most bytes of released replies that wait in memory to be handed
+/// over ([`Released`]), about two batches of move mails: a batch
+/// released beyond it is read back from its pack, as one released by
+/// another process is, so that a transport slower than the poll does
+/// not make the poll hold every reply it made.
+const MAX_HANDED: usize = 4 << 20;
+
+/// The sending thread of a poll, while there is one, and the replies
+/// the poll released, handed over to be sent as they were staged.
 pub(super) struct Sender<'scope> {
-    /// Tells the thread that a batch was released; dropped to end it.
-    released: Option<mpsc::Sender<()>>,
+    /// Tells the thread that a batch was released, with its replies when
+    /// they fit [`MAX_HANDED`]; dropped to end it.
+    released: Option<mpsc::Sender<Option<Released>>>,
     thread: Option<ScopedJoinHandle<'scope, Sending>>,
+    /// The bytes handed over to the thread and not yet taken by it.
+    waiting: Arc<AtomicUsize>,
+    /// Released batches kept for the poll's end: the last one, and all
+    /// of them without a thread ([`Sender::keep`]), with their bytes.
+    kept: RefCell<Vec<Released>>,
+    kept_bytes: Cell<usize>,
 }
 
 impl<'scope> Sender<'scope> {
@@ -30,6 +48,9 @@ impl<'scope> Sender<'scope> {
         Sender {
             released: None,
             thread: None,
+            waiting: Arc::default(),
+            kept: RefCell::default(),
+            kept_bytes: Cell::new(0),
         }
     }
 
@@ -42,13 +63,24 @@ impl<'scope> Sender<'scope> {
         ready: PathBuf,
         transport: &'env (dyn Transport + Sync),
     ) -> Sender<'scope> {
-        let (tx, rx) = mpsc::channel::<()>();
+        let (tx, rx) = mpsc::channel::<Option<Released>>();
+        let waiting = Arc::new(AtomicUsize::new(0));
+        let taken = waiting.clone();
         let thread = std::thread::Builder::new()
             .name("pbem-send".into())
             .spawn_scoped(scope, move || {
                 let mut sending = Sending::default();
-                while rx.recv().is_ok() {
-                    while rx.try_recv().is_ok() {}
+                let take = |released: Option<Released>, sending: &mut Sending| {
+                    if let Some(r) = released {
+                        taken.fetch_sub(r.bytes(), Ordering::Relaxed);
+                        sending.hand_over(r);
+                    }
+                };
+                while let Ok(released) = rx.recv() {
+                    take(released, &mut sending);
+                    while let Ok(released) = rx.try_recv() {
+                        take(released, &mut sending);
+                    }
                     sending.round(&ready, transport);
                 }
                 sending
@@ -57,26 +89,53 @@ impl<'scope> Sender<'scope> {
             Ok(thread) => Sender {
                 released: Some(tx),
                 thread: Some(thread),
+                waiting,
+                ..Sender::none()
             },
             // No thread to be had: the replies go out at the end.
             Err(_) => Sender::none(),
         }
     }
 
-    /// A batch's replies were released into `ready/`.
-    pub(super) fn released(&self) {
-        if let Some(tx) = &self.released {
-            // A thread gone (it panicked) is found at the stop.
-            let _ = tx.send(());
+    /// A batch's replies were released into `ready/` (`released`: the
+    /// batch, when one was): the thread sends them now, or the poll's
+    /// end does when there is no thread.
+    pub(super) fn released(&self, released: Option<Released>) {
+        let Some(tx) = &self.released else {
+            return self.keep(released);
+        };
+        let handed = released.filter(|r| {
+            let bytes = r.bytes();
+            let before = self.waiting.fetch_add(bytes, Ordering::Relaxed);
+            let fits = before + bytes <= MAX_HANDED;
+            if !fits {
+                self.waiting.fetch_sub(bytes, Ordering::Relaxed);
+            }
+            fits
+        });
+        // A thread gone (it panicked) is found at the stop.
+        let _ = tx.send(handed);
+    }
+
+    /// Keeps a released batch for the poll's end, within [`MAX_HANDED`]
+    /// (one beyond is read back from its pack there).
+    pub(super) fn keep(&self, released: Option<Released>) {
+        if let Some(r) = released {
+            let bytes = self.kept_bytes.get() + r.bytes();
+            if bytes <= MAX_HANDED {
+                self.kept_bytes.set(bytes);
+                self.kept.borrow_mut().push(r);
+            }
         }
     }
 
     /// Ends the thread once its round is done: what it sent, to finish
-    /// at the poll's end; and why it failed, if it panicked (what it sent
-    /// is then not counted; the end tries the rest).
+    /// at the poll's end, with the batches kept for it; and why it
+    /// failed, if it panicked (what it sent is then not counted; the end
+    /// tries the rest).
     pub(super) fn stop(self) -> (Sending, Option<String>) {
         drop(self.released);
-        match self.thread.map(ScopedJoinHandle::join) {
+        let (mut sending, stopped) = match self.thread.map(ScopedJoinHandle::join) {
             None => (Sending::default(), None),
             Some(Ok(sending)) => (sending, None),
             Some(Err(panic)) => (
@@ -86,6 +145,10 @@ impl<'scope> Sender<'scope> {
                     super::panic_message(panic.as_ref())
                 )),
             ),
+        };
+        for released in self.kept.into_inner() {
+            sending.hand_over(released);
         }
+        (sending, stopped)
     }
 }

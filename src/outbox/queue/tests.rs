@@ -515,3 +515,40 @@ fn a_flush_in_rounds_holds_deliveries_across_rounds_and_sends_each_once() {
     assert_eq!((new(bob), new(carol)), (2, 1), "each reply once");
     assert_eq!(fs::read_dir(r).unwrap().count(), 0, "outbox empty");
 }
+
+/// A batch handed over as released ([`Released`]) goes out as it was
+/// staged: its pack is not read back (garbled here, after the fact, it
+/// would fail); when the transport is found down, what waits is counted
+/// from the packs.
+#[test]
+fn a_batch_handed_over_goes_out_as_staged_without_its_pack_read_back() {
+    let (_tmp, ready) = outbox();
+    let bob = "bob@example.org";
+    let handed = |name: &str, tags: [&str; 2]| {
+        let dir = packed(&ready, name, &[(0, 0, bob, tags[0]), (1, 0, bob, tags[1])]);
+        let replies = ReadyPack::read(dir.clone()).unwrap().replies;
+        fs::write(dir.join(pack::FILE), b"pbem-pack 3\n12 garbled\n").unwrap();
+        Released { dir, replies }
+    };
+    let mut sending = Sending::default();
+    sending.hand_over(handed("b1", ["1", "2"]));
+    let sink = Sink::default();
+    let f = sending.finish(&ready, &sink);
+    assert_eq!((f.sent, f.failed, f.waiting), (2, 0, 0), "{f:?}");
+    let got = sink.got.borrow();
+    let tags: Vec<bool> = (got.iter().zip(["X-N: 1", "X-N: 2"]))
+        .map(|(raw, tag)| String::from_utf8_lossy(raw).contains(tag))
+        .collect();
+    assert_eq!(tags, [true, true]);
+    assert!(!ready.join("b1").exists(), "all sent: the folder goes");
+
+    // Down at the first reply, whose batch's second reply waits; the
+    // next batch handed over is then read from its pack (garbled: a
+    // failure, nothing more waiting), not sent.
+    let mut sending = Sending::default();
+    sending.hand_over(handed("b2", ["3", "4"]));
+    sending.hand_over(handed("b3", ["5", "6"]));
+    let f = sending.finish(&ready, &Away(Default::default()));
+    assert_eq!((f.sent, f.failed, f.waiting), (0, 2, 1), "{f:?}");
+    assert!(ready.join("b2").exists() && ready.join("b3").exists());
+}
