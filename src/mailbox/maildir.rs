@@ -104,6 +104,34 @@ impl Maildir {
         Ok(dest)
     }
 
+    /// `raw` written as a file with no name yet in `new/`'s folder
+    /// (`O_TMPFILE`), not synced: the open file (readable, should it have
+    /// to be copied), to be named `name` in `new/` once synced, where it
+    /// then appears whole, as a rename from `tmp/` shows it, with no name
+    /// made in `tmp/` and taken away again. An error of kind
+    /// `Unsupported` where the file system has no such files.
+    ///
+    /// # Errors
+    /// Any I/O error.
+    pub fn write_unnamed(&self, name: &str, raw: &[u8]) -> io::Result<(fs::File, PathBuf)> {
+        use rustix::fs::{Mode, OFlags};
+        use std::io::Write;
+        let new = self.root.join("new");
+        let flags = OFlags::TMPFILE | OFlags::RDWR | OFlags::CLOEXEC;
+        let fd = rustix::fs::open(&new, flags, Mode::from_raw_mode(0o666)).map_err(|e| {
+            match e {
+                // No such files here (an old kernel says it with `EISDIR`).
+                rustix::io::Errno::OPNOTSUPP | rustix::io::Errno::ISDIR => {
+                    io::Error::new(io::ErrorKind::Unsupported, e)
+                }
+                e => e.into(),
+            }
+        })?;
+        let mut f = fs::File::from(fd);
+        f.write_all(raw)?;
+        Ok((f, new.join(name)))
+    }
+
     /// `raw` written as `name` under `tmp/`, not synced: the open file,
     /// its path, and where it goes in `new/`.
     ///

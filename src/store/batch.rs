@@ -297,7 +297,11 @@ impl Store {
             match pending.files.get(p.as_os_str()) {
                 Some(Some(text)) => {
                     let temp = ring.take(text.as_bytes()).map_err(io_err(p))?;
-                    self.note(|set| set.file(temp.path()))?; // synced at 2.
+                    // Synced at 2., through the slot's file while it is open.
+                    self.note(|set| match temp.file() {
+                        Some(f) => set.file_open(temp.path(), f),
+                        None => set.file(temp.path()),
+                    })?;
                     temps.push((temp, p, text))
                 }
                 Some(None) => removals.push(p),
@@ -320,9 +324,15 @@ impl Store {
         for (p, text) in texts.chain(memories) {
             let text = text?;
             super::crashpoint::reach();
-            let made = fs::symlink_metadata(p).is_err();
-            write_over(p, text.as_bytes()).map_err(io_err(p))?;
-            self.written(p, made)?;
+            let over = write_over(p, text.as_bytes()).map_err(io_err(p))?;
+            // Synced through the file still open; a file made, with its
+            // folder's entry.
+            self.note(|set| {
+                set.file_open(p, &over.file);
+                if over.made {
+                    set.folder(folder_of(p));
+                }
+            })?;
         }
         // 2. On disk before any rename: a crash leaves the old file or the
         // new one, never an empty one.
@@ -457,7 +467,7 @@ impl Store {
                 pending.in_place.insert(p.as_os_str().to_owned());
                 Ok(())
             }
-            None => write_over(p, text.as_bytes()).map_err(io_err(p)),
+            None => write_over(p, text.as_bytes()).map(drop).map_err(io_err(p)),
         }
     }
 

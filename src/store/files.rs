@@ -5,11 +5,12 @@
 //! atomic").
 
 use super::{StoreError, io_err};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
@@ -222,22 +223,56 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 /// component by component as a `Path` is, at some fifty notes a mail; a
 /// path noted under two spellings is only synced twice. Which folders hold
 /// which files is found by their components, once, at the sync.
+///
+/// A file its writer still has open is kept so ([`SyncSet::file_open`],
+/// up to [`KEPT_OPEN`]) and synced through it, not opened again by its
+/// path: a spare slot, a memory of sent lines (three or four a mail).
 #[derive(Debug, Default)]
 pub struct SyncSet {
-    files: BTreeSet<OsString>,
+    files: BTreeMap<OsString, Option<Arc<File>>>,
     folders: BTreeSet<OsString>,
+    /// How many of `files` are kept open.
+    open: usize,
 }
 
 /// Files held open at once by a sync: well under the usual limit of 1,024
 /// open files, however many a batch wrote.
 const OPEN_AT_ONCE: usize = 256;
 
+/// The most written files a [`SyncSet`] keeps open until its sync; the
+/// others are opened again by their paths then.
+const KEPT_OPEN: usize = 256;
+
+/// A file or folder to sync: its path, whether whole (a folder), and the
+/// file when its writer kept it open.
+type Item = (PathBuf, bool, Option<Arc<File>>);
+
 impl SyncSet {
     /// File `p`'s data must be durable (its folder's entry is another
     /// matter: [`SyncSet::made`]).
     pub(crate) fn file(&mut self, p: &Path) {
-        if !self.files.contains(p.as_os_str()) {
-            self.files.insert(p.as_os_str().to_owned());
+        if !self.files.contains_key(p.as_os_str()) {
+            self.files.insert(p.as_os_str().to_owned(), None);
+        }
+    }
+
+    /// [`SyncSet::file`], the file `f` written under `p` kept open to be
+    /// synced through (while fewer than [`KEPT_OPEN`] are): until then,
+    /// nothing may put another file under `p`, which the sync would not
+    /// see.
+    pub(crate) fn file_open(&mut self, p: &Path, f: &Arc<File>) {
+        match self.files.get_mut(p.as_os_str()) {
+            Some(Some(kept)) => *kept = f.clone(),
+            Some(slot @ None) if self.open < KEPT_OPEN => {
+                *slot = Some(f.clone());
+                self.open += 1;
+            }
+            Some(None) => {}
+            None if self.open < KEPT_OPEN => {
+                self.files.insert(p.as_os_str().to_owned(), Some(f.clone()));
+                self.open += 1;
+            }
+            None => self.file(p),
         }
     }
 
@@ -277,21 +312,21 @@ impl SyncSet {
     /// The first file or folder that could not be opened or synced: what
     /// relied on the sync must not be committed.
     pub(crate) fn sync(&mut self) -> Result<(), StoreError> {
-        let SyncSet { files, folders } = std::mem::take(self);
+        let SyncSet { files, folders, .. } = std::mem::take(self);
         if files.is_empty() && folders.is_empty() {
             return Ok(());
         }
         super::crashpoint::reach();
-        let holding: HashSet<&Path> = files.iter().map(|f| folder_of(Path::new(f))).collect();
+        let holding: HashSet<&Path> = files.keys().map(|f| folder_of(Path::new(f))).collect();
         let (last, first): (Vec<OsString>, Vec<OsString>) = folders
             .into_iter()
             .partition(|d| holding.contains(Path::new(d)));
-        let first: Vec<ToSync> = (files.into_iter().map(|p| (p.into(), false)))
-            .chain(first.into_iter().map(|d| (d.into(), true)))
+        let first: Vec<Item> = (files.into_iter().map(|(p, f)| (p.into(), false, f)))
+            .chain(first.into_iter().map(|d| (d.into(), true, None)))
             .collect();
-        let last: Vec<ToSync> = last.into_iter().map(|d| (d.into(), true)).collect();
+        let last: Vec<Item> = last.into_iter().map(|d| (d.into(), true, None)).collect();
         for round in [first, last] {
-            sync_paths(&round)?;
+            round.chunks(OPEN_AT_ONCE).try_for_each(sync_open)?;
         }
         Ok(())
     }
@@ -306,20 +341,29 @@ pub(crate) type ToSync = (PathBuf, bool);
 /// # Errors
 /// The first that could not be opened or synced.
 pub(crate) fn sync_paths(paths: &[ToSync]) -> Result<(), StoreError> {
-    paths.chunks(OPEN_AT_ONCE).try_for_each(sync_open)
+    let items: Vec<Item> = paths
+        .iter()
+        .map(|(p, whole)| (p.clone(), *whole, None))
+        .collect();
+    items.chunks(OPEN_AT_ONCE).try_for_each(sync_open)
 }
 
-/// Opens each of `paths` (passing over one that is gone), then syncs
-/// them all at once ([`super::syncers`]). Opened here, on the calling
-/// thread, so that the threads that wait for the disk only wait. A file
-/// under two of the names (the deadline markers are links to one empty
-/// file) is synced once, whole if either asks it whole.
-fn sync_open(paths: &[ToSync]) -> Result<(), StoreError> {
+/// Opens each of `items` not open yet (passing over one that is gone),
+/// then syncs them all at once ([`super::syncers`]). Opened here, on the
+/// calling thread, so that the threads that wait for the disk only wait.
+/// A file opened here under two of the names (the deadline markers are
+/// links to one empty file) is synced once, whole if either asks it
+/// whole.
+fn sync_open(items: &[Item]) -> Result<(), StoreError> {
     use std::collections::hash_map::{Entry, HashMap};
     use std::os::unix::fs::MetadataExt;
-    let mut open: Vec<super::Open> = Vec::with_capacity(paths.len());
+    let mut open: Vec<super::Open> = Vec::with_capacity(items.len());
     let mut seen: HashMap<(u64, u64), usize> = HashMap::new();
-    for (p, whole) in paths {
+    for (p, whole, kept) in items {
+        if let Some(f) = kept {
+            open.push((p.clone(), *whole, f.clone()));
+            continue;
+        }
         let f = match File::open(p) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
@@ -330,7 +374,7 @@ fn sync_open(paths: &[ToSync]) -> Result<(), StoreError> {
             Entry::Occupied(at) => open[*at.get()].1 |= *whole,
             Entry::Vacant(v) => {
                 v.insert(open.len());
-                open.push((p.clone(), *whole, f));
+                open.push((p.clone(), *whole, Arc::new(f)));
             }
         }
     }
@@ -344,19 +388,37 @@ fn sync_open(paths: &[ToSync]) -> Result<(), StoreError> {
 ///
 /// # Errors
 /// Any I/O error.
-pub(crate) fn write_over(p: &Path, contents: &[u8]) -> io::Result<()> {
-    let written = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(p)
-        .and_then(|mut f| {
-            f.write_all(contents)?;
-            f.set_len(contents.len() as u64)
-        });
+pub(crate) fn write_over(p: &Path, contents: &[u8]) -> io::Result<Over> {
+    // Nearly always there: opened as it is, made only when it is not.
+    let open = |create: bool| {
+        OpenOptions::new()
+            .write(true)
+            .create_new(create)
+            .truncate(false)
+            .open(p)
+    };
+    let opened = match open(false) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => open(true).map(|f| (f, true)),
+        other => other.map(|f| (f, false)),
+    };
+    let written = opened.and_then(|(mut f, made)| {
+        f.write_all(contents)?;
+        f.set_len(contents.len() as u64)?;
+        Ok(Over {
+            file: Arc::new(f),
+            made,
+        })
+    });
     // After the change, done or half done: a read since saw the old file.
     changed();
     written
+}
+
+/// A file [`write_over`] wrote, still open (to be synced through it),
+/// and whether it made it.
+pub(crate) struct Over {
+    pub(crate) file: Arc<File>,
+    pub(crate) made: bool,
 }
 
 /// Removes `p`; one that is not there is not an error.
@@ -478,4 +540,52 @@ pub(crate) fn append_whole(p: &Path, lines: &str, sync: bool) -> Result<bool, St
         return Err(io_err(p)(e));
     }
     Ok(len == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_written_over_is_cut_to_its_new_length_and_says_whether_it_was_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("slot.0");
+        assert!(write_over(&p, b"the first, longer text").unwrap().made);
+        let over = write_over(&p, b"short").unwrap();
+        assert!(!over.made);
+        assert_eq!(fs::read(&p).unwrap(), b"short");
+        // Still open: what it names is the file under the path.
+        use std::os::unix::fs::MetadataExt;
+        let ino = |m: fs::Metadata| m.ino();
+        assert_eq!(
+            ino(over.file.metadata().unwrap()),
+            ino(fs::metadata(&p).unwrap())
+        );
+    }
+
+    #[test]
+    fn a_sync_set_keeps_so_many_files_open_and_syncs_them_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut set = SyncSet::default();
+        let mut kept = Vec::new();
+        for i in 0..KEPT_OPEN + 8 {
+            let p = dir.path().join(format!("f{i}"));
+            let over = write_over(&p, b"x").unwrap();
+            set.file_open(&p, &over.file);
+            // Noted again, open or by its path: one entry still.
+            set.file_open(&p, &over.file);
+            set.file(&p);
+            kept.push(over.file);
+        }
+        set.folder(dir.path());
+        assert_eq!((set.files.len(), set.open), (KEPT_OPEN + 8, KEPT_OPEN));
+        let kept_open = set.files.values().filter(|f| f.is_some()).count();
+        assert_eq!(kept_open, KEPT_OPEN);
+        // A file kept open is synced through it even once its name is
+        // gone; one noted by its path alone is passed over then.
+        fs::remove_file(dir.path().join("f0")).unwrap();
+        fs::remove_file(dir.path().join(format!("f{}", KEPT_OPEN + 7))).unwrap();
+        set.sync().unwrap();
+        assert!(set.is_empty() && set.open == 0);
+    }
 }

@@ -94,7 +94,7 @@ use files::{read_opt, remove_if_there};
 pub use ids::{new_game_id, new_token, stable_hash, strong_hash, valid_id};
 pub use processed::Processed;
 pub use records::{Challenge, GameClock, Made, Player, Secrets, SecretsFile, UnknownSide};
-pub(crate) use syncers::Open;
+pub(crate) use syncers::{Open, sync_all};
 
 /// The data folder.
 #[derive(Clone, Debug)]

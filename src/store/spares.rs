@@ -30,8 +30,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// How many slots the ring has: the most new files one batch writes
 /// through slots (the rest get temporary files of their own), and how
@@ -64,7 +64,8 @@ pub(crate) struct Ring {
 /// synced, to be put in place by [`Spare::place`].
 pub(crate) struct Spare {
     path: PathBuf,
-    file: File,
+    /// Shared with the sync that makes it durable ([`Written::file`]).
+    file: Arc<File>,
 }
 
 impl Ring {
@@ -93,7 +94,10 @@ impl Ring {
         let n = (self.start + self.taken) % SLOTS;
         self.taken += 1;
         let path = self.tmp.join(format!("{SLOT_PREFIX}{n:03}"));
-        Some(write_slot(&path, contents).map(|file| Spare { path, file }))
+        Some(write_slot(&path, contents).map(|file| Spare {
+            path,
+            file: Arc::new(file),
+        }))
     }
 }
 
@@ -163,6 +167,14 @@ impl Written {
         match self {
             Written::Slot(s) => &s.path,
             Written::Temp(t) => t,
+        }
+    }
+
+    /// The file, when it is still open (a slot's), to be synced through.
+    pub(crate) fn file(&self) -> Option<&Arc<File>> {
+        match self {
+            Written::Slot(s) => Some(&s.file),
+            Written::Temp(_) => None,
         }
     }
 

@@ -31,8 +31,10 @@ pub const SYNCS_AT_ONCE: usize = 32;
 const SMALL_ROUND: usize = 16;
 
 /// A file or folder to sync, open: its path (for errors), whether whole
-/// (`fsync`: a folder) or its data only (`fdatasync`: a file).
-pub type Open = (PathBuf, bool, File);
+/// (`fsync`: a folder) or its data only (`fdatasync`: a file). Shared,
+/// so that a caller may keep the file to go on with it once synced (a
+/// delivery with no name yet, named then).
+pub type Open = (PathBuf, bool, Arc<File>);
 
 /// One call's syncs, shared by the calling thread and its helpers: each
 /// takes the next in turn until none is left or one failed. The caller

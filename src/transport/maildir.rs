@@ -15,8 +15,8 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, SystemTime};
 
 /// One Maildir per recipient under a folder: the embedded default, where
@@ -43,6 +43,13 @@ pub struct MaildirSink {
     failed: Mutex<Option<String>>,
     /// [`MAX_HELD`], but in tests.
     max_held: usize,
+    /// The most held mails kept open ([`Waiting::Unnamed`]), once known
+    /// ([`open_files_to_hold`]); 0 where the file system has no unnamed
+    /// files, or one could not be named.
+    max_unnamed: OnceLock<AtomicUsize>,
+    /// Where the unnamed files are named from (`/proc/self/fd`), but in
+    /// tests.
+    fd_folder: PathBuf,
     /// Whether [`MaildirSink::folder`] was marked to spread the Maildirs
     /// made in it ([`crate::store::spread`]), or found not
     /// markable: tried once a sink, when it makes a Maildir.
@@ -56,17 +63,32 @@ struct Holding {
     list: Vec<Held>,
     /// By their paths' bytes, as [`MaildirSink::known`].
     names: HashSet<OsString>,
+    /// How many of them are kept open ([`Waiting::Unnamed`]).
+    unnamed: usize,
 }
 
-/// A mail written under a Maildir's `tmp/`, waiting for the settle: its
-/// file closed, its write-back started, opened again to be synced (a
-/// flush may hold thousands, more than a process may keep open).
+/// A mail written, its write-back started, waiting for the settle to
+/// sync it and put it in `new/`.
 struct Held {
-    tmp: PathBuf,
+    waits: Waiting,
     new: PathBuf,
     /// Folders made for it, to sync with the `new/` folders (a first mail
     /// to an address makes its Maildir).
     made: Vec<PathBuf>,
+}
+
+/// Where a held mail waits.
+enum Waiting {
+    /// A file with no name yet, kept open ([`Maildir::write_unnamed`]):
+    /// synced through it, then named in `new/`. No name is made in
+    /// `tmp/` and taken away again: a tenth to a quarter less of the
+    /// kernel's time a delivery.
+    Unnamed(File),
+    /// A file of the Maildir's `tmp/`, closed: opened again to be synced,
+    /// then renamed into `new/`. Where the file system has no unnamed
+    /// files, and beyond the files this process may keep open
+    /// ([`open_files_to_hold`]).
+    Named(PathBuf),
 }
 
 /// The most deliveries held at once: more are settled on the way, which
@@ -84,7 +106,33 @@ impl MaildirSink {
             stamped: Mutex::new(SystemTime::UNIX_EPOCH),
             failed: Mutex::new(None),
             max_held: MAX_HELD,
+            max_unnamed: OnceLock::new(),
+            fd_folder: PathBuf::from("/proc/self/fd"),
             spread: AtomicBool::new(false),
+        }
+    }
+
+    /// How many more held mails may be kept open: [`open_files_to_hold`]
+    /// less those held so (`unnamed`).
+    fn may_keep_open(&self, unnamed: usize) -> bool {
+        let max = self
+            .max_unnamed
+            .get_or_init(|| AtomicUsize::new(open_files_to_hold().min(self.max_held)));
+        unnamed < max.load(Ordering::Relaxed)
+    }
+
+    /// No more unnamed files for this sink: the file system has none, or
+    /// one could not be named.
+    fn no_unnamed(&self, why: &dyn std::fmt::Display) {
+        let max = self.max_unnamed.get_or_init(|| AtomicUsize::new(0));
+        if max.swap(0, Ordering::Relaxed) > 0 {
+            log::info!(
+                "{}",
+                crate::logging::line(
+                    "maildir-unnamed",
+                    &[("folder", &self.folder.display()), ("why", why)]
+                )
+            );
         }
     }
 
@@ -115,7 +163,9 @@ impl MaildirSink {
         self.known.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Writes `raw` as `name` under the Maildir `md`'s `tmp/`, held.
+    /// Writes `raw` as the mail `name` of the Maildir `md`, held: as a
+    /// file with no name yet while this sink may keep one more open, else
+    /// under `tmp/`.
     fn write_held(
         &self,
         md: &Maildir,
@@ -123,17 +173,36 @@ impl MaildirSink {
         name: &str,
         raw: &[u8],
     ) -> std::io::Result<()> {
-        let (file, tmp, new) = md.write_tmp(name, raw)?;
+        let unnamed = self.held().as_ref().map_or(0, |h| h.unnamed);
+        let (file, waits, new) = match self.may_keep_open(unnamed) {
+            true => match md.write_unnamed(name, raw) {
+                Ok((file, new)) => (file, None, new),
+                Err(e) if e.kind() == io::ErrorKind::Unsupported => {
+                    self.no_unnamed(&e);
+                    let (file, tmp, new) = md.write_tmp(name, raw)?;
+                    (file, Some(tmp), new)
+                }
+                Err(e) => return Err(e),
+            },
+            false => {
+                let (file, tmp, new) = md.write_tmp(name, raw)?;
+                (file, Some(tmp), new)
+            }
+        };
         self.stamp(&file)?;
         // Only a hint: its write-back starts now (as `sync_file_range(2)`
         // would start it), and the settle's sync finds it under way.
         let _ = rustix::fs::fadvise(&file, 0, None, rustix::fs::Advice::DontNeed);
-        drop(file);
+        let waits = match waits {
+            Some(tmp) => Waiting::Named(tmp),
+            None => Waiting::Unnamed(file),
+        };
         let full = {
             let mut held = self.held();
             let holding = held.get_or_insert_with(Holding::default);
             holding.names.insert(new.clone().into_os_string());
-            holding.list.push(Held { tmp, new, made });
+            holding.unnamed += usize::from(matches!(waits, Waiting::Unnamed(_)));
+            holding.list.push(Held { waits, new, made });
             holding.list.len() >= self.max_held
         };
         if full && let Err(e) = self.settle_held(true) {
@@ -164,19 +233,83 @@ impl MaildirSink {
         let mut folders: HashSet<OsString> = (held.iter())
             .flat_map(|h| h.made.iter().map(|d| d.as_os_str().to_owned()))
             .collect();
-        // Whole (`fsync`), as a new file's size must be on disk too; one
-        // gone since fails its rename below.
-        sync(held.iter().map(|h| (h.tmp.clone(), true)).collect())?;
+        let mut named = Vec::new();
+        let mut unnamed: Vec<crate::store::Open> = Vec::new();
         for h in held {
-            std::fs::rename(&h.tmp, &h.new)
-                .map_err(|e| SendError::transient(format!("{}: {e}", h.new.display())))?;
-            if let Some(dir) = h.new.parent() {
-                folders.insert(dir.as_os_str().to_owned());
+            match h.waits {
+                Waiting::Named(tmp) => named.push((tmp, h.new)),
+                Waiting::Unnamed(file) => unnamed.push((h.new, true, Arc::new(file))),
             }
         }
+        // Whole (`fsync`), as a new file's size must be on disk too; one
+        // gone since fails its rename below.
+        sync(named.iter().map(|(tmp, _)| (tmp.clone(), true)).collect())?;
+        crate::store::sync_all(unnamed.clone()).map_err(|e| SendError::transient(e.to_string()))?;
+        for (new, _, file) in &unnamed {
+            self.name_unnamed(file, new)?;
+        }
+        for (tmp, new) in &named {
+            std::fs::rename(tmp, new)
+                .map_err(|e| SendError::transient(format!("{}: {e}", new.display())))?;
+        }
+        let news = (unnamed.iter().map(|(new, ..)| new)).chain(named.iter().map(|(_, new)| new));
+        folders.extend(news.filter_map(|new| Some(new.parent()?.as_os_str().to_owned())));
         // A folder gone since cannot hold a delivery to sync.
         sync(folders.into_iter().map(|d| (d.into(), true)).collect())
     }
+}
+
+/// The most open files a sink asks of the system: a flush holds up to
+/// [`MAX_HELD`] mails, a few thousand of them open.
+const OPEN_FILES_WANTED: u64 = 65_536;
+
+/// How many held mails a sink may keep open ([`Waiting::Unnamed`]): half
+/// the files this process may have open beyond 512 (the data folder's
+/// syncs keep up to that many open), once its soft limit is raised as far
+/// as the hard one allows, up to [`OPEN_FILES_WANTED`] (the usual soft
+/// limit, 1,024, would keep 256). Found once a process.
+fn open_files_to_hold() -> usize {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    static TO_HOLD: OnceLock<usize> = OnceLock::new();
+    *TO_HOLD.get_or_init(|| {
+        let limit = getrlimit(Resource::Nofile);
+        let wanted = limit
+            .maximum
+            .map_or(OPEN_FILES_WANTED, |max| max.min(OPEN_FILES_WANTED));
+        let current = match limit.current {
+            Some(now) if now < wanted => {
+                let raised = rustix::process::Rlimit {
+                    current: Some(wanted),
+                    maximum: limit.maximum,
+                };
+                match setrlimit(Resource::Nofile, raised) {
+                    Ok(()) => wanted,
+                    Err(_) => now,
+                }
+            }
+            now => now.unwrap_or(OPEN_FILES_WANTED),
+        };
+        usize::try_from(current.saturating_sub(512) / 2).unwrap_or(usize::MAX)
+    })
+}
+
+/// A held mail's bytes, from its open `file`, copied under its Maildir's
+/// `tmp/` with its time, synced and renamed to `new` (a mail that could
+/// not be named where it waited).
+fn copy_in(file: &File, new: &Path) -> io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    let meta = file.metadata()?;
+    let mut raw = vec![0; usize::try_from(meta.len()).map_err(io::Error::other)?];
+    file.read_exact_at(&mut raw, 0)?;
+    let (Some(new_dir), Some(name)) = (new.parent(), new.file_name()) else {
+        return Err(io::Error::other("not a Maildir's new/"));
+    };
+    let tmp = new_dir.with_file_name("tmp").join(name);
+    let copy = File::create(&tmp)?;
+    std::io::Write::write_all(&mut &copy, &raw)?;
+    copy.set_modified(meta.modified()?)?;
+    copy.sync_all()?;
+    std::fs::rename(&tmp, new)
 }
 
 /// Syncs `paths` side by side (the disk merges their cache flushes), as
@@ -292,6 +425,29 @@ impl MaildirSink {
         }
     }
 
+    /// Gives a held mail kept open, synced, its name in `new/`
+    /// (`linkat(2)` of its `/proc/self/fd` entry), where it appears whole
+    /// as a rename shows it. A name taken already holds the same mail (a
+    /// mail is named by its bytes), delivered before. One that cannot be
+    /// named so (no `/proc`) is copied in under `tmp/`, and the sink keeps
+    /// no more open.
+    fn name_unnamed(&self, file: &File, new: &Path) -> Result<(), SendError> {
+        use std::os::fd::AsRawFd;
+        let from = self.fd_folder.join(file.as_raw_fd().to_string());
+        let cwd = rustix::fs::CWD;
+        let failed =
+            |e: &dyn std::fmt::Display| SendError::transient(format!("{}: {e}", new.display()));
+        match rustix::fs::linkat(cwd, &from, cwd, new, rustix::fs::AtFlags::SYMLINK_FOLLOW) {
+            Ok(()) | Err(rustix::io::Errno::EXIST) => Ok(()),
+            // Its Maildir's `new/` gone: no way in, as for a rename.
+            Err(e) if !new.parent().is_some_and(Path::is_dir) => Err(failed(&e)),
+            Err(e) => {
+                self.no_unnamed(&e);
+                copy_in(file, new).map_err(|e| failed(&e))
+            }
+        }
+    }
+
     /// Whether the mail `name` of the Maildir at `root` is held already
     /// (the same mail twice in one batch).
     fn is_held(&self, root: &Path, name: &str) -> bool {
@@ -361,288 +517,4 @@ pub fn folder_name(address: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::mailbox::Source;
-    use crate::transport::envelope_of;
-    use lettre::Address;
-    use std::fs;
-
-    /// A reply to `to`, numbered `n` in an `X-N` header.
-    fn reply(to: &str, n: &str) -> Vec<u8> {
-        format!("From: pbem@example.net\r\nTo: {to}\r\nX-N: {n}\r\nSubject: x\r\n\r\nx\r\n")
-            .into_bytes()
-    }
-
-    #[test]
-    fn the_folder_of_maildirs_is_marked_to_spread_them_where_the_file_system_can() {
-        let dir = tempfile::tempdir().unwrap();
-        let can = crate::store::files::spread_probe(dir.path());
-        // A folder the first delivery makes, and one that was there.
-        for (folder, before) in [("made/sent", false), ("there", true)] {
-            let folder = dir.path().join(folder);
-            if before {
-                fs::create_dir(&folder).unwrap();
-            }
-            let sink = MaildirSink::new(&folder);
-            for to in ["ann@example.org", "bob@example.org"] {
-                let raw = reply(to, "1");
-                sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
-            }
-            assert_eq!(
-                crate::store::files::is_spread(&folder),
-                can,
-                "{}",
-                folder.display()
-            );
-            assert_eq!(
-                Maildir::open(folder.join("bob@example.org"))
-                    .unwrap()
-                    .pending()
-                    .unwrap()
-                    .len(),
-                1
-            );
-            // Marked already: a new sink delivers as well.
-            let raw = reply("cyd@example.org", "1");
-            MaildirSink::new(&folder)
-                .send(&envelope_of(&raw).unwrap(), &raw)
-                .unwrap();
-            assert!(folder.join("cyd@example.org/new").is_dir());
-        }
-    }
-
-    #[test]
-    fn maildir_delivery_writes_lf_line_ends() {
-        let dir = tempfile::tempdir().unwrap();
-        let sink = MaildirSink::new(dir.path());
-        let raw = reply("bob@example.org", "1");
-        assert!(raw.windows(2).any(|w| w == b"\r\n"));
-        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
-        let new = dir.path().join("bob@example.org/new");
-        let files: Vec<_> = std::fs::read_dir(&new).unwrap().flatten().collect();
-        assert_eq!(files.len(), 1);
-        let written = std::fs::read(files[0].path()).unwrap();
-        assert!(
-            !written.contains(&b'\r'),
-            "{}",
-            String::from_utf8_lossy(&written)
-        );
-        assert_eq!(written, lf_lines(&raw));
-        // The same mail again is not delivered twice, even once a reader
-        // has moved it to cur/ and flagged it.
-        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
-        assert_eq!(std::fs::read_dir(&new).unwrap().count(), 1);
-        let cur = dir.path().join("bob@example.org/cur");
-        let read = cur.join(format!("{}:2,S", files[0].file_name().to_string_lossy()));
-        std::fs::rename(files[0].path(), &read).unwrap();
-        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
-        assert_eq!(std::fs::read_dir(&new).unwrap().count(), 0);
-        assert_eq!(std::fs::read_dir(&cur).unwrap().count(), 1);
-        assert_eq!(lf_lines(b"a\r\nb\rc\n\r\n"), b"a\nb\rc\n\n");
-    }
-
-    #[test]
-    fn held_deliveries_reach_new_only_when_settled_and_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let sink = MaildirSink::new(dir.path());
-        let (one, two) = (reply("bob@example.org", "1"), reply("bob@example.org", "2"));
-        assert!(sink.hold());
-        for raw in [&one, &two, &one] {
-            sink.send(&envelope_of(raw).unwrap(), raw).unwrap();
-        }
-        let count = |sub: &str| {
-            fs::read_dir(dir.path().join("bob@example.org").join(sub))
-                .unwrap()
-                .count()
-        };
-        assert_eq!(
-            (count("new"), count("tmp")),
-            (0, 2),
-            "held under tmp/, the same mail once"
-        );
-        sink.settle().unwrap();
-        assert_eq!((count("new"), count("tmp")), (2, 0));
-        // Not holding any more: a send delivers at once.
-        let three = reply("bob@example.org", "3");
-        sink.send(&envelope_of(&three).unwrap(), &three).unwrap();
-        assert_eq!(count("new"), 3);
-        // A settle that cannot finish is an error; the mail sent again
-        // is delivered once.
-        let four = reply("bob@example.org", "4");
-        assert!(sink.hold());
-        sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
-        let new = dir.path().join("bob@example.org/new");
-        fs::rename(&new, dir.path().join("moved")).unwrap();
-        assert!(sink.settle().is_err());
-        fs::rename(dir.path().join("moved"), &new).unwrap();
-        sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
-        sink.send(&envelope_of(&four).unwrap(), &four).unwrap();
-        assert_eq!(count("new"), 4);
-    }
-
-    #[test]
-    fn a_settle_on_the_way_that_failed_fails_the_settle_after_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let sink = MaildirSink {
-            max_held: 2,
-            ..MaildirSink::new(dir.path())
-        };
-        let mails: Vec<Vec<u8>> = (0..3)
-            .map(|n| reply("bob@example.org", &n.to_string()))
-            .collect();
-        let send = |raw: &Vec<u8>| sink.send(&envelope_of(raw).unwrap(), raw);
-        assert!(sink.hold());
-        send(&mails[0]).unwrap();
-        let new = dir.path().join("bob@example.org/new");
-        fs::rename(&new, dir.path().join("moved")).unwrap();
-        assert!(send(&mails[1]).is_err(), "the settle on the way fails");
-        fs::rename(dir.path().join("moved"), &new).unwrap();
-        send(&mails[2]).unwrap();
-        // The first two may not be taken as sent: the settle says so,
-        // though what it held since went.
-        assert!(sink.settle().is_err());
-        assert!(sink.hold());
-        for raw in &mails {
-            send(raw).unwrap();
-        }
-        sink.settle().unwrap();
-        assert_eq!(fs::read_dir(&new).unwrap().count(), 3, "each once");
-    }
-
-    #[test]
-    fn a_maildir_removed_after_a_delivery_is_made_again_by_the_next() {
-        let dir = tempfile::tempdir().unwrap();
-        let sink = MaildirSink::new(dir.path());
-        let bob = dir.path().join("bob@example.org");
-        let count = || fs::read_dir(bob.join("new")).unwrap().count();
-        for holding in [false, true] {
-            let (one, two) = (reply("bob@example.org", "1"), reply("bob@example.org", "2"));
-            if holding {
-                assert!(sink.hold());
-            }
-            sink.send(&envelope_of(&one).unwrap(), &one).unwrap();
-            sink.settle().unwrap();
-            assert_eq!(count(), 1);
-            // Known whole now; a reader (or an admin) removes it, or
-            // only its tmp/.
-            match holding {
-                false => fs::remove_dir_all(&bob).unwrap(),
-                true => fs::remove_dir_all(bob.join("tmp")).unwrap(),
-            }
-            if holding {
-                assert!(sink.hold());
-            }
-            sink.send_first(&envelope_of(&two).unwrap(), &two).unwrap();
-            sink.settle().unwrap();
-            assert_eq!(count(), 1 + usize::from(holding), "holding: {holding}");
-            assert!(["new", "cur", "tmp"].iter().all(|d| bob.join(d).is_dir()));
-            fs::remove_dir_all(&bob).unwrap();
-        }
-    }
-
-    #[test]
-    fn the_files_times_follow_the_order_the_mails_were_sent_in() {
-        let dir = tempfile::tempdir().unwrap();
-        let sink = MaildirSink::new(dir.path());
-        let mails: Vec<Vec<u8>> = (0..40)
-            .map(|n| reply("bob@example.org", &n.to_string()))
-            .collect();
-        for (i, raw) in mails.iter().enumerate() {
-            // Held and at once, as a flush and a lone send deliver.
-            if i % 10 == 0 {
-                sink.settle().unwrap();
-                if i % 20 == 0 {
-                    assert!(sink.hold());
-                }
-            }
-            sink.send(&envelope_of(raw).unwrap(), raw).unwrap();
-        }
-        sink.settle().unwrap();
-        let new = dir.path().join("bob@example.org/new");
-        let mut files: Vec<(SystemTime, Vec<u8>)> = fs::read_dir(&new)
-            .unwrap()
-            .map(|e| {
-                let p = e.unwrap().path();
-                (
-                    fs::metadata(&p).unwrap().modified().unwrap(),
-                    fs::read(&p).unwrap(),
-                )
-            })
-            .collect();
-        files.sort();
-        let times: Vec<SystemTime> = files.iter().map(|f| f.0).collect();
-        assert!(times.windows(2).all(|w| w[0] < w[1]), "{times:?}");
-        let read: Vec<Vec<u8>> = files.into_iter().map(|f| f.1).collect();
-        let sent: Vec<Vec<u8>> = mails.iter().map(|m| lf_lines(m)).collect();
-        assert_eq!(read, sent);
-    }
-
-    #[test]
-    fn a_first_send_does_not_look_for_an_earlier_delivery_and_a_send_does() {
-        let dir = tempfile::tempdir().unwrap();
-        let sink = MaildirSink::new(dir.path());
-        let raw = reply("bob@example.org", "1");
-        let env = envelope_of(&raw).unwrap();
-        sink.send_first(&env, &raw).unwrap();
-        let new = dir.path().join("bob@example.org/new");
-        let name = fs::read_dir(&new)
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .file_name();
-        let cur = dir.path().join("bob@example.org/cur");
-        fs::rename(
-            new.join(&name),
-            cur.join(format!("{}:2,S", name.to_string_lossy())),
-        )
-        .unwrap();
-        sink.send(&env, &raw).unwrap();
-        assert_eq!(fs::read_dir(&new).unwrap().count(), 0, "found in cur/");
-        // Only a mail no transport had can come as a first send (the
-        // outbox's untried batches): it is not looked for.
-        sink.send_first(&env, &raw).unwrap();
-        assert_eq!(fs::read_dir(&new).unwrap().count(), 1);
-        // Delivered by an earlier pbem, under the name it gave: found too.
-        let raw = reply("bob@example.org", "2");
-        let earlier = crate::store::ids::hex_name(crate::store::stable_hash(&raw), "pbem");
-        fs::write(new.join(&earlier), lf_lines(&raw)).unwrap();
-        sink.send(&envelope_of(&raw).unwrap(), &raw).unwrap();
-        assert_eq!(
-            fs::read_dir(&new).unwrap().count(),
-            2,
-            "not delivered twice"
-        );
-    }
-
-    #[test]
-    fn a_recipient_folder_never_leaves_the_sent_folder() {
-        let outside = tempfile::tempdir().unwrap();
-        let sent = tempfile::tempdir().unwrap();
-        let sink = MaildirSink::new(sent.path());
-        // Valid addresses, all: `/` is an atext character (RFC 5322 3.2.3).
-        let abs = format!("{}/x@example.org", outside.path().display());
-        for a in [abs.as_str(), "a/b@example.org", "Bob@Example.org"] {
-            let to: Address = a.parse().unwrap();
-            let env = Envelope::new(Some("pbem@example.net".parse().unwrap()), vec![to]).unwrap();
-            sink.send(&env, b"Subject: x\r\n\r\nx\r\n").unwrap();
-        }
-        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
-        let mut names: Vec<String> = fs::read_dir(sent.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(names.len(), 3, "{names:?}");
-        assert!(names.contains(&"a%2fb@example.org".to_string()));
-        assert!(names.contains(&"bob@example.org".to_string()));
-        assert!(
-            names
-                .iter()
-                .all(|n| !n.contains('/') && !n.starts_with('.'))
-        );
-        assert_eq!(folder_name(".x@y"), "%2ex@y");
-        assert_eq!(folder_name("a%2fb@y"), "a%252fb@y");
-    }
-}
+mod tests;
