@@ -541,8 +541,19 @@ impl Store {
     /// The text of `p`, `None` when there is no such file; on a batch
     /// view, as the batch left it.
     pub(super) fn read_opt(&self, p: &Path) -> Result<Option<String>, StoreError> {
+        self.read_opt_by(p, read_opt)
+    }
+
+    /// [`Store::read_opt`], a file on disk read by `read` (one rewritten
+    /// in place, whose reader knows a torn one:
+    /// [`super::files::read_torn_opt`]).
+    pub(super) fn read_opt_by(
+        &self,
+        p: &Path,
+        read: fn(&Path) -> Result<Option<String>, StoreError>,
+    ) -> Result<Option<String>, StoreError> {
         let Some(b) = &self.batch else {
-            return read_opt(p);
+            return read(p);
         };
         {
             let pending = lock(&b.pending);
@@ -565,7 +576,7 @@ impl Store {
                 return Ok(text.clone());
             }
         }
-        let text = read_opt(p)?;
+        let text = read(p)?;
         if text.as_ref().is_none_or(|t| t.len() <= CACHED_TEXT) {
             let mut cache = lock(&b.read);
             if cache.changes == now {

@@ -451,6 +451,47 @@ pub(crate) fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
     }
 }
 
+/// What is left to read of `f`, read to its end by hand (`read_to_end` of
+/// a `File` asks for its size and position again), into room for `room`
+/// bytes at first.
+fn read_rest(f: &mut File, room: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0; room.max(1)];
+    let mut n = 0;
+    loop {
+        match f.read(&mut bytes[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        if n == bytes.len() {
+            bytes.resize(2 * n, 0);
+        }
+    }
+    bytes.truncate(n);
+    Ok(bytes)
+}
+
+/// The text of a file rewritten in place whose reader knows a torn one
+/// (a slot of a memory of sent lines, which carries its checksum), `None`
+/// when there is no such file: read once as it is, without the look at
+/// the name after the read that [`read_opt`] takes (a read torn by a
+/// write reads as torn, and the other slot serves).
+///
+/// # Errors
+/// Any I/O error but "not found"; a file that is not UTF-8.
+pub(crate) fn read_torn_opt(p: &Path) -> Result<Option<String>, StoreError> {
+    let read = File::open(p).and_then(|mut f| {
+        let len = f.metadata()?.len();
+        read_rest(&mut f, usize::try_from(len).unwrap_or(0) + 1)
+    });
+    match read {
+        Ok(bytes) => text_of(p, bytes).map(Some),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(p)(e)),
+    }
+}
+
 /// The bytes of `p`, read again when the file was swapped out of its
 /// name (or back into it) while it was read: a batch writes over the
 /// files it swaps out ([`super::spares`]), so a reader that opened one
@@ -462,22 +503,7 @@ fn read_settled(p: &Path) -> io::Result<Vec<u8>> {
     loop {
         let mut f = File::open(p)?;
         let before = f.metadata()?;
-        // Read to the end by hand: `read_to_end` of a `File` asks for its
-        // size and position again.
-        let mut bytes = vec![0; before.len() as usize + 1];
-        let mut n = 0;
-        loop {
-            match f.read(&mut bytes[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-            if n == bytes.len() {
-                bytes.resize(2 * n, 0);
-            }
-        }
-        bytes.truncate(n);
+        let bytes = read_rest(&mut f, before.len() as usize + 1)?;
         tries += 1;
         let stamp = |m: &fs::Metadata| (m.dev(), m.ino(), m.ctime(), m.ctime_nsec(), m.len());
         let same = fs::metadata(p).is_ok_and(|now| stamp(&now) == stamp(&before));
@@ -561,6 +587,23 @@ mod tests {
             ino(over.file.metadata().unwrap()),
             ino(fs::metadata(&p).unwrap())
         );
+    }
+
+    #[test]
+    fn a_file_read_as_it_is_reads_whole_at_any_length() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("slot.1");
+        assert_eq!(read_torn_opt(&p).unwrap(), None);
+        for len in [0, 1, 16 * 1024 - 1, 16 * 1024, 16 * 1024 + 1, 100_000] {
+            let text: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            fs::write(&p, &text).unwrap();
+            assert_eq!(read_torn_opt(&p).unwrap().as_deref(), Some(text.as_str()));
+            assert_eq!(read_opt(&p).unwrap().as_deref(), Some(text.as_str()));
+        }
+        fs::write(&p, b"\xff\xfe").unwrap();
+        assert!(matches!(read_torn_opt(&p), Err(StoreError::NotText { .. })));
     }
 
     #[test]

@@ -544,9 +544,10 @@ impl Store {
     }
 
     /// The text of an advisory file, `None` when there is none or a crash
-    /// left it no text.
+    /// left it no text; read once as it is, its reader knowing a torn one
+    /// ([`files::read_torn_opt`]).
     fn read_advisory(&self, p: &Path) -> Result<Option<String>, StoreError> {
-        match self.read_opt(p) {
+        match self.read_opt_by(p, files::read_torn_opt) {
             Err(StoreError::NotText { .. }) => Ok(None),
             other => other,
         }
