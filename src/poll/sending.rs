@@ -2,7 +2,9 @@
 //! its replies released into the outbox's `ready/`, a thread of their own
 //! hands them to the transport ([`Sending::round`]) while the poll
 //! handles the next batch; the poll's end sends what is left
-//! ([`Sending::finish`]). On a machine with two cores the poll's work and
+//! ([`Sending::finish`]). The poll hands each batch it released over with
+//! its replies as staged ([`Released`]), so that they are not read back
+//! from the pack just written for a crash. On a machine with two cores the poll's work and
 //! the transport's (a Maildir's files made and synced, an SMTP
 //! conversation) then take the time of the longer, not of both.
 //!
