@@ -264,10 +264,11 @@ impl MaildirSink {
 const OPEN_FILES_WANTED: u64 = 65_536;
 
 /// How many held mails a sink may keep open ([`Waiting::Unnamed`]): half
-/// the files this process may have open beyond 512 (the data folder's
-/// syncs keep up to that many open), once its soft limit is raised as far
-/// as the hard one allows, up to [`OPEN_FILES_WANTED`] (the usual soft
-/// limit, 1,024, would keep 256). Found once a process.
+/// the files this process may have open beyond 1,024 (the data folder's
+/// syncs keep up to 512 open, a settle's named deliveries 256 more), once
+/// its soft limit is raised as far as the hard one allows, up to
+/// [`OPEN_FILES_WANTED`]: none where the limit stays at the usual 1,024.
+/// Found once a process.
 fn open_files_to_hold() -> usize {
     use rustix::process::{Resource, getrlimit, setrlimit};
     static TO_HOLD: OnceLock<usize> = OnceLock::new();
@@ -289,7 +290,7 @@ fn open_files_to_hold() -> usize {
             }
             now => now.unwrap_or(OPEN_FILES_WANTED),
         };
-        usize::try_from(current.saturating_sub(512) / 2).unwrap_or(usize::MAX)
+        usize::try_from(current.saturating_sub(1024) / 2).unwrap_or(usize::MAX)
     })
 }
 
