@@ -440,8 +440,8 @@ impl Sending {
         let dead_dir = dead::folder_of(ready);
         let buried = dead::buried(&dead_dir);
         for dir in dirs {
-            let handed = self.handed.remove(&dir).filter(|_| !self.down);
-            let Some(mut batch) = (match handed {
+            // Nothing is handed over once the transport is down.
+            let Some(mut batch) = (match self.handed.remove(&dir) {
                 Some(replies) => Some(ReadyPack::handed(dir, replies)),
                 None => ReadyPack::read(dir),
             }) else {

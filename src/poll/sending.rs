@@ -15,7 +15,7 @@
 
 use crate::outbox::{Released, Sending};
 use crate::transport::Transport;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -39,9 +39,8 @@ pub(super) struct Sender<'scope> {
     /// The bytes handed over to the thread and not yet taken by it.
     waiting: Arc<AtomicUsize>,
     /// Released batches kept for the poll's end: the last one, and all
-    /// of them without a thread ([`Sender::keep`]), with their bytes.
+    /// of them without a thread ([`Sender::keep`]).
     kept: RefCell<Vec<Released>>,
-    kept_bytes: Cell<usize>,
 }
 
 impl<'scope> Sender<'scope> {
@@ -52,7 +51,6 @@ impl<'scope> Sender<'scope> {
             thread: None,
             waiting: Arc::default(),
             kept: RefCell::default(),
-            kept_bytes: Cell::new(0),
         }
     }
 
@@ -123,10 +121,9 @@ impl<'scope> Sender<'scope> {
     /// (one beyond is read back from its pack there).
     pub(super) fn keep(&self, released: Option<Released>) {
         if let Some(r) = released {
-            let bytes = self.kept_bytes.get() + r.bytes();
-            if bytes <= MAX_HANDED {
-                self.kept_bytes.set(bytes);
-                self.kept.borrow_mut().push(r);
+            let mut kept = self.kept.borrow_mut();
+            if kept.iter().map(Released::bytes).sum::<usize>() + r.bytes() <= MAX_HANDED {
+                kept.push(r);
             }
         }
     }

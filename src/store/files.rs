@@ -444,7 +444,13 @@ pub(crate) fn sync_folder(p: &Path) -> Result<(), StoreError> {
 /// # Errors
 /// Any I/O error but "not found"; a file that is not UTF-8.
 pub(crate) fn read_opt(p: &Path) -> Result<Option<String>, StoreError> {
-    match read_settled(p) {
+    text_opt(p, read_settled(p))
+}
+
+/// The text of what was `read` from `p`: `None` when there is no such
+/// file.
+fn text_opt(p: &Path, read: io::Result<Vec<u8>>) -> Result<Option<String>, StoreError> {
+    match read {
         Ok(bytes) => text_of(p, bytes).map(Some),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_err(p)(e)),
@@ -485,11 +491,7 @@ pub(crate) fn read_torn_opt(p: &Path) -> Result<Option<String>, StoreError> {
         let len = f.metadata()?.len();
         read_rest(&mut f, usize::try_from(len).unwrap_or(0) + 1)
     });
-    match read {
-        Ok(bytes) => text_of(p, bytes).map(Some),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_err(p)(e)),
-    }
+    text_opt(p, read)
 }
 
 /// The bytes of `p`, read again when the file was swapped out of its

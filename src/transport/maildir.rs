@@ -24,7 +24,7 @@ use std::time::{Duration, SystemTime};
 pub struct MaildirSink {
     pub folder: PathBuf,
     /// The deliveries held since [`Transport::hold`] (`None`: not
-    /// holding): written under `tmp/`, not yet synced nor in `new/`.
+    /// holding): written ([`Waiting`]), not yet synced nor in `new/`.
     held: Mutex<Option<Holding>>,
     /// The recipients' Maildirs this sink found whole or made in this
     /// flush (their roots): a delivery into one writes at once, without
@@ -112,8 +112,8 @@ impl MaildirSink {
         }
     }
 
-    /// How many more held mails may be kept open: [`open_files_to_hold`]
-    /// less those held so (`unnamed`).
+    /// Whether one more held mail may be kept open, `unnamed` being held
+    /// so already ([`open_files_to_hold`]).
     fn may_keep_open(&self, unnamed: usize) -> bool {
         let max = self
             .max_unnamed
@@ -174,17 +174,20 @@ impl MaildirSink {
         raw: &[u8],
     ) -> std::io::Result<()> {
         let unnamed = self.held().as_ref().map_or(0, |h| h.unnamed);
-        let (file, waits, new) = match self.may_keep_open(unnamed) {
+        let unnamed = match self.may_keep_open(unnamed) {
             true => match md.write_unnamed(name, raw) {
-                Ok((file, new)) => (file, None, new),
+                Ok(written) => Some(written),
                 Err(e) if e.kind() == io::ErrorKind::Unsupported => {
                     self.no_unnamed(&e);
-                    let (file, tmp, new) = md.write_tmp(name, raw)?;
-                    (file, Some(tmp), new)
+                    None
                 }
                 Err(e) => return Err(e),
             },
-            false => {
+            false => None,
+        };
+        let (file, waits, new) = match unnamed {
+            Some((file, new)) => (file, None, new),
+            None => {
                 let (file, tmp, new) = md.write_tmp(name, raw)?;
                 (file, Some(tmp), new)
             }
@@ -294,23 +297,24 @@ fn open_files_to_hold() -> usize {
     })
 }
 
-/// A held mail's bytes, from its open `file`, copied under its Maildir's
-/// `tmp/` with its time, synced and renamed to `new` (a mail that could
-/// not be named where it waited).
+/// A held mail's bytes, from its open `file`, delivered the Maildir way
+/// as `new` with its time (a mail that could not be named where it
+/// waited).
 fn copy_in(file: &File, new: &Path) -> io::Result<()> {
     use std::os::unix::fs::FileExt;
     let meta = file.metadata()?;
     let mut raw = vec![0; usize::try_from(meta.len()).map_err(io::Error::other)?];
     file.read_exact_at(&mut raw, 0)?;
-    let (Some(new_dir), Some(name)) = (new.parent(), new.file_name()) else {
+    let (Some(root), Some(name)) = (
+        new.parent().and_then(Path::parent),
+        new.file_name().and_then(|n| n.to_str()),
+    ) else {
         return Err(io::Error::other("not a Maildir's new/"));
     };
-    let tmp = new_dir.with_file_name("tmp").join(name);
-    let copy = File::create(&tmp)?;
-    std::io::Write::write_all(&mut &copy, &raw)?;
-    copy.set_modified(meta.modified()?)?;
-    copy.sync_all()?;
-    std::fs::rename(&tmp, new)
+    let time = meta.modified()?;
+    Maildir::whole(root)
+        .deliver_with(name, &raw, |copy| copy.set_modified(time))
+        .map(drop)
 }
 
 /// Syncs `paths` side by side (the disk merges their cache flushes), as
