@@ -3,9 +3,12 @@
 //! until [`Store::sync`] puts them on disk and syncs what the batch wrote
 //! and changed (its [`SyncSet`]), files and folders, nothing else.
 
-use super::files::{SyncSet, changes, folder_of, remove_if_there, write_atomic_via, write_over};
+use super::files::{
+    SyncSet, changes, folder_of, recording, remove_if_there, write_atomic_via, write_over,
+};
 use super::ids::{PathMap, PathSet};
 use super::index::{Change, GameFacts};
+use super::readcache::{CACHED_TEXT, ReadCache};
 use super::spares::Ring;
 use super::{Correspondence, Store, StoreError, io_err, read_opt};
 use serde::Serialize;
@@ -31,31 +34,6 @@ pub struct BatchView {
     /// What the batch's reads found on disk ([`Store::read_opt`]).
     pub(super) read: Mutex<ReadCache>,
 }
-
-/// The files a batch read from disk, and those it found missing: one
-/// mail asks for the same player's file, memory of sent lines and
-/// challenge several times over. Good while this process has changed no
-/// file of the data folder since it was filled ([`super::files::changes`]):
-/// the batch holds the data folder's lock, so no other pbem writes, and
-/// its own writes wait in its pending changes, which its reads ask
-/// first. Texts over [`CACHED_TEXT`] bytes are read again each time.
-#[derive(Debug, Default)]
-pub(super) struct ReadCache {
-    changes: u64,
-    files: PathMap<Option<String>>,
-    /// The memories of sent lines read or written in the batch, by their
-    /// first slot's path: each as [`Store::correspondence`] reads it from
-    /// its two slots (over [`CACHED_TEXT`] often, and parsed anew at each
-    /// read otherwise, three times a mail), before it is matched to an
-    /// address (another address may share the file). A write keeps what
-    /// the slots then hold; a batch whose pending writes are dropped
-    /// forgets them all.
-    sent: PathMap<Arc<Correspondence>>,
-}
-
-/// The longest text a batch keeps of what it read: a record, a player's
-/// settings; not a long memory of sent lines.
-const CACHED_TEXT: usize = 32 * 1024;
 
 /// The changes of a batch waiting for [`Store::sync`]: the last contents
 /// of each file (`None`: removed), in the order of each file's first
@@ -105,18 +83,6 @@ pub(super) struct PendingMemory {
     /// What it will hold; `None` while taken out to be changed
     /// ([`Store::change_sent`]).
     pub(super) state: Option<Arc<Correspondence>>,
-}
-
-impl ReadCache {
-    /// Empties the cache when the data folder has changed since it was
-    /// filled ([`changes`] gave `now`).
-    fn fresh(&mut self, now: u64) {
-        if self.changes != now {
-            self.files.clear();
-            self.sent.clear();
-            self.changes = now;
-        }
-    }
 }
 
 /// The text of a memory's slot `slot` holding `state`, its sequence
@@ -201,10 +167,19 @@ impl Store {
             return Ok(());
         };
         let pending = std::mem::take(&mut *lock(&batch.pending));
-        if let Err(e) = self.apply(pending) {
-            lock(&batch.read).sent.clear();
+        let before = changes();
+        let (applied, changed) = recording(|| self.apply(&pending));
+        if let Err(e) = applied {
+            lock(&batch.read).clear_sent();
             return Err(e);
         }
+        // What the sync wrote is what the next batch reads.
+        let memories = pending.memories.iter().filter_map(|(key, m)| {
+            let state = m.state.as_ref()?;
+            Some((key.as_os_str(), state))
+        });
+        let now_holds = |p: &std::ffi::OsStr| pending.files.get(p).map(Option::as_deref);
+        lock(&batch.read).written((before, changes()), &changed, now_holds, memories);
         for p in std::mem::take(&mut *lock(&batch.stale)) {
             let _ = fs::remove_file(p);
         }
@@ -278,7 +253,7 @@ impl Store {
     }
 
     /// Puts a batch's pending changes on disk (see [`Store::sync`]).
-    fn apply(&self, pending: PendingWrites) -> Result<(), StoreError> {
+    fn apply(&self, pending: &PendingWrites) -> Result<(), StoreError> {
         if pending.order.is_empty() {
             return self.sync_noted();
         }
@@ -384,7 +359,7 @@ impl Store {
     pub fn discard(&self) {
         if let Some(batch) = &self.batch {
             *lock(&batch.pending) = PendingWrites::default();
-            lock(&batch.read).sent.clear();
+            lock(&batch.read).clear_sent();
         }
     }
 
@@ -572,15 +547,15 @@ impl Store {
         {
             let mut cache = lock(&b.read);
             cache.fresh(now);
-            if let Some(text) = cache.files.get(p.as_os_str()) {
+            if let Some(text) = cache.file(p.as_os_str()) {
                 return Ok(text.clone());
             }
         }
         let text = read(p)?;
         if text.as_ref().is_none_or(|t| t.len() <= CACHED_TEXT) {
             let mut cache = lock(&b.read);
-            if cache.changes == now {
-                cache.files.insert(p.as_os_str().to_owned(), text.clone());
+            if cache.changes() == now {
+                cache.keep_file(p.as_os_str(), text.clone());
             }
         }
         Ok(text)
@@ -593,24 +568,20 @@ impl Store {
     pub(super) fn cached_sent(&self, key: &Path, take: bool) -> Option<Arc<Correspondence>> {
         let mut cache = lock(&self.batch.as_ref()?.read);
         cache.fresh(changes());
-        match take {
-            true => cache.sent.remove(key.as_os_str()),
-            false => cache.sent.get(key.as_os_str()).cloned(),
-        }
+        cache.sent(key.as_os_str(), take)
     }
 
     /// Keeps `read` as the memory of sent lines whose first slot is
-    /// `key`, read from its slots when [`changes`] gave `now` before
-    /// they were read (not kept when the data folder changed since), or
-    /// written to them (`now`: `None`).
-    pub(super) fn cache_sent(&self, key: &Path, read: Arc<Correspondence>, now: Option<u64>) {
+    /// `key`, read from its slots when [`changes`] gave `now` before they
+    /// were read (not kept when the data folder changed since).
+    pub(super) fn cache_sent(&self, key: &Path, read: Arc<Correspondence>, now: u64) {
         let Some(b) = &self.batch else {
             return;
         };
         let mut cache = lock(&b.read);
         cache.fresh(changes());
-        if now.is_none_or(|now| now == cache.changes) {
-            cache.sent.insert(key.as_os_str().to_owned(), read);
+        if now == cache.changes() {
+            cache.keep_sent(key.as_os_str(), read);
         }
     }
 

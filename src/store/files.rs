@@ -47,7 +47,7 @@ pub fn write_atomic_via(
         file.as_file().sync_all()?;
         super::crashpoint::reach();
         let placed = file.persist(path).map_err(|e| e.error);
-        changed();
+        changed(path);
         placed.map(drop)
     };
     match write_in(tmp) {
@@ -69,9 +69,43 @@ pub fn write_atomic_via(
 /// [`crate::store::Store::batch`]).
 static CHANGES: AtomicU64 = AtomicU64::new(0);
 
-/// Counts a change to a file of the data folder (see [`changes`]).
-pub(crate) fn changed() {
+thread_local! {
+    /// The files this thread changed while [`recording`], in order.
+    static RECORDED: std::cell::RefCell<Option<Vec<PathBuf>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Counts a change to file `p` of the data folder (see [`changes`]),
+/// noted when this thread is [`recording`].
+pub(crate) fn changed(p: &Path) {
     CHANGES.fetch_add(1, Ordering::SeqCst);
+    RECORDED.with_borrow_mut(|r| {
+        if let Some(r) = r {
+            r.push(p.to_path_buf());
+        }
+    });
+}
+
+/// What `f` returns, and the files of the data folder this thread
+/// changed while it ran ([`changed`], once for each change): what a
+/// batch's sync changed, for its cache of what it read. Within another
+/// recording, the outer one sees them too.
+pub(crate) fn recording<T>(f: impl FnOnce() -> T) -> (T, Vec<PathBuf>) {
+    /// Puts the outer recording back, even when `f` panics.
+    struct Restore(Option<Vec<PathBuf>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            RECORDED.set(self.0.take());
+        }
+    }
+    let mut restore = Restore(RECORDED.replace(Some(Vec::new())));
+    let out = f();
+    let inner = RECORDED.replace(None).unwrap_or_default();
+    if let Some(outer) = &mut restore.0 {
+        outer.extend(inner.iter().cloned());
+    }
+    drop(restore);
+    (out, inner)
 }
 
 /// The changes to the data folder's files this process has made so far.
@@ -410,7 +444,7 @@ pub(crate) fn write_over(p: &Path, contents: &[u8]) -> io::Result<Over> {
         })
     });
     // After the change, done or half done: a read since saw the old file.
-    changed();
+    changed(p);
     written
 }
 
@@ -425,7 +459,7 @@ pub(crate) struct Over {
 pub(crate) fn remove_if_there(p: &Path) -> Result<(), StoreError> {
     super::crashpoint::reach();
     let removed = fs::remove_file(p);
-    changed();
+    changed(p);
     match removed {
         Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_err(p)(e)),
         _ => Ok(()),

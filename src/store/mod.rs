@@ -77,6 +77,7 @@ pub mod ids;
 pub mod index;
 pub mod league;
 mod processed;
+mod readcache;
 pub mod records;
 mod spares;
 mod syncers;
@@ -618,7 +619,7 @@ impl Store {
                 let now = files::changes();
                 let read = Arc::new(self.read_sent(address)?);
                 if !take {
-                    self.cache_sent(&key, read.clone(), Some(now));
+                    self.cache_sent(&key, read.clone(), now);
                 }
                 read
             }

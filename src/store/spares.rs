@@ -187,7 +187,7 @@ impl Written {
             Written::Slot(s) => s.place(dest),
             Written::Temp(t) => t.persist(dest).map(drop).map_err(|e| e.error),
         };
-        super::files::changed();
+        super::files::changed(dest);
         placed
     }
 }
