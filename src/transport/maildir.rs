@@ -489,16 +489,16 @@ fn delivered(root: &Path, name: &str) -> bool {
 /// SMTP and sendmail get the CRLF mail as built.
 pub fn lf_lines(raw: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(raw.len());
-    let mut rest = raw;
-    // A line at a time: copied whole, its CR dropped before a LF.
-    while let Some(i) = memchr::memchr(b'\r', rest) {
-        out.extend_from_slice(&rest[..i]);
-        if rest.get(i + 1) != Some(&b'\n') {
-            out.push(b'\r');
+    // Copied a line at a time, in one search of the mail: each CR before
+    // a LF dropped, any other kept.
+    let mut start = 0;
+    for cr in memchr::memchr_iter(b'\r', raw) {
+        if raw.get(cr + 1) == Some(&b'\n') {
+            out.extend_from_slice(&raw[start..cr]);
+            start = cr + 1;
         }
-        rest = &rest[i + 1..];
     }
-    out.extend_from_slice(rest);
+    out.extend_from_slice(&raw[start..]);
     out
 }
 

@@ -280,6 +280,36 @@ pub fn line_key(line: &str) -> Option<u64> {
     key_of_joined(&joined)
 }
 
+/// How many lines [`remembered_line_key`] remembers the key of.
+const REMEMBERED_KEYS: usize = 1024;
+
+/// [`line_key`], remembered for the last lines this thread keyed (at most
+/// [`REMEMBERED_KEYS`], forgotten all at once when full): the replies of
+/// a poll repeat most of their lines (the words around the board, the
+/// board both players of a game are sent), and a line is found again in
+/// a tenth of the time its key takes.
+fn remembered_line_key(line: &str) -> Option<u64> {
+    type Keys = std::collections::HashMap<
+        Box<str>,
+        Option<u64>,
+        std::hash::BuildHasherDefault<super::ids::PathHasher>,
+    >;
+    thread_local! {
+        static KEYS: std::cell::RefCell<Keys> = std::cell::RefCell::default();
+    }
+    KEYS.with_borrow_mut(|keys| {
+        if let Some(k) = keys.get(line) {
+            return *k;
+        }
+        let k = line_key(line);
+        if keys.len() >= REMEMBERED_KEYS {
+            keys.clear();
+        }
+        keys.insert(line.into(), k);
+        k
+    })
+}
+
 /// The key of a line's words as [`line_key`] joined them: `None` for too
 /// little (see there).
 fn key_of_joined(joined: &str) -> Option<u64> {
@@ -564,7 +594,7 @@ impl Correspondence {
         // them under): the state stays what its body reads back as.
         let day = day_of(today);
         if let Some(day) = day {
-            for k in lines::lines(text).filter_map(line_key) {
+            for k in lines::lines(text).filter_map(remembered_line_key) {
                 self.lines.insert(k, day);
             }
         }

@@ -128,6 +128,23 @@ fn an_ascii_line_keys_as_the_general_way_keys_it() {
 }
 
 #[test]
+fn a_remembered_key_is_the_key_however_often_and_many_lines_are_keyed() {
+    let mut rng = fastrand::Rng::with_seed(5);
+    let words = ["Black", "to move", "| B3 |", "  ", "12-16", "Ünï", ".", ""];
+    // Over the memory's size three times, each line seen several times.
+    let lines: Vec<String> = (0..3 * REMEMBERED_KEYS)
+        .map(|n| format!("{} {n} {}", words[n % 8], words[(n / 8) % 8]))
+        .collect();
+    for _ in 0..20_000 {
+        let line = &lines[rng.usize(..lines.len())];
+        assert_eq!(remembered_line_key(line), line_key(line), "{line:?}");
+    }
+    for line in ["", "short", "a line long enough to key"] {
+        assert_eq!(remembered_line_key(line), line_key(line), "{line:?}");
+    }
+}
+
+#[test]
 fn lines_are_known_whatever_their_case_spacing_and_end() {
     let mut c = Correspondence::new("a@x");
     c.sent(

@@ -374,3 +374,18 @@ fn a_recipient_folder_never_leaves_the_sent_folder() {
     assert_eq!(folder_name(".x@y"), "%2ex@y");
     assert_eq!(folder_name("a%2fb@y"), "a%252fb@y");
 }
+
+#[test]
+fn lf_lines_drops_each_cr_before_a_lf_and_nothing_else() {
+    let mut rng = fastrand::Rng::with_seed(9);
+    for _ in 0..5000 {
+        let raw: Vec<u8> = (0..rng.usize(0..40))
+            .map(|_| b"\r\nab"[rng.usize(..4)])
+            .collect();
+        let want: Vec<u8> = (0..raw.len())
+            .filter(|&i| !(raw[i] == b'\r' && raw.get(i + 1) == Some(&b'\n')))
+            .map(|i| raw[i])
+            .collect();
+        assert_eq!(lf_lines(&raw), want, "{raw:?}");
+    }
+}
