@@ -6,6 +6,9 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+/// What is read of a mail over [`MAX_MAIL`]: its headers' worth.
+const HEADERS_WORTH: u64 = 64 * 1024;
+
 /// A Maildir's folders.
 const SUBFOLDERS: [&str; 3] = ["new", "cur", "tmp"];
 
@@ -163,17 +166,20 @@ impl Source for Maildir {
                 if name.starts_with('.') || Self::seen(&name) || !entry.file_type()?.is_file() {
                     continue;
                 }
-                let len = entry.metadata()?.len();
-                let raw = if len > MAX_MAIL {
-                    // Too big to be a move: read only the headers' worth.
-                    let mut buf = vec![0u8; 64 * 1024];
-                    let n = fs::File::open(entry.path())?.read(&mut buf)?;
-                    buf.truncate(n);
-                    buf
-                } else {
-                    fs::read(entry.path())?
+                // One look at the file: its size for the read, its time
+                // for the order.
+                let meta = entry.metadata()?;
+                let mtime = meta.modified().ok();
+                // Too big to be a move: only the headers' worth. Read
+                // through `take`, which asks the file for no size again.
+                let most = match meta.len() > MAX_MAIL {
+                    true => HEADERS_WORTH,
+                    false => MAX_MAIL,
                 };
-                let mtime = entry.metadata()?.modified().ok();
+                let mut raw = Vec::with_capacity(meta.len().min(most) as usize + 1);
+                fs::File::open(entry.path())?
+                    .take(most)
+                    .read_to_end(&mut raw)?;
                 found.push((mtime, format!("{sub}/{name}"), raw));
             }
         }
@@ -259,6 +265,25 @@ fn make_dir(dir: &Path, made: &mut Vec<PathBuf>) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mail_too_big_to_be_a_move_is_read_as_its_headers_worth() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let mut md = Maildir::open(dir.path()).unwrap();
+        let mut big = fs::File::create(dir.path().join("new/1.big")).unwrap();
+        big.write_all(b"Subject: big\r\n\r\n").unwrap();
+        // Sparse: the size is what counts.
+        big.set_len(MAX_MAIL + 1).unwrap();
+        let small = b"Subject: small\r\n\r\nbody";
+        fs::write(dir.path().join("new/2.small"), small).unwrap();
+        let got = md.pending().unwrap();
+        let raw = |name: &str| &got.iter().find(|m| m.name == name).unwrap().raw;
+        assert_eq!(got.len(), 2);
+        assert_eq!(raw("new/1.big").len(), HEADERS_WORTH as usize);
+        assert!(raw("new/1.big").starts_with(b"Subject: big"));
+        assert_eq!(raw("new/2.small"), small);
+    }
 
     #[test]
     fn new_and_unseen_cur_are_pending_and_done_marks_seen() {

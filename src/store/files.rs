@@ -10,8 +10,8 @@ use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// folder, flushed and synced, renamed over the old one, then the folder
@@ -259,7 +259,7 @@ pub(crate) fn folder_of(path: &Path) -> &Path {
 /// which files is found by their components, once, at the sync.
 ///
 /// A file its writer still has open is kept so ([`SyncSet::file_open`],
-/// up to [`KEPT_OPEN`]) and synced through it, not opened again by its
+/// up to [`kept_open`]) and synced through it, not opened again by its
 /// path: a spare slot, a memory of sent lines (three or four a mail).
 #[derive(Debug, Default)]
 pub struct SyncSet {
@@ -273,9 +273,46 @@ pub struct SyncSet {
 /// open files, however many a batch wrote.
 const OPEN_AT_ONCE: usize = 256;
 
-/// The most written files a [`SyncSet`] keeps open until its sync; the
-/// others are opened again by their paths then.
-const KEPT_OPEN: usize = 256;
+/// The most written files a [`SyncSet`] keeps open until its sync (the
+/// others are opened again by their paths then): a quarter of what the
+/// process may have open beyond 1,024 ([`open_files`]), from 256 to
+/// 1,024. A batch of 128 mails writes some 450.
+fn kept_open() -> usize {
+    static KEPT: OnceLock<usize> = OnceLock::new();
+    *KEPT.get_or_init(|| (open_files().saturating_sub(1024) / 4).clamp(256, 1024))
+}
+
+/// The most open files pbem asks of the system ([`open_files`]).
+const OPEN_FILES_WANTED: u64 = 65_536;
+
+/// How many files this process may have open: its soft limit, raised
+/// once as far as the hard one allows, up to [`OPEN_FILES_WANTED`]. A
+/// batch's sync keeps the files it wrote open ([`SyncSet::file_open`]), a
+/// Maildir sink the mails it holds.
+pub(crate) fn open_files() -> usize {
+    use rustix::process::{Resource, Rlimit, getrlimit, setrlimit};
+    static OPEN: OnceLock<usize> = OnceLock::new();
+    *OPEN.get_or_init(|| {
+        let limit = getrlimit(Resource::Nofile);
+        let wanted = limit
+            .maximum
+            .map_or(OPEN_FILES_WANTED, |max| max.min(OPEN_FILES_WANTED));
+        let current = match limit.current {
+            Some(now) if now < wanted => {
+                let raised = Rlimit {
+                    current: Some(wanted),
+                    maximum: limit.maximum,
+                };
+                match setrlimit(Resource::Nofile, raised) {
+                    Ok(()) => wanted,
+                    Err(_) => now,
+                }
+            }
+            now => now.unwrap_or(OPEN_FILES_WANTED),
+        };
+        usize::try_from(current).unwrap_or(usize::MAX)
+    })
+}
 
 /// A file or folder to sync: its path, whether whole (a folder), and the
 /// file when its writer kept it open.
@@ -291,18 +328,18 @@ impl SyncSet {
     }
 
     /// [`SyncSet::file`], the file `f` written under `p` kept open to be
-    /// synced through (while fewer than [`KEPT_OPEN`] are): until then,
+    /// synced through (while fewer than [`kept_open`] are): until then,
     /// nothing may put another file under `p`, which the sync would not
     /// see.
     pub(crate) fn file_open(&mut self, p: &Path, f: &Arc<File>) {
         match self.files.get_mut(p.as_os_str()) {
             Some(Some(kept)) => *kept = f.clone(),
-            Some(slot @ None) if self.open < KEPT_OPEN => {
+            Some(slot @ None) if self.open < kept_open() => {
                 *slot = Some(f.clone());
                 self.open += 1;
             }
             Some(None) => {}
-            None if self.open < KEPT_OPEN => {
+            None if self.open < kept_open() => {
                 self.files.insert(p.as_os_str().to_owned(), Some(f.clone()));
                 self.open += 1;
             }
@@ -647,7 +684,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut set = SyncSet::default();
         let mut kept = Vec::new();
-        for i in 0..KEPT_OPEN + 8 {
+        let most = kept_open();
+        assert!((256..=1024).contains(&most), "{most}");
+        for i in 0..most + 8 {
             let p = dir.path().join(format!("f{i}"));
             let over = write_over(&p, b"x").unwrap();
             set.file_open(&p, &over.file);
@@ -657,13 +696,13 @@ mod tests {
             kept.push(over.file);
         }
         set.folder(dir.path());
-        assert_eq!((set.files.len(), set.open), (KEPT_OPEN + 8, KEPT_OPEN));
-        let kept_open = set.files.values().filter(|f| f.is_some()).count();
-        assert_eq!(kept_open, KEPT_OPEN);
+        assert_eq!((set.files.len(), set.open), (most + 8, most));
+        let open = set.files.values().filter(|f| f.is_some()).count();
+        assert_eq!(open, most);
         // A file kept open is synced through it even once its name is
         // gone; one noted by its path alone is passed over then.
         fs::remove_file(dir.path().join("f0")).unwrap();
-        fs::remove_file(dir.path().join(format!("f{}", KEPT_OPEN + 7))).unwrap();
+        fs::remove_file(dir.path().join(format!("f{}", most + 7))).unwrap();
         set.sync().unwrap();
         assert!(set.is_empty() && set.open == 0);
     }

@@ -262,39 +262,14 @@ impl MaildirSink {
     }
 }
 
-/// The most open files a sink asks of the system: a flush holds up to
-/// [`MAX_HELD`] mails, a few thousand of them open.
-const OPEN_FILES_WANTED: u64 = 65_536;
-
 /// How many held mails a sink may keep open ([`Waiting::Unnamed`]): half
 /// the files this process may have open beyond 1,024 (the data folder's
-/// syncs keep up to 512 open, a settle's named deliveries 256 more), once
-/// its soft limit is raised as far as the hard one allows, up to
-/// [`OPEN_FILES_WANTED`]: none where the limit stays at the usual 1,024.
-/// Found once a process.
+/// syncs keep up to 1,280 open then, a settle's named deliveries 256
+/// more), its soft limit raised as far as the hard one allows
+/// ([`crate::store::files::open_files`]): none where the limit stays at
+/// the usual 1,024. A flush holds up to [`MAX_HELD`] mails.
 fn open_files_to_hold() -> usize {
-    use rustix::process::{Resource, getrlimit, setrlimit};
-    static TO_HOLD: OnceLock<usize> = OnceLock::new();
-    *TO_HOLD.get_or_init(|| {
-        let limit = getrlimit(Resource::Nofile);
-        let wanted = limit
-            .maximum
-            .map_or(OPEN_FILES_WANTED, |max| max.min(OPEN_FILES_WANTED));
-        let current = match limit.current {
-            Some(now) if now < wanted => {
-                let raised = rustix::process::Rlimit {
-                    current: Some(wanted),
-                    maximum: limit.maximum,
-                };
-                match setrlimit(Resource::Nofile, raised) {
-                    Ok(()) => wanted,
-                    Err(_) => now,
-                }
-            }
-            now => now.unwrap_or(OPEN_FILES_WANTED),
-        };
-        usize::try_from(current.saturating_sub(1024) / 2).unwrap_or(usize::MAX)
-    })
+    crate::store::files::open_files().saturating_sub(1024) / 2
 }
 
 /// A held mail's bytes, from its open `file`, delivered the Maildir way

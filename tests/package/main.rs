@@ -372,12 +372,19 @@ fn play_the_opening(s: &Stack, address: &str, installed: &Installed) -> String {
         });
     }
     // The daemon, not a pipe, took it: it logged the mail and moved it on.
-    let said = installed.said();
-    assert!(
-        said.lines()
-            .any(|l| l.contains(" mail key=") && l.contains(&format!("from={}", bob.address))),
-        "the daemon logs Bob's mail: {said}"
-    );
+    // Its poll's log is written once the poll ends, after its replies
+    // went out: waited for.
+    let bobs = format!("from={}", bob.address);
+    common::wait::wait_until(DEADLINE, "the daemon logs Bob's mail", || {
+        let said = installed.said();
+        match said
+            .lines()
+            .any(|l| l.contains(" mail key=") && l.contains(&bobs))
+        {
+            true => Ok(()),
+            false => Err(said),
+        }
+    });
     let new = std::fs::read_dir(format!("{STATE}/mail/inbox/new")).unwrap();
     assert_eq!(new.count(), 0, "the daemon took the mail from new/");
     let record = PathBuf::from(format!("{STATE}/data/games/{id}.toml"));
