@@ -35,9 +35,18 @@ pub fn init() {
 
 /// `event key=value ...`, values quoted where logfmt needs it.
 pub fn line(event: &str, fields: &[(&str, &dyn std::fmt::Display)]) -> String {
-    let mut s = event.to_string();
-    for (k, v) in fields {
-        let _ = write!(s, " {k}={}", value(&v.to_string()));
+    let mut s = String::with_capacity(event.len() + 24 * fields.len());
+    s.push_str(event);
+    // Each value written once, into one buffer, then copied in as it is
+    // or quoted.
+    let mut v = String::new();
+    for (k, val) in fields {
+        v.clear();
+        let _ = write!(v, "{val}");
+        s.push(' ');
+        s.push_str(k);
+        s.push('=');
+        push_value(&mut s, &v);
     }
     s
 }
@@ -45,28 +54,43 @@ pub fn line(event: &str, fields: &[(&str, &dyn std::fmt::Display)]) -> String {
 /// A logfmt value: bare when it is one plain word, else quoted with `"`
 /// and `\` escaped and line breaks written as `\n`.
 pub fn value(v: &str) -> String {
-    let plain = !v.is_empty()
-        && v.chars()
-            .all(|c| !c.is_whitespace() && !c.is_control() && c != '"' && c != '=' && c != '\\');
-    if plain {
-        return v.to_string();
-    }
     let mut q = String::with_capacity(v.len() + 2);
-    q.push('"');
+    push_value(&mut q, v);
+    q
+}
+
+/// Whether `v` is one plain word, written bare: no space, control
+/// character, `"`, `=` or `\`.
+fn plain(v: &str) -> bool {
+    let bad = |c: char| c.is_whitespace() || c.is_control() || matches!(c, '"' | '=' | '\\');
+    match v.is_ascii() {
+        // In ASCII, what is above the space and not DEL, byte by byte.
+        true => v
+            .bytes()
+            .all(|b| b > b' ' && b != 0x7f && !matches!(b, b'"' | b'=' | b'\\')),
+        false => !v.chars().any(bad),
+    }
+}
+
+/// [`value`] of `v`, onto `out`.
+fn push_value(out: &mut String, v: &str) {
+    if !v.is_empty() && plain(v) {
+        return out.push_str(v);
+    }
+    out.push('"');
     for c in v.chars() {
         match c {
-            '"' => q.push_str("\\\""),
-            '\\' => q.push_str("\\\\"),
-            '\n' => q.push_str("\\n"),
-            '\r' => q.push_str("\\r"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
             c if c.is_control() => {
-                let _ = write!(q, "\\u{{{:x}}}", c as u32);
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
-            c => q.push(c),
+            c => out.push(c),
         }
     }
-    q.push('"');
-    q
+    out.push('"');
 }
 
 #[cfg(test)]
@@ -82,6 +106,18 @@ mod tests {
         assert_eq!(value("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
         assert_eq!(value("a=b"), "\"a=b\"");
         assert_eq!(value("x\u{7}"), "\"x\\u{7}\"");
+        assert_eq!(value("é\u{a0}x"), "\"é\u{a0}x\"", "a space beyond ASCII");
+        assert_eq!(value("\u{7f}"), "\"\\u{7f}\"");
+        // Plain, byte by byte or char by char, as the general rule says.
+        let general = |v: &str| {
+            v.chars()
+                .all(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '"' | '=' | '\\'))
+        };
+        let mut all: Vec<String> = (0..=0x7f_u8).map(|b| format!("a{}", b as char)).collect();
+        all.extend(["Ünï@x", "a\u{85}b", "\u{2028}", "x\u{3000}"].map(String::from));
+        for v in &all {
+            assert_eq!(plain(v), general(v), "{v:?}");
+        }
     }
 
     #[test]
