@@ -706,4 +706,25 @@ mod tests {
         set.sync().unwrap();
         assert!(set.is_empty() && set.open == 0);
     }
+
+    #[test]
+    fn a_recording_sees_this_threads_changes_nested_ones_too_and_ends_with_a_panic() {
+        let (a, b) = (Path::new("a"), Path::new("b"));
+        let ((), outer) = recording(|| {
+            changed(a);
+            let ((), inner) = recording(|| changed(b));
+            assert_eq!(inner, [b]);
+            // Another thread's change is not this one's.
+            std::thread::scope(|t| {
+                t.spawn(|| changed(Path::new("elsewhere")));
+            });
+        });
+        assert_eq!(outer, [a, b]);
+        let panicked = std::panic::catch_unwind(|| recording(|| panic!("in the middle")));
+        assert!(panicked.is_err());
+        // Nothing records any more.
+        assert!(RECORDED.with_borrow(Option::is_none));
+        changed(a);
+        assert!(RECORDED.with_borrow(Option::is_none));
+    }
 }
