@@ -8,7 +8,7 @@ use super::files::{
 };
 use super::ids::{PathMap, PathSet};
 use super::index::{Change, GameFacts};
-use super::readcache::{CACHED_TEXT, ReadCache};
+use super::readcache::ReadCache;
 use super::spares::Ring;
 use super::{Correspondence, Store, StoreError, io_err, read_opt};
 use serde::Serialize;
@@ -552,11 +552,10 @@ impl Store {
             }
         }
         let text = read(p)?;
-        if text.as_ref().is_none_or(|t| t.len() <= CACHED_TEXT) {
-            let mut cache = lock(&b.read);
-            if cache.changes() == now {
-                cache.keep_file(p.as_os_str(), text.clone());
-            }
+        // Kept unless it is long (the cache sees to it).
+        let mut cache = lock(&b.read);
+        if cache.changes() == now {
+            cache.keep_file(p.as_os_str(), text.as_deref());
         }
         Ok(text)
     }

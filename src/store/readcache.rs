@@ -78,15 +78,15 @@ impl ReadCache {
         self.files.get(p)
     }
 
-    /// Keeps `text` as `p`'s (`None`: missing); a text over
-    /// [`CACHED_TEXT`] forgets `p` instead.
-    pub(super) fn keep_file(&mut self, p: &OsStr, text: Option<String>) {
-        let len = text.as_ref().map_or(0, String::len);
+    /// Keeps a copy of `text` as `p`'s (`None`: missing); a text over
+    /// [`CACHED_TEXT`] forgets `p` instead, uncopied.
+    pub(super) fn keep_file(&mut self, p: &OsStr, text: Option<&str>) {
+        let len = text.map_or(0, str::len);
         if len > CACHED_TEXT {
             return self.forget_file(p);
         }
         self.file_bytes += len;
-        if let Some(Some(old)) = self.files.insert(p.to_owned(), text) {
+        if let Some(Some(old)) = self.files.insert(p.to_owned(), text.map(str::to_string)) {
             self.file_bytes -= old.len();
         }
         while self.file_bytes > FILE_BUDGET {
@@ -172,7 +172,7 @@ impl ReadCache {
             let p = p.as_os_str();
             self.forget_memory_of_slot(p);
             match now_holds(p) {
-                Some(text) => self.keep_file(p, text.map(str::to_string)),
+                Some(text) => self.keep_file(p, text),
                 None => self.forget_file(p),
             }
         }
@@ -202,7 +202,7 @@ mod tests {
     fn a_change_elsewhere_empties_the_cache() {
         let mut cache = ReadCache::default();
         cache.fresh(3);
-        cache.keep_file("a".as_ref(), Some("text".into()));
+        cache.keep_file("a".as_ref(), Some("text"));
         cache.keep_sent("m.0".as_ref(), memory(2));
         cache.fresh(3);
         assert_eq!(cache.file("a".as_ref()), Some(&Some("text".into())));
@@ -217,7 +217,7 @@ mod tests {
         let mut cache = ReadCache::default();
         cache.fresh(10);
         for p in ["game", "gone", "slot.1", "other"] {
-            cache.keep_file(p.as_ref(), Some(format!("old {p}")));
+            cache.keep_file(p.as_ref(), Some(&format!("old {p}")));
         }
         cache.keep_sent("slot.0".as_ref(), memory(1));
         let changed: Vec<PathBuf> = ["game", "gone", "slot.1", "big"]
@@ -271,7 +271,7 @@ mod tests {
         for (before, after) in [(9, 11), (10, 12)] {
             let mut cache = ReadCache::default();
             cache.fresh(10);
-            cache.keep_file("game".as_ref(), Some("old".into()));
+            cache.keep_file("game".as_ref(), Some("old"));
             let changed = [PathBuf::from("game")];
             cache.written(
                 (before, after),
@@ -290,7 +290,7 @@ mod tests {
         let mut cache = ReadCache::default();
         let text = "r".repeat(CACHED_TEXT);
         for n in 0..2 * FILE_BUDGET / CACHED_TEXT {
-            cache.keep_file(format!("f{n}").as_ref(), Some(text.clone()));
+            cache.keep_file(format!("f{n}").as_ref(), Some(&text));
             assert!(cache.file_bytes <= FILE_BUDGET);
         }
         assert_eq!(cache.files.len(), FILE_BUDGET / CACHED_TEXT);
